@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { brandView } from '../../shared/app/brands';
+
+export const handler = httpHandler(routes.getBrands, async (req) =>
+  ok({ brands: (await req.deps.brands.list(req.principal.account.id)).map(brandView) }));

@@ -1,0 +1,6 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { usage } from '../../shared/app/usage';
+
+export const handler = httpHandler(routes.getUsage, async (req) => ok(await usage(req.deps, req.principal.account)));

@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { brandView, updateBrand } from '../../shared/app/brands';
+
+export const handler = httpHandler(routes.patchBrand, async (req) =>
+  ok(brandView(await updateBrand(req.deps, req.principal.account.id, req.params.id, req.body))));

@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { brandView, createBrand } from '../../shared/app/brands';
+
+export const handler = httpHandler(routes.postBrands, async (req) =>
+  ok({ ok: true, brand: brandView(await createBrand(req.deps, req.principal.account, req.body.name)) }));

@@ -1,0 +1,6 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { createApiKey } from '../../shared/app/api-keys';
+
+export const handler = httpHandler(routes.postKeys, async (req) => ok(await createApiKey(req.deps, req.principal.account.id, req.body)));

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { routeList } from '../routes';
+import { workers } from '../workers';
+import { resetConfig } from '../../shared/config';
+import { setDeps, getDeps } from '../../shared/container';
+import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
+import { TableScheduler } from '../../shared/adapters/dynamodb/table-scheduler';
+import { documentClient } from '../../shared/adapters/dynamodb/client';
+import { ensureTable, startDynamo, startS3, startSqs } from './services';
+import { startHttpServer, type ExtraRoute } from './http-server';
+import { lambdaContext, loadHandler } from './invoke';
+import { startPoller } from './sqs-poller';
+import { startTimerPoller } from './timer-poller';
+
+export interface LocalOptions {
+  /** HTTP port (0 = random). */
+  port?: number;
+  /** Where state lives (DynamoDB, S3 objects, outbox, local key). */
+  dataDir: string;
+  /** Extra environment for the handlers (e.g. network base URLs for tests). */
+  env?: Record<string, string>;
+  /** Extra raw routes served before the route table (e.g. local media downloads). */
+  extraRoutes?: ExtraRoute[];
+  log?: (line: string) => void;
+}
+
+export interface LocalRuntime {
+  url: string;
+  port: number;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export const TABLE_NAME = 'social-publishing-local';
+export const MEDIA_BUCKET = 'media';
+export const DISPATCH_HANDLER = 'functions/scheduler/dispatch.ts';
+
+/**
+ * Runs the whole service in this process: the embedded DynamoDB/S3/SQS stand-ins, the HTTP server feeding API
+ * Gateway v2 events to the route handlers, an SQS poller per worker, and the table-backed scheduler.
+ * 1. Start the stand-ins (state under dataDir, so a restart keeps it) and create the table, bucket and queues.
+ * 2. Point the handlers at them through the same environment variables the CDK stack sets in AWS.
+ * 3. Serve HTTP, then start the pollers.
+ */
+export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntime> {
+  const log = opts.log ?? (() => undefined);
+  const dataDir = path.resolve(opts.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const dynamo = await startDynamo(path.join(dataDir, 'dynamodb'));
+  await ensureTable(dynamo.endpoint, TABLE_NAME);
+  const s3 = await startS3(path.join(dataDir, 's3'), [MEDIA_BUCKET]);
+  const sqs = await startSqs();
+  const queues = Object.fromEntries(workers.map((w) => [w.id, sqs.createQueue(w.queueName, { visibilityTimeoutSeconds: w.visibilityTimeoutSeconds, maxReceiveCount: w.maxReceiveCount })]));
+
+  Object.assign(process.env, {
+    RUNTIME: 'local', TABLE_NAME, MEDIA_BUCKET, DATA_DIR: dataDir, AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    DYNAMODB_ENDPOINT: dynamo.endpoint, S3_ENDPOINT: s3.endpoint, SQS_ENDPOINT: sqs.endpoint,
+    ...Object.fromEntries(workers.map((w) => [w.queueEnv, queues[w.id].url])),
+    ...opts.env,
+  });
+
+  const http = await startHttpServer(routeList, loadHandler, opts.port ?? 3000, opts.extraRoutes);
+  const url = `http://localhost:${http.port}`;
+  process.env.PUBLIC_BASE_URL = opts.env?.PUBLIC_BASE_URL ?? url;
+  resetConfig();
+  setDeps(undefined);
+
+  const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
+  const onError = (err: unknown) => log(`local runtime: ${(err as Error)?.stack ?? String(err)}`);
+  const pollers = workers.map((w) => startPoller(client, {
+    name: w.id, queueUrl: queues[w.id].url, queueArn: `arn:aws:sqs:us-east-1:000000000000:${w.queueName}`,
+    batchSize: w.batchSize, timeoutMs: w.timeoutSeconds * 1000, load: () => loadHandler(w.handler), onError,
+  }));
+  const timers = startTimerPoller(
+    new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint }), tableName: TABLE_NAME }),
+    async (input) => { await (await loadHandler(DISPATCH_HANDLER))(input, lambdaContext('dispatch', 60_000)); },
+    { onError },
+  );
+
+  return {
+    url, port: http.port, dataDir,
+    async stop() {
+      await http.stop();
+      await Promise.all([...pollers.map((p) => p.stop()), timers.stop()]);
+      client.destroy();
+      await sqs.stop();
+      await s3.stop();
+      await dynamo.stop();
+      setDeps(undefined);
+      resetConfig();
+    },
+  };
+}
+
+export { getDeps };

@@ -1,0 +1,73 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext, type AnyHandler } from './invoke';
+
+export interface PollerOptions {
+  name: string;
+  queueUrl: string;
+  queueArn: string;
+  batchSize: number;
+  timeoutMs: number;
+  load: () => Promise<AnyHandler>;
+  onError?: (err: unknown) => void;
+}
+
+function toRecord(m: Message, arn: string): SQSRecord {
+  const a = m.Attributes ?? {};
+  return {
+    messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, body: m.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: a.ApproximateReceiveCount ?? '1', SentTimestamp: a.SentTimestamp ?? String(Date.now()),
+      SenderId: a.SenderId ?? 'local', ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: {}, md5OfBody: m.MD5OfBody ?? '', eventSource: 'aws:sqs', eventSourceARN: arn, awsRegion: 'us-east-1',
+  };
+}
+
+/**
+ * The local event-source mapping: long-polls a queue, invokes the worker handler with a real SQS event, deletes
+ * the records that succeeded and leaves `batchItemFailures` (or the whole batch when the handler throws) to come
+ * back after the visibility timeout and, past maxReceiveCount, to be redriven to the DLQ by the queue.
+ */
+export function startPoller(sqs: SQSClient, opts: PollerOptions) {
+  let running = true;
+  const abort = new AbortController();
+  const loop = (async () => {
+    while (running) {
+      let messages: Message[] = [];
+      try {
+        const res = await sqs.send(new ReceiveMessageCommand({
+          QueueUrl: opts.queueUrl, MaxNumberOfMessages: opts.batchSize, WaitTimeSeconds: 1,
+          MessageSystemAttributeNames: ['All'],
+        }), { abortSignal: abort.signal });
+        messages = res.Messages ?? [];
+      } catch (err) {
+        if (!running) break;
+        opts.onError?.(err);
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (messages.length === 0) continue;
+      const event: SQSEvent = { Records: messages.map((m) => toRecord(m, opts.queueArn)) };
+      let failed = new Set<string>();
+      try {
+        const handler = await opts.load();
+        const out = (await handler(event, lambdaContext(opts.name, opts.timeoutMs))) as SQSBatchResponse | undefined;
+        failed = new Set((out?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      } catch (err) {
+        opts.onError?.(err);
+        continue; // the whole batch becomes visible again after the visibility timeout
+      }
+      const done = messages.filter((m) => !failed.has(m.MessageId!));
+      if (done.length) {
+        await sqs.send(new DeleteMessageBatchCommand({
+          QueueUrl: opts.queueUrl,
+          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        })).catch((err) => opts.onError?.(err));
+      }
+    }
+  })();
+  return {
+    stop: async () => { running = false; abort.abort(); await loop; },
+  };
+}

@@ -1,0 +1,71 @@
+import {
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  SchedulerClient,
+  UpdateScheduleCommand,
+  type CreateScheduleCommandInput,
+} from '@aws-sdk/client-scheduler';
+import type { ScheduledInvocation, Scheduler } from '../../ports/scheduler';
+
+export interface EventBridgeSchedulerOptions {
+  groupName: string;
+  /** The dispatcher function invoked when a schedule fires. */
+  targetArn: string;
+  /** The role EventBridge Scheduler assumes to invoke the target. */
+  roleArn: string;
+  /** Where events go after the retries run out. */
+  dlqArn?: string;
+}
+
+/**
+ * The Scheduler port on EventBridge Scheduler: one one-time `at()` schedule per invocation, deleted by the service
+ * after it fires. Scheduling a name that exists updates it; cancelling a missing one is a no-op.
+ */
+export class EventBridgeScheduler implements Scheduler {
+  constructor(
+    private readonly client: SchedulerClient,
+    private readonly opts: EventBridgeSchedulerOptions,
+  ) {}
+
+  async scheduleOnce(invocation: ScheduledInvocation): Promise<void> {
+    const input: CreateScheduleCommandInput = {
+      Name: invocation.name,
+      GroupName: this.opts.groupName,
+      ScheduleExpression: atExpression(invocation.runAt),
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: {
+        Arn: this.opts.targetArn,
+        RoleArn: this.opts.roleArn,
+        Input: JSON.stringify(invocation.input),
+        RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
+        ...(this.opts.dlqArn ? { DeadLetterConfig: { Arn: this.opts.dlqArn } } : {}),
+      },
+      ActionAfterCompletion: 'DELETE',
+    };
+    try {
+      await this.client.send(new CreateScheduleCommand(input));
+    } catch (err) {
+      if (errorName(err) !== 'ConflictException') throw err;
+      await this.client.send(new UpdateScheduleCommand(input));
+    }
+  }
+
+  async cancel(name: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteScheduleCommand({ Name: name, GroupName: this.opts.groupName }));
+    } catch (err) {
+      if (errorName(err) !== 'ResourceNotFoundException') throw err;
+    }
+  }
+}
+
+/** `at(yyyy-mm-ddThh:mm:ss)` in UTC, seconds precision (EventBridge Scheduler's one-time expression). */
+export function atExpression(runAt: Date): string {
+  if (Number.isNaN(runAt.getTime())) throw new Error('Invalid schedule time');
+  return `at(${runAt.toISOString().slice(0, 19)})`;
+}
+
+function errorName(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'name' in err && typeof err.name === 'string' ? err.name : undefined;
+}

@@ -1,0 +1,77 @@
+import { SQSClient, SendMessageBatchCommand, type BatchResultErrorEntry, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
+import type { Queue, QueueMessage } from '../../ports/queue';
+
+const BATCH_SIZE = 10;
+const RETRY_ROUNDS = 3;
+
+export interface SqsQueueOptions {
+  /** Backoff before the first retry round; doubles each round. */
+  retryDelayMs?: number;
+}
+
+/**
+ * The Queue port on SQS: SendMessageBatch in chunks of 10; entries SQS reports as failed are sent again (up to 3
+ * more rounds with a short backoff), and whatever still fails makes sendAll throw, naming the failed ids.
+ * Entries failed with SenderFault (the message itself is invalid) are not retried, as resending cannot help.
+ */
+export class SqsQueue implements Queue {
+  private readonly retryDelayMs: number;
+
+  constructor(
+    private readonly client: SQSClient,
+    opts: SqsQueueOptions = {},
+  ) {
+    this.retryDelayMs = opts.retryDelayMs ?? 100;
+  }
+
+  async sendAll(queueUrl: string, messages: QueueMessage[]): Promise<void> {
+    const failures: BatchResultErrorEntry[] = [];
+    for (let i = 0; i < messages.length; i += BATCH_SIZE) {
+      failures.push(...(await this.sendBatch(queueUrl, messages.slice(i, i + BATCH_SIZE))));
+    }
+    if (failures.length > 0) {
+      const detail = failures.map((f) => `${f.Id} (${f.Code ?? 'error'}${f.Message ? `: ${f.Message}` : ''})`).join(', ');
+      throw new Error(`SQS SendMessageBatch failed for ${failures.length} message(s): ${detail}`);
+    }
+  }
+
+  /** Sends one chunk of at most 10; answers the entries that still failed. */
+  private async sendBatch(queueUrl: string, batch: QueueMessage[]): Promise<BatchResultErrorEntry[]> {
+    let pending: SendMessageBatchRequestEntry[] = batch.map(toEntry);
+    const permanent: BatchResultErrorEntry[] = [];
+    for (let round = 0; ; round++) {
+      const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
+      const failed = out.Failed ?? [];
+      if (failed.length === 0) return permanent;
+      const retryable = failed.filter((f) => !f.SenderFault);
+      permanent.push(...failed.filter((f) => f.SenderFault));
+      if (retryable.length === 0) return permanent;
+      if (round >= RETRY_ROUNDS) return [...permanent, ...retryable];
+      const retryIds = new Set(retryable.map((f) => f.Id));
+      pending = pending.filter((e) => retryIds.has(e.Id));
+      await sleep(this.retryDelayMs * 2 ** round);
+    }
+  }
+}
+
+function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
+  return {
+    Id: message.id,
+    MessageBody: JSON.stringify(message.body),
+    ...(message.delaySeconds !== undefined ? { DelaySeconds: message.delaySeconds } : {}),
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** An SQS client; with `endpoint` (the embedded fauxqs locally) it uses dummy credentials and ignores queue-URL hosts. */
+export function sqsClient(opts: { region: string; endpoint?: string }): SQSClient {
+  return new SQSClient({
+    region: opts.region,
+    ...(opts.endpoint
+      ? { endpoint: opts.endpoint, useQueueUrlAsEndpoint: false, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+}

@@ -1,0 +1,90 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Account, AccountStore } from '../../ports/store';
+import type { PlanName } from '../../domain/plans';
+import { isConditionFailure, type TableRef } from './client';
+import { cond, and } from './conditions';
+import { keys, strip } from './keys';
+
+/** Accounts and the email → account claim that keeps one account per email. */
+export class DynamoAccountStore implements AccountStore {
+  constructor(private readonly t: TableRef) {}
+
+  async claimEmail(email: string, accountId: string) {
+    try {
+      await this.t.doc.send(new PutCommand({
+        TableName: this.t.tableName,
+        Item: { ...keys.email(email), account_id: accountId },
+        ConditionExpression: cond.absent,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }));
+      return { claimed: true as const };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const existing = (err as { Item?: Record<string, unknown> }).Item;
+      const holder = (existing?.account_id as string | undefined) ?? (await this.findIdByEmail(email));
+      return { claimed: false as const, accountId: holder! };
+    }
+  }
+
+  async createAccount(account: Account) {
+    try {
+      await this.t.doc.send(new PutCommand({
+        TableName: this.t.tableName,
+        Item: { ...keys.account(account.id), ...account },
+        ConditionExpression: cond.absent,
+      }));
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  async get(id: string) {
+    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.account(id), ConsistentRead: true }));
+    return res.Item ? strip<Account>(res.Item) : undefined;
+  }
+
+  async findIdByEmail(email: string) {
+    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.email(email), ConsistentRead: true }));
+    return res.Item?.account_id as string | undefined;
+  }
+
+  async markVerified(id: string) {
+    await this.t.doc.send(new UpdateCommand({
+      TableName: this.t.tableName, Key: keys.account(id),
+      UpdateExpression: 'SET verified = :true', ConditionExpression: cond.present,
+      ExpressionAttributeValues: { ':true': true },
+    }));
+  }
+
+  async setPlan(id: string, plan: PlanName) {
+    await this.t.doc.send(new UpdateCommand({
+      TableName: this.t.tableName, Key: keys.account(id),
+      UpdateExpression: 'SET #plan = :plan', ConditionExpression: cond.present,
+      ExpressionAttributeNames: { '#plan': 'plan' }, ExpressionAttributeValues: { ':plan': plan },
+    }));
+  }
+
+  async reserveBrand(id: string, limit: number) {
+    try {
+      await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.account(id),
+        UpdateExpression: 'ADD brand_count :one',
+        // below the plan's brand limit
+        ConditionExpression: and(cond.present, 'brand_count < :limit'),
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async releaseBrand(id: string) {
+    await this.t.doc.send(new UpdateCommand({
+      TableName: this.t.tableName, Key: keys.account(id),
+      UpdateExpression: 'ADD brand_count :minus', ConditionExpression: and(cond.present, 'brand_count > :zero'),
+      ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  }
+}

@@ -1,0 +1,30 @@
+import type { Deps } from './deps';
+import type { Account, ApiKeyRecord } from '../ports/store';
+import { ForbiddenError, UnauthorizedError } from '../domain/errors';
+import { isWellFormedApiKey, sha256Hex } from '../domain/api-key';
+
+export interface Principal {
+  account: Account;
+  key: ApiKeyRecord;
+}
+
+/**
+ * Authenticates a bearer API key.
+ * 1. The header must be `Bearer svc_live_…` of the right shape (401 otherwise).
+ * 2. The key's SHA-256 is looked up with a strongly consistent read (revocation is effective at once).
+ * 3. Unknown, revoked or expired keys are 401; an account whose email is not verified is 403.
+ */
+export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock'>, authorization: string | undefined): Promise<Principal> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw new UnauthorizedError();
+  const presented = match[1];
+  if (!isWellFormedApiKey(presented)) throw new UnauthorizedError('The API key is malformed: keys look like svc_live_ followed by 40 letters and digits');
+  const key = await deps.keys.getByHash(sha256Hex(presented));
+  if (!key) throw new UnauthorizedError('The API key is not valid');
+  if (key.revoked_at) throw new UnauthorizedError('The API key was revoked');
+  if (key.expires_at && Date.parse(key.expires_at) <= deps.clock.now()) throw new UnauthorizedError('The API key has expired');
+  const account = await deps.accounts.get(key.account_id);
+  if (!account) throw new UnauthorizedError('The API key is not valid');
+  if (!account.verified) throw new ForbiddenError('Confirm your email address first: open the link we emailed you', { code: 'email_unverified' });
+  return { account, key };
+}

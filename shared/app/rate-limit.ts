@@ -1,0 +1,24 @@
+import type { Deps } from './deps';
+import { RateLimitedError } from '../domain/errors';
+
+/** A limit of `limit` hits per `windowSeconds` on one subject (account, key, IP or email). */
+export interface RateRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Counts one hit against `subject` in the current fixed window; throws RateLimitedError (429 with Retry-After)
+ * when the window is full. Shared across instances through the counter store.
+ */
+export async function hit(deps: Pick<Deps, 'counters' | 'clock'>, subject: string, rule: RateRule): Promise<void> {
+  const nowSec = Math.floor(deps.clock.now() / 1000);
+  const windowStart = nowSec - (nowSec % rule.windowSeconds);
+  const windowEnd = windowStart + rule.windowSeconds;
+  const res = await deps.counters.increment(`rl#${subject}#${rule.windowSeconds}#${windowStart}`, 1, rule.limit, windowEnd + 60);
+  if (!res.allowed) throw new RateLimitedError(windowEnd - nowSec);
+}
+
+export const perMinute = (limit: number): RateRule => ({ limit, windowSeconds: 60 });
+export const perHour = (limit: number): RateRule => ({ limit, windowSeconds: 3600 });
+export const perDay = (limit: number): RateRule => ({ limit, windowSeconds: 86_400 });

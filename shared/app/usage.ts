@@ -1,0 +1,52 @@
+import type { Deps } from './deps';
+import type { Account } from '../ports/store';
+import { PLANS } from '../domain/plans';
+import { nextDayStart, nextMonthStart, usageKeys } from '../domain/usage';
+
+export interface UsageLine {
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  resets_at: string | null;
+}
+
+const line = (limit: number | null, used: number, resets_at: Date | null): UsageLine => ({
+  limit, used, remaining: limit === null ? null : Math.max(0, limit - used), resets_at: resets_at?.toISOString() ?? null,
+});
+
+/** GET /api/usage: for each plan limit, {limit, used, remaining, resets_at} (decisions.md "Plans"). */
+export async function usage(deps: Pick<Deps, 'counters' | 'clock'>, account: Account) {
+  const now = deps.clock.now();
+  const plan = PLANS[account.plan];
+  const [posts, ai, x, scheduled, webhooks] = await Promise.all([
+    deps.counters.get(usageKeys.posts(account.id, now)),
+    deps.counters.get(usageKeys.aiDrafts(account.id, now)),
+    deps.counters.get(usageKeys.xCredits(account.id, now)),
+    deps.counters.get(usageKeys.scheduled(account.id)),
+    deps.counters.get(usageKeys.webhooks(account.id)),
+  ]);
+  return {
+    plan: plan.name,
+    posts_per_month: { ...line(plan.posts_per_month, posts, nextMonthStart(now)), fair_use: plan.posts_unlimited },
+    ai_drafts_per_day: line(plan.ai_drafts_per_day, ai, nextDayStart(now)),
+    brands: line(plan.brands, account.brand_count, null),
+    networks_per_post: { limit: plan.networks_per_post },
+    scheduled_at_a_time: line(plan.scheduled_at_a_time, scheduled, null),
+    webhooks: line(plan.webhooks, webhooks, null),
+    x_credits: line(plan.x_credits_per_month, x, nextMonthStart(now)),
+    api_requests_per_minute_per_key: { limit: plan.api_requests_per_minute_per_key },
+  };
+}
+
+/** GET /api/me: the account, its plan, usage and a summary of brands and connections. */
+export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands'>, account: Account, keyId: string) {
+  const [u, brands] = await Promise.all([usage(deps, account), deps.brands.list(account.id)]);
+  return {
+    account: { id: account.id, email: account.email, verified: account.verified, created_at: account.created_at },
+    plan: account.plan,
+    key_id: keyId,
+    usage: u,
+    brands: brands.map((b) => ({ id: b.id, name: b.name })),
+    connections: { total: 0, by_platform: {} as Record<string, number> },
+  };
+}

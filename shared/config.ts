@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * The environment, parsed once with zod. In AWS the CDK stack sets these; locally the local runtime does.
+ * Defaults are the production values; numbers that are product rules live in shared/domain, not here.
+ */
+const bool = z.enum(['0', '1', 'true', 'false']).optional().transform((v) => v === '1' || v === 'true');
+
+const EnvSchema = z.object({
+  RUNTIME: z.enum(['aws', 'local']).default('aws'),
+  TABLE_NAME: z.string().min(1).default('social-publishing'),
+  PUBLISH_QUEUE_URL: z.string().default(''),
+  WEBHOOK_QUEUE_URL: z.string().default(''),
+  MEDIA_BUCKET: z.string().default(''),
+  SCHEDULE_GROUP: z.string().default('default'),
+  SCHEDULER_ROLE_ARN: z.string().default(''),
+  SCHEDULER_TARGET_ARN: z.string().default(''),
+  SCHEDULER_DLQ_ARN: z.string().default(''),
+  KMS_KEY_ID: z.string().default(''),
+  MAIL_FROM: z.string().default('no-reply@example.com'),
+  /** Public origin of the API, used in emailed links and connect links. */
+  PUBLIC_BASE_URL: z.string().url().default('http://localhost:3000'),
+  AWS_REGION: z.string().default('us-east-1'),
+  // Local stand-ins (set by the local runtime; absent in AWS).
+  DYNAMODB_ENDPOINT: z.string().optional(),
+  SQS_ENDPOINT: z.string().optional(),
+  S3_ENDPOINT: z.string().optional(),
+  DATA_DIR: z.string().default('.data'),
+  ALLOW_PRIVATE_TARGETS: bool,
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Largest JSON request body accepted, bytes. */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),
+  /** Each network call's deadline and the API's wait for worker results (decisions.md "Publishing"). */
+  NETWORK_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  PUBLISH_WAIT_MS: z.coerce.number().int().positive().default(25_000),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  cached ??= EnvSchema.parse(process.env);
+  return cached;
+}
+
+/** Forget the parsed environment (the local runtime and tests change it). */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { Deps } from './app/deps';
+import { config, type Config } from './config';
+import { systemClock } from './ports/clock';
+import type { Scheduler } from './ports/scheduler';
+import { documentClient, type TableRef } from './adapters/dynamodb/client';
+import { DynamoAccountStore } from './adapters/dynamodb/accounts';
+import { DynamoKeyStore } from './adapters/dynamodb/api-keys';
+import { DynamoBrandStore } from './adapters/dynamodb/brands';
+import { DynamoTokenStore } from './adapters/dynamodb/tokens';
+import { DynamoCounterStore } from './adapters/dynamodb/counters';
+import { SqsQueue, sqsClient } from './adapters/aws/sqs-queue';
+import { S3Blobs, s3Client } from './adapters/aws/s3-blobs';
+import { SesMailer } from './adapters/aws/ses-mailer';
+import { KmsEnvelopeCipher } from './adapters/aws/kms-cipher';
+import { EventBridgeScheduler } from './adapters/aws/eventbridge-scheduler';
+import { LocalKeyCipher } from './adapters/local/local-cipher';
+import { OutboxMailer } from './adapters/local/outbox-mailer';
+import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+
+/**
+ * Wires adapters to ports once per cold start: AWS services in Lambda; the embedded stand-ins (same DynamoDB, SQS
+ * and S3 adapters pointed at local endpoints, plus the outbox mailer, a local key and the table-backed scheduler)
+ * in local mode. The only module besides infra/local that chooses adapters.
+ */
+export function buildDeps(cfg: Config): Deps {
+  const table: TableRef = { doc: documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT }), tableName: cfg.TABLE_NAME };
+  const local = cfg.RUNTIME === 'local';
+  const s3 = s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT });
+  const scheduler: Scheduler = local
+    ? new TableScheduler(table)
+    : new EventBridgeScheduler(new SchedulerClient({ region: cfg.AWS_REGION }), {
+      groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
+    });
+  return {
+    accounts: new DynamoAccountStore(table),
+    keys: new DynamoKeyStore(table),
+    brands: new DynamoBrandStore(table),
+    tokens: new DynamoTokenStore(table),
+    counters: new DynamoCounterStore(table),
+    mailer: local ? new OutboxMailer(path.join(cfg.DATA_DIR, 'outbox')) : new SesMailer(new SESv2Client({ region: cfg.AWS_REGION }), cfg.MAIL_FROM),
+    cipher: local ? new LocalKeyCipher(path.join(cfg.DATA_DIR, 'local.key')) : new KmsEnvelopeCipher(new KMSClient({ region: cfg.AWS_REGION }), cfg.KMS_KEY_ID),
+    queue: new SqsQueue(sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT })),
+    scheduler,
+    blobs: new S3Blobs(s3, s3, cfg.MEDIA_BUCKET),
+    clock: systemClock,
+    settings: { publicBaseUrl: cfg.PUBLIC_BASE_URL.replace(/\/$/, ''), runtime: cfg.RUNTIME },
+  };
+}
+
+let deps: Deps | undefined;
+
+export function getDeps(): Deps {
+  deps ??= buildDeps(config());
+  return deps;
+}
+
+/** Replaces the dependencies (tests) or forgets them so the next call rebuilds from the environment. */
+export function setDeps(next: Deps | undefined): void {
+  deps = next;
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+
+/** Id prefixes of decisions.md "Identity and ids". */
+export const ID_PREFIXES = ['acc', 'key', 'brd', 'con', 'pst', 'sch', 'rec', 'wh', 'evt', 'med', 'apr', 'dlv', 'upl'] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A ULID: 48-bit millisecond time + 80 random bits, Crockford base32, so ids sort by creation time. */
+export function ulid(nowMs: number = Date.now()): string {
+  let time = '';
+  let t = nowMs;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(16);
+  let rand = '';
+  for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[i] % 32];
+  return time + rand;
+}
+
+export function newId<P extends IdPrefix>(prefix: P, nowMs?: number): `${P}_${string}` {
+  return `${prefix}_${ulid(nowMs)}`;
+}
+
+const ID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `value` is a well-formed id with that prefix. Anything else is answered 404 by callers. */
+export function isId(prefix: IdPrefix, value: string | undefined | null): boolean {
+  if (!value || !value.startsWith(prefix + '_')) return false;
+  return ID_RE.test(value.slice(prefix.length + 1));
+}
+
+/** Uniformly random base62 text (rejection sampling, no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+/** A url-safe random token (256 bits) for links sent by email or shown once. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}

@@ -1,0 +1,74 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import type { RouteDef } from './route';
+import type { Reply } from './reply';
+import type { Deps } from '../app/deps';
+import type { Principal } from '../app/auth';
+import { auth, errorHandler, JSON_HEADERS, parseRequest, rateLimit, requestLog, requestState, type HttpContext } from './middlewares';
+import { getDeps } from '../container';
+import { config } from '../config';
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+/** What a route function receives: validated input, the caller, and the use-case dependencies. */
+export interface HttpRequest<R extends RouteDef> {
+  body: Infer<R['body']>;
+  query: Infer<R['query']>;
+  params: Infer<R['params']>;
+  /** Raw text of a body sent in one of the route's extraContentTypes (e.g. CSV). */
+  rawBody?: string;
+  contentType?: string;
+  principal: R['auth'] extends 'key' ? Principal : Principal | undefined;
+  deps: Deps;
+  ip: string;
+  requestId: string;
+  headers: Record<string, string | undefined>;
+  event: APIGatewayProxyEventV2;
+}
+
+function toResult(reply: Reply): APIGatewayProxyStructuredResultV2 {
+  if (reply.html !== undefined) {
+    return {
+      statusCode: reply.status,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', ...reply.headers },
+      body: reply.html, cookies: reply.cookies,
+    };
+  }
+  return {
+    statusCode: reply.status,
+    headers: { ...JSON_HEADERS, ...reply.headers },
+    body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+    cookies: reply.cookies,
+  };
+}
+
+/**
+ * Builds the Lambda handler of one route: middy with request state, logging, error mapping, auth, rate limits and
+ * zod validation, around a route function that calls one use case and returns a Reply.
+ */
+export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>) {
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, HttpContext>()
+    .use(requestState(getDeps))
+    .use(requestLog(route))
+    .use(errorHandler())
+    .use(auth(route))
+    .use(rateLimit(route))
+    .use(parseRequest(route, () => config().MAX_BODY_BYTES))
+    .handler(async (event: APIGatewayProxyEventV2, context: HttpContext) => {
+      const s = context.state;
+      const reply = await fn({
+        body: s.body as Infer<R['body']>,
+        query: s.query as Infer<R['query']>,
+        params: s.params as Infer<R['params']>,
+        rawBody: s.rawBody,
+        contentType: s.contentType,
+        principal: s.principal as HttpRequest<R>['principal'],
+        deps: s.deps, ip: s.ip, requestId: s.requestId,
+        headers: event.headers ?? {}, event,
+      });
+      return toResult(reply);
+    });
+}
+
+export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;

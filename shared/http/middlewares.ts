@@ -1,0 +1,171 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import type { RouteDef } from './route';
+import type { Deps } from '../app/deps';
+import type { Principal } from '../app/auth';
+import { authenticate } from '../app/auth';
+import { hit, perMinute } from '../app/rate-limit';
+import { PLANS } from '../domain/plans';
+import { AppError, BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
+import { errorFields, log } from '../log';
+
+/** Per-request state the middlewares fill in for the route function. */
+export interface RequestState {
+  deps: Deps;
+  startedAt: number;
+  ip: string;
+  requestId: string;
+  principal?: Principal;
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  query?: unknown;
+  params?: unknown;
+}
+
+export type HttpContext = Context & { state: RequestState };
+type Req = Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, HttpContext>;
+type Mw = MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, HttpContext>;
+
+export const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** Sets up the request state (deps, client IP, request id). */
+export function requestState(getDeps: () => Deps): Mw {
+  return {
+    before: (req: Req) => {
+      const e = req.event;
+      req.context.state = {
+        deps: getDeps(),
+        startedAt: Date.now(),
+        ip: e.requestContext?.http?.sourceIp ?? 'unknown',
+        requestId: e.requestContext?.requestId ?? req.context.awsRequestId ?? 'local',
+      };
+    },
+  };
+}
+
+/** One structured log line per request: route, status, duration (never headers or bodies). */
+export function requestLog(route: RouteDef): Mw {
+  const write = (req: Req) => {
+    const s = req.context.state;
+    const status = req.response?.statusCode ?? 500;
+    const fields = { route: route.id, method: route.method, status, duration_ms: s ? Date.now() - s.startedAt : undefined, request_id: s?.requestId, account_id: s?.principal?.account.id };
+    if (status >= 500) log.error('request', fields); else log.info('request', fields);
+  };
+  return { after: write, onError: write };
+}
+
+/** Exposes AppError messages as `{error, code, ...}` with their status; hides everything else behind a 500. */
+export function errorHandler(): Mw {
+  return {
+    onError: (req: Req) => {
+      const err = req.error;
+      if (err instanceof AppError) {
+        req.response = { statusCode: err.status, headers: { ...JSON_HEADERS, ...err.headers }, body: JSON.stringify(err.toBody()) };
+        return;
+      }
+      log.error('unhandled error', { request_id: req.context.state?.requestId, ...errorFields(err) });
+      req.response = {
+        statusCode: 500, headers: JSON_HEADERS,
+        body: JSON.stringify({ error: 'Internal error: nothing was changed; try again', code: 'internal_error', request_id: req.context.state?.requestId }),
+      };
+    },
+  };
+}
+
+/** Authenticates the bearer key (key routes); session routes refuse API keys with 403. */
+export function auth(route: RouteDef): Mw {
+  return {
+    before: async (req: Req) => {
+      if (route.auth === 'open') return;
+      if (route.auth === 'session') {
+        throw new ForbiddenError('This can be done only from a signed-in dashboard session, never with an API key', { code: 'session_required' });
+      }
+      const s = req.context.state;
+      s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+    },
+  };
+}
+
+/**
+ * Request limits shared across instances: the plan's requests a minute per key, then the route's own limit per
+ * account (key routes) or per IP (open routes).
+ */
+export function rateLimit(route: RouteDef): Mw {
+  return {
+    before: async (req: Req) => {
+      const s = req.context.state;
+      if (s.principal) {
+        const plan = PLANS[s.principal.account.plan];
+        await hit(s.deps, `key#${s.principal.key.id}`, perMinute(plan.api_requests_per_minute_per_key));
+      }
+      if (route.rateLimit) {
+        const subject = s.principal ? `acc#${s.principal.account.id}` : `ip#${s.ip}`;
+        await hit(s.deps, `${route.id}#${subject}`, route.rateLimit);
+      }
+    },
+  };
+}
+
+function decodeBody(event: APIGatewayProxyEventV2): string {
+  if (!event.body) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+function issues(error: z.ZodError) {
+  return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+}
+
+/** Parses and validates path parameters, query and body with the route's zod schemas (400/413/415 on bad input). */
+export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
+  return {
+    before: (req: Req) => {
+      const s = req.context.state;
+      const e = req.event;
+      if (route.params) {
+        const res = route.params.safeParse(e.pathParameters ?? {});
+        if (!res.success) throw new BadRequestError('Invalid path parameters', { details: { issues: issues(res.error) } });
+        s.params = res.data;
+      }
+      if (route.query) {
+        const res = route.query.safeParse(e.queryStringParameters ?? {});
+        if (!res.success) throw new BadRequestError('Invalid query parameters', { details: { issues: issues(res.error) } });
+        s.query = res.data;
+      }
+      if (!route.body) return;
+      const raw = decodeBody(e);
+      if (Buffer.byteLength(raw) > maxBodyBytes()) {
+        throw new PayloadTooLargeError(`The request body is larger than ${maxBodyBytes()} bytes`);
+      }
+      const contentType = (e.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      s.contentType = contentType;
+      if (raw.trim() === '' && route.optionalBody) {
+        s.body = route.body.parse({});
+        return;
+      }
+      if (route.extraContentTypes?.includes(contentType)) {
+        s.rawBody = raw;
+        return;
+      }
+      if (contentType !== 'application/json' && !contentType.endsWith('+json')) {
+        throw new UnsupportedMediaTypeError('Send the body as JSON with Content-Type: application/json', {
+          details: { accepted: ['application/json', ...(route.extraContentTypes ?? [])] },
+        });
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        throw new BadRequestError('The body is not valid JSON', { code: 'invalid_json' });
+      }
+      const res = route.body.safeParse(json);
+      if (!res.success) throw new BadRequestError('The request body is invalid', { details: { issues: issues(res.error) } });
+      s.body = res.data;
+    },
+  };
+}

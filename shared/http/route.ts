@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+
+/**
+ * One entry of THE route table (infra/routes.ts). The CDK stack, the local server and the OpenAPI document are all
+ * derived from these entries; the handler of route `id` lives in functions/http/<id>.ts.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** AWS resources a route's function may use; the CDK stack grants exactly these. */
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'scheduler' | 'kms' | 'ses';
+
+export interface ResponseDef {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+export interface RouteDef {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  /** open: no auth; key: bearer API key; session: dashboard session (403 for a key). */
+  auth: 'open' | 'key' | 'session';
+  /** Served only by the local runtime (e.g. /dev/outbox); never deployed. */
+  localOnly?: boolean;
+  /** Per-account (key routes) or per-IP (open routes) request limit of spec §8.1. */
+  rateLimit?: { limit: number; windowSeconds: number };
+  /** Request body: JSON validated with this schema; `optionalBody` lets an empty body stand for {}. */
+  body?: z.ZodType;
+  optionalBody?: boolean;
+  /** Content types accepted besides JSON (e.g. text/csv); the handler gets the raw text for those. */
+  extraContentTypes?: readonly string[];
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  responses: Record<number, ResponseDef>;
+  grants: readonly Grant[];
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+export const handlerFile = (route: Pick<RouteDef, 'id'>) => `functions/http/${route.id}.ts`;

@@ -1,0 +1,146 @@
+import { platform } from '../../domain/platforms';
+import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+
+/** Forem: `validates :title … maximum 128` (characters, after whitespace runs are collapsed). */
+export const DEVTO_MAX_TITLE_CHARS = 128;
+/** Forem: `validates :body_markdown, bytesize: { maximum: 800.kilobytes }`. */
+export const DEVTO_MAX_BODY_BYTES = 800 * 1024;
+/** Forem allows at most 4 tags per article. */
+export const DEVTO_MAX_TAGS = 4;
+/** dev.to limits article creation; when a 429 carries no wait, assume the observed 300 s. */
+export const DEVTO_DEFAULT_RETRY_AFTER = 300;
+const DERIVED_TITLE_CHARS = 100;
+const ACCEPT = 'application/vnd.forem.api-v1+json';
+
+export interface DevtoOptions { apiBase?: string }
+
+/**
+ * DEV (dev.to, Forem API v1).
+ *
+ * Credentials: api_key (header `api-key`), optional default_status 'published' (default) | 'draft' ('publish' is
+ * accepted and normalised to 'published').
+ *
+ * Endpoints: GET <apiBase>/api/users/me (verify → @username); POST <apiBase>/api/articles
+ * {article:{title, body_markdown, published, tags?, main_image?}} → {id, url}. Every call sends
+ * `Accept: application/vnd.forem.api-v1+json`.
+ *
+ * Content: content.title is the article title; when absent, the first line of the text (leading markdown `#`
+ * removed, at most 100 characters) is used. The text is the markdown body, sent whole. Tags come from #hashtags in
+ * the text (lower-cased, letters and digits only, all-digit ones skipped, first 4). One image becomes main_image (a
+ * URL; dev.to has no upload API); video is refused (bad_media). A draft is returned as ok/status 'published' with
+ * the draft's URL.
+ *
+ * Failures: 401 (bad or revoked key) / 403 → reauth; 422 and other 4xx → rejected with dev.to's error text; 429 →
+ * rate_limited (Retry-After, else "try again in N seconds" in the body, else 300 s); 5xx → transient.
+ */
+export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions = {}): NetworkAdapter {
+  const base = apiBase.replace(/\/+$/, '');
+  return {
+    name: 'devto',
+    verify: (ctx) => guarded(() => verify(base, ctx)),
+    check,
+    publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
+  };
+}
+
+function normaliseStatus(value: string | undefined): 'published' | 'draft' | undefined {
+  const v = (value ?? '').trim().toLowerCase();
+  if (!v || v === 'published' || v === 'publish') return 'published';
+  if (v === 'draft') return 'draft';
+  return undefined;
+}
+
+function headers(apiKey: string): Record<string, string> {
+  return { 'api-key': apiKey, accept: ACCEPT };
+}
+
+async function verify(base: string, ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+  const apiKey = (ctx.credentials.api_key ?? '').trim();
+  if (!apiKey) return rejected('api_key is missing');
+  const status = normaliseStatus(ctx.credentials.default_status);
+  if (!status) return rejected("default_status must be 'published' or 'draft'");
+  const res = await request(ctx, `${base}/api/users/me`, { method: 'GET', headers: headers(apiKey) });
+  if (res.status !== 200) return devtoFailure(res, 'checking the api_key');
+  const username = (res.json as { username?: unknown } | undefined)?.username;
+  if (typeof username !== 'string' || !username) return { ok: false, kind: 'transient', error: 'dev.to answered without a username' };
+  const credentials: Record<string, string> = { ...ctx.credentials, api_key: apiKey };
+  if (ctx.credentials.default_status !== undefined) credentials.default_status = status;
+  return { ok: true, handle: `@${username}`, credentials };
+}
+
+function check(content: PublishContent): Failure | undefined {
+  const max = platform('devto').max_media;
+  if (content.media.length > max) return rejected(`dev.to takes at most ${max} image (the cover); got ${content.media.length} media items`, 'bad_media');
+  if (content.media.some((m) => m.kind !== 'image')) return rejected('dev.to takes an image as the cover; video is not supported', 'bad_media');
+  const title = articleTitle(content);
+  if (!title) return rejected('dev.to needs a title: give a title or a text whose first line can be used');
+  const titleChars = Array.from(title.replace(/\s+/g, ' ')).length;
+  if (titleChars > DEVTO_MAX_TITLE_CHARS) {
+    return rejected(`dev.to titles are limited to ${DEVTO_MAX_TITLE_CHARS} characters; this one has ${titleChars}`, 'text_too_long');
+  }
+  const bytes = Buffer.byteLength(content.text, 'utf8');
+  if (bytes > DEVTO_MAX_BODY_BYTES) {
+    return rejected(`dev.to articles are limited to ${DEVTO_MAX_BODY_BYTES} bytes of markdown; this one is ${bytes} bytes`, 'text_too_long');
+  }
+  return undefined;
+}
+
+async function publish(base: string, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
+  const apiKey = (ctx.credentials.api_key ?? '').trim();
+  if (!apiKey) return { ok: false, kind: 'reauth', error: 'api_key is missing' };
+  const status = normaliseStatus(ctx.credentials.default_status);
+  if (!status) return rejected("default_status must be 'published' or 'draft'");
+  const problem = check(content);
+  if (problem) return problem;
+
+  const tags = hashtags(content.text);
+  const image = content.media.find((m) => m.kind === 'image');
+  const article = {
+    title: articleTitle(content),
+    body_markdown: content.text,
+    published: status === 'published',
+    ...(tags.length ? { tags } : {}),
+    ...(image ? { main_image: image.url } : {}),
+  };
+  const res = await request(ctx, `${base}/api/articles`, jsonInit('POST', { article }, headers(apiKey)));
+  if (res.status !== 201 && res.status !== 200) return devtoFailure(res, 'creating the article');
+  const body = res.json as { id?: unknown; url?: unknown } | undefined;
+  if (!body || (typeof body.id !== 'number' && typeof body.id !== 'string') || typeof body.url !== 'string') {
+    return { ok: false, kind: 'transient', error: `dev.to answered ${res.status} without an article id and url` };
+  }
+  return { ok: true, status: 'published', id: String(body.id), url: body.url };
+}
+
+/** #hashtags of the text as dev.to tags: lower-case letters and digits only, no all-digit tags, unique, at most 4. */
+export function hashtags(text: string): string[] {
+  const tags: string[] = [];
+  for (const m of text.matchAll(/(?:^|[^\p{L}\p{N}_&/#])#([\p{L}\p{N}_]+)/gu)) {
+    const tag = m[1].toLowerCase().replace(/[^a-z0-9]/g, '');
+    if (!tag || /^\d+$/.test(tag) || tag.length > 30 || tags.includes(tag)) continue;
+    tags.push(tag);
+    if (tags.length === DEVTO_MAX_TAGS) break;
+  }
+  return tags;
+}
+
+/** content.title, else the first non-empty line of the text without leading `#`s, cut to 100 characters. */
+function articleTitle(content: PublishContent): string {
+  const given = content.title?.trim();
+  if (given) return given;
+  const first = content.text.split(/\r?\n/).map((l) => l.replace(/^\s*#+\s*/, '').trim()).find((l) => l) ?? '';
+  return Array.from(first).slice(0, DERIVED_TITLE_CHARS).join('').trim();
+}
+
+/** Sorts a dev.to error answer ({error, status}) into a Failure. */
+function devtoFailure(res: HttpResult, doing: string): Failure {
+  const body = res.json as { error?: unknown } | undefined;
+  const text = typeof body?.error === 'string' ? body.error : res.text.slice(0, 300) || `HTTP ${res.status}`;
+  if (res.status === 401) return { ok: false, kind: 'reauth', error: `dev.to refused the api_key while ${doing} (${text}): create a new key at dev.to/settings/extensions` };
+  if (res.status === 429) {
+    const fromBody = /try again in (\d+) seconds?/i.exec(res.text)?.[1];
+    const retry = retryAfterSeconds(res.headers) ?? (fromBody ? Number(fromBody) : DEVTO_DEFAULT_RETRY_AFTER);
+    return { ok: false, kind: 'rate_limited', retry_after: retry, error: `dev.to rate limit: ${text}` };
+  }
+  return classifyStatus(res, `dev.to answered ${res.status} while ${doing}: ${text}`);
+}

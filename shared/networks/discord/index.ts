@@ -1,0 +1,115 @@
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
+
+export const DISCORD_CONTENT_LIMIT = 2000;
+
+/** /api/webhooks/<id>/<token>, optionally /api/v<N>/webhooks/<id>/<token>. */
+const WEBHOOK_PATH = /^\/api\/(?:v\d+\/)?webhooks\/(\d+)\/([A-Za-z0-9_-]+)\/?$/;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
+
+/** Discord counts content in Unicode code points. */
+const contentLength = (text: string): number => [...text].length;
+
+/**
+ * The webhook URL without query, fragment or trailing slash, or undefined when it is not a Discord webhook URL.
+ * Any host is accepted here (the service checks addresses); only http(s) and the path shape are required.
+ */
+export function parseWebhookUrl(raw: string): string | undefined {
+  let url: URL;
+  try { url = new URL(raw.trim()); } catch { return undefined; }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  if (!WEBHOOK_PATH.test(url.pathname)) return undefined;
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The message content actually sent: the text, with a video's URL on its own line (Discord unfurls it). */
+export function discordContent(content: PublishContent): string {
+  const video = content.media.find((m) => m.kind === 'video');
+  if (!video) return content.text;
+  return content.text ? `${content.text}\n${video.url}` : video.url;
+}
+
+/** Sorts a failed webhook answer by Discord's signals; the webhook URL (which holds the token) is never echoed. */
+export function classifyDiscord(res: HttpResult, what: string): Failure {
+  const body = isRecord(res.json) ? res.json : {};
+  const code = typeof body.code === 'number' ? body.code : undefined;
+  const detail = typeof body.message === 'string' ? body.message : res.text.slice(0, 200) || `HTTP ${res.status}`;
+  const message = `Discord ${what} failed (${res.status}${code !== undefined ? `, code ${code}` : ''}): ${detail}`;
+  if (res.status === 429) {
+    const secs = typeof body.retry_after === 'number' ? body.retry_after : retryAfterSeconds(res.headers) ?? 5;
+    return { ok: false, kind: 'rate_limited', retry_after: Math.max(1, Math.ceil(secs)), error: message };
+  }
+  if (res.status === 404 || code === 10015) return { ok: false, kind: 'reauth', error: `${message} — the webhook was deleted; create a new one and reconnect` };
+  if (res.status === 401 || res.status === 403) return { ok: false, kind: 'reauth', error: `${message} — the webhook token is invalid or lacks permission; reconnect with a new webhook URL` };
+  if (res.status === 413 || code === 40005) return rejected(message, 'bad_media');
+  return classifyStatus(res, message);
+}
+
+/**
+ * Discord incoming-webhook adapter (credential: webhook_url).
+ * Endpoints: `GET <webhook>` (verify: returns {id, name, channel_id, guild_id}; guild_id/channel_id are kept in the
+ * normalised credentials for links) and `POST <webhook>?wait=true` JSON {content, allowed_mentions:{parse:[]}, embeds?}
+ * (publish; an image becomes an image embed, a video URL goes into content for Discord to unfurl).
+ * Failures: 429 → rate_limited (body retry_after, else Retry-After, rounded up); 404 / code 10015 (webhook deleted),
+ * 401/403 → reauth; 413 / 40005 → bad_media; other 4xx (50006 empty, 50035 invalid form) → rejected; 5xx / network →
+ * transient; deadline → timeout.
+ */
+export function createDiscordAdapter(): NetworkAdapter {
+  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+    const webhook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');
+    if (!webhook) return rejected('webhook_url is not a Discord webhook URL (expected https://discord.com/api/webhooks/<id>/<token>)');
+    return guarded(async () => {
+      const res = await request(ctx, webhook, { method: 'GET', headers: { accept: 'application/json' } });
+      if (res.status < 200 || res.status >= 300) return classifyDiscord(res, 'webhook check');
+      const body = isRecord(res.json) ? res.json : {};
+      const credentials: Record<string, string> = { ...ctx.credentials, webhook_url: webhook };
+      delete credentials.guild_id;
+      delete credentials.channel_id;
+      const guild = str(body.guild_id);
+      const channel = str(body.channel_id);
+      if (guild) credentials.guild_id = guild;
+      if (channel) credentials.channel_id = channel;
+      const handle = str(body.name) ?? 'Discord webhook';
+      return { ok: true as const, handle, credentials };
+    });
+  }
+
+  function check(content: PublishContent): Failure | undefined {
+    if (content.media.length > 1) return rejected(`Discord takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
+    const item = content.media[0];
+    if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Discord takes an image or a video (got ${String(item.kind)})`, 'bad_media');
+    const sent = discordContent(content);
+    const length = contentLength(sent);
+    if (length > DISCORD_CONTENT_LIMIT) {
+      const extra = sent.length === content.text.length ? '' : ' (including the video link added to the message)';
+      return rejected(`Discord messages are limited to ${DISCORD_CONTENT_LIMIT} characters; this one has ${length}${extra}`, 'text_too_long');
+    }
+    if (!item && content.text.trim() === '') return rejected('Discord needs text or a media item');
+    return undefined;
+  }
+
+  async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
+    const webhook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');
+    if (!webhook) return { ok: false, kind: 'reauth', error: 'The stored webhook_url is not a Discord webhook URL; reconnect Discord' };
+    const bad = check(content);
+    if (bad) return bad;
+    const body: Record<string, unknown> = { content: discordContent(content), allowed_mentions: { parse: [] } };
+    const image = content.media.find((m) => m.kind === 'image');
+    if (image) body.embeds = [{ image: { url: image.url } }];
+    return guarded(async () => {
+      const res = await request(ctx, `${webhook}?wait=true`, jsonInit('POST', body));
+      if (res.status < 200 || res.status >= 300) return classifyDiscord(res, 'webhook post');
+      const message = isRecord(res.json) ? res.json : {};
+      const id = str(message.id);
+      // A 2xx means Discord took the post; without an id it may exist, so this must not be retried as transient.
+      if (!id) return { ok: false as const, kind: 'timeout' as const, error: `Discord answered ${res.status} without a message id; the post may have been made` };
+      const channel = str(message.channel_id) ?? ctx.credentials.channel_id ?? '';
+      const guild = str(message.guild_id) ?? ctx.credentials.guild_id ?? '@me';
+      return { ok: true as const, status: 'published' as const, id, url: `https://discord.com/channels/${guild}/${channel}/${id}` };
+    });
+  }
+
+  return { name: 'discord', verify, check: (content) => check(content), publish };
+}

@@ -1,0 +1,198 @@
+import { platform } from '../../domain/platforms';
+import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+
+/** Hashnode's GraphQL server takes request bodies up to 100 KB (102,400 bytes); this caps the article size. */
+export const HASHNODE_MAX_BODY_BYTES = 100 * 1024;
+const DERIVED_TITLE_CHARS = 100;
+const OBJECT_ID = /^[a-f0-9]{24}$/i;
+
+export const ME_QUERY = 'query Me { me { id username publications(first: 50) { edges { node { id title url } } } } }';
+export const PUBLISH_MUTATION = 'mutation PublishPost($input: PublishPostInput!) { publishPost(input: $input) { post { id slug url } } }';
+export const DRAFT_MUTATION = 'mutation CreateDraft($input: CreateDraftInput!) { createDraft(input: $input) { draft { id } } }';
+
+export interface HashnodeOptions { apiBase?: string }
+
+interface Publication { id: string; title: string; url: string }
+interface Me { id: string; username: string; publications: Publication[] }
+type Gql = { res: HttpResult; data: Record<string, unknown> | undefined; errors: GqlError[] };
+interface GqlError { message: string; code?: string }
+
+/**
+ * Hashnode (GraphQL).
+ *
+ * Credentials: token (Personal Access Token, sent as `Authorization: <token>`, no Bearer), optional publication
+ * (a publication id, or its URL/host; verify normalises it to the id, and picks the account's first publication when
+ * absent), optional default_status 'published' (default) | 'draft' ('publish' accepted).
+ *
+ * Endpoint: POST <apiBase> with {query, variables}. verify: `me { id username publications(first: 50) … }`.
+ * publish: `publishPost(input: {publicationId, title, contentMarkdown, tags: [], coverImageOptions?: {coverImageURL}})
+ * { post { id slug url } }`; with default_status 'draft': `createDraft(input: {…same…}) { draft { id } }`, returned as
+ * ok/status 'published' with url https://hashnode.com/draft/<id>. Hashnode's newer schema names the cover
+ * `coverImage: String` on PublishPostInput: when the server refuses `coverImageOptions` as an unknown input field
+ * (a validation error, so nothing was created), the post is sent once more with `coverImage`.
+ *
+ * Content: content.title is the title; when absent, the first line of the text (leading markdown `#` removed, at
+ * most 100 characters). The text is the markdown body, sent whole. One image becomes the cover (by URL); video is
+ * refused (bad_media).
+ *
+ * Failures: GraphQL errors arrive with HTTP 200 (or 400) in `errors[]`: UNAUTHENTICATED → reauth; FORBIDDEN → reauth,
+ * except "does not have an active Pro plan" → rejected (a new sign-in does not help); BAD_USER_INPUT,
+ * GRAPHQL_VALIDATION_FAILED, NOT_FOUND and other codes → rejected; INTERNAL_SERVER_ERROR → transient. HTTP 429 →
+ * rate_limited (Retry-After, else 60 s); other HTTP statuses by the shared rules (401/403 reauth, 5xx transient).
+ */
+export function createHashnodeAdapter({ apiBase = 'https://gql.hashnode.com' }: HashnodeOptions = {}): NetworkAdapter {
+  return {
+    name: 'hashnode',
+    verify: (ctx) => guarded(() => verify(apiBase, ctx)),
+    check,
+    publish: (content, ctx) => guarded(() => publish(apiBase, content, ctx)),
+  };
+}
+
+function normaliseStatus(value: string | undefined): 'published' | 'draft' | undefined {
+  const v = (value ?? '').trim().toLowerCase();
+  if (!v || v === 'published' || v === 'publish') return 'published';
+  if (v === 'draft') return 'draft';
+  return undefined;
+}
+
+async function gql(apiBase: string, ctx: NetworkContext, token: string, query: string, variables?: Record<string, unknown>): Promise<Gql> {
+  const res = await request(ctx, apiBase, jsonInit('POST', variables ? { query, variables } : { query }, { authorization: token }));
+  const body = res.json as { data?: Record<string, unknown> | null; errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> } | undefined;
+  const errors = Array.isArray(body?.errors)
+    ? body.errors.map((e) => ({ message: typeof e?.message === 'string' ? e.message : 'unknown error', code: typeof e?.extensions?.code === 'string' ? e.extensions.code : undefined }))
+    : [];
+  return { res, data: body?.data ?? undefined, errors };
+}
+
+/** Sorts a GraphQL answer that carries errors (or a non-2xx status) into a Failure. */
+function gqlFailure({ res, errors }: Gql, doing: string): Failure {
+  const text = errors.map((e) => e.message).join('; ').slice(0, 500) || res.text.slice(0, 300) || `HTTP ${res.status}`;
+  const message = `Hashnode refused ${doing}: ${text}`;
+  if (res.status === 429 || errors.some((e) => e.code === 'TOO_MANY_REQUESTS' || e.code === 'RATE_LIMITED')) {
+    return classifyStatus({ ...res, status: 429 }, message);
+  }
+  const codes = errors.map((e) => e.code);
+  if (codes.includes('UNAUTHENTICATED')) return { ok: false, kind: 'reauth', error: `${message} (check the token)` };
+  if (codes.includes('FORBIDDEN')) {
+    if (/pro plan/i.test(text)) return rejected(`${message} (the publication needs Hashnode Pro for API publishing)`);
+    return { ok: false, kind: 'reauth', error: message };
+  }
+  if (errors.length) {
+    if (codes.every((c) => c === 'INTERNAL_SERVER_ERROR')) return { ok: false, kind: 'transient', error: message };
+    return rejected(message);
+  }
+  return classifyStatus(res, message);
+}
+
+async function fetchMe(apiBase: string, ctx: NetworkContext, token: string): Promise<Me | Failure> {
+  const answer = await gql(apiBase, ctx, token, ME_QUERY);
+  const me = answer.data?.me as { id?: unknown; username?: unknown; publications?: { edges?: Array<{ node?: Partial<Publication> }> } } | null | undefined;
+  if (answer.errors.length || answer.res.status !== 200 || !me) {
+    if (!answer.errors.length && answer.res.status === 200) return { ok: false, kind: 'reauth', error: 'Hashnode did not recognise the token (no account returned)' };
+    return gqlFailure(answer, 'the account check');
+  }
+  const publications = (me.publications?.edges ?? [])
+    .map((e) => e.node)
+    .filter((n): n is Partial<Publication> => !!n && typeof n.id === 'string')
+    .map((n) => ({ id: n.id as string, title: String(n.title ?? ''), url: String(n.url ?? '') }));
+  return { id: String(me.id ?? ''), username: String(me.username ?? ''), publications };
+}
+
+const hostPath = (s: string) => s.trim().replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '').toLowerCase();
+
+/** Picks the publication named by `wanted` (id, URL or host), or the first one when `wanted` is empty. */
+function pickPublication(me: Me, wanted: string): Publication | Failure {
+  if (!me.publications.length) return rejected(`Hashnode account @${me.username} has no publication (blog): create one first`);
+  if (!wanted) return me.publications[0];
+  const found = me.publications.find((p) => p.id === wanted) ?? me.publications.find((p) => p.url && hostPath(p.url) === hostPath(wanted));
+  if (found) return found;
+  const list = me.publications.map((p) => `${p.id} (${p.url || p.title})`).join(', ');
+  return rejected(`publication "${wanted}" is not one of @${me.username}'s publications: ${list}`);
+}
+
+async function verify(apiBase: string, ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+  const token = (ctx.credentials.token ?? '').trim();
+  if (!token) return rejected('token is missing');
+  const status = normaliseStatus(ctx.credentials.default_status);
+  if (!status) return rejected("default_status must be 'published' or 'draft'");
+  const me = await fetchMe(apiBase, ctx, token);
+  if ('ok' in me) return me;
+  const publication = pickPublication(me, (ctx.credentials.publication ?? '').trim());
+  if ('ok' in publication) return publication;
+  const credentials: Record<string, string> = { ...ctx.credentials, token, publication: publication.id };
+  if (ctx.credentials.default_status !== undefined) credentials.default_status = status;
+  return { ok: true, handle: `@${me.username}`, credentials };
+}
+
+function articleTitle(content: PublishContent): string {
+  const given = content.title?.trim();
+  if (given) return given;
+  const first = content.text.split(/\r?\n/).map((l) => l.replace(/^\s*#+\s*/, '').trim()).find((l) => l) ?? '';
+  return Array.from(first).slice(0, DERIVED_TITLE_CHARS).join('').trim();
+}
+
+type CoverField = 'coverImageOptions' | 'coverImage';
+
+function requestBody(content: PublishContent, publicationId: string, draft: boolean, cover: CoverField = 'coverImageOptions') {
+  const image = content.media.find((m) => m.kind === 'image');
+  const coverInput = !image ? {} : cover === 'coverImage' && !draft ? { coverImage: image.url } : { coverImageOptions: { coverImageURL: image.url } };
+  const input = { publicationId, title: articleTitle(content), contentMarkdown: content.text, tags: [], ...coverInput };
+  return { query: draft ? DRAFT_MUTATION : PUBLISH_MUTATION, variables: { input } };
+}
+
+function check(content: PublishContent, credentials: Record<string, string>): Failure | undefined {
+  const max = platform('hashnode').max_media;
+  if (content.media.length > max) return rejected(`Hashnode takes at most ${max} image (the cover); got ${content.media.length} media items`, 'bad_media');
+  if (content.media.some((m) => m.kind !== 'image')) return rejected('Hashnode takes an image as the cover; video is not supported', 'bad_media');
+  if (!articleTitle(content)) return rejected('Hashnode needs a title: give a title or a text whose first line can be used');
+  const pub = OBJECT_ID.test(credentials.publication ?? '') ? credentials.publication : '0'.repeat(24);
+  const draft = normaliseStatus(credentials.default_status) === 'draft';
+  const bytes = Buffer.byteLength(JSON.stringify(requestBody(content, pub, draft)), 'utf8');
+  if (bytes > HASHNODE_MAX_BODY_BYTES) {
+    return rejected(`Hashnode accepts requests up to ${HASHNODE_MAX_BODY_BYTES} bytes (100 KB); this article makes a ${bytes}-byte request`, 'text_too_long');
+  }
+  return undefined;
+}
+
+async function publish(apiBase: string, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
+  const token = (ctx.credentials.token ?? '').trim();
+  if (!token) return { ok: false, kind: 'reauth', error: 'token is missing' };
+  const status = normaliseStatus(ctx.credentials.default_status);
+  if (!status) return rejected("default_status must be 'published' or 'draft'");
+  const problem = check(content, ctx.credentials);
+  if (problem) return problem;
+
+  let publicationId = (ctx.credentials.publication ?? '').trim();
+  if (!OBJECT_ID.test(publicationId)) {
+    const me = await fetchMe(apiBase, ctx, token);
+    if ('ok' in me) return me;
+    const publication = pickPublication(me, publicationId);
+    if ('ok' in publication) return publication;
+    publicationId = publication.id;
+  }
+
+  const draft = status === 'draft';
+  const send = (cover: CoverField) => {
+    const { query, variables } = requestBody(content, publicationId, draft, cover);
+    return gql(apiBase, ctx, token, query, variables);
+  };
+  let answer = await send('coverImageOptions');
+  if (!draft && content.media.length && !answer.data?.publishPost && answer.errors.some((e) => /coverImageOptions/.test(e.message))) {
+    answer = await send('coverImage');
+  }
+  if (draft) {
+    const id = (answer.data?.createDraft as { draft?: { id?: unknown } } | null | undefined)?.draft?.id;
+    if (typeof id === 'string' && id) return { ok: true, status: 'published', id, url: `https://hashnode.com/draft/${id}` };
+    return noPost(answer, 'the draft');
+  }
+  const post = (answer.data?.publishPost as { post?: { id?: unknown; url?: unknown } } | null | undefined)?.post;
+  if (typeof post?.id === 'string' && typeof post.url === 'string') return { ok: true, status: 'published', id: post.id, url: post.url };
+  return noPost(answer, 'the post');
+}
+
+function noPost(answer: Gql, what: string): Failure {
+  if (answer.errors.length || answer.res.status !== 200) return gqlFailure(answer, what);
+  return { ok: false, kind: 'transient', error: `Hashnode answered without ${what}` };
+}

@@ -1,0 +1,152 @@
+import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+import { checkContent, field, mastodonFailure, normaliseInstanceUrl, str } from './rules';
+
+export interface MastodonAdapterOptions {
+  /** Wait between polls of a media attachment that is still processing (202 / 206). */
+  pollIntervalMs?: number;
+}
+
+interface Account { base: string; token: string }
+interface Status { id: string; url: string }
+
+function account(credentials: Record<string, string>): Account | Failure {
+  const base = normaliseInstanceUrl(credentials.instance_url);
+  if (!base) return rejected('mastodon instance_url is not a valid http(s) address, e.g. https://mastodon.social');
+  const token = (credentials.access_token ?? '').trim();
+  if (!token) return rejected('mastodon needs an access_token');
+  return { base, token };
+}
+
+/** A 200 that is not a Mastodon JSON object, a redirect or a 404 means the address is not a Mastodon API. */
+function notMastodon(res: HttpResult, base: string): Failure | undefined {
+  if (res.status >= 300 && res.status < 400) {
+    const to = res.headers.get('location');
+    return rejected(`mastodon instance_url ${base} redirects${to ? ` to ${to}` : ''}; use the instance's own address`);
+  }
+  if (res.status === 404 || (res.status === 200 && !str(field(res.json, 'acct')))) {
+    return rejected(`${base} does not answer as a Mastodon server (GET /api/v1/accounts/verify_credentials gave HTTP ${res.status})`);
+  }
+  return undefined;
+}
+
+/**
+ * Mastodon adapter (instance_url + access_token, Bearer auth against the user's own instance).
+ * Endpoints: `GET /api/v1/accounts/verify_credentials` and `GET /api/v2/instance` (verify; the instance's
+ * max_characters is kept in the credentials for check), `POST /api/v2/media` (multipart, bytes from ctx.fetchMedia)
+ * then `GET /api/v1/media/:id` polled while 202/206 until 200, `POST /api/v1/statuses` (JSON, visibility from
+ * content.privacy, `Idempotency-Key`; thread entries and the first comment as replies via in_reply_to_id with
+ * derived keys `<key>:t<n>` / `<key>:c`).
+ * Failures: 429 → rate_limited (X-RateLimit-Reset ISO time); 401 / 403 → reauth; 422 → rejected with Mastodon's
+ * text; refused media → bad_media; media still processing at the deadline, 5xx, network → transient; no answer → timeout.
+ * Result id = status.id, url = status.url.
+ */
+export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapterOptions = {}): NetworkAdapter {
+  const auth = (a: Account): Record<string, string> => ({ authorization: `Bearer ${a.token}`, accept: 'application/json' });
+
+  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+    const a = account(ctx.credentials);
+    if ('ok' in a) return a;
+    const res = await request(ctx, `${a.base}/api/v1/accounts/verify_credentials`, { headers: auth(a) });
+    const odd = notMastodon(res, a.base);
+    if (odd) return odd;
+    if (res.status !== 200) {
+      const failure = mastodonFailure(res, 'token check', ctx.now());
+      return failure.kind === 'reauth' && res.status === 401
+        ? { ok: false, kind: 'reauth', error: `mastodon at ${a.base} refused the access_token (${failure.error})` }
+        : failure;
+    }
+    const acct = str(field(res.json, 'acct')) ?? '';
+    const credentials: Record<string, string> = { instance_url: a.base, access_token: a.token };
+    const limit = await instanceLimit(ctx, a);
+    if (limit) credentials.max_characters = String(limit);
+    return { ok: true, handle: acct.includes('@') ? `@${acct}` : `@${acct}@${new URL(a.base).host}`, credentials };
+  }
+
+  /** The instance's configuration.statuses.max_characters; best effort (undefined on any problem). */
+  async function instanceLimit(ctx: NetworkContext, a: Account): Promise<number | undefined> {
+    try {
+      const res = await request(ctx, `${a.base}/api/v2/instance`, { headers: { accept: 'application/json' } });
+      const max = field(field(field(res.json, 'configuration'), 'statuses'), 'max_characters');
+      return res.status === 200 && typeof max === 'number' && Number.isInteger(max) && max > 0 ? max : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function uploadMedia(ctx: NetworkContext, a: Account, file: FetchedMedia, n: number): Promise<string | Failure> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.content_type }), file.filename);
+    const res = await request(ctx, `${a.base}/api/v2/media`, { method: 'POST', headers: auth(a), body: form });
+    if (res.status !== 200 && res.status !== 202) {
+      const failure = mastodonFailure(res, `media ${n} upload`, ctx.now());
+      return failure.kind === 'rejected' ? { ...failure, code: 'bad_media' } : failure;
+    }
+    const id = str(field(res.json, 'id')) ?? String(field(res.json, 'id') ?? '');
+    if (!id) return { ok: false, kind: 'transient', error: `mastodon media ${n} upload answered without an id` };
+    let status = res.status;
+    while (status !== 200) {
+      if (ctx.now() + pollIntervalMs >= ctx.deadline) {
+        return { ok: false, kind: 'transient', error: `mastodon was still processing media ${n} when the time ran out; nothing was posted` };
+      }
+      await ctx.sleep(pollIntervalMs);
+      const poll = await request(ctx, `${a.base}/api/v1/media/${encodeURIComponent(id)}`, { headers: auth(a) });
+      if (poll.status !== 200 && poll.status !== 206) return mastodonFailure(poll, `media ${n} processing`, ctx.now());
+      status = poll.status;
+    }
+    return id;
+  }
+
+  async function postStatus(ctx: NetworkContext, a: Account, body: Record<string, unknown>, key: string): Promise<Status | Failure> {
+    const res = await request(ctx, `${a.base}/api/v1/statuses`, jsonInit('POST', body, { ...auth(a), 'idempotency-key': key }));
+    if (res.status !== 200) return mastodonFailure(res, 'post', ctx.now());
+    const id = str(field(res.json, 'id'));
+    if (!id) return { ok: false, kind: 'transient', error: 'mastodon answered the post without an id' };
+    return { id, url: str(field(res.json, 'url')) ?? str(field(res.json, 'uri')) ?? `${a.base}/statuses/${id}` };
+  }
+
+  async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
+    const a = account(ctx.credentials);
+    if ('ok' in a) return a;
+    const invalid = checkContent(content, ctx.credentials);
+    if (invalid) return invalid;
+    const files: FetchedMedia[] = [];
+    for (const item of content.media) files.push(await ctx.fetchMedia(item.url));
+    const mediaIds: string[] = [];
+    for (const [i, file] of files.entries()) {
+      const id = await uploadMedia(ctx, a, file, i + 1);
+      if (typeof id !== 'string') return id;
+      mediaIds.push(id);
+    }
+    const visibility = content.privacy ?? 'public';
+    const first = await postStatus(ctx, a, { status: content.text, visibility, ...(mediaIds.length ? { media_ids: mediaIds } : {}) }, content.idempotency_key);
+    if ('ok' in first) return first;
+
+    const result: PublishOutcome = { ok: true, status: 'published', id: first.id, url: first.url };
+    // The first status exists from here on: a failing follow-up ends the chain but never turns the result into a
+    // failure. thread_ids / comment_id list what was made.
+    try {
+      let parent = first.id;
+      for (const [i, text] of content.thread.entries()) {
+        const reply = await postStatus(ctx, a, { status: text, visibility, in_reply_to_id: parent }, `${content.idempotency_key}:t${i + 1}`);
+        if ('ok' in reply) return result;
+        (result.thread_ids ??= []).push(reply.id);
+        parent = reply.id;
+      }
+      if (content.first_comment !== undefined) {
+        const comment = await postStatus(ctx, a, { status: content.first_comment, visibility, in_reply_to_id: first.id }, `${content.idempotency_key}:c`);
+        if (!('ok' in comment)) result.comment_id = comment.id;
+      }
+    } catch {
+      // timeout / unreachable after the first status: keep what was published
+    }
+    return result;
+  }
+
+  return {
+    name: 'mastodon',
+    verify: (ctx) => guarded(() => verify(ctx)),
+    check: (content, credentials) => checkContent(content, credentials),
+    publish: (content, ctx) => guarded(() => publish(content, ctx)),
+  };
+}

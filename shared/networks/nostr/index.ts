@@ -1,0 +1,162 @@
+import WebSocket from 'ws';
+import { finalizeEvent, getPublicKey } from 'nostr-tools/pure';
+import { decode, noteEncode, npubEncode, nsecEncode } from 'nostr-tools/nip19';
+import { platform } from '../../domain/platforms';
+import { guarded, rejected } from '../http';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+import { probeRelay, sendEvent, type RelayOutcome, type WebSocketConstructor } from './relays';
+
+export type { WebSocketConstructor } from './relays';
+
+/** strfry's default events.maxEventSize (damus.io and nos.lol run strfry): 65,536 bytes of event JSON. */
+export const NOSTR_MAX_EVENT_BYTES = 65_536;
+/** Wait applied when relays answer "rate-limited:" and none accepted (NIP-01 gives no wait). */
+export const NOSTR_RATE_LIMIT_WAIT = 60;
+
+export interface NostrOptions {
+  defaultRelays?: string[];
+  /** WebSocket class with the `ws` package's API (the default). */
+  WebSocketImpl?: WebSocketConstructor;
+  /** Longest wait for one relay's answer, within the context deadline. */
+  relayTimeoutMs?: number;
+  /** Once one relay has accepted, how much longer the others may take before their sockets are closed. */
+  graceAfterAcceptMs?: number;
+}
+
+/**
+ * Nostr (NIP-01 kind-1 text notes over relay WebSockets; no server account).
+ *
+ * Credentials: nsec (NIP-19 `nsec1…`, or 64 hex characters; normalised to nsec1…), optional relays (comma-separated
+ * ws:// or wss:// URLs, normalised; the default relays are used when absent).
+ *
+ * verify: the key decodes (else rejected "not a valid nsec") and at least one relay accepts a WebSocket connection
+ * before the deadline; handle = npub1…. publish: a kind-1 event {content: text + media URLs on new lines, tags: [],
+ * created_at}, signed with nostr-tools' finalizeEvent, is sent as ["EVENT", event] to every relay in parallel; each
+ * relay's ["OK", id, true|false, message] is awaited (relayTimeoutMs per relay within the deadline; once one relay
+ * accepted, the others get graceAfterAcceptMs more). Every socket is closed before publish/verify returns.
+ * Result: id = event id (hex), url = https://njump.me/<note1…>.
+ *
+ * Failures: ≥ 1 relay accepted (OK true, or "duplicate:") → ok. Else: any "rate-limited:" refusal → rate_limited
+ * (60 s); a relay that got the event but gave no OK → timeout (the note may exist there); refusals → rejected with
+ * the relays' messages; no relay reachable → transient. A stored key that no longer decodes → reauth.
+ */
+export function createNostrAdapter({
+  defaultRelays = ['wss://relay.damus.io', 'wss://nos.lol', 'wss://relay.nostr.band'],
+  WebSocketImpl = WebSocket,
+  relayTimeoutMs = 8000,
+  graceAfterAcceptMs = 2000,
+}: NostrOptions = {}): NetworkAdapter {
+  const opts = { defaultRelays, Impl: WebSocketImpl, relayTimeoutMs, graceAfterAcceptMs };
+  return {
+    name: 'nostr',
+    verify: (ctx) => guarded(() => verify(opts, ctx)),
+    check,
+    publish: (content, ctx) => guarded(() => publish(opts, content, ctx)),
+  };
+}
+
+interface Opts { defaultRelays: string[]; Impl: WebSocketConstructor; relayTimeoutMs: number; graceAfterAcceptMs: number }
+
+/** The secret key bytes of an nsec1… or 64-hex credential; undefined when it is not a valid key. */
+export function secretKey(nsec: string | undefined): Uint8Array | undefined {
+  const value = (nsec ?? '').trim();
+  let key: Uint8Array | undefined;
+  if (/^[0-9a-f]{64}$/i.test(value)) key = Uint8Array.from(Buffer.from(value, 'hex'));
+  else if (value.startsWith('nsec1')) {
+    try {
+      const decoded = decode(value);
+      if (decoded.type === 'nsec') key = decoded.data;
+    } catch { /* not bech32 */ }
+  }
+  if (!key || key.length !== 32) return undefined;
+  try { getPublicKey(key); } catch { return undefined; }
+  return key;
+}
+
+/** The relay list from credentials.relays (comma/space separated), else the defaults; a Failure names a bad URL. */
+export function relayList(raw: string | undefined, defaults: string[]): string[] | Failure {
+  const items = (raw ?? '').split(/[\s,]+/).map((s) => s.trim()).filter((s) => s);
+  if (!items.length) return [...defaults];
+  const relays: string[] = [];
+  for (const item of items) {
+    let url: URL;
+    try { url = new URL(item); } catch { return rejected(`relays: "${item.slice(0, 100)}" is not a ws:// or wss:// URL`); }
+    if (url.protocol !== 'wss:' && url.protocol !== 'ws:') return rejected(`relays: "${item.slice(0, 100)}" is not a ws:// or wss:// URL`);
+    const normal = url.pathname === '/' && !url.search ? `${url.protocol}//${url.host}` : url.href;
+    if (!relays.includes(normal)) relays.push(normal);
+  }
+  return relays;
+}
+
+async function verify(opts: Opts, ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+  const key = secretKey(ctx.credentials.nsec);
+  if (!key) return rejected('nsec is not a valid nsec (expected nsec1… or 64 hex characters)');
+  const relays = relayList(ctx.credentials.relays, opts.defaultRelays);
+  if (!Array.isArray(relays)) return relays;
+
+  const first = new AbortController();
+  const local: NetworkContext = { ...ctx, signal: AbortSignal.any([ctx.signal, first.signal]) };
+  const outcomes = await Promise.all(relays.map((relay) =>
+    probeRelay(opts.Impl, relay, local, opts.relayTimeoutMs).then((o) => { if (o.state === 'accepted') first.abort(); return o; })));
+  if (!outcomes.some((o) => o.state === 'accepted')) {
+    const detail = describe(outcomes);
+    if (outcomes.some((o) => o.state === 'silent')) return { ok: false, kind: 'timeout', error: `No Nostr relay answered before the deadline (${detail})` };
+    return { ok: false, kind: 'transient', error: `No Nostr relay could be reached (${detail})` };
+  }
+  const credentials: Record<string, string> = { ...ctx.credentials, nsec: nsecEncode(key) };
+  if (ctx.credentials.relays !== undefined) credentials.relays = relays.join(',');
+  return { ok: true, handle: npubEncode(getPublicKey(key)), credentials };
+}
+
+/** The note's content: the text, then each media URL on its own line. */
+function noteContent(content: PublishContent): string {
+  return [content.text, ...content.media.map((m) => m.url)].filter((s) => s.trim()).join('\n');
+}
+
+function check(content: PublishContent): Failure | undefined {
+  const max = platform('nostr').max_media;
+  if (content.media.length > max) return rejected(`Nostr notes here carry at most ${max} media link; got ${content.media.length}`, 'bad_media');
+  const skeleton = { id: '0'.repeat(64), pubkey: '0'.repeat(64), created_at: 1_700_000_000, kind: 1, tags: [], content: noteContent(content), sig: '0'.repeat(128) };
+  const bytes = Buffer.byteLength(JSON.stringify(skeleton), 'utf8');
+  if (bytes > NOSTR_MAX_EVENT_BYTES) {
+    return rejected(`Nostr relays accept events up to ${NOSTR_MAX_EVENT_BYTES} bytes (strfry default); this note makes a ${bytes}-byte event`, 'text_too_long');
+  }
+  return undefined;
+}
+
+async function publish(opts: Opts, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
+  const key = secretKey(ctx.credentials.nsec);
+  if (!key) return { ok: false, kind: 'reauth', error: 'The stored nsec is not a valid Nostr secret key: connect Nostr again' };
+  const relays = relayList(ctx.credentials.relays, opts.defaultRelays);
+  if (!Array.isArray(relays)) return relays;
+  const problem = check(content);
+  if (problem) return problem;
+
+  const event = finalizeEvent({ kind: 1, created_at: Math.floor(ctx.now() / 1000), tags: [], content: noteContent(content) }, key);
+
+  // Once one relay accepted, the others get a grace period, then their sockets are closed.
+  const grace = new AbortController();
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const local: NetworkContext = { ...ctx, signal: AbortSignal.any([ctx.signal, grace.signal]) };
+  const outcomes = await Promise.all(relays.map((relay) =>
+    sendEvent(opts.Impl, relay, event, local, opts.relayTimeoutMs).then((o) => {
+      if (o.state === 'accepted' && !graceTimer) graceTimer = setTimeout(() => grace.abort(), opts.graceAfterAcceptMs);
+      return o;
+    })));
+  clearTimeout(graceTimer);
+
+  if (outcomes.some((o) => o.state === 'accepted')) {
+    return { ok: true, status: 'published', id: event.id, url: `https://njump.me/${noteEncode(event.id)}` };
+  }
+  const detail = describe(outcomes);
+  if (outcomes.some((o) => o.state === 'refused' && o.message?.startsWith('rate-limited:'))) {
+    return { ok: false, kind: 'rate_limited', retry_after: NOSTR_RATE_LIMIT_WAIT, error: `Nostr relays are rate limiting (${detail})` };
+  }
+  if (outcomes.some((o) => o.state === 'silent')) return { ok: false, kind: 'timeout', error: `No Nostr relay confirmed the note before the deadline (${detail})` };
+  if (outcomes.some((o) => o.state === 'refused')) return rejected(`Every Nostr relay refused the note (${detail})`);
+  return { ok: false, kind: 'transient', error: `No Nostr relay could be reached (${detail})` };
+}
+
+function describe(outcomes: RelayOutcome[]): string {
+  return outcomes.map((o) => `${o.relay}: ${o.state}${o.message ? ` ${o.message.slice(0, 200)}` : ''}`).join('; ');
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+
+export const SLACK_TEXT_LIMIT = 40000;
+/** Slack's limit for the text of one section block. */
+export const SLACK_SECTION_LIMIT = 3000;
+
+/** /services/<team>/<bot>/<secret>, as in https://hooks.slack.com/services/T…/B…/…. */
+const WEBHOOK_PATH = /^\/services\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/?$/;
+
+export interface SlackWebhook { url: string; team: string }
+
+/** The webhook URL without query, fragment or trailing slash, plus its workspace part; undefined when not a webhook URL. */
+export function parseWebhookUrl(raw: string): SlackWebhook | undefined {
+  let url: URL;
+  try { url = new URL(raw.trim()); } catch { return undefined; }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  const m = WEBHOOK_PATH.exec(url.pathname);
+  if (!m) return undefined;
+  return { url: `${url.origin}${url.pathname.replace(/\/+$/, '')}`, team: m[1] };
+}
+
+/** Slack's mrkdwn control characters: only &, < and > are escaped. */
+const escapeMrkdwn = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Escaped text cut into pieces of at most `limit` characters, never inside an escape or a surrogate pair. */
+export function sectionChunks(text: string, limit = SLACK_SECTION_LIMIT): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const ch of text) {
+    const piece = escapeMrkdwn(ch);
+    if (current.length + piece.length > limit) { chunks.push(current); current = ''; }
+    current += piece;
+  }
+  if (current) chunks.push(current);
+  return chunks;
+}
+
+/** The message text actually sent: the post text, with a video's URL on its own line (Slack unfurls it). */
+export function slackText(content: PublishContent): string {
+  const video = content.media.find((m) => m.kind === 'video');
+  if (!video) return content.text;
+  return content.text ? `${content.text}\n${video.url}` : video.url;
+}
+
+/** Slack webhooks return no message id: a stable id from the post's idempotency key (same post → same id). */
+export const slackMessageId = (idempotencyKey: string): string =>
+  `slack-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}`;
+
+const REAUTH_TOKENS = /^(no_service|no_team|invalid_token|team_disabled|action_prohibited|channel_not_found|channel_is_archived|user_not_found|no_active_hooks|posting_to_general_channel_denied)$/;
+
+/** Sorts a failed webhook answer by Slack's plain-text error token and status; the webhook URL is never echoed. */
+export function classifySlack(res: HttpResult): Failure {
+  const token = res.text.trim().slice(0, 100) || `HTTP ${res.status}`;
+  const message = `Slack webhook refused the post (${res.status}): ${token}`;
+  if (res.status === 429) return classifyStatus(res, message, 30);
+  if (REAUTH_TOKENS.test(token) || res.status === 403 || res.status === 404 || res.status === 410 || res.status === 401) {
+    return { ok: false, kind: 'reauth', error: `${message} — the webhook was revoked or its channel is gone; reconnect Slack with a new webhook URL` };
+  }
+  return classifyStatus(res, message);
+}
+
+/**
+ * Slack incoming-webhook adapter (credential: webhook_url).
+ * verify makes no network call: an incoming webhook cannot be checked without posting to the channel, so only the
+ * URL shape (/services/<T…>/<B…>/<secret>) is checked; handle is 'slack webhook <T…>', and team_id is added to the
+ * normalised credentials.
+ * publish: `POST <webhook>` JSON {text, blocks:[section mrkdwn (split at 3000 chars), image block for an image]};
+ * a video URL is added to the text for Slack to unfurl. Slack answers 200 "ok" with no message id or permalink, so
+ * the result id is derived from content.idempotency_key and url is the workspace link
+ * https://slack.com/app_redirect?team=<T…> (the message's own link is unknown).
+ * Failures (plain-text bodies): 429 → rate_limited (Retry-After); 403 action_prohibited, 404 no_service /
+ * channel_not_found, 410 channel_is_archived, invalid_token / no_team → reauth; 400 invalid_payload / no_text and
+ * other 4xx → rejected; 5xx / network → transient; deadline → timeout.
+ */
+export function createSlackAdapter(): NetworkAdapter {
+  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+    const hook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');
+    if (!hook) return rejected('webhook_url is not a Slack incoming webhook URL (expected https://hooks.slack.com/services/T…/B…/…)');
+    return { ok: true, handle: `slack webhook ${hook.team}`, credentials: { ...ctx.credentials, webhook_url: hook.url, team_id: hook.team } };
+  }
+
+  function check(content: PublishContent): Failure | undefined {
+    if (content.media.length > 1) return rejected(`Slack takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
+    const item = content.media[0];
+    if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Slack takes an image or a video link (got ${String(item.kind)})`, 'bad_media');
+    const sent = slackText(content);
+    if (sent.length > SLACK_TEXT_LIMIT) {
+      const extra = sent.length === content.text.length ? '' : ' (including the video link added to the message)';
+      return rejected(`Slack messages are limited to ${SLACK_TEXT_LIMIT} characters; this one has ${sent.length}${extra}`, 'text_too_long');
+    }
+    if (!item && content.text.trim() === '') return rejected('Slack needs text or a media item');
+    return undefined;
+  }
+
+  async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
+    const hook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');
+    if (!hook) return { ok: false, kind: 'reauth', error: 'The stored webhook_url is not a Slack incoming webhook URL; reconnect Slack' };
+    const bad = check(content);
+    if (bad) return bad;
+    const text = slackText(content);
+    const image = content.media.find((m) => m.kind === 'image');
+    const blocks: Array<Record<string, unknown>> = text.trim()
+      ? sectionChunks(text).map((chunk) => ({ type: 'section', text: { type: 'mrkdwn', text: chunk } }))
+      : [];
+    if (image) blocks.push({ type: 'image', image_url: image.url, alt_text: content.title || 'image' });
+    // `text` is the notification fallback shown where blocks are not (Slack requires it to be non-empty).
+    const body = { text: text.trim() ? escapeMrkdwn(text) : escapeMrkdwn(image?.url ?? ''), blocks };
+    return guarded(async () => {
+      const res = await request(ctx, hook.url, jsonInit('POST', body, { accept: 'text/plain, application/json' }));
+      if (res.status < 200 || res.status >= 300) return classifySlack(res);
+      const team = ctx.credentials.team_id || hook.team;
+      return { ok: true as const, status: 'published' as const, id: slackMessageId(content.idempotency_key), url: `https://slack.com/app_redirect?team=${encodeURIComponent(team)}` };
+    });
+  }
+
+  return { name: 'slack', verify, check: (content) => check(content), publish };
+}

@@ -1,0 +1,155 @@
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+import { classifyTelegram, envelope, isRecord, paced } from './errors';
+
+export interface TelegramAdapterOptions {
+  /** Bot API origin; the default is the real one, tests point it at a loopback fake. */
+  apiBase?: string;
+}
+
+export const TELEGRAM_TEXT_LIMIT = 4096;
+export const TELEGRAM_CAPTION_LIMIT = 1024;
+const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
+
+/** Telegram counts message length in UTF-16 code units (as its entity offsets), i.e. JS string length. */
+const textLength = (text: string): number => text.length;
+
+/** Text for parse_mode HTML: only &, < and > need escaping. */
+export const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** 3 s between posts for groups and supergroups (20 a minute), 1 s for channels and private chats. */
+export function spacingFor(credentials: Record<string, string>): number {
+  const type = credentials.chat_type;
+  if (type) return type === 'group' || type === 'supergroup' ? 3000 : 1000;
+  const id = credentials.chat_id ?? '';
+  return /^-\d+$/.test(id) && !id.startsWith('-100') ? 3000 : 1000;
+}
+
+/** https://t.me/<username>/<id> for public chats, https://t.me/c/<id without -100>/<id> for private channels/supergroups; '' when Telegram has no message link (basic groups, private chats). */
+export function messageUrl(chat: { id?: number | string; username?: string }, messageId: number | string): string {
+  if (chat.username) return `https://t.me/${chat.username}/${messageId}`;
+  const id = String(chat.id ?? '');
+  if (id.startsWith('-100')) return `https://t.me/c/${id.slice(4)}/${messageId}`;
+  return '';
+}
+
+interface Chat { id?: number; type?: string; title?: string; username?: string; first_name?: string }
+
+function asChat(v: unknown): Chat {
+  if (!isRecord(v)) return {};
+  return {
+    id: typeof v.id === 'number' ? v.id : undefined,
+    type: typeof v.type === 'string' ? v.type : undefined,
+    title: typeof v.title === 'string' ? v.title : undefined,
+    username: typeof v.username === 'string' ? v.username : undefined,
+    first_name: typeof v.first_name === 'string' ? v.first_name : undefined,
+  };
+}
+
+/**
+ * Telegram Bot API adapter (bot token + chat id).
+ * Endpoints: `POST {apiBase}/bot<token>/getMe` and `/getChat` (verify), `/sendMessage` (text, parse_mode HTML, escaped),
+ * `/sendPhoto` / `/sendVideo` (one media item by URL, text as caption). Posts to one chat are paced through
+ * ctx.pace('telegram:<chat_id>'): 3 s for groups/supergroups, 1 s otherwise.
+ * Failures: 429 → rate_limited (parameters.retry_after); 401/404 (bad token), 403 (bot kicked / not admin) and
+ * "chat not found" → reauth; 400 "wrong file identifier/HTTP URL specified" / "failed to get HTTP URL content" →
+ * media_unreachable; other 400 → rejected with Telegram's description; 5xx / network → transient; deadline → timeout.
+ * A 400 with migrate_to_chat_id (group upgraded to a supergroup) is retried once on the new chat id.
+ */
+export function createTelegramAdapter({ apiBase = 'https://api.telegram.org' }: TelegramAdapterOptions = {}): NetworkAdapter {
+  const base = apiBase.replace(/\/+$/, '');
+
+  const call = (ctx: NetworkContext, token: string, method: string, body: Record<string, unknown>): Promise<HttpResult> =>
+    request(ctx, `${base}/bot${token}/${method}`, jsonInit('POST', body));
+
+  const okResult = (res: HttpResult): unknown => {
+    const env = envelope(res);
+    return res.status >= 200 && res.status < 300 && env?.ok ? env.result : undefined;
+  };
+
+  function credentialError(creds: Record<string, string>): Failure | undefined {
+    if (!TOKEN_SHAPE.test(creds.bot_token ?? '')) return rejected('bot_token is not a Telegram bot token (expected <digits>:<secret> as given by @BotFather)');
+    if (!creds.chat_id) return rejected('chat_id is missing (a numeric chat id such as -100123… or @channelusername)');
+    return undefined;
+  }
+
+  function normalise(input: Record<string, string>): Record<string, string> {
+    return { ...input, bot_token: (input.bot_token ?? '').trim(), chat_id: (input.chat_id ?? '').trim() };
+  }
+
+  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+    const creds = normalise(ctx.credentials);
+    const bad = credentialError(creds);
+    if (bad) return bad;
+    return guarded(async () => {
+      const me = await call(ctx, creds.bot_token, 'getMe', {});
+      if (okResult(me) === undefined) return classifyTelegram(me, 'getMe');
+      const res = await call(ctx, creds.bot_token, 'getChat', { chat_id: creds.chat_id });
+      const result = okResult(res);
+      if (result === undefined) return classifyTelegram(res, `getChat(${creds.chat_id})`);
+      const chat = asChat(result);
+      const credentials: Record<string, string> = { ...creds, chat_id: chat.id !== undefined ? String(chat.id) : creds.chat_id };
+      if (chat.type) credentials.chat_type = chat.type;
+      if (chat.username) credentials.chat_username = chat.username;
+      else delete credentials.chat_username;
+      const handle = chat.username ? `@${chat.username}` : chat.title ?? chat.first_name ?? credentials.chat_id;
+      return { ok: true as const, handle, credentials };
+    });
+  }
+
+  function check(content: PublishContent): Failure | undefined {
+    if (content.media.length > 1) return rejected(`Telegram takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
+    const item = content.media[0];
+    if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Telegram takes an image or a video (got ${String(item.kind)})`, 'bad_media');
+    const limit = item ? TELEGRAM_CAPTION_LIMIT : TELEGRAM_TEXT_LIMIT;
+    const length = textLength(content.text);
+    if (length > limit) {
+      return rejected(`Telegram ${item ? 'captions' : 'messages'} are limited to ${limit} characters; this text has ${length}`, 'text_too_long');
+    }
+    if (!item && content.text.trim() === '') return rejected('Telegram needs text or a media item');
+    return undefined;
+  }
+
+  async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
+    const creds = normalise(ctx.credentials);
+    const bad = credentialError(creds) ?? check(content);
+    if (bad) return bad;
+    const item = content.media[0];
+    const text = escapeHtml(content.text);
+    const method = !item ? 'sendMessage' : item.kind === 'image' ? 'sendPhoto' : 'sendVideo';
+    const body = (chatId: string): Record<string, unknown> => {
+      if (!item) return { chat_id: chatId, text, parse_mode: 'HTML' };
+      const b: Record<string, unknown> = { chat_id: chatId, [item.kind === 'image' ? 'photo' : 'video']: item.url };
+      if (text) Object.assign(b, { caption: text, parse_mode: 'HTML' });
+      if (item.kind === 'video') b.supports_streaming = true;
+      return b;
+    };
+
+    return guarded(async () => {
+      let chatId = creds.chat_id;
+      for (let attempt = 0; ; attempt++) {
+        const wait = await paced(ctx, `telegram:${chatId}`, spacingFor({ ...creds, chat_id: chatId }));
+        if (wait) return wait;
+        const res = await call(ctx, creds.bot_token, method, body(chatId));
+        const result = okResult(res);
+        if (result !== undefined) {
+          const message = isRecord(result) ? result : {};
+          const id = typeof message.message_id === 'number' ? String(message.message_id) : '';
+          // ok:true means the message was sent; without an id it may exist, so this must not be retried as transient.
+          if (!id) return { ok: false as const, kind: 'timeout' as const, error: `Telegram ${method} answered without a message_id; the message may have been sent` };
+          const chat = asChat(message.chat);
+          const url = messageUrl({ id: chat.id ?? chatId, username: chat.username ?? creds.chat_username }, id);
+          return { ok: true as const, status: 'published' as const, id, url };
+        }
+        const migrated = envelope(res)?.parameters?.migrate_to_chat_id;
+        if (migrated !== undefined && attempt === 0) {
+          chatId = String(migrated);
+          continue;
+        }
+        return classifyTelegram(res, method);
+      }
+    });
+  }
+
+  return { name: 'telegram', verify, check: (content) => check(content), publish };
+}

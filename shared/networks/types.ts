@@ -1,0 +1,102 @@
+import type { PlatformName } from '../domain/platforms';
+
+/**
+ * The one interface every network adapter implements (Postiz-style provider, kept small and typed).
+ * Adapters never touch the store, the queue or AWS: everything they need arrives in the NetworkContext.
+ */
+
+export type MediaKind = 'image' | 'video';
+
+export interface MediaItem {
+  url: string;
+  kind: MediaKind;
+  /** Known when the service checked or stored the media (e.g. image/png). */
+  content_type?: string;
+}
+
+/** What one network is asked to publish: the post request after per_platform overrides are applied. */
+export interface PublishContent {
+  text: string;
+  title?: string;
+  media: MediaItem[];
+  /** Further posts chained after the first one (X, Bluesky, Mastodon). */
+  thread: string[];
+  /** A comment posted under the first post (LinkedIn, X, Bluesky, Mastodon). */
+  first_comment?: string;
+  privacy?: 'public' | 'unlisted' | 'private';
+  subreddit?: string;
+  /** Stable for one (post, network): use it where the network offers idempotency (Mastodon Idempotency-Key). */
+  idempotency_key: string;
+}
+
+/** Bytes of a media item, fetched by the service with its address checks and size cap. */
+export interface FetchedMedia {
+  bytes: Uint8Array;
+  content_type: string;
+  filename: string;
+}
+
+export interface NetworkContext {
+  /** Network credentials as stored (the fields of spec §2.1), decrypted. */
+  credentials: Record<string, string>;
+  /** Absolute time (ms since epoch) by which the adapter must have answered. */
+  deadline: number;
+  /** Aborts when the deadline passes; pass it to every request. */
+  signal: AbortSignal;
+  fetch: typeof fetch;
+  /** Downloads a media URL (public-address checked, size capped). Throws MediaUnreachable on failure. */
+  fetchMedia(url: string): Promise<FetchedMedia>;
+  /**
+   * Spaces calls that share `key` by at least `spacingMs` across all workers; resolves with the ms to wait
+   * before sending (the caller sleeps), or rejects with a RateLimited outcome when the wait passes the deadline.
+   */
+  pace(key: string, spacingMs: number): Promise<number>;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** A published post: its id on the network and its public link. */
+export interface Published {
+  ok: true;
+  status: 'published' | 'processing';
+  id: string;
+  url: string;
+  /** Ids of further thread posts / the first comment, when made. */
+  thread_ids?: string[];
+  comment_id?: string;
+}
+
+/**
+ * A failure, sorted into the classes the service acts on:
+ * - rejected: the network refused this content (code says why: rejected, text_too_long, bad_media, media_unreachable)
+ * - rate_limited: wait retry_after seconds, then the same post may be sent
+ * - reauth: credentials expired or revoked; the connection needs a new sign-in
+ * - timeout: no answer before the deadline; the post may or may not exist
+ * - transient: 5xx / network error before the network accepted anything; safe to retry later
+ */
+export type Failure =
+  | { ok: false; kind: 'rejected'; code: 'rejected' | 'text_too_long' | 'bad_media' | 'media_unreachable'; error: string }
+  | { ok: false; kind: 'rate_limited'; retry_after: number; error: string }
+  | { ok: false; kind: 'reauth'; error: string }
+  | { ok: false; kind: 'timeout'; error: string }
+  | { ok: false; kind: 'transient'; error: string };
+
+export type PublishOutcome = Published | Failure;
+
+/** What a successful credential check learned about the account. */
+export interface VerifiedAccount {
+  ok: true;
+  /** Human handle of the connected account (e.g. @acme, the channel title, the site name). */
+  handle: string;
+  /** Credentials to store: the input, normalised (trimmed URLs, resolved ids) where the adapter needs it. */
+  credentials: Record<string, string>;
+}
+
+export interface NetworkAdapter {
+  readonly name: PlatformName;
+  /** Proves the credentials against the network before they are saved (POST /api/connect, health checks). */
+  verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure>;
+  /** Checks that need no network call (length limits, media fit); undefined when the content fits. */
+  check(content: PublishContent, credentials: Record<string, string>): Failure | undefined;
+  publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome>;
+}

@@ -1,0 +1,92 @@
+import type { PlanName } from '../domain/plans';
+
+/**
+ * Persistence ports, one per aggregate. The DynamoDB adapters implement each with single-item conditional writes
+ * (no transactions: the embedded engine has none), so every invariant holds under real concurrency.
+ */
+
+export interface Account {
+  id: string;
+  email: string;
+  plan: PlanName;
+  verified: boolean;
+  created_at: string;
+  brand_count: number;
+}
+
+export interface AccountStore {
+  /** Claims an email for an account id; a lost race answers the id that holds it. */
+  claimEmail(email: string, accountId: string): Promise<{ claimed: true } | { claimed: false; accountId: string }>;
+  /** Writes the account once (a second write of the same id is a no-op). */
+  createAccount(account: Account): Promise<void>;
+  get(id: string): Promise<Account | undefined>;
+  findIdByEmail(email: string): Promise<string | undefined>;
+  markVerified(id: string): Promise<void>;
+  setPlan(id: string, plan: PlanName): Promise<void>;
+  /** Adds one to brand_count if it stays within `limit`; false when the limit is reached. */
+  reserveBrand(id: string, limit: number): Promise<boolean>;
+  releaseBrand(id: string): Promise<void>;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  hash: string;
+  created_at: string;
+  expires_at?: string;
+  revoked_at?: string;
+}
+
+export interface KeyStore {
+  create(record: ApiKeyRecord): Promise<void>;
+  getByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked; false when it is not the account's or was revoked already. */
+  revoke(accountId: string, keyId: string, at: string): Promise<boolean>;
+}
+
+export interface Brand {
+  id: string;
+  account_id: string;
+  name: string;
+  timezone: string;
+  slots: string[];
+  created_at: string;
+}
+
+export interface BrandStore {
+  /** Writes a new brand; false (and no change) when a brand with that id exists. */
+  create(brand: Brand): Promise<boolean>;
+  get(accountId: string, brandId: string): Promise<Brand | undefined>;
+  list(accountId: string): Promise<Brand[]>;
+  update(accountId: string, brandId: string, patch: Partial<Pick<Brand, 'name' | 'timezone' | 'slots'>>): Promise<Brand | undefined>;
+}
+
+/** One-time tokens (signup confirmation, magic links, connect links), stored by hash with an expiry. */
+export interface OneTimeToken {
+  kind: string;
+  hash: string;
+  account_id: string;
+  data: Record<string, string>;
+  expires_at: number;
+}
+export type ConsumeResult = { ok: true; token: OneTimeToken } | { ok: false; reason: 'missing' | 'used' | 'expired' };
+
+export interface TokenStore {
+  put(token: OneTimeToken): Promise<void>;
+  /** Marks the token used, once: a second consume, or one after expiry, fails. */
+  consume(kind: string, hash: string, nowMs: number): Promise<ConsumeResult>;
+}
+
+/** Fixed-window counters for rate limits and usage. */
+export interface CounterStore {
+  /**
+   * Adds `amount` to the counter `key` unless that would pass `limit`; the counter lives until `expiresAtSec`.
+   * Answers whether it was added and the count after (or the current count when refused).
+   */
+  increment(key: string, amount: number, limit: number, expiresAtSec: number): Promise<{ allowed: boolean; count: number }>;
+  get(key: string): Promise<number>;
+}

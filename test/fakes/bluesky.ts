@@ -1,0 +1,79 @@
+import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+
+/**
+ * A loopback Bluesky PDS: createSession, uploadBlob, resolveHandle and createRecord as the real XRPC endpoints answer
+ * them, plus GET /media/<name> serving test media bytes. `override(nsid, reply)` replaces one endpoint's answer.
+ */
+export class BlueskyFake {
+  readonly server = new FakeServer((req) => this.route(req));
+  /** handle → password accepted by createSession (the app password). */
+  readonly accounts = new Map<string, { password: string; did: string }>([['alice.test', { password: 'abcd-efgh-ijkl-mnop', did: 'did:plc:alice' }]]);
+  /** Handles that resolveHandle knows. */
+  readonly dids = new Map<string, string>([['bob.test', 'did:plc:bob']]);
+  readonly media = new Map<string, { type: string; bytes: Buffer }>();
+  readonly overrides = new Map<string, (req: RecordedRequest) => FakeReply>();
+  private records = 0;
+  private blobs = 0;
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get url(): string { return this.server.url; }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+
+  reset(): void {
+    this.server.requests.length = 0;
+    this.overrides.clear();
+    this.media.clear();
+    this.records = 0;
+    this.blobs = 0;
+  }
+
+  override(nsid: string, reply: FakeReply | ((req: RecordedRequest) => FakeReply)): void {
+    this.overrides.set(nsid, typeof reply === 'function' ? reply : () => reply);
+  }
+
+  /** Requests to one XRPC method, in order. */
+  calls(nsid: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.path === `/xrpc/${nsid}`);
+  }
+
+  mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
+
+  private route(req: RecordedRequest): FakeReply {
+    if (req.path.startsWith('/media/')) {
+      const m = this.media.get(req.path.slice('/media/'.length));
+      return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };
+    }
+    const nsid = req.path.replace(/^\/xrpc\//, '');
+    const override = this.overrides.get(nsid);
+    if (override) return override(req);
+    const authed = req.headers.authorization === 'Bearer access-jwt-1';
+    switch (nsid) {
+      case 'com.atproto.server.createSession': {
+        const body = req.json as { identifier?: string; password?: string };
+        const account = this.accounts.get(body.identifier ?? '');
+        if (!account || account.password !== body.password) {
+          return { status: 401, body: { error: 'AuthenticationRequired', message: 'Invalid identifier or password' } };
+        }
+        return { status: 200, body: { did: account.did, handle: body.identifier, accessJwt: 'access-jwt-1', refreshJwt: 'refresh-jwt-1', active: true } };
+      }
+      case 'com.atproto.repo.uploadBlob':
+        if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
+        this.blobs++;
+        return {
+          status: 200,
+          body: { blob: { $type: 'blob', ref: { $link: `bafkblob${this.blobs}` }, mimeType: req.headers['content-type'], size: req.body.length } },
+        };
+      case 'com.atproto.identity.resolveHandle': {
+        const did = this.dids.get(req.url.searchParams.get('handle') ?? '');
+        return did ? { status: 200, body: { did } } : { status: 400, body: { error: 'InvalidRequest', message: 'Unable to resolve handle' } };
+      }
+      case 'com.atproto.repo.createRecord':
+        if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
+        this.records++;
+        return { status: 200, body: { uri: `at://did:plc:alice/app.bsky.feed.post/rkey${this.records}`, cid: `bafycid${this.records}` } };
+      default:
+        return { status: 501, body: { error: 'MethodNotImplemented', message: `no ${nsid}` } };
+    }
+  }
+}

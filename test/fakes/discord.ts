@@ -1,0 +1,46 @@
+import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+
+/**
+ * A loopback Discord webhook endpoint: `GET /api/webhooks/<id>/<token>` answers the Webhook object and
+ * `POST /api/webhooks/<id>/<token>?wait=true` answers the created Message. A wrong token answers 401 (50027),
+ * an unknown id 404 (10015 Unknown Webhook). `failNext` queues replies for the next POSTs.
+ */
+export class DiscordFake {
+  readonly server: FakeServer;
+  webhookId = '1234567890123456789';
+  webhookToken = 'tok_EN-secret_abc123';
+  guildId = '111111111111111111';
+  channelId = '222222222222222222';
+  name = 'Acme Announcements';
+  readonly queued: FakeReply[] = [];
+  private static readonly FIRST_ID = 333333333333333000n;
+  private nextId = DiscordFake.FIRST_ID;
+
+  constructor() {
+    this.server = new FakeServer((req) => this.handle(req));
+  }
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+  get webhookPath(): string { return `/api/webhooks/${this.webhookId}/${this.webhookToken}`; }
+  get webhookUrl(): string { return `${this.server.url}${this.webhookPath}`; }
+  reset(): void { this.server.requests.length = 0; this.queued.length = 0; this.nextId = DiscordFake.FIRST_ID; }
+  failNext(reply: FakeReply): void { this.queued.push(reply); }
+
+  private handle(req: RecordedRequest): FakeReply {
+    const m = /^\/api\/(?:v\d+\/)?webhooks\/(\d+)\/([^/]+)$/.exec(req.path);
+    if (!m || m[1] !== this.webhookId) return { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
+    if (m[2] !== this.webhookToken) return { status: 401, body: { message: 'Invalid Webhook Token', code: 50027 } };
+    if (req.method === 'GET') {
+      return { body: { type: 1, id: this.webhookId, name: this.name, channel_id: this.channelId, guild_id: this.guildId, token: this.webhookToken, avatar: null } };
+    }
+    if (req.method !== 'POST') return { status: 405, body: { message: '405: Method Not Allowed', code: 0 } };
+    const queued = this.queued.shift();
+    if (queued) return queued;
+    const body = (req.json ?? {}) as Record<string, unknown>;
+    if (!body.content && !body.embeds) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
+    const id = String(this.nextId++);
+    return { body: { id, type: 0, channel_id: this.channelId, content: body.content ?? '', embeds: body.embeds ?? [], webhook_id: this.webhookId } };
+  }
+}

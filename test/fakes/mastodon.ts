@@ -1,0 +1,90 @@
+import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+
+type Handler = (req: RecordedRequest) => FakeReply;
+
+/**
+ * A loopback Mastodon instance: verify_credentials, v2 instance, v2 media (+ v1 media polling) and statuses, as the
+ * real API answers them, plus GET /media/<name> serving test media bytes.
+ * `override('POST /api/v1/statuses', reply)` replaces one route's answer; `processing` sets how many polls a media
+ * upload answers 206 after its 202 (0 = the upload answers 200 at once).
+ */
+export class MastodonFake {
+  readonly server = new FakeServer((req) => this.route(req));
+  token = 'good-token';
+  maxCharacters = 500;
+  processing = 0;
+  readonly media = new Map<string, { type: string; bytes: Buffer }>();
+  readonly overrides = new Map<string, Handler>();
+  private statuses = 0;
+  private uploads = 0;
+  private polls = new Map<string, number>();
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get url(): string { return this.server.url; }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+
+  reset(): void {
+    this.server.requests.length = 0;
+    this.overrides.clear();
+    this.media.clear();
+    this.polls.clear();
+    this.statuses = 0;
+    this.uploads = 0;
+    this.processing = 0;
+    this.maxCharacters = 500;
+  }
+
+  override(route: string, reply: FakeReply | Handler): void {
+    this.overrides.set(route, typeof reply === 'function' ? reply : () => reply);
+  }
+
+  /** Requests as "METHOD /path", API calls only (media downloads left out). */
+  get calls(): string[] {
+    return this.requests.filter((r) => r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path}`);
+  }
+
+  find(method: string, path: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === method && r.path === path);
+  }
+
+  mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
+
+  private route(req: RecordedRequest): FakeReply {
+    if (req.method === 'GET' && req.path.startsWith('/media/')) {
+      const m = this.media.get(req.path.slice('/media/'.length));
+      return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };
+    }
+    const key = `${req.method} ${req.path.replace(/^\/api\/v1\/media\/[^/]+$/, '/api/v1/media/:id')}`;
+    const override = this.overrides.get(key);
+    if (override) return override(req);
+    if (key === 'GET /api/v2/instance') {
+      return { status: 200, body: { domain: '127.0.0.1', configuration: { statuses: { max_characters: this.maxCharacters, max_media_attachments: 4, characters_reserved_per_url: 23 } } } };
+    }
+    if (req.headers.authorization !== `Bearer ${this.token}`) return { status: 401, body: { error: 'The access token is invalid' } };
+    switch (key) {
+      case 'GET /api/v1/accounts/verify_credentials':
+        return { status: 200, body: { id: '1', username: 'alice', acct: 'alice', url: `${this.url}/@alice` } };
+      case 'POST /api/v2/media': {
+        const id = String(100 + ++this.uploads);
+        if (this.processing === 0) return { status: 200, body: { id, type: 'image', url: `${this.url}/files/${id}` } };
+        this.polls.set(id, this.processing);
+        return { status: 202, body: { id, type: 'video', url: null } };
+      }
+      case 'GET /api/v1/media/:id': {
+        const id = req.path.split('/').pop() ?? '';
+        const left = this.polls.get(id);
+        if (left === undefined) return { status: 404, body: { error: 'Record not found' } };
+        if (left === 0) return { status: 200, body: { id, url: `${this.url}/files/${id}` } };
+        this.polls.set(id, left - 1);
+        return { status: 206, body: { id, url: null } };
+      }
+      case 'POST /api/v1/statuses': {
+        const id = String(1000 + ++this.statuses);
+        return { status: 200, body: { id, uri: `${this.url}/users/alice/statuses/${id}`, url: `${this.url}/@alice/${id}`, created_at: new Date().toISOString() } };
+      }
+      default:
+        return { status: 404, body: { error: 'Record not found' } };
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+
+export interface FakeChat { id: number; type: 'private' | 'group' | 'supergroup' | 'channel'; title?: string; username?: string }
+
+/**
+ * A loopback Telegram Bot API: `POST /bot<token>/<method>` with JSON bodies. Knows one bot token and a few chats;
+ * answers getMe, getChat, sendMessage, sendPhoto and sendVideo like Telegram, and plays queued replies (`failNext`)
+ * for the next send call.
+ */
+export class TelegramFake {
+  readonly server: FakeServer;
+  token = '123456789:AAE-test_token';
+  bot = { id: 123456789, is_bot: true, first_name: 'Acme', username: 'acme_bot' };
+  chats: FakeChat[] = [
+    { id: -1001234567890, type: 'channel', title: 'Acme News', username: 'acmenews' },
+    { id: -1009876543210, type: 'supergroup', title: 'Acme Private' },
+    { id: -4001, type: 'group', title: 'Acme Team' },
+  ];
+  /** Replies played, in order, for the next send* calls instead of the normal answer. */
+  readonly queued: FakeReply[] = [];
+  private nextMessageId = 41;
+
+  constructor() {
+    this.server = new FakeServer((req) => this.handle(req));
+  }
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get url(): string { return this.server.url; }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+  /** The Bot API method of each request received, in order. */
+  get methods(): string[] { return this.requests.map((r) => r.path.split('/').pop() ?? ''); }
+  reset(): void { this.server.requests.length = 0; this.queued.length = 0; this.nextMessageId = 41; }
+
+  failNext(reply: FakeReply): void { this.queued.push(reply); }
+
+  static error(code: number, description: string, parameters?: Record<string, number>): FakeReply {
+    return { status: code, body: { ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) } };
+  }
+
+  private findChat(chatId: unknown): FakeChat | undefined {
+    const key = String(chatId);
+    return this.chats.find((c) => String(c.id) === key || (c.username && `@${c.username}` === key));
+  }
+
+  private handle(req: RecordedRequest): FakeReply {
+    const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.path);
+    if (!m) return { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } };
+    const [, token, method] = m;
+    if (token !== this.token) return TelegramFake.error(401, 'Unauthorized');
+    const body = (req.json ?? {}) as Record<string, unknown>;
+    if (method === 'getMe') return { body: { ok: true, result: this.bot } };
+    const chat = this.findChat(body.chat_id);
+    if (method === 'getChat') {
+      return chat ? { body: { ok: true, result: chat } } : TelegramFake.error(400, 'Bad Request: chat not found');
+    }
+    if (method === 'sendMessage' || method === 'sendPhoto' || method === 'sendVideo') {
+      const queued = this.queued.shift();
+      if (queued) return queued;
+      if (!chat) return TelegramFake.error(400, 'Bad Request: chat not found');
+      const message: Record<string, unknown> = { message_id: this.nextMessageId++, date: 1760000000, chat };
+      if (method === 'sendMessage') message.text = body.text;
+      else message.caption = body.caption;
+      return { body: { ok: true, result: message } };
+    }
+    return TelegramFake.error(404, 'Not Found: method not found');
+  }
+}

@@ -1,0 +1,2 @@
+process.env.LOG_LEVEL ??= 'silent';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
