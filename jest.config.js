@@ -4,10 +4,12 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.[tj]sx?$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', allowJs: true, esModuleInterop: true } }],
+    '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, isolatedModules: true } }],
   },
   // ESM-only packages compiled to CommonJS for jest.
   transformIgnorePatterns: ['/node_modules/(?!(@middy|nostr-tools|@noble|@scure|p-limit|yocto-queue|fauxqs)/)'],
+  // fauxqs exports only an ESM "import" entry; map it to its file so the transform above compiles it.
+  moduleNameMapper: { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   testTimeout: 30000,
   maxWorkers: 2,

@@ -16,4 +16,12 @@ export interface WorkerDef {
   memoryMb: number;
 }
 
-export const workers: WorkerDef[] = [];
+export const workers: WorkerDef[] = [
+  {
+    id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
+    batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
+  },
+];
+
+/** The scheduler's target: fires scheduled and rate-limit-deferred posts (input validated with zod). */
+export const dispatcher = { id: 'dispatch', handler: 'functions/scheduler/dispatch.ts', timeoutSeconds: 60, memoryMb: 512 } as const;

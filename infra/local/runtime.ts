@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { routeList } from '../routes';
-import { workers } from '../workers';
+import { dispatcher, workers } from '../workers';
 import { resetConfig } from '../../shared/config';
 import { setDeps, getDeps } from '../../shared/container';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
@@ -34,7 +34,6 @@ export interface LocalRuntime {
 
 export const TABLE_NAME = 'social-publishing-local';
 export const MEDIA_BUCKET = 'media';
-export const DISPATCH_HANDLER = 'functions/scheduler/dispatch.ts';
 
 /**
  * Runs the whole service in this process: the embedded DynamoDB/S3/SQS stand-ins, the HTTP server feeding API
@@ -75,7 +74,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   }));
   const timers = startTimerPoller(
     new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint }), tableName: TABLE_NAME }),
-    async (input) => { await (await loadHandler(DISPATCH_HANDLER))(input, lambdaContext('dispatch', 60_000)); },
+    async (input) => { await (await loadHandler(dispatcher.handler))(input, lambdaContext(dispatcher.id, dispatcher.timeoutSeconds * 1000)); },
     { onError },
   );
 

@@ -79,7 +79,7 @@ describe('EventBridgeScheduler', () => {
   });
 
   it('updates the schedule when one with that name exists', async () => {
-    scheduler.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', $metadata: {} }));
+    scheduler.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} }));
     scheduler.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:x' });
     await adapter(DLQ).scheduleOnce(invocation);
     const updates = scheduler.commandCalls(UpdateScheduleCommand);
@@ -91,7 +91,7 @@ describe('EventBridgeScheduler', () => {
   });
 
   it('propagates other errors', async () => {
-    scheduler.on(CreateScheduleCommand).rejects(new ValidationException({ message: 'bad', $metadata: {} }));
+    scheduler.on(CreateScheduleCommand).rejects(new ValidationException({ message: 'bad', Message: 'bad', $metadata: {} }));
     await expect(adapter().scheduleOnce(invocation)).rejects.toThrow('bad');
     expect(scheduler.commandCalls(UpdateScheduleCommand)).toHaveLength(0);
   });
@@ -103,7 +103,7 @@ describe('EventBridgeScheduler', () => {
   });
 
   it('treats cancelling a missing schedule as done', async () => {
-    scheduler.on(DeleteScheduleCommand).rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
+    scheduler.on(DeleteScheduleCommand).rejects(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }));
     await expect(adapter().cancel('sched-gone')).resolves.toBeUndefined();
   });
 

@@ -64,7 +64,7 @@ describe('wordpress verify', () => {
 describe('wordpress publish', () => {
   it('posts title + escaped paragraphs with status publish and returns id and link', async () => {
     const { ctx } = testContext(creds);
-    const out = await adapter.publish(content({ title: 'Launch <day>', text: 'First line & more\nsecond\n\nNext <b>para</b>' }), ctx);
+    const out = await adapter.publish(content({ title: "Launch <day> isn't", text: 'First line & more "quoted"\nsecond\n\nNext <b>para</b>' }), ctx);
     expect(out).toEqual({ ok: true, status: 'published', id: '101', url: `${wp.url}/?p=101` });
     expect(wp.apiRequests).toHaveLength(1);
     const req = wp.apiRequests[0];
@@ -73,8 +73,8 @@ describe('wordpress publish', () => {
     expect(req.headers.authorization).toBe(FakeWordpress.basic());
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.json).toEqual({
-      title: 'Launch &lt;day&gt;',
-      content: '<p>First line &amp; more<br>\nsecond</p>\n<p>Next &lt;b&gt;para&lt;/b&gt;</p>',
+      title: "Launch &lt;day&gt; isn't",
+      content: '<p>First line &amp; more "quoted"<br>\nsecond</p>\n<p>Next &lt;b&gt;para&lt;/b&gt;</p>',
       status: 'publish',
     });
   });

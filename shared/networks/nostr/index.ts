@@ -104,7 +104,7 @@ async function verify(opts: Opts, ctx: NetworkContext): Promise<VerifiedAccount 
     return { ok: false, kind: 'transient', error: `No Nostr relay could be reached (${detail})` };
   }
   const credentials: Record<string, string> = { ...ctx.credentials, nsec: nsecEncode(key) };
-  if (ctx.credentials.relays !== undefined) credentials.relays = relays.join(',');
+  if ((ctx.credentials.relays ?? '').trim()) credentials.relays = relays.join(',');
   return { ok: true, handle: npubEncode(getPublicKey(key)), credentials };
 }
 

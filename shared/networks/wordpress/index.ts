@@ -169,8 +169,9 @@ function articleTitle(content: PublishContent): string {
   return Array.from(first).slice(0, DERIVED_TITLE_CHARS).join('').trim();
 }
 
+/** Escapes text for an HTML text node (title and paragraphs are never inside attributes). */
 function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Plain text → HTML-escaped paragraphs: blank lines separate <p>, single newlines become <br>. */

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../../shared/app/deps';
+import type { Email, Mailer } from '../../shared/ports/mailer';
+import type { Clock } from '../../shared/ports/clock';
+import type { Cipher } from '../../shared/ports/cipher';
+import type { Queue, QueueMessage } from '../../shared/ports/queue';
+import type { ScheduledInvocation, Scheduler } from '../../shared/ports/scheduler';
+import type { Blobs } from '../../shared/ports/blobs';
+import { documentClient, type TableRef } from '../../shared/adapters/dynamodb/client';
+import { DynamoAccountStore } from '../../shared/adapters/dynamodb/accounts';
+import { DynamoKeyStore } from '../../shared/adapters/dynamodb/api-keys';
+import { DynamoBrandStore } from '../../shared/adapters/dynamodb/brands';
+import { DynamoTokenStore } from '../../shared/adapters/dynamodb/tokens';
+import { DynamoCounterStore } from '../../shared/adapters/dynamodb/counters';
+import { ensureTable, startDynamo, type Service } from '../../infra/local/services';
+
+/** An in-memory embedded DynamoDB (dynalite) with the project's table, one per test file. */
+export async function startTestTable(): Promise<{ table: TableRef; stop: () => Promise<void>; endpoint: string }> {
+  const dynamo: Service = await startDynamo(undefined);
+  const tableName = `t-${randomUUID()}`;
+  await ensureTable(dynamo.endpoint, tableName);
+  const doc = documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint });
+  return { table: { doc, tableName }, endpoint: dynamo.endpoint, stop: async () => { doc.destroy(); await dynamo.stop(); } };
+}
+
+/** Records emails instead of sending them. */
+export class MemoryMailer implements Mailer {
+  readonly sent: Email[] = [];
+  async send(email: Email) { this.sent.push(email); }
+}
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  constructor(public ms: number = Date.UTC(2026, 10, 21, 12, 0, 0)) {}
+  now() { return this.ms; }
+  advance(ms: number) { this.ms += ms; }
+}
+
+/** Records sent messages. */
+export class MemoryQueue implements Queue {
+  readonly sent: Array<{ queueUrl: string; message: QueueMessage }> = [];
+  async sendAll(queueUrl: string, messages: QueueMessage[]) { for (const message of messages) this.sent.push({ queueUrl, message }); }
+}
+
+export class MemoryScheduler implements Scheduler {
+  readonly scheduled = new Map<string, ScheduledInvocation>();
+  async scheduleOnce(inv: ScheduledInvocation) { this.scheduled.set(inv.name, inv); }
+  async cancel(name: string) { this.scheduled.delete(name); }
+}
+
+const reversible: Cipher = {
+  encrypt: async (p) => `test:${Buffer.from(p).toString('base64')}`,
+  decrypt: async (c) => Buffer.from(c.slice(5), 'base64').toString(),
+};
+
+const noBlobs: Blobs = {
+  presignPut: async () => { throw new Error('blobs not configured in this test'); },
+  presignGet: async () => { throw new Error('blobs not configured in this test'); },
+  head: async () => undefined,
+  readRange: async () => new Uint8Array(),
+  delete: async () => undefined,
+};
+
+/** Deps over the embedded table, with in-memory mail/queue/scheduler and a manual clock. */
+export function testDeps(table: TableRef, overrides: Partial<Deps> = {}) {
+  const mailer = new MemoryMailer();
+  const clock = new ManualClock(Date.now());
+  const queue = new MemoryQueue();
+  const scheduler = new MemoryScheduler();
+  const deps: Deps = {
+    accounts: new DynamoAccountStore(table),
+    keys: new DynamoKeyStore(table),
+    brands: new DynamoBrandStore(table),
+    tokens: new DynamoTokenStore(table),
+    counters: new DynamoCounterStore(table, () => Math.floor(clock.now() / 1000)),
+    mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
+    settings: { publicBaseUrl: 'https://api.test', runtime: 'local' },
+    ...overrides,
+  };
+  return { deps, mailer, clock, queue, scheduler };
+}
