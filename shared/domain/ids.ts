@@ -7,7 +7,13 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** A ULID: 48-bit millisecond time + 80 random bits, Crockford base32, so ids sort by creation time. */
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+/**
+ * A ULID: 48-bit millisecond time + 80 random bits, Crockford base32, so ids sort by creation time. Monotonic
+ * within a process: ids made in the same millisecond increment the random part, so they keep their order too.
+ */
 export function ulid(nowMs: number = Date.now()): string {
   let time = '';
   let t = nowMs;
@@ -15,10 +21,15 @@ export function ulid(nowMs: number = Date.now()): string {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(16);
-  let rand = '';
-  for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[i] % 32];
-  return time + rand;
+  if (nowMs === lastTime) {
+    let i = lastRandom.length - 1;
+    while (i >= 0 && lastRandom[i] === 31) lastRandom[i--] = 0;
+    if (i >= 0) lastRandom[i]++;
+  } else {
+    lastTime = nowMs;
+    lastRandom = Array.from(randomBytes(16), (b) => b % 32);
+  }
+  return time + lastRandom.map((d) => CROCKFORD[d]).join('');
 }
 
 export function newId<P extends IdPrefix>(prefix: P, nowMs?: number): `${P}_${string}` {

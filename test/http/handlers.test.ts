@@ -1,0 +1,143 @@
+import { startTestTable, testDeps } from '../support/deps';
+import { call, sampleEvent } from '../support/invoke';
+import { setDeps } from '../../shared/container';
+import type { TableRef } from '../../shared/adapters/dynamodb/client';
+import type { Deps } from '../../shared/app/deps';
+import { signup, confirmSignup } from '../../shared/app/signup';
+import { handler as getPlatforms } from '../../functions/http/get-platforms';
+import { handler as getPlans } from '../../functions/http/get-plans';
+import { handler as postSignup } from '../../functions/http/post-signup';
+import { handler as getMe } from '../../functions/http/get-me';
+import { handler as postKeys } from '../../functions/http/post-keys';
+import { handler as deleteKey } from '../../functions/http/delete-key';
+import { handler as postBrands } from '../../functions/http/post-brands';
+import { handler as getOpenapi } from '../../functions/http/get-openapi';
+import { handler as getConfirm } from '../../functions/http/get-signup-confirm';
+import { PLATFORMS } from '../../shared/domain/platforms';
+
+let table: TableRef;
+let stop: () => Promise<void>;
+let deps: Deps;
+let mailer: ReturnType<typeof testDeps>['mailer'];
+let apiKey: string;
+
+beforeAll(async () => {
+  ({ table, stop } = await startTestTable());
+  ({ deps, mailer } = testDeps(table));
+  setDeps(deps);
+  await signup(deps, { email: 'handler@example.com', ip: '192.0.2.50' });
+  apiKey = (await confirmSignup(deps, new URL(mailer.sent[0].links[0]).searchParams.get('token')!)).api_key;
+});
+afterAll(async () => { setDeps(undefined); await stop(); });
+
+const authed = (file: string, extra: Parameters<typeof sampleEvent>[1] = {}) =>
+  sampleEvent(file, { ...extra, headers: { authorization: `Bearer ${apiKey}`, ...extra.headers } });
+
+describe('open catalog routes', () => {
+  it('GET /api/platforms serves the platform table exactly', async () => {
+    const res = await call(getPlatforms, sampleEvent('http/get-platforms.json'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ platforms: JSON.parse(JSON.stringify(PLATFORMS)) });
+  });
+
+  it('GET /api/plans serves the plan table', async () => {
+    const res = await call(getPlans, sampleEvent('http/get-plans.json'));
+    expect((res.body.plans as Array<{ name: string }>).map((p) => p.name)).toEqual(['free', 'starter', 'pro', 'agency', 'scale']);
+    expect(res.body.yearly_discount_percent).toBe(20);
+  });
+
+  it('GET /api/openapi.json documents every route from the route table', async () => {
+    const res = await call(getOpenapi, sampleEvent('http/get-platforms.json', { rawPath: '/api/openapi.json' }));
+    const doc = res.body as { openapi: string; paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>>; components: { schemas: Record<string, unknown> } };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/api/keys/{id}'].delete.operationId).toBe('delete-key');
+    expect(doc.paths['/api/signup'].post.requestBody).toMatchObject({ content: { 'application/json': { schema: { properties: { email: { format: 'email' } } } } } });
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Platform', 'ApiKey', 'Brand', 'Error']));
+  });
+});
+
+describe('input errors are clear JSON, never a 500', () => {
+  it('400 with field-level detail for a body that fails validation', async () => {
+    const res = await call(postSignup, sampleEvent('http/post-signup.json', { body: JSON.stringify({ email: 'not-an-email' }) }));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'The request body is invalid', code: 'invalid_request', issues: [{ path: 'email', message: expect.any(String) }] });
+  });
+
+  it('400 invalid_json, 415 for a non-JSON body, 413 for an oversized body', async () => {
+    expect((await call(postSignup, sampleEvent('http/post-signup.json', { body: '{"email":' }))).body).toMatchObject({ code: 'invalid_json' });
+    const wrongType = await call(postSignup, sampleEvent('http/post-signup.json', { headers: { 'content-type': 'text/plain' } }));
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body.code).toBe('unsupported_media_type');
+    const big = await call(postSignup, sampleEvent('http/post-signup.json', { body: JSON.stringify({ email: 'a@b.co', pad: 'x'.repeat(1_100_000) }) }));
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('too_large');
+  });
+
+  it('401 without a key; unknown extra fields are refused (strict schemas)', async () => {
+    const noKey = await call(getMe, sampleEvent('http/get-me.json', { headers: { authorization: '' } }));
+    expect(noKey.status).toBe(401);
+    expect(noKey.body).toEqual({ error: expect.any(String), code: 'unauthorized' });
+    const res = await call(postKeys, authed('http/post-keys.json', { body: JSON.stringify({ expires_in_days: 0 }) }));
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toEqual([{ path: 'expires_in_days', message: expect.any(String) }]);
+    const extra = await call(postKeys, authed('http/post-keys.json', { body: JSON.stringify({ name: 'x', admin: true }) }));
+    expect(extra.status).toBe(400);
+  });
+
+  it('an unexpected failure is a generic 500 without the message or a stack', async () => {
+    const broken: Deps = { ...deps, brands: { ...deps.brands, list: async () => { throw new Error('secret internal detail at /var/task/x.js:1'); } } };
+    setDeps(broken);
+    try {
+      const res = await call(getMe, authed('http/get-me.json'));
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: expect.any(String), code: 'internal_error', request_id: 'Zx1aBcDeFgHiJkL=' });
+      expect(res.raw).not.toMatch(/secret internal detail|\.js:\d/);
+    } finally {
+      setDeps(deps);
+    }
+  });
+});
+
+describe('account routes', () => {
+  it('creates a key with an optional empty body and revokes it; an id that does not parse is 404', async () => {
+    const created = await call(postKeys, authed('http/post-keys.json', { body: undefined, headers: { 'content-type': '' } }));
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ name: 'API key', expires_at: null, api_key: expect.stringMatching(/^svc_live_/) });
+    const id = created.body.id as string;
+    const revoked = await call(deleteKey, authed('http/delete-key.json', { pathParameters: { id } }));
+    expect(revoked.body).toMatchObject({ id, revoked: true });
+    expect((await call(deleteKey, authed('http/delete-key.json', { pathParameters: { id } }))).status).toBe(404);
+    expect((await call(deleteKey, authed('http/delete-key.json', { pathParameters: { id: "key_' OR 1=1" } }))).body).toMatchObject({ code: 'not_found' });
+  });
+
+  it('brand limit on Free answers 400 brand_limit_reached with an upgrade link', async () => {
+    const res = await call(postBrands, authed('http/post-brands.json'));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'brand_limit_reached', upgrade_url: 'https://api.test/billing?plan=starter' });
+  });
+
+  it('the confirmation page shows the key once as HTML, then a 410 page', async () => {
+    await signup(deps, { email: 'html@example.com', ip: '192.0.2.51' });
+    const token = new URL(mailer.sent.at(-1)!.links[0]).searchParams.get('token')!;
+    const ev = sampleEvent('http/get-platforms.json', { rawPath: '/api/signup/confirm', queryStringParameters: { token }, headers: { accept: 'text/html' } });
+    const page = await call(getConfirm, ev);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.raw).toMatch(/<code id="api-key">svc_live_[0-9A-Za-z]{40}<\/code>/);
+    const again = await call(getConfirm, ev);
+    expect(again.status).toBe(410);
+    expect(again.raw).not.toMatch(/svc_live_/);
+  });
+
+  it('per-key request limit by plan: the 61st request in a minute on Free is 429 with Retry-After', async () => {
+    const created = await call(postKeys, authed('http/post-keys.json'));
+    const key = created.body.api_key as string;
+    const results = await Promise.all(Array.from({ length: 61 }, () => call(getMe, sampleEvent('http/get-me.json', { headers: { authorization: `Bearer ${key}` } }))));
+    const limited = results.filter((r) => r.status === 429);
+    // the test clock stands still, so all 61 fall in one window
+    expect(results.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(limited).toHaveLength(1);
+    expect(limited[0].headers['Retry-After']).toMatch(/^\d+$/);
+    expect(limited[0].body).toEqual({ error: expect.any(String), code: 'rate_limited', retry_after: Number(limited[0].headers['Retry-After']) });
+  });
+});
