@@ -5,7 +5,7 @@ import type { RouteDef } from './route';
 import type { Reply } from './reply';
 import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
-import { auth, errorHandler, JSON_HEADERS, parseRequest, rateLimit, requestLog, requestState, type HttpContext } from './middlewares';
+import { auth, errorHandler, JSON_HEADERS, parseRequest, rateLimit, requestLog, requestState, stateOf } from './middlewares';
 import { getDeps } from '../container';
 import { config } from '../config';
 
@@ -48,15 +48,15 @@ function toResult(reply: Reply): APIGatewayProxyStructuredResultV2 {
  * zod validation, around a route function that calls one use case and returns a Reply.
  */
 export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, HttpContext>()
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(requestState(getDeps))
     .use(requestLog(route))
     .use(errorHandler())
     .use(auth(route))
     .use(rateLimit(route))
     .use(parseRequest(route, () => config().MAX_BODY_BYTES))
-    .handler(async (event: APIGatewayProxyEventV2, context: HttpContext) => {
-      const s = context.state;
+    .handler(async (event: APIGatewayProxyEventV2, context: Context) => {
+      const s = stateOf(context);
       const reply = await fn({
         body: s.body as Infer<R['body']>,
         query: s.query as Infer<R['query']>,

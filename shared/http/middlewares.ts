@@ -25,8 +25,11 @@ export interface RequestState {
 }
 
 export type HttpContext = Context & { state: RequestState };
-type Req = Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, HttpContext>;
-type Mw = MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, HttpContext>;
+type Req = Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
+type Mw = MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>;
+
+/** The state the first middleware attached to the Lambda context. */
+export const stateOf = (context: Context): RequestState => (context as HttpContext).state;
 
 export const JSON_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
@@ -39,7 +42,7 @@ export function requestState(getDeps: () => Deps): Mw {
   return {
     before: (req: Req) => {
       const e = req.event;
-      req.context.state = {
+      (req.context as HttpContext).state = {
         deps: getDeps(),
         startedAt: Date.now(),
         ip: e.requestContext?.http?.sourceIp ?? 'unknown',
@@ -52,7 +55,7 @@ export function requestState(getDeps: () => Deps): Mw {
 /** One structured log line per request: route, status, duration (never headers or bodies). */
 export function requestLog(route: RouteDef): Mw {
   const write = (req: Req) => {
-    const s = req.context.state;
+    const s = stateOf(req.context);
     const status = req.response?.statusCode ?? 500;
     const fields = { route: route.id, method: route.method, status, duration_ms: s ? Date.now() - s.startedAt : undefined, request_id: s?.requestId, account_id: s?.principal?.account.id };
     if (status >= 500) log.error('request', fields); else log.info('request', fields);
@@ -69,10 +72,10 @@ export function errorHandler(): Mw {
         req.response = { statusCode: err.status, headers: { ...JSON_HEADERS, ...err.headers }, body: JSON.stringify(err.toBody()) };
         return;
       }
-      log.error('unhandled error', { request_id: req.context.state?.requestId, ...errorFields(err) });
+      log.error('unhandled error', { request_id: stateOf(req.context)?.requestId, ...errorFields(err) });
       req.response = {
         statusCode: 500, headers: JSON_HEADERS,
-        body: JSON.stringify({ error: 'Internal error: nothing was changed; try again', code: 'internal_error', request_id: req.context.state?.requestId }),
+        body: JSON.stringify({ error: 'Internal error: nothing was changed; try again', code: 'internal_error', request_id: stateOf(req.context)?.requestId }),
       };
     },
   };
@@ -86,7 +89,7 @@ export function auth(route: RouteDef): Mw {
       if (route.auth === 'session') {
         throw new ForbiddenError('This can be done only from a signed-in dashboard session, never with an API key', { code: 'session_required' });
       }
-      const s = req.context.state;
+      const s = stateOf(req.context);
       s.principal = await authenticate(s.deps, req.event.headers?.authorization);
     },
   };
@@ -99,7 +102,7 @@ export function auth(route: RouteDef): Mw {
 export function rateLimit(route: RouteDef): Mw {
   return {
     before: async (req: Req) => {
-      const s = req.context.state;
+      const s = stateOf(req.context);
       if (s.principal) {
         const plan = PLANS[s.principal.account.plan];
         await hit(s.deps, `key#${s.principal.key.id}`, perMinute(plan.api_requests_per_minute_per_key));
@@ -125,7 +128,7 @@ function issues(error: z.ZodError) {
 export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
   return {
     before: (req: Req) => {
-      const s = req.context.state;
+      const s = stateOf(req.context);
       const e = req.event;
       if (route.params) {
         const res = route.params.safeParse(e.pathParameters ?? {});

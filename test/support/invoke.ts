@@ -9,11 +9,12 @@ export function sampleEvent(file: string, change: Partial<APIGatewayProxyEventV2
   return { ...base, ...change, headers: { ...base.headers, ...change.headers } };
 }
 
-type Handler = (e: APIGatewayProxyEventV2, c: ReturnType<typeof lambdaContext>) => Promise<unknown>;
+/** A middy handler's call signature (its third argument carries an abort signal). */
+type Handler = (e: APIGatewayProxyEventV2, c: ReturnType<typeof lambdaContext>, o: { signal: AbortSignal }) => unknown;
 
 /** Invokes a handler as Lambda would and parses the JSON body. */
 export async function call(handler: Handler, event: APIGatewayProxyEventV2) {
-  const res = (await handler(event, lambdaContext('test', 10_000))) as APIGatewayProxyStructuredResultV2;
+  const res = (await handler(event, lambdaContext('test', 10_000), { signal: new AbortController().signal })) as APIGatewayProxyStructuredResultV2;
   let body: unknown = res.body;
   try { body = res.body ? JSON.parse(res.body) : undefined; } catch { /* html */ }
   return { status: res.statusCode!, headers: (res.headers ?? {}) as Record<string, string>, body: body as Record<string, unknown>, raw: res.body ?? '' };

@@ -1,0 +1,112 @@
+import { Fn, Stack, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Grant } from '../../shared/http/route';
+import type { AppFunction } from './app-function';
+
+/**
+ * What the route/worker `grants` names refer to. Built by the stacks from the data stack's resources; the
+ * scheduler role lives in the API stack next to the dispatcher it invokes.
+ */
+export interface GrantTargets {
+  table: dynamodb.ITable;
+  /** The table's GSIs: granted by name, so no `index/*` wildcard. */
+  tableIndexNames: readonly string[];
+  publishQueue?: sqs.IQueue;
+  webhookQueue?: sqs.IQueue;
+  /** Name of the export holding the media bucket's ARN (named, so the IAM5 acknowledgement below is stable). */
+  mediaBucketArnExport: string;
+  key: kms.IKey;
+  scheduleGroupName: string;
+  schedulerRole: iam.IRole;
+  /** The SES sender (MAIL_FROM); its address and its domain are the identities it may send as. */
+  mailFrom: string;
+}
+
+/** Project grants beyond the route table's names; workers read media to upload it to the networks. */
+export type ExtraGrant = 'bucketRead';
+
+/** DynamoDB item actions of grantReadWriteData, without the stream actions (the table has no stream). */
+const TABLE_ACTIONS = [
+  'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem',
+  'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:DescribeTable',
+];
+
+/** Gives `target` exactly the listed permissions (least privilege: nothing is granted by default). */
+export function applyGrants(target: AppFunction, grants: readonly (Grant | ExtraGrant)[], t: GrantTargets): void {
+  for (const grant of new Set(grants)) {
+    switch (grant) {
+      case 'table': grantTable(target, t); break;
+      case 'publishQueue': queue(t.publishQueue, 'publishQueue', 'PUBLISH_QUEUE_URL').grantSendMessages(target.fn); break;
+      case 'webhookQueue': queue(t.webhookQueue, 'webhookQueue', 'WEBHOOK_QUEUE_URL').grantSendMessages(target.fn); break;
+      case 'bucket': grantBucket(target, t, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']); break;
+      case 'bucketRead': grantBucket(target, t, ['s3:GetObject']); break;
+      case 'kms': t.key.grant(target.fn, 'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'); break;
+      case 'ses': grantSes(target, t); break;
+      case 'scheduler': grantScheduler(target, t); break;
+      default: {
+        const unknown: never = grant;
+        throw new Error(`Unknown grant ${String(unknown)}`);
+      }
+    }
+  }
+}
+
+function queue(q: sqs.IQueue | undefined, grant: string, env: string): sqs.IQueue {
+  if (!q) throw new Error(`Grant ${grant}: no worker in infra/workers.ts consumes ${env}, so there is no queue to send to`);
+  return q;
+}
+
+function grantTable(target: AppFunction, t: GrantTargets): void {
+  const arn = t.table.tableArn;
+  target.fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: TABLE_ACTIONS,
+    resources: [arn, ...t.tableIndexNames.map((name) => `${arn}/index/${name}`)],
+  }));
+}
+
+function grantBucket(target: AppFunction, t: GrantTargets, actions: string[]): void {
+  const bucketArn = Fn.importValue(t.mediaBucketArnExport);
+  target.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [`${bucketArn}/*`] }));
+  Validations.of(target).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::${t.mediaBucketArnExport}/*]`,
+    reason: 'Object-level actions (s3:GetObject/PutObject/DeleteObject) on the media bucket only: object keys are '
+      + 'generated per upload, so they cannot be listed in advance. No bucket-level or s3:* action is granted.',
+  });
+}
+
+function grantSes(target: AppFunction, t: GrantTargets): void {
+  const address = senderAddress(t.mailFrom);
+  const domain = address.split('@')[1];
+  const stack = Stack.of(target);
+  const identities = [address, ...(domain ? [domain] : [])].map((name) =>
+    stack.formatArn({ service: 'ses', resource: 'identity', resourceName: name }));
+  target.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: identities }));
+}
+
+/** `Name <a@b.c>` or `a@b.c` → `a@b.c`. */
+export function senderAddress(mailFrom: string): string {
+  const m = /<([^>]+)>/.exec(mailFrom);
+  return (m?.[1] ?? mailFrom).trim();
+}
+
+function grantScheduler(target: AppFunction, t: GrantTargets): void {
+  // Fn::Sub with pseudo parameters: the same text in every environment, so the acknowledgement id is stable.
+  const schedules = `arn:\${AWS::Partition}:scheduler:\${AWS::Region}:\${AWS::AccountId}:schedule/${t.scheduleGroupName}/*`;
+  target.fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+    resources: [Fn.sub(schedules)],
+  }));
+  target.fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['iam:PassRole'],
+    resources: [t.schedulerRole.roleArn],
+    conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+  }));
+  Validations.of(target).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::${schedules.replace(/\$\{/g, '<').replace(/\}/g, '>')}]`,
+    reason: 'One-time schedules are created per post with generated names; the wildcard covers only schedules inside '
+      + `this service's own schedule group (${t.scheduleGroupName}), never the default group or other groups.`,
+  });
+}

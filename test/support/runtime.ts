@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
+
+/** Starts the whole local runtime on a random port with a fresh data dir. */
+export async function startRuntime(env: Record<string, string> = {}, dataDir?: string): Promise<LocalRuntime> {
+  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'spa-e2e-'));
+  return startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: 'silent', ...env } });
+}
+
+/** A tiny JSON client for the runtime. */
+export function client(base: string, apiKey?: string) {
+  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: Record<string, unknown> = {};
+    try { json = text ? JSON.parse(text) : {}; } catch { /* html */ }
+    return { status: res.status, body: json, text, headers: res.headers };
+  };
+}
+
+/** Signs up through the API and the local outbox; answers a working API key. */
+export async function signupThroughApi(base: string, email: string, plan?: string): Promise<string> {
+  const api = client(base);
+  expect((await api('POST', '/api/signup', { email })).status).toBe(200);
+  const outbox = (await api('GET', '/dev/outbox')).text;
+  const link = (JSON.parse(outbox) as Array<{ to: string; links: string[] }>).find((m) => m.to === email)!.links[0];
+  const confirmed = await client('')('GET', link, undefined, { accept: 'application/json' });
+  if (plan) expect((await api('POST', '/dev/plan', { email, plan })).status).toBe(200);
+  return confirmed.body.api_key as string;
+}
