@@ -1,5 +1,7 @@
 import type { RouteDef } from '../shared/http/route';
 import * as s from '../shared/api/schemas';
+import * as p from '../shared/api/publish-schemas';
+import { PostRequestSchema } from '../shared/app/publish/request';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -80,6 +82,56 @@ export const routes = {
     summary: 'Rename a brand or set its timezone and posting slots',
     params: s.IdParams, body: s.PatchBrandBody,
     responses: { 200: { description: 'Updated', schema: s.BrandView }, 404: E('brand_not_found'), ...std },
+  },
+  postConnect: {
+    id: 'post-connect', method: 'POST', path: '/api/connect', tag: 'Connections', auth: 'key', grants: ['table', 'kms'],
+    summary: 'Connect a credential network: the credentials are checked against the network, then stored encrypted',
+    body: p.ConnectBody, timeoutSeconds: 29,
+    responses: { 200: { description: 'Connected', schema: p.ConnectResponse }, 400: E('invalid_credentials, oauth_platform, brand_required'), 503: E('network_unavailable'), ...std },
+  },
+  getConnections: {
+    id: 'get-connections', method: 'GET', path: '/api/connections', tag: 'Connections', auth: 'key', grants: ['table'],
+    summary: 'What is connected, per brand (never the credentials)',
+    responses: { 200: { description: 'Connections', schema: p.ConnectionsResponse }, ...std },
+  },
+  deleteConnection: {
+    id: 'delete-connection', method: 'DELETE', path: '/api/connections/{id}', tag: 'Connections', auth: 'key', grants: ['table'],
+    summary: 'Disconnect a network',
+    params: s.IdParams,
+    responses: { 200: { description: 'Deleted' }, 404: E('not_found'), ...std },
+  },
+  getConnectHealth: {
+    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', grants: ['table', 'kms'],
+    summary: 'Check the stored credentials against the network again (240 an hour per account)',
+    rateLimit: { limit: 240, windowSeconds: 3600 }, params: p.PlatformParams, query: p.BrandQuery,
+    responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },
+  },
+  postPost: {
+    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', grants: ['table', 'kms', 'publishQueue'],
+    summary: 'Publish to one or many networks in parallel: one result per network (60 a minute per account)',
+    rateLimit: { limit: 60, windowSeconds: 60 }, body: PostRequestSchema, timeoutSeconds: 29, memoryMb: 1024,
+    responses: {
+      200: { description: 'One result per network, in request order', schema: p.PostResponse },
+      400: E('invalid_request, caption_is_json, empty_text'), 404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
+    },
+  },
+  getPostStatus: {
+    id: 'get-post-status', method: 'GET', path: '/api/post/status', tag: 'Publishing', auth: 'key', grants: ['table'],
+    summary: "A network's status for a post, by our post id (pst_…) or the network's own post id",
+    query: p.StatusQuery,
+    responses: { 200: { description: 'Status', schema: p.StatusResponse }, 404: E('not_found'), ...std },
+  },
+  getPosts: {
+    id: 'get-posts', method: 'GET', path: '/api/posts', tag: 'Publishing', auth: 'key', grants: ['table'],
+    summary: 'Post history with results, newest first',
+    query: p.PostsQuery,
+    responses: { 200: { description: 'Posts', schema: p.PostsResponse }, ...std },
+  },
+  getPost: {
+    id: 'get-post', method: 'GET', path: '/api/posts/{id}', tag: 'Publishing', auth: 'key', grants: ['table'],
+    summary: 'One post with each network result and the events recorded for it',
+    params: s.IdParams,
+    responses: { 200: { description: 'Post', schema: p.PostView }, 404: E('not_found'), ...std },
   },
   devOutbox: {
     id: 'dev-outbox', method: 'GET', path: '/dev/outbox', tag: 'Local', auth: 'open', localOnly: true, grants: [],

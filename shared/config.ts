@@ -33,6 +33,15 @@ const EnvSchema = z.object({
   /** Each network call's deadline and the API's wait for worker results (decisions.md "Publishing"). */
   NETWORK_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   PUBLISH_WAIT_MS: z.coerce.number().int().positive().default(25_000),
+  /** Network API bases (decisions.md "Local mode and test seams"): real hosts by default, loopback fakes in tests. */
+  TELEGRAM_API_BASE: z.string().url().default('https://api.telegram.org'),
+  BLUESKY_API_BASE: z.string().url().default('https://bsky.social'),
+  DEVTO_API_BASE: z.string().url().default('https://dev.to'),
+  HASHNODE_API_BASE: z.string().url().default('https://gql.hashnode.com'),
+  /** Comma-separated default Nostr relays, used when a connection names none. */
+  NOSTR_DEFAULT_RELAYS: z.string().default('wss://relay.damus.io,wss://nos.lol,wss://relay.nostr.band'),
+  /** Poll interval of Mastodon media processing (ms). */
+  MASTODON_POLL_MS: z.coerce.number().int().positive().default(1000),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

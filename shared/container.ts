@@ -20,6 +20,27 @@ import { EventBridgeScheduler } from './adapters/aws/eventbridge-scheduler';
 import { LocalKeyCipher } from './adapters/local/local-cipher';
 import { OutboxMailer } from './adapters/local/outbox-mailer';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+import { DynamoConnectionStore } from './adapters/dynamodb/connections';
+import { DynamoPostStore } from './adapters/dynamodb/posts';
+import { DynamoLockStore } from './adapters/dynamodb/locks';
+import { DynamoPaceStore } from './adapters/dynamodb/pace';
+import { DynamoEventSink } from './adapters/dynamodb/events';
+import { buildRegistry } from './networks/registry';
+import { checkUrl } from './net/address-guard';
+import { downloadMedia, probeMedia } from './net/media';
+import type { MediaGateway } from './app/deps';
+
+/** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
+export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
+
+/** Media links through the address guard: public https only unless ALLOW_PRIVATE_TARGETS (tests, local demos). */
+export function mediaGateway(allowPrivate: boolean): MediaGateway {
+  return {
+    probe: (url) => probeMedia(url, { allowPrivate }),
+    download: (url, signal) => downloadMedia(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
+    checkTarget: async (url) => { await checkUrl(url, { allowPrivate }); },
+  };
+}
 
 /**
  * Wires adapters to ports once per cold start: AWS services in Lambda; the embedded stand-ins (same DynamoDB, SQS
@@ -46,8 +67,18 @@ export function buildDeps(cfg: Config): Deps {
     queue: new SqsQueue(sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT })),
     scheduler,
     blobs: new S3Blobs(s3, s3, cfg.MEDIA_BUCKET),
+    connections: new DynamoConnectionStore(table),
+    posts: new DynamoPostStore(table),
+    locks: new DynamoLockStore(table),
+    pace: new DynamoPaceStore(table),
+    events: new DynamoEventSink(table),
+    networks: buildRegistry(cfg),
+    media: mediaGateway(cfg.ALLOW_PRIVATE_TARGETS),
     clock: systemClock,
-    settings: { publicBaseUrl: cfg.PUBLIC_BASE_URL.replace(/\/$/, ''), runtime: cfg.RUNTIME },
+    settings: {
+      publicBaseUrl: cfg.PUBLIC_BASE_URL.replace(/\/$/, ''), runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL,
+      networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
+    },
   };
 }
 

@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -55,8 +56,17 @@ export class AppFunction extends Construct {
       resources: [this.logGroup.logGroupArn],
     }));
 
+    const entry = path.join(PROJECT_ROOT, props.handlerFile);
+    // NodejsFunction insists on the entry file even when bundling is skipped (tests with aws:cdk:bundling-stacks=[]).
+    // A handler still being written must not block the infra tests; any synth that bundles still fails on it.
+    const placeholder = !fs.existsSync(entry) && !Stack.of(this).bundlingRequired;
+    if (placeholder) {
+      Annotations.of(this).addWarningV2('social-publishing:handler-missing', `${props.handlerFile} does not exist yet (bundling skipped)`);
+    }
+
     this.fn = new NodejsFunction(this, 'Fn', {
-      entry: path.join(PROJECT_ROOT, props.handlerFile),
+      entry,
+      ...(placeholder ? { code: lambda.Code.fromInline('exports.handler = async () => { throw new Error("not bundled"); };') } : {}),
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
@@ -77,6 +87,7 @@ export class AppFunction extends Construct {
       bundling: {
         minify: true,
         sourceMap: true,
+        sourcesContent: false, // stack traces need the mappings, not a copy of the sources (keeps the zip small)
         target: 'node22',
         format: OutputFormat.CJS,
         // Ship the locked @aws-sdk/* versions (package-lock) instead of whatever the Lambda runtime carries.
@@ -86,12 +97,12 @@ export class AppFunction extends Construct {
 
     const v = Validations.of(this);
     v.acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
       reason: 'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions. '
         + 'No other statement of this role uses a bare "*" resource (grants.ts).',
     });
     v.acknowledge({
-      id: 'AwsSolutions-L1',
+      id: 'AwsSolutions::AwsSolutions-L1',
       reason: 'nodejs22.x is the chosen runtime (toolchain.md): the project is built and tested on Node 20/22 with middy 6; '
         + 'nodejs24.x has not been qualified yet.',
     });

@@ -71,7 +71,7 @@ function grantBucket(target: AppFunction, t: GrantTargets, actions: string[]): v
   const bucketArn = Fn.importValue(t.mediaBucketArnExport);
   target.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [`${bucketArn}/*`] }));
   Validations.of(target).acknowledge({
-    id: `AwsSolutions-IAM5[Resource::${t.mediaBucketArnExport}/*]`,
+    id: `AwsSolutions::AwsSolutions-IAM5[Resource::${t.mediaBucketArnExport}/*]`,
     reason: 'Object-level actions (s3:GetObject/PutObject/DeleteObject) on the media bucket only: object keys are '
       + 'generated per upload, so they cannot be listed in advance. No bucket-level or s3:* action is granted.',
   });
@@ -105,7 +105,7 @@ function grantScheduler(target: AppFunction, t: GrantTargets): void {
     conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
   }));
   Validations.of(target).acknowledge({
-    id: `AwsSolutions-IAM5[Resource::${schedules.replace(/\$\{/g, '<').replace(/\}/g, '>')}]`,
+    id: `AwsSolutions::AwsSolutions-IAM5[Resource::${schedules.replace(/\$\{/g, '<').replace(/\}/g, '>')}]`,
     reason: 'One-time schedules are created per post with generated names; the wildcard covers only schedules inside '
       + `this service's own schedule group (${t.scheduleGroupName}), never the default group or other groups.`,
   });

@@ -39,14 +39,16 @@ export async function usage(deps: Pick<Deps, 'counters' | 'clock'>, account: Acc
 }
 
 /** GET /api/me: the account, its plan, usage and a summary of brands and connections. */
-export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands'>, account: Account, keyId: string) {
-  const [u, brands] = await Promise.all([usage(deps, account), deps.brands.list(account.id)]);
+export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'connections'>, account: Account, keyId: string) {
+  const [u, brands, connections] = await Promise.all([usage(deps, account), deps.brands.list(account.id), deps.connections.listByAccount(account.id)]);
+  const by_platform: Record<string, number> = {};
+  for (const c of connections) by_platform[c.platform] = (by_platform[c.platform] ?? 0) + 1;
   return {
     account: { id: account.id, email: account.email, verified: account.verified, created_at: account.created_at },
     plan: account.plan,
     key_id: keyId,
     usage: u,
     brands: brands.map((b) => ({ id: b.id, name: b.name })),
-    connections: { total: 0, by_platform: {} as Record<string, number> },
+    connections: { total: connections.length, by_platform },
   };
 }

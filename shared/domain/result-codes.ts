@@ -21,6 +21,9 @@ export const RESULT_CODES = {
   timed_out: { what: 'The network did not answer before the reply was due; the post may or may not have been published.', fix: 'Do not resend yet: the outcome arrives by webhook and GET /api/post/status shows it.' },
   network_error: { what: 'The network failed with a server error or could not be reached.', fix: 'Try again later; nothing was published.' },
   x_credits_exhausted: { what: "The month's X credits are used up.", fix: 'Wait for the monthly reset shown in GET /api/x, or upgrade the plan.' },
+  invalid_credentials: { what: 'The network refused these credentials, or they do not have the right form.', fix: 'Check each field against GET /api/platforms (fields) and the network’s own settings page, then connect again.' },
+  network_unavailable: { what: 'The network could not be reached to check the credentials; nothing was saved.', fix: 'Try again in a minute.' },
+  oauth_platform: { what: 'This network connects through OAuth, not with credentials.', fix: 'Get a sign-in link from POST /api/oauth/{platform}/url, or send the person a connect link (POST /api/connect-link).' },
   internal_error: { what: 'Something failed on our side while sending to this network.', fix: 'Try again; if it keeps failing, contact support with the post id.' },
 } as const satisfies Record<string, { what: string; fix: string }>;
 

@@ -88,5 +88,7 @@ export interface CounterStore {
    * Answers whether it was added and the count after (or the current count when refused).
    */
   increment(key: string, amount: number, limit: number, expiresAtSec: number): Promise<{ allowed: boolean; count: number }>;
+  /** Gives back `amount` (never below zero), e.g. a post reservation whose network failed. */
+  release(key: string, amount: number): Promise<void>;
   get(key: string): Promise<number>;
 }

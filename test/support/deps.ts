@@ -13,6 +13,16 @@ import { DynamoBrandStore } from '../../shared/adapters/dynamodb/brands';
 import { DynamoTokenStore } from '../../shared/adapters/dynamodb/tokens';
 import { DynamoCounterStore } from '../../shared/adapters/dynamodb/counters';
 import { ensureTable, startDynamo, type Service } from '../../infra/local/services';
+import { DynamoConnectionStore } from '../../shared/adapters/dynamodb/connections';
+import { DynamoPostStore } from '../../shared/adapters/dynamodb/posts';
+import { DynamoLockStore } from '../../shared/adapters/dynamodb/locks';
+import { DynamoPaceStore } from '../../shared/adapters/dynamodb/pace';
+import { DynamoEventSink } from '../../shared/adapters/dynamodb/events';
+import { buildRegistry } from '../../shared/networks/registry';
+import { mediaGateway } from '../../shared/container';
+import { config } from '../../shared/config';
+import { deliver } from '../../shared/app/publish/deliver';
+import type { PublishMessage } from '../../shared/app/publish/create-post';
 
 /** An in-memory embedded DynamoDB (dynalite) with the project's table, one per test file. */
 export async function startTestTable(): Promise<{ table: TableRef; stop: () => Promise<void>; endpoint: string }> {
@@ -36,10 +46,24 @@ export class ManualClock implements Clock {
   advance(ms: number) { this.ms += ms; }
 }
 
-/** Records sent messages. */
+/**
+ * Records sent messages; with `worker` set, each publish message is delivered in the background as the worker
+ * Lambda would (so a use case that waits for results sees them).
+ */
 export class MemoryQueue implements Queue {
   readonly sent: Array<{ queueUrl: string; message: QueueMessage }> = [];
-  async sendAll(queueUrl: string, messages: QueueMessage[]) { for (const message of messages) this.sent.push({ queueUrl, message }); }
+  worker?: Deps;
+  readonly running: Promise<void>[] = [];
+  failWith?: Error;
+  async sendAll(queueUrl: string, messages: QueueMessage[]) {
+    if (this.failWith) throw this.failWith;
+    for (const message of messages) {
+      this.sent.push({ queueUrl, message });
+      if (this.worker) this.running.push(deliver(this.worker, message.body as PublishMessage));
+    }
+  }
+  /** Waits for every background delivery started so far. */
+  async drain() { await Promise.all(this.running); }
 }
 
 export class MemoryScheduler implements Scheduler {
@@ -73,8 +97,15 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}) {
     brands: new DynamoBrandStore(table),
     tokens: new DynamoTokenStore(table),
     counters: new DynamoCounterStore(table, () => Math.floor(clock.now() / 1000)),
+    connections: new DynamoConnectionStore(table),
+    posts: new DynamoPostStore(table),
+    locks: new DynamoLockStore(table),
+    pace: new DynamoPaceStore(table),
+    events: new DynamoEventSink(table),
+    networks: buildRegistry(config()),
+    media: mediaGateway(true),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
-    settings: { publicBaseUrl: 'https://api.test', runtime: 'local' },
+    settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', networkTimeoutMs: 2_000, publishWaitMs: 5_000 },
     ...overrides,
   };
   return { deps, mailer, clock, queue, scheduler };

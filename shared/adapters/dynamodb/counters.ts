@@ -30,6 +30,16 @@ export class DynamoCounterStore implements CounterStore {
     }
   }
 
+  async release(key: string, amount: number) {
+    await this.t.doc.send(new UpdateCommand({
+      TableName: this.t.tableName, Key: keys.counter(key),
+      UpdateExpression: 'ADD #count :minus',
+      // never below zero
+      ConditionExpression: '#count >= :amount',
+      ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minus': -amount, ':amount': amount },
+    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  }
+
   async get(key: string) {
     const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.counter(key), ConsistentRead: true }));
     if (!res.Item) return 0;

@@ -11,6 +11,17 @@ export const keys = {
   brandPrefix: 'BRAND#',
   token: (kind: string, hash: string) => ({ pk: `TOKEN#${kind}#${hash}`, sk: 'TOKEN' }),
   counter: (key: string) => ({ pk: `CTR#${key}`, sk: 'CTR' }),
+  connection: (accountId: string, brandId: string, platform: string) => ({ pk: `ACC#${accountId}`, sk: `CON#${brandId}#${platform}` }),
+  connectionPrefix: 'CON#',
+  post: (postId: string) => ({ pk: `POST#${postId}`, sk: 'POST' }),
+  postByAccount: (accountId: string, postId: string) => ({ gsi1pk: `ACC#${accountId}#POSTS`, gsi1sk: postId }),
+  network: (postId: string, platform: string) => ({ pk: `POST#${postId}`, sk: `NET#${platform}` }),
+  networkById: (accountId: string, platform: string, networkPostId: string) => ({ gsi1pk: `NETID#${accountId}#${platform}#${networkPostId}`, gsi1sk: 'NET' }),
+  event: (postId: string, eventId: string) => ({ pk: `POST#${postId}`, sk: `EVT#${eventId}` }),
+  eventByAccount: (accountId: string, eventId: string) => ({ gsi1pk: `ACC#${accountId}#EVENTS`, gsi1sk: eventId }),
+  accountEvent: (accountId: string, eventId: string) => ({ pk: `ACC#${accountId}#EVT`, sk: eventId }),
+  lock: (key: string) => ({ pk: `LOCK#${key}`, sk: 'LOCK' }),
+  pace: (key: string) => ({ pk: `PACE#${key}`, sk: 'PACE' }),
 } as const;
 
 export const GSI1 = 'gsi1';

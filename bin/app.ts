@@ -1,0 +1,91 @@
+import './env';
+import { App, Tags, type Environment } from 'aws-cdk-lib';
+import { ApiStack } from '../infra/stacks/api-stack';
+import { DataStack, isProd } from '../infra/stacks/data-stack';
+import { ObservabilityStack } from '../infra/stacks/observability-stack';
+import { WorkersStack } from '../infra/stacks/workers-stack';
+
+/**
+ * The CDK app (cdk.json: `npx tsx bin/app.ts`). Settings come from context (`-c key=value`):
+ *   stage          stage name, default `dev` (env STAGE also works); `prod` retains data and protects the table
+ *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required for prod
+ *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
+ *   alarmEmail     optional address subscribed to the alarm topic
+ * Stacks: SocialPublishing-<stage>-Data, -Api, -Workers, -Observability (see docs/operations.md).
+ */
+export interface AppSettings {
+  stage: string;
+  mailFrom: string;
+  publicBaseUrl?: string;
+  alarmEmail?: string;
+  env?: Environment;
+}
+
+export function settingsFrom(app: App): AppSettings {
+  const ctx = (key: string): string | undefined => {
+    const v: unknown = app.node.tryGetContext(key);
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+  };
+  const stage = ctx('stage') ?? process.env.STAGE ?? 'dev';
+  if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) throw new Error(`Invalid stage "${stage}": lower-case letters, digits and dashes, at most 20`);
+  const mailFrom = ctx('mailFrom');
+  if (!mailFrom && isProd(stage)) throw new Error('Stage prod needs the SES sender: -c mailFrom=no-reply@your-domain (a verified SES identity)');
+  const publicBaseUrl = ctx('publicBaseUrl');
+  if (publicBaseUrl && !/^https?:\/\/[^/\s]+/.test(publicBaseUrl)) throw new Error(`Invalid publicBaseUrl "${publicBaseUrl}"`);
+  const alarmEmail = ctx('alarmEmail');
+  const account = process.env.CDK_DEFAULT_ACCOUNT;
+  const region = process.env.CDK_DEFAULT_REGION;
+  return {
+    stage,
+    mailFrom: mailFrom ?? 'no-reply@example.com',
+    ...(publicBaseUrl ? { publicBaseUrl } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
+    ...(account || region ? { env: { ...(account ? { account } : {}), ...(region ? { region } : {}) } } : {}),
+  };
+}
+
+export interface ServiceStacks {
+  data: DataStack;
+  api: ApiStack;
+  workers: WorkersStack;
+  observability: ObservabilityStack;
+}
+
+/** Adds the service's four stacks to `app`: Data → Api → Workers → Observability (deployment order). */
+export function buildStacks(app: App, settings: AppSettings = settingsFrom(app)): ServiceStacks {
+  const { stage } = settings;
+  const name = (part: string) => `SocialPublishing-${stage}-${part}`;
+  const common = { stage, ...(settings.env ? { env: settings.env } : {}) };
+
+  const data = new DataStack(app, name('Data'), { ...common, description: 'Social publishing: table, key, media bucket, queues, scheduler group' });
+  const api = new ApiStack(app, name('Api'), {
+    ...common,
+    data,
+    mailFrom: settings.mailFrom,
+    ...(settings.publicBaseUrl ? { publicBaseUrl: settings.publicBaseUrl } : {}),
+    description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',
+  });
+  api.addStackDependency(data);
+  const workers = new WorkersStack(app, name('Workers'), { ...common, data, api, description: 'Social publishing: queue workers' });
+  workers.addStackDependency(data);
+  workers.addStackDependency(api);
+  const observability = new ObservabilityStack(app, name('Observability'), {
+    ...common,
+    data,
+    api,
+    workers,
+    ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
+    description: 'Social publishing: alarms and the alarm topic',
+  });
+  observability.addStackDependency(workers);
+
+  Tags.of(app).add('project', 'social-publishing');
+  Tags.of(app).add('stage', stage);
+  return { data, api, workers, observability };
+}
+
+if (require.main === module) {
+  const app = new App();
+  buildStacks(app);
+  app.synth();
+}

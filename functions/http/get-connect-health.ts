@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { connectionHealth } from '../../shared/app/connections';
+
+export const handler = httpHandler(routes.getConnectHealth, async (req) =>
+  ok(await connectionHealth(req.deps, req.principal.account, req.params.platform, req.query.brand_id)));

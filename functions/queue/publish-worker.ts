@@ -1,0 +1,38 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { z } from 'zod';
+import { getDeps } from '../../shared/container';
+import { deliver } from '../../shared/app/publish/deliver';
+import { isPlatformName, type PlatformName } from '../../shared/domain/platforms';
+import { errorFields, log } from '../../shared/log';
+
+const Message = z.object({
+  post_id: z.string().regex(/^pst_[0-9A-Z]{26}$/),
+  platform: z.string().refine(isPlatformName, 'unknown network'),
+  deferral: z.number().int().min(0).max(10),
+  respond_by: z.number().int().optional(),
+});
+
+/**
+ * The publish worker: one record = one network of one post. Records are processed in parallel; a record that
+ * throws is reported in batchItemFailures (SQS retries it, then the DLQ); a malformed record is logged and dropped.
+ */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const deps = getDeps();
+  const failures: SQSBatchResponse['batchItemFailures'] = [];
+  await Promise.all(event.Records.map(async (record) => {
+    let parsed: z.infer<typeof Message>;
+    try {
+      parsed = Message.parse(JSON.parse(record.body));
+    } catch (err) {
+      log.error('publish message dropped: malformed', { message_id: record.messageId, ...errorFields(err) });
+      return;
+    }
+    try {
+      await deliver(deps, { ...parsed, platform: parsed.platform as PlatformName });
+    } catch (err) {
+      log.error('publish failed; will retry', { message_id: record.messageId, post_id: parsed.post_id, platform: parsed.platform, ...errorFields(err) });
+      failures.push({ itemIdentifier: record.messageId });
+    }
+  }));
+  return { batchItemFailures: failures };
+};

@@ -1,0 +1,184 @@
+import { ArnFormat, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { handlerFile, type Grant } from '../../shared/http/route';
+import { AppFunction } from '../constructs/app-function';
+import { applyGrants, type GrantTargets } from '../constructs/grants';
+import { routeList } from '../routes';
+import { dispatcher as dispatcherDef } from '../workers';
+import { isProd, type DataStack } from './data-stack';
+
+export interface ApiStackProps extends StackProps {
+  stage: string;
+  data: DataStack;
+  /** SES sender (MAIL_FROM); must be a verified SES identity (address or its domain). */
+  mailFrom: string;
+  /** Public origin for emailed/connect links; defaults to the API's own execute-api URL. */
+  publicBaseUrl?: string;
+}
+
+/** The routes of the route table that AWS serves (localOnly ones exist only in the local runtime). */
+export const deployedRoutes = () => routeList.filter((r) => !r.localOnly);
+
+/** Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it. */
+export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler'];
+
+/**
+ * The HTTP API: one function per deployed route of infra/routes.ts, each granted exactly its route's `grants`; the
+ * `$default` stage with access logs and a default throttle. Also the dispatcher function that EventBridge Scheduler
+ * invokes and the role the scheduler assumes for it (here, not in the workers stack, so that the workers stack can
+ * depend on this one and receive the API URL).
+ */
+export class ApiStack extends Stack {
+  readonly httpApi: apigw.HttpApi;
+  readonly apiStage: apigw.HttpStage;
+  readonly routeFunctions = new Map<string, AppFunction>();
+  readonly dispatcher: AppFunction;
+  readonly schedulerRole: iam.Role;
+  /** Target ARN of the schedules: computed from the dispatcher's fixed name (it needs its own ARN too). */
+  readonly dispatcherArn: string;
+  readonly grantTargets: GrantTargets;
+  /** The config.ts environment every function of the service gets (see serviceEnvironment). */
+  readonly functionEnvironment: Record<string, string>;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { data } = props;
+    const prod = isProd(props.stage);
+    const logRemovalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      apiName: `${data.prefix}-api`,
+      description: 'Social publishing REST API',
+      createDefaultStage: false,
+    });
+    Validations.of(this.httpApi).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG4',
+      reason: 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
+        + 'hashed and looked up in the table, with per-key rate limits. Routes with auth "open" (catalog, signup, '
+        + 'signup confirmation) are public by design and rate-limited per IP.',
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: logRemovalPolicy,
+    });
+    this.apiStage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { burstLimit: 200, rateLimit: 100 },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify({
+          requestId: '$context.requestId',
+          ip: '$context.identity.sourceIp',
+          requestTime: '$context.requestTime',
+          routeKey: '$context.routeKey',
+          status: '$context.status',
+          protocol: '$context.protocol',
+          responseLength: '$context.responseLength',
+          latency: '$context.responseLatency',
+          integrationLatency: '$context.integrationLatency',
+          integrationError: '$context.integrationErrorMessage',
+          userAgent: '$context.identity.userAgent',
+        })),
+      },
+    });
+
+    // ---- Dispatcher + the role EventBridge Scheduler assumes to invoke it.
+    const dispatcherName = `${data.prefix}-${dispatcherDef.id}`;
+    this.dispatcherArn = this.formatArn({
+      service: 'lambda', resource: 'function', resourceName: dispatcherName, arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
+      description: `${data.prefix}: assumed by EventBridge Scheduler to invoke the dispatcher`,
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    });
+    this.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: ['lambda:InvokeFunction'],
+      resources: [this.dispatcherArn],
+    }));
+    this.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: ['sqs:SendMessage'],
+      resources: [data.schedulerDlq.queueArn],
+    }));
+
+    const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
+    this.functionEnvironment = serviceEnvironment({
+      data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn,
+    });
+    this.grantTargets = {
+      table: data.table,
+      tableIndexNames: data.tableIndexNames,
+      publishQueue: data.queueFor('PUBLISH_QUEUE_URL'),
+      webhookQueue: data.queueFor('WEBHOOK_QUEUE_URL'),
+      mediaBucketArnExport: data.mediaBucketArnExport,
+      key: data.key,
+      scheduleGroupName: data.scheduleGroupName,
+      schedulerRole: this.schedulerRole,
+      mailFrom: props.mailFrom,
+    };
+
+    this.dispatcher = new AppFunction(this, 'Dispatcher', {
+      handlerFile: dispatcherDef.handler,
+      functionName: dispatcherName,
+      description: 'EventBridge Scheduler target: fires scheduled and deferred posts',
+      memoryMb: dispatcherDef.memoryMb,
+      timeoutSeconds: dispatcherDef.timeoutSeconds,
+      environment: this.functionEnvironment,
+      logRemovalPolicy,
+    });
+    applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => g !== 'publishQueue' || this.grantTargets.publishQueue), this.grantTargets);
+
+    // ---- One function per deployed route.
+    for (const route of deployedRoutes()) {
+      const fn = new AppFunction(this, route.id, {
+        handlerFile: handlerFile(route),
+        description: `${route.method} ${route.path}`,
+        memoryMb: route.memoryMb ?? 512,
+        timeoutSeconds: route.timeoutSeconds ?? 29,
+        environment: this.functionEnvironment,
+        logRemovalPolicy,
+      });
+      applyGrants(fn, route.grants, this.grantTargets);
+      this.httpApi.addRoutes({
+        path: route.path,
+        methods: [apigw.HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${route.id}-integration`, fn.fn),
+      });
+      this.routeFunctions.set(route.id, fn);
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'DispatcherArn', { value: this.dispatcherArn });
+  }
+}
+
+/** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */
+export function serviceEnvironment(o: {
+  data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string;
+}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    RUNTIME: 'aws',
+    TABLE_NAME: o.data.table.tableName,
+    PUBLISH_QUEUE_URL: o.data.queueFor('PUBLISH_QUEUE_URL')?.queueUrl,
+    WEBHOOK_QUEUE_URL: o.data.queueFor('WEBHOOK_QUEUE_URL')?.queueUrl,
+    MEDIA_BUCKET: o.data.mediaBucket.bucketName,
+    SCHEDULE_GROUP: o.data.scheduleGroupName,
+    SCHEDULER_ROLE_ARN: o.schedulerRoleArn,
+    SCHEDULER_TARGET_ARN: o.dispatcherArn,
+    SCHEDULER_DLQ_ARN: o.data.schedulerDlq.queueArn,
+    KMS_KEY_ID: o.data.key.keyArn,
+    MAIL_FROM: o.mailFrom,
+    PUBLIC_BASE_URL: o.publicBaseUrl,
+    LOG_LEVEL: 'info',
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+}

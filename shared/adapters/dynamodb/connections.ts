@@ -1,0 +1,59 @@
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Connection, ConnectionStore } from '../../ports/publishing';
+import type { PlatformName } from '../../domain/platforms';
+import { isConditionFailure, type TableRef } from './client';
+import { cond } from './conditions';
+import { keys, strip } from './keys';
+
+/** Connections live in the account partition, one per (brand, network), so listing is one query. */
+export class DynamoConnectionStore implements ConnectionStore {
+  constructor(private readonly t: TableRef) {}
+
+  async put(c: Connection) {
+    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.connection(c.account_id, c.brand_id, c.platform), ...c } }));
+  }
+
+  async get(accountId: string, brandId: string, platform: PlatformName) {
+    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.connection(accountId, brandId, platform), ConsistentRead: true }));
+    return res.Item ? strip<Connection>(res.Item) : undefined;
+  }
+
+  async listByAccount(accountId: string) {
+    const out: Connection[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await this.t.doc.send(new QueryCommand({
+        TableName: this.t.tableName, ConsistentRead: true, ExclusiveStartKey: start,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.account(accountId).pk, ':prefix': keys.connectionPrefix },
+      }));
+      for (const i of res.Items ?? []) out.push(strip<Connection>(i));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  async delete(accountId: string, connectionId: string) {
+    const found = (await this.listByAccount(accountId)).find((c) => c.id === connectionId);
+    if (!found) return false;
+    try {
+      await this.t.doc.send(new DeleteCommand({
+        TableName: this.t.tableName, Key: keys.connection(accountId, found.brand_id, found.platform),
+        // still the same connection (not replaced by a reconnect meanwhile)
+        ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': connectionId },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async setStatus(accountId: string, brandId: string, platform: PlatformName, status: Connection['status']) {
+    await this.t.doc.send(new UpdateCommand({
+      TableName: this.t.tableName, Key: keys.connection(accountId, brandId, platform),
+      UpdateExpression: 'SET #status = :status', ConditionExpression: cond.present,
+      ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': status },
+    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  }
+}

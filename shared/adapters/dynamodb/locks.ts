@@ -1,0 +1,40 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { LockStore } from '../../ports/publishing';
+import { isConditionFailure, type TableRef } from './client';
+import { cond, or } from './conditions';
+import { keys } from './keys';
+
+/**
+ * Duplicate-protection locks (ElectroDB-style): acquiring is a conditional put that succeeds when the lock is
+ * absent or expired; a lost race answers the holder; release is conditional on the owner.
+ */
+export class DynamoLockStore implements LockStore {
+  constructor(private readonly t: TableRef) {}
+
+  async acquire(key: string, postId: string, ttlSeconds: number, nowMs: number) {
+    const now = Math.floor(nowMs / 1000);
+    try {
+      await this.t.doc.send(new PutCommand({
+        TableName: this.t.tableName,
+        Item: { ...keys.lock(key), post_id: postId, expires_at: now + ttlSeconds },
+        // free, or left over from an expired hold (TTL deletes lazily)
+        ConditionExpression: or(cond.absent, cond.expired),
+        ExpressionAttributeValues: { ':now': now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }));
+      return { ok: true as const };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const held = (err as { Item?: Record<string, unknown> }).Item;
+      return { ok: false as const, heldBy: String(held?.post_id ?? '') };
+    }
+  }
+
+  async release(key: string, postId: string) {
+    await this.t.doc.send(new DeleteCommand({
+      TableName: this.t.tableName, Key: keys.lock(key),
+      // only the holder releases
+      ConditionExpression: 'post_id = :post', ExpressionAttributeValues: { ':post': postId },
+    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  }
+}

@@ -1,0 +1,137 @@
+import type { Deps } from './deps';
+import type { Account, Brand } from '../ports/store';
+import type { Connection } from '../ports/publishing';
+import { AppError, BadRequestError, NotFoundError, RateLimitedError, ServiceUnavailableError } from '../domain/errors';
+import { isId, newId } from '../domain/ids';
+import { isPlatformName, platform as platformInfo, type PlatformName } from '../domain/platforms';
+import { explain } from '../domain/result-codes';
+import type { Failure } from '../networks/types';
+import { UnsafeTargetError } from '../net/address-guard';
+import { getBrand } from './brands';
+import { labelOf } from './publish/events';
+import { networkContext } from './publish/deliver';
+
+/** Credential fields that are URLs the service will call: each must point at a public https address. */
+const URL_FIELDS: Partial<Record<PlatformName, string[]>> = {
+  mastodon: ['instance_url'], wordpress: ['site_url'], discord: ['webhook_url'], slack: ['webhook_url'],
+};
+
+export const connectionView = (c: Connection) => ({
+  id: c.id, platform: c.platform, brand_id: c.brand_id, handle: c.handle, label: c.label, status: c.status, connected_at: c.connected_at,
+});
+
+function credentialError(code: 'invalid_credentials' | 'network_unavailable', message: string, platform: string, status = 400): AppError {
+  return new AppError(status, code, message, { details: { platform, ...explain(code) } });
+}
+
+/** Maps a failed verification to the connect answer: bad credentials 400, network waits 429, outages 503. */
+function verifyFailure(platform: PlatformName, f: Failure): AppError {
+  if (f.kind === 'rate_limited') return new RateLimitedError(f.retry_after, `${platform} asked to wait before checking again: ${f.error}`);
+  if (f.kind === 'timeout' || f.kind === 'transient') return credentialError('network_unavailable', `${platform} could not be reached: ${f.error}`, platform, 503);
+  return credentialError('invalid_credentials', `${platform} refused the credentials: ${f.error}`, platform);
+}
+
+/** The brand a connection call targets: the named one, or the only one (several brands need brand_id). */
+async function targetBrand(deps: Pick<Deps, 'brands'>, account: Account, brandId?: string): Promise<Brand> {
+  if (brandId !== undefined) return getBrand(deps, account.id, brandId);
+  const brands = await deps.brands.list(account.id);
+  if (brands.length === 1) return brands[0];
+  throw new BadRequestError('This account has several brands: send brand_id to say which brand the connection belongs to', { code: 'brand_required', details: { brands: brands.map((b) => b.id) } });
+}
+
+function normaliseUrl(value: string): string {
+  const v = value.trim();
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `https://${v}`;
+}
+
+/**
+ * Connects a credential network (POST /api/connect).
+ * 1. Known credential network (OAuth networks: 400 oauth_platform), target brand.
+ * 2. Exactly the fields of spec §2.1: required present, optional allowed, nothing else.
+ * 3. URL fields must point at public addresses (decisions.md).
+ * 4. Prove the credentials against the network (adapter.verify); nothing is saved on failure.
+ * 5. Encrypt the normalised credentials and save the brand's connection (replacing an earlier one).
+ */
+export async function connect(deps: Deps, account: Account, input: { platform: string; credentials: Record<string, unknown>; brand_id?: string }) {
+  if (!isPlatformName(input.platform)) throw new BadRequestError(`Unknown network: ${input.platform}; GET /api/platforms lists them`, { details: { platforms: [input.platform] } });
+  const platform = input.platform;
+  const info = platformInfo(platform);
+  if (info.oauth) {
+    throw new AppError(400, 'oauth_platform', `${platform} connects through OAuth: use POST /api/oauth/${platform}/url or a connect link`, {
+      details: { platform, oauth_url: `/api/oauth/${platform}/url`, ...explain('oauth_platform') },
+    });
+  }
+  const brand = await targetBrand(deps, account, input.brand_id);
+  const allowed = [...info.fields, ...(info.optional_fields ?? [])];
+  const extra = Object.keys(input.credentials).filter((k) => !allowed.includes(k));
+  const missing = info.fields.filter((f) => typeof input.credentials[f] !== 'string' || (input.credentials[f] as string).trim() === '');
+  const notText = allowed.filter((f) => input.credentials[f] !== undefined && typeof input.credentials[f] !== 'string');
+  if (missing.length || extra.length || notText.length) {
+    throw new BadRequestError(`${platform} needs ${info.fields.join(', ')}${info.optional_fields ? ` (optional: ${info.optional_fields.join(', ')})` : ''}`, {
+      code: 'invalid_credentials', details: { platform, missing, unknown: extra, not_text: notText, ...explain('invalid_credentials') },
+    });
+  }
+  const credentials: Record<string, string> = {};
+  for (const f of allowed) if (typeof input.credentials[f] === 'string') credentials[f] = (input.credentials[f] as string).trim();
+  for (const field of URL_FIELDS[platform] ?? []) {
+    credentials[field] = normaliseUrl(credentials[field]);
+    try {
+      await deps.media.checkTarget(credentials[field]);
+    } catch (err) {
+      if (err instanceof UnsafeTargetError) throw credentialError('invalid_credentials', `${field} is not a public https address: ${err.message}`, platform);
+      throw err;
+    }
+  }
+
+  const adapter = deps.networks[platform];
+  if (!adapter) throw new ServiceUnavailableError(`${platform} is not available in this deployment`);
+  const verified = await adapter.verify(networkContext(deps, credentials));
+  if (!verified.ok) throw verifyFailure(platform, verified);
+
+  const now = deps.clock.now();
+  const connection: Connection = {
+    id: newId('con', now), account_id: account.id, brand_id: brand.id, platform,
+    handle: verified.handle, label: labelOf(brand.name, verified.handle, platform), status: 'active',
+    connected_at: new Date(now).toISOString(),
+    credentials_enc: await deps.cipher.encrypt(JSON.stringify(verified.credentials)),
+  };
+  await deps.connections.put(connection);
+  return { ok: true, connection: connectionView(connection) };
+}
+
+/** GET /api/connections: what is connected, grouped per brand. */
+export async function listConnections(deps: Pick<Deps, 'brands' | 'connections'>, accountId: string) {
+  const [brands, connections] = await Promise.all([deps.brands.list(accountId), deps.connections.listByAccount(accountId)]);
+  return {
+    connections: connections.map(connectionView),
+    brands: brands.map((b) => ({ id: b.id, name: b.name, connections: connections.filter((c) => c.brand_id === b.id).map(connectionView) })),
+  };
+}
+
+export async function disconnect(deps: Pick<Deps, 'connections'>, accountId: string, connectionId: string) {
+  if (!isId('con', connectionId) || !(await deps.connections.delete(accountId, connectionId))) throw new NotFoundError('No such connection');
+  return { id: connectionId, deleted: true };
+}
+
+/** GET /api/connect/{platform}/health: checks the stored credentials again and updates the connection's status. */
+export async function connectionHealth(deps: Deps, account: Account, platformName: string, brandId?: string) {
+  if (!isPlatformName(platformName)) throw new NotFoundError(`Unknown network: ${platformName}`);
+  const brand = await targetBrand(deps, account, brandId);
+  const connection = await deps.connections.get(account.id, brand.id, platformName);
+  if (!connection) throw new NotFoundError(`${platformName} is not connected in this brand`, { code: 'not_connected' });
+  const adapter = deps.networks[platformName];
+  const checked_at = new Date(deps.clock.now()).toISOString();
+  const base = { platform: platformName, brand_id: brand.id, connection_id: connection.id, handle: connection.handle, checked_at };
+  if (!adapter) return { ...base, ok: false, status: connection.status, error: 'This network cannot be checked in this deployment' };
+  const credentials = JSON.parse(await deps.cipher.decrypt(connection.credentials_enc)) as Record<string, string>;
+  const res = await adapter.verify(networkContext(deps, credentials));
+  if (res.ok) {
+    if (connection.status !== 'active') await deps.connections.setStatus(account.id, brand.id, platformName, 'active');
+    return { ...base, ok: true, status: 'active' as const };
+  }
+  if (res.kind === 'reauth' || res.kind === 'rejected') {
+    await deps.connections.setStatus(account.id, brand.id, platformName, 'reauth_required');
+    return { ...base, ok: false, status: 'reauth_required' as const, code: 'reauth_required', error: res.error, ...explain('reauth_required') };
+  }
+  return { ...base, ok: false, status: connection.status, code: 'network_unavailable', error: res.error, ...explain('network_unavailable') };
+}

@@ -1,0 +1,50 @@
+import type { Deps } from '../deps';
+import type { Connection } from '../../ports/publishing';
+import type { Plan } from '../../domain/plans';
+import { platform as platformInfo, type PlatformName } from '../../domain/platforms';
+import type { NetworkResult } from '../../domain/post';
+import type { PublishContent } from '../../networks/types';
+import { failed, fromFailure } from './results';
+
+export interface Sendable {
+  platform: PlatformName;
+  connection: Connection;
+  content: PublishContent;
+  credentials: Record<string, string>;
+}
+
+/**
+ * The checks of one network that need no network call, in spec order: available, connected in the brand,
+ * something to publish, the media the network needs and can take, then the adapter's own limits.
+ */
+export async function precheck(deps: Pick<Deps, 'networks' | 'cipher'>, platform: PlatformName, connection: Connection | undefined, content: PublishContent): Promise<Sendable | NetworkResult> {
+  const info = platformInfo(platform);
+  if (!info.available) return failed(platform, 'platform_unavailable', `${platform} cannot be used right now`);
+  const adapter = deps.networks[platform];
+  if (!connection) return failed(platform, 'not_connected', `${platform} is not connected in this brand`);
+  if (connection.status === 'reauth_required') return failed(platform, 'reauth_required', `The ${platform} connection needs a new sign-in`);
+  if (!adapter) return failed(platform, 'platform_unavailable', `Publishing to ${platform} is not available in this deployment yet`);
+  const kindProblem = mediaProblem(platform, content);
+  if (kindProblem) return kindProblem;
+  const credentials = JSON.parse(await deps.cipher.decrypt(connection.credentials_enc)) as Record<string, string>;
+  const refused = adapter.check(content, credentials);
+  if (refused) return fromFailure(platform, refused);
+  return { platform, connection, content, credentials };
+}
+
+/** media_required / bad_media / empty_text from the platform table (needs, max_media). */
+export function mediaProblem(platform: PlatformName, content: PublishContent): NetworkResult | undefined {
+  const info = platformInfo(platform);
+  const kinds = content.media.map((m) => m.kind);
+  if (info.needs === 'video' && !kinds.includes('video')) return failed(platform, 'media_required', `${platform} needs a video (video_url)`);
+  if (info.needs === 'photo_or_video' && kinds.length === 0) return failed(platform, 'media_required', `${platform} needs a photo or a video`);
+  if (content.media.length > info.max_media) return failed(platform, 'bad_media', `${platform} takes at most ${info.max_media} media item${info.max_media === 1 ? '' : 's'}; this post has ${content.media.length}`);
+  if (info.needs === 'video' && kinds.some((k) => k !== 'video')) return failed(platform, 'bad_media', `${platform} takes a video only`);
+  if (content.text.trim() === '' && content.media.length === 0) return failed(platform, 'empty_text', `Nothing to publish on ${platform}: no text and no media`);
+  return undefined;
+}
+
+/** Free plan: networks beyond the plan's networks per post are held, never sent, and spend nothing. */
+export function held(platform: PlatformName, plan: Plan, upgradeUrl: string): NetworkResult {
+  return failed(platform, 'networks_per_post', `The ${plan.name} plan sends ${plan.networks_per_post} networks per post; ${platform} was held and not sent`, { held: true, status: 'held', upgrade_url: upgradeUrl });
+}

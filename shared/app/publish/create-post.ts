@@ -1,0 +1,176 @@
+import type { Deps } from '../deps';
+import type { Account } from '../../ports/store';
+import type { NetworkRecord, PostRecord } from '../../ports/publishing';
+import type { PlatformName } from '../../domain/platforms';
+import type { NetworkResult } from '../../domain/post';
+import { AppError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { PLANS } from '../../domain/plans';
+import { sha256Hex } from '../../domain/api-key';
+import { nextMonthStart, usageKeys } from '../../domain/usage';
+import { upgradeUrl } from '../brands';
+import { resolveBrand } from './brand';
+import { contentFor, fingerprint } from './content';
+import { held, mediaProblem, precheck, type Sendable } from './checks';
+import { recordOutcome } from './events';
+import { failed } from './results';
+import type { ValidPost } from './request';
+import { releaseLockIfAllFailed } from './lock';
+
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+export const DUPLICATE_TTL_SECONDS = 120;
+
+export interface PublishOptions {
+  source: 'api' | 'schedule';
+  schedule_id?: string;
+  /** Wait for the workers' results (POST /api/post); false answers right after fan-out. */
+  wait: boolean;
+}
+
+export interface PublishMessage {
+  post_id: string;
+  platform: PlatformName;
+  /** Deferral number this message carries (0 for the first send). */
+  deferral: number;
+  /** Until when someone waits for the answer (ms); a network wait that fits is served inside it. */
+  respond_by?: number;
+}
+
+/**
+ * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").
+ * 1. Resolve the brand (409 ambiguous_brand, 404 brand_not_found).
+ * 2. Per network: available, connected, content and media fit, adapter limits.
+ * 3. Check every media link once (media_unreachable), with the kinds the links really have.
+ * 4. Hold networks beyond the plan's networks per post.
+ * 5. Take the duplicate lock (idempotency key 24 h, else identical request 2 min): 409 duplicate_post.
+ * 6. Reserve the month's posts per network (limit_reached).
+ * 7. Store the post, fan out one message per network, record post.failed for networks refused before sending.
+ * 8. Wait for the workers until the deadline; networks still running answer unknown / timed_out.
+ */
+export async function publishPost(deps: Deps, account: Account, valid: ValidPost, opts: PublishOptions) {
+  const started = deps.clock.now();
+  const plan = PLANS[account.plan];
+  const postId = newId('pst', started);
+  const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
+
+  const results = new Map<PlatformName, NetworkResult>();
+  let sendable: Sendable[] = [];
+  for (const platform of valid.platforms) {
+    const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, postId));
+    if ('ok' in checked) results.set(platform, checked);
+    else sendable.push(checked);
+  }
+
+  sendable = await checkMedia(deps, sendable, results);
+
+  if (plan.networks_per_post !== null) {
+    for (const s of sendable.slice(plan.networks_per_post)) results.set(s.platform, held(s.platform, plan, upgradeUrl(deps, account)));
+    sendable = sendable.slice(0, plan.networks_per_post);
+  }
+
+  let lock: string | undefined;
+  if (sendable.length) {
+    lock = valid.idempotency_key !== undefined
+      ? `idem#${account.id}#${sha256Hex(valid.idempotency_key)}`
+      : `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brand.id))}`;
+    const ttl = valid.idempotency_key !== undefined ? IDEMPOTENCY_TTL_SECONDS : DUPLICATE_TTL_SECONDS;
+    const got = await deps.locks.acquire(lock, postId, ttl, started);
+    if (!got.ok) {
+      throw new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined
+        ? 'This idempotency_key was used in the last 24 hours: nothing was published again'
+        : 'An identical post was sent in the last 2 minutes: nothing was published again', { details: { post_id: got.heldBy || undefined } });
+    }
+  }
+
+  const postsKey = usageKeys.posts(account.id, started);
+  const monthEnd = Math.floor(nextMonthStart(started).getTime() / 1000) + 86_400 * 40;
+  const reserved: Sendable[] = [];
+  for (const s of sendable) {
+    const r = await deps.counters.increment(postsKey, 1, plan.posts_per_month, monthEnd);
+    if (r.allowed) reserved.push(s);
+    else results.set(s.platform, failed(s.platform, 'limit_reached', `The ${plan.name} plan's ${plan.posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) }));
+  }
+  sendable = reserved;
+
+  const post: PostRecord = {
+    id: postId, account_id: account.id, brand_id: brand.id, brand_name: brand.name, source: opts.source,
+    ...(opts.schedule_id ? { schedule_id: opts.schedule_id } : {}),
+    idempotency_key: valid.idempotency_key ?? null, lock, platforms: valid.platforms, payload: valid.payload,
+    created_at: new Date(started).toISOString(),
+  };
+  const networks: NetworkRecord[] = valid.platforms.map((platform) => {
+    const s = sendable.find((x) => x.platform === platform);
+    return s
+      ? { post_id: postId, account_id: account.id, platform, state: 'queued', deferrals: 0, reserved: true }
+      : { post_id: postId, account_id: account.id, platform, state: 'done', deferrals: 0, reserved: false, result: results.get(platform) };
+  });
+  await deps.posts.create(post, networks);
+
+  const respondBy = started + deps.settings.publishWaitMs;
+  try {
+    await deps.queue.sendAll(deps.settings.publishQueueUrl, sendable.map((s) => ({
+      id: s.platform,
+      body: { post_id: postId, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}) } satisfies PublishMessage,
+    })));
+  } catch (err) {
+    await failUnsent(deps, post, sendable.map((s) => s.platform), err);
+  }
+
+  for (const [platform, result] of results) {
+    if (!result.held) await recordOutcome(deps, post, connections.find((c) => c.platform === platform), result);
+  }
+
+  const final = opts.wait && sendable.length ? await waitForResults(deps, postId, deps.settings.publishWaitMs) : (await deps.posts.get(postId))!;
+  const ordered = valid.platforms.map((platform) => {
+    const n = final.networks.find((x) => x.platform === platform)!;
+    if (n.result && (n.state === 'done' || n.state === 'scheduled')) return n.result;
+    return failed(platform, 'timed_out', 'No answer from the network before the reply was due; the outcome will arrive by webhook', { status: 'unknown' });
+  });
+  await releaseLockIfAllFailed(deps, final.post, final.networks);
+  return { post_id: postId, brand_id: brand.id, results: ordered };
+}
+
+/** Checks each distinct media link once; networks with an unreachable link fail, and real kinds replace guesses. */
+async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
+  const urls = [...new Set(sendable.flatMap((s) => s.content.media.map((m) => m.url)))];
+  const probes = new Map(await Promise.all(urls.map(async (u) => [u, await deps.media.probe(u)] as const)));
+  const kept: Sendable[] = [];
+  for (const s of sendable) {
+    const bad = s.content.media.map((m) => ({ m, p: probes.get(m.url)! })).find(({ p }) => !p.ok);
+    if (bad && !bad.p.ok) {
+      results.set(s.platform, failed(s.platform, 'media_unreachable', `${stripQuery(bad.m.url)}: ${bad.p.reason}`));
+      continue;
+    }
+    const content = { ...s.content, media: s.content.media.map((m) => { const p = probes.get(m.url)!; return p.ok ? { ...m, kind: p.kind, content_type: p.content_type } : m; }) };
+    const problem = mediaProblem(s.platform, content);
+    if (problem) results.set(s.platform, problem);
+    else kept.push({ ...s, content });
+  }
+  return kept;
+}
+
+const stripQuery = (u: string) => u.split('?')[0];
+
+/** The queue refused the messages: those networks fail (internal_error), give back their reservation. */
+async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[], err: unknown) {
+  for (const platform of platforms) {
+    if (await deps.posts.claim(post.id, platform, ['queued'], deps.clock.now())) {
+      await deps.posts.settle(post.id, platform, 'done', failed(platform, 'internal_error', 'The post could not be queued for sending'), { reserved: false });
+      await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
+    }
+  }
+  void err;
+}
+
+/** Polls the post's networks until none is queued or sending, or `budgetMs` of wall time has passed. */
+async function waitForResults(deps: Deps, postId: string, budgetMs: number) {
+  const until = Date.now() + budgetMs;
+  let delay = 20;
+  for (;;) {
+    const current = (await deps.posts.get(postId))!;
+    const pending = current.networks.some((n) => n.state === 'queued' || n.state === 'sending');
+    if (!pending || Date.now() >= until) return current;
+    await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, until - Date.now()))));
+    delay = Math.min(delay * 2, 200);
+  }
+}

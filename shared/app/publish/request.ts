@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { BadRequestError } from '../../domain/errors';
+import { isPlatformName, type PlatformName } from '../../domain/platforms';
+import { guessKind, type MediaRef, type PerPlatformDraft, type PostPayload } from '../../domain/post';
+
+/** Spec §2.2: the body of POST /api/post (also the post fields of POST /api/schedule). */
+const Url = z.string().trim().min(1).max(2048);
+const MediaItem = z.object({ url: Url, type: z.enum(['image', 'video']).optional() });
+const Draft = z.object({
+  text: z.string().max(100_000).optional(),
+  title: z.string().max(500).optional(),
+  media: z.array(MediaItem).max(50).optional(),
+  thread: z.array(z.string().max(100_000)).max(25).optional(),
+  first_comment: z.string().max(10_000).optional(),
+}).strict();
+
+export const PostRequestSchema = z.object({
+  platform: z.string().optional(),
+  platforms: z.array(z.string()).max(16).optional(),
+  /** unknown on purpose: a JSON object is refused with its own code (caption_is_json). */
+  text: z.unknown().optional(),
+  title: z.string().max(500).optional(),
+  video_url: Url.optional(),
+  photo_url: Url.optional(),
+  media: z.array(MediaItem).max(50).optional(),
+  privacy: z.enum(['public', 'unlisted', 'private']).optional(),
+  subreddit: z.string().trim().min(1).max(100).optional(),
+  brand_id: z.string().max(100).optional(),
+  per_platform: z.record(z.string(), Draft).optional(),
+  idempotency_key: z.string().min(1).max(200).optional(),
+}).meta({ id: 'PostRequest' });
+export type PostRequest = z.infer<typeof PostRequestSchema>;
+
+export interface ValidPost {
+  platforms: PlatformName[];
+  payload: PostPayload;
+  brand_id?: string;
+  idempotency_key?: string;
+}
+
+const THREAD_NETWORKS: PlatformName[] = ['x', 'bluesky', 'mastodon'];
+const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon'];
+
+function looksLikeJsonObject(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith('{') || !t.endsWith('}')) return false;
+  try {
+    const v: unknown = JSON.parse(t);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+const media = (items: Array<{ url: string; type?: 'image' | 'video' }> | undefined): MediaRef[] =>
+  (items ?? []).map((m) => ({ url: m.url, kind: m.type ?? guessKind(m.url) }));
+
+/**
+ * Validates what zod cannot say alone (spec §2.2, decisions.md "Publishing"), in this order: platform xor
+ * platforms, known and unrepeated networks, caption_is_json, per_platform keys and fields, something to publish.
+ */
+export function validatePost(req: PostRequest): ValidPost {
+  if ((req.platform === undefined) === (req.platforms === undefined)) {
+    throw new BadRequestError('Send exactly one of platform (one network) or platforms (a list)');
+  }
+  const names = req.platforms ?? [req.platform!];
+  if (names.length === 0) throw new BadRequestError('platforms is empty: name at least one network');
+  const unknown = names.filter((n) => !isPlatformName(n));
+  if (unknown.length) throw new BadRequestError(`Unknown network${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; GET /api/platforms lists them`, { details: { platforms: unknown } });
+  const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+  if (repeated.length) throw new BadRequestError(`A network is named twice: ${[...new Set(repeated)].join(', ')}`, { details: { platforms: [...new Set(repeated)] } });
+  const platforms = names as PlatformName[];
+
+  if (req.text !== undefined && req.text !== null && typeof req.text !== 'string') {
+    throw new BadRequestError('text must be plain text, not a JSON value', { code: 'caption_is_json' });
+  }
+  const text = typeof req.text === 'string' ? req.text : undefined;
+  if (text !== undefined && looksLikeJsonObject(text)) throw new BadRequestError('text is a JSON object: send the caption as plain text', { code: 'caption_is_json' });
+  if (text !== undefined && text.length > 100_000) throw new BadRequestError('text is longer than 100,000 characters');
+
+  const per_platform: PostPayload['per_platform'] = {};
+  for (const [name, draft] of Object.entries(req.per_platform ?? {})) {
+    if (!isPlatformName(name) || !platforms.includes(name)) {
+      throw new BadRequestError(`per_platform names ${name}, which is not one of the networks of this post`, { details: { platforms: [name] } });
+    }
+    if (draft.thread && !THREAD_NETWORKS.includes(name)) throw new BadRequestError(`thread is supported on ${THREAD_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
+    if (draft.first_comment && !COMMENT_NETWORKS.includes(name)) throw new BadRequestError(`first_comment is supported on ${COMMENT_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
+    if (draft.text !== undefined && looksLikeJsonObject(draft.text)) throw new BadRequestError(`per_platform.${name}.text is a JSON object: send plain text`, { code: 'caption_is_json' });
+    const d: PerPlatformDraft = { ...draft, media: draft.media ? media(draft.media) : undefined };
+    per_platform[name] = d;
+  }
+
+  const payload: PostPayload = {
+    text, title: req.title, privacy: req.privacy, subreddit: req.subreddit, per_platform,
+    media: [
+      ...(req.video_url ? [{ url: req.video_url, kind: 'video' as const }] : []),
+      ...(req.photo_url ? [{ url: req.photo_url, kind: 'image' as const }] : []),
+      ...media(req.media),
+    ],
+  };
+  const anything = (text?.trim() ?? '') !== '' || payload.media.length > 0 ||
+    Object.values(per_platform).some((d) => (d?.text?.trim() ?? '') !== '' || (d?.media?.length ?? 0) > 0);
+  if (!anything) throw new BadRequestError('Nothing to publish: send text, a per_platform draft or media', { code: 'empty_text' });
+  return { platforms, payload, brand_id: req.brand_id, idempotency_key: req.idempotency_key };
+}

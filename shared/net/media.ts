@@ -1,0 +1,286 @@
+import { MediaUnreachable } from '../networks/http';
+import type { FetchedMedia } from '../networks/types';
+import { checkUrl, UnsafeTargetError, type HostLookup } from './address-guard';
+
+/**
+ * Media links (service.md §2.2 rule 3, §7 media_unreachable): checked once before anything is sent (probeMedia)
+ * and downloaded with the same address checks and a byte cap when a network needs the bytes (downloadMedia).
+ * Every hop of a redirect chain is re-checked; messages never carry a query string.
+ */
+
+const MAX_REDIRECTS = 3;
+const SNIFF_BYTES = 64;
+const ACCEPT = 'image/*, video/*;q=0.9, */*;q=0.5';
+
+/** Options shared by probeMedia and downloadMedia. */
+interface MediaFetchOptions {
+  /** ALLOW_PRIVATE_TARGETS: lifts the address check and the https requirement. */
+  allowPrivate: boolean;
+  /** Defaults to the global fetch. */
+  fetchImpl?: typeof fetch;
+  /** Name resolution for the address check (tests inject it). */
+  lookup?: HostLookup;
+}
+
+/** Options of probeMedia. */
+export interface ProbeMediaOptions extends MediaFetchOptions {
+  /** Whole probe deadline, redirects included (default 8000 ms). */
+  timeoutMs?: number;
+}
+
+/** Options of downloadMedia. */
+export interface DownloadMediaOptions extends MediaFetchOptions {
+  /** Largest body accepted, in bytes. */
+  maxBytes: number;
+  /** Aborts the download (the caller's deadline). */
+  signal: AbortSignal;
+}
+
+/** What probeMedia found: a usable image or video, or the plain-words reason it is not. */
+export type ProbeResult =
+  | { ok: true; content_type: string; bytes?: number; kind: 'image' | 'video' }
+  | { ok: false; reason: string };
+
+/** A failure whose message is a plain-words reason (lower-case phrase, no URL). */
+class Refusal extends Error {}
+
+/**
+ * Checks that a media link can be downloaded and is an image or video, without downloading it: address check,
+ * then GET with `Range: bytes=0-1023` (redirects followed up to 3 times, each target re-checked). ok only for a
+ * 2xx answer whose Content-Type is image/* or video/* (or octet-stream whose first bytes sniff as media).
+ * Never throws; the body is always cancelled.
+ */
+export async function probeMedia(url: string, opts: ProbeMediaOptions): Promise<ProbeResult> {
+  const timeoutMs = opts.timeoutMs ?? 8000;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let res: Response | undefined;
+  try {
+    ({ res } = await openChecked(url, opts, { range: 'bytes=0-1023', accept: ACCEPT }, controller.signal));
+    if (res.status < 200 || res.status > 299) throw new Refusal(statusReason(res.status));
+    const declared = mediaType(res.headers.get('content-type'));
+    const bytes = totalSize(res);
+    const declaredKind = kindOf(declared);
+    if (declaredKind) return { ok: true, content_type: declared, kind: declaredKind, ...(bytes !== undefined ? { bytes } : {}) };
+    if (!isOpaque(declared)) throw new Refusal(contentTypeReason(declared));
+    const sniffed = sniffKind(await readPrefix(res, SNIFF_BYTES));
+    if (!sniffed) throw new Refusal('the file is not a recognised image or video');
+    return { ok: true, content_type: sniffed.content_type, kind: sniffed.kind, ...(bytes !== undefined ? { bytes } : {}) };
+  } catch (err) {
+    return { ok: false, reason: reasonOf(err, controller.signal.aborted ? `the media server did not answer within ${timeoutMs} ms` : undefined) };
+  } finally {
+    clearTimeout(timer);
+    discard(res);
+  }
+}
+
+/**
+ * Downloads a media link with the same checks as probeMedia, streaming the body under a byte cap. Returns the
+ * bytes, the content type (declared, or sniffed for octet-stream) and a filename (last URL path segment, or
+ * 'media'). Every failure throws MediaUnreachable with a plain-words message (URL shown without its query).
+ */
+export async function downloadMedia(url: string, opts: DownloadMediaOptions): Promise<FetchedMedia> {
+  let res: Response | undefined;
+  try {
+    ({ res } = await openChecked(url, opts, { accept: ACCEPT }, opts.signal));
+    if (res.status < 200 || res.status > 299) throw new Refusal(statusReason(res.status));
+    const declared = mediaType(res.headers.get('content-type'));
+    if (!kindOf(declared) && !isOpaque(declared)) throw new Refusal(contentTypeReason(declared));
+    const length = Number(res.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(length) && length > opts.maxBytes) throw new Refusal(`the file is larger than ${opts.maxBytes} bytes`);
+    const bytes = await readCapped(res, opts.maxBytes);
+    if (bytes.length === 0) throw new Refusal('the file is empty');
+    let contentType = declared;
+    if (!kindOf(declared)) {
+      const sniffed = sniffKind(bytes);
+      if (!sniffed) throw new Refusal('the file is not a recognised image or video');
+      contentType = sniffed.content_type;
+    }
+    return { bytes, content_type: contentType, filename: filenameOf(url) };
+  } catch (err) {
+    if (err instanceof MediaUnreachable) throw err;
+    const reason = reasonOf(err, opts.signal.aborted ? 'the download did not finish in time' : undefined);
+    throw new MediaUnreachable(`The media link ${describe(url)} cannot be downloaded: ${reason}`, err);
+  } finally {
+    discard(res);
+  }
+}
+
+/**
+ * Recognises an image or video from its first bytes (magic numbers): JPEG, PNG, GIF, WebP, MP4/MOV (an ISO BMFF
+ * 'ftyp' box at offset 4; brand 'qt  ' → video/quicktime; HEIF/AVIF brands → image), WebM/Matroska. Undefined
+ * when none matches.
+ */
+export function sniffKind(bytes: Uint8Array): { kind: 'image' | 'video'; content_type: string } | undefined {
+  const at = (offset: number, sig: readonly number[]): boolean =>
+    bytes.length >= offset + sig.length && sig.every((b, i) => bytes[offset + i] === b);
+  const ascii = (offset: number, length: number): string =>
+    bytes.length >= offset + length ? String.fromCharCode(...bytes.subarray(offset, offset + length)) : '';
+  if (at(0, [0xff, 0xd8, 0xff])) return { kind: 'image', content_type: 'image/jpeg' };
+  if (at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { kind: 'image', content_type: 'image/png' };
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return { kind: 'image', content_type: 'image/gif' };
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 4) === 'WEBP') return { kind: 'image', content_type: 'image/webp' };
+  if (at(0, [0x1a, 0x45, 0xdf, 0xa3])) return { kind: 'video', content_type: 'video/webm' };
+  if (ascii(4, 4) === 'ftyp') {
+    const brand = ascii(8, 4);
+    if (brand === 'qt  ') return { kind: 'video', content_type: 'video/quicktime' };
+    if (brand === 'avif' || brand === 'avis') return { kind: 'image', content_type: 'image/avif' };
+    if (['heic', 'heix', 'heim', 'heis'].includes(brand)) return { kind: 'image', content_type: 'image/heic' };
+    if (brand === 'mif1' || brand === 'msf1') return { kind: 'image', content_type: 'image/heif' };
+    if (brand.startsWith('M4A') || brand.startsWith('M4B') || brand.startsWith('M4P')) return undefined; // audio
+    return { kind: 'video', content_type: 'video/mp4' };
+  }
+  return undefined;
+}
+
+/** Fetches `raw` with redirect: 'manual', re-checking the address of every hop; at most MAX_REDIRECTS hops. */
+async function openChecked(raw: string, opts: MediaFetchOptions, headers: Record<string, string>, signal: AbortSignal): Promise<{ res: Response; url: URL }> {
+  const fetchImpl = opts.fetchImpl ?? globalThis.fetch;
+  let current = raw;
+  for (let hop = 0; ; hop++) {
+    const { url } = await checkUrl(current, { allowPrivate: opts.allowPrivate, lookup: opts.lookup });
+    const res = await fetchImpl(url.href, { method: 'GET', headers, redirect: 'manual', signal });
+    if (res.status < 300 || res.status > 399 || res.status === 304) return { res, url };
+    const location = res.headers.get('location');
+    discard(res);
+    if (!location) throw new Refusal(`the server answered HTTP ${res.status} without a redirect target`);
+    if (hop >= MAX_REDIRECTS) throw new Refusal(`the link redirects more than ${MAX_REDIRECTS} times`);
+    try {
+      current = new URL(location, url).href;
+    } catch {
+      throw new Refusal('the server redirected to an invalid address');
+    }
+  }
+}
+
+/** Reads up to `n` bytes of the body (less when it is shorter), then cancels the rest. */
+async function readPrefix(res: Response, n: number): Promise<Uint8Array> {
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < n) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      total += value.length;
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return concat(chunks, total);
+}
+
+/** Reads the whole body, refusing (and cancelling) once it passes maxBytes. */
+async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      reader.cancel().catch(() => undefined);
+      throw new Refusal(`the file is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return concat(chunks, total);
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c.subarray(0, Math.min(c.length, total - offset)), offset);
+    offset += c.length;
+    if (offset >= total) break;
+  }
+  return out;
+}
+
+/** Cancels an unread body so the connection is released; never throws. */
+function discard(res: Response | undefined): void {
+  if (res?.body && !res.bodyUsed) res.body.cancel().catch(() => undefined);
+}
+
+/** The media type of a Content-Type header, lower-case, without parameters ('' when absent). */
+function mediaType(header: string | null): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function kindOf(type: string): 'image' | 'video' | undefined {
+  if (/^image\/[\w.+-]+$/.test(type)) return 'image';
+  if (/^video\/[\w.+-]+$/.test(type)) return 'video';
+  return undefined;
+}
+
+/** Types that say nothing about the content: the first bytes decide. */
+function isOpaque(type: string): boolean {
+  return type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream';
+}
+
+function contentTypeReason(type: string): string {
+  if (type === 'text/html' || type === 'application/xhtml+xml') return 'the link is a web page, not a media file';
+  return `the link is not an image or video (the server says ${type})`;
+}
+
+function statusReason(status: number): string {
+  if (status === 404 || status === 410) return `the file does not exist (HTTP ${status})`;
+  if (status === 401 || status === 403) return `the file is private or the link has expired (HTTP ${status})`;
+  if (status >= 500) return `the media server failed (HTTP ${status})`;
+  return `the media server refused the request (HTTP ${status})`;
+}
+
+/** Total size from Content-Range (206) or Content-Length (200). */
+function totalSize(res: Response): number | undefined {
+  const range = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '');
+  if (range) return Number(range[1]);
+  if (res.status !== 200) return undefined;
+  const length = Number(res.headers.get('content-length') ?? NaN);
+  return Number.isFinite(length) && length >= 0 ? length : undefined;
+}
+
+/** A plain-words reason for any failure; `aborted` replaces it when our own deadline cut the request. */
+function reasonOf(err: unknown, aborted: string | undefined): string {
+  if (err instanceof Refusal) return err.message;
+  if (err instanceof UnsafeTargetError) return err.message.charAt(0).toLowerCase() + err.message.slice(1);
+  if (aborted) return aborted;
+  const code = errorCode(err);
+  return code ? `the media server could not be reached (${code})` : 'the media server could not be reached';
+}
+
+function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** The URL for messages: origin and path only, so tokens in a query string never leak. */
+function describe(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(invalid link)';
+  }
+}
+
+/** Last path segment of the URL, decoded and made safe, or 'media'. */
+function filenameOf(raw: string): string {
+  let segment = '';
+  try {
+    segment = new URL(raw).pathname.split('/').pop() ?? '';
+    segment = decodeURIComponent(segment);
+  } catch {
+    // keep the raw segment
+  }
+  // eslint-disable-next-line no-control-regex
+  const safe = segment.replace(/[\u0000-\u001f\u007f/\\"]/g, '_').trim().slice(0, 200);
+  return safe && safe !== '.' && safe !== '..' ? safe : 'media';
+}

@@ -1,0 +1,312 @@
+/**
+ * CDK assertions on the four stacks, synthesised without bundling (context aws:cdk:bundling-stacks = []) and without
+ * aws-cdk-lib's template validation, so the whole file runs in about a second.
+ */
+process.env.CDK_VALIDATION = 'false';
+
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { buildStacks, type ServiceStacks } from '../../bin/app';
+import { deployedRoutes } from '../../infra/stacks/api-stack';
+import { routeList } from '../../infra/routes';
+import { workers } from '../../infra/workers';
+import type { Grant } from '../../shared/http/route';
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
+
+function build(context: Record<string, unknown> = {}): ServiceStacks {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'Social Publishing <no-reply@mail.example.org>', ...context } });
+  return buildStacks(app);
+}
+
+let stacks: ServiceStacks;
+let data: Template;
+let api: Template;
+let worker: Template;
+let obs: Template;
+
+beforeAll(() => {
+  stacks = build();
+  data = Template.fromStack(stacks.data);
+  api = Template.fromStack(stacks.api);
+  worker = Template.fromStack(stacks.workers);
+  obs = Template.fromStack(stacks.observability);
+});
+
+const resourcesOf = (t: Template, type: string): Resources =>
+  t.findResources(type) as Resources;
+
+/** Logical id of the function whose Description is `description` (routes: "GET /api/me"). */
+function functionId(t: Template, description: string): string {
+  const ids = Object.keys(t.findResources('AWS::Lambda::Function', { Properties: { Description: description } }));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+/** Every IAM action the function's role is allowed, from the policies attached to that role. */
+function actionsOf(t: Template, fnId: string): string[] {
+  const fn = resourcesOf(t, 'AWS::Lambda::Function')[fnId]!;
+  const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;
+  const policies = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
+    .filter((p) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId));
+  const managed = resourcesOf(t, 'AWS::IAM::Role')[roleId]!.Properties!.ManagedPolicyArns;
+  expect(managed).toBeUndefined(); // no AWSLambdaBasicExecutionRole: logs are granted on the function's own group
+  return policies.flatMap((p) => (p.Properties!.PolicyDocument.Statement as { Action: string | string[] }[])
+    .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])));
+}
+
+const GRANT_ACTION_PREFIX: Record<Grant, string> = {
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:',
+};
+
+describe('stacks', () => {
+  test('are named SocialPublishing-<stage>-<Part>, stage dev by default', () => {
+    expect([stacks.data, stacks.api, stacks.workers, stacks.observability].map((s) => s.stackName)).toEqual([
+      'SocialPublishing-dev-Data', 'SocialPublishing-dev-Api', 'SocialPublishing-dev-Workers', 'SocialPublishing-dev-Observability',
+    ]);
+    expect(build({ stage: 'staging' }).api.stackName).toBe('SocialPublishing-staging-Api');
+  });
+
+  test('prod needs an SES sender', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'prod' } });
+    expect(() => buildStacks(app)).toThrow(/mailFrom/);
+  });
+});
+
+describe('data stack', () => {
+  test('table matches table-definition.ts: pk/sk, gsi1 (ALL), TTL expires_at, on-demand, PITR', () => {
+    data.resourceCountIs('AWS::DynamoDB::Table', 1);
+    data.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+      AttributeDefinitions: Match.arrayWith([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }]),
+      BillingMode: 'PAY_PER_REQUEST',
+      GlobalSecondaryIndexes: [{
+        IndexName: 'gsi1',
+        KeySchema: [{ AttributeName: 'gsi1pk', KeyType: 'HASH' }, { AttributeName: 'gsi1sk', KeyType: 'RANGE' }],
+        Projection: { ProjectionType: 'ALL' },
+      }],
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
+  test('prod retains the table with deletion protection; dev does not', () => {
+    const prod = Template.fromStack(build({ stage: 'prod' }).data);
+    prod.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', Properties: { DeletionProtectionEnabled: true } });
+    prod.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain' });
+    data.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete', Properties: { DeletionProtectionEnabled: false } });
+  });
+
+  test('credentials key rotates', () => {
+    data.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+
+  test('media bucket: private, TLS only, S3-managed encryption, 30-day expiry, CORS for PUT/GET, access logs', () => {
+    const media = Object.entries(resourcesOf(data, 'AWS::S3::Bucket')).find(([, b]) => b.Properties!.CorsConfiguration)!;
+    expect(media).toBeDefined();
+    const [mediaId, bucket] = media;
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LoggingConfiguration: { DestinationBucketName: expect.anything() },
+    });
+    expect(bucket.Properties!.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([expect.objectContaining({ ExpirationInDays: 30, Status: 'Enabled' })]));
+    expect(bucket.Properties!.CorsConfiguration.CorsRules).toEqual([expect.objectContaining({
+      AllowedMethods: expect.arrayContaining(['PUT', 'GET']),
+      AllowedOrigins: ['*'],
+      AllowedHeaders: expect.arrayContaining(['content-type', 'content-length']),
+    })]);
+    data.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: mediaId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({
+          Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        })]),
+      },
+    });
+  });
+
+  test('one queue + DLQ per worker: visibility, redrive maxReceiveCount, 14-day DLQ, SSE, TLS only', () => {
+    const queues = resourcesOf(data, 'AWS::SQS::Queue');
+    expect(Object.keys(queues)).toHaveLength(workers.length * 2 + 1); // + the scheduler DLQ
+    for (const def of workers) {
+      const [, queue] = Object.entries(queues).find(([, q]) => q.Properties!.QueueName === `SocialPublishing-dev-${def.queueName}`)!;
+      expect(queue.Properties).toMatchObject({
+        VisibilityTimeout: def.visibilityTimeoutSeconds,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { maxReceiveCount: def.maxReceiveCount },
+      });
+      const dlqId = queue.Properties!.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
+      expect(queues[dlqId]!.Properties).toMatchObject({
+        QueueName: `SocialPublishing-dev-${def.queueName}-dlq`, MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true,
+      });
+    }
+    data.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'SocialPublishing-dev-scheduler-dlq', MessageRetentionPeriod: 14 * 86_400 });
+    const tlsPolicies = Object.values(resourcesOf(data, 'AWS::SQS::QueuePolicy')).filter((p) =>
+      (p.Properties!.PolicyDocument.Statement as any[]).some((s) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false'));
+    expect(tlsPolicies).toHaveLength(Object.keys(queues).length);
+  });
+
+  test('schedule group for the one-time schedules', () => {
+    data.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'SocialPublishing-dev' });
+  });
+});
+
+describe('api stack', () => {
+  const routes = deployedRoutes();
+
+  test('deploys every non-local route and no local-only one', () => {
+    expect(routes.length).toBe(routeList.filter((r) => !r.localOnly).length);
+    expect(routes.length).toBeGreaterThan(0);
+    api.resourceCountIs('AWS::Lambda::Function', routes.length + 1); // + the dispatcher
+    api.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
+    for (const r of routes) {
+      api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
+      functionId(api, `${r.method} ${r.path}`);
+    }
+    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /api/me' });
+    const keys = Object.values(resourcesOf(api, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties!.RouteKey as string);
+    expect(keys.filter((k) => k.includes('/dev/'))).toEqual([]);
+    const descriptions = Object.values(resourcesOf(api, 'AWS::Lambda::Function')).map((f) => f.Properties!.Description as string);
+    expect(descriptions.filter((d) => d.includes('/dev/'))).toEqual([]);
+    for (const local of routeList.filter((r) => r.localOnly)) {
+      expect(keys).not.toContain(`${local.method} ${local.path}`);
+    }
+  });
+
+  test('$default stage: access logs to a log group, throttle burst 200 / rate 100; ApiUrl output', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^AccessLogs'), 'Arn'] }, Format: Match.anyValue() },
+    });
+    api.hasOutput('ApiUrl', {});
+  });
+
+  test('least privilege: each route function has exactly the services its route grants', () => {
+    for (const r of routes) {
+      const actions = actionsOf(api, functionId(api, `${r.method} ${r.path}`));
+      for (const [grant, prefix] of Object.entries(GRANT_ACTION_PREFIX) as [Grant, string][]) {
+        const granted = r.grants.some((g) => GRANT_ACTION_PREFIX[g] === prefix);
+        expect({ route: r.id, grant, has: actions.some((a) => a.startsWith(prefix)) })
+          .toEqual({ route: r.id, grant, has: granted });
+      }
+      expect(actions.filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
+      expect(actions.some((a) => a.startsWith('iam:'))).toBe(r.grants.includes('scheduler'));
+    }
+  });
+
+  test('get-platforms may not touch DynamoDB; post-signup may use the table and send email as MAIL_FROM', () => {
+    const platforms = actionsOf(api, functionId(api, 'GET /api/platforms'));
+    expect(platforms.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
+    const signup = actionsOf(api, functionId(api, 'POST /api/signup'));
+    expect(signup).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'ses:SendEmail']));
+    const policy = JSON.stringify(api.findResources('AWS::IAM::Policy'));
+    expect(policy).toContain(':identity/no-reply@mail.example.org');
+    expect(policy).toContain(':identity/mail.example.org');
+    expect(policy).not.toContain('/index/*'); // GSIs are granted by name
+  });
+
+  test('every function gets the config.ts environment', () => {
+    const required = ['RUNTIME', 'TABLE_NAME', 'PUBLISH_QUEUE_URL', 'MEDIA_BUCKET', 'SCHEDULE_GROUP', 'SCHEDULER_ROLE_ARN',
+      'SCHEDULER_TARGET_ARN', 'SCHEDULER_DLQ_ARN', 'KMS_KEY_ID', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'NODE_OPTIONS',
+      'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'];
+    for (const t of [api, worker]) {
+      for (const fn of Object.values(resourcesOf(t, 'AWS::Lambda::Function'))) {
+        const vars = fn.Properties!.Environment.Variables;
+        expect(Object.keys(vars)).toEqual(expect.arrayContaining(required));
+        expect(vars).toMatchObject({ RUNTIME: 'aws', NODE_OPTIONS: '--enable-source-maps', MAIL_FROM: 'Social Publishing <no-reply@mail.example.org>' });
+      }
+    }
+  });
+
+  test('scheduler role: trusted by scheduler.amazonaws.com, invokes the dispatcher, sends to the scheduler DLQ', () => {
+    api.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] },
+    });
+    api.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'SocialPublishing-dev-dispatch' });
+    const roleId = Object.keys(api.findResources('AWS::IAM::Role', {
+      Properties: { AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] } },
+    }))[0]!;
+    const statements = Object.values(resourcesOf(api, 'AWS::IAM::Policy'))
+      .filter((p) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap((p) => p.Properties!.PolicyDocument.Statement as { Action: string; Resource: unknown }[]);
+    expect(statements.map((s) => s.Action).sort()).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
+    expect(JSON.stringify(statements)).toContain(':function:SocialPublishing-dev-dispatch');
+  });
+});
+
+describe('workers stack', () => {
+  test('one function per worker with an SQS event source reporting batch item failures', () => {
+    worker.resourceCountIs('AWS::Lambda::Function', workers.length);
+    worker.resourceCountIs('AWS::Lambda::EventSourceMapping', workers.length);
+    for (const def of workers) {
+      worker.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        BatchSize: def.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      worker.hasResourceProperties('AWS::Lambda::Function', { MemorySize: def.memoryMb, Timeout: def.timeoutSeconds });
+    }
+  });
+
+  test('workers consume their queue and may use table, key, scheduler (+ PassRole) and read media', () => {
+    for (const id of Object.keys(resourcesOf(worker, 'AWS::Lambda::Function'))) {
+      const actions = actionsOf(worker, id);
+      expect(actions).toEqual(expect.arrayContaining([
+        'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'kms:Decrypt', 'kms:GenerateDataKey',
+        'scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole', 's3:GetObject',
+      ]));
+      expect(actions).not.toContain('s3:PutObject');
+      expect(actions).not.toContain('ses:SendEmail');
+    }
+  });
+});
+
+describe('every function', () => {
+  test('runs nodejs22.x on arm64 with active tracing and a one-month log group', () => {
+    let count = 0;
+    for (const t of [api, worker]) {
+      for (const fn of Object.values(resourcesOf(t, 'AWS::Lambda::Function'))) {
+        expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+        count++;
+      }
+      const groups = Object.values(resourcesOf(t, 'AWS::Logs::LogGroup'));
+      expect(groups.every((g) => g.Properties!.RetentionInDays === 30)).toBe(true);
+    }
+    expect(count).toBe(deployedRoutes().length + 1 + workers.length);
+  });
+});
+
+describe('iam', () => {
+  test('the only "*" resources are X-Ray (what the per-function IAM5 Resource::* acknowledgement covers)', () => {
+    for (const t of [data, api, worker, obs]) {
+      for (const p of Object.values(resourcesOf(t, 'AWS::IAM::Policy'))) {
+        for (const s of p.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]) {
+          const resources = Array.isArray(s.Resource) ? s.Resource : [s.Resource];
+          if (!resources.includes('*')) continue;
+          const actions = Array.isArray(s.Action) ? s.Action : [s.Action];
+          expect(actions.filter((a) => !a.startsWith('xray:'))).toEqual([]);
+        }
+      }
+    }
+  });
+});
+
+describe('observability stack', () => {
+  test('alarms: every DLQ, API 5xx over 5 minutes, each worker and the dispatcher; all notify an encrypted topic', () => {
+    obs.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    const alarms = Object.values(resourcesOf(obs, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
+    const dlqAlarms = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(dlqAlarms).toHaveLength(workers.length + 1);
+    const fiveXx = alarms.filter((a) => a.MetricName === '5xx');
+    expect(fiveXx).toEqual([expect.objectContaining({ Namespace: 'AWS/ApiGateway', Period: 300, Statistic: 'Sum', Threshold: 0 })]);
+    const errors = alarms.filter((a) => a.MetricName === 'Errors');
+    expect(errors).toHaveLength(workers.length + 1);
+    for (const a of alarms) {
+      expect(a).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0, AlarmActions: [expect.anything()] });
+      expect(a.AlarmDescription).toMatch(/Runbook: docs\/operations\.md#alarm-/);
+    }
+  });
+});
