@@ -23,7 +23,7 @@ let apiKey: string;
 
 beforeAll(async () => {
   ({ table, stop } = await startTestTable());
-  ({ deps, mailer } = testDeps(table));
+  ({ deps, mailer } = testDeps(table, {}, { frozenClock: true }));
   setDeps(deps);
   await signup(deps, { email: 'handler@example.com', ip: '192.0.2.50' });
   apiKey = (await confirmSignup(deps, new URL(mailer.sent[0].links[0]).searchParams.get('token')!)).api_key;

@@ -16,7 +16,7 @@ afterAll(() => stop());
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
 async function signedUp(email: string) {
-  const t = testDeps(table);
+  const t = testDeps(table, {}, { frozenClock: true });
   await signup(t.deps, { email, ip: `203.0.113.${Math.floor(Math.random() * 250)}` });
   const confirmed = await confirmSignup(t.deps, tokenOf(t.mailer.sent[0].links[0]));
   return { ...t, ...confirmed };
@@ -24,7 +24,7 @@ async function signedUp(email: string) {
 
 describe('signup and confirmation', () => {
   it('50 concurrent signups for one email make exactly one account with one Default brand', async () => {
-    const { deps, mailer } = testDeps(table);
+    const { deps, mailer } = testDeps(table, {}, { frozenClock: true });
     const email = 'race@example.com';
     const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => signup(deps, { email, ip: `198.51.100.${i}` })));
     // 3 a day per email: the rest are rate limited, and none of them may create a second account.
@@ -42,7 +42,7 @@ describe('signup and confirmation', () => {
   });
 
   it('50 concurrent signups without the per-email limit still claim the email once', async () => {
-    const { deps } = testDeps(table);
+    const { deps } = testDeps(table, {}, { frozenClock: true });
     const claims = await Promise.all(Array.from({ length: 50 }, (_, i) => deps.accounts.claimEmail('claim@example.com', `acc_${String(i).padStart(26, '0')}`)));
     const winners = claims.filter((c) => c.claimed);
     expect(winners).toHaveLength(1);
@@ -51,7 +51,7 @@ describe('signup and confirmation', () => {
   });
 
   it('answers the same for a new and a known email and never returns a credential', async () => {
-    const { deps, mailer } = testDeps(table);
+    const { deps, mailer } = testDeps(table, {}, { frozenClock: true });
     const first = await signup(deps, { email: 'Known@Example.com', ip: '192.0.2.1' });
     const second = await signup(deps, { email: 'known@example.com', ip: '192.0.2.1' });
     expect(first).toEqual({ email: 'known@example.com', pending_verification: true, emailed: true });
@@ -62,7 +62,7 @@ describe('signup and confirmation', () => {
   });
 
   it('the link issues a working key once; a second use and an expired link are 410', async () => {
-    const { deps, mailer, clock } = testDeps(table);
+    const { deps, mailer, clock } = testDeps(table, {}, { frozenClock: true });
     await signup(deps, { email: 'once@example.com', ip: '192.0.2.2' });
     const token = tokenOf(mailer.sent[0].links[0]);
     const res = await confirmSignup(deps, token);
@@ -78,7 +78,7 @@ describe('signup and confirmation', () => {
   });
 
   it('an unverified account cannot use a key (403)', async () => {
-    const { deps } = testDeps(table);
+    const { deps } = testDeps(table, {}, { frozenClock: true });
     await signup(deps, { email: 'unverified@example.com', ip: '192.0.2.4' });
     const accountId = (await deps.accounts.findIdByEmail('unverified@example.com'))!;
     const key = await createApiKey(deps, accountId, {});
@@ -148,7 +148,7 @@ describe('brands', () => {
 
 describe('rate limits', () => {
   it('counts hits across callers in a fixed window and says when to retry', async () => {
-    const { deps, clock } = testDeps(table);
+    const { deps, clock } = testDeps(table, {}, { frozenClock: true });
     clock.ms = Date.UTC(2026, 0, 1, 0, 0, 10);
     const outcomes = await Promise.allSettled(Array.from({ length: 25 }, () => hit(deps, 'subject-1', perMinute(20))));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(20);

@@ -39,7 +39,16 @@ export class MemoryMailer implements Mailer {
   async send(email: Email) { this.sent.push(email); }
 }
 
-/** A clock tests move by hand. */
+/** A clock that follows real time, shifted by hand (`advance`), for tests where time must also pass. */
+export class OffsetClock implements Clock {
+  private offset = 0;
+  now() { return Date.now() + this.offset; }
+  advance(ms: number) { this.offset += ms; }
+  get ms() { return this.now(); }
+  set ms(value: number) { this.offset = value - Date.now(); }
+}
+
+/** A clock tests move by hand; it stands still otherwise. */
 export class ManualClock implements Clock {
   constructor(public ms: number = Date.UTC(2026, 10, 21, 12, 0, 0)) {}
   now() { return this.ms; }
@@ -86,9 +95,9 @@ const noBlobs: Blobs = {
 };
 
 /** Deps over the embedded table, with in-memory mail/queue/scheduler and a manual clock. */
-export function testDeps(table: TableRef, overrides: Partial<Deps> = {}) {
+export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: { frozenClock?: boolean } = {}) {
   const mailer = new MemoryMailer();
-  const clock = new ManualClock(Date.now());
+  const clock = opts.frozenClock ? new ManualClock(Date.now()) : new OffsetClock();
   const queue = new MemoryQueue();
   const scheduler = new MemoryScheduler();
   const deps: Deps = {
@@ -105,7 +114,7 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}) {
     networks: buildRegistry(config()),
     media: mediaGateway(true),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
-    settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', networkTimeoutMs: 2_000, publishWaitMs: 5_000 },
+    settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,
   };
   return { deps, mailer, clock, queue, scheduler };

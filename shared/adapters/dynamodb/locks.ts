@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { LockStore } from '../../ports/publishing';
 import { isConditionFailure, type TableRef } from './client';
 import { cond, or } from './conditions';
@@ -25,7 +25,9 @@ export class DynamoLockStore implements LockStore {
       return { ok: true as const };
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
-      const held = (err as { Item?: Record<string, unknown> }).Item;
+      // DynamoDB returns the holder with the failure; engines that do not are asked once more.
+      const held = (err as { Item?: Record<string, unknown> }).Item
+        ?? (await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.lock(key), ConsistentRead: true }))).Item;
       return { ok: false as const, heldBy: String(held?.post_id ?? '') };
     }
   }

@@ -1,0 +1,270 @@
+import { publishingWorld } from '../support/publishing';
+import { publishPost } from '../../shared/app/publish/create-post';
+import { validatePost, type PostRequest } from '../../shared/app/publish/request';
+import { deliver, STALE_CLAIM_MS } from '../../shared/app/publish/deliver';
+import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+import { getPost, postStatus } from '../../shared/app/publish/queries';
+import { AppError } from '../../shared/domain/errors';
+import { usageKeys } from '../../shared/domain/usage';
+import { TelegramFake } from '../fakes/telegram';
+import type { Account } from '../../shared/ports/store';
+
+let w: Awaited<ReturnType<typeof publishingWorld>>;
+beforeAll(async () => { w = await publishingWorld(); });
+afterAll(() => w.stop());
+beforeEach(() => { w.telegram.reset(); w.discord.reset(); });
+
+const post = (account: Account, req: PostRequest) => publishPost(w.deps, account, validatePost(req), { source: 'api', wait: true });
+
+describe('POST /api/post use case', () => {
+  it('publishes to two networks in parallel and answers one result per network in request order', async () => {
+    const acc = await w.newAccount();
+    await w.connectTelegram(w.deps, acc);
+    await w.connectDiscord(w.deps, acc);
+    const res = await post(acc, { platforms: ['discord', 'telegram'], text: 'Hello <world> & all' });
+    expect(res.results.map((r) => [r.platform, r.ok, r.status])).toEqual([['discord', true, 'published'], ['telegram', true, 'published']]);
+    expect(res.results[1].url).toBe('https://t.me/acmenews/41');
+    const send = w.telegram.requests.find((r) => r.path.endsWith('/sendMessage'))!;
+    expect(send.json).toMatchObject({ chat_id: '-1001234567890', text: 'Hello &lt;world&gt; &amp; all', parse_mode: 'HTML' });
+    const stored = await getPost(w.deps, acc.id, res.post_id);
+    expect(stored.events.map((e) => [e.type, e.data.platform]).sort()).toEqual([['post.published', 'discord'], ['post.published', 'telegram']]);
+    expect(stored.events[0].data).toMatchObject({ post_id: res.post_id, source: 'api', idempotency_key: null, brand_id: res.brand_id, account: { brand: 'Default' }, label: expect.stringContaining('Default · ') });
+    expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(2);
+    expect(await postStatus(w.deps, acc.id, 'telegram', res.post_id)).toMatchObject({ status: 'published' });
+    expect(await postStatus(w.deps, acc.id, 'telegram', '41')).toMatchObject({ post_id: res.post_id, status: 'published' });
+  });
+
+  it('100 concurrent identical requests publish exactly once; 99 answer 409 duplicate_post', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => post(acc, { platform: 'telegram', text: 'once only' })));
+    const ok = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason as AppError);
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(99);
+    expect(refused.every((e) => e.status === 409 && e.code === 'duplicate_post' && /nothing was published again/.test(e.message))).toBe(true);
+    await w.queue.drain();
+    expect(w.telegramSends()).toBe(1);
+  });
+
+  it('the same idempotency_key is refused for 24 hours; then accepted', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    const first = await post(acc, { platform: 'telegram', text: 'one', idempotency_key: 'order-42' });
+    expect(first.results[0].ok).toBe(true);
+    await expect(post(acc, { platform: 'telegram', text: 'different text', idempotency_key: 'order-42' })).rejects.toMatchObject({ status: 409, code: 'duplicate_post', details: { post_id: first.post_id } });
+    w.clock.advance(24 * 3600 * 1000 + 1000);
+    expect((await post(acc, { platform: 'telegram', text: 'again', idempotency_key: 'order-42' })).results[0].ok).toBe(true);
+    expect(w.telegramSends()).toBe(2);
+  });
+
+  it('an identical request without a key is refused for 2 minutes', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    await post(acc, { platform: 'telegram', text: 'dup' });
+    await expect(post(acc, { platform: 'telegram', text: 'dup' })).rejects.toMatchObject({ code: 'duplicate_post' });
+    expect((await post(acc, { platform: 'telegram', text: 'dup!' })).results[0].ok).toBe(true);
+    w.clock.advance(121_000);
+    expect((await post(acc, { platform: 'telegram', text: 'dup' })).results[0].ok).toBe(true);
+  });
+
+  it('when every network failed the lock is released at once, so a retry goes through', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    w.telegram.failNext(TelegramFake.error(400, "Bad Request: can't parse entities"));
+    const first = await post(acc, { platform: 'telegram', text: 'retry me', idempotency_key: 'k-retry' });
+    expect(first.results[0]).toMatchObject({ ok: false, status: 'failed', code: 'rejected', what: expect.any(String), fix: expect.any(String) });
+    expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(0);
+    const second = await post(acc, { platform: 'telegram', text: 'retry me', idempotency_key: 'k-retry' });
+    expect(second.results[0].ok).toBe(true);
+  });
+
+  it('an SQS redelivery of the same message publishes once', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    w.queue.worker = undefined;
+    try {
+      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'redelivered' }), { source: 'api', wait: false });
+      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof deliver>[1];
+      await Promise.all([deliver(w.deps, msg), deliver(w.deps, msg), deliver(w.deps, msg)]);
+      await deliver(w.deps, msg);
+      expect(w.telegramSends()).toBe(1);
+      expect((await getPost(w.deps, acc.id, res.post_id)).events).toHaveLength(1);
+    } finally {
+      w.queue.worker = w.deps;
+    }
+  });
+
+  it('a worker that died after claiming is closed as unknown, never resent', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    w.queue.worker = undefined;
+    try {
+      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'crash' }), { source: 'api', wait: false });
+      expect(await w.deps.posts.claim(res.post_id, 'telegram', ['queued'], w.clock.now())).toBe(true); // the dead worker
+      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof deliver>[1];
+      await deliver(w.deps, msg);
+      expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ status: 'sending' === 'sending' ? 'processing' : '' });
+      w.clock.advance(STALE_CLAIM_MS + 1);
+      await deliver(w.deps, msg);
+      const after = await getPost(w.deps, acc.id, res.post_id);
+      expect(after.results[0]).toMatchObject({ ok: false, status: 'unknown', code: 'timed_out' });
+      expect(after.events.map((e) => [e.type, e.data.status])).toEqual([['post.failed', 'unknown']]);
+      expect(w.telegramSends()).toBe(0);
+    } finally {
+      w.queue.worker = w.deps;
+    }
+  });
+
+  it('a long network wait is deferred through the scheduler and sent once when it fires', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    w.telegram.failNext(TelegramFake.error(429, 'Too Many Requests: retry after 120', { retry_after: 120 }));
+    const res = await post(acc, { platform: 'telegram', text: 'later' });
+    const r = res.results[0];
+    expect(r).toMatchObject({ ok: true, status: 'scheduled', code: 'rate_limited_deferred', deferred: true, schedule_id: expect.stringMatching(/^sch_/), retry_after: 120 });
+    expect(Date.parse(r.run_at!) - w.clock.now()).toBeGreaterThan(118_000);
+    expect(Date.parse(r.run_at!) - w.clock.now()).toBeLessThanOrEqual(120_000);
+    expect((await getPost(w.deps, acc.id, res.post_id)).events).toHaveLength(0);
+    const timer = [...w.scheduler.scheduled.values()].at(-1)!;
+    expect(timer.name).toBe(`d-${res.post_id}-telegram-1`);
+    await dispatch(w.deps, DispatchInput.parse(timer.input));
+    await dispatch(w.deps, DispatchInput.parse(timer.input)); // a double fire
+    await w.queue.drain();
+    expect(w.telegramSends()).toBe(2);
+    const after = await getPost(w.deps, acc.id, res.post_id);
+    expect(after.results[0]).toMatchObject({ ok: true, status: 'published' });
+    expect(after.events.map((e) => e.type)).toEqual(['post.published']);
+  });
+
+  it('a short network wait is served inside the request', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    w.telegram.failNext(TelegramFake.error(429, 'Too Many Requests: retry after 1', { retry_after: 1 }));
+    const res = await post(acc, { platform: 'telegram', text: 'soon' });
+    expect(res.results[0]).toMatchObject({ ok: true, status: 'published' });
+  });
+
+  it('Free plan: the first two sendable networks go, the rest are held, spend nothing and emit nothing', async () => {
+    const acc = await w.newAccount('free');
+    await w.connectTelegram(w.deps, acc);
+    await w.connectDiscord(w.deps, acc);
+    await w.deps.connections.put({ ...(await w.deps.connections.get(acc.id, (await w.deps.brands.list(acc.id))[0].id, 'discord'))!, platform: 'slack', id: 'con_01ZZZZZZZZZZZZZZZZZZZZZZZZ' });
+    const res = await post(acc, { platforms: ['telegram', 'bluesky', 'discord', 'slack'], text: 'free plan' });
+    expect(res.results.map((r) => [r.platform, r.code ?? r.status])).toEqual([['telegram', 'published'], ['bluesky', 'not_connected'], ['discord', 'published'], ['slack', 'networks_per_post']]);
+    expect(res.results[3]).toMatchObject({ ok: false, held: true, upgrade_url: 'https://api.test/billing?plan=starter' });
+    const events = (await getPost(w.deps, acc.id, res.post_id)).events.map((e) => `${e.type}:${e.data.platform}`).sort();
+    expect(events).toEqual(['post.failed:bluesky', 'post.published:discord', 'post.published:telegram']);
+    expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(2);
+  });
+
+  it("limit_reached when the month's posts are used up", async () => {
+    const acc = await w.newAccount('free');
+    await w.connectTelegram(w.deps, acc);
+    await w.deps.counters.increment(usageKeys.posts(acc.id, w.clock.now()), 20, 20, 9_999_999_999);
+    const res = await post(acc, { platform: 'telegram', text: 'over' });
+    expect(res.results[0]).toMatchObject({ ok: false, code: 'limit_reached', upgrade_url: expect.stringContaining('plan=starter') });
+    expect(w.telegramSends()).toBe(0);
+  });
+
+  it('brand rules: one brand may be omitted; several connected brands are 409 ambiguous_brand; brand_id picks', async () => {
+    const acc = await w.newAccount('starter');
+    const second = await w.createBrand(w.deps, acc, 'Client B');
+    await w.connectTelegram(w.deps, acc, (await w.deps.brands.list(acc.id)).find((b) => b.name === 'Default')!.id);
+    await w.connectTelegram(w.deps, { ...acc, brand_count: 2 }, second.id);
+    await expect(post(acc, { platform: 'telegram', text: 'which?' })).rejects.toMatchObject({ status: 409, code: 'ambiguous_brand', details: { platforms: ['telegram'] } });
+    expect(w.telegramSends()).toBe(0);
+    const res = await post(acc, { platform: 'telegram', text: 'this one', brand_id: second.id });
+    expect(res).toMatchObject({ brand_id: second.id, results: [{ ok: true }] });
+    await expect(post(acc, { platform: 'telegram', text: 'x', brand_id: 'brd_nope' })).rejects.toMatchObject({ status: 404, code: 'brand_not_found' });
+  });
+
+  it('media is checked once before anything is sent: a web page is media_unreachable', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    await w.connectDiscord(w.deps, acc);
+    const page = `${w.discord.server.url}/not-media.html`;
+    const res = await post(acc, { platforms: ['telegram', 'discord'], text: 'pic', photo_url: page });
+    expect(res.results.map((r) => r.code)).toEqual(['media_unreachable', 'media_unreachable']);
+    expect(res.results[0].error).toMatch(/not-media\.html/);
+    expect(w.telegramSends()).toBe(0);
+  });
+
+  it('validation: platform xor platforms, unknown and repeated networks, caption_is_json, empty_text, per-network media rules', () => {
+    const bad = (req: PostRequest) => { try { validatePost(req); return undefined; } catch (e) { return (e as AppError).toBody(); } };
+    expect(bad({ platform: 'x', platforms: ['x'], text: 'a' })).toMatchObject({ code: 'invalid_request' });
+    expect(bad({ text: 'a' })).toMatchObject({ code: 'invalid_request' });
+    expect(bad({ platforms: ['telegram', 'myspace'], text: 'a' })).toMatchObject({ code: 'invalid_request', platforms: ['myspace'] });
+    expect(bad({ platforms: ['telegram', 'telegram'], text: 'a' })).toMatchObject({ code: 'invalid_request', platforms: ['telegram'] });
+    expect(bad({ platform: 'telegram', text: { a: 1 } })).toMatchObject({ code: 'caption_is_json' });
+    expect(bad({ platform: 'telegram', text: ' {"caption": "hi"} ' })).toMatchObject({ code: 'caption_is_json' });
+    expect(bad({ platform: 'telegram', text: '   ' })).toMatchObject({ code: 'empty_text' });
+    expect(bad({ platform: 'telegram', text: 'a', per_platform: { telegram: { thread: ['b'] } } })).toMatchObject({ code: 'invalid_request' });
+    expect(bad({ platform: 'telegram', text: '{not json} but braces' })).toBeUndefined();
+  });
+
+  it('per-network refusals before sending: unavailable, media_required, bad_media, text_too_long', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    const res = await post(acc, { platforms: ['reddit', 'youtube', 'telegram'], text: 'x'.repeat(5000), subreddit: 'test' });
+    expect(res.results.map((r) => r.code)).toEqual(['platform_unavailable', 'not_connected', 'text_too_long']);
+    const two = await post(acc, { platform: 'telegram', text: 'two pics', media: [{ url: 'https://a.example/1.png' }, { url: 'https://a.example/2.png' }] });
+    expect(two.results[0]).toMatchObject({ code: 'bad_media', error: expect.stringMatching(/at most 1 media item/) });
+    expect(w.telegramSends()).toBe(0);
+  });
+
+  it('an expired credential marks the connection reauth_required and records connection.reauth_required', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    w.telegram.failNext(TelegramFake.error(401, 'Unauthorized'));
+    const res = await post(acc, { platform: 'telegram', text: 'expired' });
+    expect(res.results[0]).toMatchObject({ ok: false, code: 'reauth_required' });
+    const brand = (await w.deps.brands.list(acc.id))[0];
+    expect((await w.deps.connections.get(acc.id, brand.id, 'telegram'))!.status).toBe('reauth_required');
+    const types = (await getPost(w.deps, acc.id, res.post_id)).events.map((e) => e.type).sort();
+    expect(types).toEqual(['connection.reauth_required', 'post.failed']);
+    const next = await post(acc, { platform: 'telegram', text: 'after expiry' });
+    expect(next.results[0]).toMatchObject({ code: 'reauth_required' });
+  });
+
+  it('a network that does not answer in time is unknown / timed_out; the worker still finishes it', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    w.telegram.failNext({ delayMs: 1500, status: 200, body: { ok: true, result: { message_id: 99, chat: { id: -1001234567890, type: 'channel', username: 'acmenews' } } } });
+    const saved = w.deps.settings.publishWaitMs;
+    w.deps.settings.publishWaitMs = 300;
+    try {
+      const res = await post(acc, { platform: 'telegram', text: 'slow' });
+      expect(res.results[0]).toMatchObject({ ok: false, status: 'unknown', code: 'timed_out' });
+      await w.queue.drain();
+      expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ ok: true, status: 'published', id: '99' });
+    } finally {
+      w.deps.settings.publishWaitMs = saved;
+    }
+  });
+
+  it('the queue refusing the fan-out fails those networks cleanly and gives back the reservation', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    w.queue.failWith = new Error('SQS down');
+    try {
+      const res = await post(acc, { platform: 'telegram', text: 'queue down' });
+      expect(res.results[0]).toMatchObject({ ok: false, code: 'internal_error' });
+      expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(0);
+    } finally {
+      w.queue.failWith = undefined;
+    }
+    expect((await post(acc, { platform: 'telegram', text: 'queue down' })).results[0].ok).toBe(true);
+  });
+});
+
+describe('Telegram spacing across concurrent senders', () => {
+  it('reserves slots at least 1 s apart for one chat, under concurrency', async () => {
+    const now = w.clock.now();
+    const slots = await Promise.all(Array.from({ length: 20 }, () => w.deps.pace.reserve('telegram:-100777', 1000, now)));
+    const sorted = [...slots].sort((a, b) => a - b);
+    expect(new Set(slots).size).toBe(20);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1]).toBe(1000);
+    expect(sorted[0]).toBe(now);
+  });
+});
