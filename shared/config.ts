@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   S3_ENDPOINT: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
   ALLOW_PRIVATE_TARGETS: bool,
+  /** Benchmarks only: turns request rate limits off. Honoured only when RUNTIME=local; never set by CDK. */
+  DISABLE_RATE_LIMITS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Largest JSON request body accepted, bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_000_000),

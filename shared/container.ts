@@ -78,6 +78,7 @@ export function buildDeps(cfg: Config): Deps {
     settings: {
       publicBaseUrl: cfg.PUBLIC_BASE_URL.replace(/\/$/, ''), runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
+      rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
     },
   };
 }

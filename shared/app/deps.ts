@@ -45,5 +45,7 @@ export interface Deps {
     networkTimeoutMs: number;
     /** How long POST /api/post waits for the workers' results (ms). */
     publishWaitMs: number;
+    /** Local benchmarks only: request rate limits off. */
+    rateLimitsOff?: boolean;
   };
 }
