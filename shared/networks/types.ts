@@ -58,12 +58,18 @@ export interface NetworkContext {
 /** A published post: its id on the network and its public link. */
 export interface Published {
   ok: true;
+  /**
+   * 'processing': the network accepted the upload but is still working (an Instagram container, a TikTok or YouTube
+   * upload that outlives the call). With `resume`, the worker calls adapter.resume(content, resume.state, ctx) again
+   * after `resume.after_seconds`, until it answers 'published' or a Failure.
+   */
   status: 'published' | 'processing';
   id: string;
   url: string;
   /** Ids of further thread posts / the first comment, when made. */
   thread_ids?: string[];
   comment_id?: string;
+  resume?: { after_seconds: number; state: Record<string, string> };
 }
 
 /**
@@ -99,4 +105,6 @@ export interface NetworkAdapter {
   /** Checks that need no network call (length limits, media fit); undefined when the content fits. */
   check(content: PublishContent, credentials: Record<string, string>): Failure | undefined;
   publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome>;
+  /** Continues a 'processing' publish from the state it returned (async media, resumable uploads). */
+  resume?(content: PublishContent, state: Record<string, string>, ctx: NetworkContext): Promise<PublishOutcome>;
 }

@@ -1,0 +1,52 @@
+import type { PlatformName } from '../domain/platforms';
+import type { Failure, NetworkContext } from './types';
+
+/**
+ * The contract of an OAuth network's sign-in (tiktok, youtube, reddit, linkedin, facebook, instagram, x). Posting
+ * stays on NetworkAdapter (types.ts): its ctx.credentials then hold `access_token` plus the account fields the
+ * provider returned (page id, page token, IG user id, person URN, …). Token refresh is the service's job, done
+ * before publish (and once after a reauth failure) with `refresh`; providers never store anything.
+ */
+
+/** Tokens as the service stores them (encrypted). `expires_at` is absolute (ms since epoch). */
+export interface TokenSet {
+  access_token: string;
+  refresh_token?: string;
+  expires_at?: number;
+  refresh_expires_at?: number;
+  scope?: string;
+}
+
+/** The service's app registration at the network (client id/secret from configuration). */
+export interface OAuthApp {
+  clientId: string;
+  clientSecret: string;
+  /** The service's callback URL, registered at the network. */
+  redirectUri: string;
+}
+
+/** An account a sign-in can post as: the user's own profile, or each page / business account they manage. */
+export interface OAuthAccount {
+  /** The network's id for it (page id, IG user id, channel id, open_id, person URN, user id). */
+  id: string;
+  /** Human handle for listings and event labels (@name, page name, channel title). */
+  handle: string;
+  /** Fields stored with the tokens and passed to publish as ctx.credentials (strings only). */
+  credentials: Record<string, string>;
+}
+
+export interface OAuthProvider {
+  readonly name: PlatformName;
+  /** Scopes requested at authorize time. */
+  readonly scopes: readonly string[];
+  /** Whether the network takes a PKCE challenge (S256); X requires it. */
+  readonly pkce: boolean;
+  /** The network's authorize URL for this state (and PKCE challenge when `pkce`). */
+  authorizeUrl(input: { app: OAuthApp; state: string; codeChallenge?: string }): string;
+  /** Exchanges the callback's code for tokens. */
+  exchangeCode(input: { app: OAuthApp; code: string; codeVerifier?: string }, ctx: NetworkContext): Promise<TokenSet | Failure>;
+  /** Renews tokens; a Failure of kind 'reauth' means the grant is gone. Absent: the tokens cannot be renewed. */
+  refresh?(tokens: TokenSet, app: OAuthApp, ctx: NetworkContext): Promise<TokenSet | Failure>;
+  /** The accounts these tokens can post as; several (pages) → the user picks one on the result page. */
+  accounts(tokens: TokenSet, ctx: NetworkContext): Promise<OAuthAccount[] | Failure>;
+}
