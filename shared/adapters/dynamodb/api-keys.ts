@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, KeyStore } from '../../ports/store';
-import { isConditionFailure, type TableRef } from './client';
+import { isConditionFailure, queryAll, type TableRef } from './client';
 import { and, cond } from './conditions';
 import { GSI1, keys, strip } from './keys';
 
@@ -25,18 +25,11 @@ export class DynamoKeyStore implements KeyStore {
   }
 
   async listByAccount(accountId: string) {
-    const out: ApiKeyRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.t.doc.send(new QueryCommand({
-        TableName: this.t.tableName, IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.apiKeyByAccount(accountId, '').gsi1pk },
-        ExclusiveStartKey: start,
-      }));
-      for (const item of res.Items ?? []) out.push(strip<ApiKeyRecord>(item));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+    const items = await queryAll(this.t, {
+      IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.apiKeyByAccount(accountId, '').gsi1pk },
+    });
+    return items.map((i) => strip<ApiKeyRecord>(i));
   }
 
   async revoke(accountId: string, keyId: string, at: string) {

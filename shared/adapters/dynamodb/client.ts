@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 
 /** The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally. */
@@ -18,4 +18,16 @@ export function isConditionFailure(err: unknown): err is ConditionalCheckFailedE
 export interface TableRef {
   doc: DynamoDBDocumentClient;
   tableName: string;
+}
+
+/** Runs a query to the end, following LastEvaluatedKey, and answers every item. */
+export async function queryAll(t: TableRef, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await t.doc.send(new QueryCommand({ ...input, TableName: t.tableName, ExclusiveStartKey: start }));
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return items;
 }

@@ -1,7 +1,7 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Connection, ConnectionStore } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
-import { isConditionFailure, type TableRef } from './client';
+import { isConditionFailure, queryAll, type TableRef } from './client';
 import { cond } from './conditions';
 import { keys, strip } from './keys';
 
@@ -19,18 +19,11 @@ export class DynamoConnectionStore implements ConnectionStore {
   }
 
   async listByAccount(accountId: string) {
-    const out: Connection[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.t.doc.send(new QueryCommand({
-        TableName: this.t.tableName, ConsistentRead: true, ExclusiveStartKey: start,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.account(accountId).pk, ':prefix': keys.connectionPrefix },
-      }));
-      for (const i of res.Items ?? []) out.push(strip<Connection>(i));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+    const items = await queryAll(this.t, {
+      ConsistentRead: true, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.account(accountId).pk, ':prefix': keys.connectionPrefix },
+    });
+    return items.map((i) => strip<Connection>(i));
   }
 
   async delete(accountId: string, connectionId: string) {

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { NetworkRecord, NetworkState, PostRecord, PostStore } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
 import type { PlatformName } from '../../domain/platforms';
-import { isConditionFailure, type TableRef } from './client';
+import { isConditionFailure, queryAll, type TableRef } from './client';
 import { cond, and } from './conditions';
 import { GSI1, keys, strip } from './keys';
 
@@ -32,16 +32,9 @@ export class DynamoPostStore implements PostStore {
   }
 
   async get(postId: string) {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.t.doc.send(new QueryCommand({
-        TableName: this.t.tableName, ConsistentRead: true, ExclusiveStartKey: start,
-        KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.post(postId).pk },
-      }));
-      items.push(...(res.Items ?? []));
-      start = res.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAll(this.t, {
+      ConsistentRead: true, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.post(postId).pk },
+    });
     const postItem = items.find((i) => i.sk === 'POST');
     if (!postItem) return undefined;
     const post = strip<PostRecord>(postItem);
