@@ -1,6 +1,10 @@
 import type { RouteDef } from '../shared/http/route';
 import * as s from '../shared/api/schemas';
 import * as p from '../shared/api/publish-schemas';
+import * as wh from '../shared/api/webhook-schemas';
+import * as m from '../shared/api/media-schemas';
+import * as sch from '../shared/api/schedule-schemas';
+import * as o from '../shared/api/oauth-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
 
 /**
@@ -107,7 +111,7 @@ export const routes = {
     responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },
   },
   postPost: {
-    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', grants: ['table', 'kms', 'publishQueue'],
+    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', grants: ['table', 'kms', 'publishQueue', 'webhookQueue'],
     summary: 'Publish to one or many networks in parallel: one result per network (60 a minute per account)',
     rateLimit: { limit: 60, windowSeconds: 60 }, body: PostRequestSchema, timeoutSeconds: 29, memoryMb: 1024,
     responses: {
@@ -132,6 +136,231 @@ export const routes = {
     summary: 'One post with each network result and the events recorded for it',
     params: s.IdParams,
     responses: { 200: { description: 'Post', schema: p.PostView }, 404: E('not_found'), ...std },
+  },
+  postMediaUploadUrl: {
+    id: 'post-media-upload-url', method: 'POST', path: '/api/media/upload-url', tag: 'Media', auth: 'key', grants: ['table', 'bucket'],
+    summary: 'Start an upload: a presigned PUT bound to the content type and size (at most 50 MB); 60 an hour per account',
+    rateLimit: { limit: 60, windowSeconds: 3600 }, body: m.UploadUrlBody,
+    responses: { 200: { description: 'PUT the raw bytes to upload_url, then finalize with path', schema: m.UploadUrlResponse }, 400: E('Invalid content type or size'), 413: E('too_large: more than 50 MB'), ...std },
+  },
+  getMediaFinalize: {
+    id: 'get-media-finalize', method: 'GET', path: '/api/media/finalize', tag: 'Media', auth: 'key', grants: ['table', 'bucket'],
+    summary: 'Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload',
+    query: m.FinalizeQuery,
+    responses: {
+      200: { description: 'Uploaded: media_url works as video_url, photo_url or media[].url for 30 days', schema: m.FinalizeResponse },
+      400: E('upload_mismatch: the stored file is not what was declared (it was deleted)'), 404: E('not_found: not uploaded yet, not yours, or deleted after 30 days'), ...std,
+    },
+  },
+  postMediaUploadLink: {
+    id: 'post-media-upload-link', method: 'POST', path: '/api/media/upload-link', tag: 'Media', auth: 'key', grants: ['table'],
+    summary: 'A hosted upload page for someone without an account (works once, for 1 hour); 30 an hour per account',
+    rateLimit: { limit: 30, windowSeconds: 3600 }, body: m.UploadLinkBody, optionalBody: true,
+    responses: { 200: { description: 'The page URL and its token', schema: m.UploadLinkResponse }, 400: E('Invalid input'), ...std },
+  },
+  getMediaUploadLink: {
+    id: 'get-media-upload-link', method: 'GET', path: '/api/media/upload-link/{token}', tag: 'Media', auth: 'key', grants: ['table'],
+    summary: "Where an upload link stands (open, uploading, uploaded, expired) and the uploaded file's path",
+    params: m.TokenParams,
+    responses: { 200: { description: 'Status', schema: m.UploadLinkStatusResponse }, 404: E('not_found'), ...std },
+  },
+  getMediaUploadPage: {
+    id: 'get-media-upload-page', method: 'GET', path: '/upload/{token}', tag: 'Media', auth: 'open', grants: ['table'],
+    summary: 'The hosted upload page of an upload link (HTML; no login, only the token)',
+    params: m.TokenParams, rateLimit: { limit: 120, windowSeconds: 3600 },
+    responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Link used or expired (HTML)' } },
+  },
+  postMediaUploadLinkUrl: {
+    id: 'post-media-upload-link-url', method: 'POST', path: '/api/media/upload-link/{token}/url', tag: 'Media', auth: 'open', grants: ['table', 'bucket'],
+    summary: "Called by the upload page: a presigned PUT for the link's account (token only)",
+    params: m.TokenParams, body: m.UploadUrlBody, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: {
+      200: { description: 'Upload URL', schema: m.UploadUrlResponse }, 400: E('Invalid or not accepted type'), 404: E('Unknown link'),
+      410: E('link_used, link_expired'), 413: E('too_large'), 429: std[429],
+    },
+  },
+  postMediaUploadLinkComplete: {
+    id: 'post-media-upload-link-complete', method: 'POST', path: '/api/media/upload-link/{token}/complete', tag: 'Media', auth: 'open', grants: ['table', 'bucket'],
+    summary: 'Called by the upload page after the PUT: checks the file and closes the link (single use)',
+    params: m.TokenParams, body: m.CompleteUploadBody, rateLimit: { limit: 60, windowSeconds: 3600 },
+    responses: {
+      200: { description: 'Uploaded', schema: m.CompleteUploadResponse }, 400: E('upload_mismatch'), 404: E('Not uploaded yet or unknown'),
+      410: E('link_expired'), 429: std[429],
+    },
+  },
+  getMediaFile: {
+    id: 'get-media-file', method: 'GET', path: '/media/{file}', tag: 'Media', auth: 'open', grants: ['table', 'bucket'],
+    summary: 'An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted',
+    params: m.MediaFileParams,
+    responses: { 302: { description: 'Redirect to the file in storage' }, 404: E('not_found') },
+  },
+  postWebhooks: {
+    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    summary: 'Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account',
+    rateLimit: { limit: 20, windowSeconds: 86_400 }, body: wh.CreateWebhookBody,
+    responses: {
+      201: { description: 'Registered, with its secret (shown once)', schema: wh.CreateWebhookResponse },
+      400: E('invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url)'), ...std,
+    },
+  },
+  getWebhooks: {
+    id: 'get-webhooks', method: 'GET', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', grants: ['table'],
+    summary: 'List webhook endpoints (never the secrets)',
+    responses: { 200: { description: 'Endpoints', schema: wh.WebhooksResponse }, ...std },
+  },
+  deleteWebhook: {
+    id: 'delete-webhook', method: 'DELETE', path: '/api/webhooks/{id}', tag: 'Webhooks', auth: 'key', grants: ['table'],
+    summary: 'Remove a webhook endpoint (pending deliveries to it stop)',
+    params: wh.WebhookParams,
+    responses: { 200: { description: 'Deleted', schema: wh.DeleteWebhookResponse }, 404: E('not_found'), ...std },
+  },
+  postWebhookTest: {
+    id: 'post-webhook-test', method: 'POST', path: '/api/webhooks/{id}/test', tag: 'Webhooks', auth: 'key', grants: ['table', 'webhookQueue'],
+    summary: 'Send a webhook.test event to this endpoint (30 an hour per account)',
+    rateLimit: { limit: 30, windowSeconds: 3600 }, params: wh.WebhookParams,
+    responses: { 202: { description: 'Queued; the try shows in the delivery log', schema: wh.TestWebhookResponse }, 404: E('not_found'), ...std },
+  },
+  postWebhookRotate: {
+    id: 'post-webhook-rotate', method: 'POST', path: '/api/webhooks/{id}/rotate', tag: 'Webhooks', auth: 'key', grants: ['table', 'kms'],
+    summary: 'New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret',
+    rateLimit: { limit: 20, windowSeconds: 86_400 }, params: wh.WebhookParams,
+    responses: { 200: { description: 'The new secret', schema: wh.RotateWebhookResponse }, 404: E('not_found'), ...std },
+  },
+  getWebhookDeliveries: {
+    id: 'get-webhook-deliveries', method: 'GET', path: '/api/webhooks/{id}/deliveries', tag: 'Webhooks', auth: 'key', grants: ['table'],
+    summary: 'The delivery log of an endpoint: every try, newest first, paginated (kept 30 days)',
+    params: wh.WebhookParams, query: wh.DeliveriesQuery,
+    responses: { 200: { description: 'Tries', schema: wh.DeliveriesResponse }, 400: E('invalid_cursor'), 404: E('not_found'), ...std },
+  },
+  postWebhookRedeliver: {
+    id: 'post-webhook-redeliver', method: 'POST', path: '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', tag: 'Webhooks', auth: 'key', grants: ['table', 'webhookQueue'],
+    summary: 'Send a delivery again now, with the same Service-Delivery id (60 an hour per account)',
+    rateLimit: { limit: 60, windowSeconds: 3600 }, params: wh.DeliveryParams,
+    responses: { 202: { description: 'Queued', schema: wh.RedeliverResponse }, 404: E('not_found'), 409: E('conflict'), ...std },
+  },
+  postSchedule: {
+    id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    summary: 'Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now',
+    body: sch.ScheduleBody,
+    responses: {
+      200: { description: 'Scheduled', schema: sch.ScheduleCreated },
+      400: E('invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached'),
+      404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
+    },
+  },
+  getSchedules: {
+    id: 'get-schedules', method: 'GET', path: '/api/schedule', tag: 'Scheduling', auth: 'key', grants: ['table'],
+    summary: 'Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor',
+    query: sch.ScheduleListQuery,
+    responses: { 200: { description: 'Schedules', schema: sch.SchedulesResponse }, 400: E('invalid_request'), ...std },
+  },
+  getSchedule: {
+    id: 'get-schedule', method: 'GET', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', grants: ['table'],
+    summary: 'One scheduled post, with each network result once it ran',
+    params: s.IdParams,
+    responses: { 200: { description: 'Schedule', schema: sch.ScheduleDetail }, 404: E('not_found'), ...std },
+  },
+  patchSchedule: {
+    id: 'patch-schedule', method: 'PATCH', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    summary: 'Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran)',
+    params: s.IdParams, body: sch.SchedulePatchBody,
+    responses: {
+      200: { description: 'Changed', schema: sch.ScheduleView }, 400: E('invalid_request, invalid_run_at, not_connected, no_free_slot'),
+      404: E('not_found'), 409: E('schedule_publishing, schedule_not_pending, schedule_deferred'), ...std,
+    },
+  },
+  deleteSchedule: {
+    id: 'delete-schedule', method: 'DELETE', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', grants: ['table', 'scheduler'],
+    summary: 'Cancel a scheduled post (409 once it is publishing or ran)',
+    params: s.IdParams,
+    responses: { 200: { description: 'Canceled', schema: sch.ScheduleView }, 404: E('not_found'), 409: E('schedule_publishing, schedule_not_pending, schedule_deferred'), ...std },
+  },
+  postBulk: {
+    id: 'post-bulk', method: 'POST', path: '/api/bulk', tag: 'Scheduling', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    summary: 'Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows',
+    body: sch.BulkBody, extraContentTypes: ['text/csv'], timeoutSeconds: 29, memoryMb: 1024,
+    responses: { 200: { description: 'Per-row report', schema: sch.BulkResponse }, 400: E('too_many_rows, invalid_csv'), ...std },
+  },
+  postRecurring: {
+    id: 'post-recurring', method: 'POST', path: '/api/recurring', tag: 'Scheduling', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    summary: 'A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at',
+    body: sch.RecurringBody,
+    responses: {
+      200: { description: 'Created', schema: sch.RecurringView },
+      400: E('invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached'), 404: E('brand_not_found'), 409: E('ambiguous_brand'), ...std,
+    },
+  },
+  getRecurringList: {
+    id: 'get-recurring-list', method: 'GET', path: '/api/recurring', tag: 'Scheduling', auth: 'key', grants: ['table'],
+    summary: 'Recurring schedules, newest first, with their next run',
+    responses: { 200: { description: 'Recurring schedules', schema: sch.RecurringListResponse }, ...std },
+  },
+  getRecurring: {
+    id: 'get-recurring', method: 'GET', path: '/api/recurring/{id}', tag: 'Scheduling', auth: 'key', grants: ['table'],
+    summary: 'One recurring schedule with its next run (each run is listed by GET /api/schedule with its recurring_id)',
+    params: s.IdParams,
+    responses: { 200: { description: 'Recurring schedule', schema: sch.RecurringView }, 404: E('not_found'), ...std },
+  },
+  deleteRecurring: {
+    id: 'delete-recurring', method: 'DELETE', path: '/api/recurring/{id}', tag: 'Scheduling', auth: 'key', grants: ['table', 'scheduler'],
+    summary: 'Stop a recurring schedule (runs already made stay)',
+    params: s.IdParams,
+    responses: { 200: { description: 'Canceled', schema: sch.RecurringView }, 404: E('not_found'), 409: E('recurring_not_active'), ...std },
+  },
+  postOauthUrl: {
+    id: 'post-oauth-url', method: 'POST', path: '/api/oauth/{platform}/url', tag: 'Connections', auth: 'key', grants: ['table', 'kms'],
+    summary: 'The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it',
+    params: o.OAuthPlatformParams, body: o.OAuthUrlBody, optionalBody: true,
+    responses: {
+      200: { description: 'The URL to open in a browser', schema: o.OAuthUrlResponse },
+      400: E('not_oauth_platform, brand_required, invalid_redirect'), 404: E('brand_not_found'), 503: E('oauth_not_configured'), ...std,
+    },
+  },
+  getOauthCallback: {
+    id: 'get-oauth-callback', method: 'GET', path: '/api/oauth/{platform}/callback', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    summary: "The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML)",
+    params: o.OAuthPlatformParams, query: o.OAuthCallbackQuery, rateLimit: { limit: 60, windowSeconds: 60 }, timeoutSeconds: 29,
+    responses: {
+      200: { description: 'Connected, or choose a page / business account (HTML)', contentType: 'text/html' },
+      303: { description: 'Back to the connect page or to redirect_after' },
+      400: { description: 'oauth_state_invalid, oauth_state_used, oauth_denied (HTML)' }, 410: { description: 'oauth_state_expired (HTML)' },
+      502: { description: 'The network refused the code (HTML)' },
+    },
+  },
+  postOauthPick: {
+    id: 'post-oauth-pick', method: 'POST', path: '/api/oauth/{platform}/pick', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    summary: "The picker's answer: connects the chosen page / business account (form post from the picker page)",
+    params: o.OAuthPlatformParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
+    responses: { 200: { description: 'Connected (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the connect page or redirect_after' }, 400: { description: 'oauth_pick_invalid (HTML)' }, 410: { description: 'oauth_pick_expired (HTML)' } },
+  },
+  postConnectLink: {
+    id: 'post-connect-link', method: 'POST', path: '/api/connect-link', tag: 'Connections', auth: 'key', grants: ['table'],
+    summary: 'A hosted connect page (1 hour, no login) that connects networks into one brand: every network, or only `platform`',
+    body: o.ConnectLinkBody, optionalBody: true,
+    responses: { 200: { description: 'The link', schema: o.ConnectLinkResponse }, 400: E('invalid_request, brand_required'), 404: E('brand_not_found'), ...std },
+  },
+  getConnectPage: {
+    id: 'get-connect-page', method: 'GET', path: '/connect/{token}', tag: 'Connections', auth: 'open', grants: ['table'],
+    summary: 'The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms',
+    params: o.ConnectPageParams, query: o.ConnectPageQuery, rateLimit: { limit: 120, windowSeconds: 60 },
+    responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Expired link (HTML)' } },
+  },
+  postConnectPageOauth: {
+    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    summary: "The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand)",
+    params: o.ConnectFormParams, body: o.FormBody, optionalBody: true, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
+    responses: { 303: { description: "To the network's sign-in" }, 403: { description: 'The link is for another network (HTML)' }, 410: { description: 'Expired link (HTML)' }, 503: { description: 'oauth_not_configured (HTML)' } },
+  },
+  postConnectPageCredentials: {
+    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    summary: "The connect page's credential form: checked against the network and saved (encrypted) into the link's brand",
+    params: o.ConnectFormParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
+    responses: { 303: { description: 'Back to the page, which shows the connection' }, 400: { description: 'invalid_credentials (the page with the message)' }, 410: { description: 'Expired link (HTML)' } },
+  },
+  getX: {
+    id: 'get-x', method: 'GET', path: '/api/x', tag: 'Publishing', auth: 'key', grants: ['table'],
+    summary: "The X add-on: its credit rules, the plan's credits, used, left and the reset date",
+    responses: { 200: { description: 'X credits', schema: o.XAddonResponse }, ...std },
   },
   devOutbox: {
     id: 'dev-outbox', method: 'GET', path: '/dev/outbox', tag: 'Local', auth: 'open', localOnly: true, grants: [],

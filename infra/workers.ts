@@ -21,7 +21,13 @@ export const workers: WorkerDef[] = [
     id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
     batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
   },
+  {
+    // Signed webhook deliveries: one try ≤ 10 s per record; a claim older than 40 s is stale (CLAIM_STALE_MS), so a
+    // message redelivered after the 60 s visibility timeout can take over a crashed worker's try.
+    id: 'webhook-worker', handler: 'functions/queue/webhook-delivery.ts', queueEnv: 'WEBHOOK_QUEUE_URL', queueName: 'webhooks',
+    batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 60, maxReceiveCount: 5, memoryMb: 512,
+  },
 ];
 
-/** The scheduler's target: fires scheduled and rate-limit-deferred posts (input validated with zod). */
+/** The scheduler's target: fires scheduled and rate-limit-deferred posts, long webhook waits and the webhook sweep (input validated with zod). */
 export const dispatcher = { id: 'dispatch', handler: 'functions/scheduler/dispatch.ts', timeoutSeconds: 60, memoryMb: 512 } as const;

@@ -44,6 +44,28 @@ const EnvSchema = z.object({
   NOSTR_DEFAULT_RELAYS: z.string().default('wss://relay.damus.io,wss://nos.lol,wss://relay.nostr.band'),
   /** Poll interval of Mastodon media processing (ms). */
   MASTODON_POLL_MS: z.coerce.number().int().positive().default(1000),
+  /**
+   * OAuth networks (decisions.md "Local mode and test seams", docs/operations.md): the service's client id and
+   * secret per network (locally from the environment; in AWS from SSM under OAUTH_SSM_PREFIX, the environment as a
+   * fallback), and the hosts: `<NAME>_AUTH_BASE` serves the authorize and token endpoints at the real paths,
+   * `<NAME>_API_BASE` the API. Unset hosts mean the real ones (each provider knows its defaults).
+   */
+  OAUTH_SSM_PREFIX: z.string().optional(),
+  TIKTOK_CLIENT_ID: z.string().optional(), TIKTOK_CLIENT_SECRET: z.string().optional(),
+  TIKTOK_AUTH_BASE: z.string().url().optional(), TIKTOK_API_BASE: z.string().url().optional(),
+  YOUTUBE_CLIENT_ID: z.string().optional(), YOUTUBE_CLIENT_SECRET: z.string().optional(),
+  YOUTUBE_AUTH_BASE: z.string().url().optional(), YOUTUBE_API_BASE: z.string().url().optional(), YOUTUBE_UPLOAD_BASE: z.string().url().optional(),
+  REDDIT_CLIENT_ID: z.string().optional(), REDDIT_CLIENT_SECRET: z.string().optional(),
+  REDDIT_AUTH_BASE: z.string().url().optional(), REDDIT_API_BASE: z.string().url().optional(),
+  LINKEDIN_CLIENT_ID: z.string().optional(), LINKEDIN_CLIENT_SECRET: z.string().optional(),
+  LINKEDIN_AUTH_BASE: z.string().url().optional(), LINKEDIN_API_BASE: z.string().url().optional(),
+  FACEBOOK_CLIENT_ID: z.string().optional(), FACEBOOK_CLIENT_SECRET: z.string().optional(),
+  FACEBOOK_AUTH_BASE: z.string().url().optional(), FACEBOOK_API_BASE: z.string().url().optional(),
+  /** Instagram signs in through Facebook Login and posts through the Graph API (FACEBOOK_API_BASE). */
+  INSTAGRAM_CLIENT_ID: z.string().optional(), INSTAGRAM_CLIENT_SECRET: z.string().optional(),
+  INSTAGRAM_AUTH_BASE: z.string().url().optional(),
+  X_CLIENT_ID: z.string().optional(), X_CLIENT_SECRET: z.string().optional(),
+  X_AUTH_BASE: z.string().url().optional(), X_API_BASE: z.string().url().optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -25,10 +25,17 @@ import { DynamoPostStore } from './adapters/dynamodb/posts';
 import { DynamoLockStore } from './adapters/dynamodb/locks';
 import { DynamoPaceStore } from './adapters/dynamodb/pace';
 import { DynamoEventSink } from './adapters/dynamodb/events';
-import { buildRegistry } from './networks/registry';
+import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
+import { HttpWebhookSender } from './adapters/webhook-sender';
+import { WebhookEventSink } from './app/webhooks/deliver';
+import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
+import { buildOAuthProviders, buildRegistry } from './networks/registry';
+import { oauthClients } from './app/oauth/ssm-clients';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import type { MediaGateway } from './app/deps';
+import { DynamoMediaStore } from './adapters/dynamodb/media';
+import { withOwnMedia } from './app/media/own-media';
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -56,6 +63,13 @@ export function buildDeps(cfg: Config): Deps {
     : new EventBridgeScheduler(new SchedulerClient({ region: cfg.AWS_REGION }), {
       groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
     });
+  const publicBaseUrl = cfg.PUBLIC_BASE_URL.replace(/\/$/, '');
+  const blobs = new S3Blobs(s3, s3, cfg.MEDIA_BUCKET);
+  const uploads = new DynamoMediaStore(table);
+  const queue = new SqsQueue(sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT }));
+  // Every recorded event fans out to the account's webhook endpoints (deliveries written, then queued).
+  const webhooks = new DynamoWebhookStore(table);
+  const fanout = { webhooks, queue, clock: systemClock, settings: { webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL } };
   return {
     accounts: new DynamoAccountStore(table),
     keys: new DynamoKeyStore(table),
@@ -64,19 +78,25 @@ export function buildDeps(cfg: Config): Deps {
     counters: new DynamoCounterStore(table),
     mailer: local ? new OutboxMailer(path.join(cfg.DATA_DIR, 'outbox')) : new SesMailer(new SESv2Client({ region: cfg.AWS_REGION }), cfg.MAIL_FROM),
     cipher: local ? new LocalKeyCipher(path.join(cfg.DATA_DIR, 'local.key')) : new KmsEnvelopeCipher(new KMSClient({ region: cfg.AWS_REGION }), cfg.KMS_KEY_ID),
-    queue: new SqsQueue(sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT })),
+    queue,
     scheduler,
-    blobs: new S3Blobs(s3, s3, cfg.MEDIA_BUCKET),
+    blobs,
+    uploads,
     connections: new DynamoConnectionStore(table),
     posts: new DynamoPostStore(table),
     locks: new DynamoLockStore(table),
     pace: new DynamoPaceStore(table),
-    events: new DynamoEventSink(table),
+    events: new WebhookEventSink(new DynamoEventSink(table), () => fanout),
+    webhooks,
+    webhookSender: new HttpWebhookSender({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
+    schedules: new DynamoScheduleStore(table),
     networks: buildRegistry(cfg),
-    media: mediaGateway(cfg.ALLOW_PRIVATE_TARGETS),
+    oauth: { providers: buildOAuthProviders(cfg), clients: oauthClients(cfg) },
+    // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
+    media: withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), { uploads, blobs, clock: systemClock, settings: { publicBaseUrl } }),
     clock: systemClock,
     settings: {
-      publicBaseUrl: cfg.PUBLIC_BASE_URL.replace(/\/$/, ''), runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL,
+      publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
     },

@@ -10,6 +10,9 @@ const Message = z.object({
   platform: z.string().refine(isPlatformName, 'unknown network'),
   deferral: z.number().int().min(0).max(10),
   respond_by: z.number().int().optional(),
+  /** A 'processing' network's resume step (async media, shared/app/publish/deliver.ts). */
+  resume: z.boolean().optional(),
+  step: z.number().int().min(0).optional(),
 });
 
 /**

@@ -12,6 +12,7 @@ import { startHttpServer, type ExtraRoute } from './http-server';
 import { lambdaContext, loadHandler } from './invoke';
 import { startPoller } from './sqs-poller';
 import { startTimerPoller } from './timer-poller';
+import { startMediaSweep } from './media-sweep';
 
 export interface LocalOptions {
   /** HTTP port (0 = random). */
@@ -77,11 +78,14 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     async (input) => { await (await loadHandler(dispatcher.handler))(input, lambdaContext(dispatcher.id, dispatcher.timeoutSeconds * 1000)); },
     { onError },
   );
+  // Stored media is deleted after 30 days: the bucket lifecycle rule and TTL in AWS, this sweep locally.
+  const mediaSweep = startMediaSweep(getDeps, { onError });
 
   return {
     url, port: http.port, dataDir,
     async stop() {
       await http.stop();
+      await mediaSweep.stop();
       await Promise.all([...pollers.map((p) => p.stop()), timers.stop()]);
       client.destroy();
       await sqs.stop();

@@ -42,10 +42,18 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   }
 }
 
+/**
+ * The media bucket's CORS rule, as the CDK data stack sets it: the hosted upload page PUTs straight to storage from
+ * the browser (another origin), and GET serves downloads.
+ */
+export const LOCAL_BUCKET_CORS = '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod>' +
+  '<AllowedMethod>GET</AllowedMethod><AllowedHeader>content-type</AllowedHeader><AllowedHeader>content-length</AllowedHeader>' +
+  '<ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>';
+
 export async function startS3(dataDir: string, buckets: string[], port = 0): Promise<Service> {
   const directory = path.join(dataDir);
   fs.mkdirSync(directory, { recursive: true });
-  const s3 = new S3rver({ port, address: '127.0.0.1', silent: true, directory, vhostBuckets: false, configureBuckets: buckets.map((name) => ({ name })) });
+  const s3 = new S3rver({ port, address: '127.0.0.1', silent: true, directory, vhostBuckets: false, configureBuckets: buckets.map((name) => ({ name, configs: [LOCAL_BUCKET_CORS] })) });
   const addr = await s3.run();
   return { endpoint: `http://127.0.0.1:${addr.port}`, stop: () => s3.close() };
 }

@@ -24,8 +24,11 @@ export interface ApiStackProps extends StackProps {
 /** The routes of the route table that AWS serves (localOnly ones exist only in the local runtime). */
 export const deployedRoutes = () => routeList.filter((r) => !r.localOnly);
 
-/** Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it. */
-export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler'];
+/**
+ * Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it; queue
+ * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials).
+ */
+export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms'];
 
 /**
  * The HTTP API: one function per deployed route of infra/routes.ts, each granted exactly its route's `grants`; the
@@ -135,7 +138,7 @@ export class ApiStack extends Stack {
       environment: this.functionEnvironment,
       logRemovalPolicy,
     });
-    applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => g !== 'publishQueue' || this.grantTargets.publishQueue), this.grantTargets);
+    applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
 
     // ---- One function per deployed route.
     for (const route of deployedRoutes()) {

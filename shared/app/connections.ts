@@ -10,6 +10,7 @@ import { UnsafeTargetError } from '../net/address-guard';
 import { getBrand } from './brands';
 import { labelOf } from './publish/events';
 import { networkContext } from './publish/deliver';
+import { freshCredentials } from './oauth/credentials';
 
 /** Credential fields that are URLs the service will call: each must point at a public https address. */
 const URL_FIELDS: Partial<Record<PlatformName, string[]>> = {
@@ -32,7 +33,7 @@ function verifyFailure(platform: PlatformName, f: Failure): AppError {
 }
 
 /** The brand a connection call targets: the named one, or the only one (several brands need brand_id). */
-async function targetBrand(deps: Pick<Deps, 'brands'>, account: Account, brandId?: string): Promise<Brand> {
+export async function targetBrand(deps: Pick<Deps, 'brands'>, account: Account, brandId?: string): Promise<Brand> {
   if (brandId !== undefined) return getBrand(deps, account.id, brandId);
   const brands = await deps.brands.list(account.id);
   if (brands.length === 1) return brands[0];
@@ -123,8 +124,9 @@ export async function connectionHealth(deps: Deps, account: Account, platformNam
   const checked_at = new Date(deps.clock.now()).toISOString();
   const base = { platform: platformName, brand_id: brand.id, connection_id: connection.id, handle: connection.handle, checked_at };
   if (!adapter) return { ...base, ok: false, status: connection.status, error: 'This network cannot be checked in this deployment' };
-  const credentials = JSON.parse(await deps.cipher.decrypt(connection.credentials_enc)) as Record<string, string>;
-  const res = await adapter.verify(networkContext(deps, credentials));
+  // OAuth connections renew their tokens first (a lost grant marks the connection and records the event)
+  const fresh = await freshCredentials(deps, connection);
+  const res = fresh.ok ? await adapter.verify(networkContext(deps, fresh.credentials)) : fresh.failure;
   if (res.ok) {
     if (connection.status !== 'active') await deps.connections.setStatus(account.id, brand.id, platformName, 'active');
     return { ...base, ok: true, status: 'active' as const };

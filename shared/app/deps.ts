@@ -5,8 +5,12 @@ import type { Cipher } from '../ports/cipher';
 import type { Queue } from '../ports/queue';
 import type { Scheduler } from '../ports/scheduler';
 import type { Blobs } from '../ports/blobs';
+import type { MediaStore } from '../ports/media';
 import type { ConnectionStore, EventSink, LockStore, PaceStore, PostStore } from '../ports/publishing';
+import type { WebhookSender, WebhookStore } from '../ports/webhooks';
 import type { Registry } from '../networks/registry';
+import type { OAuthNetworks } from './oauth/clients';
+import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
@@ -35,12 +39,22 @@ export interface Deps {
   locks: LockStore;
   pace: PaceStore;
   events: EventSink;
+  schedules: ScheduleStore;
   networks: Registry;
+  /** OAuth networks: each one's sign-in provider and the service's client registration (shared/app/oauth). */
+  oauth: OAuthNetworks;
   media: MediaGateway;
+  /** Webhook endpoints, deliveries and their log; the HTTP sender with the address checks (shared/app/webhooks). */
+  webhooks: WebhookStore;
+  webhookSender: WebhookSender;
+  /** Media uploads and hosted upload links (shared/app/media). */
+  uploads: MediaStore;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';
     publishQueueUrl: string;
+    /** The webhook delivery queue (its own queue, not the publish queue). */
+    webhookQueueUrl: string;
     /** Each network call's deadline (ms). */
     networkTimeoutMs: number;
     /** How long POST /api/post waits for the workers' results (ms). */

@@ -14,6 +14,13 @@ export interface Connection {
   connected_at: string;
   /** Envelope-encrypted JSON of the network credentials; never returned by any endpoint. */
   credentials_enc: string;
+  /**
+   * OAuth networks only: the envelope-encrypted TokenSet (shared/networks/oauth.ts), kept apart from the account
+   * fields in credentials_enc so a refresh never touches them; publish gets `access_token` merged over those.
+   */
+  tokens_enc?: string;
+  /** OAuth networks only: when the access token expires (ms), readable without decrypting (refresh decisions). */
+  token_expires_at?: number;
 }
 
 export interface ConnectionStore {
@@ -24,6 +31,13 @@ export interface ConnectionStore {
   /** Removes a connection by id; false when it is not the account's. */
   delete(accountId: string, connectionId: string): Promise<boolean>;
   setStatus(accountId: string, brandId: string, platform: PlatformName, status: Connection['status']): Promise<void>;
+  /** Stores refreshed tokens on that very connection (not a reconnect made meanwhile); false when it is gone. */
+  saveTokens(connection: Connection, tokens: { tokens_enc: string; token_expires_at?: number }): Promise<boolean>;
+  /**
+   * Moves that very connection from active to reauth_required; true only for the caller that changed it, so the
+   * connection.reauth_required event is recorded once per lost sign-in.
+   */
+  markReauth(connection: Connection): Promise<boolean>;
 }
 
 export interface PostRecord {
@@ -42,7 +56,7 @@ export interface PostRecord {
 }
 
 /** One network of one post: the unit the worker claims, so a network is published at most once. */
-export type NetworkState = 'queued' | 'sending' | 'scheduled' | 'done';
+export type NetworkState = 'queued' | 'sending' | 'scheduled' | 'processing' | 'done';
 
 export interface NetworkRecord {
   post_id: string;
@@ -56,6 +70,21 @@ export interface NetworkRecord {
   deferrals: number;
   /** True while the network holds a reservation on the month's post counter. */
   reserved: boolean;
+  /** X only: the credits reserved for this network (given back when it fails). */
+  x_credits?: number;
+  /** state 'processing': the adapter's resume state (encrypted JSON), when to resume (ms), and resumes so far. */
+  resume_enc?: string;
+  resume_at?: number;
+  resumes?: number;
+}
+
+/** Fields written with a settle: deferrals, the reservation flag, and the resume state of a 'processing' network. */
+export interface SettleExtra {
+  deferrals?: number;
+  reserved?: boolean;
+  resume_enc?: string;
+  resume_at?: number;
+  resumes?: number;
 }
 
 export interface PostStore {
@@ -69,8 +98,8 @@ export interface PostStore {
    * `staleBeforeMs` can be taken over only by `takeOverStale` (to close it as unknown, never to resend).
    */
   claim(postId: string, platform: PlatformName, from: NetworkState[], nowMs: number): Promise<boolean>;
-  /** Sets the final (or scheduled) state and result; only from `sending`. */
-  settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled', result: NetworkResult, extra?: { deferrals?: number; reserved?: boolean }): Promise<void>;
+  /** Sets the final (or scheduled, or processing) state and result; only from `sending`. */
+  settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra?: SettleExtra): Promise<void>;
   /** Writes a result without a claim (checks before sending). */
   setResult(postId: string, platform: PlatformName, result: NetworkResult): Promise<void>;
   findByNetworkId(accountId: string, platform: PlatformName, networkPostId: string): Promise<string | undefined>;

@@ -79,6 +79,8 @@ export interface TokenStore {
   put(token: OneTimeToken): Promise<void>;
   /** Marks the token used, once: a second consume, or one after expiry, fails. */
   consume(kind: string, hash: string, nowMs: number): Promise<ConsumeResult>;
+  /** Reads a token without using it (reusable links such as connect links); the caller checks expiry. */
+  peek(kind: string, hash: string): Promise<OneTimeToken | undefined>;
 }
 
 /** Fixed-window counters for rate limits and usage. */

@@ -11,6 +11,8 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { EventBridgeScheduler, atExpression } from '../../shared/adapters/aws/eventbridge-scheduler';
+import { SCHEDULED_TIME } from '../../shared/ports/scheduler';
+import { onceTimer, timerName } from '../../shared/app/schedule/common';
 
 const scheduler = mockClient(SchedulerClient);
 const OPTS = {
@@ -110,5 +112,70 @@ describe('EventBridgeScheduler', () => {
   it('propagates other cancel errors', async () => {
     scheduler.on(DeleteScheduleCommand).rejects(new Error('throttled'));
     await expect(adapter().cancel('sched-x')).rejects.toThrow('throttled');
+  });
+});
+
+describe('EventBridgeScheduler: scheduled posts and recurring schedules', () => {
+  it('a scheduled post: at() in UTC, the name from the schedule id, deleted after it fires, retries and the DLQ', async () => {
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:x' });
+    await adapter(DLQ).scheduleOnce(onceTimer({ id: 'sch_01JZ0000000000000000000000', run_at: '2026-11-21T16:30:00.000Z' }));
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toEqual({
+      Name: 's-sch_01JZ0000000000000000000000',
+      GroupName: 'publishing',
+      ScheduleExpression: 'at(2026-11-21T16:30:00)',
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: {
+        Arn: OPTS.targetArn,
+        RoleArn: OPTS.roleArn,
+        Input: '{"kind":"scheduled","schedule_id":"sch_01JZ0000000000000000000000"}',
+        RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
+        DeadLetterConfig: { Arn: DLQ },
+      },
+      ActionAfterCompletion: 'DELETE',
+    });
+  });
+
+  it('a recurring schedule: cron(...) in the EventBridge dialect with ScheduleExpressionTimezone, bounded, kept after runs', async () => {
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:x' });
+    const startsAt = new Date('2026-12-01T00:00:00Z');
+    const endsAt = new Date('2027-06-30T22:00:00Z');
+    await adapter(DLQ).scheduleCron({
+      name: 'r-rec_01JZ0000000000000000000000', cron: '30 9 * * 1-5', timezone: 'Europe/Berlin', startsAt, endsAt,
+      input: { kind: 'recurring', recurring_id: 'rec_01JZ0000000000000000000000', occurrence: SCHEDULED_TIME },
+    });
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toEqual({
+      Name: 'r-rec_01JZ0000000000000000000000',
+      GroupName: 'publishing',
+      ScheduleExpression: 'cron(30 9 ? * 2-6 *)',
+      ScheduleExpressionTimezone: 'Europe/Berlin',
+      StartDate: startsAt,
+      EndDate: endsAt,
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: {
+        Arn: OPTS.targetArn,
+        RoleArn: OPTS.roleArn,
+        Input: '{"kind":"recurring","recurring_id":"rec_01JZ0000000000000000000000","occurrence":"<aws.scheduler.scheduled-time>"}',
+        RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
+        DeadLetterConfig: { Arn: DLQ },
+      },
+      ActionAfterCompletion: 'NONE',
+    });
+  });
+
+  it('a recurring schedule without a window has no StartDate/EndDate; an existing name is updated', async () => {
+    scheduler.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} }));
+    scheduler.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:x' });
+    await adapter().scheduleCron({ name: 'r-rec_1', cron: '0 8 1 * *', timezone: 'America/New_York', input: { kind: 'recurring' } });
+    const input = scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input;
+    expect(input).toMatchObject({ Name: 'r-rec_1', ScheduleExpression: 'cron(0 8 1 * ? *)', ScheduleExpressionTimezone: 'America/New_York', ActionAfterCompletion: 'NONE' });
+    expect(input).not.toHaveProperty('StartDate');
+    expect(input).not.toHaveProperty('EndDate');
+  });
+
+  it('cancel of a recurring schedule deletes it by its name in the group', async () => {
+    scheduler.on(DeleteScheduleCommand).resolves({});
+    await adapter().cancel(timerName.recurring('rec_01JZ0000000000000000000000'));
+    expect(scheduler.commandCalls(DeleteScheduleCommand)[0]!.args[0].input).toEqual({ Name: 'r-rec_01JZ0000000000000000000000', GroupName: 'publishing' });
   });
 });

@@ -4,7 +4,7 @@ import type { Email, Mailer } from '../../shared/ports/mailer';
 import type { Clock } from '../../shared/ports/clock';
 import type { Cipher } from '../../shared/ports/cipher';
 import type { Queue, QueueMessage } from '../../shared/ports/queue';
-import type { ScheduledInvocation, Scheduler } from '../../shared/ports/scheduler';
+import type { CronInvocation, ScheduledInvocation, Scheduler } from '../../shared/ports/scheduler';
 import type { Blobs } from '../../shared/ports/blobs';
 import { documentClient, type TableRef } from '../../shared/adapters/dynamodb/client';
 import { DynamoAccountStore } from '../../shared/adapters/dynamodb/accounts';
@@ -18,8 +18,15 @@ import { DynamoPostStore } from '../../shared/adapters/dynamodb/posts';
 import { DynamoLockStore } from '../../shared/adapters/dynamodb/locks';
 import { DynamoPaceStore } from '../../shared/adapters/dynamodb/pace';
 import { DynamoEventSink } from '../../shared/adapters/dynamodb/events';
-import { buildRegistry } from '../../shared/networks/registry';
+import { DynamoWebhookStore } from '../../shared/adapters/dynamodb/webhooks';
+import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
+import { WebhookEventSink } from '../../shared/app/webhooks/deliver';
+import { DynamoScheduleStore } from '../../shared/adapters/dynamodb/schedules';
+import { buildOAuthProviders, buildRegistry } from '../../shared/networks/registry';
+import { envClients } from '../../shared/app/oauth/clients';
 import { mediaGateway } from '../../shared/container';
+import { DynamoMediaStore } from '../../shared/adapters/dynamodb/media';
+import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
@@ -68,7 +75,7 @@ export class MemoryQueue implements Queue {
     if (this.failWith) throw this.failWith;
     for (const message of messages) {
       this.sent.push({ queueUrl, message });
-      if (this.worker) this.running.push(deliver(this.worker, message.body as PublishMessage));
+      if (this.worker && queueUrl === this.worker.settings.publishQueueUrl) this.running.push(deliver(this.worker, message.body as PublishMessage));
     }
   }
   /** Waits for every background delivery started so far. */
@@ -77,8 +84,10 @@ export class MemoryQueue implements Queue {
 
 export class MemoryScheduler implements Scheduler {
   readonly scheduled = new Map<string, ScheduledInvocation>();
+  readonly crons = new Map<string, CronInvocation>();
   async scheduleOnce(inv: ScheduledInvocation) { this.scheduled.set(inv.name, inv); }
-  async cancel(name: string) { this.scheduled.delete(name); }
+  async scheduleCron(inv: CronInvocation) { this.crons.set(inv.name, inv); }
+  async cancel(name: string) { this.scheduled.delete(name); this.crons.delete(name); }
 }
 
 const reversible: Cipher = {
@@ -111,11 +120,20 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     locks: new DynamoLockStore(table),
     pace: new DynamoPaceStore(table),
     events: new DynamoEventSink(table),
+    schedules: new DynamoScheduleStore(table),
     networks: buildRegistry(config()),
+    oauth: { providers: buildOAuthProviders(config()), clients: envClients(config()) },
     media: mediaGateway(true),
+    uploads: new DynamoMediaStore(table),
+    webhooks: new DynamoWebhookStore(table),
+    webhookSender: new HttpWebhookSender({ allowPrivate: true }),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
-    settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
+    settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,
   };
+  // As in the container: own uploads (${publicBaseUrl}/media/…) are answered from the table and blobs (read at call time).
+  deps.media = withOwnMedia(deps.media, deps);
+  // As in the container: recorded events fan out to webhook endpoints (messages land in queue.sent under memory://webhooks).
+  if (!overrides.events) deps.events = new WebhookEventSink(deps.events, () => deps);
   return { deps, mailer, clock, queue, scheduler };
 }

@@ -5,7 +5,8 @@ import {
   UpdateScheduleCommand,
   type CreateScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
-import type { ScheduledInvocation, Scheduler } from '../../ports/scheduler';
+import type { CronInvocation, ScheduledInvocation, Scheduler } from '../../ports/scheduler';
+import { parseCron, toAwsCron } from '../../domain/cron';
 
 export interface EventBridgeSchedulerOptions {
   groupName: string;
@@ -43,6 +44,36 @@ export class EventBridgeScheduler implements Scheduler {
       },
       ActionAfterCompletion: 'DELETE',
     };
+    await this.createOrUpdate(input);
+  }
+
+  /**
+   * A recurring schedule: `cron(...)` (EventBridge's 6-field dialect, translated from the 5-field expression) in the
+   * given timezone, bounded by StartDate/EndDate, kept after each run; the target input carries
+   * `<aws.scheduler.scheduled-time>`, which the service replaces with each occurrence's time.
+   */
+  async scheduleCron(invocation: CronInvocation): Promise<void> {
+    const input: CreateScheduleCommandInput = {
+      Name: invocation.name,
+      GroupName: this.opts.groupName,
+      ScheduleExpression: toAwsCron(parseCron(invocation.cron)),
+      ScheduleExpressionTimezone: invocation.timezone,
+      ...(invocation.startsAt ? { StartDate: invocation.startsAt } : {}),
+      ...(invocation.endsAt ? { EndDate: invocation.endsAt } : {}),
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: {
+        Arn: this.opts.targetArn,
+        RoleArn: this.opts.roleArn,
+        Input: JSON.stringify(invocation.input),
+        RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
+        ...(this.opts.dlqArn ? { DeadLetterConfig: { Arn: this.opts.dlqArn } } : {}),
+      },
+      ActionAfterCompletion: 'NONE',
+    };
+    await this.createOrUpdate(input);
+  }
+
+  private async createOrUpdate(input: CreateScheduleCommandInput): Promise<void> {
     try {
       await this.client.send(new CreateScheduleCommand(input));
     } catch (err) {

@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, UpdateCommand, GetCommand } from '@aws-sdk/l
 import type { Connection, ConnectionStore } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
 import { isConditionFailure, queryAll, type TableRef } from './client';
-import { cond } from './conditions';
+import { and, cond } from './conditions';
 import { keys, strip } from './keys';
 
 /** Connections live in the account partition, one per (brand, network), so listing is one query. */
@@ -48,5 +48,37 @@ export class DynamoConnectionStore implements ConnectionStore {
       UpdateExpression: 'SET #status = :status', ConditionExpression: cond.present,
       ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': status },
     })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  }
+
+  async saveTokens(c: Connection, tokens: { tokens_enc: string; token_expires_at?: number }) {
+    try {
+      await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.connection(c.account_id, c.brand_id, c.platform),
+        UpdateExpression: tokens.token_expires_at === undefined ? 'SET tokens_enc = :t REMOVE token_expires_at' : 'SET tokens_enc = :t, token_expires_at = :e',
+        // still the same connection (a reconnect meanwhile brought its own tokens)
+        ConditionExpression: and(cond.present, 'id = :id'),
+        ExpressionAttributeValues: { ':t': tokens.tokens_enc, ':id': c.id, ...(tokens.token_expires_at === undefined ? {} : { ':e': tokens.token_expires_at }) },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async markReauth(c: Connection) {
+    try {
+      await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.connection(c.account_id, c.brand_id, c.platform),
+        UpdateExpression: 'SET #status = :reauth',
+        // the same connection, and not marked yet: exactly one caller records the lost sign-in
+        ConditionExpression: and(cond.present, 'id = :id', '#status <> :reauth'),
+        ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':reauth': 'reauth_required', ':id': c.id },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
   }
 }

@@ -22,6 +22,29 @@ export const keys = {
   accountEvent: (accountId: string, eventId: string) => ({ pk: `ACC#${accountId}#EVT`, sk: eventId }),
   lock: (key: string) => ({ pk: `LOCK#${key}`, sk: 'LOCK' }),
   pace: (key: string) => ({ pk: `PACE#${key}`, sk: 'PACE' }),
+  schedule: (scheduleId: string) => ({ pk: `SCH#${scheduleId}`, sk: 'SCH' }),
+  /** The account's schedules by run_at (ISO UTC) then id: range queries by date, ascending. */
+  scheduleByAccount: (accountId: string, runAt: string, scheduleId: string) => ({ gsi1pk: `ACC#${accountId}#SCHED`, gsi1sk: `${runAt}#${scheduleId}` }),
+  recurring: (recurringId: string) => ({ pk: `REC#${recurringId}`, sk: 'REC' }),
+  recurringByAccount: (accountId: string, recurringId: string) => ({ gsi1pk: `ACC#${accountId}#REC`, gsi1sk: recurringId }),
+  /** A brand's posting slot taken by a scheduled post (next_slot), keyed by the slot's instant (ISO UTC). */
+  slot: (brandId: string, instant: string) => ({ pk: `SLOT#${brandId}`, sk: instant }),
+  // Webhooks: endpoints under the account; one item per delivery, indexed by due time while pending (sharded
+  // WHDUE#0..3, so the sweep reads four partitions); the delivery log per endpoint, newest first by try start.
+  webhook: (accountId: string, webhookId: string) => ({ pk: `ACC#${accountId}`, sk: `WEBHOOK#${webhookId}` }),
+  webhookPrefix: 'WEBHOOK#',
+  delivery: (deliveryId: string) => ({ pk: `WHD#${deliveryId}`, sk: 'DLV' }),
+  deliveryDue: (deliveryId: string, dueMs: number) => ({
+    gsi1pk: `WHDUE#${parseInt(deliveryId[0] ?? '0', 16) % 4 || 0}`, gsi1sk: `${String(Math.max(0, Math.floor(dueMs))).padStart(15, '0')}#${deliveryId}`,
+  }),
+  deliveryDueShards: ['WHDUE#0', 'WHDUE#1', 'WHDUE#2', 'WHDUE#3'],
+  deliveryAttempt: (webhookId: string, startedMs: number, deliveryId: string, attempt: number) => ({
+    pk: `WHLOG#${webhookId}`, sk: `${String(startedMs).padStart(15, '0')}#${deliveryId}#${String(attempt).padStart(3, '0')}`,
+  }),
+  media: (mediaId: string) => ({ pk: `MEDIA#${mediaId}`, sk: 'MEDIA' }),
+  mediaPrefix: 'MEDIA#',
+  uploadLink: (hash: string) => ({ pk: `UPLINK#${hash}`, sk: 'UPLINK' }),
+  uploadLinkPrefix: 'UPLINK#',
 } as const;
 
 export const GSI1 = 'gsi1';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { NetworkRecord, NetworkState, PostRecord, PostStore } from '../../ports/publishing';
+import type { NetworkRecord, NetworkState, PostRecord, PostStore, SettleExtra } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
 import type { PlatformName } from '../../domain/platforms';
 import { isConditionFailure, queryAll, type TableRef } from './client';
@@ -69,15 +69,21 @@ export class DynamoPostStore implements PostStore {
     }
   }
 
-  async settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled', result: NetworkResult, extra: { deferrals?: number; reserved?: boolean } = {}) {
+  async settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra: SettleExtra = {}) {
     const current = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.network(postId, platform), ConsistentRead: true }));
     const accountId = current.Item?.account_id as string;
     const index = result.id ? keys.networkById(accountId, platform, result.id) : undefined;
+    // the resume fields of a 'processing' network (written when it is processing, removed once it leaves)
+    const resume = { resume_enc: extra.resume_enc, resume_at: extra.resume_at, resumes: extra.resumes };
+    const resumeSets = Object.entries(resume).filter(([, v]) => v !== undefined).map(([k]) => `${k} = :${k}`);
+    const resumeValues = Object.fromEntries(Object.entries(resume).filter(([, v]) => v !== undefined).map(([k, v]) => [`:${k}`, v]));
     const sets = ['#state = :state', '#result = :result', ...(index ? ['gsi1pk = :g1', 'gsi1sk = :g2'] : []),
-      ...(extra.deferrals !== undefined ? ['deferrals = :deferrals'] : []), ...(extra.reserved !== undefined ? ['reserved = :reserved'] : [])];
+      ...(extra.deferrals !== undefined ? ['deferrals = :deferrals'] : []), ...(extra.reserved !== undefined ? ['reserved = :reserved'] : []),
+      ...resumeSets];
+    const removes = state !== 'processing' && current.Item?.resume_enc !== undefined ? ' REMOVE resume_enc, resume_at' : '';
     await this.t.doc.send(new UpdateCommand({
       TableName: this.t.tableName, Key: keys.network(postId, platform),
-      UpdateExpression: 'SET ' + sets.join(', '),
+      UpdateExpression: 'SET ' + sets.join(', ') + removes,
       // only the claimer (state sending) settles
       ConditionExpression: and(cond.present, '#state = :sending'),
       ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
@@ -86,6 +92,7 @@ export class DynamoPostStore implements PostStore {
         ...(index ? { ':g1': index.gsi1pk, ':g2': index.gsi1sk } : {}),
         ...(extra.deferrals !== undefined ? { ':deferrals': extra.deferrals } : {}),
         ...(extra.reserved !== undefined ? { ':reserved': extra.reserved } : {}),
+        ...resumeValues,
       },
     }));
   }

@@ -1,5 +1,6 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ScheduledInvocation, Scheduler } from '../../ports/scheduler';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SCHEDULED_TIME, type CronInvocation, type ScheduledInvocation, type Scheduler } from '../../ports/scheduler';
+import { nextOccurrence } from '../../domain/cron';
 import { isConditionFailure, type TableRef } from './client';
 import { cond } from './conditions';
 import { GSI1 } from './keys';
@@ -28,6 +29,26 @@ export class TableScheduler implements Scheduler {
     }));
   }
 
+  /**
+   * A recurring timer: one item whose run_at is the next occurrence (cron-parser, in the timezone); claiming a firing
+   * moves it to the following occurrence in the same conditional write, or deletes it after the last one.
+   */
+  async scheduleCron(inv: CronInvocation) {
+    const after = Math.max(Date.now(), (inv.startsAt?.getTime() ?? 0) - 1);
+    const first = nextOccurrence(inv.cron, inv.timezone, new Date(after), inv.endsAt);
+    if (!first) {
+      await this.cancel(inv.name);
+      return;
+    }
+    await this.t.doc.send(new PutCommand({
+      TableName: this.t.tableName,
+      Item: {
+        ...timerKey(inv.name), gsi1pk: TIMERS, gsi1sk: `${first.toISOString()}#${inv.name}`, name: inv.name, run_at: first.toISOString(), input: inv.input,
+        cron: inv.cron, timezone: inv.timezone, ...(inv.endsAt ? { ends_at: inv.endsAt.toISOString() } : {}),
+      },
+    }));
+  }
+
   async cancel(name: string) {
     await this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: timerKey(name) }));
   }
@@ -39,22 +60,56 @@ export class TableScheduler implements Scheduler {
       KeyConditionExpression: 'gsi1pk = :p AND gsi1sk <= :now',
       ExpressionAttributeValues: { ':p': TIMERS, ':now': `${now.toISOString()}#~` },
     }));
-    return (res.Items ?? []).map((i) => ({ name: i.name as string, runAt: i.run_at as string, input: i.input as Record<string, unknown> }));
+    return (res.Items ?? []).map((i) => ({ name: i.name as string, runAt: i.run_at as string, input: withScheduledTime(i.input as Record<string, unknown>, i.run_at as string) }));
   }
 
-  /** Removes the timer if it is still there; true for exactly one caller. */
-  async claim(name: string, runAt: string): Promise<boolean> {
+  /**
+   * Takes this firing of the timer; true for exactly one caller. A one-time timer is removed; a recurring one moves
+   * on to its next occurrence after both the firing and `nowMs` (occurrences missed while the runtime was down fire
+   * once, as this firing), or is removed after its last.
+   */
+  async claim(name: string, runAt: string, nowMs: number = Date.now()): Promise<boolean> {
     try {
       await this.t.doc.send(new DeleteCommand({
         TableName: this.t.tableName, Key: timerKey(name),
-        // still the same firing (not rescheduled meanwhile)
-        ConditionExpression: `${cond.present} AND run_at = :runAt`,
+        // still the same firing (not rescheduled meanwhile) of a one-time timer
+        ConditionExpression: `${cond.present} AND run_at = :runAt AND attribute_not_exists(cron)`,
         ExpressionAttributeValues: { ':runAt': runAt },
       }));
+      return true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+    const item = (await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: timerKey(name), ConsistentRead: true }))).Item;
+    if (!item || item.run_at !== runAt || typeof item.cron !== 'string') return false;
+    const next = nextOccurrence(item.cron, item.timezone as string, new Date(Math.max(Date.parse(runAt), nowMs)), item.ends_at ? new Date(item.ends_at as string) : undefined);
+    try {
+      if (!next) {
+        await this.t.doc.send(new DeleteCommand({
+          TableName: this.t.tableName, Key: timerKey(name),
+          // still this firing: the last occurrence
+          ConditionExpression: `${cond.present} AND run_at = :runAt`, ExpressionAttributeValues: { ':runAt': runAt },
+        }));
+      } else {
+        await this.t.doc.send(new UpdateCommand({
+          TableName: this.t.tableName, Key: timerKey(name),
+          UpdateExpression: 'SET run_at = :next, gsi1sk = :sk',
+          // still this firing: exactly one claimer re-arms it
+          ConditionExpression: `${cond.present} AND run_at = :runAt`,
+          ExpressionAttributeValues: { ':runAt': runAt, ':next': next.toISOString(), ':sk': `${next.toISOString()}#${name}` },
+        }));
+      }
       return true;
     } catch (err) {
       if (isConditionFailure(err)) return false;
       throw err;
     }
   }
+}
+
+/** The input of a firing: SCHEDULED_TIME replaced by its time, formatted as EventBridge Scheduler does (no ms). */
+function withScheduledTime(input: Record<string, unknown>, runAt: string): Record<string, unknown> {
+  const text = JSON.stringify(input);
+  if (!text.includes(SCHEDULED_TIME)) return input;
+  return JSON.parse(text.split(SCHEDULED_TIME).join(runAt.replace(/\.\d{3}Z$/, 'Z'))) as Record<string, unknown>;
 }

@@ -16,6 +16,11 @@ export class DynamoTokenStore implements TokenStore {
     }));
   }
 
+  async peek(kind: string, hash: string): Promise<OneTimeToken | undefined> {
+    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.token(kind, hash), ConsistentRead: true }));
+    return res.Item ? { ...strip<OneTimeToken>(res.Item), expires_at: res.Item.expires_at as number } : undefined;
+  }
+
   async consume(kind: string, hash: string, nowMs: number): Promise<ConsumeResult> {
     const now = Math.floor(nowMs / 1000);
     try {

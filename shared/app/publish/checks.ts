@@ -5,6 +5,7 @@ import { platform as platformInfo, type PlatformName } from '../../domain/platfo
 import type { NetworkResult } from '../../domain/post';
 import type { PublishContent } from '../../networks/types';
 import { failed, fromFailure } from './results';
+import { readCredentials } from '../oauth/credentials';
 
 export interface Sendable {
   platform: PlatformName;
@@ -24,9 +25,9 @@ export async function precheck(deps: Pick<Deps, 'networks' | 'cipher'>, platform
   if (!connection) return failed(platform, 'not_connected', `${platform} is not connected in this brand`);
   if (connection.status === 'reauth_required') return failed(platform, 'reauth_required', `The ${platform} connection needs a new sign-in`);
   if (!adapter) return failed(platform, 'platform_unavailable', `Publishing to ${platform} is not available in this deployment yet`);
-  const kindProblem = mediaProblem(platform, content);
+  const kindProblem = mediaProblem(platform, content) ?? requiredFields(platform, content);
   if (kindProblem) return kindProblem;
-  const credentials = JSON.parse(await deps.cipher.decrypt(connection.credentials_enc)) as Record<string, string>;
+  const credentials = await readCredentials(deps, connection);
   const refused = adapter.check(content, credentials);
   if (refused) return fromFailure(platform, refused);
   return { platform, connection, content, credentials };
@@ -41,6 +42,12 @@ export function mediaProblem(platform: PlatformName, content: PublishContent): N
   if (content.media.length > info.max_media) return failed(platform, 'bad_media', `${platform} takes at most ${info.max_media} media item${info.max_media === 1 ? '' : 's'}; this post has ${content.media.length}`);
   if (info.needs === 'video' && kinds.some((k) => k !== 'video')) return failed(platform, 'bad_media', `${platform} takes a video only`);
   if (content.text.trim() === '' && content.media.length === 0) return failed(platform, 'empty_text', `Nothing to publish on ${platform}: no text and no media`);
+  return undefined;
+}
+
+/** Fields a network cannot post without (spec §2.2: Reddit needs the subreddit). */
+export function requiredFields(platform: PlatformName, content: PublishContent): NetworkResult | undefined {
+  if (platform === 'reddit' && !content.subreddit?.trim()) return failed(platform, 'subreddit_required', 'reddit needs subreddit: the community to post in, without the r/ prefix');
   return undefined;
 }
 

@@ -16,6 +16,7 @@ import { recordOutcome } from './events';
 import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
+import { releaseXCredits, reserveXCredits, xPlanRefusal } from './x-credits';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
@@ -34,6 +35,9 @@ export interface PublishMessage {
   deferral: number;
   /** Until when someone waits for the answer (ms); a network wait that fits is served inside it. */
   respond_by?: number;
+  /** A 'processing' network's next step (async media): the worker calls adapter.resume for step `step`. */
+  resume?: boolean;
+  step?: number;
 }
 
 /**
@@ -55,7 +59,10 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
 
   const results = new Map<PlatformName, NetworkResult>();
   let sendable: Sendable[] = [];
+  const xRefusal = valid.platforms.includes('x') ? xPlanRefusal(deps, account) : undefined;
   for (const platform of valid.platforms) {
+    // X is a paid add-on (decisions.md "Plans"): refused on Free first, so it never takes one of the plan's places
+    if (platform === 'x' && xRefusal) { results.set(platform, xRefusal); continue; }
     const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, postId));
     if ('ok' in checked) results.set(platform, checked);
     else sendable.push(checked);
@@ -85,10 +92,24 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   const postsKey = usageKeys.posts(account.id, started);
   const monthEnd = Math.floor(nextMonthStart(started).getTime() / 1000) + 86_400 * 40;
   const reserved: Sendable[] = [];
+  let xCredits: number | undefined;
   for (const s of sendable) {
     const r = await deps.counters.increment(postsKey, 1, plan.posts_per_month, monthEnd);
-    if (r.allowed) reserved.push(s);
-    else results.set(s.platform, failed(s.platform, 'limit_reached', `The ${plan.name} plan's ${plan.posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) }));
+    if (!r.allowed) {
+      results.set(s.platform, failed(s.platform, 'limit_reached', `The ${plan.name} plan's ${plan.posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) }));
+      continue;
+    }
+    if (s.platform === 'x') {
+      // X credits, priced before sending and reserved with a conditional write; given back if the network fails
+      const x = await reserveXCredits(deps, account, s.content, started);
+      if (!x.ok) {
+        await deps.counters.release(postsKey, 1);
+        results.set(s.platform, x.result);
+        continue;
+      }
+      xCredits = x.credits;
+    }
+    reserved.push(s);
   }
   sendable = reserved;
 
@@ -101,7 +122,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   const networks: NetworkRecord[] = valid.platforms.map((platform) => {
     const s = sendable.find((x) => x.platform === platform);
     return s
-      ? { post_id: postId, account_id: account.id, platform, state: 'queued', deferrals: 0, reserved: true }
+      ? { post_id: postId, account_id: account.id, platform, state: 'queued', deferrals: 0, reserved: true, ...(platform === 'x' && xCredits ? { x_credits: xCredits } : {}) }
       : { post_id: postId, account_id: account.id, platform, state: 'done', deferrals: 0, reserved: false, result: results.get(platform) };
   });
   await deps.posts.create(post, networks);
@@ -113,7 +134,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
       body: { post_id: postId, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}) } satisfies PublishMessage,
     })));
   } catch (err) {
-    await failUnsent(deps, post, sendable.map((s) => s.platform), err);
+    await failUnsent(deps, post, sendable.map((s) => s.platform), err, xCredits);
   }
 
   for (const [platform, result] of results) {
@@ -123,7 +144,8 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   const final = opts.wait && sendable.length ? await waitForResults(deps, postId, deps.settings.publishWaitMs) : (await deps.posts.get(postId))!;
   const ordered = valid.platforms.map((platform) => {
     const n = final.networks.find((x) => x.platform === platform)!;
-    if (n.result && (n.state === 'done' || n.state === 'scheduled')) return n.result;
+    // a 'processing' network (async media) answers ok with status processing; the worker finishes it later
+    if (n.result && (n.state === 'done' || n.state === 'scheduled' || n.state === 'processing')) return n.result;
     return failed(platform, 'timed_out', 'No answer from the network before the reply was due; the outcome will arrive by webhook', { status: 'unknown' });
   });
   await releaseLockIfAllFailed(deps, final.post, final.networks);
@@ -152,11 +174,12 @@ async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], resul
 const stripQuery = (u: string) => u.split('?')[0];
 
 /** The queue refused the messages: those networks fail (internal_error), give back their reservation. */
-async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[], err: unknown) {
+async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[], err: unknown, xCredits?: number) {
   for (const platform of platforms) {
     if (await deps.posts.claim(post.id, platform, ['queued'], deps.clock.now())) {
       await deps.posts.settle(post.id, platform, 'done', failed(platform, 'internal_error', 'The post could not be queued for sending'), { reserved: false });
       await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
+      if (platform === 'x') await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), xCredits);
     }
   }
   void err;

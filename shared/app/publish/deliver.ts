@@ -6,10 +6,13 @@ import { RateLimitedError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { usageKeys } from '../../domain/usage';
 import { contentFor } from './content';
-import { recordOutcome, recordReauth } from './events';
+import { recordOutcome } from './events';
+import { releaseXCredits } from './x-credits';
+import { freshCredentials, signInLost } from '../oauth/credentials';
 import { failed, fromFailure, published } from './results';
 import { releaseLockIfAllFailed } from './lock';
 import type { PublishMessage } from './create-post';
+import { recordDeferral } from '../schedule/deferral';
 
 /** A claim older than this belongs to a worker that died mid-send. */
 export const STALE_CLAIM_MS = 10 * 60_000;
@@ -38,6 +41,13 @@ export async function deliver(deps: Deps, msg: PublishMessage): Promise<void> {
     if (net.claimed_at !== undefined && now - net.claimed_at > STALE_CLAIM_MS) await closeStale(deps, post, net);
     return;
   }
+  if (net.state === 'processing') {
+    // async media: a resume step, or a redelivered first message (its resume message may have been lost: queue it again)
+    if (msg.resume) await resumeProcessing(deps, post, net, msg);
+    else await queueResume(deps, post, net, Math.ceil(((net.resume_at ?? now) - now) / 1000));
+    return;
+  }
+  if (msg.resume) return;
   const from = msg.deferral > 0 ? ['scheduled' as const] : ['queued' as const];
   if (msg.deferral !== net.deferrals || !(await deps.posts.claim(post.id, net.platform, from, now))) return;
 
@@ -48,25 +58,125 @@ export async function deliver(deps: Deps, msg: PublishMessage): Promise<void> {
   if (!connection || !adapter) {
     result = failed(net.platform, 'not_connected', `${net.platform} was disconnected before the post was sent`);
   } else {
-    const credentials = JSON.parse(await deps.cipher.decrypt(connection.credentials_enc)) as Record<string, string>;
     const waitLimit = msg.respond_by ?? now + OWN_WAIT_BUDGET_MS;
-    outcome = await sendWithRetries(deps, adapter.publish.bind(adapter), contentFor(post.payload, net.platform, post.id), credentials, waitLimit);
+    const content = contentFor(post.payload, net.platform, post.id);
+    outcome = await withSignIn(deps, post, connection, (credentials) => sendWithRetries(deps, adapter.publish.bind(adapter), content, credentials, waitLimit));
     if (!outcome.ok && outcome.kind === 'rate_limited' && net.deferrals < MAX_DEFERRALS) {
       await defer(deps, post, net, outcome.retry_after);
       return;
     }
+    if (outcome.ok && outcome.status === 'processing' && outcome.resume) {
+      await continueProcessing(deps, post, net, published(net.platform, outcome), outcome.resume.state, outcome.resume.after_seconds);
+      return;
+    }
     result = outcome.ok ? published(net.platform, outcome) : fromFailure(net.platform, outcome);
   }
+  await finish(deps, post, net, connection, result, outcome);
+}
 
+/**
+ * Settles a network for good: the result; on failure the post reservation and X credits go back; the event; a lost
+ * sign-in marks the connection (once) with connection.reauth_required; the duplicate lock goes when all failed.
+ */
+async function finish(deps: Deps, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, outcome: PublishOutcome | undefined) {
+  // the connection is marked before the result is visible, so whoever reads the result sees the marked connection
+  if (connection && outcome && !outcome.ok && outcome.kind === 'reauth') await signInLost(deps, connection, outcome.error, post);
   await deps.posts.settle(post.id, net.platform, 'done', result, { reserved: result.ok });
-  if (!result.ok) await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
-  await recordOutcome(deps, post, connection, result);
-  if (connection && outcome && !outcome.ok && outcome.kind === 'reauth') {
-    await deps.connections.setStatus(post.account_id, post.brand_id, net.platform, 'reauth_required');
-    await recordReauth(deps, post, connection, outcome.error);
+  if (!result.ok) {
+    await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
+    await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), net.x_credits);
   }
+  await recordOutcome(deps, post, connection, result);
   const after = await deps.posts.get(post.id);
   if (after) await releaseLockIfAllFailed(deps, after.post, after.networks);
+}
+
+/**
+ * Runs a network call with the connection's credentials, OAuth tokens renewed first when they are about to
+ * expire; a 'reauth' answer on renewable tokens (a 401) renews them once and tries again.
+ */
+async function withSignIn(deps: Deps, post: PostRecord, connection: Connection, run: (credentials: Record<string, string>) => Promise<PublishOutcome>): Promise<PublishOutcome> {
+  const fresh = await freshCredentials(deps, connection, { post });
+  if (!fresh.ok) return fresh.failure;
+  const outcome = await run(fresh.credentials);
+  if (outcome.ok || outcome.kind !== 'reauth' || !connection.tokens_enc) return outcome;
+  const renewed = await freshCredentials(deps, connection, { force: true, post });
+  return renewed.ok ? run(renewed.credentials) : renewed.failure;
+}
+
+/** SQS delays a message at most 15 minutes; a longer wait is served by queueing again when it arrives early. */
+const MAX_QUEUE_DELAY_SECONDS = 900;
+/** Async media still not finished this long after the post is closed as unknown. */
+export const MAX_PROCESSING_MS = 24 * 3600_000;
+
+/**
+ * Async media (an Instagram container, a TikTok or YouTube upload that outlives the call): the network result is
+ * `ok, status: processing` (the API answers it at once), the adapter's resume state is stored encrypted on the
+ * network item with the next step number, and a publish message `{resume: true, step}` is queued with a delay.
+ */
+async function continueProcessing(deps: Deps, post: PostRecord, net: NetworkRecord, result: NetworkResult, state: Record<string, string>, afterSeconds: number) {
+  const after = Math.max(1, Math.ceil(afterSeconds));
+  const step = (net.resumes ?? 0) + 1;
+  await deps.posts.settle(post.id, net.platform, 'processing', result, {
+    resume_enc: await deps.cipher.encrypt(JSON.stringify(state)), resume_at: deps.clock.now() + after * 1000, resumes: step,
+  });
+  await queueResume(deps, post, { ...net, resumes: step }, after);
+}
+
+async function queueResume(deps: Deps, post: PostRecord, net: NetworkRecord, afterSeconds: number) {
+  const body: PublishMessage = { post_id: post.id, platform: net.platform, deferral: net.deferrals, resume: true, step: net.resumes ?? 0 };
+  await deps.queue.sendAll(deps.settings.publishQueueUrl, [{
+    id: `${net.platform}-r${net.resumes ?? 0}`, body,
+    delaySeconds: Math.min(Math.max(0, afterSeconds), MAX_QUEUE_DELAY_SECONDS),
+  }]);
+}
+
+/**
+ * One resume step of a 'processing' network (message `{resume: true, step}`).
+ * 1. Only the current step counts (an older duplicate is dropped); a message that arrives before resume_at (waits
+ *    past SQS's 15 minutes) is queued again for the rest.
+ * 2. Claim processing → sending (conditional: one worker per step), then adapter.resume with the stored state and
+ *    renewed credentials.
+ * 3. Still processing (or a network wait) → processing again with the next step; published / failed → finish, so
+ *    post.published or post.failed is recorded exactly once, when the work ends.
+ */
+async function resumeProcessing(deps: Deps, post: PostRecord, net: NetworkRecord, msg: PublishMessage) {
+  if (msg.step !== (net.resumes ?? 0)) return;
+  const now = deps.clock.now();
+  if (net.resume_at !== undefined && net.resume_at - now > 1_000) {
+    await queueResume(deps, post, net, Math.ceil((net.resume_at - now) / 1000));
+    return;
+  }
+  if (!(await deps.posts.claim(post.id, net.platform, ['processing'], now))) return;
+  const connection = await deps.connections.get(post.account_id, post.brand_id, net.platform);
+  const adapter = deps.networks[net.platform];
+  const previous = net.result ?? { platform: net.platform, ok: true, status: 'processing' as const };
+  let outcome: PublishOutcome | undefined;
+  let result: NetworkResult;
+  if (!connection || !adapter) {
+    result = failed(net.platform, 'not_connected', `${net.platform} was disconnected while the network was still processing the post`);
+  } else if (!adapter.resume || !net.resume_enc) {
+    result = failed(net.platform, 'internal_error', `The ${net.platform} upload cannot be continued`);
+  } else if (now - Date.parse(post.created_at) > MAX_PROCESSING_MS) {
+    result = failed(net.platform, 'timed_out', `${net.platform} was still processing the media 24 hours later; the post may or may not appear`, { status: 'unknown', id: previous.id, url: previous.url });
+  } else {
+    const state = JSON.parse(await deps.cipher.decrypt(net.resume_enc)) as Record<string, string>;
+    const content = contentFor(post.payload, net.platform, post.id);
+    const resume = adapter.resume.bind(adapter);
+    outcome = await withSignIn(deps, post, connection, (credentials) =>
+      sendWithRetries(deps, (c, ctx) => resume(c, state, ctx), content, credentials, now + OWN_WAIT_BUDGET_MS));
+    if (!outcome.ok && outcome.kind === 'rate_limited') {
+      await continueProcessing(deps, post, net, previous, state, outcome.retry_after);
+      return;
+    }
+    if (outcome.ok && outcome.status === 'processing') {
+      const next = outcome.resume ?? { after_seconds: 30, state };
+      await continueProcessing(deps, post, net, published(net.platform, outcome), next.state, next.after_seconds);
+      return;
+    }
+    result = outcome.ok ? published(net.platform, outcome) : fromFailure(net.platform, outcome);
+  }
+  await finish(deps, post, net, connection, result, outcome);
 }
 
 type Publish = (content: ReturnType<typeof contentFor>, ctx: NetworkContext) => Promise<PublishOutcome>;
@@ -116,6 +226,8 @@ async function defer(deps: Deps, post: PostRecord, net: NetworkRecord, retryAfte
   const deferral = net.deferrals + 1;
   const runAt = new Date(now + Math.max(1, retryAfter) * 1000);
   const scheduleId = newId('sch', now);
+  // the schedule item first (GET /api/schedule lists it with deferred: true), then the alarm
+  await recordDeferral(deps, { schedule_id: scheduleId, account_id: post.account_id, brand_id: post.brand_id, post_id: post.id, platform: net.platform, run_at: runAt });
   await deps.scheduler.scheduleOnce({
     name: `d-${post.id}-${net.platform}-${deferral}`, runAt,
     input: { kind: 'deferred', post_id: post.id, platform: net.platform, deferral, schedule_id: scheduleId },
@@ -131,6 +243,7 @@ async function closeStale(deps: Deps, post: PostRecord, net: NetworkRecord) {
   const result = failed(net.platform, 'timed_out', 'The sending worker stopped before the network answered; the post may or may not have been published', { status: 'unknown' });
   await deps.posts.settle(post.id, net.platform, 'done', result, { reserved: false });
   await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
+  await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), net.x_credits);
   await recordOutcome(deps, post, await deps.connections.get(post.account_id, post.brand_id, net.platform), result);
 }
 

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { Deps } from '../deps';
 import { isPlatformName } from '../../domain/platforms';
 import type { PublishMessage } from './create-post';
+import { dispatchWebhookTry, sweepDeliveries, WebhookDispatchInput, WebhookSweepInput } from '../webhooks/deliver';
+import { fireRecurring, fireScheduled } from '../schedule/fire';
+import { markDeferralFired } from '../schedule/deferral';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
 export const DispatchInput = z.discriminatedUnion('kind', [
@@ -12,11 +15,23 @@ export const DispatchInput = z.discriminatedUnion('kind', [
     deferral: z.number().int().min(1).max(10),
     schedule_id: z.string().optional(),
   }),
+  // a webhook try whose wait is longer than SQS allows (shared/app/webhooks/deliver.ts), and the delivery sweep
+  WebhookDispatchInput,
+  WebhookSweepInput,
+  // a scheduled post's one-time alarm (shared/app/schedule/fire.ts): the item is read from the table by id
+  z.object({ kind: z.literal('scheduled'), schedule_id: z.string().regex(/^sch_[0-9A-Z]{26}$/) }),
+  // one occurrence of a recurring schedule; occurrence is EventBridge Scheduler's <aws.scheduler.scheduled-time>
+  z.object({ kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
 ]);
 export type DispatchInput = z.infer<typeof DispatchInput>;
 
 /** Fires a due timer: a deferred network goes back on the publish queue, where the worker claims it once. */
 export async function dispatch(deps: Deps, input: DispatchInput): Promise<void> {
+  if (input.kind === 'webhook') return dispatchWebhookTry(deps, input);
+  if (input.kind === 'webhook-sweep') { await sweepDeliveries(deps); return; }
+  if (input.kind === 'scheduled') return fireScheduled(deps, input.schedule_id);
+  if (input.kind === 'recurring') return fireRecurring(deps, input.recurring_id, input.occurrence);
+  if (input.schedule_id) await markDeferralFired(deps, input.schedule_id);
   const body: PublishMessage = { post_id: input.post_id, platform: input.platform as PublishMessage['platform'], deferral: input.deferral };
   await deps.queue.sendAll(deps.settings.publishQueueUrl, [{ id: `${input.post_id}-${input.platform}`, body }]);
 }

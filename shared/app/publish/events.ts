@@ -2,6 +2,7 @@ import type { Deps } from '../deps';
 import type { Connection, PostRecord, ServiceEvent } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
 import { newId } from '../../domain/ids';
+import { issueConnectLink } from '../connect-link/issue';
 
 /** The human label of a connected account in events, e.g. `Acme · @acme (bluesky)`. */
 export const labelOf = (brandName: string, handle: string, platform: string) => `${brandName} · ${handle} (${platform})`;
@@ -32,16 +33,21 @@ export async function recordOutcome(deps: Pick<Deps, 'events' | 'clock'>, post: 
   await deps.events.record(event);
 }
 
-/** Records connection.reauth_required with the way to reconnect. */
-export async function recordReauth(deps: Pick<Deps, 'events' | 'clock' | 'settings'>, post: PostRecord, connection: Connection, error: string): Promise<void> {
+/**
+ * Records connection.reauth_required with the way to reconnect: `reconnect_url` is a fresh connect link (1 hour) for
+ * that brand and network, so the owner (or their client) can sign in again without an API call.
+ */
+export async function recordReauth(deps: Pick<Deps, 'events' | 'clock' | 'settings' | 'tokens' | 'brands'>, post: PostRecord | undefined, connection: Connection, error: string): Promise<void> {
   const now = deps.clock.now();
+  const brandName = post?.brand_name ?? (await deps.brands.get(connection.account_id, connection.brand_id))?.name ?? null;
+  const link = await issueConnectLink(deps, connection.account_id, connection.brand_id, connection.platform);
   await deps.events.record({
-    id: newId('evt', now), type: 'connection.reauth_required', created_at: new Date(now).toISOString(), account_id: post.account_id,
+    id: newId('evt', now), type: 'connection.reauth_required', created_at: new Date(now).toISOString(), account_id: connection.account_id,
     data: {
-      platform: connection.platform, post_id: post.id, connection_id: connection.id, error,
-      account: { platform: connection.platform, handle: connection.handle, brand_id: connection.brand_id, brand: post.brand_name },
+      platform: connection.platform, ...(post ? { post_id: post.id } : {}), connection_id: connection.id, error,
+      account: { platform: connection.platform, handle: connection.handle, brand_id: connection.brand_id, brand: brandName },
       brand_id: connection.brand_id, label: connection.label,
-      reconnect_url: `${deps.settings.publicBaseUrl}/api/connect`,
+      reconnect_url: link.url, reconnect_expires_at: link.expires_at,
     },
   });
 }

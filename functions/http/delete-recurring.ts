@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { deleteRecurring } from '../../shared/app/schedule/recurring';
+
+export const handler = httpHandler(routes.deleteRecurring, async (req) =>
+  ok(await deleteRecurring(req.deps, req.principal.account.id, req.params.id)));

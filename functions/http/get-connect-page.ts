@@ -1,0 +1,34 @@
+import { httpHandler } from '../../shared/http/handler';
+import { routes } from '../../infra/routes';
+import { AppError } from '../../shared/domain/errors';
+import { isPlatformName } from '../../shared/domain/platforms';
+import { connectPage } from '../../shared/app/connect-link/links';
+import { connectPageUrl } from '../../shared/app/connect-link/issue';
+import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, type Notice } from '../../shared/app/connect-link/views';
+
+const FAILURES: Record<string, string> = {
+  oauth_denied: 'access was not granted, so nothing was connected',
+  oauth_state_expired: 'the sign-in took too long; try again',
+  oauth_pick_expired: 'the choice took too long; try again',
+  oauth_no_accounts: 'that sign-in has no page or account to post as',
+  oauth_not_configured: 'this network is not configured on this server',
+};
+
+/** GET /connect/{token}: the hosted page (404 / 410 pages for unknown or expired links). */
+export const handler = httpHandler(routes.getConnectPage, async (req) => {
+  try {
+    const model = await connectPage(req.deps, req.params.token);
+    let notice: Notice | undefined;
+    const { connected, failed, code } = req.query;
+    if (connected && isPlatformName(connected)) {
+      const row = model.networks.find((n) => n.platform === connected);
+      notice = { kind: 'ok', platform: connected, text: `${displayName(connected)} is connected${row?.handle ? ` as ${row.handle}` : ''}.` };
+    } else if (failed && isPlatformName(failed)) {
+      notice = { kind: 'error', platform: failed, text: `${displayName(failed)} was not connected: ${FAILURES[code ?? ''] ?? `the sign-in did not complete (${code ?? 'unknown'}); try again`}.` };
+    }
+    return { status: 200, html: connectPageHtml(model, connectPageUrl(req.deps, req.params.token), req.deps.clock.now(), notice), headers: HOSTED_HEADERS };
+  } catch (err) {
+    if (err instanceof AppError && (err.status === 404 || err.status === 410)) return { status: err.status, html: linkErrorHtml(err.status, err.message), headers: HOSTED_HEADERS };
+    throw err;
+  }
+});

@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { finalizeUpload } from '../../shared/app/media/uploads';
+
+export const handler = httpHandler(routes.getMediaFinalize, async (req) =>
+  ok(await finalizeUpload(req.deps, req.principal.account.id, req.query.path)));

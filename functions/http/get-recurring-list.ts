@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { listRecurring } from '../../shared/app/schedule/recurring';
+
+export const handler = httpHandler(routes.getRecurringList, async (req) =>
+  ok(await listRecurring(req.deps, req.principal.account.id)));

@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { listSchedules } from '../../shared/app/schedule/manage';
+
+export const handler = httpHandler(routes.getSchedules, async (req) =>
+  ok(await listSchedules(req.deps, req.principal.account.id, req.query)));

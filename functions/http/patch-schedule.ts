@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { patchSchedule } from '../../shared/app/schedule/manage';
+
+export const handler = httpHandler(routes.patchSchedule, async (req) =>
+  ok(await patchSchedule(req.deps, req.principal.account, req.params.id, req.body)));

@@ -1,0 +1,8 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { bulkSchedule } from '../../shared/app/schedule/create';
+
+/** JSON {posts: [...]} or, with Content-Type text/csv, the raw CSV text. */
+export const handler = httpHandler(routes.postBulk, async (req) =>
+  ok(await bulkSchedule(req.deps, req.principal.account, req.rawBody !== undefined ? { csv: req.rawBody } : { posts: req.body.posts })));

@@ -1,0 +1,30 @@
+import { httpHandler } from '../../shared/http/handler';
+import { routes } from '../../infra/routes';
+import { AppError } from '../../shared/domain/errors';
+import { formFields } from '../../shared/api/oauth-schemas';
+import { connectPage, connectWithLink } from '../../shared/app/connect-link/links';
+import { connectPageUrl } from '../../shared/app/connect-link/issue';
+import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/app/connect-link/views';
+
+/**
+ * The page's credential form: on success 303 back to the page (which shows the connection); on refusal the page
+ * again with the network's message next to its form (nothing saved).
+ */
+export const handler = httpHandler(routes.postConnectPageCredentials, async (req) => {
+  const { token, platform } = req.params;
+  const base = connectPageUrl(req.deps, token);
+  try {
+    await connectWithLink(req.deps, token, platform, formFields(req.rawBody, req.body));
+    const back = new URL(base);
+    back.searchParams.set('connected', platform);
+    return seeOther(back.toString());
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (err.status === 403 || err.status === 404 || err.status === 410) {
+      return { status: err.status, html: linkErrorHtml(err.status, err.message), headers: HOSTED_HEADERS };
+    }
+    const model = await connectPage(req.deps, token);
+    const html = connectPageHtml(model, base, req.deps.clock.now(), { kind: 'error', platform, text: `${displayName(platform)} was not connected: ${err.message}` });
+    return { status: err.status, html, headers: HOSTED_HEADERS };
+  }
+});

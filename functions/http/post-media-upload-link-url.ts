@@ -1,0 +1,8 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { linkUploadUrl } from '../../shared/app/media/upload-links';
+
+/** The upload page asks for a presigned PUT with the link's token (no login). */
+export const handler = httpHandler(routes.postMediaUploadLinkUrl, async (req) =>
+  ok(await linkUploadUrl(req.deps, req.params.token, req.body)));

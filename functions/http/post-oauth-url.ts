@@ -1,0 +1,8 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { startOAuth } from '../../shared/app/oauth/flow';
+
+/** POST /api/oauth/{platform}/url → {url}: the network's sign-in page for one of the caller's brands. */
+export const handler = httpHandler(routes.postOauthUrl, async (req) =>
+  ok(await startOAuth(req.deps, req.principal.account, req.params.platform, req.body ?? {})));

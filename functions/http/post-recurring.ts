@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { createRecurring } from '../../shared/app/schedule/recurring';
+
+export const handler = httpHandler(routes.postRecurring, async (req) =>
+  ok(await createRecurring(req.deps, req.principal.account, req.body)));

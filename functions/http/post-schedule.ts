@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { createSchedule } from '../../shared/app/schedule/create';
+
+export const handler = httpHandler(routes.postSchedule, async (req) =>
+  ok(await createSchedule(req.deps, req.principal.account, req.body)));

@@ -1,0 +1,6 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { rotateWebhookSecret } from '../../shared/app/webhooks/endpoints';
+
+export const handler = httpHandler(routes.postWebhookRotate, async (req) => ok(await rotateWebhookSecret(req.deps, req.principal.account.id, req.params.id)));

@@ -1,0 +1,263 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { RecurringRecord, ScheduleQuery, ScheduleRecord, ScheduleStore } from '../../ports/schedules';
+import { isConditionFailure, type TableRef } from './client';
+import { and, cond, or } from './conditions';
+import { GSI1, keys, strip } from './keys';
+
+/**
+ * Schedules, recurring schedules and brand slot claims. A schedule item is keyed by its id (the dispatcher reads
+ * it by id) and indexed per account by run_at (GET /api/schedule lists by date). Every transition is a single
+ * conditional write on the status, so racing writers (two fires, fire vs cancel, fire vs PATCH) have one winner.
+ */
+export class DynamoScheduleStore implements ScheduleStore {
+  constructor(private readonly t: TableRef) {}
+
+  async create(s: ScheduleRecord) {
+    try {
+      await this.t.doc.send(new PutCommand({
+        TableName: this.t.tableName,
+        Item: { ...keys.schedule(s.id), ...keys.scheduleByAccount(s.account_id, s.run_at, s.id), ...s },
+        // a schedule id is written once (a recurring occurrence's id is derived from its time: the claim)
+        ConditionExpression: cond.absent,
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async get(id: string) {
+    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.schedule(id), ConsistentRead: true }));
+    return res.Item ? strip<ScheduleRecord>(res.Item) : undefined;
+  }
+
+  async list(accountId: string, q: ScheduleQuery) {
+    const gsi1pk = keys.scheduleByAccount(accountId, '', '').gsi1pk;
+    const lower = q.from ?? '';
+    const upper = `${q.to ?? '9999'}#~`;
+    const filters: string[] = [];
+    const values: Record<string, unknown> = { ':pk': gsi1pk, ':lo': lower, ':hi': upper };
+    const names: Record<string, string> = {};
+    if (q.statuses?.length) {
+      filters.push(`#status IN (${q.statuses.map((_, i) => `:st${i}`).join(', ')})`);
+      q.statuses.forEach((s, i) => { values[`:st${i}`] = s; });
+      names['#status'] = 'status';
+    }
+    if (q.brand_id) { filters.push('brand_id = :brand'); values[':brand'] = q.brand_id; }
+    if (q.deferred !== undefined) {
+      filters.push(q.deferred ? '#deferred = :deferred' : or('attribute_not_exists(#deferred)', '#deferred = :deferred'));
+      values[':deferred'] = q.deferred;
+      names['#deferred'] = 'deferred';
+    }
+
+    const items: ScheduleRecord[] = [];
+    let start: Record<string, unknown> | undefined = q.cursor ? this.startKey(accountId, q.cursor) : undefined;
+    let more = true;
+    while (items.length < q.limit && more) {
+      const res = await this.t.doc.send(new QueryCommand({
+        TableName: this.t.tableName, IndexName: GSI1, ExclusiveStartKey: start, Limit: Math.max(q.limit * 2, 50),
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :lo AND :hi',
+        ...(filters.length ? { FilterExpression: and(...filters) } : {}),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+      }));
+      for (const i of res.Items ?? []) {
+        if (items.length === q.limit) { more = true; break; }
+        items.push(strip<ScheduleRecord>(i));
+      }
+      start = res.LastEvaluatedKey;
+      more = !!start;
+    }
+    const last = items.at(-1);
+    const full = items.length === q.limit;
+    return { items, cursor: full && last ? Buffer.from(`${last.run_at}#${last.id}`).toString('base64url') : undefined };
+  }
+
+  /** The index position of a cursor (run_at#id): the full key of that item, as DynamoDB's ExclusiveStartKey. */
+  private startKey(accountId: string, cursor: string) {
+    const text = Buffer.from(cursor, 'base64url').toString();
+    const at = text.lastIndexOf('#');
+    const runAt = text.slice(0, at);
+    const id = text.slice(at + 1);
+    return { ...keys.schedule(id), ...keys.scheduleByAccount(accountId, runAt, id) };
+  }
+
+  async claim(id: string, dueBy: string, nowMs: number) {
+    try {
+      const res = await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.schedule(id),
+        UpdateExpression: 'SET #status = :publishing, claimed_at = :now, counted = :false, updated_at = :iso',
+        // still scheduled (not canceled, not claimed by another fire) and due
+        ConditionExpression: and(cond.present, '#status = :scheduled', 'run_at <= :due'),
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':publishing': 'publishing', ':scheduled': 'scheduled', ':due': dueBy, ':now': nowMs, ':false': false, ':iso': new Date(nowMs).toISOString() },
+        ReturnValues: 'ALL_OLD',
+      }));
+      return res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
+    } catch (err) {
+      if (isConditionFailure(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async takeOver(id: string, claimedAt: number, nowMs: number) {
+    try {
+      await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.schedule(id),
+        UpdateExpression: 'SET claimed_at = :now',
+        // the same stale claim, which never recorded a post
+        ConditionExpression: and(cond.present, '#status = :publishing', 'claimed_at = :was', 'attribute_not_exists(post_id)'),
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':publishing': 'publishing', ':was': claimedAt, ':now': nowMs },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async updateScheduled(id: string, patch: Parameters<ScheduleStore['updateScheduled']>[1], nowIso: string) {
+    const current = await this.get(id);
+    if (!current) return undefined;
+    // a field given as undefined is removed (e.g. the slot a moved schedule gave back)
+    const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
+    const removes = Object.entries(patch).filter(([, v]) => v === undefined).map(([k]) => k);
+    const runAt = patch.run_at ?? current.run_at;
+    const sets = [...entries.map(([k]) => `#${k} = :${k}`), 'updated_at = :now', 'gsi1sk = :g1sk'];
+    try {
+      const res = await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.schedule(id),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.map((k) => `#${k}`).join(', ')}` : ''}`,
+        // only a schedule that has not started (nor been canceled) changes
+        ConditionExpression: and(cond.present, '#st = :scheduled'),
+        ExpressionAttributeNames: { '#st': 'status', ...Object.fromEntries([...entries.map(([k]) => k), ...removes].map((k) => [`#${k}`, k])) },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])), ':scheduled': 'scheduled', ':now': nowIso,
+          ':g1sk': keys.scheduleByAccount(current.account_id, runAt, id).gsi1sk,
+        },
+        ReturnValues: 'ALL_NEW',
+      }));
+      return res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
+    } catch (err) {
+      if (isConditionFailure(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async settle(id: string, fields: { status: ScheduleRecord['status']; post_id?: string; error?: ScheduleRecord['error'] }, nowIso: string) {
+    const sets = ['#status = :status', 'updated_at = :now', ...(fields.post_id ? ['post_id = :post'] : []), ...(fields.error ? ['#error = :error'] : [])];
+    try {
+      await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.schedule(id),
+        UpdateExpression: 'SET ' + sets.join(', '),
+        // only the run in progress records its outcome (once final, it stays)
+        ConditionExpression: and(cond.present, '#status = :publishing'),
+        ExpressionAttributeNames: { '#status': 'status', ...(fields.error ? { '#error': 'error' } : {}) },
+        ExpressionAttributeValues: {
+          ':status': fields.status, ':publishing': 'publishing', ':now': nowIso,
+          ...(fields.post_id ? { ':post': fields.post_id } : {}), ...(fields.error ? { ':error': fields.error } : {}),
+        },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async createRecurring(r: RecurringRecord) {
+    await this.t.doc.send(new PutCommand({
+      TableName: this.t.tableName,
+      Item: { ...keys.recurring(r.id), ...keys.recurringByAccount(r.account_id, r.id), ...r },
+      // ids are new: never overwrite
+      ConditionExpression: cond.absent,
+    }));
+  }
+
+  async getRecurring(id: string) {
+    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.recurring(id), ConsistentRead: true }));
+    return res.Item ? strip<RecurringRecord>(res.Item) : undefined;
+  }
+
+  async listRecurring(accountId: string) {
+    const out: RecurringRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await this.t.doc.send(new QueryCommand({
+        TableName: this.t.tableName, IndexName: GSI1, ExclusiveStartKey: start, ScanIndexForward: false,
+        KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.recurringByAccount(accountId, '').gsi1pk },
+      }));
+      out.push(...(res.Items ?? []).map((i) => strip<RecurringRecord>(i)));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  async endRecurring(id: string, status: 'canceled' | 'ended', nowIso: string) {
+    try {
+      await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.recurring(id),
+        UpdateExpression: 'SET #status = :status, counted = :false, updated_at = :now',
+        // only an active recurring schedule ends, once
+        ConditionExpression: and(cond.present, '#status = :active'),
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status, ':active': 'active', ':false': false, ':now': nowIso },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async touchRecurring(id: string, occurrence: string, nowIso: string) {
+    await this.t.doc.send(new UpdateCommand({
+      TableName: this.t.tableName, Key: keys.recurring(id),
+      UpdateExpression: 'SET last_occurrence = :occ, updated_at = :now',
+      // the item exists, and an older occurrence never overwrites a newer one
+      ConditionExpression: and(cond.present, or('attribute_not_exists(last_occurrence)', 'last_occurrence < :occ')),
+      ExpressionAttributeValues: { ':occ': occurrence, ':now': nowIso },
+    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  }
+
+  async claimSlot(brandId: string, instant: string, holder: string, expiresAtSec: number, nowSec: number) {
+    try {
+      await this.t.doc.send(new PutCommand({
+        TableName: this.t.tableName,
+        Item: { ...keys.slot(brandId, instant), holder, expires_at: expiresAtSec },
+        // free, left over from a claim that expired (TTL deletes lazily), or already this holder's
+        ConditionExpression: or(cond.absent, cond.expired, 'holder = :holder'),
+        ExpressionAttributeValues: { ':now': nowSec, ':holder': holder },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async releaseSlot(brandId: string, instant: string, holder: string) {
+    await this.t.doc.send(new DeleteCommand({
+      TableName: this.t.tableName, Key: keys.slot(brandId, instant),
+      // only the holder gives its slot back
+      ConditionExpression: 'holder = :holder', ExpressionAttributeValues: { ':holder': holder },
+    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  }
+
+  async takenSlots(brandId: string, from: string, to: string, nowSec: number) {
+    const taken = new Set<string>();
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await this.t.doc.send(new QueryCommand({
+        TableName: this.t.tableName, ConsistentRead: true, ExclusiveStartKey: start,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.slot(brandId, '').pk, ':from': from, ':to': to },
+      }));
+      for (const i of res.Items ?? []) if (typeof i.expires_at !== 'number' || i.expires_at >= nowSec) taken.add(i.sk as string);
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return taken;
+  }
+}

@@ -1,0 +1,194 @@
+import type { Deps } from '../deps';
+import type { Account, Brand } from '../../ports/store';
+import type { Connection } from '../../ports/publishing';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../networks/oauth';
+import type { Failure } from '../../networks/types';
+import { AppError, BadRequestError } from '../../domain/errors';
+import { newId, randomToken } from '../../domain/ids';
+import { isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
+import { sha256Hex } from '../../domain/api-key';
+import { connectionView, targetBrand } from '../connections';
+import { labelOf } from '../publish/events';
+import { networkContext } from '../publish/deliver';
+import { envName } from './clients';
+import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
+import { redirectUri } from './urls';
+
+const PICK_KIND = 'oauth-pick';
+const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
+
+/** An OAuth network ready for a sign-in: its provider and the service's registration there. */
+export interface ReadyNetwork {
+  platform: PlatformName;
+  provider: OAuthProvider;
+  app: OAuthApp;
+}
+
+/** Whether this deployment can run the network's sign-in (provider present and client configured). */
+export async function isConfigured(deps: Pick<Deps, 'oauth'>, platform: PlatformName): Promise<boolean> {
+  return !!deps.oauth.providers[platform] && !!(await deps.oauth.clients.get(platform));
+}
+
+/**
+ * The provider and registration of an OAuth network: 400 not_oauth_platform for any other network (credential
+ * networks connect with POST /api/connect), 503 oauth_not_configured when this deployment has no client for it.
+ */
+export async function readyNetwork(deps: Pick<Deps, 'oauth' | 'settings'>, name: string): Promise<ReadyNetwork> {
+  if (!isPlatformName(name) || !platformInfo(name).oauth) {
+    throw new BadRequestError(`${name} does not connect through OAuth; OAuth networks are ${OAUTH_PLATFORMS.join(', ')}` +
+      (isPlatformName(name) ? ` (${name} connects with POST /api/connect)` : ''), { code: 'not_oauth_platform', details: { platform: name, oauth_platforms: OAUTH_PLATFORMS } });
+  }
+  const provider = deps.oauth.providers[name];
+  const client = await deps.oauth.clients.get(name);
+  if (!provider || !client) {
+    throw new AppError(503, 'oauth_not_configured', `${name} sign-in is not configured on this server (its operator sets ${envName(name)}_CLIENT_ID and ${envName(name)}_CLIENT_SECRET)`, {
+      details: { platform: name },
+    });
+  }
+  return { platform: name, provider, app: { clientId: client.clientId, clientSecret: client.clientSecret, redirectUri: redirectUri(deps, name) } };
+}
+
+/** A redirect_after must be an absolute http(s) URL; it is kept server-side with the state. */
+function checkRedirect(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try { url = new URL(value); } catch { url = new URL('invalid:'); }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new BadRequestError('redirect_after must be an absolute http(s) URL', { code: 'invalid_redirect' });
+  }
+  return url.toString();
+}
+
+/** Builds the network's authorize URL for a new state (with a PKCE pair when the network takes one). */
+export async function authorizeUrl(deps: Deps, net: ReadyNetwork, s: { account_id: string; brand_id: string; redirect_after?: string; link_token?: string }, notAfterSec?: number) {
+  const pkce = net.provider.pkce ? pkcePair() : undefined;
+  const state = await createState(deps, { ...s, platform: net.platform, code_verifier: pkce?.verifier }, { notAfterSec });
+  return net.provider.authorizeUrl({ app: net.app, state, codeChallenge: pkce?.challenge });
+}
+
+/**
+ * POST /api/oauth/{platform}/url: the sign-in URL for one of the account's brands.
+ * 1. An OAuth network with a configured client (400 not_oauth_platform / 503 oauth_not_configured).
+ * 2. The brand (named, or the only one; several → 400 brand_required).
+ * 3. A one-time state bound to account, brand, network and a 15-minute expiry; PKCE where the network takes it.
+ */
+export async function startOAuth(deps: Deps, account: Account, name: string, input: { brand_id?: string; redirect_after?: string }) {
+  const net = await readyNetwork(deps, name);
+  const brand = await targetBrand(deps, account, input.brand_id);
+  const redirect_after = checkRedirect(input.redirect_after);
+  const url = await authorizeUrl(deps, net, { account_id: account.id, brand_id: brand.id, redirect_after });
+  return { url, platform: net.platform, brand_id: brand.id, expires_in: STATE_TTL_SECONDS };
+}
+
+/** Where a finished sign-in leads: back to the connect page it came from, to redirect_after, or a result page. */
+interface Return {
+  redirect_after?: string;
+  link_token?: string;
+}
+export type CallbackOutcome =
+  | ({ kind: 'connected'; platform: PlatformName; brand: { id: string; name: string }; connection: ReturnType<typeof connectionView> } & Return)
+  | ({ kind: 'pick'; platform: PlatformName; brand: { id: string; name: string }; pick: string; accounts: Array<{ id: string; handle: string }> } & Return)
+  | ({ kind: 'failed'; platform: string; status: number; code: string; message: string } & Return);
+
+const failedOutcome = (platform: string, err: AppError, back: Return = {}): CallbackOutcome =>
+  ({ kind: 'failed', platform, status: err.status, code: err.code, message: err.message, ...back });
+
+/**
+ * The callback (GET /api/oauth/{platform}/callback?code&state).
+ * 1. Use the state once (tampered/unknown 400, replayed 400, late 410); it names the account, brand and network.
+ * 2. The network's own refusal (error=access_denied …) ends here.
+ * 3. Exchange the code (with the state's PKCE verifier) and list the accounts the tokens can post as.
+ * 4. One account: save the connection (tokens encrypted). Several (Facebook pages, Instagram business accounts,
+ *    channels…): keep the tokens for 15 minutes under a one-time pick token and let the person choose.
+ */
+export async function completeOAuth(deps: Deps, name: string, q: { code?: string; state?: string; error?: string; error_description?: string }): Promise<CallbackOutcome> {
+  if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new AppError(404, 'not_found', `${name} has no OAuth sign-in`));
+  let back: Return = {};
+  try {
+    const s = await consumeState(deps, name, q.state);
+    back = { redirect_after: s.redirect_after, link_token: s.link_token };
+    if (q.error) throw new AppError(400, 'oauth_denied', `${name} did not grant access: ${(q.error_description ?? q.error).slice(0, 300)}`);
+    if (!q.code) throw new AppError(400, 'oauth_code_missing', `${name} sent no authorization code back`);
+    const net = await readyNetwork(deps, name);
+    const brand = await brandOf(deps, s.account_id, s.brand_id);
+    const ctx = networkContext(deps, {});
+    const tokens = await net.provider.exchangeCode({ app: net.app, code: q.code, codeVerifier: s.code_verifier }, ctx);
+    if (isFailure(tokens)) throw new AppError(502, 'oauth_exchange_failed', `${name} refused the sign-in code: ${tokens.error}`);
+    const accounts = await net.provider.accounts(tokens, ctx);
+    if (isFailure(accounts)) throw new AppError(502, 'oauth_accounts_failed', `${name} did not list the accounts of this sign-in: ${accounts.error}`);
+    if (accounts.length === 0) throw new AppError(400, 'oauth_no_accounts', `This ${name} sign-in has nothing to post as (no page, channel or business account)`);
+    if (accounts.length === 1) return await connected(deps, s.account_id, brand, name, tokens, accounts[0], back);
+    const pick = randomToken();
+    await deps.tokens.put({
+      kind: PICK_KIND, hash: sha256Hex(pick), account_id: s.account_id,
+      data: {
+        platform: name, brand_id: brand.id,
+        tokens_enc: await deps.cipher.encrypt(JSON.stringify(tokens)),
+        accounts_enc: await deps.cipher.encrypt(JSON.stringify(accounts)),
+        ...(back.redirect_after ? { redirect_after: back.redirect_after } : {}),
+        ...(back.link_token ? { link_enc: await deps.cipher.encrypt(back.link_token) } : {}),
+      },
+      expires_at: Math.floor(deps.clock.now() / 1000) + STATE_TTL_SECONDS,
+    });
+    return { kind: 'pick', platform: name, brand: { id: brand.id, name: brand.name }, pick, accounts: accounts.map((a) => ({ id: a.id, handle: a.handle })), ...back };
+  } catch (err) {
+    if (err instanceof AppError) return failedOutcome(name, err, back);
+    throw err;
+  }
+}
+
+/**
+ * The picker's answer (POST /api/oauth/{platform}/pick {pick, account}): uses the pick token once and saves the
+ * chosen page / business account with the tokens of that sign-in.
+ */
+export async function completePick(deps: Deps, name: string, input: { pick?: string; account?: string }): Promise<CallbackOutcome> {
+  if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new AppError(404, 'not_found', `${name} has no OAuth sign-in`));
+  const res = input.pick && input.pick.length <= 200 ? await deps.tokens.consume(PICK_KIND, sha256Hex(input.pick), deps.clock.now()) : undefined;
+  if (!res?.ok || res.token.data.platform !== name) {
+    const reason = res && !res.ok ? res.reason : 'missing';
+    return reason === 'expired'
+      ? failedOutcome(name, new AppError(410, 'oauth_pick_expired', 'This choice expired: start the connection again'))
+      : failedOutcome(name, new AppError(400, reason === 'used' ? 'oauth_pick_used' : 'oauth_pick_invalid', reason === 'used' ? 'This choice was already made' : 'This choice is not valid: start the connection again'));
+  }
+  const { data, account_id } = res.token;
+  const back: Return = { redirect_after: data.redirect_after, link_token: data.link_enc ? await deps.cipher.decrypt(data.link_enc) : undefined };
+  try {
+    const accounts = JSON.parse(await deps.cipher.decrypt(data.accounts_enc)) as OAuthAccount[];
+    const chosen = accounts.find((a) => a.id === input.account);
+    if (!chosen) throw new AppError(400, 'oauth_pick_invalid', 'Choose one of the listed accounts: start the connection again');
+    const tokens = JSON.parse(await deps.cipher.decrypt(data.tokens_enc)) as TokenSet;
+    return await connected(deps, account_id, await brandOf(deps, account_id, data.brand_id), name, tokens, chosen, back);
+  } catch (err) {
+    if (err instanceof AppError) return failedOutcome(name, err, back);
+    throw err;
+  }
+}
+
+async function brandOf(deps: Pick<Deps, 'brands'>, accountId: string, brandId: string): Promise<Brand> {
+  const brand = await deps.brands.get(accountId, brandId);
+  if (!brand) throw new AppError(404, 'brand_not_found', 'The brand this connection was meant for no longer exists');
+  return brand;
+}
+
+async function connected(deps: Deps, accountId: string, brand: Brand, platform: PlatformName, tokens: TokenSet, account: OAuthAccount, back: Return): Promise<CallbackOutcome> {
+  const connection = await saveOAuthConnection(deps, accountId, brand, platform, tokens, account);
+  return { kind: 'connected', platform, brand: { id: brand.id, name: brand.name }, connection: connectionView(connection), ...back };
+}
+
+/**
+ * Saves the brand's connection for an OAuth network (replacing an earlier one): the account's handle and label,
+ * its fields (page id, page token, …) and the tokens, each envelope-encrypted and never returned by any endpoint.
+ */
+export async function saveOAuthConnection(deps: Pick<Deps, 'cipher' | 'clock' | 'connections'>, accountId: string, brand: Brand, platform: PlatformName, tokens: TokenSet, account: OAuthAccount): Promise<Connection> {
+  const now = deps.clock.now();
+  const connection: Connection = {
+    id: newId('con', now), account_id: accountId, brand_id: brand.id, platform,
+    handle: account.handle, label: labelOf(brand.name, account.handle, platform), status: 'active',
+    connected_at: new Date(now).toISOString(),
+    credentials_enc: await deps.cipher.encrypt(JSON.stringify(account.credentials)),
+    tokens_enc: await deps.cipher.encrypt(JSON.stringify(tokens)),
+    ...(tokens.expires_at !== undefined ? { token_expires_at: tokens.expires_at } : {}),
+  };
+  await deps.connections.put(connection);
+  return connection;
+}

@@ -1,0 +1,50 @@
+import type { Deps } from '../deps';
+import type { Reply } from '../../http/reply';
+import { escapeHtml as e } from '../../http/reply';
+import { connectPageUrl } from '../connect-link/issue';
+import { displayName, hostedReply, seeOther } from '../connect-link/views';
+import type { CallbackOutcome } from './flow';
+
+/** Query parameters a finished sign-in adds to redirect_after (and to the connect page). */
+function withParams(url: string, params: Record<string, string>): string {
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+function pickerHtml(o: Extract<CallbackOutcome, { kind: 'pick' }>, action: string) {
+  const name = displayName(o.platform);
+  const what = o.platform === 'facebook' ? 'Page' : o.platform === 'instagram' ? 'business account' : 'account';
+  return hostedReply(200, `Choose a ${name} ${what}`, `<h1>Choose the ${e(name)} ${what} to connect</h1>` +
+    `<p>Your sign-in can post as ${o.accounts.length} ${what}s. Pick the one for <b>${e(o.brand.name)}</b>.</p>` +
+    `<form method="post" action="${e(action)}"><input type="hidden" name="pick" value="${e(o.pick)}"><ul class="nets">` +
+    o.accounts.map((a) => `<li class="net"><button type="submit" name="account" value="${e(a.id)}">Connect ${e(a.handle)}</button></li>`).join('') +
+    '</ul></form><p class="hint">This choice is valid for 15 minutes.</p>');
+}
+
+/**
+ * How a finished sign-in answers the browser:
+ * - started from a connect link → 303 back to that page, which shows the outcome;
+ * - started with redirect_after → 303 there with `platform`, `status` (connected / failed) and `connection_id` or `code`;
+ * - otherwise a small result page (or the picker when the sign-in can post as several pages / accounts).
+ */
+export function callbackReply(deps: Pick<Deps, 'settings'>, o: CallbackOutcome): Reply {
+  if (o.kind === 'pick') return pickerHtml(o, `${deps.settings.publicBaseUrl}/api/oauth/${o.platform}/pick`);
+  if (o.link_token) {
+    const params: Record<string, string> = o.kind === 'connected' ? { connected: o.platform } : { failed: o.platform, code: o.code };
+    return seeOther(withParams(connectPageUrl(deps, o.link_token), params));
+  }
+  if (o.redirect_after) {
+    const params: Record<string, string> = o.kind === 'connected'
+      ? { platform: o.platform, status: 'connected', connection_id: o.connection.id, brand_id: o.brand.id }
+      : { platform: o.platform, status: 'failed', code: o.code };
+    return seeOther(withParams(o.redirect_after, params));
+  }
+  const name = displayName(o.platform);
+  if (o.kind === 'connected') {
+    return hostedReply(200, `${name} connected`, `<h1>${e(name)} is connected</h1><p role="status">Connected as <b>${e(o.connection.handle)}</b> ` +
+      `for <b>${e(o.brand.name)}</b>. You can close this page; posts to ${e(name)} in that brand now go to this account.</p>`);
+  }
+  return hostedReply(o.status, `${name} not connected`, `<h1>${e(name)} was not connected</h1><p role="alert">${e(o.message)}</p>` +
+    `<p class="hint">Code: <code>${e(o.code)}</code>. Nothing was saved.</p>`);
+}

@@ -1,0 +1,67 @@
+import type { Deps } from '../deps';
+import type { Account, Brand, BrandStore } from '../../ports/store';
+import type { Connection, ConnectionStore } from '../../ports/publishing';
+import type { Cipher } from '../../ports/cipher';
+import type { NetworkResult } from '../../domain/post';
+import { AppError } from '../../domain/errors';
+import { validatePost, type PostRequest, type ValidPost } from '../publish/request';
+import { resolveBrand } from '../publish/brand';
+import { precheck } from '../publish/checks';
+import { contentFor } from '../publish/content';
+
+/** A post request that passed every check that can be made before its time, with its brand fixed. */
+export interface CheckedPost {
+  valid: ValidPost;
+  brand: Brand;
+  /** What is stored and validated again when it fires: the request as sent, with brand_id set to the brand chosen now. */
+  request: PostRequest;
+}
+
+type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher'>;
+
+/**
+ * Everything about a post that can be checked before its time, with the publishing core's own functions:
+ * 1. validatePost (platform xor platforms, known networks, caption_is_json, per_platform, empty_text).
+ * 2. resolveBrand (404 brand_not_found, 409 ambiguous_brand); the brand chosen now is the brand it posts in later.
+ * 3. precheck per network (available, connected in the brand, sign-in valid, media the network needs and takes,
+ *    the adapter's own limits). A network that would fail makes the request a 400 with that network's code
+ *    (e.g. not_connected, media_required, bad_media), naming the networks and their results.
+ * Media links are not fetched now: they are checked once when the post is sent, like POST /api/post.
+ */
+export async function checkNow(deps: CheckDeps, account: Account, req: PostRequest): Promise<CheckedPost> {
+  const valid = validatePost(req);
+  const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
+  const problems: NetworkResult[] = [];
+  for (const platform of valid.platforms) {
+    const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, 'pst_check'));
+    if ('ok' in checked) problems.push(checked);
+  }
+  if (problems.length) {
+    const first = problems[0];
+    throw new AppError(400, first.code ?? 'invalid_request', `${first.platform}: ${first.error ?? first.code}`, {
+      details: { platforms: problems.map((p) => p.platform), results: problems },
+    });
+  }
+  return { valid: { ...valid, brand_id: brand.id }, brand, request: { ...req, brand_id: brand.id } };
+}
+
+/**
+ * Deps whose reads of brands, connections and credentials are remembered for one request, so checking 500 bulk
+ * rows reads each once (and decrypts each credential once). Writes go straight through.
+ */
+export function cachedReads<D extends CheckDeps>(deps: D): D {
+  const memo = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    if (!memo.has(key)) memo.set(key, load().catch((err) => { memo.delete(key); throw err; }));
+    return memo.get(key) as Promise<T>;
+  };
+  // each store seen through an object whose prototype is the store: its other methods (writes) go straight through
+  const brands: BrandStore = Object.create(deps.brands);
+  brands.get = (a, id) => once(`brand#${a}#${id}`, () => deps.brands.get(a, id));
+  brands.list = (a) => once(`brands#${a}`, () => deps.brands.list(a));
+  const connections: ConnectionStore = Object.create(deps.connections);
+  connections.listByAccount = (a) => once<Connection[]>(`connections#${a}`, () => deps.connections.listByAccount(a));
+  const cipher: Cipher = Object.create(deps.cipher);
+  cipher.decrypt = (c) => once(`decrypt#${c}`, () => deps.cipher.decrypt(c));
+  return { ...deps, brands, connections, cipher };
+}

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { DateTime } from 'luxon';
+import type { Deps } from '../deps';
+import type { Account } from '../../ports/store';
+import type { ScheduledInvocation } from '../../ports/scheduler';
+import type { ScheduleRecord } from '../../ports/schedules';
+import { AppError, BadRequestError } from '../../domain/errors';
+import { PLANS } from '../../domain/plans';
+import { usageKeys } from '../../domain/usage';
+import { upgradeUrl } from '../brands';
+
+/** A firing this close before run_at counts as due (clocks of the scheduler and the dispatcher differ a little). */
+export const DUE_TOLERANCE_MS = 1_000;
+/** A claim that recorded no post after this long belongs to a dispatcher that died; it may be taken over. */
+export const STALE_RUN_MS = 5 * 60_000;
+/** The scheduled-posts counter is not a window: it lives as long as anything is scheduled (far-future expiry). */
+const COUNTER_EXPIRES_AT_SEC = 4_102_444_800; // 2100-01-01
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** EventBridge Scheduler names (≤ 64 chars of [0-9A-Za-z-_.]) derived from ids, so a retry addresses the same one. */
+export const timerName = {
+  once: (scheduleId: string) => `s-${scheduleId}`,
+  recurring: (recurringId: string) => `r-${recurringId}`,
+};
+
+/** The one-time alarm of a scheduled post: the dispatcher gets only the id and reads the rest from the table. */
+export function onceTimer(s: Pick<ScheduleRecord, 'id' | 'run_at'>): ScheduledInvocation {
+  return { name: timerName.once(s.id), runAt: new Date(s.run_at), input: { kind: 'scheduled', schedule_id: s.id } };
+}
+
+/** decisions.md: ISO 8601 with a UTC offset (`Z` or ±hh:mm), or the literal `next_slot`. */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+export type RunAt = { kind: 'at'; at: Date } | { kind: 'next_slot' };
+
+/**
+ * Parses run_at: `next_slot`, or a future instant with an offset, kept to the whole second (EventBridge Scheduler's
+ * precision), rounded up so it never fires before the time asked for. 400 invalid_run_at otherwise.
+ */
+export function parseRunAt(value: unknown, nowMs: number): RunAt {
+  if (value === 'next_slot') return { kind: 'next_slot' };
+  if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value.trim())) {
+    throw new BadRequestError('run_at must be ISO 8601 with a UTC offset (e.g. 2026-05-01T09:00:00+02:00 or …Z), or next_slot', { code: 'invalid_run_at' });
+  }
+  const dt = DateTime.fromISO(value.trim(), { setZone: true });
+  if (!dt.isValid) throw new BadRequestError(`run_at is not a real date and time: ${dt.invalidExplanation ?? value}`, { code: 'invalid_run_at' });
+  const at = new Date(Math.ceil(dt.toMillis() / 1000) * 1000);
+  if (at.getTime() <= nowMs) throw new BadRequestError(`run_at ${value} is in the past`, { code: 'invalid_run_at', details: { now: iso(nowMs) } });
+  return { kind: 'at', at };
+}
+
+/** Takes one place of the plan's scheduled posts at a time (400 scheduled_limit_reached with an upgrade link). */
+export async function reserveScheduled(deps: Pick<Deps, 'counters' | 'settings'>, account: Account, amount = 1): Promise<void> {
+  const limit = PLANS[account.plan].scheduled_at_a_time;
+  const r = await deps.counters.increment(usageKeys.scheduled(account.id), amount, limit, COUNTER_EXPIRES_AT_SEC);
+  if (!r.allowed) throw scheduledLimit(deps, account);
+}
+
+export function scheduledLimit(deps: Pick<Deps, 'settings'>, account: Account): AppError {
+  const limit = PLANS[account.plan].scheduled_at_a_time;
+  return new AppError(400, 'scheduled_limit_reached', `The ${account.plan} plan holds ${limit} scheduled posts at a time; cancel one or upgrade`, {
+    details: { limit, upgrade_url: upgradeUrl(deps, account) },
+  });
+}
+
+export async function releaseScheduled(deps: Pick<Deps, 'counters'>, accountId: string, amount = 1): Promise<void> {
+  await deps.counters.release(usageKeys.scheduled(accountId), amount);
+}
+
+/** Crockford base32 of a ULID, for ids derived from a time and a seed (the same inputs give the same id). */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * The schedule id of one occurrence of a recurring schedule: a ULID whose time is the occurrence and whose random
+ * part is a hash of (recurring id, occurrence). Two firings of one occurrence compute the same id, and writing that
+ * item once is the claim.
+ */
+export function occurrenceScheduleId(recurringId: string, occurrenceMs: number): string {
+  let time = '';
+  let t = occurrenceMs;
+  for (let i = 0; i < 10; i++) { time = CROCKFORD[t % 32] + time; t = Math.floor(t / 32); }
+  const hash = createHash('sha256').update(`${recurringId}#${iso(occurrenceMs)}`).digest();
+  let rest = '';
+  for (let i = 0; i < 16; i++) rest += CROCKFORD[hash[i] % 32];
+  return `sch_${time}${rest}`;
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time, keeping the order of results. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,175 @@
+import type { Deps } from '../deps';
+import type { Account } from '../../ports/store';
+import type { ScheduleRecord } from '../../ports/schedules';
+import type { z } from 'zod';
+import { AppError, BadRequestError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { sha256Hex } from '../../domain/api-key';
+import { IDEMPOTENCY_TTL_SECONDS } from '../publish/create-post';
+import { cachedReads, checkNow, type CheckedPost } from './check';
+import { SlotFinder } from './slots';
+import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduled, type RunAt } from './common';
+import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
+import { parseBulkCsv } from './csv';
+
+/** Rows written (item + alarm) at once in a bulk request. */
+const WRITE_CONCURRENCY = 16;
+
+export interface RowInput {
+  row: number;
+  /** The row's fields, not validated yet (a bulk JSON element or a CSV record). */
+  fields: unknown;
+  /** A problem found before the fields (e.g. a CSV record with the wrong field count). */
+  problem?: string;
+}
+
+export type RowOutcome =
+  | { row: number; ok: true; schedule: ScheduleRecord }
+  | { row: number; ok: false; error: AppError };
+
+interface Pending { row: number; checked: CheckedPost; runAt: RunAt; record?: ScheduleRecord; lock?: string }
+
+/** The scheduling-time duplicate lock of an idempotency_key (spec §8.3): the same key schedules once in 24 hours. */
+const scheduleLockKey = (accountId: string, key: string) => `sched#${accountId}#${sha256Hex(key)}`;
+
+function issuesText(error: z.ZodError): string {
+  return error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(row)'}: ${i.message}`).join('; ');
+}
+
+/**
+ * Schedules rows of posts (POST /api/schedule is one row, POST /api/bulk up to 500), each answered on its own:
+ * 1. Validate the row (zod, then run_at) and check everything that can be checked now (checkNow: validation,
+ *    brand, connections, media rules), reading brands, connections and credentials once per request.
+ * 2. In row order: take the idempotency_key's scheduling lock (409 duplicate_post), a place on the plan's
+ *    scheduled-posts counter (400 scheduled_limit_reached) and, for next_slot, the brand's next free slot
+ *    (successive rows fill successive slots); an explicit run_at that is a slot takes that slot if free.
+ * 3. Write each schedule item (the source of truth), then its one-time alarm. A row whose writes fail gives back
+ *    what it took.
+ */
+export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot' } = {}): Promise<RowOutcome[]> {
+  const now = deps.clock.now();
+  const reads = cachedReads(deps);
+  const outcomes = new Map<number, RowOutcome>();
+  const fail = (row: number, error: AppError) => outcomes.set(row, { row, ok: false, error });
+
+  const pending: Pending[] = [];
+  for (const r of rows) {
+    if (r.problem) { fail(r.row, new BadRequestError(r.problem, { code: 'invalid_row' })); continue; }
+    const parsed = (opts.runAtDefault ? BulkRowSchema : ScheduleRequestSchema).safeParse(r.fields);
+    if (!parsed.success) { fail(r.row, new BadRequestError(issuesText(parsed.error))); continue; }
+    try {
+      const { run_at, ...post } = parsed.data;
+      const runAt = parseRunAt(run_at ?? opts.runAtDefault, now);
+      pending.push({ row: r.row, runAt, checked: await checkNow(reads, account, post) });
+    } catch (err) {
+      if (err instanceof AppError) fail(r.row, err); else throw err;
+    }
+  }
+
+  const slots = new SlotFinder(deps, now);
+  const ready: Pending[] = [];
+  for (const p of pending) {
+    const id = newId('sch', now);
+    const key = p.checked.valid.idempotency_key;
+    if (key !== undefined) {
+      const lock = scheduleLockKey(account.id, key);
+      const got = await deps.locks.acquire(lock, id, IDEMPOTENCY_TTL_SECONDS, now);
+      if (!got.ok) {
+        fail(p.row, new AppError(409, 'duplicate_post', 'This idempotency_key was used to schedule a post in the last 24 hours: nothing was scheduled again', { details: { schedule_id: got.heldBy || undefined } }));
+        continue;
+      }
+      p.lock = lock;
+    }
+    try {
+      await reserveScheduled(deps, account);
+    } catch (err) {
+      if (p.lock) await deps.locks.release(p.lock, id);
+      if (err instanceof AppError) { fail(p.row, err); continue; }
+      throw err;
+    }
+    let runAt: Date;
+    let slot: string | undefined;
+    try {
+      if (p.runAt.kind === 'next_slot') {
+        runAt = await slots.take(p.checked.brand, id);
+        slot = runAt.toISOString();
+      } else {
+        runAt = p.runAt.at;
+        slot = await slots.takeIfSlot(p.checked.brand, runAt, id);
+      }
+    } catch (err) {
+      await releaseScheduled(deps, account.id);
+      if (p.lock) await deps.locks.release(p.lock, id);
+      if (err instanceof AppError) { fail(p.row, err); continue; }
+      throw err;
+    }
+    p.record = {
+      id, account_id: account.id, brand_id: p.checked.brand.id, status: 'scheduled', run_at: runAt.toISOString(),
+      platforms: p.checked.valid.platforms, request: p.checked.request as Record<string, unknown>,
+      ...(p.runAt.kind === 'next_slot' ? { slot: true } : {}), ...(slot ? { slot_claim: slot } : {}),
+      counted: true, created_at: iso(now), updated_at: iso(now),
+    };
+    ready.push(p);
+  }
+
+  await mapLimit(ready, WRITE_CONCURRENCY, async (p) => {
+    const record = p.record!;
+    try {
+      await deps.schedules.create(record);
+      await deps.scheduler.scheduleOnce(onceTimer(record));
+      outcomes.set(p.row, { row: p.row, ok: true, schedule: record });
+    } catch (err) {
+      // nothing fires for this row: mark it (if written) and give back what it took
+      await deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)).catch(() => undefined);
+      await releaseScheduled(deps, account.id);
+      if (record.slot_claim) await deps.schedules.releaseSlot(record.brand_id, record.slot_claim, record.id);
+      if (p.lock) await deps.locks.release(p.lock, record.id);
+      if (rows.length === 1) throw err;
+      fail(p.row, new AppError(500, 'internal_error', 'The post could not be scheduled; try this row again'));
+    }
+  });
+
+  return rows.map((r) => outcomes.get(r.row)!);
+}
+
+/** The answer of POST /api/schedule. */
+export const scheduledView = (s: ScheduleRecord) => ({
+  schedule_id: s.id, run_at: s.run_at, status: s.status, brand_id: s.brand_id, platforms: s.platforms, ...(s.slot ? { next_slot: true } : {}),
+});
+
+/** POST /api/schedule: one row; its failure is the request's error. */
+export async function createSchedule(deps: Deps, account: Account, body: ScheduleRequest) {
+  const [outcome] = await scheduleRows(deps, account, [{ row: 1, fields: body }]);
+  if (!outcome.ok) throw outcome.error;
+  return scheduledView(outcome.schedule);
+}
+
+/**
+ * POST /api/bulk: JSON {posts: [...]} or text/csv, at most 500 rows (400 too_many_rows, nothing scheduled). Valid rows
+ * are scheduled, invalid ones reported {row, code, error}; the answer counts both.
+ */
+export async function bulkSchedule(deps: Deps, account: Account, input: { posts: unknown[] } | { csv: string }) {
+  let rows: RowInput[];
+  if ('csv' in input) {
+    rows = parseBulkCsv(input.csv).map((r) => ({ row: r.row, fields: r.fields, problem: r.problem }));
+  } else {
+    if (input.posts.length > MAX_BULK_ROWS) {
+      throw new BadRequestError(`At most ${MAX_BULK_ROWS} posts per request; this one has ${input.posts.length}`, { code: 'too_many_rows', details: { limit: MAX_BULK_ROWS, rows: input.posts.length } });
+    }
+    rows = input.posts.map((fields, i) => ({ row: i + 1, fields }));
+  }
+  const outcomes = await scheduleRows(deps, account, rows, { runAtDefault: 'next_slot' });
+  const accepted = outcomes.filter((o): o is Extract<RowOutcome, { ok: true }> => o.ok);
+  const rejected = outcomes.filter((o): o is Extract<RowOutcome, { ok: false }> => !o.ok);
+  return {
+    total: outcomes.length,
+    accepted: accepted.length,
+    rejected: rejected.length,
+    scheduled: accepted.map((o) => ({ row: o.row, ...scheduledView(o.schedule) })),
+    errors: rejected.map((o) => ({ row: o.row, code: o.error.code, error: o.error.message, ...pick(o.error.details, ['platforms', 'schedule_id', 'upgrade_url', 'issues']) })),
+  };
+}
+
+function pick(details: Record<string, unknown>, names: string[]) {
+  return Object.fromEntries(names.filter((n) => details[n] !== undefined).map((n) => [n, details[n]]));
+}

@@ -1,0 +1,108 @@
+import type { Deps } from '../deps';
+import type { ScheduleRecord } from '../../ports/schedules';
+import { AppError } from '../../domain/errors';
+import { nextOccurrence } from '../../domain/cron';
+import { log } from '../../log';
+import { publishPost } from '../publish/create-post';
+import { PostRequestSchema, validatePost } from '../publish/request';
+import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
+import { outcomeOf } from './manage';
+
+/**
+ * The dispatcher's side of a one-time scheduled post (its alarm fired):
+ * 1. Claim the item with a conditional write (scheduled → publishing, only when due). A second fire, a retry, or a
+ *    fire racing a cancel loses the claim and does nothing: at most one publish.
+ * 2. Not claimed: still `scheduled` means the alarm fired early or is left from an earlier run_at → re-arm it for
+ *    the item's run_at. `publishing` with no post after STALE_RUN_MS means the dispatcher died mid-way → take over
+ *    (the post's duplicate lock still refuses a second publish if the first got that far).
+ * 3. Give back the place on the plan's scheduled-posts counter, then publish (see `run`).
+ */
+export async function fireScheduled(deps: Deps, scheduleId: string): Promise<void> {
+  const now = deps.clock.now();
+  let record = await deps.schedules.claim(scheduleId, iso(now + DUE_TOLERANCE_MS), now);
+  if (record) {
+    if (record.counted) await releaseScheduled(deps, record.account_id);
+  } else {
+    const current = await deps.schedules.get(scheduleId);
+    if (!current || current.deferred) return;
+    if (current.status === 'scheduled') {
+      await deps.scheduler.scheduleOnce(onceTimer(current));
+      return;
+    }
+    const stale = current.status === 'publishing' && !current.post_id && current.claimed_at !== undefined && now - current.claimed_at > STALE_RUN_MS;
+    if (!stale || !(await deps.schedules.takeOver(scheduleId, current.claimed_at!, now))) return;
+    record = current;
+  }
+  const userKey = record.request?.idempotency_key;
+  await run(deps, record, typeof userKey === 'string' ? userKey : `sch:${record.id}`);
+}
+
+/**
+ * One occurrence of a recurring schedule (its cron alarm fired with the occurrence time):
+ * 1. The recurring schedule must be active and the occurrence inside its window.
+ * 2. Claim the occurrence by writing its schedule item, whose id is derived from (recurring id, occurrence): two
+ *    firings of one occurrence write the same id, and only the first write succeeds.
+ * 3. Publish it as its own post, with the duplicate key rec:<id>:<occurrence>.
+ * 4. After the last occurrence of its window, the recurring schedule ends and gives back its counter place.
+ */
+export async function fireRecurring(deps: Deps, recurringId: string, occurrenceText: string): Promise<void> {
+  const occMs = Date.parse(occurrenceText);
+  if (Number.isNaN(occMs)) {
+    log.error('recurring firing without a usable time', { recurring_id: recurringId, occurrence: occurrenceText });
+    return;
+  }
+  const occurrence = iso(occMs);
+  const rec = await deps.schedules.getRecurring(recurringId);
+  if (!rec || rec.status !== 'active') return;
+  if ((rec.starts_at && occurrence < rec.starts_at) || (rec.ends_at && occurrence > rec.ends_at)) return;
+  const now = deps.clock.now();
+  const record: ScheduleRecord = {
+    id: occurrenceScheduleId(rec.id, occMs), account_id: rec.account_id, brand_id: rec.brand_id, status: 'publishing',
+    run_at: occurrence, platforms: rec.platforms, request: rec.request, counted: false,
+    recurring_id: rec.id, occurrence, created_at: iso(now), updated_at: iso(now), claimed_at: now,
+  };
+  if (!(await deps.schedules.create(record))) return;
+  await deps.schedules.touchRecurring(rec.id, occurrence, iso(now));
+  try {
+    await run(deps, record, `rec:${rec.id}:${occurrence}`);
+  } finally {
+    const more = nextOccurrence(rec.cron, rec.timezone, new Date(Math.max(occMs, now)), rec.ends_at ? new Date(rec.ends_at) : undefined);
+    if (!more && (await deps.schedules.endRecurring(rec.id, 'ended', iso(now)))) {
+      await deps.scheduler.cancel(timerName.recurring(rec.id));
+      if (rec.counted) await releaseScheduled(deps, rec.account_id);
+    }
+  }
+}
+
+/**
+ * Publishes a claimed schedule through exactly the path of POST /api/post (publishPost: brand, checks, fan-out,
+ * duplicate protection, counting, events) with source `schedule` and its schedule_id, without waiting for the
+ * networks. Records the post on the item; a request refused as a whole (e.g. its brand is gone) fails the item.
+ */
+async function run(deps: Deps, record: ScheduleRecord, idempotencyKey: string): Promise<void> {
+  const nowIso = () => iso(deps.clock.now());
+  const account = await deps.accounts.get(record.account_id);
+  if (!account) {
+    await deps.schedules.settle(record.id, { status: 'failed', error: { code: 'account_not_found', error: 'The account no longer exists' } }, nowIso());
+    return;
+  }
+  try {
+    const valid = validatePost(PostRequestSchema.parse({ ...record.request, brand_id: record.brand_id }));
+    const res = await publishPost(deps, account, { ...valid, idempotency_key: idempotencyKey }, { source: 'schedule', schedule_id: record.id, wait: false });
+    await linkPost(deps, record.id, res.post_id);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const holder = err.code === 'duplicate_post' ? err.details.post_id : undefined;
+    if (typeof holder === 'string' && (await deps.posts.get(holder))?.post.schedule_id === record.id) {
+      // an earlier, interrupted run of this schedule already published it
+      await linkPost(deps, record.id, holder);
+      return;
+    }
+    await deps.schedules.settle(record.id, { status: 'failed', error: { code: err.code, error: err.message } }, nowIso());
+  }
+}
+
+async function linkPost(deps: Deps, scheduleId: string, postId: string): Promise<void> {
+  const found = await deps.posts.get(postId);
+  await deps.schedules.settle(scheduleId, { status: found ? outcomeOf(found.networks) : 'publishing', post_id: postId }, iso(deps.clock.now()));
+}

@@ -1,0 +1,207 @@
+import type { OAuthAccount, OAuthProvider } from '../oauth';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import { guarded, rejected } from '../http';
+import { field, idString, num, str } from '../oauth-tokens';
+import {
+  FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages, trimBase, type GraphOptions,
+} from '../facebook/graph';
+import { checkInstagram, instagramRefine, mediaSubcodeFailure } from './rules';
+
+export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management'] as const;
+
+export interface InstagramOptions extends GraphOptions {
+  /** Wait between container status polls inside one call. Default 2000 ms. */
+  pollIntervalMs?: number;
+  /** Time kept before the deadline for media_publish and the permalink read. Default 5000 ms. */
+  reserveMs?: number;
+  /** When a container is still IN_PROGRESS at the deadline: ask to be resumed after this many seconds. Default 20. */
+  resumeAfterSeconds?: number;
+}
+
+/**
+ * Instagram with Facebook Login (same Meta app and Graph base as Facebook, FACEBOOK_API_BASE): dialog scopes
+ * `instagram_basic, instagram_content_publish, pages_show_list, pages_read_engagement, business_management`;
+ * code → long-lived user token as for Facebook (no expiry kept, no refresh). accounts():
+ * `GET /me/accounts?fields=id,name,access_token,instagram_business_account{id,username}` → one account per Page with a
+ * linked Instagram professional account, credentials {ig_user_id, username, page_id, page_access_token}.
+ * Publishing uses the Page token (it does not expire); the user token is the fallback when no Page token is stored.
+ */
+export function createInstagramProvider(opts: InstagramOptions = {}): OAuthProvider {
+  const apiBase = trimBase(opts.apiBase ?? FACEBOOK_API_BASE);
+  const authBase = trimBase(opts.authBase ?? FACEBOOK_AUTH_BASE);
+  return {
+    name: 'instagram',
+    scopes: INSTAGRAM_SCOPES,
+    pkce: false,
+    authorizeUrl: ({ app, state }) => dialogUrl(authBase, app, state, INSTAGRAM_SCOPES),
+    exchangeCode: ({ app, code }, ctx) => guarded(() => exchangeFacebookCode(ctx, apiBase, app, code, 'instagram')),
+    accounts: (tokens, ctx) => guarded(async (): Promise<OAuthAccount[] | Failure> => {
+      const pages = await listPages(ctx, apiBase, tokens.access_token, 'id,name,access_token,instagram_business_account{id,username}', 'instagram account list');
+      if (!Array.isArray(pages)) return pages;
+      const accounts: OAuthAccount[] = [];
+      for (const page of pages) {
+        const ig = field(page, 'instagram_business_account');
+        const igId = idString(field(ig, 'id'));
+        const pageId = idString(field(page, 'id'));
+        if (!igId || !pageId) continue;
+        const username = str(field(ig, 'username'));
+        const credentials: Record<string, string> = { ig_user_id: igId, page_id: pageId };
+        if (username) credentials.username = username;
+        const pageToken = str(field(page, 'access_token'));
+        if (pageToken) credentials.page_access_token = pageToken;
+        accounts.push({ id: igId, handle: username ? `@${username}` : (str(field(page, 'name')) ?? igId), credentials });
+      }
+      return accounts;
+    }),
+  };
+}
+
+interface Account { igUserId: string; token: string; username?: string }
+
+function account(credentials: Record<string, string>): Account | Failure {
+  const igUserId = (credentials.ig_user_id ?? '').trim();
+  const token = (credentials.page_access_token ?? '').trim() || (credentials.access_token ?? '').trim();
+  if (!igUserId || !token) return { ok: false, kind: 'reauth', error: 'instagram needs the ig_user_id and a token: connect Instagram again' };
+  return { igUserId, token, username: credentials.username?.trim() || undefined };
+}
+
+type Status = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | Failure;
+
+/**
+ * Instagram adapter (content publishing through Graph; media must be public URLs, Instagram fetches them).
+ * One image → container {image_url, caption}; one video → {media_type: REELS, video_url, caption}; 2–10 items → a
+ * carousel: item containers {is_carousel_item, image_url | media_type VIDEO + video_url}, then {media_type: CAROUSEL,
+ * children, caption}. Containers are polled (`GET /{id}?fields=status_code,status`) until FINISHED within the
+ * deadline; still IN_PROGRESS → 'processing' with resume state {step: children|container, ...}, and resume() picks
+ * up there. FINISHED → `POST /{ig-user-id}/media_publish {creation_id}` → media id → `GET /{id}?fields=permalink`.
+ * ERROR / EXPIRED → rejected (bad_media, media_unreachable for download failures).
+ */
+export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdapter {
+  const apiBase = trimBase(opts.apiBase ?? FACEBOOK_API_BASE);
+  const pollIntervalMs = opts.pollIntervalMs ?? 2000;
+  const reserveMs = opts.reserveMs ?? 5000;
+  const resumeAfter = opts.resumeAfterSeconds ?? 20;
+  const profileUrl = (a: Account) => (a.username ? `https://www.instagram.com/${a.username}/` : 'https://www.instagram.com/');
+
+  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+    const a = account(ctx.credentials);
+    if ('ok' in a) return a;
+    const res = await graphGet(ctx, apiBase, `/${encodeURIComponent(a.igUserId)}`, a.token, { fields: 'id,username' });
+    if (res.status !== 200) return graphFailure(res, 'instagram account check', ctx.now(), instagramRefine);
+    const username = str(field(res.json, 'username')) ?? a.username;
+    const credentials = { ...ctx.credentials, ig_user_id: a.igUserId, ...(username ? { username } : {}) };
+    return { ok: true, handle: username ? `@${username}` : a.igUserId, credentials };
+  }
+
+  async function createContainer(ctx: NetworkContext, a: Account, params: Record<string, string | undefined>, what: string): Promise<string | Failure> {
+    const res = await graphPost(ctx, apiBase, `/${encodeURIComponent(a.igUserId)}/media`, a.token, params);
+    if (res.status !== 200) return graphFailure(res, `instagram ${what}`, ctx.now(), instagramRefine);
+    return idString(field(res.json, 'id')) ?? { ok: false, kind: 'transient', error: `instagram ${what} answered without an id` };
+  }
+
+  async function status(ctx: NetworkContext, a: Account, container: string): Promise<Status> {
+    const res = await graphGet(ctx, apiBase, `/${encodeURIComponent(container)}`, a.token, { fields: 'status_code,status' });
+    if (res.status !== 200) return graphFailure(res, 'instagram container status', ctx.now(), instagramRefine);
+    const code = str(field(res.json, 'status_code'));
+    if (code === 'FINISHED' || code === 'PUBLISHED' || code === 'IN_PROGRESS') return code;
+    const text = str(field(res.json, 'status')) ?? code ?? 'unknown status';
+    const message = `instagram could not process the media (${code ?? '?'}): ${text.slice(0, 300)}`;
+    if (code === 'EXPIRED') return rejected(`${message}; the container expired before it was published`);
+    const subcode = num(/\b(2207\d{3})\b/.exec(text)?.[1]);
+    return mediaSubcodeFailure(subcode, message) ?? rejected(message, 'bad_media');
+  }
+
+  /**
+   * Polls until every container is FINISHED (true; 'published' when a lone container was already published by an
+   * earlier attempt whose answer was lost), one fails (Failure) or the deadline nears (false).
+   */
+  async function waitFinished(ctx: NetworkContext, a: Account, containers: string[]): Promise<boolean | 'published' | Failure> {
+    const pending = new Set(containers);
+    let published = false;
+    for (let first = true; ; first = false) {
+      if (!first) {
+        if (ctx.now() + pollIntervalMs + reserveMs >= ctx.deadline) return false;
+        await ctx.sleep(pollIntervalMs);
+      }
+      for (const id of [...pending]) {
+        const s = await status(ctx, a, id);
+        if (typeof s !== 'string') return s;
+        if (s !== 'IN_PROGRESS') pending.delete(id);
+        if (s === 'PUBLISHED') published = true;
+      }
+      if (pending.size === 0) return published && containers.length === 1 ? 'published' : true;
+    }
+  }
+
+  const processing = (a: Account, id: string, state: Record<string, string>): PublishOutcome =>
+    ({ ok: true, status: 'processing', id, url: profileUrl(a), resume: { after_seconds: resumeAfter, state } });
+
+  /** Waits for the container, then publishes it and reads its permalink. */
+  async function finishContainer(ctx: NetworkContext, a: Account, container: string): Promise<PublishOutcome> {
+    const ready = await waitFinished(ctx, a, [container]);
+    if (ready === 'published') return { ok: true, status: 'published', id: container, url: profileUrl(a) };
+    if (ready !== true) return ready === false ? processing(a, container, { step: 'container', container_id: container }) : ready;
+    const res = await graphPost(ctx, apiBase, `/${encodeURIComponent(a.igUserId)}/media_publish`, a.token, { creation_id: container });
+    if (res.status !== 200) return graphFailure(res, 'instagram publish', ctx.now(), instagramRefine);
+    const id = idString(field(res.json, 'id'));
+    if (!id) return { ok: false, kind: 'transient', error: 'instagram publish answered without a media id' };
+    let url = profileUrl(a);
+    try {
+      const link = await graphGet(ctx, apiBase, `/${encodeURIComponent(id)}`, a.token, { fields: 'permalink' });
+      url = (link.status === 200 ? str(field(link.json, 'permalink')) : undefined) ?? url;
+    } catch {
+      // published: a permalink that cannot be read leaves the profile link
+    }
+    return { ok: true, status: 'published', id, url };
+  }
+
+  /** Waits for the carousel items, then creates the carousel container and finishes it. */
+  async function finishCarousel(ctx: NetworkContext, a: Account, content: PublishContent, children: string[]): Promise<PublishOutcome> {
+    const ready = await waitFinished(ctx, a, children);
+    if (ready !== true && ready !== 'published') return ready === false ? processing(a, children[0], { step: 'children', children: children.join(',') }) : ready;
+    const parent = await createContainer(ctx, a, { media_type: 'CAROUSEL', children: children.join(','), caption: content.text || undefined }, 'carousel container');
+    if (typeof parent !== 'string') return parent;
+    return finishContainer(ctx, a, parent);
+  }
+
+  const itemParams = (item: MediaItem, caption: string | undefined): Record<string, string | undefined> =>
+    item.kind === 'image' ? { image_url: item.url, caption } : { media_type: 'REELS', video_url: item.url, caption };
+
+  async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
+    const a = account(ctx.credentials);
+    if ('ok' in a) return a;
+    const invalid = checkInstagram(content);
+    if (invalid) return invalid;
+    if (content.media.length === 1) {
+      const container = await createContainer(ctx, a, itemParams(content.media[0], content.text || undefined), 'media container');
+      if (typeof container !== 'string') return container;
+      return finishContainer(ctx, a, container);
+    }
+    const children: string[] = [];
+    for (const [i, item] of content.media.entries()) {
+      const params = item.kind === 'image'
+        ? { is_carousel_item: 'true', image_url: item.url }
+        : { is_carousel_item: 'true', media_type: 'VIDEO', video_url: item.url };
+      const child = await createContainer(ctx, a, params, `carousel item ${i + 1} container`);
+      if (typeof child !== 'string') return child;
+      children.push(child);
+    }
+    return finishCarousel(ctx, a, content, children);
+  }
+
+  async function resume(content: PublishContent, state: Record<string, string>, ctx: NetworkContext): Promise<PublishOutcome> {
+    const a = account(ctx.credentials);
+    if ('ok' in a) return a;
+    if (state.step === 'children' && state.children) return finishCarousel(ctx, a, content, state.children.split(',').filter(Boolean));
+    if (state.container_id) return finishContainer(ctx, a, state.container_id);
+    return rejected('instagram resume state names no container');
+  }
+
+  return {
+    name: 'instagram',
+    verify: (ctx) => guarded(() => verify(ctx)),
+    check: (content) => checkInstagram(content),
+    publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+  };
+}

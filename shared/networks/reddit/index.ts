@@ -1,0 +1,123 @@
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import { guarded, request } from '../http';
+import { basicAuth, field, formInit, idString, oauthError, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
+import { checkReddit, redditFailure, submission, submitErrors, submitFailure } from './rules';
+
+export const REDDIT_API_BASE = 'https://oauth.reddit.com';
+export const REDDIT_AUTH_BASE = 'https://www.reddit.com';
+export const REDDIT_SCOPES = ['identity', 'submit'] as const;
+/** Reddit throttles or blocks generic agents; the format it asks for is `<platform>:<app id>:<version> (by /u/<user>)`. */
+export const REDDIT_DEFAULT_USER_AGENT = 'server:open-social-publishing-api:0.1.0 (self-hosted)';
+
+export interface RedditOptions {
+  /** API origin (`/api/v1/me`, `/api/submit`). Default https://oauth.reddit.com. */
+  apiBase?: string;
+  /** Origin of /api/v1/authorize and /api/v1/access_token. Default https://www.reddit.com. */
+  authBase?: string;
+  /** User-Agent sent on every call (required by Reddit). */
+  userAgent?: string;
+}
+
+const trimBase = (s: string) => s.replace(/\/+$/, '');
+
+/**
+ * Reddit sign-in (no PKCE): authorize `/api/v1/authorize?...&duration=permanent&scope=identity submit`; token
+ * `POST /api/v1/access_token` with HTTP Basic client auth and a form body. Access tokens live ~1 h; the permanent
+ * refresh token does not expire and is kept when a refresh answers without one. Reddit answers some token errors
+ * with HTTP 200 and `{error}`: those are failures too (invalid_grant → reauth).
+ * accounts(): `GET {apiBase}/api/v1/me` → one account, credentials {username, user_id}.
+ */
+export function createRedditProvider(opts: RedditOptions = {}): OAuthProvider {
+  const authBase = trimBase(opts.authBase ?? REDDIT_AUTH_BASE);
+  const apiBase = trimBase(opts.apiBase ?? REDDIT_API_BASE);
+  const userAgent = opts.userAgent ?? REDDIT_DEFAULT_USER_AGENT;
+
+  async function tokenCall(ctx: NetworkContext, app: OAuthApp, params: Record<string, string>, what: string, previous?: TokenSet): Promise<TokenSet | Failure> {
+    const res = await request(ctx, `${authBase}/api/v1/access_token`, formInit('POST', params, {
+      authorization: basicAuth(app.clientId, app.clientSecret), 'user-agent': userAgent,
+    }));
+    if (res.status !== 200 || oauthError(res)) return tokenFailure(res, 'reddit', what, 'REDDIT');
+    return tokenSetFrom(res.json, ctx.now(), previous) ?? { ok: false, kind: 'transient', error: `reddit ${what} answered without an access_token` };
+  }
+
+  return {
+    name: 'reddit',
+    scopes: REDDIT_SCOPES,
+    pkce: false,
+    authorizeUrl: ({ app, state }) => urlWithQuery(authBase, '/api/v1/authorize', {
+      client_id: app.clientId, response_type: 'code', state, redirect_uri: app.redirectUri, duration: 'permanent', scope: REDDIT_SCOPES.join(' '),
+    }),
+    exchangeCode: ({ app, code }, ctx) => guarded(() => tokenCall(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri }, 'code exchange')),
+    refresh: (tokens, app, ctx) => guarded(async () => {
+      if (!tokens.refresh_token) return { ok: false, kind: 'reauth', error: 'reddit gave no refresh token: sign in to Reddit again' };
+      return tokenCall(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, 'token refresh', tokens);
+    }),
+    accounts: (tokens, ctx) => guarded(async (): Promise<OAuthAccount[] | Failure> => {
+      const me = await identity(ctx, apiBase, userAgent, tokens.access_token);
+      if ('ok' in me) return me;
+      return [{ id: me.id, handle: `u/${me.name}`, credentials: { username: me.name, user_id: me.id } }];
+    }),
+  };
+}
+
+/** `GET /api/v1/me` → the user's id and name. */
+async function identity(ctx: NetworkContext, apiBase: string, userAgent: string, token: string): Promise<{ id: string; name: string } | Failure> {
+  const res = await request(ctx, `${apiBase}/api/v1/me`, { headers: { authorization: `Bearer ${token}`, 'user-agent': userAgent, accept: 'application/json' } });
+  if (res.status !== 200) return redditFailure(res, 'identity check', ctx.now(), true);
+  const name = str(field(res.json, 'name'));
+  if (!name) return { ok: false, kind: 'transient', error: 'reddit /api/v1/me answered without a name' };
+  return { id: idString(field(res.json, 'id')) ?? name, name };
+}
+
+/**
+ * Reddit adapter. ctx.credentials: `access_token` plus {username, user_id} from accounts().
+ * Publish: `POST /api/submit` (form: sr, kind self|link, title, text | url, api_type=json) — see rules.ts for how the
+ * title, the kind and the body are chosen (one media item becomes a link post to its URL; Reddit's own media upload
+ * is not used). Answers are HTTP 200 even when refused: `json.errors` decides (RATELIMIT → rate_limited).
+ * Result: id = `json.data.name` (t3_…), url = `json.data.url`, else https://www.reddit.com/comments/<id>/.
+ */
+export function createRedditAdapter(opts: RedditOptions = {}): NetworkAdapter {
+  const apiBase = trimBase(opts.apiBase ?? REDDIT_API_BASE);
+  const userAgent = opts.userAgent ?? REDDIT_DEFAULT_USER_AGENT;
+
+  function token(credentials: Record<string, string>): string | Failure {
+    const t = (credentials.access_token ?? '').trim();
+    return t || { ok: false, kind: 'reauth', error: 'reddit needs an access_token: connect Reddit again' };
+  }
+
+  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
+    const t = token(ctx.credentials);
+    if (typeof t !== 'string') return t;
+    const me = await identity(ctx, apiBase, userAgent, t);
+    if ('ok' in me) return me;
+    return { ok: true, handle: `u/${me.name}`, credentials: { ...ctx.credentials, access_token: t, username: me.name, user_id: me.id } };
+  }
+
+  async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
+    const t = token(ctx.credentials);
+    if (typeof t !== 'string') return t;
+    const invalid = checkReddit(content);
+    if (invalid) return invalid;
+    const sub = submission(content);
+    if ('ok' in sub) return sub;
+    const res = await request(ctx, `${apiBase}/api/submit`, formInit('POST', {
+      api_type: 'json', sr: sub.sr, kind: sub.kind, title: sub.title, ...(sub.kind === 'self' ? { text: sub.text ?? '' } : { url: sub.url, resubmit: 'true' }),
+    }, { authorization: `Bearer ${t}`, 'user-agent': userAgent }));
+    if (res.status !== 200) return redditFailure(res, 'submit', ctx.now(), false);
+    const errors = submitErrors(res.json);
+    if (errors.length) return submitFailure(res.json, errors);
+    const data = field(field(res.json, 'json'), 'data');
+    const id = str(field(data, 'name')) ?? idString(field(data, 'id'));
+    if (!id) return { ok: false, kind: 'transient', error: 'reddit accepted the submission but answered without its id' };
+    const url = str(field(data, 'url')) ?? `https://www.reddit.com/comments/${id.replace(/^t3_/, '')}/`;
+    return { ok: true, status: 'published', id, url };
+  }
+
+  return {
+    name: 'reddit',
+    verify: (ctx) => guarded(() => verify(ctx)),
+    check: (content) => checkReddit(content),
+    publish: (content, ctx) => guarded(() => publish(content, ctx)),
+  };
+}

@@ -1,0 +1,108 @@
+import type { Failure, MediaItem, PublishContent } from '../types';
+import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
+import { field, str } from '../oauth-tokens';
+
+/** TikTok's local rules: what a post may hold, the privacy level to ask for, and the sorting of error answers. */
+
+export const TIKTOK_MAX_PHOTOS = 35;
+/** A video's caption (post_info.title) counts UTF-16 code units. */
+export const TIKTOK_VIDEO_CAPTION_MAX = 2200;
+export const TIKTOK_PHOTO_TITLE_MAX = 90;
+export const TIKTOK_PHOTO_DESCRIPTION_MAX = 4000;
+
+export type TikTokPrivacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+
+/** The levels tried, in order, for each content.privacy (the first the creator offers wins). */
+const PRIVACY_PREFERENCE: Record<'public' | 'unlisted' | 'private', TikTokPrivacy[]> = {
+  public: ['PUBLIC_TO_EVERYONE'],
+  unlisted: ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS'],
+  private: ['SELF_ONLY'],
+};
+
+/** TikTok takes JPEG and WebP photos only (PNG and GIF are refused after the pull). */
+function photoTypeProblem(item: MediaItem): string | undefined {
+  const type = (item.content_type ?? '').toLowerCase();
+  if (type && !/^image\/(jpe?g|webp)$/.test(type)) return `tiktok takes JPEG or WebP photos; ${item.url} is ${type}`;
+  return undefined;
+}
+
+export function checkContent(content: PublishContent): Failure | undefined {
+  const videos = content.media.filter((m) => m.kind === 'video');
+  if (content.media.length === 0) return rejected('tiktok needs a video or at least one photo: it has no text-only posts', 'bad_media');
+  if (videos.length > 0) {
+    if (content.media.length > 1) return rejected('tiktok takes one video on its own, or up to 35 photos: not both, not several videos', 'bad_media');
+    if (content.text.length > TIKTOK_VIDEO_CAPTION_MAX) {
+      return rejected(`tiktok allows ${TIKTOK_VIDEO_CAPTION_MAX} characters in a video caption; the text has ${content.text.length}`, 'text_too_long');
+    }
+    return undefined;
+  }
+  if (content.media.length > TIKTOK_MAX_PHOTOS) return rejected(`tiktok takes at most ${TIKTOK_MAX_PHOTOS} photos per post; got ${content.media.length}`, 'bad_media');
+  for (const item of content.media) {
+    const problem = photoTypeProblem(item);
+    if (problem) return rejected(problem, 'bad_media');
+  }
+  if (content.text.length > TIKTOK_PHOTO_DESCRIPTION_MAX) {
+    return rejected(`tiktok allows ${TIKTOK_PHOTO_DESCRIPTION_MAX} characters in a photo post's description; the text has ${content.text.length}`, 'text_too_long');
+  }
+  if (content.title !== undefined && content.title.length > TIKTOK_PHOTO_TITLE_MAX) {
+    return rejected(`tiktok allows ${TIKTOK_PHOTO_TITLE_MAX} characters in a photo post's title; the title has ${content.title.length}`, 'text_too_long');
+  }
+  return undefined;
+}
+
+/** The privacy level for content.privacy among the creator's options; a Failure when the creator offers none of them. */
+export function choosePrivacy(privacy: PublishContent['privacy'], options: string[]): TikTokPrivacy | Failure {
+  const wanted = PRIVACY_PREFERENCE[privacy ?? 'public'];
+  const found = wanted.find((level) => options.includes(level));
+  if (found) return found;
+  return rejected(`tiktok offers this account the privacy levels ${options.join(', ') || '(none)'}; "${privacy ?? 'public'}" needs ${wanted.join(' or ')}`
+    + (options.length === 1 && options[0] === 'SELF_ONLY' ? ' (an app that has not passed TikTok\'s audit can only post privately: send privacy "private")' : ''));
+}
+
+const REAUTH = new Set(['access_token_invalid', 'scope_not_authorized', 'scope_permission_missed', 'auth_removed']);
+const BAD_MEDIA = new Set([
+  'file_format_check_failed', 'duration_check_failed', 'frame_rate_check_failed', 'picture_size_check_failed',
+  'invalid_file_upload', 'video_format_check_failed', 'photo_format_check_failed',
+]);
+const UNREACHABLE = new Set(['video_pull_failed', 'photo_pull_failed', 'url_ownership_unverified']);
+
+/**
+ * A TikTok error code (the envelope's error.code, or a failed publish's fail_reason) as a Failure, or undefined when
+ * the code is not one TikTok documents (the caller then sorts by HTTP status).
+ */
+export function codeFailure(code: string, message: string, retryAfter = 60): Failure | undefined {
+  if (REAUTH.has(code)) return { ok: false, kind: 'reauth', error: `${message}; sign in to tiktok again` };
+  if (code === 'rate_limit_exceeded') return { ok: false, kind: 'rate_limited', retry_after: retryAfter, error: message };
+  // The app's daily cap of distinct posting users: it lifts within the day.
+  if (code === 'reached_active_user_cap') return { ok: false, kind: 'rate_limited', retry_after: 3600, error: message };
+  if (BAD_MEDIA.has(code)) return rejected(message, 'bad_media');
+  if (UNREACHABLE.has(code)) {
+    const hint = code === 'url_ownership_unverified' ? ' (TikTok pulls media only from URL prefixes verified for the app in its developer portal)' : '';
+    return rejected(`${message}${hint}`, 'media_unreachable');
+  }
+  if (code === 'internal_error' || code === 'internal') return { ok: false, kind: 'transient', error: message };
+  if (code.startsWith('spam_risk') || code === 'privacy_level_option_mismatch' || code === 'invalid_params'
+    || code === 'unaudited_client_can_only_post_to_private_accounts' || code === 'app_version_check_failed' || code === 'publish_cancelled') {
+    return rejected(message);
+  }
+  return undefined;
+}
+
+/** The envelope's error code; 'ok' on success. */
+export const errorCode = (res: HttpResult): string | undefined => str(field(field(res.json, 'error'), 'code'));
+
+/** True when the answer is a 2xx envelope with error.code "ok" (or no error object at all). */
+export function succeeded(res: HttpResult): boolean {
+  const code = errorCode(res);
+  return res.status >= 200 && res.status < 300 && (code === undefined || code === 'ok');
+}
+
+/** Sorts a failed Content Posting API answer: documented error codes first, then the HTTP status. */
+export function tiktokFailure(res: HttpResult, what: string, now: number): Failure {
+  const code = errorCode(res);
+  const text = str(field(field(res.json, 'error'), 'message'));
+  const detail = [code, text].filter(Boolean).join(': ') || (res.json === undefined && res.status < 500 ? res.text.trim().slice(0, 200) : '');
+  const message = `tiktok ${what} failed (HTTP ${res.status})${detail ? `: ${detail.slice(0, 300)}` : ''}`;
+  const retryAfter = retryAfterSeconds(res.headers, now) ?? 60;
+  return (code && code !== 'ok' ? codeFailure(code, message, retryAfter) : undefined) ?? classifyStatus(res, message, retryAfter);
+}

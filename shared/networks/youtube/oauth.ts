@@ -1,0 +1,92 @@
+import type { OAuthAccount, OAuthProvider, TokenSet } from '../oauth';
+import type { Failure, NetworkContext } from '../types';
+import { guarded, request } from '../http';
+import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
+import { youtubeFailure } from './rules';
+
+export const YOUTUBE_API_BASE = 'https://www.googleapis.com';
+export const YOUTUBE_UPLOAD_BASE = 'https://www.googleapis.com';
+export const GOOGLE_AUTH_BASE = 'https://accounts.google.com';
+export const GOOGLE_TOKEN_BASE = 'https://oauth2.googleapis.com';
+export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'] as const;
+
+export interface YouTubeOptions {
+  /** Origin of the Data API (GET /youtube/v3/channels). */
+  apiBase?: string;
+  /** Origin of the upload API (POST /upload/youtube/v3/videos). */
+  uploadBase?: string;
+  /** Origin of Google's authorize page (/o/oauth2/v2/auth). */
+  authBase?: string;
+  /**
+   * Origin of Google's token endpoint (/token). Default: authBase when authBase is given (one fake origin serves
+   * both, as YOUTUBE_AUTH_BASE promises), else https://oauth2.googleapis.com.
+   */
+  tokenBase?: string;
+}
+
+export const trimBase = (base: string): string => base.replace(/\/+$/, '');
+export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
+
+export interface Channel { id: string; title: string; handle: string }
+
+/** GET /youtube/v3/channels?part=snippet&mine=true: the channels these tokens can upload to. */
+export async function myChannels(ctx: NetworkContext, api: string, token: string): Promise<Channel[] | Failure> {
+  const res = await request(ctx, `${api}/youtube/v3/channels?part=snippet&mine=true`, { headers: bearer(token) });
+  if (res.status !== 200) return youtubeFailure(res, 'channel lookup', ctx.now());
+  const items = field(res.json, 'items');
+  const channels: Channel[] = [];
+  for (const item of Array.isArray(items) ? items : []) {
+    const id = str(field(item, 'id'));
+    if (!id) continue;
+    const snippet = field(item, 'snippet');
+    const title = str(field(snippet, 'title')) ?? id;
+    channels.push({ id, title, handle: str(field(snippet, 'customUrl')) ?? title });
+  }
+  if (channels.length === 0) return { ok: false, kind: 'rejected', code: 'rejected', error: 'youtube: this Google account has no YouTube channel; create one at youtube.com, then connect again' };
+  return channels;
+}
+
+/**
+ * Google OAuth for YouTube: authorize at `{authBase}/o/oauth2/v2/auth` with access_type=offline and prompt=consent
+ * (so every sign-in returns a refresh token), the upload + readonly scopes space-separated, PKCE S256 when a
+ * challenge is given. Token: `POST {tokenBase}/token` (form, client_id + client_secret in the body). Refresh tokens
+ * do not rotate: a refresh answer without one keeps the old. invalid_grant (revoked, unused for 6 months, a
+ * "Testing" consent screen's 7 days) → reauth.
+ * accounts(): one account per channel: {id: channel id, handle: @handle or title, credentials {channel_id, channel_title}}.
+ */
+export function createYouTubeProvider(opts: YouTubeOptions = {}): OAuthProvider {
+  const api = trimBase(opts.apiBase ?? YOUTUBE_API_BASE);
+  const auth = trimBase(opts.authBase ?? GOOGLE_AUTH_BASE);
+  const tokenBase = trimBase(opts.tokenBase ?? (opts.authBase ? auth : GOOGLE_TOKEN_BASE));
+
+  async function token(ctx: NetworkContext, params: Record<string, string | undefined>, what: string, previous?: TokenSet): Promise<TokenSet | Failure> {
+    const res = await request(ctx, `${tokenBase}/token`, formInit('POST', params));
+    const tokens = res.status === 200 ? tokenSetFrom(res.json, ctx.now(), previous) : undefined;
+    return tokens ?? tokenFailure(res.status === 200 ? { ...res, status: 400 } : res, 'youtube', what, 'YOUTUBE');
+  }
+
+  async function accounts(tokens: TokenSet, ctx: NetworkContext): Promise<OAuthAccount[] | Failure> {
+    const channels = await myChannels(ctx, api, tokens.access_token);
+    if (!Array.isArray(channels)) return channels;
+    return channels.map((c) => ({ id: c.id, handle: c.handle, credentials: { channel_id: c.id, channel_title: c.title } }));
+  }
+
+  return {
+    name: 'youtube',
+    scopes: YOUTUBE_SCOPES,
+    pkce: true,
+    authorizeUrl: ({ app, state, codeChallenge }) => urlWithQuery(auth, '/o/oauth2/v2/auth', {
+      client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code', scope: YOUTUBE_SCOPES.join(' '),
+      access_type: 'offline', prompt: 'consent', state,
+      code_challenge: codeChallenge, code_challenge_method: codeChallenge ? 'S256' : undefined,
+    }),
+    exchangeCode: ({ app, code, codeVerifier }, ctx) => guarded(() => token(ctx, {
+      code, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: app.redirectUri, grant_type: 'authorization_code', code_verifier: codeVerifier,
+    }, 'code exchange')),
+    refresh: (tokens, app, ctx) => guarded(async () => {
+      if (!tokens.refresh_token) return { ok: false, kind: 'reauth', error: 'youtube tokens have no refresh token; sign in to youtube again' };
+      return token(ctx, { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, 'token refresh', tokens);
+    }),
+    accounts: (tokens, ctx) => guarded(() => accounts(tokens, ctx)),
+  };
+}

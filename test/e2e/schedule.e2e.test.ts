@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { client, signupThroughApi, startRuntime } from '../support/runtime';
+import { TelegramFake } from '../fakes/telegram';
+import { DiscordFake } from '../fakes/discord';
+import type { LocalRuntime } from '../../infra/local/runtime';
+
+const telegram = new TelegramFake();
+const discord = new DiscordFake();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-e2e-schedule-'));
+const env = () => ({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url });
+let rt: LocalRuntime | undefined;
+
+beforeAll(async () => { await Promise.all([telegram.start(), discord.start()]); });
+afterAll(async () => {
+  await rt?.stop();
+  await Promise.all([telegram.stop(), discord.stop()]);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sends = () => telegram.requests.filter((r) => r.path.endsWith('/sendMessage'));
+
+/** Polls until `check` answers a value (the poller ticks every 250 ms; the worker then sends). */
+async function until<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(100);
+  }
+}
+
+describe('scheduling through the local runtime', () => {
+  it('a post scheduled a few seconds ahead survives a restart of the runtime and publishes once, with source schedule', async () => {
+    rt = await startRuntime(env(), dataDir);
+    const key = await signupThroughApi(rt.url, 'scheduler@example.com');
+    let api = client(rt.url, key);
+    expect((await api('POST', '/api/connect', { platform: 'telegram', credentials: { bot_token: telegram.token, chat_id: '@acmenews' } })).status).toBe(200);
+
+    const runAt = new Date(Date.now() + 2_000).toISOString();
+    const created = await api('POST', '/api/schedule', { platform: 'telegram', text: 'Scheduled hello', run_at: runAt });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ schedule_id: expect.stringMatching(/^sch_/), status: 'scheduled' });
+    const id = created.body.schedule_id as string;
+    expect((await api('GET', '/api/usage')).body).toMatchObject({ scheduled_at_a_time: { used: 1, limit: 10 } });
+
+    await rt.stop();
+    rt = undefined;
+    await sleep(Math.max(0, Date.parse(created.body.run_at as string) - Date.now()) + 500); // due while the runtime is down
+    expect(sends()).toHaveLength(0);
+
+    rt = await startRuntime(env(), dataDir);
+    api = client(rt.url, key);
+    const done = await until(async () => {
+      const s = await api('GET', `/api/schedule/${id}`);
+      return s.body.status === 'published' ? s.body : undefined;
+    });
+    expect(done).toMatchObject({ schedule_id: id, post_id: expect.stringMatching(/^pst_/), results: [{ platform: 'telegram', ok: true, status: 'published' }] });
+    const post = await api('GET', `/api/posts/${done.post_id as string}`);
+    expect(post.body).toMatchObject({ source: 'schedule', schedule_id: id });
+    expect((post.body.events as Array<{ type: string; data: Record<string, unknown> }>).map((e) => [e.type, e.data.source, e.data.schedule_id]))
+      .toEqual([['post.published', 'schedule', id]]);
+    await sleep(600); // a few more poller ticks: still one send
+    expect(sends().map((r) => (r.json as { text: string }).text)).toEqual(['Scheduled hello']);
+    expect((await api('GET', '/api/usage')).body).toMatchObject({ scheduled_at_a_time: { used: 0 } });
+    const cancel = await api('DELETE', `/api/schedule/${id}`);
+    expect([cancel.status, cancel.body.code]).toEqual([409, 'schedule_not_pending']);
+  });
+
+  it('the HTTP surface: validation codes, bulk CSV, list filters, PATCH, DELETE and recurring', async () => {
+    rt ??= await startRuntime(env(), dataDir);
+    const key = await signupThroughApi(rt.url, 'bulk@example.com', 'pro');
+    const api = client(rt.url, key);
+    expect((await api('POST', '/api/connect', { platform: 'discord', credentials: { webhook_url: discord.webhookUrl } })).status).toBe(200);
+
+    expect((await api('POST', '/api/schedule', { platform: 'discord', text: 'x', run_at: '2030-01-01T09:00:00' })).body).toMatchObject({ code: 'invalid_run_at' });
+    expect((await api('POST', '/api/schedule', { platform: 'discord', text: 'x', run_at: '2001-01-01T09:00:00Z' })).status).toBe(400);
+    expect((await api('POST', '/api/schedule', { platform: 'telegram', text: 'x', run_at: 'next_slot' })).body).toMatchObject({ code: 'not_connected', platforms: ['telegram'] });
+
+    const csv = 'platforms,text,run_at\r\ndiscord,"a, with comma",2030-01-01T09:00:00Z\r\ndiscord,b,\r\nbogus,c,2030-01-01T09:00:00Z\r\n';
+    const bulk = await api('POST', '/api/bulk', csv, { 'content-type': 'text/csv' });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body).toMatchObject({ total: 3, accepted: 2, rejected: 1, errors: [{ row: 3, code: 'invalid_request' }] });
+    const jsonBulk = await api('POST', '/api/bulk', { posts: [{ platform: 'discord', text: 'j', run_at: '2030-02-01T09:00:00Z' }] });
+    expect(jsonBulk.body).toMatchObject({ accepted: 1 });
+    expect((await api('POST', '/api/bulk', 'x', { 'content-type': 'text/plain' })).status).toBe(415);
+
+    const list = await api('GET', '/api/schedule?status=scheduled&limit=2');
+    expect((list.body.schedules as unknown[]).length).toBe(2);
+    expect(list.body.next_cursor).toEqual(expect.any(String));
+    const next = await api('GET', `/api/schedule?status=scheduled&limit=2&cursor=${list.body.next_cursor as string}`);
+    expect((next.body.schedules as unknown[]).length).toBe(1);
+    expect(((await api('GET', '/api/schedule?deferred=true')).body.schedules as unknown[]).length).toBe(0);
+    expect((await api('GET', '/api/schedule?status=nope')).status).toBe(400);
+
+    const id = ((list.body.schedules as Array<{ schedule_id: string }>)[0]).schedule_id;
+    const patched = await api('PATCH', `/api/schedule/${id}`, { run_at: '2030-03-01T10:00:00+01:00', text: 'changed' });
+    expect(patched.body).toMatchObject({ run_at: '2030-03-01T09:00:00.000Z', text: 'changed', status: 'scheduled' });
+    expect((await api('DELETE', `/api/schedule/${id}`)).body).toMatchObject({ status: 'canceled' });
+    expect((await api('DELETE', `/api/schedule/${id}`)).status).toBe(409);
+    expect((await api('GET', '/api/schedule/sch_01ZZZZZZZZZZZZZZZZZZZZZZZZ')).status).toBe(404);
+
+    const rec = await api('POST', '/api/recurring', { platform: 'discord', text: 'weekly', cron: '0 9 * * MON', timezone: 'Europe/Berlin' });
+    expect(rec.status).toBe(200);
+    expect(rec.body).toMatchObject({ status: 'active', next_run_at: expect.any(String) });
+    expect((await api('GET', '/api/recurring')).body).toMatchObject({ recurring: [{ recurring_id: rec.body.recurring_id }] });
+    expect((await api('POST', '/api/recurring', { platform: 'discord', text: 'x', cron: '0 9 1 * 1' })).body).toMatchObject({ code: 'invalid_cron' });
+    expect((await api('DELETE', `/api/recurring/${rec.body.recurring_id as string}`)).body).toMatchObject({ status: 'canceled' });
+    expect((await api('GET', '/api/usage')).body).toMatchObject({ scheduled_at_a_time: { used: 2, limit: 1000 } });
+  });
+});

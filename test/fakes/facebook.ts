@@ -1,0 +1,153 @@
+import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { OAuthAuthority, formOf } from './oauth-authority';
+import { GRAPH_VERSION } from '../../shared/networks/facebook/graph';
+
+export type Handler = (req: RecordedRequest) => FakeReply;
+
+export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id: string; username: string } }
+
+/**
+ * A loopback Meta Graph API (one server for www.facebook.com and graph.facebook.com paths, all under the pinned
+ * version): the Login dialog (auto-consent), `/oauth/access_token` (code → short-lived token, fb_exchange_token →
+ * long-lived), `/me/accounts` (Page tokens derived from the user token, paged by `pageSize`), Page reads, and Page
+ * feed / photos / videos posts with permalinks. Tokens travel as `access_token` (query or form). Errors use the Graph
+ * envelope; an invalid token answers code 190. `failNext("METHOD /path-without-version", reply)` plays a reply once.
+ * InstagramFake (instagram.ts) adds the Instagram endpoints through `extra`.
+ */
+export class FacebookFake {
+  readonly server = new FakeServer((req) => this.route(req));
+  readonly oauth = new OAuthAuthority('fb');
+  pages: FakePage[] = FacebookFake.defaultPages();
+  pageSize = 25;
+  protected readonly queued = new Map<string, Handler[]>();
+  /** Published objects: id → permalink (absolute, or relative for videos as Graph answers). */
+  readonly objects = new Map<string, string>();
+  protected n = 0;
+
+  static defaultPages(): FakePage[] {
+    return [
+      { id: '101', name: 'Acme Bakery', tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'], ig: { id: '17841400000000001', username: 'acme.bakery' } },
+      { id: '102', name: 'Acme Outlet', tasks: ['CREATE_CONTENT', 'MODERATE'] },
+      { id: '103', name: 'Acme Insights', tasks: ['ANALYZE'], ig: { id: '17841400000000003', username: 'acme.insights' } },
+    ];
+  }
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get url(): string { return this.server.url; }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+  /** "METHOD /path" without the version prefix, in order. */
+  get calls(): string[] { return this.requests.map((r) => `${r.method} ${this.unversioned(r.path)}`); }
+  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && this.unversioned(r.path) === path); }
+  /** The parameters of a request: query plus form body. */
+  params(req: RecordedRequest): Record<string, string> { return { ...Object.fromEntries(req.url.searchParams), ...(req.method === 'POST' ? formOf(req.text) : {}) }; }
+
+  reset(): void {
+    this.server.requests.length = 0;
+    this.oauth.reset();
+    this.queued.clear();
+    this.objects.clear();
+    this.pages = FacebookFake.defaultPages();
+    this.pageSize = 25;
+    this.n = 0;
+  }
+
+  failNext(route: string, reply: FakeReply | Handler): void {
+    const list = this.queued.get(route) ?? [];
+    list.push(typeof reply === 'function' ? reply : () => reply);
+    this.queued.set(route, list);
+  }
+
+  /** A long-lived user token, as after sign-in. */
+  userToken(): string {
+    const code = this.oauth.codeFor('https://x.test/cb');
+    return this.oauth.redeem(code, 'https://x.test/cb')!.access;
+  }
+
+  /** The Page token /me/accounts hands out for this page under the user token's grant. */
+  pageToken(userToken: string, pageId: string): string {
+    return this.oauth.derived(userToken, `page${pageId}`)!;
+  }
+
+  static error(code: number, message: string, subcode?: number, status = 400, extra: Record<string, unknown> = {}): FakeReply {
+    return { status, body: { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: 'AbCdEf123', ...extra } } };
+  }
+
+  protected unversioned(path: string): string {
+    return path.startsWith(`/${GRAPH_VERSION}/`) ? path.slice(GRAPH_VERSION.length + 1) : path;
+  }
+
+  /** Subclass hook for more endpoints; undefined = not handled. */
+  protected extra(_req: RecordedRequest, _key: string, _params: Record<string, string>, _token: string): FakeReply | undefined {
+    return undefined;
+  }
+
+  private route(req: RecordedRequest): FakeReply {
+    if (!req.path.startsWith(`/${GRAPH_VERSION}/`)) return FacebookFake.error(2635, `Unknown or missing API version in ${req.path}`);
+    const key = `${req.method} ${this.unversioned(req.path)}`;
+    const queued = this.queued.get(key)?.shift();
+    if (queued) return queued(req);
+    if (key === 'GET /dialog/oauth') return this.oauth.authorize(req.url);
+    const params = this.params(req);
+    if (key === 'GET /oauth/access_token') return this.tokenEndpoint(params);
+    const token = params.access_token;
+    if (!this.oauth.valid(token)) return FacebookFake.error(190, 'Error validating access token: Session has expired on Friday, 20-Nov-26 10:00:00 PST.', 463);
+    const more = this.extra(req, key, params, token);
+    if (more) return more;
+    if (key === 'GET /me/accounts') return this.accounts(params, token);
+    const [, id, edge] = key.split(' ')[1].split('/');
+    const page = this.pages.find((p) => p.id === id);
+    if (req.method === 'GET' && !edge) {
+      if (page) return { body: { id: page.id, name: page.name } };
+      const link = this.objects.get(id);
+      return link ? { body: { id, permalink_url: link } } : FacebookFake.error(100, `Unsupported get request. Object with ID '${id}' does not exist`, 33);
+    }
+    if (req.method === 'POST' && page && ['feed', 'photos', 'videos'].includes(edge)) {
+      if (!token.includes(`page${page.id}`)) return FacebookFake.error(200, '(#200) The user hasn\'t authorized the application to perform this action');
+      const n = ++this.n;
+      if (edge === 'feed') {
+        if (!params.message) return FacebookFake.error(100, '(#100) Missing message or attachment');
+        const postId = `${page.id}_${9000 + n}`;
+        this.objects.set(postId, `https://www.facebook.com/${page.id}/posts/pfbid0${n}`);
+        return { body: { id: postId } };
+      }
+      if (edge === 'photos') {
+        if (!params.url) return FacebookFake.error(324, '(#324) Requires upload file');
+        const postId = `${page.id}_${9000 + n}`;
+        this.objects.set(postId, `https://www.facebook.com/photo/?fbid=${8000 + n}`);
+        return { body: { id: String(8000 + n), post_id: postId } };
+      }
+      if (!params.file_url) return FacebookFake.error(100, '(#100) Requires file_url or source');
+      const videoId = String(7000 + n);
+      this.objects.set(videoId, `/${page.id}/videos/${videoId}/`);
+      return { body: { id: videoId } };
+    }
+    return FacebookFake.error(100, `Unknown path components: ${key}`, 2500);
+  }
+
+  private accounts(params: Record<string, string>, userToken: string): FakeReply {
+    const start = Number(params.after ?? 0);
+    const slice = this.pages.slice(start, start + this.pageSize);
+    const fields = params.fields ?? '';
+    const data = slice.map((p) => ({
+      id: p.id, name: p.name, access_token: this.pageToken(userToken, p.id),
+      ...(fields.includes('tasks') ? { tasks: p.tasks } : {}),
+      ...(fields.includes('instagram_business_account') && p.ig ? { instagram_business_account: p.ig } : {}),
+    }));
+    const end = start + slice.length;
+    const paging: Record<string, unknown> = { cursors: { before: String(start), after: String(end) } };
+    if (end < this.pages.length) paging.next = `https://graph.facebook.com/${GRAPH_VERSION}/me/accounts?after=${end}`;
+    return { body: { data, paging } };
+  }
+
+  private tokenEndpoint(params: Record<string, string>): FakeReply {
+    if (!this.oauth.clientOk(params.client_id, params.client_secret)) return FacebookFake.error(1, 'Error validating client secret.', undefined, 400, { type: 'OAuthException' });
+    if (params.grant_type === 'fb_exchange_token') {
+      const long = this.oauth.exchange(params.fb_exchange_token);
+      return long ? { body: { access_token: long, token_type: 'bearer', expires_in: 5183944 } } : FacebookFake.error(190, 'Invalid OAuth access token - Cannot parse access token');
+    }
+    const t = this.oauth.redeem(params.code, params.redirect_uri);
+    if (!t) return FacebookFake.error(100, 'This authorization code has been used.', 36009, 400, { type: 'OAuthException' });
+    return { body: { access_token: t.access, token_type: 'bearer', expires_in: 5183 } };
+  }
+}

@@ -1,0 +1,71 @@
+import type { FakeReply, RecordedRequest } from './server';
+import { FacebookFake } from './facebook';
+
+interface Container { id: string; params: Record<string, string>; polls: number; outcome: 'FINISHED' | 'ERROR' | 'EXPIRED'; statusText?: string; published: boolean }
+
+/**
+ * The Meta Graph fake with Instagram content publishing (Facebook Login flavour): `GET /{ig-user-id}` (id, username),
+ * `POST /{ig-user-id}/media` (containers, recorded with their parameters), `GET /{container}?fields=status_code,status`
+ * (IN_PROGRESS for `containerPolls` reads, then FINISHED, or ERROR with `containerError` as the status text),
+ * `POST /{ig-user-id}/media_publish` (9007 when the container is not FINISHED) and `GET /{media}?fields=permalink`.
+ * Login, /me/accounts and the failNext queue come from FacebookFake.
+ */
+export class InstagramFake extends FacebookFake {
+  containerPolls = 0;
+  containerError?: string;
+  readonly containers = new Map<string, Container>();
+  private readonly media = new Map<string, string>();
+
+  override reset(): void {
+    super.reset();
+    this.containers.clear();
+    this.media.clear();
+    this.containerPolls = 0;
+    this.containerError = undefined;
+  }
+
+  /** Ends a container's processing: its next status read answers FINISHED. */
+  finishProcessing(id: string): void {
+    const c = this.containers.get(id);
+    if (c) c.polls = 0;
+  }
+
+  protected override extra(_req: RecordedRequest, key: string, params: Record<string, string>): FakeReply | undefined {
+    const [method, path] = key.split(' ');
+    const [, id, edge] = path.split('/');
+    const account = this.pages.find((p) => p.ig?.id === id)?.ig;
+    if (account && method === 'GET' && !edge) return { body: { id: account.id, username: account.username } };
+    if (account && method === 'POST' && edge === 'media') {
+      const { access_token: _, ...fields } = params;
+      const isChild = fields.is_carousel_item === 'true';
+      if (!isChild && fields.media_type !== 'CAROUSEL' && !fields.image_url && !fields.video_url) return FacebookFake.error(100, 'The parameter image_url is required.');
+      if (fields.media_type === 'CAROUSEL' && (fields.children ?? '').split(',').some((c) => this.containers.get(c)?.polls !== 0)) {
+        return FacebookFake.error(9007, 'Media ID is not available', 2207027);
+      }
+      const cid = `179${String(++this.n).padStart(14, '0')}`;
+      const carousel = fields.media_type === 'CAROUSEL';
+      this.containers.set(cid, {
+        id: cid, params: fields, polls: carousel ? 0 : this.containerPolls, published: false,
+        outcome: this.containerError && !carousel ? 'ERROR' : 'FINISHED', statusText: this.containerError,
+      });
+      return { body: { id: cid } };
+    }
+    if (account && method === 'POST' && edge === 'media_publish') {
+      const c = this.containers.get(params.creation_id ?? '');
+      if (!c) return FacebookFake.error(100, 'Unsupported post request', 33);
+      if (c.polls > 0 || c.outcome !== 'FINISHED' || c.published) return FacebookFake.error(9007, 'Media ID is not available', 2207027);
+      c.published = true;
+      const mediaId = `180${String(++this.n).padStart(14, '0')}`;
+      this.media.set(mediaId, `https://www.instagram.com/p/Cx${this.n}AbC/`);
+      return { body: { id: mediaId } };
+    }
+    if (method === 'GET' && !edge && this.containers.has(id)) {
+      const c = this.containers.get(id)!;
+      if (c.published) return { body: { id, status_code: 'PUBLISHED', status: 'Published' } };
+      if (c.polls > 0) { c.polls--; return { body: { id, status_code: 'IN_PROGRESS', status: 'In Progress' } }; }
+      return { body: { id, status_code: c.outcome, status: c.statusText ?? (c.outcome === 'FINISHED' ? 'Finished' : c.outcome) } };
+    }
+    if (method === 'GET' && !edge && this.media.has(id)) return { body: { id, permalink: this.media.get(id) } };
+    return undefined;
+  }
+}

@@ -1,0 +1,175 @@
+import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { OAuthAuthority, formOf } from './oauth-authority';
+
+type Handler = (req: RecordedRequest) => FakeReply;
+
+/**
+ * A loopback LinkedIn serving both origins' paths: `GET /oauth/v2/authorization` (auto-consent) and
+ * `POST /oauth/v2/accessToken` (form, client_id + client_secret in the body; refresh keeps the same refresh token),
+ * `GET /v2/userinfo`, the Images and Videos APIs (initializeUpload, upload URLs on this server, finalizeUpload,
+ * video status), `POST /rest/posts` (201 + x-restli-id) and comments. /rest calls need the LinkedIn-Version and
+ * X-Restli-Protocol-Version headers. `videoPolls` = status reads answering PROCESSING before AVAILABLE;
+ * `videoFails` makes it PROCESSING_FAILED; `partSize` splits video uploads. `failNext(route, reply)` plays a reply
+ * once for "METHOD /path" (query left out); media for ctx.fetchMedia is served under /media/<name>.
+ */
+export class LinkedinFake {
+  readonly server = new FakeServer((req) => this.route(req));
+  readonly oauth = new OAuthAuthority('li');
+  sub = 'abc123XYZ';
+  name = 'Ada Lovelace';
+  videoPolls = 0;
+  videoFails = false;
+  partSize = 4;
+  readonly media = new Map<string, { type: string; bytes: Buffer }>();
+  /** Bytes received per upload path. */
+  readonly uploads = new Map<string, Buffer>();
+  private readonly queued = new Map<string, Handler[]>();
+  private readonly videos = new Map<string, { polls: number; finalized: boolean }>();
+  private n = 0;
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get url(): string { return this.server.url; }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+  /** "METHOD /path" of each API request (media downloads left out), with the ?action when there is one. */
+  get calls(): string[] {
+    return this.requests.filter((r) => !r.path.startsWith('/media/')).map((r) => {
+      const action = r.url.searchParams.get('action');
+      return `${r.method} ${r.path}${action ? `?action=${action}` : ''}`;
+    });
+  }
+  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && r.path === path); }
+
+  /** A valid access token for adapter tests (no sign-in). */
+  token(): string {
+    const code = this.oauth.codeFor('https://x.test/cb');
+    return this.oauth.redeem(code, 'https://x.test/cb')!.access;
+  }
+
+  reset(): void {
+    this.server.requests.length = 0;
+    this.oauth.reset();
+    this.queued.clear();
+    this.media.clear();
+    this.uploads.clear();
+    this.videos.clear();
+    this.videoPolls = 0;
+    this.videoFails = false;
+    this.partSize = 4;
+    this.n = 0;
+  }
+
+  failNext(route: string, reply: FakeReply | Handler): void {
+    const list = this.queued.get(route) ?? [];
+    list.push(typeof reply === 'function' ? reply : () => reply);
+    this.queued.set(route, list);
+  }
+
+  mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
+
+  /** Ends the processing of an uploaded video: its next status read answers AVAILABLE. */
+  finishProcessing(urn: string): void {
+    const v = this.videos.get(urn);
+    if (v) v.polls = 0;
+  }
+
+  static error(status: number, message: string, serviceErrorCode?: number): FakeReply {
+    return { status, body: { status, message, ...(serviceErrorCode ? { serviceErrorCode } : {}) } };
+  }
+
+  private route(req: RecordedRequest): FakeReply {
+    const key = `${req.method} ${req.path}`;
+    const queued = this.queued.get(key)?.shift();
+    if (queued) return queued(req);
+    if (req.method === 'GET' && req.path.startsWith('/media/')) {
+      const m = this.media.get(req.path.slice('/media/'.length));
+      return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };
+    }
+    if (key === 'GET /oauth/v2/authorization') return this.oauth.authorize(req.url);
+    if (key === 'POST /oauth/v2/accessToken') return this.tokenEndpoint(req);
+    if (req.method === 'PUT' && req.path.startsWith('/upload/')) return this.upload(req);
+    const auth = String(req.headers.authorization ?? '');
+    if (!auth.startsWith('Bearer ') || !this.oauth.valid(auth.slice(7))) {
+      return LinkedinFake.error(401, 'Invalid access token', 65600);
+    }
+    if (key === 'GET /v2/userinfo') {
+      return { body: { sub: this.sub, name: this.name, given_name: 'Ada', family_name: 'Lovelace', picture: 'https://media.licdn.com/a.jpg', locale: { country: 'GB', language: 'en' } } };
+    }
+    if (!req.path.startsWith('/rest/')) return LinkedinFake.error(404, 'Not found');
+    if (!req.headers['linkedin-version'] || req.headers['x-restli-protocol-version'] !== '2.0.0') {
+      return LinkedinFake.error(400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.');
+    }
+    const body = (req.json ?? {}) as Record<string, unknown>;
+    const action = req.url.searchParams.get('action');
+    if (key === 'POST /rest/images' && action === 'initializeUpload') {
+      const id = ++this.n;
+      return { body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/image/${id}`, image: `urn:li:image:C4D${id}` } } };
+    }
+    if (key === 'POST /rest/videos' && action === 'initializeUpload') {
+      const size = Number((body.initializeUploadRequest as Record<string, unknown> | undefined)?.fileSizeBytes ?? 0);
+      const id = ++this.n;
+      const video = `urn:li:video:D5F${id}`;
+      this.videos.set(video, { polls: this.videoPolls, finalized: false });
+      const uploadInstructions = [];
+      for (let first = 0, part = 1; first < size; first += this.partSize, part++) {
+        uploadInstructions.push({ uploadUrl: `${this.url}/upload/video/${id}/${part}`, firstByte: first, lastByte: Math.min(size, first + this.partSize) - 1 });
+      }
+      return { body: { value: { uploadUrlsExpireAt: Date.now() + 3600_000, video, uploadInstructions, uploadToken: `token-${id}` } } };
+    }
+    if (key === 'POST /rest/videos' && action === 'finalizeUpload') {
+      const video = String((body.finalizeUploadRequest as Record<string, unknown> | undefined)?.video ?? '');
+      const v = this.videos.get(video);
+      if (!v) return LinkedinFake.error(404, 'video not found');
+      v.finalized = true;
+      return { status: 200, body: '' };
+    }
+    if (req.method === 'GET' && req.path.startsWith('/rest/videos/')) {
+      const urn = decodeURIComponent(req.path.slice('/rest/videos/'.length));
+      const v = this.videos.get(urn);
+      if (!v) return LinkedinFake.error(404, 'video not found');
+      if (!v.finalized) return { body: { id: urn, status: 'WAITING_UPLOAD' } };
+      if (v.polls > 0) { v.polls--; return { body: { id: urn, status: 'PROCESSING' } }; }
+      if (this.videoFails) return { body: { id: urn, status: 'PROCESSING_FAILED', processingFailureReason: 'Video is too short' } };
+      return { body: { id: urn, status: 'AVAILABLE', duration: 12000 } };
+    }
+    if (key === 'POST /rest/posts') {
+      const content = body.content as Record<string, Record<string, unknown>> | undefined;
+      const videoId = content?.media?.id;
+      if (typeof videoId === 'string' && videoId.startsWith('urn:li:video:') && this.videos.get(videoId)?.polls !== 0) {
+        return LinkedinFake.error(400, 'Video is not yet available');
+      }
+      return { status: 201, headers: { 'x-restli-id': `urn:li:share:70000000000000${++this.n}` }, body: '' };
+    }
+    if (req.method === 'POST' && /^\/rest\/socialActions\/[^/]+\/comments$/.test(req.path)) {
+      const post = decodeURIComponent(req.path.split('/')[3]);
+      return { status: 201, headers: { 'x-restli-id': `urn:li:comment:(${post},71000000000000${++this.n})` }, body: '' };
+    }
+    return LinkedinFake.error(404, 'Not found');
+  }
+
+  private upload(req: RecordedRequest): FakeReply {
+    this.uploads.set(req.path, req.body);
+    if (req.path.startsWith('/upload/image/')) {
+      const auth = String(req.headers.authorization ?? '');
+      return auth.startsWith('Bearer ') && this.oauth.valid(auth.slice(7)) ? { status: 201, body: '' } : LinkedinFake.error(401, 'Invalid access token');
+    }
+    return { status: 200, headers: { etag: `"etag-${req.path.split('/').pop()}"` }, body: '' };
+  }
+
+  private tokenEndpoint(req: RecordedRequest): FakeReply {
+    const f = formOf(req.text);
+    const fail = (status: number, error: string, description: string): FakeReply => ({ status, body: { error, error_description: description } });
+    if (!this.oauth.clientOk(f.client_id, f.client_secret)) return fail(401, 'invalid_client', 'Client authentication failed');
+    if (f.grant_type === 'authorization_code') {
+      const t = this.oauth.redeem(f.code, f.redirect_uri);
+      if (!t) return fail(400, 'invalid_request', 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired.');
+      return { body: { access_token: t.access, expires_in: 5183999, scope: t.scope.split(' ').join(','), ...(t.refresh ? { refresh_token: t.refresh, refresh_token_expires_in: 31535999 } : {}) } };
+    }
+    if (f.grant_type === 'refresh_token') {
+      const t = this.oauth.refresh(f.refresh_token);
+      if (!t) return fail(400, 'invalid_grant', 'The provided authorization grant or refresh token is invalid, expired or revoked.');
+      return { body: { access_token: t.access, expires_in: 5183999, refresh_token: t.refresh, refresh_token_expires_in: 31000000, scope: 'openid,profile,w_member_social' } };
+    }
+    return fail(400, 'unsupported_grant_type', 'grant_type is not supported');
+  }
+}

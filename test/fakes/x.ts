@@ -1,0 +1,175 @@
+import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { basicCredentials, form, GrantLedger } from './grant-ledger';
+
+type Handler = (req: RecordedRequest) => FakeReply | Promise<FakeReply>;
+
+export interface FakeMedia {
+  id: string;
+  media_type: string;
+  category: string;
+  total: number;
+  segments: Map<number, Buffer>;
+  finalized: boolean;
+  /** STATUS checks left answering in_progress. */
+  polls: number;
+}
+
+/**
+ * A loopback X: the authorize page (`GET /i/oauth2/authorize`, auto-consent, PKCE S256 checked at exchange), the
+ * token endpoint (`POST /2/oauth2/token`, Basic client auth required, refresh tokens single-use: each refresh rotates),
+ * `GET /2/users/me`, media upload v2 (initialize / append multipart / finalize / STATUS) and `POST /2/tweets`
+ * (refuses duplicate text and unknown or unprocessed media, as X does).
+ * Videos and GIFs answer `processing_info` pending at finalize, then `processingPolls` STATUS checks in_progress before
+ * succeeded (`processingFails` → failed). `failNext(route, reply)` plays a reply once ("POST /2/tweets").
+ */
+export class XFake {
+  readonly server = new FakeServer((req) => this.route(req));
+  clientId = 'x-client-id';
+  clientSecret = 'x-client-secret';
+  token = 'x-good-token';
+  readonly grants = new GrantLedger('x', true, this.token);
+  user = { id: '1500000000000000001', name: 'Acme', username: 'acmehq' };
+  processingPolls = 1;
+  processingFails = false;
+  readonly media = new Map<string, FakeMedia>();
+  readonly files = new Map<string, { type: string; bytes: Buffer }>();
+  readonly tweets: Array<{ id: string; body: Record<string, unknown> }> = [];
+  private readonly queued = new Map<string, Handler[]>();
+  private n = 0;
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get url(): string { return this.server.url; }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+  /** "METHOD /path" of API requests (media downloads left out). */
+  get calls(): string[] { return this.requests.filter((r) => !r.path.startsWith('/media/')).map((r) => `${r.method} ${r.path}`); }
+  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && r.path === path); }
+  mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
+
+  reset(): void {
+    this.server.requests.length = 0;
+    this.grants.reset(this.token);
+    this.media.clear();
+    this.files.clear();
+    this.tweets.length = 0;
+    this.queued.clear();
+    this.processingPolls = 1;
+    this.processingFails = false;
+    this.n = 0;
+  }
+
+  revoke(): void { this.grants.revoke(); }
+
+  failNext(route: string, reply: FakeReply | Handler): void {
+    const list = this.queued.get(route) ?? [];
+    list.push(typeof reply === 'function' ? reply : () => reply);
+    this.queued.set(route, list);
+  }
+
+  static problem(status: number, title: string, detail: string, type = 'about:blank'): FakeReply {
+    return { status, body: { title, detail, type, status } };
+  }
+
+  private async route(req: RecordedRequest): Promise<FakeReply> {
+    if (req.method === 'GET' && req.path.startsWith('/media/')) {
+      const f = this.files.get(req.path.slice('/media/'.length));
+      return f ? { status: 200, headers: { 'content-type': f.type }, body: f.bytes } : { status: 404, body: 'not found' };
+    }
+    const key = `${req.method} ${req.path.replace(/^\/2\/media\/upload\/[^/]+\/(append|finalize)$/, '/2/media/upload/:id/$1')}`;
+    const queued = this.queued.get(key)?.shift();
+    if (queued) return queued(req);
+    if (key === 'GET /i/oauth2/authorize') return this.grants.authorize(req.url, 'client_id', ' ');
+    if (key === 'POST /2/oauth2/token') return this.tokenEndpoint(req);
+    const auth = String(req.headers.authorization ?? '');
+    if (!auth.startsWith('Bearer ') || !this.grants.accessTokens.has(auth.slice(7))) return XFake.problem(401, 'Unauthorized', 'Unauthorized');
+    const body = (req.json ?? {}) as Record<string, unknown>;
+    switch (key) {
+      case 'GET /2/users/me':
+        return { status: 200, body: { data: this.user } };
+      case 'POST /2/media/upload/initialize': {
+        const id = String(1_860_000_000_000_000_000n + BigInt(++this.n));
+        this.media.set(id, {
+          id, media_type: String(body.media_type), category: String(body.media_category), total: Number(body.total_bytes), segments: new Map(), finalized: false, polls: 0,
+        });
+        return { status: 200, body: { data: { id, media_key: `3_${id}`, expires_after_secs: 86_400 } } };
+      }
+      case 'POST /2/media/upload/:id/append': {
+        const m = this.media.get(req.path.split('/')[4]);
+        if (!m) return XFake.problem(400, 'Invalid Request', 'media_id is not valid');
+        const data = await new Response(new Uint8Array(req.body), { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
+        const chunk = data.get('media');
+        if (!(chunk instanceof Blob)) return XFake.problem(400, 'Invalid Request', 'media is required');
+        m.segments.set(Number(data.get('segment_index')), Buffer.from(await chunk.arrayBuffer()));
+        return { status: 200, body: { data: { expires_at: 1_900_000_000 } } };
+      }
+      case 'POST /2/media/upload/:id/finalize': {
+        const m = this.media.get(req.path.split('/')[4]);
+        if (!m) return XFake.problem(400, 'Invalid Request', 'media_id is not valid');
+        if (this.bytesOf(m).length !== m.total) return XFake.problem(400, 'Invalid Request', 'File size does not match total_bytes');
+        m.finalized = true;
+        const data: Record<string, unknown> = { id: m.id, media_key: `3_${m.id}`, size: m.total, expires_after_secs: 86_400 };
+        if (m.category !== 'tweet_image') {
+          m.polls = this.processingPolls;
+          data.processing_info = { state: 'pending', check_after_secs: 1 };
+        }
+        return { status: 200, body: { data } };
+      }
+      case 'GET /2/media/upload': {
+        const m = this.media.get(req.url.searchParams.get('media_id') ?? '');
+        if (!m || req.url.searchParams.get('command') !== 'STATUS') return XFake.problem(400, 'Invalid Request', 'media_id is not valid');
+        return { status: 200, body: { data: { id: m.id, media_key: `3_${m.id}`, processing_info: this.statusOf(m) } } };
+      }
+      case 'POST /2/tweets': return this.createTweet(body);
+      default:
+        return XFake.problem(404, 'Not Found Error', 'no such endpoint');
+    }
+  }
+
+  /** The bytes of an upload, segments in index order. */
+  bytesOf(m: FakeMedia): Buffer {
+    return Buffer.concat([...m.segments.entries()].sort(([a], [b]) => a - b).map(([, b]) => b));
+  }
+
+  private statusOf(m: FakeMedia): Record<string, unknown> {
+    if (m.category === 'tweet_image') return { state: 'succeeded', progress_percent: 100 };
+    if (m.polls > 0) {
+      m.polls--;
+      return { state: 'in_progress', check_after_secs: 1, progress_percent: 50 };
+    }
+    if (this.processingFails) return { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video codec' } };
+    m.polls = -1;
+    return { state: 'succeeded', progress_percent: 100 };
+  }
+
+  private createTweet(body: Record<string, unknown>): FakeReply {
+    const text = String(body.text ?? '');
+    const ids = ((body.media as { media_ids?: string[] } | undefined)?.media_ids ?? []);
+    for (const id of ids) {
+      const m = this.media.get(id);
+      if (!m || !m.finalized) return XFake.problem(400, 'Invalid Request', `Your media IDs are invalid: ${id}`);
+      if (m.category !== 'tweet_image' && m.polls !== -1) return XFake.problem(400, 'Invalid Request', `Your media ID ${id} is still processing`);
+    }
+    if (this.tweets.some((t) => t.body.text === text)) return XFake.problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+    const id = String(1_870_000_000_000_000_000n + BigInt(this.tweets.length + 1));
+    this.tweets.push({ id, body });
+    return { status: 201, body: { data: { id, text, edit_history_tweet_ids: [id] } } };
+  }
+
+  private tokenEndpoint(req: RecordedRequest): FakeReply {
+    const client = basicCredentials(req.headers.authorization);
+    if (!client || client.id !== this.clientId || client.secret !== this.clientSecret) {
+      return { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
+    }
+    const f = form(req.text);
+    const grant = f.get('grant_type');
+    const result = grant === 'authorization_code'
+      ? this.grants.exchange(f.get('code') ?? '', f.get('client_id') ?? '', f.get('redirect_uri') ?? '', f.get('code_verifier') ?? undefined)
+      : grant === 'refresh_token' ? this.grants.refresh(f.get('refresh_token') ?? '') : undefined;
+    if (!result) return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type is not supported' } };
+    if (!result.ok) {
+      // X answers a bad code or a spent / revoked refresh token with invalid_request.
+      return { status: 400, body: { error: 'invalid_request', error_description: grant === 'refresh_token' ? 'Value passed for the token was invalid.' : result.description } };
+    }
+    return { status: 200, body: { token_type: 'bearer', expires_in: 7200, access_token: result.tokens.access_token, scope: result.scope, refresh_token: result.tokens.refresh_token } };
+  }
+}

@@ -1,0 +1,146 @@
+import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { form, GrantLedger } from './grant-ledger';
+
+type Handler = (req: RecordedRequest) => FakeReply;
+
+export interface UploadSession {
+  id: string;
+  metadata: unknown;
+  total: number;
+  type: string;
+  bytes: Buffer;
+  /** Byte ranges stored, in order, as [first, last] (inclusive), one per PUT that carried bytes. */
+  ranges: Array<[number, number]>;
+  videoId?: string;
+  expired: boolean;
+}
+
+/**
+ * A loopback Google + YouTube: the authorize page (`GET /o/oauth2/v2/auth`, auto-consent), the token endpoint
+ * (`POST /token`, client_id + client_secret in the form; refresh tokens never rotate and refresh answers carry none),
+ * `GET /youtube/v3/channels?mine=true`, and resumable uploads: `POST /upload/youtube/v3/videos?uploadType=resumable`
+ * → Location session URI; `PUT <session>` with Content-Range stores bytes (308 + Range while incomplete, 200 + the
+ * video resource when complete; `bytes *\/total` probes). `interruptNext(keep, reply)` makes the next chunk store only
+ * `keep` bytes and answer `reply` (503, hang…); `failNext(route, reply)` plays a reply once ("POST /upload/youtube/v3/videos").
+ * GET /media/<name> serves test files.
+ */
+export class YouTubeFake {
+  readonly server = new FakeServer((req) => this.route(req));
+  clientId = 'yt-client.apps.googleusercontent.com';
+  clientSecret = 'yt-secret';
+  token = 'yt-good-token';
+  readonly grants = new GrantLedger('yt', false, this.token);
+  channels = [{ id: 'UCacme000000000000000001', snippet: { title: 'Acme Channel', customUrl: '@acmechannel', description: '' } }];
+  readonly sessions = new Map<string, UploadSession>();
+  readonly media = new Map<string, { type: string; bytes: Buffer }>();
+  private readonly queued = new Map<string, Handler[]>();
+  private interrupt?: { keep: number; reply: FakeReply };
+  private n = 0;
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get url(): string { return this.server.url; }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+  /** "METHOD /path" of API requests (media downloads left out). */
+  get calls(): string[] { return this.requests.filter((r) => !r.path.startsWith('/media/')).map((r) => `${r.method} ${r.path}`); }
+  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && r.path === path); }
+  mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
+
+  reset(): void {
+    this.server.requests.length = 0;
+    this.grants.reset(this.token);
+    this.sessions.clear();
+    this.media.clear();
+    this.queued.clear();
+    this.interrupt = undefined;
+    this.channels = [{ id: 'UCacme000000000000000001', snippet: { title: 'Acme Channel', customUrl: '@acmechannel', description: '' } }];
+    this.n = 0;
+  }
+
+  revoke(): void { this.grants.revoke(); }
+
+  failNext(route: string, reply: FakeReply | Handler): void {
+    const list = this.queued.get(route) ?? [];
+    list.push(typeof reply === 'function' ? reply : () => reply);
+    this.queued.set(route, list);
+  }
+
+  /** The next chunk PUT stores only its first `keep` bytes, then answers `reply` (a dropped connection, a 503, a hang). */
+  interruptNext(keep: number, reply: FakeReply): void { this.interrupt = { keep, reply }; }
+
+  static error(status: number, reason: string, message: string): FakeReply {
+    return { status, body: { error: { code: status, message, errors: [{ message, domain: 'youtube.quota', reason }] } } };
+  }
+
+  private route(req: RecordedRequest): FakeReply {
+    if (req.method === 'GET' && req.path.startsWith('/media/')) {
+      const m = this.media.get(req.path.slice('/media/'.length));
+      return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };
+    }
+    const key = `${req.method} ${req.path}`;
+    const queued = this.queued.get(key)?.shift();
+    if (queued) return queued(req);
+    if (key === 'GET /o/oauth2/v2/auth') return this.grants.authorize(req.url, 'client_id', ' ');
+    if (key === 'POST /token') return this.tokenEndpoint(req);
+    const auth = String(req.headers.authorization ?? '');
+    if (!auth.startsWith('Bearer ') || !this.grants.accessTokens.has(auth.slice(7))) {
+      return { status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', errors: [{ reason: 'authError', domain: 'global' }], status: 'UNAUTHENTICATED' } } };
+    }
+    if (key === 'GET /youtube/v3/channels') return { status: 200, body: { kind: 'youtube#channelListResponse', items: this.channels } };
+    if (key === 'POST /upload/youtube/v3/videos') {
+      const id = `upl-${++this.n}`;
+      this.sessions.set(id, {
+        id, metadata: req.json, total: Number(req.headers['x-upload-content-length']), type: String(req.headers['x-upload-content-type']),
+        bytes: Buffer.alloc(0), ranges: [], expired: false,
+      });
+      return { status: 200, headers: { location: `${this.url}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status&upload_id=${id}` } };
+    }
+    if (key === 'PUT /upload/youtube/v3/videos') return this.put(req);
+    return { status: 404, body: { error: { code: 404, message: 'Not Found' } } };
+  }
+
+  private stored(s: UploadSession): FakeReply {
+    if (s.bytes.length === s.total) {
+      s.videoId ??= `Yt${String(this.n).padStart(9, '0')}`;
+      return { status: 200, body: { kind: 'youtube#video', id: s.videoId, snippet: (s.metadata as { snippet?: unknown })?.snippet, status: { uploadStatus: 'uploaded' } } };
+    }
+    return { status: 308, headers: s.bytes.length ? { range: `bytes=0-${s.bytes.length - 1}` } : {} };
+  }
+
+  private put(req: RecordedRequest): FakeReply {
+    const s = this.sessions.get(req.url.searchParams.get('upload_id') ?? '');
+    if (!s || s.expired) return { status: 404, body: { error: { code: 404, message: 'Upload session not found' } } };
+    const range = String(req.headers['content-range'] ?? '');
+    if (range === `bytes */${s.total}`) return this.stored(s);
+    const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range);
+    if (!m || Number(m[3]) !== s.total || Number(m[2]) - Number(m[1]) + 1 !== req.body.length) return { status: 400, body: { error: { code: 400, message: `bad Content-Range ${range}` } } };
+    const first = Number(m[1]);
+    if (first !== s.bytes.length) return { status: 400, body: { error: { code: 400, message: `expected bytes from ${s.bytes.length}, got ${first}` } } };
+    const interrupt = this.interrupt;
+    this.interrupt = undefined;
+    const body = interrupt ? req.body.subarray(0, interrupt.keep) : req.body;
+    if (body.length) {
+      s.bytes = Buffer.concat([s.bytes, body]);
+      s.ranges.push([first, first + body.length - 1]);
+    }
+    return interrupt ? interrupt.reply : this.stored(s);
+  }
+
+  private tokenEndpoint(req: RecordedRequest): FakeReply {
+    const f = form(req.text);
+    const fail = (error: string, description: string, status = 400): FakeReply => ({ status, body: { error, error_description: description } });
+    if (f.get('client_id') !== this.clientId || f.get('client_secret') !== this.clientSecret) return fail('invalid_client', 'The OAuth client was not found.', 401);
+    const grant = f.get('grant_type');
+    if (grant === 'authorization_code') {
+      const r = this.grants.exchange(f.get('code') ?? '', f.get('client_id') ?? '', f.get('redirect_uri') ?? '', f.get('code_verifier') ?? undefined);
+      if (!r.ok) return fail(r.error, r.description);
+      return { status: 200, body: { access_token: r.tokens.access_token, expires_in: 3599, refresh_token: r.tokens.refresh_token, scope: r.scope, token_type: 'Bearer' } };
+    }
+    if (grant === 'refresh_token') {
+      const r = this.grants.refresh(f.get('refresh_token') ?? '');
+      if (!r.ok) return fail(r.error, r.description);
+      return { status: 200, body: { access_token: r.tokens.access_token, expires_in: 3599, scope: r.scope, token_type: 'Bearer' } };
+    }
+    return fail('unsupported_grant_type', 'Invalid grant_type');
+  }
+}
