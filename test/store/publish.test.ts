@@ -14,7 +14,12 @@ beforeAll(async () => { w = await publishingWorld(); });
 afterAll(() => w.stop());
 beforeEach(() => { w.telegram.reset(); w.discord.reset(); });
 
-const post = (account: Account, req: PostRequest) => publishPost(w.deps, account, validatePost(req), { source: 'api', wait: true });
+/** Publishes and waits for the background worker too (it records events after settling each network). */
+const post = async (account: Account, req: PostRequest) => {
+  const res = await publishPost(w.deps, account, validatePost(req), { source: 'api', wait: true });
+  await w.queue.drain();
+  return res;
+};
 
 describe('POST /api/post use case', () => {
   it('publishes to two networks in parallel and answers one result per network in request order', async () => {
