@@ -53,17 +53,18 @@ async function youtube(): Promise<void> {
     const t0 = performance.now();
     const first = await adapter.publish(content, context(creds, bytes));
     const t1 = performance.now();
+    const cutPuts = puts;
     if (!first.ok || !first.resume) throw new Error(`expected processing, got ${JSON.stringify(first)}`);
     const done = await adapter.resume!(content, first.resume.state, context(creds, bytes));
     const t2 = performance.now();
     fake.server.handler = original;
     if (!done.ok || done.status !== 'published') throw new Error(`resume failed: ${JSON.stringify(done)}`);
     const session = [...fake.sessions.values()][0];
-    rows.push(['publish cut at 40 % (503)', `${puts} PUTs, ${fmt(t1 - t0)} ms, ${fmt((cut / MIB) / ((t1 - t0) / 1000))} MiB/s`]);
+    rows.push(['publish cut at 40 % (503)', `${cutPuts} PUTs, ${fmt(t1 - t0)} ms, ${fmt((cut / MIB) / ((t1 - t0) / 1000))} MiB/s`]);
     rows.push(['resume (probe + rest)', `1 probe + ${session.ranges.length - 4} PUTs, ${fmt(t2 - t1)} ms, ${fmt(((SIZE - cut) / MIB) / ((t2 - t1) / 1000))} MiB/s`]);
     console.log(`\n## YouTube resumable upload, ${SIZE / MIB} MiB to a loopback fake`);
     printRows(rows);
-    console.log(`resume continued at byte ${session.ranges[4]?.[0]} (${cut} expected); session holds ${session.bytes.length} bytes, equal: ${Buffer.from(bytes).equals(session.bytes)}`);
+    console.log(`resume continued at byte ${session.ranges[4]?.[0]} (${cut} expected); session holds ${session.received} bytes, equal: ${Buffer.from(bytes).equals(fake.bytesOf(session))}`);
   } finally {
     await fake.stop();
   }
@@ -72,7 +73,7 @@ async function youtube(): Promise<void> {
 function xLength(): void {
   const samples: Array<[string, string]> = [
     ['Latin, 280 chars', 'The quick brown fox jumps over the lazy dog. '.repeat(7).slice(0, 280)],
-    ['CJK + emoji, 140 weighted pairs', '日本語のテキスト👍🏽'.repeat(14).slice(0, 140)],
+    ['CJK + emoji', '日本語のテキスト👍🏽'.repeat(14).slice(0, 140)],
     ['text with 3 links', `Launch notes https://example.com/${'a'.repeat(60)} and www.acme.io/blog, docs at acme.dev/start ${'x'.repeat(120)}`],
   ];
   const rows: Array<[string, string]> = [];

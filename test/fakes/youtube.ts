@@ -8,7 +8,10 @@ export interface UploadSession {
   metadata: unknown;
   total: number;
   type: string;
-  bytes: Buffer;
+  /** The chunks stored, in order (joined by `bytes`). */
+  parts: Buffer[];
+  /** Bytes stored so far. */
+  received: number;
   /** Byte ranges stored, in order, as [first, last] (inclusive), one per PUT that carried bytes. */
   ranges: Array<[number, number]>;
   videoId?: string;
@@ -91,7 +94,7 @@ export class YouTubeFake {
       const id = `upl-${++this.n}`;
       this.sessions.set(id, {
         id, metadata: req.json, total: Number(req.headers['x-upload-content-length']), type: String(req.headers['x-upload-content-type']),
-        bytes: Buffer.alloc(0), ranges: [], expired: false,
+        parts: [], received: 0, ranges: [], expired: false,
       });
       return { status: 200, headers: { location: `${this.url}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status&upload_id=${id}` } };
     }
@@ -99,12 +102,15 @@ export class YouTubeFake {
     return { status: 404, body: { error: { code: 404, message: 'Not Found' } } };
   }
 
+  /** A session's stored bytes, joined. */
+  bytesOf(s: UploadSession): Buffer { return Buffer.concat(s.parts); }
+
   private stored(s: UploadSession): FakeReply {
-    if (s.bytes.length === s.total) {
+    if (s.received === s.total) {
       s.videoId ??= `Yt${String(this.n).padStart(9, '0')}`;
       return { status: 200, body: { kind: 'youtube#video', id: s.videoId, snippet: (s.metadata as { snippet?: unknown })?.snippet, status: { uploadStatus: 'uploaded' } } };
     }
-    return { status: 308, headers: s.bytes.length ? { range: `bytes=0-${s.bytes.length - 1}` } : {} };
+    return { status: 308, headers: s.received ? { range: `bytes=0-${s.received - 1}` } : {} };
   }
 
   private put(req: RecordedRequest): FakeReply {
@@ -115,12 +121,13 @@ export class YouTubeFake {
     const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range);
     if (!m || Number(m[3]) !== s.total || Number(m[2]) - Number(m[1]) + 1 !== req.body.length) return { status: 400, body: { error: { code: 400, message: `bad Content-Range ${range}` } } };
     const first = Number(m[1]);
-    if (first !== s.bytes.length) return { status: 400, body: { error: { code: 400, message: `expected bytes from ${s.bytes.length}, got ${first}` } } };
+    if (first !== s.received) return { status: 400, body: { error: { code: 400, message: `expected bytes from ${s.received}, got ${first}` } } };
     const interrupt = this.interrupt;
     this.interrupt = undefined;
     const body = interrupt ? req.body.subarray(0, interrupt.keep) : req.body;
     if (body.length) {
-      s.bytes = Buffer.concat([s.bytes, body]);
+      s.parts.push(Buffer.from(body));
+      s.received += body.length;
       s.ranges.push([first, first + body.length - 1]);
     }
     return interrupt ? interrupt.reply : this.stored(s);

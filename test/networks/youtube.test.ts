@@ -96,6 +96,7 @@ describe('adapter', () => {
   it('verify: the channel → its handle; a bad token → reauth', async () => {
     expect(await adapter.verify(testContext(creds).ctx)).toEqual({ ok: true, handle: '@acmechannel', credentials: creds });
     expect(await adapter.verify(testContext({ ...creds, access_token: 'expired' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    expect(await adapter.verify(testContext({ ...creds, channel_id: 'UCother' }).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('UCother') });
   });
 
   it('check: one video, a title of ≤ 100 characters without < >, a description of ≤ 5000 bytes', () => {
@@ -125,7 +126,7 @@ describe('adapter', () => {
     expect(puts.every((p) => p.url.searchParams.get('upload_id') === 'upl-1')).toBe(true);
     const session = fake.sessions.get('upl-1')!;
     expect(session.ranges).toEqual([[0, 262143], [262144, 524287], [524288, SIZE - 1]]);
-    expect(session.bytes.equals(clip)).toBe(true);
+    expect(fake.bytesOf(session).equals(clip)).toBe(true);
   });
 
   it('an interrupted upload (503 after part of a chunk) → processing; resume probes and continues where it stopped', async () => {
@@ -145,7 +146,7 @@ describe('adapter', () => {
     expect(puts.slice(1).map((p) => p.headers['content-range'])).toEqual([`bytes 100000-362143/${SIZE}`, `bytes 362144-${SIZE - 1}/${SIZE}`]);
     const session = fake.sessions.get('upl-1')!;
     expect(session.ranges).toEqual([[0, 99_999], [100_000, 362_143], [362_144, SIZE - 1]]);
-    expect(session.bytes.equals(clip)).toBe(true);
+    expect(fake.bytesOf(session).equals(clip)).toBe(true);
     expect(fake.find('POST', '/upload/youtube/v3/videos')).toHaveLength(0);
   });
 
@@ -158,7 +159,7 @@ describe('adapter', () => {
     if (!out.ok || !out.resume) throw new Error('expected resume');
     expect(await adapter.resume!(content(), out.resume.state, testContext(creds).ctx)).toMatchObject({ ok: true, status: 'published', id: 'Yt000000001' });
     expect(fake.sessions.get('upl-1')!.ranges[0]).toEqual([0, 999]);
-    expect(fake.sessions.get('upl-1')!.bytes.equals(clip)).toBe(true);
+    expect(fake.bytesOf(fake.sessions.get('upl-1')!).equals(clip)).toBe(true);
   });
 
   it('resume: a session that already completed → published without sending again; an expired session → a new upload', async () => {

@@ -30,11 +30,17 @@ const EMOJI = /\p{Emoji_Presentation}|\u{FE0F}|\p{Regional_Indicator}/u;
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 function weighOf(codePoint: number): number {
+  if (codePoint <= 0x10ff) return 1;
   return LIGHT_RANGES.some(([lo, hi]) => codePoint >= lo && codePoint <= hi) ? 1 : 2;
 }
 
 function weighText(text: string): number {
   let n = 0;
+  // Without an emoji character no grapheme can be one: count code points directly (grapheme segmentation is slow).
+  if (!EMOJI.test(text)) {
+    for (const ch of text) n += weighOf(ch.codePointAt(0) ?? 0);
+    return n;
+  }
   for (const { segment } of segmenter.segment(text)) {
     if (EMOJI.test(segment)) { n += 2; continue; }
     for (const ch of segment) n += weighOf(ch.codePointAt(0) ?? 0);

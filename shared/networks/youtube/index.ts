@@ -54,7 +54,9 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
     if (typeof t !== 'string') return t;
     const channels = await myChannels(ctx, api, t);
     if (!Array.isArray(channels)) return channels;
-    const channel = channels.find((c) => c.id === ctx.credentials.channel_id) ?? channels[0];
+    const wanted = ctx.credentials.channel_id;
+    const channel = wanted ? channels.find((c) => c.id === wanted) : channels[0];
+    if (!channel) return rejected(`youtube: these tokens no longer reach channel ${wanted}; connect the channel again`);
     return { ok: true, handle: channel.handle, credentials: { ...ctx.credentials, channel_id: channel.id, channel_title: channel.title } };
   }
 

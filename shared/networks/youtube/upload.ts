@@ -1,8 +1,7 @@
-import type { NetworkContext } from '../types';
+import type { Failure, NetworkContext } from '../types';
 import { NetworkTimeout, NetworkUnreachable, request, type HttpResult } from '../http';
 import { field, str } from '../oauth-tokens';
 import { youtubeFailure } from './rules';
-import type { Failure } from '../types';
 
 /**
  * The byte-sending half of a YouTube resumable upload (videos.insert, uploadType=resumable): PUT chunks with
