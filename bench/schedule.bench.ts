@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startLocalRuntime } from '../infra/local/runtime';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { startLocalRuntime, TABLE_NAME } from '../infra/local/runtime';
+import { documentClient } from '../shared/adapters/dynamodb/client';
+import { keys, GSI1 } from '../shared/adapters/dynamodb/keys';
 import { DiscordFake } from '../test/fakes/discord';
 import { client, must, signup } from './support/api';
 import { fmt, percentile, printRows } from './support/stats';
@@ -14,7 +17,9 @@ import { fmt, percentile, printRows } from './support/stats';
  *    connection, media rules, plan cap; then the item, the plan counter and the alarm are written). Scale plan
  *    (20,000 scheduled at a time).
  * 2. Due together: 1,000 posts scheduled (2 bulk calls) for the same second T, a few seconds ahead; then the time from
- *    T until the last of them reached the network, and each post's lateness (arrival at the fake − T), p50/p99.
+ *    T until the last of them reached the network, and each post's lateness (arrival at the fake − T), p50/p99; also
+ *    when the dispatcher claimed each schedule (claimed_at − T, read from the table), to tell the timer/dispatcher's
+ *    share from the publish queue's and worker's.
  */
 const BULK_CALLS = 20;
 const ROWS = 500;
@@ -86,12 +91,16 @@ export async function run(): Promise<void> {
     const distinct = new Set(got.map((a) => a.text)).size;
     const lateness = got.map((a) => a.at - T);
     const published = must(await api2('GET', '/api/schedule?status=published&limit=100'), 'GET /api/schedule').body.schedules as unknown[];
+    const accountId = (must(await api2('GET', '/api/me'), 'GET /api/me').body.account as { id: string }).id;
+    const claims = await claimTimes(accountId);
+    const claimLate = claims.map((c) => c - T);
     console.log(`${DUE_TOGETHER} schedules due at the same second (T = scheduled ${fmt(slack / 1000, 1)} s after the last bulk call answered)`);
     printRows([
       ['published (arrived at the network)', `${distinct} distinct of ${DUE_TOGETHER}; ${got.length - distinct} duplicate sends`],
       ['time until all published', got.length ? `${fmt(Math.max(...lateness) / 1000, 2)} s after T` : '–'],
       ['lateness p50 / p99', `${fmt(percentile(lateness, 50), 0)} / ${fmt(percentile(lateness, 99), 0)} ms`],
       ['lateness min / max', `${fmt(Math.min(...lateness), 0)} / ${fmt(Math.max(...lateness), 0)} ms`],
+      ['claimed by the dispatcher p50 / p99 / last', `${fmt(percentile(claimLate, 50), 0)} / ${fmt(percentile(claimLate, 99), 0)} / ${fmt(Math.max(...claimLate), 0)} ms after T (${claims.length} claims)`],
       ['GET /api/schedule?status=published', `${published.length} on the first page (limit 100)`],
     ]);
     if (distinct !== DUE_TOGETHER || got.length !== distinct) process.exitCode = 1;
@@ -100,4 +109,21 @@ export async function run(): Promise<void> {
     await discord.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** claimed_at (ms) of every schedule of the account, read from the runtime's table (the API does not show it). */
+async function claimTimes(accountId: string): Promise<number[]> {
+  const doc = documentClient({ region: 'us-east-1', endpoint: process.env.DYNAMODB_ENDPOINT });
+  const out: number[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await doc.send(new QueryCommand({
+      TableName: TABLE_NAME, IndexName: GSI1, ExclusiveStartKey: start,
+      KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.scheduleByAccount(accountId, '', '').gsi1pk },
+    }));
+    for (const i of res.Items ?? []) if (typeof i.claimed_at === 'number') out.push(i.claimed_at);
+    start = res.LastEvaluatedKey;
+  } while (start);
+  doc.destroy();
+  return out;
 }

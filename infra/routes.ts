@@ -105,7 +105,7 @@ export const routes = {
     responses: { 200: { description: 'Deleted' }, 404: E('not_found'), ...std },
   },
   getConnectHealth: {
-    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', grants: ['table', 'kms'],
+    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', grants: ['table', 'kms', 'oauthConfig'],
     summary: 'Check the stored credentials against the network again (240 an hour per account)',
     rateLimit: { limit: 240, windowSeconds: 3600 }, params: p.PlatformParams, query: p.BrandQuery,
     responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },
@@ -308,7 +308,7 @@ export const routes = {
     responses: { 200: { description: 'Canceled', schema: sch.RecurringView }, 404: E('not_found'), 409: E('recurring_not_active'), ...std },
   },
   postOauthUrl: {
-    id: 'post-oauth-url', method: 'POST', path: '/api/oauth/{platform}/url', tag: 'Connections', auth: 'key', grants: ['table', 'kms'],
+    id: 'post-oauth-url', method: 'POST', path: '/api/oauth/{platform}/url', tag: 'Connections', auth: 'key', grants: ['table', 'kms', 'oauthConfig'],
     summary: 'The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it',
     params: o.OAuthPlatformParams, body: o.OAuthUrlBody, optionalBody: true,
     responses: {
@@ -317,7 +317,7 @@ export const routes = {
     },
   },
   getOauthCallback: {
-    id: 'get-oauth-callback', method: 'GET', path: '/api/oauth/{platform}/callback', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    id: 'get-oauth-callback', method: 'GET', path: '/api/oauth/{platform}/callback', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
     summary: "The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML)",
     params: o.OAuthPlatformParams, query: o.OAuthCallbackQuery, rateLimit: { limit: 60, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: {
@@ -328,7 +328,7 @@ export const routes = {
     },
   },
   postOauthPick: {
-    id: 'post-oauth-pick', method: 'POST', path: '/api/oauth/{platform}/pick', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    id: 'post-oauth-pick', method: 'POST', path: '/api/oauth/{platform}/pick', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
     summary: "The picker's answer: connects the chosen page / business account (form post from the picker page)",
     params: o.OAuthPlatformParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 200: { description: 'Connected (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the connect page or redirect_after' }, 400: { description: 'oauth_pick_invalid (HTML)' }, 410: { description: 'oauth_pick_expired (HTML)' } },
@@ -340,19 +340,19 @@ export const routes = {
     responses: { 200: { description: 'The link', schema: o.ConnectLinkResponse }, 400: E('invalid_request, brand_required'), 404: E('brand_not_found'), ...std },
   },
   getConnectPage: {
-    id: 'get-connect-page', method: 'GET', path: '/connect/{token}', tag: 'Connections', auth: 'open', grants: ['table'],
+    id: 'get-connect-page', method: 'GET', path: '/connect/{token}', tag: 'Connections', auth: 'open', grants: ['table', 'oauthConfig'],
     summary: 'The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms',
     params: o.ConnectPageParams, query: o.ConnectPageQuery, rateLimit: { limit: 120, windowSeconds: 60 },
     responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Expired link (HTML)' } },
   },
   postConnectPageOauth: {
-    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
     summary: "The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand)",
     params: o.ConnectFormParams, body: o.FormBody, optionalBody: true, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 303: { description: "To the network's sign-in" }, 403: { description: 'The link is for another network (HTML)' }, 410: { description: 'Expired link (HTML)' }, 503: { description: 'oauth_not_configured (HTML)' } },
   },
   postConnectPageCredentials: {
-    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
     summary: "The connect page's credential form: checked against the network and saved (encrypted) into the link's brand",
     params: o.ConnectFormParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: { 303: { description: 'Back to the page, which shows the connection' }, 400: { description: 'invalid_credentials (the page with the message)' }, 410: { description: 'Expired link (HTML)' } },

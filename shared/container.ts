@@ -30,7 +30,28 @@ import { HttpWebhookSender } from './adapters/webhook-sender';
 import { WebhookEventSink } from './app/webhooks/deliver';
 import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { buildOAuthProviders, buildRegistry } from './networks/registry';
-import { oauthClients } from './app/oauth/ssm-clients';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { SsmOAuthClients } from './adapters/aws/ssm-oauth-clients';
+import { envClients, firstOf, type OAuthClients } from './app/oauth/clients';
+import { errorFields, log } from './log';
+
+/**
+ * OAuth client registrations: SSM Parameter Store in AWS (when OAUTH_SSM_PREFIX is set), with the environment
+ * (`<NAME>_CLIENT_ID` / `_SECRET`) as the fallback and, locally, the only source. An unreadable Parameter Store is
+ * logged and the environment answers.
+ */
+function oauthClients(cfg: Config): OAuthClients {
+  const env = envClients(cfg);
+  if (cfg.RUNTIME !== 'aws' || !cfg.OAUTH_SSM_PREFIX) return env;
+  const ssm = new SsmOAuthClients(new SSMClient({ region: cfg.AWS_REGION }), cfg.OAUTH_SSM_PREFIX);
+  const guarded: OAuthClients = {
+    get: (platform) => ssm.get(platform).catch((err: unknown) => {
+      log.warn('oauth client registrations could not be read from SSM', { prefix: cfg.OAUTH_SSM_PREFIX, ...errorFields(err) });
+      return undefined;
+    }),
+  };
+  return firstOf(guarded, env);
+}
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import type { MediaGateway } from './app/deps';

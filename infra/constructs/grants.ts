@@ -23,6 +23,8 @@ export interface GrantTargets {
   schedulerRole: iam.IRole;
   /** The SES sender (MAIL_FROM); its address and its domain are the identities it may send as. */
   mailFrom: string;
+  /** SSM Parameter Store path holding the OAuth client registrations (OAUTH_SSM_PREFIX). */
+  oauthSsmPrefix: string;
 }
 
 /** Project grants beyond the route table's names; workers read media to upload it to the networks. */
@@ -46,6 +48,7 @@ export function applyGrants(target: AppFunction, grants: readonly (Grant | Extra
       case 'kms': t.key.grant(target.fn, 'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'); break;
       case 'ses': grantSes(target, t); break;
       case 'scheduler': grantScheduler(target, t); break;
+      case 'oauthConfig': grantOAuthConfig(target, t); break;
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);
@@ -109,4 +112,13 @@ function grantScheduler(target: AppFunction, t: GrantTargets): void {
     reason: 'One-time schedules are created per post with generated names; the wildcard covers only schedules inside '
       + `this service's own schedule group (${t.scheduleGroupName}), never the default group or other groups.`,
   });
+}
+
+/** GetParametersByPath on the OAuth registrations' path only (SecureStrings under the AWS-managed aws/ssm key). */
+function grantOAuthConfig(target: AppFunction, t: GrantTargets): void {
+  const stack = Stack.of(target);
+  target.fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['ssm:GetParametersByPath'],
+    resources: [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: t.oauthSsmPrefix.replace(/^\//, '') })],
+  }));
 }

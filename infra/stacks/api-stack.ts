@@ -52,6 +52,8 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const { data } = props;
     const prod = isProd(props.stage);
+    /** Where the ops team stores OAuth client registrations (docs/operations.md). */
+    const oauthSsmPrefix = `/social-publishing/${props.stage}/oauth`;
     const logRemovalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
@@ -115,7 +117,7 @@ export class ApiStack extends Stack {
 
     const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
     this.functionEnvironment = serviceEnvironment({
-      data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn,
+      data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix,
     });
     this.grantTargets = {
       table: data.table,
@@ -127,6 +129,7 @@ export class ApiStack extends Stack {
       scheduleGroupName: data.scheduleGroupName,
       schedulerRole: this.schedulerRole,
       mailFrom: props.mailFrom,
+      oauthSsmPrefix,
     };
 
     this.dispatcher = new AppFunction(this, 'Dispatcher', {
@@ -166,7 +169,7 @@ export class ApiStack extends Stack {
 
 /** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */
 export function serviceEnvironment(o: {
-  data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string;
+  data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -181,6 +184,7 @@ export function serviceEnvironment(o: {
     KMS_KEY_ID: o.data.key.keyArn,
     MAIL_FROM: o.mailFrom,
     PUBLIC_BASE_URL: o.publicBaseUrl,
+    OAUTH_SSM_PREFIX: o.oauthSsmPrefix,
     LOG_LEVEL: 'info',
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));

@@ -20,7 +20,7 @@ export interface WorkersStackProps extends StackProps {
  * credentials, create/delete schedules (deferring a rate-limited post), read uploaded media (to upload it to the
  * networks) and send webhook deliveries (when a worker consumes WEBHOOK_QUEUE_URL).
  */
-export const WORKER_GRANTS: readonly (Grant | ExtraGrant)[] = ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue'];
+export const WORKER_GRANTS: readonly (Grant | ExtraGrant)[] = ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'];
 
 /** One function per entry of infra/workers.ts, fed by its queue with partial batch failures. */
 export class WorkersStack extends Stack {

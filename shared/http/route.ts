@@ -7,7 +7,8 @@ import type { z } from 'zod';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'scheduler' | 'kms' | 'ses';
+/** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig';
 
 export interface ResponseDef {
   description: string;

@@ -56,7 +56,7 @@ function actionsOf(t: Template, fnId: string): string[] {
 }
 
 const GRANT_ACTION_PREFIX: Record<Grant, string> = {
-  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:',
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:',
 };
 
 describe('stacks', () => {
@@ -307,6 +307,22 @@ describe('observability stack', () => {
     for (const a of alarms) {
       expect(a).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0, AlarmActions: [expect.anything()] });
       expect(a.AlarmDescription).toMatch(/Runbook: docs\/operations\.md#alarm-/);
+    }
+  });
+});
+
+describe('OAuth client registrations', () => {
+  test('functions read them from SSM under the stage prefix, and only the OAuth routes and the worker may', () => {
+    const t = Template.fromStack(stacks.api);
+    const fns = Object.values(resourcesOf(t, 'AWS::Lambda::Function'));
+    expect(fns.every((f) => (f.Properties!.Environment as { Variables: Record<string, string> }).Variables.OAUTH_SSM_PREFIX === '/social-publishing/dev/oauth')).toBe(true);
+    const ssmStatements = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
+      .flatMap((p) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
+      .filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')));
+    expect(ssmStatements.length).toBe(routeList.filter((r) => !r.localOnly && r.grants.includes('oauthConfig')).length);
+    for (const s of ssmStatements) {
+      expect(s.Action).toBe('ssm:GetParametersByPath');
+      expect(JSON.stringify(s.Resource)).toContain(':parameter/social-publishing/dev/oauth');
     }
   });
 });

@@ -32,7 +32,12 @@ async function connected(expiresIn = 3600) {
   const connection = (await w.deps.connections.get(acc.id, outcome.brand.id, 'linkedin'))!;
   return { acc, connection };
 }
-const post = (acc: Account, text: string) => publishPost(w.deps, acc, validatePost({ platform: 'linkedin', text }), { source: 'api', wait: true });
+/** Publishes and lets the worker finish its bookkeeping (events and reservations follow the settled result). */
+async function post(acc: Account, text: string) {
+  const res = await publishPost(w.deps, acc, validatePost({ platform: 'linkedin', text }), { source: 'api', wait: true });
+  await w.queue.drain();
+  return res;
+}
 const tokensOf = async (acc: Account, brandId: string) =>
   JSON.parse(await w.deps.cipher.decrypt((await w.deps.connections.get(acc.id, brandId, 'linkedin'))!.tokens_enc!)) as TokenSet;
 
@@ -80,6 +85,16 @@ describe('token refresh', () => {
     expect(res.results[0]).toMatchObject({ ok: true, status: 'published' });
     expect(w.fake.tokenCalls('refresh_token')).toHaveLength(1);
     expect(w.fake.postCalls).toHaveLength(2);
+  });
+
+  it('a 401 on a token that was just renewed renews it again (not the same refused token) and sends once more', async () => {
+    const { acc } = await connected(60);
+    w.fake.rejectNextPosts = 1;
+    const res = await post(acc, 'renewed twice');
+    expect(res.results[0]).toMatchObject({ ok: true, status: 'published' });
+    expect(w.fake.tokenCalls('refresh_token')).toHaveLength(2);
+    const [first, second] = w.fake.postCalls.map((r) => r.headers.authorization);
+    expect(first).not.toBe(second);
   });
 
   it('a revoked grant: reauth_required, one connection.reauth_required event with a connect link for that brand and network, clear failures', async () => {

@@ -22,8 +22,12 @@ async function withX(plan: Parameters<typeof w.newAccount>[0]): Promise<Account>
   expect(await completeOAuth(w.deps, 'x', Object.fromEntries(back.searchParams))).toMatchObject({ kind: 'connected', platform: 'x' });
   return acc;
 }
-const post = (acc: Account, req: Omit<PostRequest, 'platform'> & { platforms?: string[] }) =>
-  publishPost(w.deps, acc, validatePost({ ...(req.platforms ? {} : { platform: 'x' }), ...req }), { source: 'api', wait: true });
+/** Publishes and lets the worker finish its bookkeeping (reservations are given back right after the result is settled). */
+async function post(acc: Account, req: Omit<PostRequest, 'platform'> & { platforms?: string[] }) {
+  const res = await publishPost(w.deps, acc, validatePost({ ...(req.platforms ? {} : { platform: 'x' }), ...req }), { source: 'api', wait: true });
+  await w.queue.drain();
+  return res;
+}
 const credits = (acc: Account) => w.deps.counters.get(usageKeys.xCredits(acc.id, w.clock.now()));
 const posts = (acc: Account) => w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()));
 const img = (n: number) => `${w.fake.url}/media/img${n}.png`;

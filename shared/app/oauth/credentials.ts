@@ -48,7 +48,7 @@ export async function signInLost(deps: Deps, connection: Connection, error: stri
 
 /**
  * The credentials to publish with, renewing OAuth tokens first when they expire within REFRESH_MARGIN_MS, or
- * always with `force` (the network answered 401 to the current token).
+ * always with `force` (the network answered 401 to `rejected`, the access token it was given).
  * 1. Credential networks: the stored credentials as they are.
  * 2. Tokens that cannot be renewed (no refresh token, or the network has none): used while valid; once expired
  *    (or refused) the sign-in is lost.
@@ -58,7 +58,7 @@ export async function signInLost(deps: Deps, connection: Connection, error: stri
  * 4. A network that says the grant is gone (Failure 'reauth') → reauth_required + event (signInLost). Other refresh
  *    failures keep the current token while it is still valid.
  */
-export async function freshCredentials(deps: Deps, connection: Connection, opts: { force?: boolean; post?: PostRecord } = {}): Promise<FreshCredentials> {
+export async function freshCredentials(deps: Deps, connection: Connection, opts: { force?: boolean; rejected?: string; post?: PostRecord } = {}): Promise<FreshCredentials> {
   if (!connection.tokens_enc) return { ok: true, credentials: await readCredentials(deps, connection) };
   const now = deps.clock.now();
   const tokens = await decryptJson<TokenSet>(deps, connection.tokens_enc);
@@ -81,14 +81,16 @@ export async function freshCredentials(deps: Deps, connection: Connection, opts:
   const lockKey = `refresh#${connection.id}`;
   const owner = randomToken();
   const got = await deps.locks.acquire(lockKey, owner, REFRESH_LOCK_TTL_SECONDS, now);
-  if (!got.ok) return waitForOtherRefresh(deps, connection, tokens);
+  // the token that must not come back: the one the network refused, else the one read with the connection
+  const stale = opts.rejected ?? tokens.access_token;
+  if (!got.ok) return waitForOtherRefresh(deps, connection, stale, tokens);
   try {
     const current = await deps.connections.get(connection.account_id, connection.brand_id, connection.platform);
     if (!current || current.id !== connection.id || !current.tokens_enc) return gone(connection);
     if (current.status === 'reauth_required') return { ok: false, failure: { ok: false, kind: 'reauth', error: `The ${connection.platform} connection needs a new sign-in` } };
     const latest = await decryptJson<TokenSet>(deps, current.tokens_enc);
     // renewed by another worker between our read and the lock
-    if (latest.access_token !== tokens.access_token && !needsRefresh(latest, deps.clock.now())) return { ok: true, credentials: merge(latest, account) };
+    if (latest.access_token !== stale && !needsRefresh(latest, deps.clock.now())) return { ok: true, credentials: merge(latest, account) };
 
     const app = { clientId: client.clientId, clientSecret: client.clientSecret, redirectUri: redirectUri(deps, connection.platform) };
     const res = await provider!.refresh!(latest, app, networkContext(deps, {}));
@@ -110,16 +112,14 @@ export async function freshCredentials(deps: Deps, connection: Connection, opts:
 }
 
 /** Another worker holds the refresh lock: re-read the connection until its tokens change (or the sign-in is lost). */
-async function waitForOtherRefresh(deps: Deps, connection: Connection, tokens: TokenSet): Promise<FreshCredentials> {
+async function waitForOtherRefresh(deps: Deps, connection: Connection, stale: string, tokens: TokenSet): Promise<FreshCredentials> {
   for (let i = 0; i < WAIT_STEPS; i++) {
     await sleep(WAIT_STEP_MS);
     const current = await deps.connections.get(connection.account_id, connection.brand_id, connection.platform);
     if (!current || current.id !== connection.id || !current.tokens_enc) return gone(connection);
     if (current.status === 'reauth_required') return { ok: false, failure: { ok: false, kind: 'reauth', error: `The ${connection.platform} connection needs a new sign-in` } };
-    if (current.tokens_enc !== connection.tokens_enc) {
-      const latest = await decryptJson<TokenSet>(deps, current.tokens_enc);
-      if (latest.access_token !== tokens.access_token) return { ok: true, credentials: await readCredentials(deps, current) };
-    }
+    const latest = await decryptJson<TokenSet>(deps, current.tokens_enc);
+    if (latest.access_token !== stale && latest.access_token !== tokens.access_token) return { ok: true, credentials: await readCredentials(deps, current) };
   }
   if (!expired(tokens, deps.clock.now())) return { ok: true, credentials: await readCredentials(deps, connection) };
   return { ok: false, failure: { ok: false, kind: 'transient', error: `The ${connection.platform} sign-in is being renewed by another worker; try again` } };

@@ -26,8 +26,10 @@ const OWN_WAIT_BUDGET_MS = 60_000;
  * Sends one network of one post, at most once (the worker's use case).
  * 1. Load the post; a network already done, or in flight elsewhere, is left alone (SQS redelivery).
  * 2. Claim it with a conditional write (queued → sending, or scheduled → sending for the due deferral).
- * 3. Publish through the adapter; retry transient failures and serve network waits that fit the time left.
- * 4. A longer wait is deferred through the scheduler (rate_limited_deferred), up to MAX_DEFERRALS times.
+ * 3. Publish through the adapter with fresh credentials (OAuth tokens renewed under a lock, once more after a 401);
+ *    retry transient failures and serve network waits that fit the time left.
+ * 4. A longer wait is deferred through the scheduler (rate_limited_deferred), up to MAX_DEFERRALS times; async
+ *    media the network is still processing goes to state 'processing' and is resumed later (resumeProcessing).
  * 5. Settle the result; give back the post reservation on failure; record the event(s); mark a connection whose
  *    sign-in expired; release the duplicate lock when every network failed.
  */
@@ -100,7 +102,7 @@ async function withSignIn(deps: Deps, post: PostRecord, connection: Connection, 
   if (!fresh.ok) return fresh.failure;
   const outcome = await run(fresh.credentials);
   if (outcome.ok || outcome.kind !== 'reauth' || !connection.tokens_enc) return outcome;
-  const renewed = await freshCredentials(deps, connection, { force: true, post });
+  const renewed = await freshCredentials(deps, connection, { force: true, rejected: fresh.credentials.access_token, post });
   return renewed.ok ? run(renewed.credentials) : renewed.failure;
 }
 

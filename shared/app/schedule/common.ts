@@ -57,6 +57,24 @@ export async function reserveScheduled(deps: Pick<Deps, 'counters' | 'settings'>
   if (!r.allowed) throw scheduledLimit(deps, account);
 }
 
+/**
+ * Takes up to `wanted` places at once (bulk rows): one counter write when they all fit; otherwise as many as are
+ * left, so the first rows in order get them. Answers how many were taken.
+ */
+export async function reserveScheduledUpTo(deps: Pick<Deps, 'counters'>, account: Account, wanted: number): Promise<number> {
+  if (wanted <= 0) return 0;
+  const limit = PLANS[account.plan].scheduled_at_a_time;
+  const key = usageKeys.scheduled(account.id);
+  const all = await deps.counters.increment(key, wanted, limit, COUNTER_EXPIRES_AT_SEC);
+  if (all.allowed) return wanted;
+  let got = 0;
+  const room = Math.min(wanted, limit - all.count);
+  if (room > 0 && (await deps.counters.increment(key, room, limit, COUNTER_EXPIRES_AT_SEC)).allowed) got = room;
+  // other requests may be taking places at the same time: go on one by one until the cap refuses
+  while (got < wanted && (await deps.counters.increment(key, 1, limit, COUNTER_EXPIRES_AT_SEC)).allowed) got++;
+  return got;
+}
+
 export function scheduledLimit(deps: Pick<Deps, 'settings'>, account: Account): AppError {
   const limit = PLANS[account.plan].scheduled_at_a_time;
   return new AppError(400, 'scheduled_limit_reached', `The ${account.plan} plan holds ${limit} scheduled posts at a time; cancel one or upgrade`, {

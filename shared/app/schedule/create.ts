@@ -8,7 +8,7 @@ import { sha256Hex } from '../../domain/api-key';
 import { IDEMPOTENCY_TTL_SECONDS } from '../publish/create-post';
 import { cachedReads, checkNow, type CheckedPost } from './check';
 import { SlotFinder } from './slots';
-import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduled, type RunAt } from './common';
+import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, type RunAt } from './common';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import { parseBulkCsv } from './csv';
 
@@ -27,7 +27,7 @@ export type RowOutcome =
   | { row: number; ok: true; schedule: ScheduleRecord }
   | { row: number; ok: false; error: AppError };
 
-interface Pending { row: number; checked: CheckedPost; runAt: RunAt; record?: ScheduleRecord; lock?: string }
+interface Pending { row: number; checked: CheckedPost; runAt: RunAt; id?: string; record?: ScheduleRecord; lock?: string }
 
 /** The scheduling-time duplicate lock of an idempotency_key (spec §8.3): the same key schedules once in 24 hours. */
 const scheduleLockKey = (accountId: string, key: string) => `sched#${accountId}#${sha256Hex(key)}`;
@@ -40,9 +40,10 @@ function issuesText(error: z.ZodError): string {
  * Schedules rows of posts (POST /api/schedule is one row, POST /api/bulk up to 500), each answered on its own:
  * 1. Validate the row (zod, then run_at) and check everything that can be checked now (checkNow: validation,
  *    brand, connections, media rules), reading brands, connections and credentials once per request.
- * 2. In row order: take the idempotency_key's scheduling lock (409 duplicate_post), a place on the plan's
- *    scheduled-posts counter (400 scheduled_limit_reached) and, for next_slot, the brand's next free slot
- *    (successive rows fill successive slots); an explicit run_at that is a slot takes that slot if free.
+ * 2. In row order: take the idempotency_key's scheduling lock (409 duplicate_post); then places on the plan's
+ *    scheduled-posts counter, in one write when they fit (rows past the cap: 400 scheduled_limit_reached); then for
+ *    next_slot the brand's next free slot (successive rows fill successive slots); an explicit run_at that is a slot
+ *    takes that slot if free.
  * 3. Write each schedule item (the source of truth), then its one-time alarm. A row whose writes fail gives back
  *    what it took.
  */
@@ -67,25 +68,28 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
   }
 
   const slots = new SlotFinder(deps, now);
-  const ready: Pending[] = [];
+  const placed: Pending[] = [];
   for (const p of pending) {
-    const id = newId('sch', now);
+    p.id = newId('sch', now);
     const key = p.checked.valid.idempotency_key;
-    if (key !== undefined) {
-      const lock = scheduleLockKey(account.id, key);
-      const got = await deps.locks.acquire(lock, id, IDEMPOTENCY_TTL_SECONDS, now);
-      if (!got.ok) {
-        fail(p.row, new AppError(409, 'duplicate_post', 'This idempotency_key was used to schedule a post in the last 24 hours: nothing was scheduled again', { details: { schedule_id: got.heldBy || undefined } }));
-        continue;
-      }
-      p.lock = lock;
+    if (key === undefined) { placed.push(p); continue; }
+    const lock = scheduleLockKey(account.id, key);
+    const got = await deps.locks.acquire(lock, p.id, IDEMPOTENCY_TTL_SECONDS, now);
+    if (!got.ok) {
+      fail(p.row, new AppError(409, 'duplicate_post', 'This idempotency_key was used to schedule a post in the last 24 hours: nothing was scheduled again', { details: { schedule_id: got.heldBy || undefined } }));
+      continue;
     }
-    try {
-      await reserveScheduled(deps, account);
-    } catch (err) {
+    p.lock = lock;
+    placed.push(p);
+  }
+  const places = await reserveScheduledUpTo(deps, account, placed.length);
+  const ready: Pending[] = [];
+  for (const [i, p] of placed.entries()) {
+    const id = p.id!;
+    if (i >= places) {
       if (p.lock) await deps.locks.release(p.lock, id);
-      if (err instanceof AppError) { fail(p.row, err); continue; }
-      throw err;
+      fail(p.row, scheduledLimit(deps, account));
+      continue;
     }
     let runAt: Date;
     let slot: string | undefined;

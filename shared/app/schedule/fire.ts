@@ -6,7 +6,6 @@ import { log } from '../../log';
 import { publishPost } from '../publish/create-post';
 import { PostRequestSchema, validatePost } from '../publish/request';
 import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
-import { outcomeOf } from './manage';
 
 /**
  * The dispatcher's side of a one-time scheduled post (its alarm fired):
@@ -102,7 +101,7 @@ async function run(deps: Deps, record: ScheduleRecord, idempotencyKey: string): 
   }
 }
 
+/** Records the run's post; the item stays `publishing` until its networks are done (settled when next read). */
 async function linkPost(deps: Deps, scheduleId: string, postId: string): Promise<void> {
-  const found = await deps.posts.get(postId);
-  await deps.schedules.settle(scheduleId, { status: found ? outcomeOf(found.networks) : 'publishing', post_id: postId }, iso(deps.clock.now()));
+  await deps.schedules.settle(scheduleId, { status: 'publishing', post_id: postId }, iso(deps.clock.now()));
 }
