@@ -10,6 +10,8 @@ export interface PollerOptions {
   timeoutMs: number;
   load: () => Promise<AnyHandler>;
   onError?: (err: unknown) => void;
+  /** Concurrent receive loops, like concurrent Lambda invocations of one event-source mapping (default 4). */
+  concurrency?: number;
 }
 
 function toRecord(m: Message, arn: string): SQSRecord {
@@ -27,12 +29,13 @@ function toRecord(m: Message, arn: string): SQSRecord {
 /**
  * The local event-source mapping: long-polls a queue, invokes the worker handler with a real SQS event, deletes
  * the records that succeeded and leaves `batchItemFailures` (or the whole batch when the handler throws) to come
- * back after the visibility timeout and, past maxReceiveCount, to be redriven to the DLQ by the queue.
+ * back after the visibility timeout and, past maxReceiveCount, to be redriven to the DLQ by the queue. Several
+ * loops run at once, as Lambda runs several batches of one queue concurrently.
  */
 export function startPoller(sqs: SQSClient, opts: PollerOptions) {
   let running = true;
   const abort = new AbortController();
-  const loop = (async () => {
+  const receiveLoop = async () => {
     while (running) {
       let messages: Message[] = [];
       try {
@@ -66,8 +69,9 @@ export function startPoller(sqs: SQSClient, opts: PollerOptions) {
         })).catch((err) => opts.onError?.(err));
       }
     }
-  })();
+  };
+  const loops = Array.from({ length: opts.concurrency ?? 4 }, () => receiveLoop());
   return {
-    stop: async () => { running = false; abort.abort(); await loop; },
+    stop: async () => { running = false; abort.abort(); await Promise.all(loops); },
   };
 }

@@ -88,6 +88,19 @@ export async function guarded<T>(fn: () => Promise<T | Failure>): Promise<T | Fa
   }
 }
 
+/**
+ * Like guarded(), for steps before anything exists on the network (uploads, sessions): a timeout there cannot have
+ * posted anything, so it is reported as transient (safe to retry) rather than as an ambiguous timeout.
+ */
+export async function guardedBeforeCreate<T>(fn: () => Promise<T | Failure>): Promise<T | Failure> {
+  try {
+    return await fn();
+  } catch (err) {
+    const f = failureFromError(err);
+    return f.kind === 'timeout' ? { ok: false, kind: 'transient', error: `${f.error}; nothing was posted` } : f;
+  }
+}
+
 export const rejected = (error: string, code: 'rejected' | 'text_too_long' | 'bad_media' | 'media_unreachable' = 'rejected'): Failure =>
   ({ ok: false, kind: 'rejected', code, error });
 

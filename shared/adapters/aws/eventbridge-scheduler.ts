@@ -35,13 +35,7 @@ export class EventBridgeScheduler implements Scheduler {
       ScheduleExpression: atExpression(invocation.runAt),
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
-      Target: {
-        Arn: this.opts.targetArn,
-        RoleArn: this.opts.roleArn,
-        Input: JSON.stringify(invocation.input),
-        RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
-        ...(this.opts.dlqArn ? { DeadLetterConfig: { Arn: this.opts.dlqArn } } : {}),
-      },
+      Target: this.target(invocation.input),
       ActionAfterCompletion: 'DELETE',
     };
     await this.createOrUpdate(input);
@@ -61,16 +55,21 @@ export class EventBridgeScheduler implements Scheduler {
       ...(invocation.startsAt ? { StartDate: invocation.startsAt } : {}),
       ...(invocation.endsAt ? { EndDate: invocation.endsAt } : {}),
       FlexibleTimeWindow: { Mode: 'OFF' },
-      Target: {
-        Arn: this.opts.targetArn,
-        RoleArn: this.opts.roleArn,
-        Input: JSON.stringify(invocation.input),
-        RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
-        ...(this.opts.dlqArn ? { DeadLetterConfig: { Arn: this.opts.dlqArn } } : {}),
-      },
+      Target: this.target(invocation.input),
       ActionAfterCompletion: 'NONE',
     };
     await this.createOrUpdate(input);
+  }
+
+  /** The dispatcher as target, with retries and the scheduler DLQ. */
+  private target(input: Record<string, unknown>): NonNullable<CreateScheduleCommandInput['Target']> {
+    return {
+      Arn: this.opts.targetArn,
+      RoleArn: this.opts.roleArn,
+      Input: JSON.stringify(input),
+      RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
+      ...(this.opts.dlqArn ? { DeadLetterConfig: { Arn: this.opts.dlqArn } } : {}),
+    };
   }
 
   private async createOrUpdate(input: CreateScheduleCommandInput): Promise<void> {

@@ -188,12 +188,12 @@ async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[
 /** Polls the post's networks until none is queued or sending, or `budgetMs` of wall time has passed. */
 async function waitForResults(deps: Deps, postId: string, budgetMs: number) {
   const until = Date.now() + budgetMs;
-  let delay = 20;
+  let delay = 10;
   for (;;) {
     const current = (await deps.posts.get(postId))!;
     const pending = current.networks.some((n) => n.state === 'queued' || n.state === 'sending');
     if (!pending || Date.now() >= until) return current;
     await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, until - Date.now()))));
-    delay = Math.min(delay * 2, 200);
+    delay = Math.min(Math.ceil(delay * 1.5), 100);
   }
 }

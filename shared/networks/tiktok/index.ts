@@ -1,5 +1,5 @@
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
-import { failureFromError, guarded, rejected, request, type HttpResult } from '../http';
+import { failureFromError, guarded, guardedBeforeCreate, rejected, request, type HttpResult } from '../http';
 import { field, idString, str } from '../oauth-tokens';
 import { creatorInfo, tiktokJson, trimBase, userInfo, TIKTOK_API_BASE, type TikTokOptions } from './oauth';
 import { checkContent, choosePrivacy, codeFailure, succeeded, tiktokFailure } from './rules';
@@ -32,16 +32,6 @@ function publicPostId(res: HttpResult): string | undefined {
   if (raw) return raw[1];
   const ids = field(field(res.json, 'data'), 'publicaly_available_post_id');
   return Array.isArray(ids) ? idString(ids[0]) : undefined;
-}
-
-/** Before anything is created at TikTok a timeout cannot have posted anything: report it as transient. */
-async function beforeCreate<T>(fn: () => Promise<T | Failure>): Promise<T | Failure> {
-  try {
-    return await fn();
-  } catch (err) {
-    const f = failureFromError(err);
-    return f.kind === 'timeout' ? { ok: false, kind: 'transient', error: `${f.error}; nothing was posted` } : f;
-  }
 }
 
 /**
@@ -133,7 +123,7 @@ export function createTikTokAdapter(opts: TikTokAdapterOptions = {}): NetworkAda
     if (invalid) return invalid;
     const t = token(ctx.credentials);
     if (typeof t !== 'string') return t;
-    const prepared = await beforeCreate(async () => {
+    const prepared = await guardedBeforeCreate(async () => {
       const creator = await creatorInfo(ctx, api, t);
       if ('ok' in creator) return creator;
       const privacy = choosePrivacy(content.privacy, creator.privacyOptions);

@@ -1,5 +1,5 @@
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../types';
-import { failureFromError, guarded, jsonInit, request } from '../http';
+import { guarded, guardedBeforeCreate, jsonInit, request } from '../http';
 import { field, idString } from '../oauth-tokens';
 import { xFailure } from './errors';
 import { mediaStatus, uploadMedia, type Uploaded } from './media';
@@ -19,16 +19,6 @@ export interface XAdapterOptions extends XOptions {
 }
 
 const WEB = 'https://x.com';
-
-/** Media uploads happen before any post exists: a timeout there has posted nothing, so it is only transient. */
-async function beforeCreate<T>(fn: () => Promise<T | Failure>): Promise<T | Failure> {
-  try {
-    return await fn();
-  } catch (err) {
-    const f = failureFromError(err);
-    return f.kind === 'timeout' ? { ok: false, kind: 'transient', error: `${f.error}; nothing was posted` } : f;
-  }
-}
 
 /**
  * X adapter (API v2, OAuth 2.0 user token). Credentials: access_token, user_id, username.
@@ -113,7 +103,7 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
       await ctx.sleep(wait);
       const next: typeof pending = [];
       for (const p of pending) {
-        const status = await beforeCreate(() => mediaStatus(ctx, api, t, p.id, ids.indexOf(p.id) + 1));
+        const status = await guardedBeforeCreate(() => mediaStatus(ctx, api, t, p.id, ids.indexOf(p.id) + 1));
         if ('ok' in status) return status;
         if (status.state === 'pending') next.push(status);
       }
@@ -127,7 +117,7 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
     if (invalid) return invalid;
     const t = token(ctx.credentials);
     if (typeof t !== 'string') return t;
-    const uploads = await beforeCreate(async () => {
+    const uploads = await guardedBeforeCreate(async () => {
       const done: Uploaded[] = [];
       for (const [i, item] of content.media.entries()) {
         const file = await ctx.fetchMedia(item.url);
@@ -149,7 +139,7 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
     const started = Number(state.started_at);
     const uploads: Uploaded[] = [];
     for (const id of pending) {
-      const status = await beforeCreate(() => mediaStatus(ctx, api, t, id, ids.indexOf(id) + 1));
+      const status = await guardedBeforeCreate(() => mediaStatus(ctx, api, t, id, ids.indexOf(id) + 1));
       if ('ok' in status) return status;
       uploads.push(status);
     }
