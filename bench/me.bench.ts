@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startLocalRuntime } from '../infra/local/runtime';
+import { client, must, signup } from './support/api';
+import { fmt, printRows } from './support/stats';
 
 /**
  * Authenticated GET /api/me through the whole local runtime (HTTP server → API Gateway v2 event → middy handler →
@@ -20,39 +22,6 @@ const PER_KEY_PER_MINUTE = 1_200; // scale plan: api_requests_per_minute_per_key
 const HEADROOM = 1.5;
 const KEYS_PER_ACCOUNT = 21; // the confirmation key + 20 POST /api/keys a day
 const INITIAL_KEYS = 8; // enough for the warm-up on a fast machine (8 × 1,200 in 2 s = 4,800 req/s)
-
-type Reply = { status: number; body: Record<string, unknown>; text: string };
-
-function client(base: string, apiKey?: string) {
-  return async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
-    const res = await fetch(base + p, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: Record<string, unknown> = {};
-    try { json = text ? JSON.parse(text) : {}; } catch { /* html */ }
-    return { status: res.status, body: json, text };
-  };
-}
-
-function must(r: Reply, what: string): Reply {
-  if (r.status !== 200) throw new Error(`${what}: HTTP ${r.status} ${r.text.slice(0, 300)}`);
-  return r;
-}
-
-/** Sign-up through the API and the local outbox, then the scale plan; answers the first API key. */
-async function signup(base: string, email: string): Promise<string> {
-  const api = client(base);
-  must(await api('POST', '/api/signup', { email }), 'POST /api/signup');
-  const outbox = JSON.parse(must(await api('GET', '/dev/outbox'), 'GET /dev/outbox').text) as Array<{ to: string; links: string[] }>;
-  const link = outbox.find((m) => m.to === email)?.links[0];
-  if (!link) throw new Error(`no confirmation email for ${email}`);
-  const confirmed = must(await client('')('GET', link, undefined, { accept: 'application/json' }), 'confirmation link');
-  must(await api('POST', '/dev/plan', { email, plan: 'scale' }), 'POST /dev/plan');
-  return confirmed.body.api_key as string;
-}
 
 /** API keys spread over as many scale accounts as needed. */
 class KeyPool {
@@ -95,8 +64,6 @@ function cannon(url: string, pool: KeyPool, seconds: number): Promise<autocannon
   }));
 }
 
-const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-
 function codes(r: autocannon.Result): string {
   return Object.entries(r.statusCodeStats).map(([code, s]) => `${code}×${s.count}`).join(', ') || 'none';
 }
@@ -131,8 +98,7 @@ export async function run(): Promise<void> {
       ['errors / timeouts', `${r.errors} / ${r.timeouts}`],
       ['status codes', codes(r)],
     ];
-    const w = Math.max(...rows.map(([k]) => k.length));
-    for (const [k, v] of rows) console.log(`  ${k.padEnd(w)}  ${v}`);
+    printRows(rows);
     if (r.non2xx > 0 || r.errors > 0) {
       console.log(`  WARNING: ${r.non2xx} non-2xx and ${r.errors} errors${r['4xx'] ? ' (429s mean the per-key limit was exceeded: add keys)' : ''}`);
       process.exitCode = 1;

@@ -1,8 +1,6 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
-import { OAuthAuthority, formOf } from './oauth-authority';
+import type { FakeReply, RecordedRequest } from './server';
+import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
 import { GRAPH_VERSION } from '../../shared/networks/facebook/graph';
-
-export type Handler = (req: RecordedRequest) => FakeReply;
 
 export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id: string; username: string } }
 
@@ -14,15 +12,12 @@ export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id
  * envelope; an invalid token answers code 190. `failNext("METHOD /path-without-version", reply)` plays a reply once.
  * InstagramFake (instagram.ts) adds the Instagram endpoints through `extra`.
  */
-export class FacebookFake {
-  readonly server = new FakeServer((req) => this.route(req));
-  readonly oauth = new OAuthAuthority('fb');
+export class FacebookFake extends OAuthFake {
+  readonly oauth = new OAuthAuthority({ prefix: 'fb' });
   pages: FakePage[] = FacebookFake.defaultPages();
   pageSize = 25;
-  protected readonly queued = new Map<string, Handler[]>();
   /** Published objects: id → permalink (absolute, or relative for videos as Graph answers). */
   readonly objects = new Map<string, string>();
-  protected n = 0;
 
   static defaultPages(): FakePage[] {
     return [
@@ -32,37 +27,18 @@ export class FacebookFake {
     ];
   }
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
-  /** "METHOD /path" without the version prefix, in order. */
-  get calls(): string[] { return this.requests.map((r) => `${r.method} ${this.unversioned(r.path)}`); }
-  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && this.unversioned(r.path) === path); }
   /** The parameters of a request: query plus form body. */
   params(req: RecordedRequest): Record<string, string> { return { ...Object.fromEntries(req.url.searchParams), ...(req.method === 'POST' ? formOf(req.text) : {}) }; }
 
-  reset(): void {
-    this.server.requests.length = 0;
-    this.oauth.reset();
-    this.queued.clear();
+  override reset(): void {
+    super.reset();
     this.objects.clear();
     this.pages = FacebookFake.defaultPages();
     this.pageSize = 25;
-    this.n = 0;
-  }
-
-  failNext(route: string, reply: FakeReply | Handler): void {
-    const list = this.queued.get(route) ?? [];
-    list.push(typeof reply === 'function' ? reply : () => reply);
-    this.queued.set(route, list);
   }
 
   /** A long-lived user token, as after sign-in. */
-  userToken(): string {
-    const code = this.oauth.codeFor('https://x.test/cb');
-    return this.oauth.redeem(code, 'https://x.test/cb')!.access;
-  }
+  userToken(): string { return this.oauth.grantToken(); }
 
   /** The Page token /me/accounts hands out for this page under the user token's grant. */
   pageToken(userToken: string, pageId: string): string {
@@ -73,8 +49,9 @@ export class FacebookFake {
     return { status, body: { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: 'AbCdEf123', ...extra } } };
   }
 
-  protected unversioned(path: string): string {
-    return path.startsWith(`/${GRAPH_VERSION}/`) ? path.slice(GRAPH_VERSION.length + 1) : path;
+  /** Routes, calls and find() name requests without the version prefix. */
+  protected override pathOf(req: RecordedRequest): string {
+    return req.path.startsWith(`/${GRAPH_VERSION}/`) ? req.path.slice(GRAPH_VERSION.length + 1) : req.path;
   }
 
   /** Subclass hook for more endpoints; undefined = not handled. */
@@ -82,11 +59,11 @@ export class FacebookFake {
     return undefined;
   }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply | Promise<FakeReply> {
     if (!req.path.startsWith(`/${GRAPH_VERSION}/`)) return FacebookFake.error(2635, `Unknown or missing API version in ${req.path}`);
-    const key = `${req.method} ${this.unversioned(req.path)}`;
-    const queued = this.queued.get(key)?.shift();
-    if (queued) return queued(req);
+    const key = `${req.method} ${this.pathOf(req)}`;
+    const queued = this.playQueued(key, req);
+    if (queued) return queued;
     if (key === 'GET /dialog/oauth') return this.oauth.authorize(req.url);
     const params = this.params(req);
     if (key === 'GET /oauth/access_token') return this.tokenEndpoint(params);
@@ -146,8 +123,8 @@ export class FacebookFake {
       const long = this.oauth.exchange(params.fb_exchange_token);
       return long ? { body: { access_token: long, token_type: 'bearer', expires_in: 5183944 } } : FacebookFake.error(190, 'Invalid OAuth access token - Cannot parse access token');
     }
-    const t = this.oauth.redeem(params.code, params.redirect_uri);
-    if (!t) return FacebookFake.error(100, 'This authorization code has been used.', 36009, 400, { type: 'OAuthException' });
-    return { body: { access_token: t.access, token_type: 'bearer', expires_in: 5183 } };
+    const t = this.oauth.redeem(params.code, { client: params.client_id, redirectUri: params.redirect_uri });
+    if (!t.ok) return FacebookFake.error(100, 'This authorization code has been used.', 36009, 400, { type: 'OAuthException' });
+    return { body: { access_token: t.access_token, token_type: 'bearer', expires_in: 5183 } };
   }
 }

@@ -1,7 +1,5 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
-import { OAuthAuthority, formOf } from './oauth-authority';
-
-type Handler = (req: RecordedRequest) => FakeReply;
+import type { FakeReply, RecordedRequest } from './server';
+import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
 
 /**
  * A loopback LinkedIn serving both origins' paths: `GET /oauth/v2/authorization` (auto-consent) and
@@ -12,9 +10,8 @@ type Handler = (req: RecordedRequest) => FakeReply;
  * `videoFails` makes it PROCESSING_FAILED; `partSize` splits video uploads. `failNext(route, reply)` plays a reply
  * once for "METHOD /path" (query left out); media for ctx.fetchMedia is served under /media/<name>.
  */
-export class LinkedinFake {
-  readonly server = new FakeServer((req) => this.route(req));
-  readonly oauth = new OAuthAuthority('li');
+export class LinkedinFake extends OAuthFake {
+  readonly oauth = new OAuthAuthority({ prefix: 'li' });
   sub = 'abc123XYZ';
   name = 'Ada Lovelace';
   videoPolls = 0;
@@ -23,49 +20,28 @@ export class LinkedinFake {
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
   /** Bytes received per upload path. */
   readonly uploads = new Map<string, Buffer>();
-  private readonly queued = new Map<string, Handler[]>();
   private readonly videos = new Map<string, { polls: number; finalized: boolean }>();
-  private n = 0;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
   /** "METHOD /path" of each API request (media downloads left out), with the ?action when there is one. */
-  get calls(): string[] {
+  override get calls(): string[] {
     return this.requests.filter((r) => !r.path.startsWith('/media/')).map((r) => {
       const action = r.url.searchParams.get('action');
       return `${r.method} ${r.path}${action ? `?action=${action}` : ''}`;
     });
   }
-  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && r.path === path); }
 
   /** A valid access token for adapter tests (no sign-in). */
-  token(): string {
-    const code = this.oauth.codeFor('https://x.test/cb');
-    return this.oauth.redeem(code, 'https://x.test/cb')!.access;
-  }
+  token(): string { return this.oauth.grantToken(); }
 
-  reset(): void {
-    this.server.requests.length = 0;
-    this.oauth.reset();
-    this.queued.clear();
+  override reset(): void {
+    super.reset();
     this.media.clear();
     this.uploads.clear();
     this.videos.clear();
     this.videoPolls = 0;
     this.videoFails = false;
     this.partSize = 4;
-    this.n = 0;
   }
-
-  failNext(route: string, reply: FakeReply | Handler): void {
-    const list = this.queued.get(route) ?? [];
-    list.push(typeof reply === 'function' ? reply : () => reply);
-    this.queued.set(route, list);
-  }
-
-  mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
 
   /** Ends the processing of an uploaded video: its next status read answers AVAILABLE. */
   finishProcessing(urn: string): void {
@@ -77,19 +53,14 @@ export class LinkedinFake {
     return { status, body: { status, message, ...(serviceErrorCode ? { serviceErrorCode } : {}) } };
   }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply | Promise<FakeReply> {
     const key = `${req.method} ${req.path}`;
-    const queued = this.queued.get(key)?.shift();
-    if (queued) return queued(req);
-    if (req.method === 'GET' && req.path.startsWith('/media/')) {
-      const m = this.media.get(req.path.slice('/media/'.length));
-      return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };
-    }
+    const queued = this.playQueued(key, req) ?? serveMedia(req, this.media);
+    if (queued) return queued;
     if (key === 'GET /oauth/v2/authorization') return this.oauth.authorize(req.url);
     if (key === 'POST /oauth/v2/accessToken') return this.tokenEndpoint(req);
     if (req.method === 'PUT' && req.path.startsWith('/upload/')) return this.upload(req);
-    const auth = String(req.headers.authorization ?? '');
-    if (!auth.startsWith('Bearer ') || !this.oauth.valid(auth.slice(7))) {
+    if (!this.bearerOk(req)) {
       return LinkedinFake.error(401, 'Invalid access token', 65600);
     }
     if (key === 'GET /v2/userinfo') {
@@ -150,8 +121,7 @@ export class LinkedinFake {
   private upload(req: RecordedRequest): FakeReply {
     this.uploads.set(req.path, req.body);
     if (req.path.startsWith('/upload/image/')) {
-      const auth = String(req.headers.authorization ?? '');
-      return auth.startsWith('Bearer ') && this.oauth.valid(auth.slice(7)) ? { status: 201, body: '' } : LinkedinFake.error(401, 'Invalid access token');
+      return this.bearerOk(req) ? { status: 201, body: '' } : LinkedinFake.error(401, 'Invalid access token');
     }
     return { status: 200, headers: { etag: `"etag-${req.path.split('/').pop()}"` }, body: '' };
   }
@@ -161,14 +131,14 @@ export class LinkedinFake {
     const fail = (status: number, error: string, description: string): FakeReply => ({ status, body: { error, error_description: description } });
     if (!this.oauth.clientOk(f.client_id, f.client_secret)) return fail(401, 'invalid_client', 'Client authentication failed');
     if (f.grant_type === 'authorization_code') {
-      const t = this.oauth.redeem(f.code, f.redirect_uri);
-      if (!t) return fail(400, 'invalid_request', 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired.');
-      return { body: { access_token: t.access, expires_in: 5183999, scope: t.scope.split(' ').join(','), ...(t.refresh ? { refresh_token: t.refresh, refresh_token_expires_in: 31535999 } : {}) } };
+      const t = this.oauth.redeem(f.code, { client: f.client_id, redirectUri: f.redirect_uri });
+      if (!t.ok) return fail(400, 'invalid_request', 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired.');
+      return { body: { access_token: t.access_token, expires_in: 5183999, scope: t.scope.split(' ').join(','), ...(t.refresh_token ? { refresh_token: t.refresh_token, refresh_token_expires_in: 31535999 } : {}) } };
     }
     if (f.grant_type === 'refresh_token') {
       const t = this.oauth.refresh(f.refresh_token);
-      if (!t) return fail(400, 'invalid_grant', 'The provided authorization grant or refresh token is invalid, expired or revoked.');
-      return { body: { access_token: t.access, expires_in: 5183999, refresh_token: t.refresh, refresh_token_expires_in: 31000000, scope: 'openid,profile,w_member_social' } };
+      if (!t.ok) return fail(400, 'invalid_grant', 'The provided authorization grant or refresh token is invalid, expired or revoked.');
+      return { body: { access_token: t.access_token, expires_in: 5183999, refresh_token: t.refresh_token, refresh_token_expires_in: 31000000, scope: 'openid,profile,w_member_social' } };
     }
     return fail(400, 'unsupported_grant_type', 'grant_type is not supported');
   }

@@ -1,7 +1,5 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
-import { OAuthAuthority, basicCredentials, formOf } from './oauth-authority';
-
-type Handler = (req: RecordedRequest) => FakeReply;
+import type { FakeReply, RecordedRequest } from './server';
+import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
 
 /**
  * A loopback Reddit serving both origins' paths: `GET /api/v1/authorize` (auto-consent), `POST /api/v1/access_token`
@@ -10,56 +8,33 @@ type Handler = (req: RecordedRequest) => FakeReply;
  * `{json: {errors, data}}` with HTTP 200 even when refused; unknown subreddits → SUBREDDIT_NOEXIST). Every call needs
  * a User-Agent other than a generic one (else 429, as Reddit throttles them). `failNext("METHOD /path", reply)`.
  */
-export class RedditFake {
-  readonly server = new FakeServer((req) => this.route(req));
-  readonly oauth = new OAuthAuthority('rd');
+export class RedditFake extends OAuthFake {
+  readonly oauth = new OAuthAuthority({ prefix: 'rd' });
   username = 'acme_team';
   userId = 'k3x9q';
   subreddits = new Set(['test', 'acme']);
-  private readonly queued = new Map<string, Handler[]>();
-  private n = 0;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
-  get calls(): string[] { return this.requests.map((r) => `${r.method} ${r.path}`); }
-  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && r.path === path); }
-
-  reset(): void {
-    this.server.requests.length = 0;
-    this.oauth.reset();
-    this.queued.clear();
+  override reset(): void {
+    super.reset();
     this.subreddits = new Set(['test', 'acme']);
-    this.n = 0;
-  }
-
-  failNext(route: string, reply: FakeReply | Handler): void {
-    const list = this.queued.get(route) ?? [];
-    list.push(typeof reply === 'function' ? reply : () => reply);
-    this.queued.set(route, list);
   }
 
   /** A valid access token for adapter tests. */
-  token(): string {
-    const code = this.oauth.codeFor('https://x.test/cb');
-    return this.oauth.redeem(code, 'https://x.test/cb')!.access;
-  }
+  token(): string { return this.oauth.grantToken(); }
 
   static submitErrors(...errors: Array<[string, string, string?]>): FakeReply {
     return { status: 200, body: { json: { errors: errors.map(([c, m, f]) => [c, m, f ?? null]) } } };
   }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply | Promise<FakeReply> {
     const key = `${req.method} ${req.path}`;
-    const queued = this.queued.get(key)?.shift();
-    if (queued) return queued(req);
+    const queued = this.playQueued(key, req);
+    if (queued) return queued;
     const agent = String(req.headers['user-agent'] ?? '');
     if (!agent || /^(node|undici|python-requests|curl)/i.test(agent)) return { status: 429, body: { message: 'Too Many Requests', error: 429 } };
     if (key === 'GET /api/v1/authorize') return this.oauth.authorize(req.url);
     if (key === 'POST /api/v1/access_token') return this.tokenEndpoint(req);
-    const auth = String(req.headers.authorization ?? '');
-    if (!auth.startsWith('Bearer ') || !this.oauth.valid(auth.slice(7))) return { status: 401, body: { message: 'Unauthorized', error: 401 } };
+    if (!this.bearerOk(req)) return { status: 401, body: { message: 'Unauthorized', error: 401 } };
     if (key === 'GET /api/v1/me') return { body: { id: this.userId, name: this.username, icon_img: 'https://styles.redditmedia.com/a.png', total_karma: 12 } };
     if (key === 'POST /api/submit') {
       const f = formOf(req.text);
@@ -78,14 +53,14 @@ export class RedditFake {
     if (!this.oauth.clientOk(id, secret)) return { status: 401, body: { message: 'Unauthorized', error: 401 } };
     const f = formOf(req.text);
     if (f.grant_type === 'authorization_code') {
-      const t = this.oauth.redeem(f.code, f.redirect_uri);
-      if (!t) return { status: 200, body: { error: 'invalid_grant' } };
-      return { body: { access_token: t.access, token_type: 'bearer', expires_in: 86400 / 24, scope: t.scope, refresh_token: t.refresh } };
+      const t = this.oauth.redeem(f.code, { client: id, redirectUri: f.redirect_uri });
+      if (!t.ok) return { status: 200, body: { error: 'invalid_grant' } };
+      return { body: { access_token: t.access_token, token_type: 'bearer', expires_in: 86400 / 24, scope: t.scope, refresh_token: t.refresh_token } };
     }
     if (f.grant_type === 'refresh_token') {
       const t = this.oauth.refresh(f.refresh_token);
-      if (!t) return { status: 400, body: { error: 'invalid_grant' } };
-      return { body: { access_token: t.access, token_type: 'bearer', expires_in: 3600, scope: 'identity submit' } };
+      if (!t.ok) return { status: 400, body: { error: 'invalid_grant' } };
+      return { body: { access_token: t.access_token, token_type: 'bearer', expires_in: 3600, scope: 'identity submit' } };
     }
     return { status: 400, body: { error: 'unsupported_grant_type' } };
   }

@@ -1,25 +1,21 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
-import { form, GrantLedger } from './grant-ledger';
-
-type Handler = (req: RecordedRequest) => FakeReply;
+import type { FakeReply, RecordedRequest } from './server';
+import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
 
 interface Publish { id: string; kind: 'video' | 'photo'; polls: number; body: unknown }
 
 /**
  * A loopback TikTok: the authorize page (`GET /v2/auth/authorize/`, auto-consent), the token endpoint
- * (`POST /v2/oauth/token/`, client_key + client_secret in the form; refresh keeps the refresh token unless `rotate`),
+ * (`POST /v2/oauth/token/`, client_key + client_secret in the form; refresh keeps the refresh token unless `oauth.rotate`),
  * user info, creator info, video and photo Direct Post init (PULL_FROM_URL) and the publish status, answering in
  * TikTok's envelope `{data, error: {code, message, log_id}}`.
  * `processingPolls` = how many status checks answer PROCESSING_DOWNLOAD before the outcome; `failReason` makes the
  * outcome FAILED; `publicId` false leaves publicaly_available_post_id empty. `failNext(route, reply)` plays a reply
  * once for that route ("POST /v2/post/publish/video/init/"); `revoke()` ends every grant.
  */
-export class TikTokFake {
-  readonly server = new FakeServer((req) => this.route(req));
-  clientKey = 'tt-client-key';
-  clientSecret = 'tt-client-secret';
-  token = 'tt-good-token';
-  readonly grants = new GrantLedger('tt', false, this.token);
+export class TikTokFake extends OAuthFake {
+  readonly oauth = new OAuthAuthority({
+    prefix: 'tt', clientId: 'tt-client-key', clientSecret: 'tt-client-secret', clientParam: 'client_key', scopeSeparator: ',', standingToken: 'tt-good-token',
+  });
   openId = '-000OpenIdAcme';
   username = 'acme.studio';
   privacyOptions = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
@@ -27,39 +23,22 @@ export class TikTokFake {
   failReason?: string;
   publicId = true;
   readonly publishes = new Map<string, Publish>();
-  private readonly queued = new Map<string, Handler[]>();
-  private n = 0;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
-  /** "METHOD /path" of each request, in order. */
-  get calls(): string[] { return this.requests.map((r) => `${r.method} ${r.path}`); }
-  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && r.path === path); }
+  get clientKey(): string { return this.oauth.clientId; }
+  /** The fixed token adapter tests use without a sign-in. */
+  get token(): string { return this.oauth.standingToken!; }
 
-  reset(): void {
-    this.server.requests.length = 0;
-    this.grants.reset(this.token);
-    this.queued.clear();
+  override reset(): void {
+    super.reset();
     this.publishes.clear();
     this.privacyOptions = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
     this.processingPolls = 0;
     this.failReason = undefined;
     this.publicId = true;
-    this.n = 0;
   }
-
-  revoke(): void { this.grants.revoke(); }
 
   /** The public id TikTok gives a completed publish (19 digits, more than a double holds exactly). */
   postId(p: { id: string }): string { return `730123456789012${p.id.split('.').pop()}`; }
-
-  failNext(route: string, reply: FakeReply | Handler): void {
-    const list = this.queued.get(route) ?? [];
-    list.push(typeof reply === 'function' ? reply : () => reply);
-    this.queued.set(route, list);
-  }
 
   static error(status: number, code: string, message: string): FakeReply {
     return { status, body: { data: {}, error: { code, message, log_id: '20261101000000ABCDEF' } } };
@@ -69,14 +48,13 @@ export class TikTokFake {
     return { status: 200, body: { data, error: { code: 'ok', message: '', log_id: '20261101000000ABCDEF' } } };
   }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply | Promise<FakeReply> {
     const key = `${req.method} ${req.path}`;
-    const queued = this.queued.get(key)?.shift();
-    if (queued) return queued(req);
-    if (key === 'GET /v2/auth/authorize/') return this.grants.authorize(req.url, 'client_key', ',');
+    const queued = this.playQueued(key, req);
+    if (queued) return queued;
+    if (key === 'GET /v2/auth/authorize/') return this.oauth.authorize(req.url);
     if (key === 'POST /v2/oauth/token/') return this.tokenEndpoint(req);
-    const auth = String(req.headers.authorization ?? '');
-    if (!auth.startsWith('Bearer ') || !this.grants.accessTokens.has(auth.slice(7))) {
+    if (!this.bearerOk(req)) {
       return TikTokFake.error(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
     }
     const body = (req.json ?? {}) as Record<string, unknown>;
@@ -123,20 +101,17 @@ export class TikTokFake {
   }
 
   private tokenEndpoint(req: RecordedRequest): FakeReply {
-    const f = form(req.text);
+    const f = formOf(req.text);
     const fail = (error: string, description: string, status = 400): FakeReply => ({ status, body: { error, error_description: description, log_id: 'LOG1' } });
-    if (f.get('client_key') !== this.clientKey || f.get('client_secret') !== this.clientSecret) return fail('invalid_client', 'Client key or secret is incorrect.', 401);
-    const grant = f.get('grant_type');
-    const result = grant === 'authorization_code'
-      ? this.grants.exchange(f.get('code') ?? '', f.get('client_key') ?? '', f.get('redirect_uri') ?? '', f.get('code_verifier') ?? undefined)
-      : grant === 'refresh_token' ? this.grants.refresh(f.get('refresh_token') ?? '') : undefined;
+    if (!this.oauth.clientOk(f.client_key, f.client_secret)) return fail('invalid_client', 'Client key or secret is incorrect.', 401);
+    const result = this.oauth.tokenRequest(f, f.client_key);
     if (!result) return fail('unsupported_grant_type', 'grant_type is not supported.');
     if (!result.ok) return fail(result.error, result.description);
     return {
       status: 200,
       body: {
-        access_token: result.tokens.access_token, expires_in: 86400, open_id: this.openId, refresh_expires_in: 31536000,
-        refresh_token: result.tokens.refresh_token, scope: result.scope.split(' ').join(','), token_type: 'Bearer',
+        access_token: result.access_token, expires_in: 86400, open_id: this.openId, refresh_expires_in: 31536000,
+        refresh_token: result.refresh_token, scope: result.scope.split(' ').join(','), token_type: 'Bearer',
       },
     };
   }

@@ -1,7 +1,5 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
-import { basicCredentials, form, GrantLedger } from './grant-ledger';
-
-type Handler = (req: RecordedRequest) => FakeReply | Promise<FakeReply>;
+import type { FakeReply, RecordedRequest } from './server';
+import { basicCredentials, formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
 
 export interface FakeMedia {
   id: string;
@@ -22,66 +20,40 @@ export interface FakeMedia {
  * Videos and GIFs answer `processing_info` pending at finalize, then `processingPolls` STATUS checks in_progress before
  * succeeded (`processingFails` → failed). `failNext(route, reply)` plays a reply once ("POST /2/tweets").
  */
-export class XFake {
-  readonly server = new FakeServer((req) => this.route(req));
-  clientId = 'x-client-id';
-  clientSecret = 'x-client-secret';
-  token = 'x-good-token';
-  readonly grants = new GrantLedger('x', true, this.token);
+export class XFake extends OAuthFake {
+  readonly oauth = new OAuthAuthority({ prefix: 'x', clientId: 'x-client-id', clientSecret: 'x-client-secret', rotate: true, standingToken: 'x-good-token' });
   user = { id: '1500000000000000001', name: 'Acme', username: 'acmehq' };
   processingPolls = 1;
   processingFails = false;
   readonly media = new Map<string, FakeMedia>();
   readonly files = new Map<string, { type: string; bytes: Buffer }>();
   readonly tweets: Array<{ id: string; body: Record<string, unknown> }> = [];
-  private readonly queued = new Map<string, Handler[]>();
-  private n = 0;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
-  /** "METHOD /path" of API requests (media downloads left out). */
-  get calls(): string[] { return this.requests.filter((r) => !r.path.startsWith('/media/')).map((r) => `${r.method} ${r.path}`); }
-  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && r.path === path); }
-  mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
+  /** The fixed token adapter tests use without a sign-in. */
+  get token(): string { return this.oauth.standingToken!; }
 
-  reset(): void {
-    this.server.requests.length = 0;
-    this.grants.reset(this.token);
+  override reset(): void {
+    super.reset();
     this.media.clear();
     this.files.clear();
     this.tweets.length = 0;
-    this.queued.clear();
     this.processingPolls = 1;
     this.processingFails = false;
-    this.n = 0;
-  }
-
-  revoke(): void { this.grants.revoke(); }
-
-  failNext(route: string, reply: FakeReply | Handler): void {
-    const list = this.queued.get(route) ?? [];
-    list.push(typeof reply === 'function' ? reply : () => reply);
-    this.queued.set(route, list);
   }
 
   static problem(status: number, title: string, detail: string, type = 'about:blank'): FakeReply {
     return { status, body: { title, detail, type, status } };
   }
 
-  private async route(req: RecordedRequest): Promise<FakeReply> {
-    if (req.method === 'GET' && req.path.startsWith('/media/')) {
-      const f = this.files.get(req.path.slice('/media/'.length));
-      return f ? { status: 200, headers: { 'content-type': f.type }, body: f.bytes } : { status: 404, body: 'not found' };
-    }
+  protected async route(req: RecordedRequest): Promise<FakeReply> {
+    const file = serveMedia(req, this.files);
+    if (file) return file;
     const key = `${req.method} ${req.path.replace(/^\/2\/media\/upload\/[^/]+\/(append|finalize)$/, '/2/media/upload/:id/$1')}`;
-    const queued = this.queued.get(key)?.shift();
-    if (queued) return queued(req);
-    if (key === 'GET /i/oauth2/authorize') return this.grants.authorize(req.url, 'client_id', ' ');
+    const queued = this.playQueued(key, req);
+    if (queued) return queued;
+    if (key === 'GET /i/oauth2/authorize') return this.oauth.authorize(req.url);
     if (key === 'POST /2/oauth2/token') return this.tokenEndpoint(req);
-    const auth = String(req.headers.authorization ?? '');
-    if (!auth.startsWith('Bearer ') || !this.grants.accessTokens.has(auth.slice(7))) return XFake.problem(401, 'Unauthorized', 'Unauthorized');
+    if (!this.bearerOk(req)) return XFake.problem(401, 'Unauthorized', 'Unauthorized');
     const body = (req.json ?? {}) as Record<string, unknown>;
     switch (key) {
       case 'GET /2/users/me':
@@ -156,20 +128,16 @@ export class XFake {
   }
 
   private tokenEndpoint(req: RecordedRequest): FakeReply {
-    const client = basicCredentials(req.headers.authorization);
-    if (!client || client.id !== this.clientId || client.secret !== this.clientSecret) {
+    if (!this.oauth.clientOk(...basicCredentials(req.headers.authorization))) {
       return { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
     }
-    const f = form(req.text);
-    const grant = f.get('grant_type');
-    const result = grant === 'authorization_code'
-      ? this.grants.exchange(f.get('code') ?? '', f.get('client_id') ?? '', f.get('redirect_uri') ?? '', f.get('code_verifier') ?? undefined)
-      : grant === 'refresh_token' ? this.grants.refresh(f.get('refresh_token') ?? '') : undefined;
+    const f = formOf(req.text);
+    const result = this.oauth.tokenRequest(f);
     if (!result) return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type is not supported' } };
     if (!result.ok) {
       // X answers a bad code or a spent / revoked refresh token with invalid_request.
-      return { status: 400, body: { error: 'invalid_request', error_description: grant === 'refresh_token' ? 'Value passed for the token was invalid.' : result.description } };
+      return { status: 400, body: { error: 'invalid_request', error_description: f.grant_type === 'refresh_token' ? 'Value passed for the token was invalid.' : result.description } };
     }
-    return { status: 200, body: { token_type: 'bearer', expires_in: 7200, access_token: result.tokens.access_token, scope: result.scope, refresh_token: result.tokens.refresh_token } };
+    return { status: 200, body: { token_type: 'bearer', expires_in: 7200, access_token: result.access_token, scope: result.scope, refresh_token: result.refresh_token } };
   }
 }

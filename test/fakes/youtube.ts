@@ -1,7 +1,5 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
-import { form, GrantLedger } from './grant-ledger';
-
-type Handler = (req: RecordedRequest) => FakeReply;
+import type { FakeReply, RecordedRequest } from './server';
+import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
 
 export interface UploadSession {
   id: string;
@@ -27,45 +25,22 @@ export interface UploadSession {
  * `keep` bytes and answer `reply` (503, hang…); `failNext(route, reply)` plays a reply once ("POST /upload/youtube/v3/videos").
  * GET /media/<name> serves test files.
  */
-export class YouTubeFake {
-  readonly server = new FakeServer((req) => this.route(req));
-  clientId = 'yt-client.apps.googleusercontent.com';
-  clientSecret = 'yt-secret';
-  token = 'yt-good-token';
-  readonly grants = new GrantLedger('yt', false, this.token);
+export class YouTubeFake extends OAuthFake {
+  readonly oauth = new OAuthAuthority({ prefix: 'yt', clientId: 'yt-client.apps.googleusercontent.com', clientSecret: 'yt-secret', standingToken: 'yt-good-token' });
   channels = [{ id: 'UCacme000000000000000001', snippet: { title: 'Acme Channel', customUrl: '@acmechannel', description: '' } }];
   readonly sessions = new Map<string, UploadSession>();
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
-  private readonly queued = new Map<string, Handler[]>();
   private interrupt?: { keep: number; reply: FakeReply };
-  private n = 0;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
-  /** "METHOD /path" of API requests (media downloads left out). */
-  get calls(): string[] { return this.requests.filter((r) => !r.path.startsWith('/media/')).map((r) => `${r.method} ${r.path}`); }
-  find(method: string, path: string): RecordedRequest[] { return this.requests.filter((r) => r.method === method && r.path === path); }
-  mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
+  /** The fixed token adapter tests use without a sign-in. */
+  get token(): string { return this.oauth.standingToken!; }
 
-  reset(): void {
-    this.server.requests.length = 0;
-    this.grants.reset(this.token);
+  override reset(): void {
+    super.reset();
     this.sessions.clear();
     this.media.clear();
-    this.queued.clear();
     this.interrupt = undefined;
     this.channels = [{ id: 'UCacme000000000000000001', snippet: { title: 'Acme Channel', customUrl: '@acmechannel', description: '' } }];
-    this.n = 0;
-  }
-
-  revoke(): void { this.grants.revoke(); }
-
-  failNext(route: string, reply: FakeReply | Handler): void {
-    const list = this.queued.get(route) ?? [];
-    list.push(typeof reply === 'function' ? reply : () => reply);
-    this.queued.set(route, list);
   }
 
   /** The next chunk PUT stores only its first `keep` bytes, then answers `reply` (a dropped connection, a 503, a hang). */
@@ -75,18 +50,15 @@ export class YouTubeFake {
     return { status, body: { error: { code: status, message, errors: [{ message, domain: 'youtube.quota', reason }] } } };
   }
 
-  private route(req: RecordedRequest): FakeReply {
-    if (req.method === 'GET' && req.path.startsWith('/media/')) {
-      const m = this.media.get(req.path.slice('/media/'.length));
-      return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };
-    }
+  protected route(req: RecordedRequest): FakeReply | Promise<FakeReply> {
+    const file = serveMedia(req, this.media);
+    if (file) return file;
     const key = `${req.method} ${req.path}`;
-    const queued = this.queued.get(key)?.shift();
-    if (queued) return queued(req);
-    if (key === 'GET /o/oauth2/v2/auth') return this.grants.authorize(req.url, 'client_id', ' ');
+    const queued = this.playQueued(key, req);
+    if (queued) return queued;
+    if (key === 'GET /o/oauth2/v2/auth') return this.oauth.authorize(req.url);
     if (key === 'POST /token') return this.tokenEndpoint(req);
-    const auth = String(req.headers.authorization ?? '');
-    if (!auth.startsWith('Bearer ') || !this.grants.accessTokens.has(auth.slice(7))) {
+    if (!this.bearerOk(req)) {
       return { status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', errors: [{ reason: 'authError', domain: 'global' }], status: 'UNAUTHENTICATED' } } };
     }
     if (key === 'GET /youtube/v3/channels') return { status: 200, body: { kind: 'youtube#channelListResponse', items: this.channels } };
@@ -134,20 +106,14 @@ export class YouTubeFake {
   }
 
   private tokenEndpoint(req: RecordedRequest): FakeReply {
-    const f = form(req.text);
+    const f = formOf(req.text);
     const fail = (error: string, description: string, status = 400): FakeReply => ({ status, body: { error, error_description: description } });
-    if (f.get('client_id') !== this.clientId || f.get('client_secret') !== this.clientSecret) return fail('invalid_client', 'The OAuth client was not found.', 401);
-    const grant = f.get('grant_type');
-    if (grant === 'authorization_code') {
-      const r = this.grants.exchange(f.get('code') ?? '', f.get('client_id') ?? '', f.get('redirect_uri') ?? '', f.get('code_verifier') ?? undefined);
-      if (!r.ok) return fail(r.error, r.description);
-      return { status: 200, body: { access_token: r.tokens.access_token, expires_in: 3599, refresh_token: r.tokens.refresh_token, scope: r.scope, token_type: 'Bearer' } };
-    }
-    if (grant === 'refresh_token') {
-      const r = this.grants.refresh(f.get('refresh_token') ?? '');
-      if (!r.ok) return fail(r.error, r.description);
-      return { status: 200, body: { access_token: r.tokens.access_token, expires_in: 3599, scope: r.scope, token_type: 'Bearer' } };
-    }
-    return fail('unsupported_grant_type', 'Invalid grant_type');
+    if (!this.oauth.clientOk(f.client_id, f.client_secret)) return fail('invalid_client', 'The OAuth client was not found.', 401);
+    const r = this.oauth.tokenRequest(f);
+    if (!r) return fail('unsupported_grant_type', 'Invalid grant_type');
+    if (!r.ok) return fail(r.error, r.description);
+    // Google's refresh answers carry no refresh token: the old one stays.
+    const refresh = f.grant_type === 'authorization_code' ? { refresh_token: r.refresh_token } : {};
+    return { status: 200, body: { access_token: r.access_token, expires_in: 3599, ...refresh, scope: r.scope, token_type: 'Bearer' } };
   }
 }

@@ -5,23 +5,12 @@ import {
 import { finalizeUpload } from '../../shared/app/media/uploads';
 import { sweepExpiredMedia } from '../../shared/app/media/sweep';
 import { sha256Hex } from '../../shared/domain/api-key';
-import { AppError } from '../../shared/domain/errors';
-import { mediaWorld, put, samples } from './world';
+import { appError, mediaWorld, put, samples } from './world';
 
 /** Hosted upload links against the embedded DynamoDB and s3rver. */
 let w: Awaited<ReturnType<typeof mediaWorld>>;
 beforeAll(async () => { w = await mediaWorld(); });
 afterAll(() => w.stop());
-
-async function appError(fn: () => Promise<unknown>): Promise<AppError> {
-  try {
-    await fn();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('expected an AppError');
-}
 
 const png = { content_type: 'image/png' as const, size_bytes: samples.png.length };
 

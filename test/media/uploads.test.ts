@@ -1,24 +1,12 @@
 import { createUploadUrl, finalizeUpload, mediaDownloadUrl } from '../../shared/app/media/uploads';
 import { sweepExpiredMedia } from '../../shared/app/media/sweep';
-import { AppError } from '../../shared/domain/errors';
 import { MAX_UPLOAD_BYTES, MEDIA_RETENTION_SECONDS, parseMediaPath, type MediaContentType } from '../../shared/domain/media';
-import { mediaWorld, put, samples } from './world';
+import { appError, mediaWorld, put, samples } from './world';
 
 /** Uploads against the embedded DynamoDB and the embedded S3-compatible server (s3rver), through the real adapters. */
 let w: Awaited<ReturnType<typeof mediaWorld>>;
 beforeAll(async () => { w = await mediaWorld(); });
 afterAll(() => w.stop());
-
-/** Runs `fn` and answers the AppError it throws (fails when it does not throw one). */
-async function appError(fn: () => Promise<unknown>): Promise<AppError> {
-  try {
-    await fn();
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('expected an AppError');
-}
 
 describe('POST /api/media/upload-url', () => {
   it('answers a presigned PUT that signs content-type and content-length, and a path under the account', async () => {

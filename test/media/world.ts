@@ -6,6 +6,7 @@ import { startTestTable, testDeps } from '../support/deps';
 import { startS3, type Service } from '../../infra/local/services';
 import { S3Blobs, s3Client } from '../../shared/adapters/aws/s3-blobs';
 import { newId } from '../../shared/domain/ids';
+import { AppError } from '../../shared/domain/errors';
 
 /**
  * Media tests' world: the embedded DynamoDB (dynalite) and the embedded S3-compatible server (s3rver, with the
@@ -28,6 +29,17 @@ export async function mediaWorld() {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `fn` and answers the AppError it throws (fails when it does not throw one). */
+export async function appError(fn: () => Promise<unknown>): Promise<AppError> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('expected an AppError');
 }
 
 /** A PUT of `bytes` to a presigned URL, as a client would send it. */

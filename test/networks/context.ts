@@ -26,3 +26,11 @@ export function testContext(credentials: Record<string, string>, opts: { timeout
   };
   return { ctx, paced };
 }
+
+/** A test context whose sleeps are recorded and cut short (1 ms each) instead of waited in full. */
+export function ctxWithSleeps(credentials: Record<string, string>, timeoutMs?: number) {
+  const { ctx } = testContext(credentials, { timeoutMs });
+  const sleeps: number[] = [];
+  ctx.sleep = async (ms) => { sleeps.push(ms); await new Promise((r) => setTimeout(r, 1)); };
+  return { ctx, sleeps };
+}

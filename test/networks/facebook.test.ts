@@ -4,6 +4,7 @@ import type { PublishContent } from '../../shared/networks/types';
 import { FacebookFake } from '../fakes/facebook';
 import { FakeServer } from '../fakes/server';
 import { testContext } from './context';
+import { oauthApp, signInThrough } from './oauth-support';
 
 const fake = new FacebookFake();
 let provider: ReturnType<typeof createFacebookProvider>;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   await fake.start();
   provider = createFacebookProvider({ apiBase: fake.url, authBase: fake.url });
   adapter = createFacebookAdapter({ apiBase: fake.url });
-  app = { clientId: fake.oauth.clientId, clientSecret: fake.oauth.clientSecret, redirectUri: 'https://api.example.com/api/oauth/facebook/callback' };
+  app = oauthApp(fake, 'facebook');
 });
 afterAll(() => fake.stop());
 beforeEach(() => {
@@ -28,13 +29,7 @@ beforeEach(() => {
   creds = { access_token: user, page_id: '101', page_name: 'Acme Bakery', page_access_token: fake.pageToken(user, '101') };
 });
 
-async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
-  const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const tokens = await provider.exchangeCode({ app, code }, testContext({}).ctx);
-  if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);
-  return tokens;
-}
+const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-1' });
 
 describe('provider', () => {
   it('dialog URL on authBase under the pinned version: client_id, redirect_uri, state, comma scopes; no PKCE, no refresh', () => {

@@ -4,7 +4,8 @@ import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
 import { FacebookFake } from '../fakes/facebook';
 import { InstagramFake } from '../fakes/instagram';
-import { testContext } from './context';
+import { ctxWithSleeps, testContext } from './context';
+import { oauthApp } from './oauth-support';
 
 const fake = new InstagramFake();
 let provider: ReturnType<typeof createInstagramProvider>;
@@ -18,20 +19,12 @@ const jpg = (n: number) => ({ url: `https://cdn.example.com/p${n}.jpg`, kind: 'i
 const reel = { url: 'https://cdn.example.com/reel.mp4', kind: 'video' as const };
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Morning batch #bread', media: [jpg(1)], thread: [], idempotency_key: 'post-1:instagram', ...over });
 
-/** A test context whose sleeps are recorded and cut short. */
-function ctxWithSleeps(credentials: Record<string, string>, timeoutMs?: number) {
-  const { ctx } = testContext(credentials, { timeoutMs });
-  const sleeps: number[] = [];
-  ctx.sleep = async (ms) => { sleeps.push(ms); await new Promise((r) => setTimeout(r, 1)); };
-  return { ctx, sleeps };
-}
-
 beforeAll(async () => {
   await fake.start();
   provider = createInstagramProvider({ apiBase: fake.url, authBase: fake.url });
   adapter = createInstagramAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 50 });
   patient = createInstagramAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 1850 });
-  app = { clientId: fake.oauth.clientId, clientSecret: fake.oauth.clientSecret, redirectUri: 'https://api.example.com/api/oauth/instagram/callback' };
+  app = oauthApp(fake, 'instagram');
 });
 afterAll(() => fake.stop());
 beforeEach(() => {

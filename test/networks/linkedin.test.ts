@@ -3,7 +3,8 @@ import { escapeLittleText } from '../../shared/networks/linkedin/rules';
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
 import { LinkedinFake } from '../fakes/linkedin';
-import { testContext } from './context';
+import { ctxWithSleeps, testContext } from './context';
+import { oauthApp, signInThrough } from './oauth-support';
 
 const fake = new LinkedinFake();
 let provider: ReturnType<typeof createLinkedinProvider>;
@@ -16,20 +17,12 @@ const author = 'urn:li:person:abc123XYZ';
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello LinkedIn', media: [], thread: [], idempotency_key: 'post-1:linkedin', ...over });
 const image = (name: string) => ({ url: fake.mediaUrl(name), kind: 'image' as const });
 
-/** A test context whose sleeps are recorded and cut short. */
-function ctxWithSleeps(credentials: Record<string, string>, timeoutMs?: number) {
-  const { ctx } = testContext(credentials, { timeoutMs });
-  const sleeps: number[] = [];
-  ctx.sleep = async (ms) => { sleeps.push(ms); await new Promise((r) => setTimeout(r, 1)); };
-  return { ctx, sleeps };
-}
-
 beforeAll(async () => {
   await fake.start();
   provider = createLinkedinProvider({ apiBase: fake.url, authBase: fake.url });
   adapter = createLinkedinAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 50 });
   patient = createLinkedinAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 1850 });
-  app = { clientId: fake.oauth.clientId, clientSecret: fake.oauth.clientSecret, redirectUri: 'https://api.example.com/api/oauth/linkedin/callback' };
+  app = oauthApp(fake, 'linkedin');
 });
 afterAll(() => fake.stop());
 beforeEach(() => {
@@ -39,13 +32,7 @@ beforeEach(() => {
 });
 
 /** Through the fake's authorize page (auto-consent), then the code exchange. */
-async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
-  const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const tokens = await provider.exchangeCode({ app, code }, testContext({}).ctx);
-  if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);
-  return tokens;
-}
+const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-1' });
 
 describe('provider', () => {
   it('authorize URL: response_type, client_id, redirect_uri, state, space-separated scopes; no PKCE; real host by default', () => {

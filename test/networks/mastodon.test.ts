@@ -2,20 +2,12 @@ import { createMastodonAdapter } from '../../shared/networks/mastodon';
 import { statusLength } from '../../shared/networks/mastodon/rules';
 import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
 import { MastodonFake } from '../fakes/mastodon';
-import { testContext } from './context';
+import { ctxWithSleeps, testContext } from './context';
 
 const fake = new MastodonFake();
 const adapter: NetworkAdapter = createMastodonAdapter({ pollIntervalMs: 50 });
 let creds: Record<string, string>;
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello fediverse', media: [], thread: [], idempotency_key: 'post-1:mastodon', ...over });
-
-/** A test context whose sleeps are recorded (and shortened) instead of waited in full. */
-function ctxWithSleeps(credentials: Record<string, string>, timeoutMs?: number) {
-  const { ctx } = testContext(credentials, { timeoutMs });
-  const sleeps: number[] = [];
-  ctx.sleep = async (ms) => { sleeps.push(ms); await new Promise((r) => setTimeout(r, 1)); };
-  return { ctx, sleeps };
-}
 
 beforeAll(async () => {
   await fake.start();

@@ -4,6 +4,7 @@ import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
 import { RedditFake } from '../fakes/reddit';
 import { testContext } from './context';
+import { oauthApp, signInThrough } from './oauth-support';
 
 const fake = new RedditFake();
 let provider: ReturnType<typeof createRedditProvider>;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   await fake.start();
   provider = createRedditProvider({ apiBase: fake.url, authBase: fake.url });
   adapter = createRedditAdapter({ apiBase: fake.url });
-  app = { clientId: fake.oauth.clientId, clientSecret: fake.oauth.clientSecret, redirectUri: 'https://api.example.com/api/oauth/reddit/callback' };
+  app = oauthApp(fake, 'reddit');
 });
 afterAll(() => fake.stop());
 beforeEach(() => {
@@ -27,13 +28,7 @@ beforeEach(() => {
   creds = { access_token: fake.token(), username: 'acme_team', user_id: 'k3x9q' };
 });
 
-async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-r' }), { redirect: 'manual', headers: { 'user-agent': 'browser' } });
-  const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const tokens = await provider.exchangeCode({ app, code }, testContext({}).ctx);
-  if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);
-  return tokens;
-}
+const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-r', headers: { 'user-agent': 'browser' } });
 
 describe('provider', () => {
   it('authorize URL: client_id, code, state, redirect_uri, duration=permanent, scopes identity submit; no PKCE', () => {

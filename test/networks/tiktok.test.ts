@@ -2,7 +2,8 @@ import { createTikTokAdapter, createTikTokProvider } from '../../shared/networks
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
 import { TikTokFake } from '../fakes/tiktok';
-import { testContext } from './context';
+import { ctxWithSleeps, testContext } from './context';
+import { oauthApp, signInThrough } from './oauth-support';
 
 const fake = new TikTokFake();
 let provider: ReturnType<typeof createTikTokProvider>;
@@ -13,32 +14,18 @@ const video = { url: 'https://media.example.com/clip.mp4', kind: 'video' as cons
 const photo = (n: number) => ({ url: `https://media.example.com/p${n}.jpg`, kind: 'image' as const, content_type: 'image/jpeg' });
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'new drop #acme', media: [video], thread: [], idempotency_key: 'post-1:tiktok', ...over });
 
-/** A test context whose sleeps are recorded and cut short. */
-function ctxWithSleeps(credentials: Record<string, string>, timeoutMs?: number) {
-  const { ctx } = testContext(credentials, { timeoutMs });
-  const sleeps: number[] = [];
-  ctx.sleep = async (ms) => { sleeps.push(ms); await new Promise((r) => setTimeout(r, 1)); };
-  return { ctx, sleeps };
-}
-
 beforeAll(async () => {
   await fake.start();
   provider = createTikTokProvider({ apiBase: fake.url, authBase: fake.url });
   adapter = createTikTokAdapter({ apiBase: fake.url, authBase: fake.url, pollIntervalMs: 50, reserveMs: 20 });
-  app = { clientId: fake.clientKey, clientSecret: fake.clientSecret, redirectUri: 'https://api.example.com/api/oauth/tiktok/callback' };
+  app = oauthApp(fake, 'tiktok');
   creds = { access_token: fake.token, open_id: fake.openId, username: fake.username };
 });
 afterAll(() => fake.stop());
 beforeEach(() => fake.reset());
 
 /** Goes through the fake's authorize page (auto-consent) and exchanges the code. */
-async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
-  const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const tokens = await provider.exchangeCode({ app, code }, testContext({}).ctx);
-  if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);
-  return tokens;
-}
+const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-1' });
 
 describe('provider', () => {
   it('builds the authorize URL on authBase: client_key, comma-separated scopes, code, redirect_uri, state; no PKCE', () => {

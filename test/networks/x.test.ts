@@ -3,7 +3,8 @@ import { createXAdapter, createXProvider, weightedLength } from '../../shared/ne
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
 import { XFake } from '../fakes/x';
-import { testContext } from './context';
+import { ctxWithSleeps, testContext } from './context';
+import { oauthApp, signInThrough } from './oauth-support';
 
 const KIB = 1024;
 const fake = new XFake();
@@ -16,31 +17,17 @@ const challenge = createHash('sha256').update(verifier).digest('base64url');
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], idempotency_key: 'post-1:x', ...over });
 const tweetUrl = (id: string) => `https://x.com/acmehq/status/${id}`;
 
-/** A test context whose sleeps are recorded and cut short. */
-function ctxWithSleeps(credentials: Record<string, string>, timeoutMs?: number) {
-  const { ctx } = testContext(credentials, { timeoutMs });
-  const sleeps: number[] = [];
-  ctx.sleep = async (ms) => { sleeps.push(ms); await new Promise((r) => setTimeout(r, 1)); };
-  return { ctx, sleeps };
-}
-
 beforeAll(async () => {
   await fake.start();
   provider = createXProvider({ apiBase: fake.url, authBase: fake.url });
   adapter = createXAdapter({ apiBase: fake.url, chunkSize: 64 * KIB, reserveMs: 50 });
-  app = { clientId: fake.clientId, clientSecret: fake.clientSecret, redirectUri: 'https://api.example.com/api/oauth/x/callback' };
+  app = oauthApp(fake, 'x');
   creds = { access_token: fake.token, user_id: fake.user.id, username: fake.user.username };
 });
 afterAll(() => fake.stop());
 beforeEach(() => fake.reset());
 
-async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-x', codeChallenge: challenge }), { redirect: 'manual' });
-  const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const tokens = await provider.exchangeCode({ app, code, codeVerifier: verifier }, testContext({}).ctx);
-  if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);
-  return tokens;
-}
+const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-x', pkce: { challenge, verifier } });
 
 describe('provider', () => {
   it('authorize URL on authBase with the scopes, state and the S256 challenge; PKCE is required', () => {

@@ -4,6 +4,7 @@ import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
 import { YouTubeFake } from '../fakes/youtube';
 import { testContext } from './context';
+import { oauthApp, signInThrough } from './oauth-support';
 
 const KIB = 1024;
 const fake = new YouTubeFake();
@@ -24,7 +25,7 @@ beforeAll(async () => {
   // Only authBase: the token endpoint follows it (one origin serves both, as YOUTUBE_AUTH_BASE promises).
   provider = createYouTubeProvider({ apiBase: fake.url, authBase: fake.url });
   adapter = createYouTubeAdapter({ apiBase: fake.url, uploadBase: fake.url, chunkSize: 256 * KIB, reserveMs: 100 });
-  app = { clientId: fake.clientId, clientSecret: fake.clientSecret, redirectUri: 'https://api.example.com/api/oauth/youtube/callback' };
+  app = oauthApp(fake, 'youtube');
   creds = { access_token: fake.token, channel_id: 'UCacme000000000000000001', channel_title: 'Acme Channel' };
 });
 afterAll(() => fake.stop());
@@ -33,13 +34,7 @@ beforeEach(() => {
   fake.media.set('clip.mp4', { type: 'video/mp4', bytes: clip });
 });
 
-async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-9', codeChallenge: challenge }), { redirect: 'manual' });
-  const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const tokens = await provider.exchangeCode({ app, code, codeVerifier: verifier }, testContext({}).ctx);
-  if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);
-  return tokens;
-}
+const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-9', pkce: { challenge, verifier } });
 
 describe('provider', () => {
   it('authorize URL: client_id, redirect_uri, both scopes, offline access, consent prompt, state, S256 challenge', () => {

@@ -22,15 +22,9 @@ const rejection = async (p: Promise<unknown>) => {
   throw new Error('expected a rejection');
 };
 
-async function discordAccount(plan: Parameters<typeof w.newAccount>[0] = 'pro') {
-  const acc = await w.newAccount(plan);
-  await w.connectDiscord(w.deps, acc);
-  return acc;
-}
-
 describe('POST /api/bulk', () => {
   it('JSON: valid rows are scheduled, invalid ones reported with row numbers and codes; next_slot rows fill successive free slots', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const brand = (await w.deps.brands.list(acc.id))[0];
     await updateBrand(w.deps, acc.id, brand.id, { timezone: 'Europe/Berlin', slots: ['09:00', '18:00'] });
     w.clock.ms = Date.parse('2026-10-23T12:00:00Z'); // Friday 14:00 CEST; Sunday 25 Oct clocks go back
@@ -60,7 +54,7 @@ describe('POST /api/bulk', () => {
   });
 
   it('CSV: quoted commas and line breaks, BOM, CRLF, ;-lists; row errors by row number; over the plan cap per row', async () => {
-    const acc = await discordAccount('free');
+    const acc = await w.discordAccount('free');
     const csv = '\ufeffplatforms,text,run_at\r\n' +
       'discord,"Hello, world\r\nline two",2030-01-01T09:00:00Z\r\n' +
       '\r\n' +
@@ -75,7 +69,7 @@ describe('POST /api/bulk', () => {
   });
 
   it('501 rows are refused as a whole (too_many_rows), nothing scheduled', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const err = await rejection(bulkSchedule(w.deps, acc, { posts: Array.from({ length: 501 }, (_, i) => ({ platform: 'discord', text: `p${i}` })) }));
     expect(err).toMatchObject({ status: 400, code: 'too_many_rows', details: { limit: 500, rows: 501 } });
     expect((await listSchedules(w.deps, acc.id, { limit: 10 })).schedules).toHaveLength(0);
@@ -86,7 +80,7 @@ describe('POST /api/recurring', () => {
   const recurring = (acc: Account, body: Partial<RecurringRequest>) => createRecurring(w.deps, acc, RecurringRequestSchema.parse(body));
 
   it('creates a cron alarm in the timezone; each occurrence publishes once with its own schedule, results and events', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     w.clock.ms = Date.parse('2026-06-01T06:00:00Z');
     const r = await recurring(acc, { platform: 'discord', text: 'weekly', cron: '0 9 * * 1', timezone: 'Europe/Berlin', ends_at: '2026-06-16T00:00:00Z' });
     expect(r).toMatchObject({ recurring_id: expect.stringMatching(/^rec_/), status: 'active', cron: '0 9 * * 1', timezone: 'Europe/Berlin', next_run_at: '2026-06-01T07:00:00.000Z' });
@@ -123,7 +117,7 @@ describe('POST /api/recurring', () => {
   });
 
   it('DELETE stops it: a firing after that publishes nothing; a second delete is 409', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     w.clock.ms = Date.parse('2026-06-01T06:00:00Z');
     const r = await recurring(acc, { platform: 'discord', text: 'daily', cron: '30 8 * * *' });
     const input = w.scheduler.crons.get(`r-${r.recurring_id}`)!.input;
@@ -148,7 +142,7 @@ describe('POST /api/recurring', () => {
     [{ cron: '0 9 * * *', starts_at: '2031-01-01T10:00:00Z', ends_at: '2031-01-02T08:00:00Z' }, 'invalid_cron'],
     [{ cron: '0 9 * * *', platform: 'telegram' }, 'not_connected'],
   ])('refuses %j: %s', async (fields, code) => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     expect(await rejection(recurring(acc, { platform: 'discord', text: 'x', ...fields }))).toMatchObject({ status: 400, code });
   });
 });

@@ -32,15 +32,9 @@ const rejection = async (p: Promise<unknown>) => {
   throw new Error('expected a rejection');
 };
 
-async function discordAccount(plan: Parameters<typeof w.newAccount>[0] = 'pro') {
-  const acc = await w.newAccount(plan);
-  await w.connectDiscord(w.deps, acc);
-  return acc;
-}
-
 describe('POST /api/schedule: everything checkable is checked now', () => {
   it('schedules: the item, a one-time alarm named from the id, and a place on the plan counter', async () => {
-    const acc = await discordAccount('free');
+    const acc = await w.discordAccount('free');
     const runAt = inMinutes(90);
     const res = await schedule(acc, { platform: 'discord', text: 'later', run_at: runAt });
     expect(res).toMatchObject({ schedule_id: expect.stringMatching(/^sch_/), run_at: new Date(Math.ceil(Date.parse(runAt) / 1000) * 1000).toISOString(), status: 'scheduled', platforms: ['discord'] });
@@ -56,13 +50,13 @@ describe('POST /api/schedule: everything checkable is checked now', () => {
     ['not a date', 'tomorrow', 'invalid_run_at'],
     ['not a real day', '2030-02-30T09:00:00Z', 'invalid_run_at'],
   ])('run_at %s: 400 %s', async (_, runAt, code) => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const err = await rejection(schedule(acc, { platform: 'discord', text: 'x', run_at: runAt }));
     expect([err.status, err.code]).toEqual([400, code]);
   });
 
   it('network not connected, media rules, empty text, unknown network: 400 with the code, nothing scheduled', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const notConnected = await rejection(schedule(acc, { platforms: ['discord', 'telegram'], text: 'x', run_at: inMinutes(60) }));
     expect(notConnected).toMatchObject({ status: 400, code: 'not_connected', details: { platforms: ['telegram'] } });
     const media = await rejection(schedule(acc, { platform: 'discord', text: 'x', media: [{ url: 'https://x.test/a.jpg' }, { url: 'https://x.test/b.jpg' }], run_at: inMinutes(60) }));
@@ -75,7 +69,7 @@ describe('POST /api/schedule: everything checkable is checked now', () => {
   });
 
   it('the plan caps scheduled posts at a time: Free holds 10; the 11th is 400 scheduled_limit_reached; a cancel frees a place', async () => {
-    const acc = await discordAccount('free');
+    const acc = await w.discordAccount('free');
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await schedule(acc, { platform: 'discord', text: `p${i}`, run_at: inMinutes(60 + i) })).schedule_id);
     const over = await rejection(schedule(acc, { platform: 'discord', text: 'p10', run_at: inMinutes(80) }));
@@ -85,7 +79,7 @@ describe('POST /api/schedule: everything checkable is checked now', () => {
   });
 
   it('an idempotency_key schedules once in 24 hours (409 duplicate_post naming the schedule)', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const first = await schedule(acc, { platform: 'discord', text: 'k', idempotency_key: 'launch-1', run_at: inMinutes(60) });
     const again = await rejection(schedule(acc, { platform: 'discord', text: 'k', idempotency_key: 'launch-1', run_at: inMinutes(61) }));
     expect(again).toMatchObject({ status: 409, code: 'duplicate_post', details: { schedule_id: first.schedule_id } });
@@ -94,7 +88,7 @@ describe('POST /api/schedule: everything checkable is checked now', () => {
 
 describe('the dispatcher: fires through the publishing core, at most once', () => {
   it('publishes when due with source schedule and the schedule_id; results on GET; the counter place is given back', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const s = await schedule(acc, { platform: 'discord', text: 'on time', run_at: inMinutes(30) });
     at(s.run_at);
     await fire(s.schedule_id);
@@ -110,7 +104,7 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
   });
 
   it('two fires at once (a double delivery, a retry) publish once', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push((await schedule(acc, { platform: 'discord', text: `race ${i}`, run_at: inMinutes(10) })).schedule_id);
     at(inMinutes(10));
@@ -121,7 +115,7 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
   });
 
   it('a fire racing a cancel: exactly one wins, and a canceled post is never published', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const ids = [];
     for (let i = 0; i < 8; i++) ids.push((await schedule(acc, { platform: 'discord', text: `fire or cancel ${i}`, run_at: inMinutes(10) })).schedule_id);
     at(inMinutes(10));
@@ -144,7 +138,7 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
   });
 
   it('an early or stale alarm publishes nothing and re-arms for the stored run_at', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const s = await schedule(acc, { platform: 'discord', text: 'not yet', run_at: inMinutes(30) });
     w.scheduler.scheduled.delete(`s-${s.schedule_id}`);
     await fireScheduled(w.deps, s.schedule_id);
@@ -154,7 +148,7 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
   });
 
   it('a dispatcher that died after its claim: taken over after the stale time; a post it already made is linked, not resent', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const a = await schedule(acc, { platform: 'discord', text: 'died before publishing', run_at: inMinutes(5) });
     const b = await schedule(acc, { platform: 'discord', text: 'died after publishing', run_at: inMinutes(5) });
     at(a.run_at);
@@ -177,7 +171,7 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
 
 describe('GET, PATCH and DELETE /api/schedule', () => {
   it('PATCH moves run_at and the alarm; an alarm left at the old time re-arms instead of publishing', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const s = await schedule(acc, { platform: 'discord', text: 'v1', run_at: inMinutes(10) });
     const oldInput = timerOf(s.schedule_id)!.input;
     const moved = await patchSchedule(w.deps, acc, s.schedule_id, { run_at: inMinutes(120), text: 'v2' });
@@ -193,7 +187,7 @@ describe('GET, PATCH and DELETE /api/schedule', () => {
   });
 
   it('PATCH content is checked again; a PATCH or cancel of one that is publishing or ran is 409', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const s = await schedule(acc, { platform: 'discord', text: 'x', run_at: inMinutes(10) });
     expect(await rejection(patchSchedule(w.deps, acc, s.schedule_id, { platform: 'telegram' }))).toMatchObject({ status: 400, code: 'not_connected' });
     expect(await rejection(patchSchedule(w.deps, acc, s.schedule_id, { run_at: '2001-01-01T00:00:00Z' }))).toMatchObject({ status: 400, code: 'invalid_run_at' });
@@ -210,8 +204,8 @@ describe('GET, PATCH and DELETE /api/schedule', () => {
   });
 
   it("cancel: the item is canceled, the alarm removed, the place given back; another account's or a malformed id is 404", async () => {
-    const acc = await discordAccount();
-    const other = await discordAccount();
+    const acc = await w.discordAccount();
+    const other = await w.discordAccount();
     const s = await schedule(acc, { platform: 'discord', text: 'x', run_at: inMinutes(10) });
     expect(await rejection(cancelSchedule(w.deps, other.id, s.schedule_id))).toMatchObject({ status: 404 });
     expect(await rejection(getSchedule(w.deps, acc.id, 'sch_nope'))).toMatchObject({ status: 404 });
@@ -222,7 +216,7 @@ describe('GET, PATCH and DELETE /api/schedule', () => {
   });
 
   it('next_slot: the first free brand slot after now in the brand timezone; slots and timezone from PATCH /api/brands', async () => {
-    const acc = await discordAccount();
+    const acc = await w.discordAccount();
     const brand = (await w.deps.brands.list(acc.id))[0];
     await updateBrand(w.deps, acc.id, brand.id, { timezone: 'America/New_York', slots: ['10:30'] });
     w.clock.ms = Date.parse('2026-03-06T16:00:00Z'); // Friday 11:00 EST

@@ -35,8 +35,14 @@ export async function publishingWorld() {
     connect(deps, account, { platform: 'telegram', credentials: { bot_token: telegram.token, chat_id: '@acmenews' }, brand_id });
   const connectDiscord = (deps: Deps, account: Account, brand_id?: string) =>
     connect(deps, account, { platform: 'discord', credentials: { webhook_url: discord.webhookUrl }, brand_id });
+  /** A new account on `plan` with Discord connected. */
+  const discordAccount = async (plan: PlanName = 'pro'): Promise<Account> => {
+    const account = await newAccount(plan);
+    await connectDiscord(t.deps, account);
+    return account;
+  };
   return {
-    ...t, table, telegram, discord, newAccount, connectTelegram, connectDiscord, createBrand,
+    ...t, table, telegram, discord, newAccount, connectTelegram, connectDiscord, discordAccount, createBrand,
     /** Sends to the Telegram fake, counting only posts (not verification calls). */
     telegramSends: () => telegram.methods.filter((m) => m.startsWith('send')).length,
     stop: async () => { await t.queue.drain(); await Promise.all([telegram.stop(), discord.stop()]); await stop(); },
