@@ -63,5 +63,6 @@ export function cachedReads<D extends CheckDeps>(deps: D): D {
   connections.listByAccount = (a) => once<Connection[]>(`connections#${a}`, () => deps.connections.listByAccount(a));
   const cipher: Cipher = Object.create(deps.cipher);
   cipher.decrypt = (c) => once(`decrypt#${c}`, () => deps.cipher.decrypt(c));
-  return { ...deps, brands, connections, cipher };
+  // the other dependencies through the prototype, so lazily built ones stay unbuilt until used
+  return Object.assign(Object.create(deps) as D, { brands, connections, cipher });
 }
