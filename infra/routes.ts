@@ -189,7 +189,7 @@ export const routes = {
     },
   },
   getMediaFile: {
-    id: 'get-media-file', method: 'GET', path: '/media/{file}', tag: 'Media', auth: 'open', grants: ['table', 'bucket'],
+    id: 'get-media-file', method: 'GET', path: '/media/{file}', tag: 'Media', auth: 'open', grants: ['table', 'bucketRead'],
     summary: 'An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted',
     params: m.MediaFileParams,
     responses: { 302: { description: 'Redirect to the file in storage' }, 404: E('not_found') },

@@ -27,8 +27,6 @@ export interface GrantTargets {
   oauthSsmPrefix: string;
 }
 
-/** Project grants beyond the route table's names; workers read media to upload it to the networks. */
-export type ExtraGrant = 'bucketRead';
 
 /** DynamoDB item actions of grantReadWriteData, without the stream actions (the table has no stream). */
 const TABLE_ACTIONS = [
@@ -37,7 +35,7 @@ const TABLE_ACTIONS = [
 ];
 
 /** Gives `target` exactly the listed permissions (least privilege: nothing is granted by default). */
-export function applyGrants(target: AppFunction, grants: readonly (Grant | ExtraGrant)[], t: GrantTargets): void {
+export function applyGrants(target: AppFunction, grants: readonly Grant[], t: GrantTargets): void {
   for (const grant of new Set(grants)) {
     switch (grant) {
       case 'table': grantTable(target, t); break;

@@ -3,7 +3,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import type { Grant } from '../../shared/http/route';
 import { AppFunction } from '../constructs/app-function';
-import { applyGrants, type ExtraGrant } from '../constructs/grants';
+import { applyGrants } from '../constructs/grants';
 import type { WorkerDef } from '../workers';
 import type { ApiStack } from './api-stack';
 import { isProd, type DataStack, type WorkerQueue } from './data-stack';
@@ -20,7 +20,7 @@ export interface WorkersStackProps extends StackProps {
  * credentials, create/delete schedules (deferring a rate-limited post), read uploaded media (to upload it to the
  * networks) and send webhook deliveries (when a worker consumes WEBHOOK_QUEUE_URL).
  */
-export const WORKER_GRANTS: readonly (Grant | ExtraGrant)[] = ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'];
+export const WORKER_GRANTS: readonly Grant[] = ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'];
 
 /** One function per entry of infra/workers.ts, fed by its queue with partial batch failures. */
 export class WorkersStack extends Stack {

@@ -8,7 +8,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig';
+/** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig';
 
 export interface ResponseDef {
   description: string;

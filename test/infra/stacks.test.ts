@@ -56,7 +56,7 @@ function actionsOf(t: Template, fnId: string): string[] {
 }
 
 const GRANT_ACTION_PREFIX: Record<Grant, string> = {
-  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:',
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:',
 };
 
 describe('stacks', () => {
@@ -324,5 +324,18 @@ describe('OAuth client registrations', () => {
       expect(s.Action).toBe('ssm:GetParametersByPath');
       expect(JSON.stringify(s.Resource)).toContain(':parameter/social-publishing/dev/oauth');
     }
+  });
+});
+
+describe('media reads', () => {
+  test('the media_url redirect route may only read objects', () => {
+    const t = Template.fromStack(stacks.api);
+    const route = routeList.find((r) => r.id === 'get-media-file')!;
+    expect(route.grants).toContain('bucketRead');
+    const s3Actions = Object.entries(resourcesOf(t, 'AWS::IAM::Policy'))
+      .filter(([id]) => id.startsWith('getmediafile'))
+      .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[] }>)
+      .flatMap((s) => [s.Action].flat()).filter((a) => a.startsWith('s3:'));
+    expect(s3Actions).toEqual(['s3:GetObject']);
   });
 });
