@@ -46,8 +46,12 @@ async function connectedAccount(): Promise<Account> {
   expect(await completeOAuth(w.deps, 'linkedin', Object.fromEntries(back.searchParams))).toMatchObject({ kind: 'connected' });
   return acc;
 }
-const videoPost = (acc: Account, text: string) =>
-  publishPost(w.deps, acc, validatePost({ platform: 'linkedin', text, video_url: `${w.fake.url}/media/clip.mp4` }), { source: 'api', wait: true });
+/** Posts a video and waits for the background delivery too (it queues the resume step right after settling). */
+const videoPost = async (acc: Account, text: string) => {
+  const res = await publishPost(w.deps, acc, validatePost({ platform: 'linkedin', text, video_url: `${w.fake.url}/media/clip.mp4` }), { source: 'api', wait: true });
+  await Promise.all(queue.running);
+  return res;
+};
 const network = async (postId: string) => (await w.deps.posts.get(postId))!.networks[0];
 const statusCalls = () => w.fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/posts/')).length;
 const typesFor = (postId: string) => events.filter((e) => e.data.post_id === postId).map((e) => e.type);
