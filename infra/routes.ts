@@ -194,6 +194,12 @@ export const routes = {
     params: m.MediaFileParams,
     responses: { 302: { description: 'Redirect to the file in storage' }, 404: E('not_found') },
   },
+  headMediaFile: {
+    id: 'head-media-file', method: 'HEAD', path: '/media/{file}', tag: 'Media', auth: 'open', grants: ['table'],
+    summary: "An uploaded file's type and size (for fetchers that check a link with HEAD first)",
+    params: m.MediaFileParams,
+    responses: { 200: { description: 'Content-Type and Content-Length of the file, no body' }, 404: { description: 'not_found' } },
+  },
   postWebhooks: {
     id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', grants: ['table', 'kms', 'scheduler'],
     summary: 'Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account',

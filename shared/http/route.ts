@@ -4,7 +4,7 @@ import type { z } from 'zod';
  * One entry of THE route table (infra/routes.ts). The CDK stack, the local server and the OpenAPI document are all
  * derived from these entries; the handler of route `id` lives in functions/http/<id>.ts.
  */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */

@@ -49,6 +49,10 @@ describe('media uploads through the local runtime', () => {
     const downloaded = await fetch(mediaUrl);
     expect(downloaded.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await downloaded.arrayBuffer())).toEqual(TINY_PNG);
+    // fetchers that check a link with HEAD first get its type and size
+    const head = await fetch(mediaUrl, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-type'), head.headers.get('content-length')]).toEqual([200, 'image/png', String(TINY_PNG.length)]);
+    expect((await fetch(mediaUrl.replace(/-[^-.]+\./, '-wrongsecret.'), { method: 'HEAD' })).status).toBe(404);
 
     const connected = await api('POST', '/api/connect', { platform: 'mastodon', credentials: { instance_url: mastodon.url, access_token: 'good-token' } });
     expect(connected.status).toBe(200);

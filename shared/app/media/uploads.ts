@@ -168,6 +168,13 @@ export async function mediaDownloadUrl(deps: MediaDeps, file: string): Promise<s
   return deps.blobs.presignGet(item.key, MEDIA_GET_TTL_SECONDS);
 }
 
+/** HEAD on a media_url: the file's type and size from the stored item (a presigned GET cannot answer a HEAD). */
+export async function mediaFileHead(deps: MediaDeps, file: string): Promise<{ content_type: string; size_bytes: number }> {
+  const item = await uploadedItemOfFile(deps, file);
+  if (!item) throw new NotFoundError('No such media file (uploads are kept 30 days)');
+  return { content_type: item.content_type, size_bytes: item.size_bytes };
+}
+
 /**
  * The origin presigned URLs point at (the bucket's S3 endpoint in AWS, the embedded server locally), for the upload
  * page's Content-Security-Policy. Signing is a local computation: nothing is sent.
