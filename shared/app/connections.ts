@@ -10,7 +10,7 @@ import { UnsafeTargetError } from '../net/address-guard';
 import { getBrand } from './brands';
 import { labelOf } from './publish/events';
 import { networkContext } from './publish/deliver';
-import { freshCredentials } from './oauth/credentials';
+import { freshCredentials, signInLost } from './oauth/credentials';
 
 /** Credential fields that are URLs the service will call: each must point at a public https address. */
 const URL_FIELDS: Partial<Record<PlatformName, string[]>> = {
@@ -132,7 +132,8 @@ export async function connectionHealth(deps: Deps, account: Account, platformNam
     return { ...base, ok: true, status: 'active' as const };
   }
   if (res.kind === 'reauth' || res.kind === 'rejected') {
-    await deps.connections.setStatus(account.id, brand.id, platformName, 'reauth_required');
+    // marks the connection once and records connection.reauth_required with a fresh connect link
+    if (connection.status === 'active') await signInLost(deps, connection, res.error);
     return { ...base, ok: false, status: 'reauth_required' as const, code: 'reauth_required', error: res.error, ...explain('reauth_required') };
   }
   return { ...base, ok: false, status: connection.status, code: 'network_unavailable', error: res.error, ...explain('network_unavailable') };
