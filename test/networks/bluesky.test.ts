@@ -10,12 +10,10 @@ const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], idempotency_key: 'k1', ...over });
 const png = (size: number) => Buffer.alloc(size, 7);
 
-beforeAll(async () => {
-  await fake.start();
-  adapter = createBlueskyAdapter({ apiBase: `${fake.url}/` });
-});
+beforeAll(() => fake.start());
 afterAll(() => fake.stop());
-beforeEach(() => fake.reset());
+// one adapter per test, as one per Lambda instance: each starts without cached sessions
+beforeEach(() => { fake.reset(); adapter = createBlueskyAdapter({ apiBase: `${fake.url}/` }); });
 
 describe('verify', () => {
   it('signs in with handle + app password and keeps the did', async () => {
@@ -242,5 +240,38 @@ describe('facet spans', () => {
       ['link', 'https://en.wikipedia.org/wiki/Foo_(bar)'],
       ['tag', 'ok'],
     ]);
+  });
+});
+
+describe('sessions', () => {
+  const logins = () => fake.calls('com.atproto.server.createSession').length;
+
+  it('reuses one session across posts instead of logging in every time', async () => {
+    for (const text of ['one', 'two', 'three']) {
+      const { ctx } = testContext(creds);
+      expect(await adapter.publish(content({ text }), ctx)).toMatchObject({ ok: true });
+    }
+    expect(logins()).toBe(1);
+    expect(fake.calls('com.atproto.repo.createRecord')).toHaveLength(3);
+  });
+
+  it('a cached token the PDS refuses is replaced by one new login; nothing is posted twice', async () => {
+    const { ctx } = testContext(creds);
+    expect(await adapter.publish(content({ text: 'first' }), ctx)).toMatchObject({ ok: true });
+    let refused = 0;
+    fake.override('com.atproto.repo.createRecord', () => {
+      if (refused++ === 0) return { status: 400, body: { error: 'ExpiredToken', message: 'Token has expired' } };
+      return { status: 200, body: { uri: 'at://did:plc:alice/app.bsky.feed.post/rkey9', cid: 'bafycid9' } };
+    });
+    const again = testContext(creds).ctx;
+    expect(await adapter.publish(content({ text: 'second' }), again)).toMatchObject({ ok: true, id: 'at://did:plc:alice/app.bsky.feed.post/rkey9' });
+    expect(logins()).toBe(2);
+    expect(fake.calls('com.atproto.repo.createRecord')).toHaveLength(3);
+  });
+
+  it('verify always logs in, so it proves the credentials', async () => {
+    await adapter.publish(content(), testContext(creds).ctx);
+    await adapter.verify(testContext(creds).ctx);
+    expect(logins()).toBe(2);
   });
 });

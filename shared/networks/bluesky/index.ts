@@ -1,11 +1,13 @@
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
 import { graphemeLength, guarded, jsonInit, rejected, request } from '../http';
 import { buildFacets } from './facets';
-import { field, openSession, str, xrpcFailure, type Session } from './xrpc';
+import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
 
 export interface BlueskyAdapterOptions {
   /** The PDS origin (XRPC base); the default is the real one, tests point it at a loopback fake. */
   apiBase?: string;
+  /** Where sessions are kept between posts (one per adapter, i.e. per Lambda instance, by default). */
+  sessions?: SessionCache;
 }
 
 export const BLUESKY_TEXT_LIMIT = 300; // graphemes
@@ -54,13 +56,15 @@ const postUrl = (handle: string, uri: string): string => `https://bsky.app/profi
  * AuthenticationRequired / 401 → reauth; AuthFactorTokenRequired → rejected (asks for an App Password); 400
  * InvalidRequest → rejected; a refused blob → bad_media; 5xx / network → transient; deadline → timeout.
  * Result id = the post's at:// URI; url = https://bsky.app/profile/<handle>/post/<rkey>.
+ * Sessions are reused per instance until shortly before the access token expires (SessionCache); a cached token
+ * the PDS refuses before anything was posted is replaced by one fresh login. verify always logs in.
  */
-export function createBlueskyAdapter({ apiBase = 'https://bsky.social' }: BlueskyAdapterOptions = {}): NetworkAdapter {
+export function createBlueskyAdapter({ apiBase = 'https://bsky.social', sessions = new SessionCache() }: BlueskyAdapterOptions = {}): NetworkAdapter {
   const base = apiBase.replace(/\/+$/, '');
   const xrpc = (nsid: string): string => `${base}/xrpc/${nsid}`;
 
   async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const session = await openSession(ctx, base);
+    const session = await openSession(ctx, base, sessions, true);
     if (!session.ok) return session;
     return {
       ok: true,
@@ -134,17 +138,31 @@ export function createBlueskyAdapter({ apiBase = 'https://bsky.social' }: Bluesk
     };
   }
 
+  /** Images and the first post (the steps before anything exists on the network). */
+  async function firstPost(ctx: NetworkContext, session: Session, files: FetchedMedia[], content: PublishContent) {
+    const resolve = resolver(ctx, session);
+    const embed = await uploadImages(ctx, session, files);
+    if (embed && 'ok' in embed) return { root: embed, resolve };
+    return { root: await createPost(ctx, session, resolve, content.text, embed ? { embed } : {}), resolve };
+  }
+
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const invalid = checkContent(content);
     if (invalid) return invalid;
     const files = await download(ctx, content);
     if (!Array.isArray(files)) return files;
-    const session = await openSession(ctx, base);
-    if (!session.ok) return session;
-    const embed = await uploadImages(ctx, session, files);
-    if (embed && 'ok' in embed) return embed;
-    const resolve = resolver(ctx, session);
-    const root = await createPost(ctx, session, resolve, content.text, embed ? { embed } : {});
+    // Up to the first post nothing exists on Bluesky: a refused cached session is retried once with a new login.
+    let session: Session | Failure = await openSession(ctx, base, sessions);
+    let first: Awaited<ReturnType<typeof firstPost>> | undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (!session.ok) return session;
+      first = await firstPost(ctx, session, files, content);
+      if (!('ok' in first.root) || first.root.kind !== 'reauth' || attempt > 0) break;
+      sessions.drop(sessionKey(ctx, base));
+      session = await openSession(ctx, base, sessions, true);
+    }
+    if (!session.ok || !first) return session as Failure;
+    const { root, resolve } = first;
     if ('ok' in root) return root;
 
     const result: PublishOutcome = { ok: true, status: 'published', id: root.uri, url: postUrl(session.handle, root.uri) };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Failure, NetworkContext } from '../types';
 import { classifyStatus, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 
@@ -51,7 +52,62 @@ export function xrpcFailure(res: HttpResult, what: string, now: number): Failure
  * Kept in one place so a cached/refreshed session can replace it later (createSession is limited to 30 / 5 min and
  * 300 / day per account). A refused handle or password → reauth, naming the handle, never the password.
  */
-export async function openSession(ctx: NetworkContext, base: string): Promise<Session | Failure> {
+/**
+ * Sessions kept per Lambda instance, so posting does not log in every time (Bluesky allows 30 logins per 5 minutes
+ * per account). Keyed by PDS, handle and a hash of the app password; an entry lives until 5 minutes before the
+ * access token's own `exp`.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, { session: Session; until: number }>();
+  constructor(private readonly max = 500) {}
+
+  get(key: string, now: number): Session | undefined {
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.session;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, session: Session, until: number): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { session, until });
+  }
+
+  drop(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/** The `exp` claim of a JWT, in ms; undefined when it cannot be read. */
+export function jwtExpiry(token: string): number | undefined {
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    const exp = field(payload, 'exp');
+    return typeof exp === 'number' ? exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Without a readable `exp`, a session is reused for this long (access tokens live about 2 hours). */
+const DEFAULT_SESSION_MS = 90 * 60_000;
+const EXPIRY_MARGIN_MS = 5 * 60_000;
+
+export const sessionKey = (ctx: NetworkContext, base: string) =>
+  `${base}|${normaliseHandle(ctx.credentials.handle)}|${createHash('sha256').update((ctx.credentials.app_password ?? '').trim()).digest('hex')}`;
+
+/** A cached session when one is valid, else a new one (which is cached). `fresh` forces a new login. */
+export async function openSession(ctx: NetworkContext, base: string, cache?: SessionCache, fresh = false): Promise<Session | Failure> {
+  const key = sessionKey(ctx, base);
+  const cached = !fresh ? cache?.get(key, ctx.now()) : undefined;
+  if (cached) return cached;
+  const session = await createSession(ctx, base);
+  if (session.ok && cache) cache.set(key, session, (jwtExpiry(session.accessJwt) ?? ctx.now() + DEFAULT_SESSION_MS) - EXPIRY_MARGIN_MS);
+  return session;
+}
+
+async function createSession(ctx: NetworkContext, base: string): Promise<Session | Failure> {
   const identifier = normaliseHandle(ctx.credentials.handle);
   const password = (ctx.credentials.app_password ?? '').trim();
   if (!identifier || !password) return rejected('bluesky needs a handle and an app_password');
