@@ -91,6 +91,12 @@ export interface ScheduleStore {
   takeOver(id: string, claimedAt: number, nowMs: number): Promise<boolean>;
   /** Changes a schedule that is still `scheduled` (PATCH, cancel); answers the new record, or undefined. */
   updateScheduled(id: string, patch: Partial<Pick<ScheduleRecord, 'run_at' | 'request' | 'platforms' | 'brand_id' | 'slot' | 'slot_claim' | 'status' | 'canceled_at' | 'counted'>>, nowIso: string): Promise<ScheduleRecord | undefined>;
+  /**
+   * Schedules still `scheduled` (not deferrals) whose run_at ≤ `before` (ISO), across accounts, oldest first, at
+   * most `limit`: what the reconciliation sweep fires when an alarm was never armed. Index entries met on the way
+   * whose schedule no longer waits there are dropped.
+   */
+  overdue(before: string, limit: number): Promise<ScheduleRecord[]>;
   /** Records the outcome of a `publishing` schedule (post_id, final status, error); no-op unless publishing. */
   settle(id: string, fields: { status: ScheduleStatus; post_id?: string; error?: ScheduleRecord['error'] }, nowIso: string): Promise<boolean>;
 

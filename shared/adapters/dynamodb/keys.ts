@@ -25,6 +25,15 @@ export const keys = {
   schedule: (scheduleId: string) => ({ pk: `SCH#${scheduleId}`, sk: 'SCH' }),
   /** The account's schedules by run_at (ISO UTC) then id: range queries by date, ascending. */
   scheduleByAccount: (accountId: string, runAt: string, scheduleId: string) => ({ gsi1pk: `ACC#${accountId}#SCHED`, gsi1sk: `${runAt}#${scheduleId}` }),
+  /**
+   * The due index of scheduled posts across accounts (the reconciliation sweep): one marker item per pending
+   * schedule, sharded SCHDUE#0..3 by the id's last character, sorted by run_at (ISO UTC) then id. A separate item
+   * because the schedule item's gsi1 is already its account's listing.
+   */
+  scheduleDue: (scheduleId: string, runAt: string) => ({
+    pk: `SCHDUE#${(scheduleId.charCodeAt(scheduleId.length - 1) || 0) % 4}`, sk: `${runAt}#${scheduleId}`,
+  }),
+  scheduleDueShards: ['SCHDUE#0', 'SCHDUE#1', 'SCHDUE#2', 'SCHDUE#3'],
   recurring: (recurringId: string) => ({ pk: `REC#${recurringId}`, sk: 'REC' }),
   recurringByAccount: (accountId: string, recurringId: string) => ({ gsi1pk: `ACC#${accountId}#REC`, gsi1sk: recurringId }),
   /** A brand's posting slot taken by a scheduled post (next_slot), keyed by the slot's instant (ISO UTC). */

@@ -4,15 +4,24 @@ import { isConditionFailure, type TableRef } from './client';
 import { and, cond, or } from './conditions';
 import { GSI1, keys, strip } from './keys';
 
+/** A due-index marker outlives its run_at by this long at most (TTL), whatever happens to its schedule. */
+const DUE_MARKER_TTL_SEC = 7 * 86_400;
+
 /**
  * Schedules, recurring schedules and brand slot claims. A schedule item is keyed by its id (the dispatcher reads
  * it by id) and indexed per account by run_at (GET /api/schedule lists by date). Every transition is a single
  * conditional write on the status, so racing writers (two fires, fire vs cancel, fire vs PATCH) have one winner.
+ *
+ * A pending scheduled post (not a deferral) also has a due-index marker (keys.scheduleDue: run_at across accounts,
+ * for the reconciliation sweep). The marker is written BEFORE the item or its new run_at, so every waiting schedule
+ * is covered; it is deleted (best effort) after the item leaves `scheduled` or moves, and the sweep drops markers
+ * whose schedule no longer waits at that time. A marker only says "look here": the item decides.
  */
 export class DynamoScheduleStore implements ScheduleStore {
   constructor(private readonly t: TableRef) {}
 
   async create(s: ScheduleRecord) {
+    if (s.status === 'scheduled' && !s.deferred) await this.putDue(s.id, s.run_at);
     try {
       await this.t.doc.send(new PutCommand({
         TableName: this.t.tableName,
@@ -94,7 +103,9 @@ export class DynamoScheduleStore implements ScheduleStore {
         ExpressionAttributeValues: { ':publishing': 'publishing', ':scheduled': 'scheduled', ':due': dueBy, ':now': nowMs, ':false': false, ':iso': new Date(nowMs).toISOString() },
         ReturnValues: 'ALL_OLD',
       }));
-      return res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
+      const old = res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
+      if (old && !old.deferred) await this.dropDue(id, old.run_at);
+      return old;
     } catch (err) {
       if (isConditionFailure(err)) return undefined;
       throw err;
@@ -125,6 +136,10 @@ export class DynamoScheduleStore implements ScheduleStore {
     const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
     const removes = Object.entries(patch).filter(([, v]) => v === undefined).map(([k]) => k);
     const runAt = patch.run_at ?? current.run_at;
+    const waiting = current.status === 'scheduled' && !current.deferred;
+    const moved = runAt !== current.run_at;
+    // the new time is indexed before the item moves there (a crash in between leaves an extra marker, not a gap)
+    if (waiting && moved && patch.status === undefined) await this.putDue(id, runAt);
     const sets = [...entries.map(([k]) => `#${k} = :${k}`), 'updated_at = :now', 'gsi1sk = :g1sk'];
     try {
       const res = await this.t.doc.send(new UpdateCommand({
@@ -139,11 +154,47 @@ export class DynamoScheduleStore implements ScheduleStore {
         },
         ReturnValues: 'ALL_NEW',
       }));
-      return res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
+      const updated = res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
+      // the old time's marker goes once the item left it (moved, or no longer scheduled: canceled)
+      if (updated && waiting && (moved || updated.status !== 'scheduled')) await this.dropDue(id, current.run_at);
+      return updated;
     } catch (err) {
       if (isConditionFailure(err)) return undefined;
       throw err;
     }
+  }
+
+  async overdue(before: string, limit: number) {
+    const markers: { schedule_id: string; run_at: string }[] = [];
+    for (const pk of keys.scheduleDueShards) {
+      const res = await this.t.doc.send(new QueryCommand({
+        TableName: this.t.tableName, Limit: limit,
+        KeyConditionExpression: 'pk = :pk AND sk <= :hi',
+        ExpressionAttributeValues: { ':pk': pk, ':hi': `${before}#~` },
+      }));
+      for (const i of res.Items ?? []) markers.push({ schedule_id: i.schedule_id as string, run_at: i.run_at as string });
+    }
+    markers.sort((a, b) => (a.run_at === b.run_at ? a.schedule_id.localeCompare(b.schedule_id) : a.run_at < b.run_at ? -1 : 1));
+    const out: ScheduleRecord[] = [];
+    for (const m of markers.slice(0, limit)) {
+      const s = await this.get(m.schedule_id);
+      if (s && s.status === 'scheduled' && !s.deferred && s.run_at === m.run_at) out.push(s);
+      else await this.dropDue(m.schedule_id, m.run_at); // gone, ran, canceled, or moved (its new time has its own)
+    }
+    return out;
+  }
+
+  /** Indexes a waiting schedule at run_at (idempotent: the same key is the same marker). */
+  private async putDue(id: string, runAt: string) {
+    await this.t.doc.send(new PutCommand({
+      TableName: this.t.tableName,
+      Item: { ...keys.scheduleDue(id, runAt), schedule_id: id, run_at: runAt, expires_at: Math.floor(Date.parse(runAt) / 1000) + DUE_MARKER_TTL_SEC },
+    }));
+  }
+
+  /** Drops a marker; best effort (a marker left behind is dropped by the sweep that meets it). */
+  private async dropDue(id: string, runAt: string) {
+    await this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: keys.scheduleDue(id, runAt) })).catch(() => undefined);
   }
 
   async settle(id: string, fields: { status: ScheduleRecord['status']; post_id?: string; error?: ScheduleRecord['error'] }, nowIso: string) {

@@ -5,6 +5,7 @@ import type { PublishMessage } from './create-post';
 import { dispatchWebhookTry, sweepDeliveries, WebhookDispatchInput, WebhookSweepInput } from '../webhooks/deliver';
 import { fireRecurring, fireScheduled } from '../schedule/fire';
 import { markDeferralFired } from '../schedule/deferral';
+import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
 export const DispatchInput = z.discriminatedUnion('kind', [
@@ -22,6 +23,8 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('scheduled'), schedule_id: z.string().regex(/^sch_[0-9A-Z]{26}$/) }),
   // one occurrence of a recurring schedule; occurrence is EventBridge Scheduler's <aws.scheduler.scheduled-time>
   z.object({ kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
+  // the every-5-minutes reconciliation of scheduled posts whose alarm never fired (shared/app/schedule/sweep.ts)
+  ScheduleSweepInput,
 ]);
 export type DispatchInput = z.infer<typeof DispatchInput>;
 
@@ -31,6 +34,7 @@ export async function dispatch(deps: Deps, input: DispatchInput): Promise<void> 
   if (input.kind === 'webhook-sweep') { await sweepDeliveries(deps); return; }
   if (input.kind === 'scheduled') return fireScheduled(deps, input.schedule_id);
   if (input.kind === 'recurring') return fireRecurring(deps, input.recurring_id, input.occurrence);
+  if (input.kind === 'schedule-sweep') { await sweepSchedules(deps); return; }
   if (input.schedule_id) await markDeferralFired(deps, input.schedule_id);
   const body: PublishMessage = { post_id: input.post_id, platform: input.platform as PublishMessage['platform'], deferral: input.deferral };
   await deps.queue.sendAll(deps.settings.publishQueueUrl, [{ id: `${input.post_id}-${input.platform}`, body }]);

@@ -11,6 +11,7 @@ import { SlotFinder } from './slots';
 import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, type RunAt } from './common';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import { parseBulkCsv } from './csv';
+import { ensureScheduleSweep } from './sweep';
 
 /** Rows written (item + alarm) at once in a bulk request. */
 const WRITE_CONCURRENCY = 16;
@@ -45,7 +46,8 @@ function issuesText(error: z.ZodError): string {
  *    next_slot the brand's next free slot (successive rows fill successive slots); an explicit run_at that is a slot
  *    takes that slot if free.
  * 3. Write each schedule item (the source of truth), then its one-time alarm. A row whose writes fail gives back
- *    what it took.
+ *    what it took. (Before step 2 the sweep's recurring timer is armed, once per process: a crash between item and
+ *    alarm leaves a schedule the sweep fires; see sweep.ts.)
  */
 export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot' } = {}): Promise<RowOutcome[]> {
   const now = deps.clock.now();
@@ -66,6 +68,9 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
       if (err instanceof AppError) fail(r.row, err); else throw err;
     }
   }
+
+  // the safety net first: a row whose alarm is lost after its item is written is fired by the sweep
+  if (pending.length) await ensureScheduleSweep(deps);
 
   const slots = new SlotFinder(deps, now);
   const placed: Pending[] = [];

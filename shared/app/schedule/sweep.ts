@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { errorFields, log } from '../../log';
+import { fireScheduled } from './fire';
+import { iso, mapLimit } from './common';
+
+/**
+ * The reconciliation sweep of scheduled posts (decisions.md "Scheduling"): a crash between writing a schedule item
+ * and arming its one-time alarm (or an alarm lost otherwise) would leave the post never published. Every 5 minutes
+ * the sweep fires, through the dispatcher's own path (fireScheduled: the conditional claim scheduled → publishing),
+ * the schedules still `scheduled` whose run_at is more than SWEEP_GRACE_MS past. A late real alarm, a second sweep
+ * or a racing cancel loses the claim, so a post is still published at most once.
+ */
+
+/** A schedule this long past its run_at and still waiting lost its alarm (the alarm normally fires within seconds). */
+export const SWEEP_GRACE_MS = 2 * 60_000;
+/** Schedules fired per sweep (one Lambda invocation); the rest wait for the next sweep, oldest first. */
+export const SWEEP_LIMIT = 200;
+/** Fired at once within a sweep. */
+const SWEEP_CONCURRENCY = 8;
+
+/** The dispatcher input of the sweep's recurring timer. */
+export const ScheduleSweepInput = z.object({ kind: z.literal('schedule-sweep') });
+
+/** The recurring timer that runs the sweep: every 5 minutes, through the dispatcher. */
+export const SCHEDULE_SWEEP = { name: 'schedule-sweep', cron: '*/5 * * * *', timezone: 'UTC' } as const;
+
+/** Schedulers whose sweep timer this process already armed (a warm Lambda arms it once, not per request). */
+const armed = new WeakSet<object>();
+
+/**
+ * Creates (or refreshes) the sweep's recurring timer; called when posts are scheduled (before any item is written,
+ * so a deployment that schedules always has it), so a deployment that never schedules runs no sweep. Idempotent:
+ * one timer by name; a process arms it once.
+ */
+export async function ensureScheduleSweep(deps: Pick<Deps, 'scheduler'>): Promise<void> {
+  if (armed.has(deps.scheduler)) return;
+  await deps.scheduler.scheduleCron({ ...SCHEDULE_SWEEP, input: { kind: 'schedule-sweep' } satisfies z.infer<typeof ScheduleSweepInput> });
+  armed.add(deps.scheduler);
+}
+
+/**
+ * One sweep:
+ * 1. Read up to `limit` schedules still `scheduled` with run_at ≤ now − SWEEP_GRACE_MS (the due index across
+ *    accounts; deferrals, future, canceled and started schedules are not in it).
+ * 2. Fire each exactly as its alarm would (fireScheduled); one that fails is logged and left to the next sweep.
+ */
+export async function sweepSchedules(deps: Deps, limit = SWEEP_LIMIT): Promise<{ fired: number; failed: number }> {
+  const now = deps.clock.now();
+  const due = await deps.schedules.overdue(iso(now - SWEEP_GRACE_MS), limit);
+  let failed = 0;
+  await mapLimit(due, SWEEP_CONCURRENCY, async (s) => {
+    try {
+      await fireScheduled(deps, s.id);
+    } catch (err) {
+      failed++;
+      log.error('schedule sweep: firing failed', { schedule_id: s.id, ...errorFields(err) });
+    }
+  });
+  if (due.length) log.warn('schedule sweep fired schedules whose alarm did not', { fired: due.length - failed, failed });
+  return { fired: due.length - failed, failed };
+}
