@@ -19,6 +19,11 @@ export interface MediaGateway {
   download(url: string, signal: AbortSignal): Promise<FetchedMedia>;
   /** Throws UnsafeTargetError when a credential URL (instance, site, webhook) points at a non-public address. */
   checkTarget(url: string): Promise<void>;
+  /**
+   * The fetch network adapters get (ctx.fetch): every hop is address-checked (public only unless
+   * ALLOW_PRIVATE_TARGETS) and connected to the checked address, so a credential URL cannot be rebound.
+   */
+  fetch: typeof fetch;
 }
 
 /** Everything a use case may need, built once per cold start by shared/container.ts. */

@@ -7,8 +7,9 @@ import { promises as dns } from 'node:dns';
  * and webhook deliveries) must be https and resolve only to public addresses. `ALLOW_PRIVATE_TARGETS=1` lifts
  * the address check and the https requirement for tests and local demos.
  *
- * Known limit: the check resolves the name, then fetch resolves it again (a DNS-rebinding window). Callers
- * re-check at every use; pinning the connection to the checked address would need a custom dispatcher.
+ * The addresses checkUrl answers are the ones to connect to: media links and ctx.fetch (shared/net/pinned-fetch.ts)
+ * and webhook deliveries (pinned-request.ts) connect to the checked address, so a second DNS answer cannot
+ * redirect them (no DNS-rebinding window).
  */
 
 /** Why a URL was refused. */

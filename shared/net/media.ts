@@ -1,11 +1,13 @@
 import { MediaUnreachable } from '../networks/http';
 import type { FetchedMedia } from '../networks/types';
 import { checkUrl, UnsafeTargetError, type HostLookup } from './address-guard';
+import { checkedAddresses, pinnedFetch, type PinnedFetchInit } from './pinned-fetch';
 
 /**
  * Media links (service.md §2.2 rule 3, §7 media_unreachable): checked once before anything is sent (probeMedia)
  * and downloaded with the same address checks and a byte cap when a network needs the bytes (downloadMedia).
- * Every hop of a redirect chain is re-checked; messages never carry a query string.
+ * Every hop of a redirect chain is re-checked and its connection pinned to the address the check approved (no
+ * DNS-rebinding window); messages never carry a query string.
  */
 
 const MAX_REDIRECTS = 3;
@@ -16,10 +18,15 @@ const ACCEPT = 'image/*, video/*;q=0.9, */*;q=0.5';
 interface MediaFetchOptions {
   /** ALLOW_PRIVATE_TARGETS: lifts the address check and the https requirement. */
   allowPrivate: boolean;
-  /** Defaults to the global fetch. */
+  /**
+   * Test seam: a fetch used INSTEAD of the pinned connection (it resolves the host itself, so the connection is not
+   * pinned). Production never sets it: each hop then goes through `connect`.
+   */
   fetchImpl?: typeof fetch;
   /** Name resolution for the address check (tests inject it). */
   lookup?: HostLookup;
+  /** Sends one hop to the checked addresses; defaults to pinnedFetch (tests wrap it to observe the addresses). */
+  connect?: (url: URL, init: PinnedFetchInit) => Promise<Response>;
 }
 
 /** Options of probeMedia. */
@@ -133,13 +140,23 @@ export function sniffKind(bytes: Uint8Array): { kind: 'image' | 'video'; content
   return undefined;
 }
 
-/** Fetches `raw` with redirect: 'manual', re-checking the address of every hop; at most MAX_REDIRECTS hops. */
+/** Fetches `raw` hop by hop (redirects handled here), checking and pinning the address of every hop; at most MAX_REDIRECTS hops. */
 async function openChecked(raw: string, opts: MediaFetchOptions, headers: Record<string, string>, signal: AbortSignal): Promise<{ res: Response; url: URL }> {
-  const fetchImpl = opts.fetchImpl ?? globalThis.fetch;
+  const fetchImpl = opts.fetchImpl;
+  const connect = opts.connect ?? pinnedFetch;
   let current = raw;
   for (let hop = 0; ; hop++) {
-    const { url } = await checkUrl(current, { allowPrivate: opts.allowPrivate, lookup: opts.lookup });
-    const res = await fetchImpl(url.href, { method: 'GET', headers, redirect: 'manual', signal });
+    let res: Response;
+    let url: URL;
+    if (fetchImpl) {
+      ({ url } = await checkUrl(current, { allowPrivate: opts.allowPrivate, lookup: opts.lookup }));
+      res = await fetchImpl(url.href, { method: 'GET', headers, redirect: 'manual', signal });
+    } else {
+      // one resolution per hop: the connection goes to the address that was checked
+      const checked = await checkedAddresses(current, { allowPrivate: opts.allowPrivate, lookup: opts.lookup });
+      url = checked.url;
+      res = await connect(url, { addresses: checked.addresses, method: 'GET', headers, signal });
+    }
     if (res.status < 300 || res.status > 399 || res.status === 304) return { res, url };
     const location = res.headers.get('location');
     discard(res);

@@ -51,6 +51,7 @@ function recordingInner() {
     probe: async (url) => { calls.push(`probe ${url}`); return { ok: false, reason: 'inner' }; },
     download: async (url) => { calls.push(`download ${url}`); throw new MediaUnreachable('inner'); },
     checkTarget: async (url) => { calls.push(`check ${url}`); },
+    fetch: async () => { throw new Error('not used'); },
   };
   return { inner, calls };
 }

@@ -33,6 +33,7 @@ export function withOwnMedia(inner: MediaGateway, deps: OwnDeps): MediaGateway {
       return { bytes, content_type: item.content_type, filename: `${item.id}.${MEDIA_TYPES[item.content_type]}` };
     },
     checkTarget: (url) => inner.checkTarget(url),
+    fetch: inner.fetch,
   };
 }
 

@@ -208,7 +208,7 @@ export function networkContext(deps: Deps, credentials: Record<string, string>):
   const signal = AbortSignal.timeout(deps.settings.networkTimeoutMs);
   return {
     credentials, deadline, signal,
-    fetch: globalThis.fetch,
+    fetch: deps.media.fetch,
     fetchMedia: (url) => deps.media.download(url, signal),
     async pace(key, spacingMs) {
       const now = deps.clock.now();
