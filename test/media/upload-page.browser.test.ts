@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { TINY_PNG } from './world';
+import { axeViolations } from '../support/axe';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 /**
@@ -49,6 +50,7 @@ describe('the upload link page in Chromium', () => {
     await page.goto(link.body.url as string);
     expect(await page.title()).toBe('Upload a file');
     expect(await page.locator('.note').textContent()).toBe('Please send your logo');
+    expect(await axeViolations(page)).toEqual([]);
 
     const input = page.getByLabel('Choose a file');
     await input.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: TINY_PNG });
@@ -66,6 +68,7 @@ describe('the upload link page in Chromium', () => {
     const shownPath = (await page.locator('#path').textContent())!;
     expect(shownPath).toMatch(/^media\/acc_[0-9A-Z]{26}\/med_[0-9A-Z]{26}\.png$/);
     expect(errors).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // the agent: status says uploaded with the same path, finalize gives media_url with the bytes behind it
     expect((await api('GET', `/api/media/upload-link/${link.body.token}`)).body).toMatchObject({ status: 'uploaded', path: shownPath });
