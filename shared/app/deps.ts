@@ -12,6 +12,7 @@ import type { Registry } from '../networks/registry';
 import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
+import type { BillingStore, PaymentProvider } from '../ports/billing';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -54,6 +55,9 @@ export interface Deps {
   webhookSender: WebhookSender;
   /** Media uploads and hosted upload links (shared/app/media). */
   uploads: MediaStore;
+  // --- Billing (issue 13): the payment provider (Stripe) and the billing state in the table (shared/app/billing).
+  payments: PaymentProvider;
+  billing: BillingStore;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

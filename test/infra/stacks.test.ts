@@ -56,7 +56,7 @@ function actionsOf(t: Template, fnId: string): string[] {
 }
 
 const GRANT_ACTION_PREFIX: Record<Grant, string> = {
-  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:',
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:', billingConfig: 'ssm:',
 };
 
 describe('stacks', () => {
@@ -318,7 +318,7 @@ describe('OAuth client registrations', () => {
     expect(fns.every((f) => (f.Properties!.Environment as { Variables: Record<string, string> }).Variables.OAUTH_SSM_PREFIX === '/social-publishing/dev/oauth')).toBe(true);
     const ssmStatements = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
       .flatMap((p) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
-      .filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')));
+      .filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')) && JSON.stringify(s.Resource).includes('/oauth'));
     expect(ssmStatements.length).toBe(routeList.filter((r) => !r.localOnly && r.grants.includes('oauthConfig')).length);
     for (const s of ssmStatements) {
       expect(s.Action).toBe('ssm:GetParametersByPath');
