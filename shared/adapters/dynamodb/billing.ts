@@ -31,8 +31,9 @@ export class DynamoBillingStore implements BillingStore {
       return 'claimed';
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
-      const old = (err as { Item?: Record<string, unknown> }).Item;
-      return old?.status === 'processing' ? 'busy' : 'done';
+      const old = (err as { Item?: Record<string, unknown> }).Item
+        ?? (await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.billingEvent(eventId), ConsistentRead: true }))).Item;
+      return old?.status === 'done' ? 'done' : 'busy';
     }
   }
 

@@ -6,7 +6,7 @@ import { settle, type AccountBilling, type PlanChange, type PlanState, type Step
 import { errorFields, log } from '../../log';
 
 /** How many times a write that lost to a concurrent one is recomputed from a fresh read. */
-export const MAX_WRITE_TRIES = 10;
+export const MAX_WRITE_TRIES = 25;
 
 export const stateOf = (account: Account): PlanState => ({ plan: account.plan, billing: account.billing ?? {} });
 
