@@ -79,6 +79,7 @@ export async function setPlanManually(deps: { clock: Clock; billing: BillingStor
   for (let i = 0; i < MAX_WRITE_TRIES; i++) {
     const account = await deps.accounts.get(accountId);
     if (!account) return;
+    if (account.plan === plan && !account.billing?.pending) return;
     const billing: AccountBilling = { ...(account.billing ?? {}) };
     delete billing.pending;
     const changes = account.plan === plan ? [] : [{ from: account.plan, to: plan, reason: 'set_without_billing' }];
