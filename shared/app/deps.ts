@@ -12,6 +12,7 @@ import type { Registry } from '../networks/registry';
 import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
+import type { SessionStore } from '../ports/sessions';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -54,6 +55,9 @@ export interface Deps {
   webhookSender: WebhookSender;
   /** Media uploads and hosted upload links (shared/app/media). */
   uploads: MediaStore;
+  // Dashboard (issue 16)
+  /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
+  sessions: SessionStore;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

@@ -28,6 +28,7 @@ import { mediaGateway } from '../../shared/container';
 import { DynamoMediaStore } from '../../shared/adapters/dynamodb/media';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
+import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
 
@@ -127,6 +128,7 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     uploads: new DynamoMediaStore(table),
     webhooks: new DynamoWebhookStore(table),
     webhookSender: new HttpWebhookSender({ allowPrivate: true }),
+    sessions: new DynamoSessionStore(table),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,
