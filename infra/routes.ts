@@ -7,6 +7,7 @@ import * as sch from '../shared/api/schedule-schemas';
 import * as o from '../shared/api/oauth-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
 import * as d from '../shared/api/dashboard-schemas';
+import * as g from '../shared/api/guardrail-schemas';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -422,6 +423,15 @@ export const routes = {
     summary: 'The plan page every upgrade_url points to: the plan table and what the account uses',
     query: d.PlanQuery,
     responses: { 200: { description: 'Plan (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  putGuardrails: {
+    id: 'put-guardrails', method: 'PUT', path: '/api/guardrails/{kind}/{id}', tag: 'Guardrails', auth: 'session', grants: ['table'],
+    summary: 'Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only',
+    params: g.GuardrailParams, body: g.GuardrailsBody,
+    responses: {
+      200: { description: 'The guardrails now in force', schema: g.GuardrailsResponse }, 400: E('Invalid input'),
+      402: E('plan_feature: guardrails start on the starter plan'), 403: E('session_required (an API key), csrf_failed'), 404: E('key_not_found, app_not_found, brand_not_found'),
+    },
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -22,6 +22,8 @@ import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
+import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
+import { noApps } from './adapters/no-apps';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
@@ -158,6 +160,8 @@ export function buildDeps(cfg: Config): Deps {
     clock: () => systemClock,
     // Dashboard (issue 16)
     sessions: () => new DynamoSessionStore(table),
+    guardrails: () => new DynamoGuardrailStore(table),
+    apps: () => noApps,
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,

@@ -13,6 +13,7 @@ import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
 import type { SessionStore } from '../ports/sessions';
+import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -58,6 +59,10 @@ export interface Deps {
   // Dashboard (issue 16)
   /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
   sessions: SessionStore;
+  /** Guardrails per actor (API key or AI app), enforced in the publish path (shared/app/guardrails). */
+  guardrails: GuardrailStore;
+  /** AI apps (MCP OAuth clients) an account has; the MCP feature plugs in its registry. */
+  apps: AppRegistry;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

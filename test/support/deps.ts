@@ -29,6 +29,8 @@ import { DynamoMediaStore } from '../../shared/adapters/dynamodb/media';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
 import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
+import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
+import { noApps } from '../../shared/adapters/no-apps';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
 
@@ -129,6 +131,8 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     webhooks: new DynamoWebhookStore(table),
     webhookSender: new HttpWebhookSender({ allowPrivate: true }),
     sessions: new DynamoSessionStore(table),
+    guardrails: new DynamoGuardrailStore(table),
+    apps: noApps,
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,

@@ -56,6 +56,9 @@ export const keys = {
   uploadLinkPrefix: 'UPLINK#',
   // Dashboard (issue 16): sessions by hash.
   session: (hash: string) => ({ pk: `SESSION#${hash}`, sk: 'SESSION' }),
+  // Guardrails per actor (API key or AI app) under the account.
+  guardrails: (accountId: string, kind: string, id: string) => ({ pk: `ACC#${accountId}`, sk: `GUARD#${kind}#${id}` }),
+  guardrailsPrefix: 'GUARD#',
 } as const;
 
 export const GSI1 = 'gsi1';
