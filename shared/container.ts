@@ -23,6 +23,9 @@ import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
 import { DynamoBillingStore } from './adapters/dynamodb/billing';
 import { PlanLifecycleAccounts } from './app/billing/plan-state';
+import { DynamoSessionStore } from './adapters/dynamodb/sessions';
+import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
+import { noApps } from './adapters/no-apps';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
@@ -176,6 +179,10 @@ export function buildDeps(cfg: Config): Deps {
       get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
     }),
     clock: () => systemClock,
+    // Dashboard (issue 16)
+    sessions: () => new DynamoSessionStore(table),
+    guardrails: () => new DynamoGuardrailStore(table),
+    apps: () => noApps,
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,

@@ -30,6 +30,9 @@ import { DynamoBillingStore } from '../../shared/adapters/dynamodb/billing';
 import { StripePayments } from '../../shared/adapters/stripe/stripe-payments';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
+import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
+import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
+import { noApps } from '../../shared/adapters/no-apps';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
 
@@ -134,6 +137,9 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     webhookSender: new HttpWebhookSender({ allowPrivate: true }),
     payments: unconfiguredPayments,
     billing: new DynamoBillingStore(table),
+    sessions: new DynamoSessionStore(table),
+    guardrails: new DynamoGuardrailStore(table),
+    apps: noApps,
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,

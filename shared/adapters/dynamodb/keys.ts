@@ -59,6 +59,11 @@ export const keys = {
   billingCustomer: (customerId: string) => ({ pk: `BILLCUS#${customerId}`, sk: 'BILLCUS' }),
   planChange: (accountId: string, at: string, seq: number) => ({ pk: `ACC#${accountId}`, sk: `PLANCHG#${at}#${String(seq).padStart(8, '0')}` }),
   planChangePrefix: 'PLANCHG#',
+  // Dashboard (issue 16): sessions by hash.
+  session: (hash: string) => ({ pk: `SESSION#${hash}`, sk: 'SESSION' }),
+  // Guardrails per actor (API key or AI app) under the account.
+  guardrails: (accountId: string, kind: string, id: string) => ({ pk: `ACC#${accountId}`, sk: `GUARD#${kind}#${id}` }),
+  guardrailsPrefix: 'GUARD#',
 } as const;
 
 export const GSI1 = 'gsi1';
