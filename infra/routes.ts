@@ -407,6 +407,21 @@ export const routes = {
     summary: 'The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change',
     responses: { 200: { description: 'Billing overview', schema: bill.BillingOverviewResponse }, ...std },
   },
+  postDashboardPlanCheckout: {
+    id: 'post-dashboard-plan-checkout', method: 'POST', path: '/dashboard/plan/checkout', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    summary: "The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval",
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: {
+      303: { description: 'To Stripe Checkout' }, 400: { description: 'Invalid form (the Plan page with the message)' }, 403: E('session_required, csrf_failed'),
+      409: { description: 'plan_already_active, subscription_exists (the Plan page with the message)' }, 503: { description: 'billing_unavailable (the Plan page with the message)' },
+    },
+  },
+  postDashboardPlanPortal: {
+    id: 'post-dashboard-plan-portal', method: 'POST', path: '/dashboard/plan/portal', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    summary: "The Plan page's billing button: 303 to Stripe's customer portal",
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: { 303: { description: "To Stripe's customer portal" }, 403: E('session_required, csrf_failed'), 503: { description: 'billing_unavailable (the Plan page with the message)' } },
+  },
   postBillingStripeWebhook: {
     id: 'post-billing-stripe-webhook', method: 'POST', path: '/billing/stripe-webhook', tag: 'Billing', auth: 'open', grants: ['table', 'billingConfig'],
     summary: "Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once",
@@ -455,7 +470,7 @@ export const routes = {
     responses: { 200: { description: 'Overview (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   getDashboardPlan: {
-    id: 'get-dashboard-plan', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'get-dashboard-plan', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
     summary: 'The plan page every upgrade_url points to: the plan table and what the account uses',
     query: d.PlanQuery,
     responses: { 200: { description: 'Plan (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },

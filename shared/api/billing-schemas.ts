@@ -7,6 +7,8 @@ export const CheckoutBody = z.strictObject({
   plan: z.enum(PAID_PLANS),
   interval: z.enum(BILLING_INTERVALS).optional(),
 }).meta({ id: 'CheckoutRequest' });
+/** The Plan page's checkout form (url-encoded; csrf is the session middleware's). */
+export const CheckoutForm = CheckoutBody.meta({ id: 'CheckoutForm' });
 export const BillingUrlResponse = z.object({ url: z.url() }).meta({ id: 'BillingUrl' });
 export const ProviderWebhookResponse = z.object({
   received: z.literal(true), event_id: z.string(), duplicate: z.boolean().optional(), outcome: z.string().optional(),

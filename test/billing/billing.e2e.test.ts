@@ -1,4 +1,5 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
+import { signInThroughOutbox } from '../support/dashboard';
 import { getDeps, type LocalRuntime } from '../../infra/local/runtime';
 import {
   FakeStripe, TEST_PRICES, checkoutSessionObject, formOf, invoiceObject, signedDelivery, stripeEvent, subscriptionObject,
@@ -251,5 +252,55 @@ describe('end to end', () => {
     } finally {
       deps.clock = real;
     }
+  });
+});
+
+describe('the Plan page (dashboard session)', () => {
+  it('checkout and portal buttons go to Stripe (CSRF required); after the webhook the page shows the subscription and the plan changes', async () => {
+    const a = await account();
+    const session = await signInThroughOutbox(rt.url, a.email);
+    const before = await session.get('/dashboard/plan?plan=agency');
+    expect(before.status).toBe(200);
+    expect(before.headers.get('content-security-policy')).toContain("form-action 'self' https://checkout.stripe.com https://billing.stripe.com");
+    const page = await before.text();
+    expect(page).toContain('<form method="post" action="/dashboard/plan/checkout">');
+    expect(page).toContain('<option value="agency" selected>');
+    expect(page).toContain('<label for="checkout-plan">Plan</label>');
+    expect(page).toContain('<form method="post" action="/dashboard/plan/portal">');
+    expect(page).toContain('No plan changes yet.');
+
+    const sessionsBefore = fake.calls('/v1/checkout/sessions').length;
+    expect((await session.post('/dashboard/plan/checkout', { plan: 'pro', interval: 'year' }, { csrf: false })).status).toBe(403);
+    expect(fake.calls('/v1/checkout/sessions')).toHaveLength(sessionsBefore);
+    const bad = await session.post('/dashboard/plan/checkout', { plan: 'gold' });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('role="alert"');
+
+    const go = await session.post('/dashboard/plan/checkout', { plan: 'pro', interval: 'year' });
+    expect(go.status).toBe(303);
+    expect(go.headers.get('location')).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    const form = formOf(fake.calls('/v1/checkout/sessions').at(-1)!);
+    expect(form).toMatchObject({ client_reference_id: a.id, 'line_items[0][price]': TEST_PRICES.STRIPE_PRICE_PRO_YEAR });
+
+    const back = await session.get('/dashboard/plan?checkout=success&session_id=cs_test_x');
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain('Your plan changes as soon as Stripe confirms the payment');
+
+    const periodEnd = nowSec() + 365 * 86_400;
+    const sub = subscriptionObject({ id: 'sub_page', customer: form.customer, price: TEST_PRICES.STRIPE_PRICE_PRO_YEAR, periodEnd });
+    expect((await deliver(stripeEvent('customer.subscription.created', sub, nowSec()))).body.outcome).toBe('applied');
+    let html = await (await session.get('/dashboard/plan')).text();
+    expect(html).toContain('Subscription: <b>pro</b>, billed yearly (active)');
+    expect(html).not.toContain('action="/dashboard/plan/checkout"');
+    expect(html).toMatch(/<tr><td>[^<]+ UTC<\/td><td>free<\/td><td>pro<\/td><td>upgrade<\/td><td>Stripe<br><code>evt_/);
+
+    const portal = await session.post('/dashboard/plan/portal');
+    expect(portal.status).toBe(303);
+    expect(portal.headers.get('location')).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
+    expect(formOf(fake.calls('/v1/billing_portal/sessions').at(-1)!)).toEqual({ customer: form.customer, return_url: `${rt.url}/dashboard/plan` });
+
+    expect((await deliver(stripeEvent('customer.subscription.updated', { ...sub, cancel_at_period_end: true }, nowSec() + 1))).body.outcome).toBe('applied');
+    html = await (await session.get('/dashboard/plan')).text();
+    expect(html).toContain('Canceled: you keep <b>pro</b> until');
   });
 });

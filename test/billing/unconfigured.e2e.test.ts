@@ -1,6 +1,7 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { signedDelivery, stripeEvent } from '../fakes/stripe';
+import { signInThroughOutbox } from '../support/dashboard';
 
 /** A local server without Stripe configured (the default): billing answers 503 and points at /dev/plan. */
 let rt: LocalRuntime;
@@ -24,5 +25,18 @@ describe('billing without Stripe configured', () => {
     expect((await client(rt.url)('POST', '/dev/plan', { email: 'nobilling@example.com', plan: 'agency' })).status).toBe(200);
     const after = await api('GET', '/api/billing');
     expect(after.body).toMatchObject({ plan: 'agency', changes: [{ from: 'free', to: 'agency', by: 'dev', reason: 'set_without_billing' }] });
+  });
+
+  it('the Plan page says payments are not set up and names /dev/plan; its checkout button answers 503 with the reason', async () => {
+    await signupThroughApi(rt.url, 'nobilling-page@example.com');
+    const session = await signInThroughOutbox(rt.url, 'nobilling-page@example.com');
+    const page = await session.get('/dashboard/plan');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Payments are not set up on this server.');
+    expect(html).toContain('/dev/plan');
+    const refused = await session.post('/dashboard/plan/checkout', { plan: 'pro' });
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toMatch(/role="alert">Billing is not configured on this server\..*\/dev\/plan/);
   });
 });
