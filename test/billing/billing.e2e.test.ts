@@ -56,7 +56,7 @@ describe('checkout and the customer portal (against a Stripe API fake)', () => {
     const a = await account();
     const first = await a.api('POST', '/api/billing/checkout', { plan: 'pro' });
     expect(first.status).toBe(200);
-    expect(first.body.url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    expect(first.body.url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
 
     const customers = fake.calls('/v1/customers').filter((r) => formOf(r)['metadata[account_id]'] === a.id);
     expect(customers).toHaveLength(1);
@@ -82,7 +82,7 @@ describe('checkout and the customer portal (against a Stripe API fake)', () => {
 
     const portal = await a.api('POST', '/api/billing/portal');
     expect(portal.status).toBe(200);
-    expect(portal.body.url).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
+    expect(portal.body.url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     expect(formOf(fake.calls('/v1/billing_portal/sessions').at(-1)!)).toEqual({ customer: customerId, return_url: `${rt.url}/dashboard/plan` });
     // still the one customer
     expect(fake.calls('/v1/customers').filter((r) => formOf(r)['metadata[account_id]'] === a.id)).toHaveLength(1);
@@ -278,7 +278,7 @@ describe('the Plan page (dashboard session)', () => {
 
     const go = await session.post('/dashboard/plan/checkout', { plan: 'pro', interval: 'year' });
     expect(go.status).toBe(303);
-    expect(go.headers.get('location')).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    expect(go.headers.get('location')).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
     const form = formOf(fake.calls('/v1/checkout/sessions').at(-1)!);
     expect(form).toMatchObject({ client_reference_id: a.id, 'line_items[0][price]': TEST_PRICES.STRIPE_PRICE_PRO_YEAR });
 
@@ -296,7 +296,7 @@ describe('the Plan page (dashboard session)', () => {
 
     const portal = await session.post('/dashboard/plan/portal');
     expect(portal.status).toBe(303);
-    expect(portal.headers.get('location')).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
+    expect(portal.headers.get('location')).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     expect(formOf(fake.calls('/v1/billing_portal/sessions').at(-1)!)).toEqual({ customer: form.customer, return_url: `${rt.url}/dashboard/plan` });
 
     expect((await deliver(stripeEvent('customer.subscription.updated', { ...sub, cancel_at_period_end: true }, nowSec() + 1))).body.outcome).toBe('applied');

@@ -43,10 +43,10 @@ export class FakeStripe {
       return { body: customer };
     }
     if (req.method === 'POST' && req.path === '/v1/checkout/sessions') {
-      return { body: { id: `cs_test_${n}`, object: 'checkout.session', mode: form.mode, customer: form.customer, client_reference_id: form.client_reference_id, url: `https://checkout.stripe.test/c/pay/cs_test_${n}`, status: 'open', payment_status: 'unpaid' } };
+      return { body: { id: `cs_test_${n}`, object: 'checkout.session', mode: form.mode, customer: form.customer, client_reference_id: form.client_reference_id, url: `https://checkout.stripe.com/c/pay/cs_test_${n}`, status: 'open', payment_status: 'unpaid' } };
     }
     if (req.method === 'POST' && req.path === '/v1/billing_portal/sessions') {
-      return { body: { id: `bps_${n}`, object: 'billing_portal.session', customer: form.customer, return_url: form.return_url, url: `https://billing.stripe.test/p/session/bps_${n}` } };
+      return { body: { id: `bps_${n}`, object: 'billing_portal.session', customer: form.customer, return_url: form.return_url, url: `https://billing.stripe.com/p/session/bps_${n}` } };
     }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path})` } } };
   }

@@ -353,7 +353,9 @@ describe('Billing secrets (issue 13)', () => {
       .flatMap((p) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
       .filter((s) => JSON.stringify(s.Resource).includes(':parameter/social-publishing/dev/stripe'));
     const billingRoutes = routeList.filter((r) => !r.localOnly && r.grants.includes('billingConfig')).map((r) => r.id).sort();
-    expect(billingRoutes).toEqual(['get-billing', 'post-billing-checkout', 'post-billing-portal', 'post-billing-stripe-webhook']);
+    expect(billingRoutes).toEqual([
+      'get-billing', 'get-dashboard-plan', 'post-billing-checkout', 'post-billing-portal', 'post-billing-stripe-webhook', 'post-dashboard-plan-checkout', 'post-dashboard-plan-portal',
+    ]);
     expect(billingStatements).toHaveLength(billingRoutes.length);
     for (const s of billingStatements) expect(s.Action).toBe('ssm:GetParametersByPath');
   });
