@@ -101,6 +101,18 @@ describe('checkout and the customer portal (against a Stripe API fake)', () => {
   });
 });
 
+describe('Stripe refusing', () => {
+  it("a refused checkout is 502 billing_provider_error with Stripe's reason; the customer stays linked for the next try", async () => {
+    const a = await account();
+    fake.refuseNext = { path: '/v1/checkout/sessions', status: 400, message: 'No such price: price_pro_m' };
+    const refused = await a.api('POST', '/api/billing/checkout', { plan: 'pro' });
+    expect(refused).toMatchObject({ status: 502, body: { code: 'billing_provider_error', error: expect.stringContaining('No such price: price_pro_m') } });
+    expect((await a.api('POST', '/api/billing/checkout', { plan: 'pro' })).status).toBe(200);
+    expect(fake.calls('/v1/customers').filter((r) => formOf(r)['metadata[account_id]'] === a.id)).toHaveLength(1);
+    expect((await overview(a.api)).plan).toBe('free');
+  });
+});
+
 describe('the Stripe webhook', () => {
   it('applies each event type: subscription created, updated, payment failed (grace), paid, deleted', async () => {
     const a = await account();

@@ -22,6 +22,8 @@ export class FakeStripe {
   readonly server = new FakeServer((req) => this.route(req));
   private seq = 0;
   private readonly customersByKey = new Map<string, Record<string, unknown>>();
+  /** The next request to this path is refused with Stripe's error shape. */
+  refuseNext?: { path: string; status: number; message: string };
 
   start() { return this.server.start(); }
   stop() { return this.server.stop(); }
@@ -34,6 +36,11 @@ export class FakeStripe {
 
   private route(req: RecordedRequest) {
     if (req.headers.authorization !== `Bearer ${TEST_SECRET_KEY}`) return { status: 401, body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } } };
+    if (this.refuseNext && this.refuseNext.path === req.path) {
+      const { status, message } = this.refuseNext;
+      this.refuseNext = undefined;
+      return { status, body: { error: { type: 'invalid_request_error', message } } };
+    }
     const form = formOf(req);
     const n = ++this.seq;
     if (req.method === 'POST' && req.path === '/v1/customers') {
