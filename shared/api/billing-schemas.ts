@@ -3,12 +3,11 @@ import { PLAN_NAMES } from '../domain/plans';
 import { BILLING_INTERVALS, PAID_PLANS } from '../domain/billing';
 
 /** Billing (issue 13): checkout, the customer portal, the provider webhook's answer, the billing overview. */
+/** POST /api/billing/checkout, and the Plan page's checkout form (url-encoded there; csrf is the middleware's). */
 export const CheckoutBody = z.strictObject({
   plan: z.enum(PAID_PLANS),
   interval: z.enum(BILLING_INTERVALS).optional(),
 }).meta({ id: 'CheckoutRequest' });
-/** The Plan page's checkout form (url-encoded; csrf is the session middleware's). */
-export const CheckoutForm = CheckoutBody.meta({ id: 'CheckoutForm' });
 export const BillingUrlResponse = z.object({ url: z.url() }).meta({ id: 'BillingUrl' });
 export const ProviderWebhookResponse = z.object({
   received: z.literal(true), event_id: z.string(), duplicate: z.boolean().optional(), outcome: z.string().optional(),
