@@ -98,4 +98,17 @@ describe('billing store (dynalite)', () => {
     const changes = await deps.billing.listChanges(accountId, 50);
     expect(changes.map((c) => [c.from, c.to, c.by, c.reason])).toEqual([['pro', 'starter', 'system', 'downgraded_at_period_end'], ['free', 'pro', 'stripe', 'upgraded']]);
   });
+
+  it('a read answers the plan in force even when storing the change fails (the next read stores it)', async () => {
+    const { deps, accountId, clock } = await newAccount();
+    const store = new DynamoBillingStore(table);
+    await store.saveState(accountId, 0, { plan: 'pro', billing: { pending: { plan: 'free', at: new Date(clock.now() + 1000).toISOString(), reason: 'cancel' } } });
+    clock.advance(2000);
+    const failing = Object.assign(Object.create(store) as DynamoBillingStore, { saveState: async () => { throw new Error('table unavailable'); } });
+    const reader = new PlanLifecycleAccounts(testDeps(table).deps.accounts, { clock, billing: failing });
+    expect((await reader.get(accountId))!.plan).toBe('free');
+    expect(await store.listChanges(accountId, 10)).toEqual([]);
+    expect((await deps.accounts.get(accountId))!.plan).toBe('free');
+    expect((await store.listChanges(accountId, 10)).map((c) => [c.from, c.to, c.reason])).toEqual([['pro', 'free', 'canceled_at_period_end']]);
+  });
 });

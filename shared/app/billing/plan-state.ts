@@ -58,7 +58,14 @@ export class PlanLifecycleAccounts implements AccountStore {
       const start = stateOf(account);
       const due = settle(start, this.deps.clock.now());
       if (due.state === start) return account;
-      const saved = await commitState(this.deps, account, due.state, due.change ? [due.change] : [], { by: 'system' });
+      let saved: Account | undefined;
+      try {
+        saved = await commitState(this.deps, account, due.state, due.change ? [due.change] : [], { by: 'system' });
+      } catch (err) {
+        // the plan in force is answered anyway; the next read stores it
+        log.error('plan change that came due could not be stored', { account_id: id, ...errorFields(err) });
+        return { ...account, plan: due.state.plan, billing: due.state.billing };
+      }
       if (saved) return saved;
     }
     const account = await this.inner.get(id);
