@@ -140,11 +140,12 @@ function entitled(billing: AccountBilling, nowMs: number): { plan: PlanName; imm
 }
 
 /**
- * Moves the plan toward what the subscription entitles: an upgrade at once; a downgrade at the end of the paid
- * period; a canceled, unpaid or ended subscription (or an expired grace period) at once; a cancellation requested
- * for the period end becomes a pending change to Free.
+ * Moves the plan toward what the subscription entitles: an upgrade at once; a downgrade at the end of the period
+ * the higher plan was paid for (`paidUntil`: the period end known before the event; so a downgrade Stripe itself
+ * applies at a renewal takes effect at once); a canceled, unpaid or ended subscription (or an expired grace period)
+ * at once; a cancellation requested for the period end becomes a pending change to Free.
  */
-function follow(state: PlanState, nowMs: number): { state: PlanState; change?: StepChange } {
+function follow(state: PlanState, nowMs: number, paidUntilIso?: string): { state: PlanState; change?: StepChange } {
   const { billing } = state;
   let plan = state.plan;
   let pending = billing.pending;
@@ -152,17 +153,18 @@ function follow(state: PlanState, nowMs: number): { state: PlanState; change?: S
   const target = entitled(billing, nowMs);
   if (target) {
     const periodEnd = billing.current_period_end ? Date.parse(billing.current_period_end) : undefined;
+    const paidUntil = paidUntilIso ? Date.parse(paidUntilIso) : periodEnd;
     if (planRank(target.plan) > planRank(plan)) {
       change = { from: plan, to: target.plan, reason: 'upgraded' };
       plan = target.plan;
       pending = undefined;
     } else if (planRank(target.plan) < planRank(plan)) {
-      if (target.immediate || periodEnd === undefined || periodEnd <= nowMs) {
+      if (target.immediate || paidUntil === undefined || paidUntil <= nowMs) {
         change = { from: plan, to: target.plan, reason: target.plan === 'free' ? 'subscription_ended' : 'downgraded' };
         plan = target.plan;
         pending = undefined;
       } else {
-        pending = { plan: target.plan, at: iso(periodEnd), reason: 'downgrade' };
+        pending = { plan: target.plan, at: iso(paidUntil), reason: 'downgrade' };
       }
     } else if (pending?.reason === 'downgrade') {
       pending = undefined;
@@ -201,7 +203,7 @@ export function applyEvent(start: PlanState, event: BillingEvent, nowMs: number)
   const state = due.state;
   const b = state.billing;
   const done = (billing: AccountBilling): Step => {
-    const next = follow({ plan: state.plan, billing }, nowMs);
+    const next = follow({ plan: state.plan, billing }, nowMs, b.current_period_end);
     if (next.change) changes.push(next.change);
     return { state: next.state, changes, outcome: 'applied' };
   };

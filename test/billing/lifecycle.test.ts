@@ -40,6 +40,21 @@ describe('plan lifecycle (shared/domain/billing)', () => {
     expect(after.state.billing.pending).toBeUndefined();
   });
 
+  it('a downgrade Stripe applies at the renewal (a scheduled change in the portal) takes effect at once', () => {
+    const renewal = periodEnd * 1000 + 5000;
+    const paidPro = run(free, [sub({ created: periodEnd - 100 })], renewal - 10_000).state;
+    const renewed = applyEvent(paidPro, sub({ created: periodEnd + 1, plan: 'starter', price_id: 'price_starter_m', current_period_end: periodEnd + 30 * 86_400 }), renewal);
+    expect(renewed.state.plan).toBe('starter');
+    expect(renewed.changes).toEqual([{ from: 'pro', to: 'starter', reason: 'downgraded' }]);
+    expect(renewed.state.billing.pending).toBeUndefined();
+  });
+
+  it('a downgrade that also restarts the billing period still waits for the end of the period paid for', () => {
+    const { state } = run(free, [sub({ created: 1 }), sub({ created: 2, plan: 'starter', current_period_end: sec(T0) + 30 * 86_400 })]);
+    expect(state.plan).toBe('pro');
+    expect(state.billing.pending).toEqual({ plan: 'starter', at: new Date(periodEnd * 1000).toISOString(), reason: 'downgrade' });
+  });
+
   it('switching back before the period end drops the pending downgrade', () => {
     const { state } = run(free, [sub({ created: 1 }), sub({ created: 2, plan: 'starter' }), sub({ created: 3, plan: 'pro' })]);
     expect(state).toMatchObject({ plan: 'pro' });
