@@ -155,7 +155,7 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
     expect(await w.deps.schedules.claim(a.schedule_id, inMinutes(1), w.clock.now())).toBeDefined();
     expect(await w.deps.schedules.claim(b.schedule_id, inMinutes(1), w.clock.now())).toBeDefined();
     // b's dead run got as far as publishing (same key as the dispatcher uses), then died before recording the post
-    const made = await publishPost(w.deps, acc, { ...validatePost({ platform: 'discord', text: 'died after publishing' }), idempotency_key: `sch:${b.schedule_id}` }, { source: 'schedule', schedule_id: b.schedule_id, wait: false });
+    const made = await publishPost(w.deps, acc, { ...validatePost({ platform: 'discord', text: 'died after publishing' }), duplicate_key: `sch:${b.schedule_id}` }, { source: 'schedule', schedule_id: b.schedule_id, wait: false });
     await w.queue.drain();
     expect(discordSends()).toBe(1);
     await fire(a.schedule_id); await fire(b.schedule_id); // retries within the stale time: nothing
@@ -201,6 +201,43 @@ describe('GET, PATCH and DELETE /api/schedule', () => {
     await w.queue.drain();
     expect(await rejection(cancelSchedule(w.deps, acc.id, done.schedule_id))).toMatchObject({ status: 409, code: 'schedule_not_pending', details: { status: 'published' } });
     expect(await rejection(patchSchedule(w.deps, acc, done.schedule_id, { text: 'z' }))).toMatchObject({ status: 409 });
+  });
+
+  it('a refused PATCH or cancel (409 on a published or canceled schedule) writes nothing: updated_at stays', async () => {
+    const acc = await w.discordAccount();
+    const done = await schedule(acc, { platform: 'discord', text: 'ran', run_at: inMinutes(5) });
+    at(done.run_at);
+    await fire(done.schedule_id);
+    await w.queue.drain();
+    w.clock.advance(60_000);
+    const seen = await getSchedule(w.deps, acc.id, done.schedule_id);
+    expect(seen.status).toBe('published');
+    const stored = await w.deps.schedules.get(done.schedule_id);
+    expect(seen.updated_at).toBe(stored!.updated_at);
+    w.clock.advance(60_000);
+    expect(await rejection(patchSchedule(w.deps, acc, done.schedule_id, { text: 'z' }))).toMatchObject({ status: 409, code: 'schedule_not_pending' });
+    expect(await rejection(cancelSchedule(w.deps, acc.id, done.schedule_id))).toMatchObject({ status: 409, code: 'schedule_not_pending' });
+    expect(await w.deps.schedules.get(done.schedule_id)).toEqual(stored);
+    expect((await getSchedule(w.deps, acc.id, done.schedule_id)).updated_at).toBe(seen.updated_at);
+
+    const canceled = await schedule(acc, { platform: 'discord', text: 'gone', run_at: inMinutes(30) });
+    await cancelSchedule(w.deps, acc.id, canceled.schedule_id);
+    const before = await w.deps.schedules.get(canceled.schedule_id);
+    w.clock.advance(60_000);
+    expect(await rejection(patchSchedule(w.deps, acc, canceled.schedule_id, { run_at: inMinutes(90) }))).toMatchObject({ status: 409 });
+    expect(await w.deps.schedules.get(canceled.schedule_id)).toEqual(before);
+  });
+
+  it('a PATCH or cancel before anyone read the outcome of a run writes nothing either', async () => {
+    const acc = await w.discordAccount();
+    const done = await schedule(acc, { platform: 'discord', text: 'ran unseen', run_at: inMinutes(5) });
+    at(done.run_at);
+    await fire(done.schedule_id);
+    await w.queue.drain();
+    const stored = await w.deps.schedules.get(done.schedule_id);
+    w.clock.advance(60_000);
+    expect(await rejection(patchSchedule(w.deps, acc, done.schedule_id, { text: 'z' }))).toMatchObject({ status: 409, code: 'schedule_not_pending', details: { status: 'published' } });
+    expect(await w.deps.schedules.get(done.schedule_id)).toEqual(stored);
   });
 
   it("cancel: the item is canceled, the alarm removed, the place given back; another account's or a malformed id is 404", async () => {

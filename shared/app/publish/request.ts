@@ -36,6 +36,8 @@ export interface ValidPost {
   payload: PostPayload;
   brand_id?: string;
   idempotency_key?: string;
+  /** A duplicate key the service chose (schedules, recurring occurrences): locks like idempotency_key, never shown. */
+  duplicate_key?: string;
 }
 
 const THREAD_NETWORKS: PlatformName[] = ['x', 'bluesky', 'mastodon'];
