@@ -40,7 +40,7 @@ describe('POST /api/schedule: everything checkable is checked now', () => {
     expect(res).toMatchObject({ schedule_id: expect.stringMatching(/^sch_/), run_at: new Date(Math.ceil(Date.parse(runAt) / 1000) * 1000).toISOString(), status: 'scheduled', platforms: ['discord'] });
     const timer = timerOf(res.schedule_id)!;
     expect(timer).toEqual({ name: `s-${res.schedule_id}`, runAt: new Date(res.run_at), input: { kind: 'scheduled', schedule_id: res.schedule_id } });
-    expect((await usage(w.deps, acc)).scheduled_at_a_time).toMatchObject({ limit: 10, used: 1, remaining: 9 });
+    expect((await usage(w.deps, acc, 'key_test')).scheduled_at_a_time).toMatchObject({ limit: 10, used: 1, remaining: 9 });
     expect(discordSends()).toBe(0);
   });
 
