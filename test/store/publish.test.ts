@@ -6,7 +6,7 @@ import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
 import { getPost, postStatus } from '../../shared/app/publish/queries';
 import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';
-import { TelegramFake } from '../fakes/telegram';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { Account } from '../../shared/ports/store';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
