@@ -71,6 +71,8 @@ export class Sandbox {
   readonly receiver: Array<{ received_at: string; headers: Record<string, string>; body: string }> = [];
   readonly nostrKey = nsecEncode(generateSecretKey());
   private readonly limited = new Set<string>();
+  /** The networks answered with the sandbox's 429 (one entry per refused request), oldest first. */
+  readonly rateLimited: PlatformName[] = [];
   private readonly received = new Map<RecordedRequest, string>();
   origin = '';
 
@@ -183,6 +185,7 @@ export class Sandbox {
     const text = body.toString('utf8');
     if (text.includes(RATE_LIMIT_MARK) && !this.limited.has(`${segment}#${text}`)) {
       this.limited.add(`${segment}#${text}`);
+      this.rateLimited.push(mounted.network);
       send(res, tooManyRequests(2));
       return;
     }
