@@ -92,6 +92,15 @@ describe('npm start runs every network as a simulator (sandbox mode, the default
     expect((video.body.results as Array<Record<string, unknown>>).map((r) => [r.platform, r.ok])).toEqual([['tiktok', true], ['youtube', true]]);
     const photo = await api('POST', '/api/post', { platform: 'instagram', text: 'A photo', photo_url: `${origin}/sandbox/media/sample.jpg` });
     expect((photo.body.results as Array<Record<string, unknown>>)[0]).toMatchObject({ platform: 'instagram', ok: true });
+    // the simulator's container was IN_PROGRESS on the first status read, then FINISHED, then published
+    const statusReads = rt.sandbox!.graph.requests.filter((r) => r.method === 'GET' && r.url.searchParams.get('fields')?.includes('status_code'));
+    expect(statusReads.length).toBeGreaterThanOrEqual(2);
+    let stored = await api('GET', `/api/posts/${photo.body.post_id as string}`);
+    for (let i = 0; i < 50 && (stored.body.results as Array<{ status: string }>)[0].status !== 'published'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      stored = await api('GET', `/api/posts/${photo.body.post_id as string}`);
+    }
+    expect((stored.body.results as Array<{ status: string }>)[0].status).toBe('published');
     const reddit = await api('POST', '/api/post', { platform: 'reddit', text: 'r', subreddit: 'test' });
     expect((reddit.body.results as Array<Record<string, unknown>>)[0]).toMatchObject({ ok: false, code: 'platform_unavailable' });
 

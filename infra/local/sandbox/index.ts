@@ -76,6 +76,11 @@ export class Sandbox {
   private readonly received = new Map<RecordedRequest, string>();
   origin = '';
 
+  constructor() {
+    // Instagram builds media asynchronously: each container answers IN_PROGRESS once, then FINISHED
+    this.graph.containerPolls = 1;
+  }
+
   /** The simulator mounted at /sandbox/<segment>. */
   private servers(): Record<string, { server: FakeServer; network: PlatformName }> {
     return {
