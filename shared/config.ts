@@ -71,6 +71,8 @@ const EnvSchema = z.object({
   NETWORKS: z.enum(['sandbox', 'live']).default('sandbox'),
   /** Set by the local runtime in sandbox mode: the one private origin the address guard allows (its /sandbox/ paths). */
   SANDBOX_ORIGIN: z.string().url().optional(),
+  /** Set with it: the networks whose API base is the sandbox's (comma-separated); their post links go to the inbox. */
+  SANDBOX_NETWORKS: z.string().default(''),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

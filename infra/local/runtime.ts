@@ -14,7 +14,7 @@ import { startPoller } from './sqs-poller';
 import { startTimerPoller } from './timer-poller';
 import { startMediaSweep } from './media-sweep';
 import { Sandbox } from './sandbox';
-import { sandboxEnvironment, sandboxRoutes } from './sandbox/wiring';
+import { sandboxEnvironment, sandboxRoutes, simulatedNetworks } from './sandbox/wiring';
 
 export interface LocalOptions {
   /** HTTP port (0 = random). */
@@ -83,7 +83,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   if (sandbox) {
     sandbox.mount(url);
     ({ env: sandboxEnv, explicit: explicitNetworks } = sandboxEnvironment(sandbox, process.env));
-    Object.assign(process.env, sandboxEnv, { SANDBOX_ORIGIN: url });
+    Object.assign(process.env, sandboxEnv, { SANDBOX_ORIGIN: url, SANDBOX_NETWORKS: simulatedNetworks(sandbox, explicitNetworks).join(',') });
   }
   resetConfig();
   config();
@@ -108,7 +108,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     async stop() {
       await http.stop();
       await sandbox?.nostr.stop();
-      for (const k of [...Object.keys(sandboxEnv), ...(sandbox ? ['SANDBOX_ORIGIN'] : [])]) delete process.env[k];
+      for (const k of [...Object.keys(sandboxEnv), ...(sandbox ? ['SANDBOX_ORIGIN', 'SANDBOX_NETWORKS'] : [])]) delete process.env[k];
       await mediaSweep.stop();
       await Promise.all([...pollers.map((p) => p.stop()), timers.stop()]);
       client.destroy();

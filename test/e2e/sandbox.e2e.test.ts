@@ -73,6 +73,8 @@ describe('npm start runs every network as a simulator (sandbox mode, the default
     const results = res.body.results as Array<{ platform: string; ok: boolean; status: string; id?: string }>;
     expect(results.map((r) => [r.platform, r.ok, r.status])).toEqual(Object.keys(sb.credentials).map((p) => [p, true, 'published']));
     expect(results.every((r) => typeof r.id === 'string' && r.id !== '')).toBe(true);
+    // each post's link is its network's newest entry in the sandbox inbox (the real network never saw it)
+    expect(results.map((r) => (r as { url?: string }).url)).toEqual(Object.keys(sb.credentials).map((p) => `${rt.url}/dev/sandbox/inbox#${p}`));
 
     const inbox = (await sandbox()).inbox.filter((e) => e.text?.includes('Hello from the sandbox'));
     expect(inbox.map((e) => e.network).sort()).toEqual(Object.keys(sb.credentials).sort());
@@ -125,6 +127,8 @@ describe('npm start runs every network as a simulator (sandbox mode, the default
     expect(html).toContain('<h1>Sandbox inbox</h1>');
     expect(html).not.toContain('<script');
     expect(html.indexOf('Busy network sandbox:429')).toBeLessThan(html.indexOf('Hello from the sandbox'));
+    expect(html).toMatch(/<li id="telegram"><p><b>telegram<\/b>[^]*?Busy network sandbox:429/);
+    for (const n of ['bluesky', 'mastodon', 'linkedin', 'x']) expect(html).toContain(`<li id="${n}">`);
     const times = (await sandbox()).inbox.map((e) => e.received_at);
     expect([...times].sort().reverse()).toEqual(times);
   });

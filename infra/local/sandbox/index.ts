@@ -223,7 +223,10 @@ export class Sandbox {
 
   /** The inbox page: what each simulated network received, newest first. */
   inboxPage(): string {
-    const rows = this.inbox().map((e) => `<li><p><b>${escapeHtml(e.network)}</b>${e.reply ? ' (reply)' : ''} · <time>${escapeHtml(e.received_at)}</time></p>` +
+    const anchored = new Set<string>();
+    // the newest entry of each network is its anchor: a post's url in sandbox mode is <inbox>#<network>
+    const anchor = (n: string) => (anchored.has(n) ? '' : (anchored.add(n), ` id="${escapeHtml(n)}"`));
+    const rows = this.inbox().map((e) => `<li${anchor(e.network)}><p><b>${escapeHtml(e.network)}</b>${e.reply ? ' (reply)' : ''} · <time>${escapeHtml(e.received_at)}</time></p>` +
       (e.title ? `<p><b>${escapeHtml(e.title)}</b></p>` : '') + (e.text ? `<p>${escapeHtml(e.text)}</p>` : '') +
       (e.media.length ? `<ul>${e.media.map((m) => `<li>${escapeHtml(m)}</li>`).join('')}</ul>` : '') + '</li>').join('');
     return page('Sandbox inbox', `<main><h1>Sandbox inbox</h1><p>What the simulated networks received, newest first. ` +

@@ -17,6 +17,11 @@ export function sandboxEnvironment(sandbox: Sandbox, current: Record<string, str
   return { env, explicit };
 }
 
+/** The networks whose environment points at the sandbox (the credential-URL networks are recognised by their URLs). */
+export function simulatedNetworks(sandbox: Sandbox, explicit: string[]): string[] {
+  return Object.entries(sandbox.envGroups()).filter(([n, g]) => Object.keys(g).length > 0 && !explicit.includes(n)).map(([n]) => n);
+}
+
 const SANDBOX_PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
