@@ -49,6 +49,8 @@ type EnvGroup = Record<string, string>;
 
 const OAUTH: PlatformName[] = ['tiktok', 'youtube', 'reddit', 'linkedin', 'facebook', 'instagram', 'x'];
 const RATE_LIMIT_MARK = 'sandbox:429';
+/** Requests kept per simulator (and so in the inbox): the newest ones. */
+const KEEP_REQUESTS = 500;
 
 export class Sandbox {
   readonly telegram = new TelegramFake();
@@ -157,7 +159,7 @@ export class Sandbox {
       network: 'nostr', received_at: this.nostr.eventTimes[i] ?? new Date().toISOString(), method: 'EVENT', path: '/sandbox/nostr',
       text: typeof ev.content === 'string' ? ev.content : null, title: null, media: [], reply: Array.isArray(ev.tags) && (ev.tags as unknown[][]).some((t) => t[0] === 'e'),
     }));
-    for (const d of this.receiver) {
+    for (const d of this.receiver.slice(-KEEP_REQUESTS)) {
       let type: string | null = null;
       try { type = (JSON.parse(d.body) as { type?: string }).type ?? null; } catch { /* not JSON */ }
       entries.push({ network: 'webhook', received_at: d.received_at, method: 'POST', path: '/sandbox/receiver', text: type, title: d.headers['service-event'] ?? null, media: [], reply: false });
@@ -198,6 +200,8 @@ export class Sandbox {
     await mounted.server.serve(req, res, body, relative);
     const recorded = mounted.server.requests[before];
     if (recorded) this.received.set(recorded, new Date().toISOString());
+    // a long-running npm start keeps the newest requests of each simulator only
+    for (const old of mounted.server.requests.splice(0, Math.max(0, mounted.server.requests.length - KEEP_REQUESTS))) this.received.delete(old);
   }
 
   /** A WebSocket upgrade for the Nostr relay simulator; false when the path is not the relay's. */
