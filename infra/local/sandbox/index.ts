@@ -159,7 +159,7 @@ export class Sandbox {
       network: 'nostr', received_at: this.nostr.eventTimes[i] ?? new Date().toISOString(), method: 'EVENT', path: '/sandbox/nostr',
       text: typeof ev.content === 'string' ? ev.content : null, title: null, media: [], reply: Array.isArray(ev.tags) && (ev.tags as unknown[][]).some((t) => t[0] === 'e'),
     }));
-    for (const d of this.receiver.slice(-KEEP_REQUESTS)) {
+    for (const d of this.receiver) {
       let type: string | null = null;
       try { type = (JSON.parse(d.body) as { type?: string }).type ?? null; } catch { /* not JSON */ }
       entries.push({ network: 'webhook', received_at: d.received_at, method: 'POST', path: '/sandbox/receiver', text: type, title: d.headers['service-event'] ?? null, media: [], reply: false });
@@ -174,6 +174,7 @@ export class Sandbox {
     if (segment === 'receiver' && req.method === 'POST') {
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
       this.receiver.push({ received_at: new Date().toISOString(), headers, body: body.toString('utf8') });
+      this.receiver.splice(0, Math.max(0, this.receiver.length - KEEP_REQUESTS));
       res.writeHead(204).end();
       return;
     }
