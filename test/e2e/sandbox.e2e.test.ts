@@ -118,6 +118,20 @@ describe('npm start runs every network as a simulator (sandbox mode, the default
     expect(rt.sandbox!.telegram.requests.filter((r) => (r.json as { text?: string } | undefined)?.text === 'Busy network sandbox:429')).toHaveLength(1);
   });
 
+  it('the simulators refuse what the networks refuse: a text over the limit, a bad token (called directly, as a client would)', async () => {
+    const tg = (await sandbox()).credentials.telegram;
+    const send = (token: string, text: string) => fetch(`${rt.url}/sandbox/telegram/bot${token}/sendMessage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: tg.chat_id, text }) });
+    const long = await send(tg.bot_token, 'x'.repeat(4097));
+    expect([long.status, await long.json()]).toEqual([400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' }]);
+    const bad = await send('bad-token', 'hi');
+    expect(bad.status).toBe(401);
+    const fine = await send(tg.bot_token, 'x'.repeat(4096));
+    expect(fine.status).toBe(200);
+    // through the API the adapter refuses first, so nothing is sent
+    const viaApi = await api('POST', '/api/post', { platform: 'telegram', text: 'y'.repeat(5000) });
+    expect((viaApi.body.results as Array<Record<string, unknown>>)[0]).toMatchObject({ ok: false, code: 'text_too_long' });
+  });
+
   it('the inbox page shows the posts newest first, as an accessible page that needs no script', async () => {
     const res = await fetch(`${rt.url}/dev/sandbox/inbox`);
     expect(res.status).toBe(200);

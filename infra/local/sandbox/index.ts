@@ -28,7 +28,8 @@ import type { OAuthFake } from './oauth-authority';
  * server itself (one origin, the only private one the address guard lets through in sandbox mode). The simulators
  * are the tests' network fakes: they check credentials, answer in each network's own shapes, and record every request,
  * which the inbox (`GET /dev/sandbox`, `/dev/sandbox/inbox`) shows. A publish whose text holds `sandbox:429` is
- * answered once with a 429 and a 2-second wait, as a rate-limited network would.
+ * answered once with a 429 and a 2-second wait, as a rate-limited network would; a text over the network's limit is
+ * refused in the network's words (TEXT_LIMITS).
  */
 
 /** One thing a simulated network received: a post, a thread part, a comment, or a webhook delivery. */
@@ -197,6 +198,8 @@ export class Sandbox {
       send(res, tooManyRequests(2));
       return;
     }
+    const tooLong = textLimitReply(mounted.network, relative, body);
+    if (tooLong) { send(res, tooLong); return; }
     const before = mounted.server.requests.length;
     await mounted.server.serve(req, res, body, relative);
     const recorded = mounted.server.requests[before];
@@ -245,6 +248,26 @@ const SAMPLE_MEDIA: Record<string, { type: string; bytes: Buffer }> = {
   'sample.jpg': { type: 'image/jpeg', bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(500), Buffer.from([0xff, 0xd9])]) },
   'sample.mp4': { type: 'video/mp4', bytes: Buffer.concat([Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'), Buffer.alloc(4000)]) },
 };
+
+/**
+ * The networks' own text limits, answered in their own words (the adapters check first, so the service never sends
+ * such a post; a client calling the simulators directly meets them as it would the network).
+ */
+const TEXT_LIMITS: Partial<Record<PlatformName, { path: RegExp; key: (b: Record<string, unknown>) => unknown; max: number; reply: FakeReply }>> = {
+  telegram: { path: /^\/bot[^/]+\/sendMessage$/, key: (b) => b.text, max: 4096, reply: { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message is too long' } } },
+  bluesky: { path: /^\/xrpc\/com\.atproto\.repo\.createRecord$/, key: (b) => (b.record as Record<string, unknown> | undefined)?.text, max: 300, reply: { status: 400, body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes' } } },
+  mastodon: { path: /^\/api\/v1\/statuses$/, key: (b) => b.status, max: 500, reply: { status: 422, body: { error: 'Validation failed: Text character limit of 500 exceeded' } } },
+  x: { path: /^\/2\/tweets$/, key: (b) => b.text, max: 280, reply: { status: 400, body: { title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request', errors: [{ message: 'text is longer than 280 characters' }] } } },
+};
+
+function textLimitReply(network: PlatformName, relativeUrl: string, body: Buffer): FakeReply | undefined {
+  const rule = TEXT_LIMITS[network];
+  if (!rule || !rule.path.test(new URL(relativeUrl, 'http://sandbox').pathname)) return undefined;
+  let json: unknown;
+  try { json = JSON.parse(body.toString('utf8')); } catch { return undefined; }
+  const text = json && typeof json === 'object' ? rule.key(json as Record<string, unknown>) : undefined;
+  return typeof text === 'string' && [...text].length > rule.max ? rule.reply : undefined;
+}
 
 function send(res: http.ServerResponse, reply: FakeReply): void {
   res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
