@@ -106,6 +106,7 @@ const noBlobs: Blobs = {
   head: async () => undefined,
   readRange: async () => new Uint8Array(),
   delete: async () => undefined,
+  putStream: async () => { throw new Error('blobs not configured in this test'); },
 };
 
 /** Deps over the embedded table, with in-memory mail/queue/scheduler and a manual clock. */
