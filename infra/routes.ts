@@ -483,6 +483,84 @@ export const routes = {
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 303: { description: 'Back to the approvals page' }, 402: { description: 'plan_feature (HTML)' }, 403: E('session_required, csrf_failed') },
   },
+  getDashboardPosts: {
+    id: 'get-dashboard-posts', method: 'GET', path: '/dashboard/posts', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Posts (activity log): filters by brand, network, status, source and dates; 50 a page',
+    query: d.ActivityQuery,
+    responses: { 200: { description: 'Posts (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  getDashboardPostsExport: {
+    id: 'get-dashboard-posts-export', method: 'GET', path: '/dashboard/posts/export', tag: 'Dashboard', auth: 'session', grants: ['table', 'bucket'],
+    summary: 'Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link',
+    query: d.ActivityQuery, timeoutSeconds: 29, memoryMb: 512,
+    responses: { 303: { description: 'To the CSV download' } },
+  },
+  getDashboardPost: {
+    id: 'get-dashboard-post', method: 'GET', path: '/dashboard/posts/{id}', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: "One post: each network's result and the post's events",
+    params: s.IdParams,
+    responses: { 200: { description: 'Post (HTML)', contentType: 'text/html' }, 404: E('not_found') },
+  },
+  getDashboardKeys: {
+    id: 'get-dashboard-keys', method: 'GET', path: '/dashboard/keys', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'API keys: create (secret shown once), revoke, and each key\'s guardrails',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'API keys (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardKeys: {
+    id: 'post-dashboard-keys', method: 'POST', path: '/dashboard/keys', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'API keys page actions: create, revoke, guardrails',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The new key, shown once (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardBrands: {
+    id: 'get-dashboard-brands', method: 'GET', path: '/dashboard/brands', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Brands: add, rename, time zone and posting slots',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Brands (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardBrands: {
+    id: 'post-dashboard-brands', method: 'POST', path: '/dashboard/brands', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Brands page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardConnections: {
+    id: 'get-dashboard-connections', method: 'GET', path: '/dashboard/connections', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Connections per brand: health check, reconnect link, disconnect',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Connections (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardConnections: {
+    id: 'post-dashboard-connections', method: 'POST', path: '/dashboard/connections', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'oauthConfig'],
+    summary: 'Connections page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardWebhooks: {
+    id: 'get-dashboard-webhooks', method: 'GET', path: '/dashboard/webhooks', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Webhooks: add, test, rotate the secret, delivery log, redeliver',
+    query: d.WebhooksQuery,
+    responses: { 200: { description: 'Webhooks (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardWebhooks: {
+    id: 'post-dashboard-webhooks', method: 'POST', path: '/dashboard/webhooks', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'scheduler', 'webhookQueue'],
+    summary: 'Webhooks page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardBranding: {
+    id: 'get-dashboard-branding', method: 'GET', path: '/dashboard/branding', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Branding (white label) of the account and each brand; Pro and above',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Branding (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardBranding: {
+    id: 'post-dashboard-branding', method: 'POST', path: '/dashboard/branding', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Branding page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

@@ -47,3 +47,9 @@ export async function setBranding(deps: Pick<Deps, 'branding' | 'brands' | 'cloc
   await deps.branding.put(b);
   return b;
 }
+
+/** The Branding page: the plan's white-label level, the brands, and what is set. */
+export async function brandingPage(deps: Pick<Deps, 'branding' | 'brands'>, account: Account) {
+  const [brands, branding] = await Promise.all([deps.brands.list(account.id), deps.branding.list(account.id)]);
+  return { brands, branding, level: PLANS[account.plan].white_label };
+}
