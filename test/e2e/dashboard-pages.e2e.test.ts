@@ -95,6 +95,24 @@ describe('dashboard pages (local runtime)', () => {
     expect(rows[1]).toEqual(expect.arrayContaining([res.body.post_id, 'telegram', 'published', 'true', '\'=cmd|"calc"!A1, with "quotes"']));
   });
 
+  it('white label: Pro shows the owner\'s name with "powered by" on the connect and upload pages; a brand\'s own branding overrides; Agency shows only its mark', async () => {
+    const brands = (await api('GET', '/api/brands')).body.brands as Array<{ id: string; name: string }>;
+    const def = brands.find((b) => b.name === 'Default')!;
+    const other = brands.find((b) => b.name !== 'Default')!;
+    await s.post('/dashboard/branding', { scope: 'account', display_name: 'Acme Agency', logo_url: 'https://cdn.acme.example/logo.png' });
+    await s.post('/dashboard/branding', { scope: other.id, display_name: 'Client Co' });
+    const pageOf = async (brandId: string) => (await fetch((await api('POST', '/api/connect-link', { brand_id: brandId })).body.url as string)).text();
+    const own = await pageOf(def.id);
+    expect(own).toContain('<img src="https://cdn.acme.example/logo.png" alt="" height="32"><b>Acme Agency</b> <span class="hint">powered by Social Publishing</span>');
+    expect(await pageOf(other.id)).toContain('<b>Client Co</b>');
+    const upload = await api('POST', '/api/media/upload-link', {});
+    expect(await (await fetch(upload.body.url as string)).text()).toContain('<p class="mark">Acme Agency</p><p class="powered">powered by Social Publishing</p>');
+    expect((await client(rt.url)('POST', '/dev/plan', { email: 'pages@example.com', plan: 'agency' })).status).toBe(200);
+    const agency = await pageOf(def.id);
+    expect(agency).toContain('<b>Acme Agency</b>');
+    expect(agency).not.toContain('powered by');
+  });
+
   it('Free: branding is 402 plan_feature (shown as an error on the page); a missing CSRF token changes nothing', async () => {
     await signupThroughApi(rt.url, 'free-pages@example.com');
     const f = await signInThroughOutbox(rt.url, 'free-pages@example.com');
