@@ -13,16 +13,19 @@ function generatedPosts(count: number, startMs = Date.UTC(2026, 9, 1)) {
     payload: { text: i === 0 ? '=HYPERLINK("http://evil")' : `post, "number" ${i}\nsecond line`, media: [], per_platform: {} },
   }));
   const newestFirst = [...posts].reverse();
+  const index = new Map(posts.map((p, i) => [p.id, i]));
   const reads = { gets: 0 };
   const store = {
     list: async (_acc: string, limit: number, before?: string) => newestFirst.filter((p) => !before || p.id < before).slice(0, limit),
-    get: async (id: string) => {
-      reads.gets++;
-      const post = posts.find((p) => p.id === id)!;
-      const ok = posts.indexOf(post) % 4 !== 0;
-      const n: NetworkRecord = { post_id: id, account_id: 'acc_1', platform: 'telegram', state: 'done', deferrals: 0, reserved: ok,
-        result: ok ? { platform: 'telegram', ok: true, status: 'published', url: `https://t.me/x/${id}` } : { platform: 'telegram', ok: false, status: 'failed', code: 'rejected', error: 'no' } };
-      return { post, networks: [n] };
+    networksOf: async (wanted: Array<{ id: string }>) => {
+      reads.gets += wanted.length;
+      return new Map(wanted.map(({ id }) => {
+        const i = index.get(id)!;
+        const ok = i % 4 !== 0;
+        const n: NetworkRecord = { post_id: id, account_id: 'acc_1', platform: 'telegram', state: 'done', deferrals: 0, reserved: ok,
+          result: ok ? { platform: 'telegram', ok: true, status: 'published', url: `https://t.me/x/${id}` } : { platform: 'telegram', ok: false, status: 'failed', code: 'rejected', error: 'no' } };
+        return [id, [n]];
+      }));
     },
   } as unknown as PostStore;
   return { posts, store, reads };

@@ -59,13 +59,12 @@ export async function* activityPages(deps: Pick<Deps, 'posts'>, accountId: strin
     const page = await deps.posts.list(accountId, pageSize, before);
     if (page.length === 0) return;
     const inRange = floor === undefined ? page : page.filter((p) => Date.parse(p.created_at) >= floor);
-    const full = await Promise.all(inRange.filter((p) => !f.brand_id || p.brand_id === f.brand_id).filter((p) => !f.source || p.source === f.source).map((p) => deps.posts.get(p.id)));
+    const wanted = inRange.filter((p) => (!f.brand_id || p.brand_id === f.brand_id) && (!f.source || p.source === f.source));
+    const networks = await deps.posts.networksOf(wanted);
     const posts: ActivityPost[] = [];
-    for (const found of full) {
-      if (!found) continue;
-      const nets = found.networks.map(network).filter((n) => matches(f, found.post, n));
+    for (const p of wanted) {
+      const nets = (networks.get(p.id) ?? []).map(network).filter((n) => matches(f, p, n));
       if (nets.length === 0) continue;
-      const p = found.post;
       posts.push({ id: p.id, created_at: p.created_at, brand_id: p.brand_id, brand: p.brand_name, source: p.source, text: p.payload.text ?? '', networks: nets });
     }
     before = page[page.length - 1].id;
