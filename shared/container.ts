@@ -21,6 +21,8 @@ import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
 import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+import { DynamoBillingStore } from './adapters/dynamodb/billing';
+import { PlanLifecycleAccounts } from './app/billing/plan-state';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
 import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
 import { noApps } from './adapters/no-apps';
@@ -54,6 +56,8 @@ const registryModule: Module<typeof import('./networks/registry')> = () => requi
 const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => require('./adapters/local/outbox-mailer');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
+const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => require('./adapters/stripe/stripe-payments');
+const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => require('./adapters/aws/ssm-billing-settings');
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -85,6 +89,22 @@ function oauthClients(cfg: Config): OAuthClients {
     }),
   };
   return firstOf(guarded, env);
+}
+
+/**
+ * Stripe's settings (issue 13): in AWS only from SSM Parameter Store under BILLING_SSM_PREFIX (SecureStrings; never
+ * Lambda environment variables); locally from the environment. No secret key → billing is not configured.
+ */
+function billingSettings(cfg: Config): () => Promise<import('./adapters/stripe/stripe-payments').StripeSettings | undefined> {
+  if (cfg.RUNTIME === 'aws') {
+    const prefix = cfg.BILLING_SSM_PREFIX;
+    if (!prefix) return async () => undefined;
+    return () => ssmBillingModule().ssmBillingSettings(new (ssmClientModule().SSMClient)({ region: cfg.AWS_REGION }), prefix);
+  }
+  const env = cfg as unknown as Record<string, string | undefined>;
+  return async () => cfg.STRIPE_SECRET_KEY
+    ? { secretKey: cfg.STRIPE_SECRET_KEY, webhookSecret: cfg.STRIPE_WEBHOOK_SECRET, prices: stripeModule().priceTableFrom((name) => env[name]) }
+    : undefined;
 }
 
 /**
@@ -122,8 +142,9 @@ export function buildDeps(cfg: Config): Deps {
     uploads: () => new DynamoMediaStore(table),
     webhooks: () => new DynamoWebhookStore(table),
   });
-  return lazily<Deps>({
-    accounts: () => new DynamoAccountStore(table),
+  const deps: Deps = lazily<Deps>({
+    // Reads answer the plan in force now (a change due at the period end or after a grace period applies on read).
+    accounts: () => new PlanLifecycleAccounts(new DynamoAccountStore(table), { get clock() { return deps.clock; }, get billing() { return deps.billing; } }),
     keys: () => new DynamoKeyStore(table),
     brands: () => new DynamoBrandStore(table),
     tokens: () => new DynamoTokenStore(table),
@@ -171,7 +192,11 @@ export function buildDeps(cfg: Config): Deps {
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
     }),
+    // --- Billing (issue 13)
+    payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
+    billing: () => new DynamoBillingStore(table),
   });
+  return deps;
 }
 
 let deps: Deps | undefined;

@@ -12,6 +12,7 @@ import type { Registry } from '../networks/registry';
 import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
+import type { BillingStore, PaymentProvider } from '../ports/billing';
 import type { SessionStore } from '../ports/sessions';
 import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
 import type { ApprovalStore } from '../ports/approvals';
@@ -58,6 +59,9 @@ export interface Deps {
   webhookSender: WebhookSender;
   /** Media uploads and hosted upload links (shared/app/media). */
   uploads: MediaStore;
+  // --- Billing (issue 13): the payment provider (Stripe) and the billing state in the table (shared/app/billing).
+  payments: PaymentProvider;
+  billing: BillingStore;
   // Dashboard (issue 16)
   /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
   sessions: SessionStore;
