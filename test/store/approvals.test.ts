@@ -9,6 +9,8 @@ import {
   APPROVAL_TTL_SECONDS, createClientLink, decideAsOwner, decideWithLink, expiryTimerName, getApproval, openReviewLink, setApprovalRule,
 } from '../../shared/app/approvals/approvals';
 import { AppError } from '../../shared/domain/errors';
+import { createSchedule } from '../../shared/app/schedule/create';
+import { getSchedule } from '../../shared/app/schedule/manage';
 import type { Account } from '../../shared/ports/store';
 import type { Actor } from '../../shared/app/auth';
 
@@ -146,5 +148,27 @@ describe('approvals (embedded DynamoDB)', () => {
     expect(await post(acc, { platform: 'telegram', text: 'flagged key' }, { kind: 'key', id: key.id })).toMatchObject({ status: 'pending_approval' });
     const free = await w.newAccount('free');
     await expect(setApprovalRule(w.deps, free, { scope: 'account', always: true, networks: [] })).rejects.toMatchObject({ status: 402, details: { plan: 'starter' } });
+  });
+
+  it('a scheduled post is held when it fires (same path); approved it publishes under the run, rejected the run fails with approval_rejected', async () => {
+    const acc = await heldAccount();
+    const runAt = () => new Date(Math.ceil((w.clock.now() + 3_600_000) / 1000) * 1000).toISOString();
+    const a = await createSchedule(w.deps, acc, { platform: 'telegram', text: 'scheduled, then approved', run_at: runAt() } as never);
+    const b = await createSchedule(w.deps, acc, { platform: 'telegram', text: 'scheduled, then rejected', run_at: runAt() } as never);
+    w.clock.advance(3_600_000 + 2_000);
+    await dispatch(w.deps, { kind: 'scheduled', schedule_id: a.schedule_id });
+    await dispatch(w.deps, { kind: 'scheduled', schedule_id: b.schedule_id });
+    expect(w.telegramSends()).toBe(0);
+    const pending = await w.deps.approvals.list(acc.id, { status: 'pending', limit: 10 });
+    const heldA = pending.find((x) => x.post.payload.text === 'scheduled, then approved')!;
+    const heldB = pending.find((x) => x.post.payload.text === 'scheduled, then rejected')!;
+    expect(heldA).toMatchObject({ source: 'schedule', schedule_id: a.schedule_id });
+    await decideAsOwner(w.deps, acc, heldA.id, 'approve');
+    await decideAsOwner(w.deps, acc, heldB.id, 'reject');
+    await w.queue.drain();
+    expect(w.telegramSends()).toBe(1);
+    expect(await getSchedule(w.deps, acc.id, a.schedule_id)).toMatchObject({ status: 'published', post_id: heldA.post_id });
+    expect(await getSchedule(w.deps, acc.id, b.schedule_id)).toMatchObject({ status: 'failed', code: 'approval_rejected' });
+    w.clock.advance(-(3_600_000 + 2_000));
   });
 });
