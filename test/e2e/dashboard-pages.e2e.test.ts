@@ -3,6 +3,7 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { signInThroughOutbox, type DashboardSession } from '../support/dashboard';
 import { parseCsv } from '../support/csv';
 import { TelegramFake } from '../fakes/telegram';
+import { WebhookReceiver } from '../webhooks/receiver';
 
 let rt: LocalRuntime;
 const telegram = new TelegramFake();
@@ -111,6 +112,32 @@ describe('dashboard pages (local runtime)', () => {
     const agency = await pageOf(def.id);
     expect(agency).toContain('<b>Acme Agency</b>');
     expect(agency).not.toContain('powered by');
+  });
+
+  it('Webhooks: test event, delivery log, redeliver and rotate from the page; Connections: disconnect', async () => {
+    const rx = new WebhookReceiver();
+    await rx.start();
+    try {
+      const created = await s.post('/dashboard/webhooks', { action: 'create', url: rx.url('/dash'), events: ['webhook.test'] });
+      const id = /<article class="card" id="(wh_[0-9A-Z]+)"><h2>[^<]*\/dash</.exec(await created.text())![1];
+      const tested = await s.post('/dashboard/webhooks', { action: 'test', webhook_id: id });
+      expect(tested.headers.get('location')).toBe(`/dashboard/webhooks?done=tested&log=${id}`);
+      await rx.waitFor(1);
+      let log = '';
+      for (let i = 0; i < 50 && !log.includes('delivered'); i++) log = await html(`/dashboard/webhooks?log=${id}`);
+      expect(log).toContain('<td>webhook.test</td><td>1</td><td>delivered</td>');
+      const deliveryId = /name="delivery_id" value="([^"]+)"/.exec(log)![1];
+      expect((await s.post('/dashboard/webhooks', { action: 'redeliver', webhook_id: id, delivery_id: deliveryId })).headers.get('location')).toBe(`/dashboard/webhooks?done=redelivered&log=${id}`);
+      await rx.waitFor(2);
+      expect(rx.received[1].headers['service-delivery']).toBe(rx.received[0].headers['service-delivery']);
+      const rotated = await s.post('/dashboard/webhooks', { action: 'rotate', webhook_id: id });
+      expect(await rotated.text()).toMatch(/<code id="webhook-secret">whsec_/);
+    } finally {
+      await rx.stop();
+    }
+    const con = ((await api('GET', '/api/connections')).body.connections as Array<{ id: string; platform: string }>).find((c) => c.platform === 'telegram')!;
+    expect((await s.post('/dashboard/connections', { action: 'disconnect', connection_id: con.id })).headers.get('location')).toBe('/dashboard/connections?done=disconnected');
+    expect((await api('GET', '/api/connections')).body.connections).toEqual([]);
   });
 
   it('Free: branding is 402 plan_feature (shown as an error on the page); a missing CSRF token changes nothing', async () => {
