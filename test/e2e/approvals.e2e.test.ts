@@ -4,7 +4,9 @@ import { TelegramFake } from '../fakes/telegram';
 import { DiscordFake } from '../fakes/discord';
 import { WebhookReceiver } from '../webhooks/receiver';
 import { verifyWebhook } from '../../shared/webhooks/verify';
-import type { LocalRuntime } from '../../infra/local/runtime';
+import { getDeps, type LocalRuntime } from '../../infra/local/runtime';
+import { handler as dispatcher } from '../../functions/scheduler/dispatch';
+import { APPROVAL_TTL_SECONDS } from '../../shared/app/approvals/approvals';
 
 let rt: LocalRuntime;
 const telegram = new TelegramFake();
@@ -13,7 +15,8 @@ const rx = new WebhookReceiver();
 
 beforeAll(async () => {
   await Promise.all([telegram.start(), discord.start(), rx.start()]);
-  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url });
+  // several owners sign in from 127.0.0.1: the per-IP sign-in limit (5 an hour) is not what this file tests
+  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url, DISABLE_RATE_LIMITS: '1' });
 });
 afterAll(async () => {
   await rt?.stop();
@@ -105,6 +108,32 @@ describe('approvals through the local runtime', () => {
   });
 });
 
+describe('approval expiry through the local runtime', () => {
+  it('no decision in 7 days: with the runtime clock moved past the expiry, the dispatcher (the scheduler target) expires it; nothing is sent', async () => {
+    const { api, s } = await owner('approver4@example.com');
+    await s.post('/dashboard/approvals/rules', { scope: 'account', always: 'on' });
+    const held = await api('POST', '/api/post', { platform: 'telegram', text: 'Nobody looks at me' });
+    expect(held.status).toBe(202);
+    const input = { kind: 'approval-expiry', approval_id: held.body.approval_id };
+    await dispatcher(input);
+    expect((await api('GET', `/api/approvals/${held.body.approval_id}`)).body).toMatchObject({ status: 'pending' });
+    const deps = getDeps();
+    const realClock = deps.clock;
+    deps.clock = { now: () => realClock.now() + (APPROVAL_TTL_SECONDS + 60) * 1000 };
+    try {
+      // the owner's emailed link has run out with the approval
+      const outbox = JSON.parse((await client(rt.url)('GET', '/dev/outbox')).text) as Array<{ to: string; subject: string; links: string[] }>;
+      const link = outbox.find((m) => m.to === 'approver4@example.com' && m.subject.includes('waiting for your approval'))!.links[0];
+      expect((await fetch(rt.url + new URL(link).pathname)).status).toBe(410);
+      await dispatcher(input);
+    } finally {
+      deps.clock = realClock;
+    }
+    expect((await api('GET', `/api/approvals/${held.body.approval_id}`)).body).toMatchObject({ status: 'expired', decided_by: 'expiry' });
+    expect(telegram.requests.filter((r) => JSON.stringify(r.json ?? {}).includes('Nobody looks at me'))).toEqual([]);
+  });
+});
+
 describe('guardrails through the local runtime', () => {
   it('a key calling PUT guardrails → 403 session_required; the session sets them with the CSRF header; cap reached → 403; a network outside the list fails alone', async () => {
     const { api, s, key } = await owner('guard1@example.com');
@@ -126,7 +155,7 @@ describe('guardrails through the local runtime', () => {
     const mixed = await api('POST', '/api/post', { platforms: ['telegram', 'discord'], text: 'guarded 1' });
     expect(mixed.status).toBe(200);
     expect(mixed.body.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: false, code: 'platform_not_allowed' }), expect.objectContaining({ platform: 'discord', ok: true })]);
-    expect(sends()).toBe(0);
+    expect(telegram.requests.filter((r) => JSON.stringify(r.json ?? {}).includes('guarded'))).toEqual([]);
     expect((await api('POST', '/api/post', { platform: 'discord', text: 'guarded 2' })).status).toBe(200);
     const over = await api('POST', '/api/post', { platform: 'discord', text: 'guarded 3' });
     expect(over.status).toBe(403);
