@@ -26,6 +26,8 @@ import { PlanLifecycleAccounts } from './app/billing/plan-state';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
 import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
 import { noApps } from './adapters/no-apps';
+import { DynamoApprovalStore } from './adapters/dynamodb/approvals';
+import { DynamoBrandingStore } from './adapters/dynamodb/branding';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
@@ -191,6 +193,8 @@ export function buildDeps(cfg: Config): Deps {
     sessions: () => new DynamoSessionStore(table),
     guardrails: () => new DynamoGuardrailStore(table),
     apps: () => noApps,
+    approvals: () => new DynamoApprovalStore(table),
+    branding: () => new DynamoBrandingStore(table),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
