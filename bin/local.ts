@@ -4,6 +4,8 @@ import { routeList } from '../infra/routes';
 
 /** `npm start`: the whole service on http://localhost:3000 (PORT), state under .data/ (DATA_DIR). */
 async function main() {
+  // Readable logs on a terminal (Powertools' dev mode: the same JSON lines, indented); JSON lines when piped.
+  if (process.stdout.isTTY && process.env.POWERTOOLS_DEV === undefined) process.env.POWERTOOLS_DEV = 'true';
   const port = Number(process.env.PORT ?? 3000);
   const dataDir = process.env.DATA_DIR ?? '.data';
   const rt = await startLocalRuntime({ port, dataDir, log: (l) => process.stderr.write(l + '\n') });

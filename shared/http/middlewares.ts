@@ -8,7 +8,7 @@ import { authenticate } from '../app/auth';
 import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
 import { AppError, BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
-import { errorFields, log } from '../log';
+import { appendLogContext, errorFields, log } from '../log';
 
 /** Per-request state the middlewares fill in for the route function. */
 export interface RequestState {
@@ -91,6 +91,7 @@ export function auth(route: RouteDef): Mw {
       }
       const s = stateOf(req.context);
       s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+      appendLogContext({ account_id: s.principal.account.id });
     },
   };
 }

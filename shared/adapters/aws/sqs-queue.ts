@@ -1,5 +1,6 @@
 import { SQSClient, SendMessageBatchCommand, type BatchResultErrorEntry, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
 import type { Queue, QueueMessage } from '../../ports/queue';
+import { CORRELATION_ATTRIBUTE, correlationId } from '../../log';
 
 const BATCH_SIZE = 10;
 const RETRY_ROUNDS = 3;
@@ -55,9 +56,11 @@ export class SqsQueue implements Queue {
 }
 
 function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
+  const correlation = correlationId();
   return {
     Id: message.id,
     MessageBody: JSON.stringify(message.body),
+    ...(correlation ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlation } } } : {}),
     ...(message.delaySeconds !== undefined ? { DelaySeconds: message.delaySeconds } : {}),
   };
 }

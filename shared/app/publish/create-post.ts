@@ -17,6 +17,7 @@ import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
 import { releaseXCredits, reserveXCredits, xPlanRefusal } from './x-credits';
+import { appendLogContext } from '../../log';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
@@ -55,6 +56,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   const started = deps.clock.now();
   const plan = PLANS[account.plan];
   const postId = newId('pst', started);
+  appendLogContext({ post_id: postId });
   const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
 
   const results = new Map<PlatformName, NetworkResult>();
