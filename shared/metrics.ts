@@ -51,7 +51,7 @@ export function putMetric<N extends MetricName>(name: N, value: number, dimensio
   try {
     const m = root().singleMetric();
     for (const [k, v] of Object.entries(dimensions) as Array<[string, string]>) m.addDimension(k, v);
-    for (const [k, v] of Object.entries(logContext())) if (typeof v === 'string') m.addMetadata(k, v);
+    for (const [k, v] of Object.entries(logContext())) if (typeof v === 'string' && !(k in dimensions)) m.addMetadata(k, v);
     m.addMetric(name, METRICS[name].unit, value);
   } catch {
     // metrics never break the work they describe
