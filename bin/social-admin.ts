@@ -13,11 +13,11 @@ import { accountItems, deleteAccount, exportAccount, replayDlq } from '../infra/
 
 /**
  * `social-admin`: operator commands against a stage's table, bucket and queues (AWS credentials of the account),
- * or against the local runtime (`--local [DATA_DIR]`, which reads DATA_DIR/runtime.json written by `npm start`).
+ * or against the local runtime (`--local [--data-dir DIR]`, which reads DIR/runtime.json written by `npm start`).
  */
 export const ADMIN_HELP = `social-admin — operator commands
 
-Target: --local [DATA_DIR]                    the local runtime (default .data)
+Target: --local [--data-dir DIR]              the local runtime (DIR default: DATA_DIR or .data)
         --stage S --table T --bucket B [--region R]   a deployed stage (outputs TableName and MediaBucketName of
                                                        SocialPublishing-S-Data; queues found by name)
 
@@ -45,7 +45,7 @@ function option(argv: string[], name: string): string | undefined {
 
 function target(argv: string[], env: AdminIo['env']): Target {
   if (argv.includes('--local')) {
-    const dir = option(argv, 'local') ?? env.DATA_DIR ?? '.data';
+    const dir = option(argv, 'data-dir') ?? env.DATA_DIR ?? '.data';
     const file = path.join(dir, 'runtime.json');
     if (!fs.existsSync(file)) throw new UsageError(`${file} not found: start the local runtime (npm start) with that data dir`);
     const rt = JSON.parse(fs.readFileSync(file, 'utf8')) as { region: string; table: string; bucket: string; dynamodb: string; s3: string; sqs: string; queues: Record<string, { url: string; dlqUrl: string }> };
@@ -78,7 +78,7 @@ async function accountId(t: Target, who: string | undefined): Promise<string> {
 }
 
 async function command(argv: string[], io: AdminIo): Promise<number> {
-  const positional = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--') && !['--local', '--yes', '--json'].includes(argv[i - 1])));
+  const positional = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--') && !['--local', '--yes'].includes(argv[i - 1])));
   const [cmd, who, extra] = positional;
   if (!cmd || cmd === 'help') { io.out(ADMIN_HELP); return cmd ? 0 : 2; }
   const t = target(argv, io.env);

@@ -13,6 +13,8 @@ export const handler = async (event: unknown, context?: Context): Promise<void> 
     return;
   }
   const d = input.data as Record<string, unknown>;
-  const id = [d.schedule_id, d.recurring_id, d.delivery_id, d.kind].find((v): v is string => typeof v === 'string');
-  await withLogContext({ correlation_id: id ?? 'scheduler', ...(typeof d.kind === 'string' ? { dispatch_kind: d.kind } : {}) }, () => dispatch(getDeps(), input.data));
+  const id = [d.schedule_id, d.recurring_id, d.delivery_id, d.post_id, d.kind].find((v): v is string => typeof v === 'string');
+  // a timer has no request: its schedule (or post, or delivery) id correlates what it causes
+  const fields = { correlation_id: id ?? 'scheduler', dispatch_kind: d.kind, post_id: d.post_id, schedule_id: d.schedule_id };
+  await withLogContext(fields, () => dispatch(getDeps(), input.data));
 };

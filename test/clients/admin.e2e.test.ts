@@ -32,7 +32,7 @@ afterAll(async () => {
 async function admin(...args: string[]) {
   let out = '';
   let err = '';
-  const code = await runAdmin([...args, '--local', rt.dataDir], { out: (t) => { out += t; }, err: (t) => { err += t; }, env: {} });
+  const code = await runAdmin([...args, '--local', '--data-dir', rt.dataDir], { out: (t) => { out += t; }, err: (t) => { err += t; }, env: {} });
   return { code, out, err };
 }
 
