@@ -64,7 +64,7 @@ describe('the typed client (shared/client) against the local runtime', () => {
     expect(down).toMatchObject({ status: 0, errorClass: 'network', code: 'network_error' });
   });
 
-  it('every public route is callable through the client: a documented answer, never a 5xx, errors as {error, code}', async () => {
+  it('every public route is callable through the client: a documented answer, errors as {error, code}', async () => {
     const key = await signupThroughApi(rt.url, 'every-route@example.com');
     const api = createSocialClient({ baseUrl: rt.url, apiKey: key });
     const sample: Record<string, string> = {
@@ -77,11 +77,13 @@ describe('the typed client (shared/client) against the local runtime', () => {
       const res = await api.request(r.method.toLowerCase() as 'get', r.path as '/api/me', {
         params: { path: pathParams, query: {} } as never,
         ...(r.body && r.method !== 'GET' ? { body: {} as never } : {}),
-        redirect: 'manual',
+        redirect: 'manual', parseAs: 'text',
       } as never);
       const status = res.response.status;
       const documented = Object.keys(r.responses).map(Number);
-      expect({ route: r.id, status, fine: status < 500 && (documented.includes(status) || [400, 401, 404, 415, 429].includes(status)) }).toEqual({ route: r.id, status, fine: true });
+      // a documented answer (billing answers its documented 503 when Stripe is not configured), or a middleware 4xx
+      // (403 session_required: dashboard routes refuse API keys)
+      expect({ route: r.id, status, fine: documented.includes(status) || [400, 401, 403, 404, 415, 429].includes(status) }).toEqual({ route: r.id, status, fine: true });
       if (status >= 400 && r.method !== 'HEAD' && (res.response.headers.get('content-type') ?? '').includes('json')) {
         expect({ route: r.id, error: res.error }).toEqual({ route: r.id, error: expect.objectContaining({ code: expect.any(String), error: expect.any(String) }) });
       }
