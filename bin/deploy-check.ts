@@ -5,6 +5,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildStacks, settingsFrom } from './app';
 import { PLATFORMS } from '../shared/domain/platforms';
+import { PLANS } from '../shared/domain/plans';
 
 /**
  * `npm run deploy:check` — offline, no AWS credentials: for every stage
@@ -117,12 +118,17 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
   const prefixes = Object.values(templates).flatMap((t) => functionEnvValues(t, 'OAUTH_SSM_PREFIX'));
   const ssmNames = [...new Set(prefixes)].flatMap((prefix) => PLATFORMS.filter((p) => p.oauth)
     .flatMap((p) => [`${prefix}/${p.name}/client_id`, `${prefix}/${p.name}/client_secret`]));
-  const existing = opts.checkSsm ? await opts.checkSsm(ssmNames) : undefined;
+  // Billing (issue 13): Stripe's secret key, webhook secret and one price per paid plan and interval
+  const billingPrefixes = [...new Set(Object.values(templates).flatMap((t) => functionEnvValues(t, 'BILLING_SSM_PREFIX')))];
+  const billingNames = billingPrefixes.flatMap((prefix) => ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', ...Object.keys(PLANS)
+    .filter((p) => p !== 'free').flatMap((p) => ['MONTH', 'YEAR'].map((i) => `STRIPE_PRICE_${p.toUpperCase()}_${i}`))].map((n) => `${prefix}/${n}`));
+  const existing = opts.checkSsm ? await opts.checkSsm([...ssmNames, ...billingNames]) : undefined;
+  const ssmStatus = (name: string) => (existing ? (existing.has(name) ? 'set' as const : 'missing' as const) : 'not checked (offline)' as const);
   for (const name of ssmNames) {
-    report.parameters.push({
-      name, kind: 'ssm', status: existing ? (existing.has(name) ? 'set' : 'missing') : 'not checked (offline)',
-      note: 'OAuth client registration (SecureString); unset = that network answers oauth_not_configured',
-    });
+    report.parameters.push({ name, kind: 'ssm', status: ssmStatus(name), note: 'OAuth client registration (SecureString); unset = that network answers oauth_not_configured' });
+  }
+  for (const name of billingNames) {
+    report.parameters.push({ name, kind: 'ssm', status: ssmStatus(name), note: 'Stripe (SecureString); without STRIPE_SECRET_KEY billing answers billing_unavailable' });
   }
   for (const [stack, t] of Object.entries(templates)) {
     for (const [name, p] of Object.entries(t.Parameters ?? {})) {

@@ -46,8 +46,16 @@ function root(): Metrics {
   return base;
 }
 
+/** Powertools' own rule, checked before building anything: the explicit switch wins, else dev mode turns EMF off. */
+function disabled(): boolean {
+  const flag = process.env.POWERTOOLS_METRICS_DISABLED;
+  if (flag !== undefined) return flag === 'true' || flag === '1';
+  return process.env.POWERTOOLS_DEV === 'true' || process.env.POWERTOOLS_DEV === '1';
+}
+
 /** Writes one metric value now, with its dimensions and the current correlation ids as metadata. */
 export function putMetric<N extends MetricName>(name: N, value: number, dimensions: DimensionsOf<N>): void {
+  if (disabled()) return;
   try {
     const m = root().singleMetric();
     for (const [k, v] of Object.entries(dimensions) as Array<[string, string]>) m.addDimension(k, v);

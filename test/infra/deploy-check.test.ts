@@ -28,6 +28,9 @@ describe('deploy:check (offline)', () => {
     expect(prod.parameters.filter((p) => p.kind === 'ssm').map((p) => p.name)).toEqual(expect.arrayContaining([
       '/social-publishing/prod/oauth/x/client_id', '/social-publishing/prod/oauth/x/client_secret', '/social-publishing/prod/oauth/tiktok/client_secret',
     ]));
+    expect(prod.parameters.filter((p) => p.kind === 'ssm').map((p) => p.name)).toEqual(expect.arrayContaining([
+      expect.stringMatching(/\/STRIPE_SECRET_KEY$/), expect.stringMatching(/\/STRIPE_WEBHOOK_SECRET$/), expect.stringMatching(/\/STRIPE_PRICE_PRO_YEAR$/),
+    ]));
     expect(prod.parameters.filter((p) => p.kind === 'ssm').every((p) => p.status === 'not checked (offline)')).toBe(true);
 
     const second = await runDeployCheck({
