@@ -78,7 +78,6 @@ describe('logs of a full end-to-end run (Powertools Logger, correlation, no secr
     for (const secret of secrets) expect({ secret, hits: text.split(secret).length - 1 }).toEqual({ secret, hits: 0 });
 
     const lines = capture.json().filter((l) => l.service === 'social-publishing' && l._aws === undefined);
-    if (process.env.DUMP_LOG) require('fs').writeFileSync('/tmp/i14-log.txt', text);
     expect(lines.length).toBeGreaterThan(15);
     for (const l of lines) expect(l).toMatchObject({ level: expect.any(String), message: expect.any(String), timestamp: expect.any(String) });
 
