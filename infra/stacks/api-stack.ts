@@ -205,6 +205,9 @@ export function serviceEnvironment(o: {
     OAUTH_SSM_PREFIX: o.oauthSsmPrefix,
     BILLING_SSM_PREFIX: o.billingSsmPrefix,
     LOG_LEVEL: 'info',
+    // Observability (issue 14): the `service` of every log line and EMF metric, and the metrics namespace.
+    POWERTOOLS_SERVICE_NAME: o.data.prefix,
+    POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }

@@ -1,3 +1,4 @@
+import { traceClient } from '../../tracing';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -110,11 +111,11 @@ function isNotFound(err: unknown): boolean {
  * InvalidAccessKeyId to any other access key id, though it does not check signatures).
  */
 export function s3Client(opts: { region: string; endpoint?: string }): S3Client {
-  return new S3Client({
+  return traceClient(new S3Client({
     region: opts.region,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     ...(opts.endpoint
       ? { endpoint: opts.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
       : {}),
-  });
+  }));
 }

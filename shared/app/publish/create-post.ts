@@ -20,6 +20,7 @@ import { releaseXCredits, reserveXCredits, xPlanRefusal } from './x-credits';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails, platformRefusal, reserveActorCap } from '../guardrails/enforce';
 import { holdForApproval, holdReason } from '../approvals/approvals';
+import { appendLogContext } from '../../log';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
@@ -62,6 +63,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   const started = deps.clock.now();
   const plan = PLANS[account.plan];
   const postId = opts.approval?.post_id ?? newId('pst', started);
+  appendLogContext({ post_id: postId });
   const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
   const guard = await loadGuardrails(deps, account.id, opts.actor);
   checkBrandAllowed(guard, brand.id);

@@ -7,6 +7,7 @@ import { fireRecurring, fireScheduled } from '../schedule/fire';
 import { markDeferralFired } from '../schedule/deferral';
 import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
 import { expireApproval } from '../approvals/approvals';
+import { putMetric } from '../../metrics';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
 export const DispatchInput = z.discriminatedUnion('kind', [
@@ -33,6 +34,10 @@ export type DispatchInput = z.infer<typeof DispatchInput>;
 
 /** Fires a due timer: a deferred network goes back on the publish queue, where the worker claims it once. */
 export async function dispatch(deps: Deps, input: DispatchInput): Promise<void> {
+  putMetric('SchedulesFired', 1, { kind: input.kind });
+  if (input.kind === 'recurring' && !Number.isNaN(Date.parse(input.occurrence))) {
+    putMetric('ScheduleLateness', Math.max(0, deps.clock.now() - Date.parse(input.occurrence)), { kind: 'recurring' });
+  }
   if (input.kind === 'webhook') return dispatchWebhookTry(deps, input);
   if (input.kind === 'webhook-sweep') { await sweepDeliveries(deps); return; }
   if (input.kind === 'scheduled') return fireScheduled(deps, input.schedule_id);
