@@ -66,6 +66,9 @@ const EnvSchema = z.object({
   INSTAGRAM_AUTH_BASE: z.string().url().optional(),
   X_CLIENT_ID: z.string().optional(), X_CLIENT_SECRET: z.string().optional(),
   X_AUTH_BASE: z.string().url().optional(), X_API_BASE: z.string().url().optional(),
+  // --- network depth (issue 15) ---
+  /** Bluesky's video service (app.bsky.video.*); a loopback fake in tests. */
+  BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

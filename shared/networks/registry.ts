@@ -27,7 +27,7 @@ export function buildRegistry(cfg: Config): Registry {
   const h = oauthHosts(cfg);
   return {
     telegram: createTelegramAdapter({ apiBase: cfg.TELEGRAM_API_BASE }),
-    bluesky: createBlueskyAdapter({ apiBase: cfg.BLUESKY_API_BASE }),
+    bluesky: createBlueskyAdapter({ apiBase: cfg.BLUESKY_API_BASE, videoBase: cfg.BLUESKY_VIDEO_BASE }),
     mastodon: createMastodonAdapter({ pollIntervalMs: cfg.MASTODON_POLL_MS }),
     discord: createDiscordAdapter(),
     wordpress: createWordpressAdapter(),

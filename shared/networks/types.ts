@@ -12,6 +12,10 @@ export interface MediaItem {
   kind: MediaKind;
   /** Known when the service checked or stored the media (e.g. image/png). */
   content_type?: string;
+  /** Size in bytes, when the media check learned it (Content-Length / Content-Range). */
+  bytes?: number;
+  /** Alt text (media[].alt, photo_alt): sent where the network has a field for it. */
+  alt?: string;
 }
 
 /** What one network is asked to publish: the post request after per_platform overrides are applied. */
@@ -27,6 +31,23 @@ export interface PublishContent {
   subreddit?: string;
   /** Stable for one (post, network): use it where the network offers idempotency (Mastodon Idempotency-Key). */
   idempotency_key: string;
+  /** The network's own post kinds (per_platform options), validated at request time. */
+  options?: PostOptions;
+}
+
+/**
+ * per_platform options of the network's own post kinds (issue 15). Each is accepted only for the networks that
+ * support it (shared/app/publish/options.ts); adapters read the ones of their network.
+ */
+export interface PostOptions {
+  /** Reply to an existing post: its URL (or id / at:// URI). x, bluesky, mastodon. */
+  reply_to?: string;
+  /** Quote an existing post by URL (or id / at:// URI). x, bluesky. */
+  quote?: string;
+  /** A link card: `true` = the first link of the text, or the page URL to show. bluesky. */
+  link_card?: true | string;
+  /** A poll. x. */
+  poll?: { options: string[]; duration_minutes: number };
 }
 
 /** Bytes of a media item, fetched by the service with its address checks and size cap. */
@@ -81,7 +102,7 @@ export interface Published {
  * - transient: 5xx / network error before the network accepted anything; safe to retry later
  */
 export type Failure =
-  | { ok: false; kind: 'rejected'; code: 'rejected' | 'text_too_long' | 'bad_media' | 'media_unreachable'; error: string }
+  | { ok: false; kind: 'rejected'; code: 'rejected' | 'text_too_long' | 'bad_media' | 'media_unreachable'; error: string; what?: string; fix?: string }
   | { ok: false; kind: 'rate_limited'; retry_after: number; error: string }
   | { ok: false; kind: 'reauth'; error: string }
   | { ok: false; kind: 'timeout'; error: string }
