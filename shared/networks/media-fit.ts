@@ -97,7 +97,8 @@ export function checkAlt(platform: PlatformName, media: MediaItem[]): Failure | 
 function typeAndSize(platform: PlatformName, kind: 'image' | 'video', contentType: string, bytes: number | undefined, i: number): Failure | undefined {
   const rule = MEDIA_RULES[platform]?.[kind];
   if (!rule) return undefined;
-  if (contentType && !rule.types.includes(contentType)) {
+  // only a recognised media type is judged; an opaque one (octet-stream) is left to the network
+  if (/^(image|video)\//.test(contentType) && !rule.types.includes(contentType)) {
     return badMedia(`${platform} does not take ${contentType} ${kind}s (${nth(i)}); it takes ${rule.types.join(', ')}`,
       `${nth(i)} is a ${contentType} file, a type ${platform} does not accept for ${kind}s; nothing was sent.`,
       `Convert ${nth(i)} to ${rule.types[0]}${rule.types.length > 1 ? ` (or ${rule.types.slice(1).join(', ')})` : ''} and send it again.`);
