@@ -69,8 +69,8 @@ type Status = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | Failure;
 
 /**
  * Instagram adapter (content publishing through Graph; media must be public URLs, Instagram fetches them).
- * One image → container {image_url, caption}; one video → {media_type: REELS, video_url, caption}; 2–10 items → a
- * carousel: item containers {is_carousel_item, image_url | media_type VIDEO + video_url}, then {media_type: CAROUSEL,
+ * One image → container {image_url, caption, alt_text?}; one video → {media_type: REELS, video_url, caption}; 2–10 items → a
+ * carousel: item containers {is_carousel_item, image_url, alt_text? | media_type VIDEO + video_url}, then {media_type: CAROUSEL,
  * children, caption}. Containers are polled (`GET /{id}?fields=status_code,status`) until FINISHED within the
  * deadline; still IN_PROGRESS → 'processing' with resume state {step: children|container, ...}, and resume() picks
  * up there. FINISHED → `POST /{ig-user-id}/media_publish {creation_id}` → media id → `GET /{id}?fields=permalink`.
@@ -165,7 +165,7 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
   }
 
   const itemParams = (item: MediaItem, caption: string | undefined): Record<string, string | undefined> =>
-    item.kind === 'image' ? { image_url: item.url, caption } : { media_type: 'REELS', video_url: item.url, caption };
+    item.kind === 'image' ? { image_url: item.url, caption, alt_text: item.alt } : { media_type: 'REELS', video_url: item.url, caption };
 
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const a = account(ctx.credentials);
@@ -180,7 +180,7 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
     const children: string[] = [];
     for (const [i, item] of content.media.entries()) {
       const params = item.kind === 'image'
-        ? { is_carousel_item: 'true', image_url: item.url }
+        ? { is_carousel_item: 'true', image_url: item.url, alt_text: item.alt }
         : { is_carousel_item: 'true', media_type: 'VIDEO', video_url: item.url };
       const child = await createContainer(ctx, a, params, `carousel item ${i + 1} container`);
       if (typeof child !== 'string') return child;

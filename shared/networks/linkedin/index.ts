@@ -1,3 +1,4 @@
+import { checkFile } from '../media-fit';
 import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../types';
 import { guarded, jsonInit, rejected, request } from '../http';
@@ -183,7 +184,12 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     const invalid = checkLinkedin(content);
     if (invalid) return invalid;
     const files: FetchedMedia[] = [];
-    for (const item of content.media) files.push(await ctx.fetchMedia(item.url));
+    for (const [i, item] of content.media.entries()) {
+      const file = await ctx.fetchMedia(item.url);
+      const unfit = checkFile('linkedin', item.kind, file, i);
+      if (unfit) return unfit;
+      files.push(file);
+    }
     if (content.media[0]?.kind === 'video') {
       const video = await uploadVideo(ctx, a.api, a.author, files[0]);
       if (typeof video !== 'string') return video;
@@ -195,9 +201,10 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
       if (typeof image !== 'string') return image;
       images.push(image);
     }
+    const withAlt = (id: string, i: number) => ({ id, ...(content.media[i].alt ? { altText: content.media[i].alt } : {}) });
     const media = images.length === 0 ? undefined
-      : images.length === 1 ? { media: { id: images[0] } }
-        : { multiImage: { images: images.map((id) => ({ id })) } };
+      : images.length === 1 ? { media: withAlt(images[0], 0) }
+        : { multiImage: { images: images.map(withAlt) } };
     return createPost(ctx, a, content, media);
   }
 
