@@ -25,7 +25,7 @@ export interface PublishContent {
   media: MediaItem[];
   /** Further posts chained after the first one (X, Bluesky, Mastodon). */
   thread: string[];
-  /** A comment posted under the first post (LinkedIn, X, Bluesky, Mastodon). */
+  /** A comment posted under the first post (LinkedIn, X, Bluesky, Mastodon, Facebook, Instagram). */
   first_comment?: string;
   privacy?: 'public' | 'unlisted' | 'private';
   subreddit?: string;
@@ -48,6 +48,10 @@ export interface PostOptions {
   link_card?: true | string;
   /** A poll. x. */
   poll?: { options: string[]; duration_minutes: number };
+  /** The video as a Reel. facebook. */
+  reel?: true;
+  /** The image or video as a Story. instagram. */
+  story?: true;
 }
 
 /** Bytes of a media item, fetched by the service with its address checks and size cap. */

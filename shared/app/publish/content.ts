@@ -35,5 +35,7 @@ function optionsOf(d: PerPlatformDraft): { options?: PostOptions } {
   if (d.quote !== undefined) options.quote = d.quote;
   if (d.link_card !== undefined) options.link_card = d.link_card;
   if (d.poll !== undefined) options.poll = d.poll;
+  if (d.reel !== undefined) options.reel = d.reel;
+  if (d.story !== undefined) options.story = d.story;
   return Object.keys(options).length ? { options } : {};
 }

@@ -34,6 +34,14 @@ export const PostOptionFields = {
     description: 'A poll (x): 2–4 options of up to 25 characters, open 5 minutes to 7 days. Not combinable with media or quote.',
     examples: [{ options: ['Tabs', 'Spaces'], duration_minutes: 1440 }],
   }),
+  reel: z.literal(true).optional().meta({
+    description: 'Publish the video as a Reel (facebook: the video_reels flow; 3–90 s, 9:16 recommended). Needs exactly one video.',
+    examples: [true],
+  }),
+  story: z.literal(true).optional().meta({
+    description: 'Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.',
+    examples: [true],
+  }),
 };
 
 const PostOptionsSchema = z.strictObject(PostOptionFields);
@@ -45,6 +53,8 @@ export const OPTION_NETWORKS: Record<keyof DraftOptions, PlatformName[]> = {
   quote: ['x', 'bluesky'],
   link_card: ['bluesky'],
   poll: ['x'],
+  reel: ['facebook'],
+  story: ['instagram'],
 };
 
 const refuse = (name: PlatformName, option: string, message: string): never => {
@@ -75,6 +85,11 @@ export function checkOptions(name: PlatformName, draft: DraftOptions, media: Med
     if (media.length) refuse(name, 'link_card', 'a Bluesky post shows either media or a link card: drop the media or the card');
     if (draft.quote !== undefined) refuse(name, 'link_card', 'a Bluesky post shows either a quoted post or a link card, not both');
     if (typeof draft.link_card === 'string' && !/^https?:\/\/[^\s]+$/.test(draft.link_card)) refuse(name, 'link_card', 'send true or an http(s) page URL');
+  }
+  for (const option of ['reel', 'story'] as const) {
+    if (draft[option] === undefined) continue;
+    if (media.length !== 1) refuse(name, option, `a ${option} carries exactly one ${option === 'reel' ? 'video' : 'image or video'}; this post has ${media.length} media items`);
+    if (option === 'reel' && media[0].kind !== 'video') refuse(name, option, 'a reel is a video: send video_url or a video media item');
   }
   if (draft.poll !== undefined) {
     if (media.length) refuse(name, 'poll', 'an X post carries either a poll or media, not both');

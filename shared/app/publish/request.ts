@@ -51,7 +51,7 @@ export interface ValidPost {
 }
 
 const THREAD_NETWORKS: PlatformName[] = ['x', 'bluesky', 'mastodon'];
-const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon'];
+const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon', 'facebook', 'instagram'];
 
 function looksLikeJsonObject(text: string): boolean {
   const t = text.trim();
