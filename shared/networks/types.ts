@@ -52,6 +52,8 @@ export interface PostOptions {
   reel?: true;
   /** The image or video as a Story. instagram. */
   story?: true;
+  /** TikTok's privacy level, one the creator is offered. tiktok. */
+  privacy_level?: 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
 }
 
 /** Bytes of a media item, fetched by the service with its address checks and size cap. */

@@ -37,5 +37,6 @@ function optionsOf(d: PerPlatformDraft): { options?: PostOptions } {
   if (d.poll !== undefined) options.poll = d.poll;
   if (d.reel !== undefined) options.reel = d.reel;
   if (d.story !== undefined) options.story = d.story;
+  if (d.privacy_level !== undefined) options.privacy_level = d.privacy_level;
   return Object.keys(options).length ? { options } : {};
 }

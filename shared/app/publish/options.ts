@@ -38,6 +38,11 @@ export const PostOptionFields = {
     description: 'Publish the video as a Reel (facebook: the video_reels flow; 3–90 s, 9:16 recommended). Needs exactly one video.',
     examples: [true],
   }),
+  privacy_level: z.enum(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']).optional().meta({
+    description: 'TikTok\'s own privacy level (tiktok); it must be one the creator is offered (creator_info). An app that has not ' +
+      'passed TikTok\'s audit is offered SELF_ONLY only. Without it, privacy maps public/unlisted/private to the nearest offered level.',
+    examples: ['SELF_ONLY'],
+  }),
   story: z.literal(true).optional().meta({
     description: 'Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.',
     examples: [true],
@@ -55,6 +60,7 @@ export const OPTION_NETWORKS: Record<keyof DraftOptions, PlatformName[]> = {
   poll: ['x'],
   reel: ['facebook'],
   story: ['instagram'],
+  privacy_level: ['tiktok'],
 };
 
 const refuse = (name: PlatformName, option: string, message: string): never => {
