@@ -1,11 +1,14 @@
 import './env';
 import { startLocalRuntime } from '../infra/local/runtime';
 import { routeList } from '../infra/routes';
+import { ConfigError } from '../shared/config';
 
 /** `npm start`: the whole service on http://localhost:3000 (PORT), state under .data/ (DATA_DIR). */
 async function main() {
-  const port = Number(process.env.PORT ?? 3000);
-  const dataDir = process.env.DATA_DIR ?? '.data';
+  const portText = process.env.PORT?.trim() || '3000';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65_535) throw new ConfigError('PORT', `Invalid environment variable PORT=${JSON.stringify(portText)}: expected a port number 0-65535 (or leave it empty for 3000)`);
+  const dataDir = process.env.DATA_DIR?.trim() || '.data';
   const rt = await startLocalRuntime({ port, dataDir, log: (l) => process.stderr.write(l + '\n') });
   process.stdout.write(`Social publishing API (local mode) listening on ${rt.url}\n` +
     `  data:     ${rt.dataDir}\n  routes:   ${routeList.length} (OpenAPI at ${rt.url}/api/openapi.json)\n` +
@@ -24,6 +27,10 @@ async function main() {
 }
 
 main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`could not start: ${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`could not start: ${(err as Error).stack ?? err}\n`);
   process.exit(1);
 });

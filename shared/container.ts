@@ -174,3 +174,7 @@ export function getDeps(): Deps {
 export function setDeps(next: Deps | undefined): void {
   deps = next;
 }
+
+// In Lambda, a bad environment stops the function at init with one line naming the variable (shared/config.ts),
+// never as a 500 on every request.
+if (process.env.AWS_LAMBDA_FUNCTION_NAME) config();

@@ -88,9 +88,10 @@ export async function startHttpServer(routes: RouteDef[], load: LoadHandler, por
         const candidates = compiled.map((c) => ({ c, m: c.regex.exec(path) })).filter((x) => x.m);
         const hit = candidates.find((x) => x.c.route.method === req.method);
         if (!hit) {
-          return send(res, candidates.length
-            ? json(405, { error: `Method ${req.method} is not allowed here`, code: 'method_not_allowed' })
-            : json(404, { error: 'Not found', code: 'not_found' }));
+          if (!candidates.length) return send(res, json(404, { error: 'Not found', code: 'not_found' }));
+          const allow = [...new Set(candidates.map((x) => x.c.route.method))].join(', ');
+          const refused = json(405, { error: `Method ${req.method} is not allowed here; allowed: ${allow}`, code: 'method_not_allowed', allow: allow.split(', ') });
+          return send(res, { ...refused, headers: { ...refused.headers, allow } });
         }
         const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodeURIComponent(hit.m![i + 1])]));
         const event = toEvent(req, Buffer.concat(chunks), { route: hit.c.route, params }, port);

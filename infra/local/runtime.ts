@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { routeList } from '../routes';
 import { dispatcher, workers } from '../workers';
-import { resetConfig } from '../../shared/config';
+import { config, parseConfig, resetConfig } from '../../shared/config';
 import { setDeps, getDeps } from '../../shared/container';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
 import { TableScheduler } from '../../shared/adapters/dynamodb/table-scheduler';
@@ -45,13 +45,15 @@ export const MEDIA_BUCKET = 'media';
  */
 export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntime> {
   const log = opts.log ?? (() => undefined);
+  // a bad environment stops here, before anything starts, with one line naming the variable
+  parseConfig({ ...process.env, ...opts.env });
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const dynamo = await startDynamo(path.join(dataDir, 'dynamodb'));
   await ensureTable(dynamo.endpoint, TABLE_NAME);
   const s3 = await startS3(path.join(dataDir, 's3'), [MEDIA_BUCKET]);
   const sqs = await startSqs();
-  const queues = Object.fromEntries(workers.map((w) => [w.id, sqs.createQueue(w.queueName, { visibilityTimeoutSeconds: w.visibilityTimeoutSeconds, maxReceiveCount: w.maxReceiveCount })]));
+  const queues = Object.fromEntries(await Promise.all(workers.map(async (w) => [w.id, await sqs.createQueue(w.queueName, { visibilityTimeoutSeconds: w.visibilityTimeoutSeconds, maxReceiveCount: w.maxReceiveCount })] as const)));
 
   Object.assign(process.env, {
     RUNTIME: 'local', TABLE_NAME, MEDIA_BUCKET, DATA_DIR: dataDir, AWS_REGION: 'us-east-1',
@@ -65,6 +67,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   const url = `http://localhost:${http.port}`;
   process.env.PUBLIC_BASE_URL = opts.env?.PUBLIC_BASE_URL ?? url;
   resetConfig();
+  config();
   setDeps(undefined);
 
   const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });

@@ -9,6 +9,7 @@ import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
 import { AppError, BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
 import { errorFields, log } from '../log';
+import { extraFields, isOpenObject, knownFieldsAt, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
 
 /** Per-request state the middlewares fill in for the route function. */
 export interface RequestState {
@@ -124,7 +125,21 @@ function issues(error: z.ZodError) {
   return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 }
 
-/** Parses and validates path parameters, query and body with the route's zod schemas (400/413/415 on bad input). */
+/**
+ * Fields of a request object that its schema does not name (open objects, with a catchall, take any): the top level
+ * checked here for every route, nested objects by their strict schemas.
+ */
+function unknownFields(schema: z.ZodType, value: unknown, error?: z.ZodError): UnknownField[] {
+  const top = !isOpenObject(schema) && value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? extraFields(value as Record<string, unknown>, knownFieldsAt(schema, [])) : [];
+  const nested = error ? unknownFieldsOf(schema, error) : [];
+  return [...top, ...nested.filter((n) => !top.some((t) => t.field === n.field))];
+}
+
+/**
+ * Parses and validates path parameters, query and body with the route's zod schemas (400/413/415 on bad input).
+ * Request objects are strict: an unknown body field or query parameter is 400 unknown_field, naming it.
+ */
 export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
   return {
     before: (req: Req) => {
@@ -136,6 +151,8 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
         s.params = res.data;
       }
       if (route.query) {
+        const extra = unknownFields(route.query, e.queryStringParameters ?? {});
+        if (extra.length) throw unknownFieldError(extra, 'query');
         const res = route.query.safeParse(e.queryStringParameters ?? {});
         if (!res.success) throw new BadRequestError('Invalid query parameters', { details: { issues: issues(res.error) } });
         s.query = res.data;
@@ -167,6 +184,8 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
         throw new BadRequestError('The body is not valid JSON', { code: 'invalid_json' });
       }
       const res = route.body.safeParse(json);
+      const extra = unknownFields(route.body, json, res.error);
+      if (extra.length) throw unknownFieldError(extra);
       if (!res.success) throw new BadRequestError('The request body is invalid', { details: { issues: issues(res.error) } });
       s.body = res.data;
     },

@@ -1,6 +1,6 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { BlueskyFake } from '../fakes/bluesky';
-import { BlueskyVideoFake } from '../fakes/bluesky-video';
+import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
+import { BlueskyVideoFake } from '../../infra/local/sandbox/bluesky-video';
 import { buildMp4 } from '../support/mp4';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
@@ -54,8 +54,10 @@ describe('per_platform options are validated up front (400, nothing stored or se
   });
 
   it('unknown fields in a draft or a media item, and photo_alt without photo_url', async () => {
-    expect((await refused({ platform: 'bluesky', text: 'hi', per_platform: { bluesky: { reels: true } } })).code).toBe('invalid_request');
-    expect((await refused({ platform: 'bluesky', text: 'hi', media: [{ url: pds.mediaUrl('a.png'), alt_text: 'x' }] })).code).toBe('invalid_request');
+    expect(await refused({ platform: 'bluesky', text: 'hi', per_platform: { bluesky: { quotes: 'at://x' } } }))
+      .toMatchObject({ code: 'unknown_field', fields: ['per_platform.bluesky.quotes'], suggestions: { 'per_platform.bluesky.quotes': 'quote' } });
+    expect(await refused({ platform: 'bluesky', text: 'hi', media: [{ url: pds.mediaUrl('a.png'), alts: 'x' }] }))
+      .toMatchObject({ code: 'unknown_field', fields: ['media.0.alts'] });
     expect((await refused({ platform: 'bluesky', text: 'hi', photo_alt: 'a photo' })).error).toMatch(/photo_alt describes photo_url/);
   });
 });

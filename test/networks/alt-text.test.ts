@@ -3,11 +3,11 @@ import { createInstagramAdapter } from '../../shared/networks/instagram';
 import { createLinkedinAdapter } from '../../shared/networks/linkedin';
 import { createWordpressAdapter } from '../../shared/networks/wordpress';
 import type { PublishContent } from '../../shared/networks/types';
-import { DiscordFake } from '../fakes/discord';
-import { InstagramFake } from '../fakes/instagram';
-import { LinkedinFake } from '../fakes/linkedin';
-import { FakeServer } from '../fakes/server';
-import { FakeWordpress, PNG_BYTES, WP_APP_PASSWORD, WP_USER } from '../fakes/wordpress';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { InstagramFake } from '../../infra/local/sandbox/instagram';
+import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
+import { FakeServer } from '../../infra/local/sandbox/server';
+import { FakeWordpress, PNG_BYTES, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
 import { testContext } from './context';
 
 /** Alt text (media[].alt) as each network takes it: LinkedIn altText, WordPress alt_text, Instagram alt_text, Discord description. */

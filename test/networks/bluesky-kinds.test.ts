@@ -1,7 +1,7 @@
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
-import { BlueskyFake } from '../fakes/bluesky';
-import { BlueskyVideoFake } from '../fakes/bluesky-video';
+import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
+import { BlueskyVideoFake } from '../../infra/local/sandbox/bluesky-video';
 import { buildMp4 } from '../support/mp4';
 import { ctxWithSleeps, testContext } from './context';
 

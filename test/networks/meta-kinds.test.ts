@@ -1,7 +1,7 @@
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createInstagramAdapter } from '../../shared/networks/instagram';
 import type { PublishContent } from '../../shared/networks/types';
-import { FacebookKindsFake, InstagramKindsFake } from '../fakes/meta-kinds';
+import { FacebookKindsFake, InstagramKindsFake } from '../../infra/local/sandbox/meta-kinds';
 import { ctxWithSleeps, testContext } from './context';
 
 /** Meta post kinds of issue 15: Facebook Reels and first comments; Instagram Stories (async container) and first comments. */

@@ -1,7 +1,7 @@
 import { createTikTokAdapter } from '../../shared/networks/tiktok';
 import type { PublishContent } from '../../shared/networks/types';
-import { FakeServer } from '../fakes/server';
-import { TikTokUploadFake } from '../fakes/tiktok-upload';
+import { FakeServer } from '../../infra/local/sandbox/server';
+import { TikTokUploadFake } from '../../infra/local/sandbox/tiktok-upload';
 import { buildMp4 } from '../support/mp4';
 import { ctxWithSleeps } from './context';
 

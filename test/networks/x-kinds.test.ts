@@ -1,6 +1,6 @@
 import { createXAdapter } from '../../shared/networks/x';
 import type { PublishContent } from '../../shared/networks/types';
-import { XFake } from '../fakes/x';
+import { XFake } from '../../infra/local/sandbox/x';
 import { buildMp4 } from '../support/mp4';
 import { testContext } from './context';
 

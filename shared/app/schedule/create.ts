@@ -12,6 +12,7 @@ import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveSchedule
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import { parseBulkCsv } from './csv';
 import { ensureScheduleSweep } from './sweep';
+import { unknownFieldError, unknownFieldsOf } from '../unknown-fields';
 
 /** Rows written (item + alarm) at once in a bulk request. */
 const WRITE_CONCURRENCY = 16;
@@ -58,8 +59,13 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
   const pending: Pending[] = [];
   for (const r of rows) {
     if (r.problem) { fail(r.row, new BadRequestError(r.problem, { code: 'invalid_row' })); continue; }
-    const parsed = (opts.runAtDefault ? BulkRowSchema : ScheduleRequestSchema).safeParse(r.fields);
-    if (!parsed.success) { fail(r.row, new BadRequestError(issuesText(parsed.error))); continue; }
+    const rowSchema = opts.runAtDefault ? BulkRowSchema : ScheduleRequestSchema;
+    const parsed = rowSchema.safeParse(r.fields);
+    if (!parsed.success) {
+      const unknown = unknownFieldsOf(rowSchema, parsed.error);
+      fail(r.row, unknown.length ? unknownFieldError(unknown, 'row') : new BadRequestError(issuesText(parsed.error)));
+      continue;
+    }
     try {
       const { run_at, ...post } = parsed.data;
       const runAt = parseRunAt(run_at ?? opts.runAtDefault, now);

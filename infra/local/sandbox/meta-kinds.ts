@@ -1,7 +1,7 @@
 import type { FakeReply, RecordedRequest } from './server';
 import { FacebookFake } from './facebook';
 import { InstagramFake } from './instagram';
-import { GRAPH_VERSION } from '../../shared/networks/facebook/graph';
+import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
 
 /**
  * The Meta fakes with the endpoints of issue 15's post kinds (kept apart from the base fakes, which the sandbox work
