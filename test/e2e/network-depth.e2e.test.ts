@@ -27,7 +27,6 @@ beforeEach(() => {
   pds.reset();
   videos.reset();
   videos.states = [];
-  pds.override('com.atproto.server.getServiceAuth', { status: 200, body: { token: 'service-token-1' } });
 });
 
 describe('per_platform options are validated up front (400, nothing stored or sent)', () => {

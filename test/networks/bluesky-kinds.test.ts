@@ -26,11 +26,7 @@ afterAll(async () => { await pds.stop(); await videos.stop(); });
 beforeEach(() => {
   pds.reset();
   videos.reset();
-  pds.override('com.atproto.server.getServiceAuth', { status: 200, body: { token: 'service-token-1' } });
-  pds.override('app.bsky.feed.getPosts', (req) => {
-    const uri = req.url.searchParams.get('uris');
-    return { status: 200, body: { posts: uri === target.uri ? [target] : [] } };
-  });
+  pds.posts.set(target.uri, target);
 });
 
 describe('video', () => {
@@ -119,7 +115,7 @@ describe('video', () => {
 
   it('a refused service token at the video service → reauth after one fresh login; nothing posted', async () => {
     pds.media.set('clip.mp4', { type: 'video/mp4', bytes: mp4 });
-    pds.override('com.atproto.server.getServiceAuth', { status: 200, body: { token: 'stale' } });
+    pds.serviceToken = 'stale';
     const out = await adapterWith().publish(content({ media: [{ url: pds.mediaUrl('clip.mp4'), kind: 'video' }] }), ctxWithSleeps(creds, 5000).ctx);
     expect(out).toMatchObject({ ok: false, kind: 'reauth' });
     expect(pds.calls('com.atproto.server.createSession')).toHaveLength(2);

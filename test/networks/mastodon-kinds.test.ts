@@ -40,7 +40,7 @@ it('reply_to a status link on the own server → in_reply_to_id with its id, no 
 });
 
 it('reply_to a link from another server → resolved through search, then in_reply_to_id', async () => {
-  fake.override('GET /api/v2/search', { status: 200, body: { accounts: [], hashtags: [], statuses: [{ id: '777', url: 'https://other.example/@carol/42' }] } });
+  fake.remoteStatuses.set('https://other.example/@carol/42', '777');
   await adapter.publish(content({ text: 'agreed', options: { reply_to: 'https://other.example/@carol/42' } }), testContext(creds).ctx);
   const [search] = fake.find('GET', '/api/v2/search');
   expect(search.headers.authorization).toBe('Bearer good-token');
@@ -49,7 +49,6 @@ it('reply_to a link from another server → resolved through search, then in_rep
 });
 
 it('a link the server cannot find → rejected naming it; nothing posted', async () => {
-  fake.override('GET /api/v2/search', { status: 200, body: { accounts: [], hashtags: [], statuses: [] } });
   const out = await adapter.publish(content({ options: { reply_to: 'https://other.example/@carol/43' } }), testContext(creds).ctx);
   expect(out).toMatchObject({ ok: false, kind: 'rejected', code: 'rejected', error: expect.stringContaining('could not find https://other.example/@carol/43') });
   expect(fake.find('POST', '/api/v1/statuses')).toHaveLength(0);

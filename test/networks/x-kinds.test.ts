@@ -11,7 +11,6 @@ let adapter: ReturnType<typeof createXAdapter>;
 let creds: Record<string, string>;
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], idempotency_key: 'post-1:x', ...over });
 const tweetBodies = () => fake.find('POST', '/2/tweets').map((r) => r.json);
-const metadataOk = { status: 200, body: { data: { associated_metadata: {} } } };
 
 beforeAll(async () => {
   await fake.start();
@@ -25,7 +24,6 @@ describe('alt text', () => {
   it('sets alt_text on each image that has one (POST /2/media/metadata) before the post', async () => {
     fake.files.set('a.png', { type: 'image/png', bytes: Buffer.alloc(1000, 1) });
     fake.files.set('b.png', { type: 'image/png', bytes: Buffer.alloc(1000, 2) });
-    fake.failNext('POST /2/media/metadata', metadataOk);
     const out = await adapter.publish(content({ media: [
       { url: fake.mediaUrl('a.png'), kind: 'image' },
       { url: fake.mediaUrl('b.png'), kind: 'image', alt: 'Bar chart: sales up 20%' },
@@ -40,6 +38,7 @@ describe('alt text', () => {
     const order = fake.requests.map((r) => `${r.method} ${r.path}`).filter((p) => !p.includes('/media/'));
     expect(order.indexOf('POST /2/media/metadata')).toBeLessThan(order.indexOf('POST /2/tweets'));
     expect(tweetBodies()).toEqual([{ text: 'shipping today', media: { media_ids: ids } }]);
+    expect([...fake.altTexts]).toEqual([[ids[1], 'Bar chart: sales up 20%']]);
   });
 
   it('X refusing the alt text → rejected, nothing posted', async () => {
