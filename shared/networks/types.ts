@@ -54,6 +54,10 @@ export interface PostOptions {
   story?: true;
   /** TikTok's privacy level, one the creator is offered. tiktok. */
   privacy_level?: 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+  /** A custom thumbnail (JPEG/PNG ≤ 2 MB). youtube. */
+  thumbnail_url?: string;
+  /** A playlist of the channel to add the video to. youtube. */
+  playlist_id?: string;
 }
 
 /** Bytes of a media item, fetched by the service with its address checks and size cap. */

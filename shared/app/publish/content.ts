@@ -38,5 +38,7 @@ function optionsOf(d: PerPlatformDraft): { options?: PostOptions } {
   if (d.reel !== undefined) options.reel = d.reel;
   if (d.story !== undefined) options.story = d.story;
   if (d.privacy_level !== undefined) options.privacy_level = d.privacy_level;
+  if (d.thumbnail_url !== undefined) options.thumbnail_url = d.thumbnail_url;
+  if (d.playlist_id !== undefined) options.playlist_id = d.playlist_id;
   return Object.keys(options).length ? { options } : {};
 }

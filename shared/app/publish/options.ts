@@ -43,6 +43,15 @@ export const PostOptionFields = {
       'passed TikTok\'s audit is offered SELF_ONLY only. Without it, privacy maps public/unlisted/private to the nearest offered level.',
     examples: ['SELF_ONLY'],
   }),
+  thumbnail_url: z.string().trim().min(1).max(2048).optional().meta({
+    description: 'A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. ' +
+      'The channel must be allowed custom thumbnails (a verified channel).',
+    examples: ['https://cdn.example.com/thumbs/launch.jpg'],
+  }),
+  playlist_id: z.string().trim().regex(/^[A-Za-z0-9_-]{10,64}$/).optional().meta({
+    description: 'Add the uploaded video to this playlist of the channel (youtube, playlistItems.insert).',
+    examples: ['PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf'],
+  }),
   story: z.literal(true).optional().meta({
     description: 'Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.',
     examples: [true],
@@ -61,6 +70,8 @@ export const OPTION_NETWORKS: Record<keyof DraftOptions, PlatformName[]> = {
   reel: ['facebook'],
   story: ['instagram'],
   privacy_level: ['tiktok'],
+  thumbnail_url: ['youtube'],
+  playlist_id: ['youtube'],
 };
 
 const refuse = (name: PlatformName, option: string, message: string): never => {
@@ -92,6 +103,7 @@ export function checkOptions(name: PlatformName, draft: DraftOptions, media: Med
     if (draft.quote !== undefined) refuse(name, 'link_card', 'a Bluesky post shows either a quoted post or a link card, not both');
     if (typeof draft.link_card === 'string' && !/^https?:\/\/[^\s]+$/.test(draft.link_card)) refuse(name, 'link_card', 'send true or an http(s) page URL');
   }
+  if (draft.thumbnail_url !== undefined && !/^https?:\/\/[^\s]+$/.test(draft.thumbnail_url)) refuse(name, 'thumbnail_url', 'send an http(s) link to a JPEG or PNG image');
   for (const option of ['reel', 'story'] as const) {
     if (draft[option] === undefined) continue;
     if (media.length !== 1) refuse(name, option, `a ${option} carries exactly one ${option === 'reel' ? 'video' : 'image or video'}; this post has ${media.length} media items`);
