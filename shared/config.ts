@@ -69,6 +69,8 @@ const EnvSchema = z.object({
   // --- network depth (issue 15) ---
   /** Bluesky's video service (app.bsky.video.*); a loopback fake in tests. */
   BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),
+  /** LinkedIn organisation pages as targets (needs LinkedIn's Community Management API product for the app). */
+  LINKEDIN_ORGANIZATIONS: bool,
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -11,6 +11,8 @@ export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com';
 /** The Posts/Images/Videos API version sent as LinkedIn-Version (monthly versions, each supported about a year). */
 export const LINKEDIN_VERSION = '202607';
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'] as const;
+/** Added when organisation pages are on (Community Management API): post as a page, list the pages one administers. */
+export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'rw_organization_admin'] as const;
 
 export interface LinkedinOptions {
   /** REST API origin (userinfo, /rest/*). Default https://api.linkedin.com. */
@@ -27,6 +29,12 @@ export interface LinkedinOptions {
   resumeAfterSeconds?: number;
   /** Give up (bad_media) when a video is still processing this long after the upload. Default 6 h. */
   maxProcessingSeconds?: number;
+  /**
+   * Organisation pages (LINKEDIN_ORGANIZATIONS): ask for the Community Management scopes too and offer, besides the
+   * member, every page the member administers as a target. Off by default: LinkedIn refuses those scopes to apps
+   * without the Community Management API product.
+   */
+  organizations?: boolean;
 }
 
 const trimBase = (s: string) => s.replace(/\/+$/, '');
@@ -38,12 +46,17 @@ const personUrn = (sub: string) => `urn:li:person:${sub}`;
  * `openid profile w_member_social`; token `POST /oauth/v2/accessToken` (form, client_id + client_secret in the body).
  * Access tokens live ~60 days. Refresh tokens (~365 days from the first grant) are only issued to apps approved for
  * programmatic refresh: without one, `refresh` answers reauth, i.e. the member signs in again about every 60 days.
- * accounts(): `GET /v2/userinfo` → `sub` → one account, author `urn:li:person:<sub>`.
+ * accounts(): `GET /v2/userinfo` → `sub` → one account, author `urn:li:person:<sub>`. With `organizations`, the scopes
+ * add `w_organization_social rw_organization_admin` and accounts() also lists each page the member administers:
+ * `GET /rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED` → organization URNs, names from
+ * `GET /rest/organizations/<id>` (localizedName), author `urn:li:organization:<id>`.
  */
 export function createLinkedinProvider(opts: LinkedinOptions = {}): OAuthProvider {
   const authBase = trimBase(opts.authBase ?? LINKEDIN_AUTH_BASE);
   const apiBase = trimBase(opts.apiBase ?? LINKEDIN_API_BASE);
   const tokenUrl = `${authBase}/oauth/v2/accessToken`;
+  const scopes: readonly string[] = opts.organizations ? [...LINKEDIN_SCOPES, ...LINKEDIN_ORGANIZATION_SCOPES] : LINKEDIN_SCOPES;
+  const version = opts.version ?? LINKEDIN_VERSION;
 
   async function tokenCall(ctx: NetworkContext, params: Record<string, string>, what: string, previous?: TokenSet): Promise<TokenSet | Failure> {
     const res = await request(ctx, tokenUrl, formInit('POST', params));
@@ -53,10 +66,10 @@ export function createLinkedinProvider(opts: LinkedinOptions = {}): OAuthProvide
 
   return {
     name: 'linkedin',
-    scopes: LINKEDIN_SCOPES,
+    scopes,
     pkce: false,
     authorizeUrl: ({ app, state }) => urlWithQuery(authBase, '/oauth/v2/authorization', {
-      response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, state, scope: LINKEDIN_SCOPES.join(' '),
+      response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, state, scope: scopes.join(' '),
     }),
     exchangeCode: ({ app, code }, ctx) => guarded(() => tokenCall(ctx, {
       grant_type: 'authorization_code', code, redirect_uri: app.redirectUri, client_id: app.clientId, client_secret: app.clientSecret,
@@ -73,9 +86,29 @@ export function createLinkedinProvider(opts: LinkedinOptions = {}): OAuthProvide
     accounts: (tokens, ctx) => guarded(async (): Promise<OAuthAccount[] | Failure> => {
       const me = await userinfo(ctx, apiBase, tokens.access_token);
       if ('ok' in me) return me;
-      return [{ id: me.urn, handle: me.name, credentials: { author_urn: me.urn } }];
+      const member: OAuthAccount = { id: me.urn, handle: me.name, credentials: { author_urn: me.urn } };
+      if (!opts.organizations) return [member];
+      const pages = await organizations(ctx, apiBase, version, tokens.access_token);
+      if (!Array.isArray(pages)) return pages;
+      return [member, ...pages.map((p) => ({ id: p.urn, handle: p.name, credentials: { author_urn: p.urn } }))];
     }),
   };
+}
+
+/** The pages the member administers (approved ADMINISTRATOR role), with their names. */
+async function organizations(ctx: NetworkContext, apiBase: string, version: string, token: string): Promise<Array<{ urn: string; name: string }> | Failure> {
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/json', 'linkedin-version': version, 'x-restli-protocol-version': '2.0.0' };
+  const res = await request(ctx, `${apiBase}/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED`, { headers });
+  if (res.status !== 200) return linkedinFailure(res, 'organisation list', ctx.now());
+  const elements = field(res.json, 'elements');
+  const urns = [...new Set((Array.isArray(elements) ? elements : []).map((e) => str(field(e, 'organization'))).filter((u): u is string => !!u && /^urn:li:organization:\d+$/.test(u)))];
+  const pages: Array<{ urn: string; name: string }> = [];
+  for (const urn of urns) {
+    const id = urn.split(':').pop()!;
+    const org = await request(ctx, `${apiBase}/rest/organizations/${id}`, { headers });
+    pages.push({ urn, name: (org.status === 200 ? str(field(org.json, 'localizedName')) : undefined) ?? `LinkedIn page ${id}` });
+  }
+  return pages;
 }
 
 /** `GET /v2/userinfo` (OpenID Connect) → the member's URN and display name. */
