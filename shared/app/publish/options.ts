@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BadRequestError } from '../../domain/errors';
 import type { PlatformName } from '../../domain/platforms';
 import type { MediaRef } from '../../domain/post';
-import { blueskyPostRef, mastodonStatusRef, xPostId } from '../../networks/post-refs';
+import { blueskyPostRef, mastodonStatusRef, telegramMessageRef, xPostId } from '../../networks/post-refs';
 
 /**
  * per_platform options for the networks' own post kinds (issue 15): the zod fields (strict, documented in OpenAPI
@@ -14,8 +14,9 @@ const PostRef = z.string().trim().min(1).max(2048);
 
 export const PostOptionFields = {
   reply_to: PostRef.optional().meta({
-    description: 'Publish as a reply to an existing post (x, bluesky, mastodon): its link or id. X: a status link or id; Bluesky: a ' +
-      'bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server).',
+    description: 'Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a ' +
+      'bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); ' +
+      'Telegram: a t.me message link or message id of the connected chat.',
     examples: ['https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l'],
   }),
   quote: PostRef.optional().meta({
@@ -63,7 +64,7 @@ type DraftOptions = z.infer<typeof PostOptionsSchema>;
 
 /** Which networks take each option. */
 export const OPTION_NETWORKS: Record<keyof DraftOptions, PlatformName[]> = {
-  reply_to: ['x', 'bluesky', 'mastodon'],
+  reply_to: ['x', 'bluesky', 'mastodon', 'telegram'],
   quote: ['x', 'bluesky'],
   link_card: ['bluesky'],
   poll: ['x'],
@@ -79,12 +80,14 @@ const refuse = (name: PlatformName, option: string, message: string): never => {
 };
 
 const validRef = (name: PlatformName, ref: string): boolean =>
-  name === 'x' ? xPostId(ref) !== undefined : name === 'bluesky' ? blueskyPostRef(ref) !== undefined : mastodonStatusRef(ref) !== undefined;
+  name === 'x' ? xPostId(ref) !== undefined : name === 'bluesky' ? blueskyPostRef(ref) !== undefined
+    : name === 'telegram' ? telegramMessageRef(ref) !== undefined : mastodonStatusRef(ref) !== undefined;
 
 const REF_FORMS: Partial<Record<PlatformName, string>> = {
   x: 'an x.com/<user>/status/<id> link or a numeric post id',
   bluesky: 'a https://bsky.app/profile/<handle>/post/<id> link or an at:// post URI',
   mastodon: 'a status link (https://<server>/@<user>/<id>) or a status id',
+  telegram: 'a t.me/<chat>/<message id> link or a message id of the connected chat',
 };
 
 /** Checks the options of one network's draft; `media` is what that network will publish. */
