@@ -22,7 +22,7 @@ import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
 import { checkUrl } from './net/address-guard';
-import { downloadMedia, probeMedia } from './net/media';
+import { downloadDocument, downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
 import { WebhookEventSink } from './app/webhooks/deliver';
 import { withOwnMedia } from './app/media/own-media';
@@ -58,6 +58,7 @@ export function mediaGateway(allowPrivate: boolean): MediaGateway {
   return {
     probe: (url) => probeMedia(url, { allowPrivate }),
     download: (url, signal) => downloadMedia(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
+    downloadDocument: (url, signal) => downloadDocument(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
     checkTarget: async (url) => { await checkUrl(url, { allowPrivate }); },
     fetch: guardedFetch({ allowPrivate }),
   };

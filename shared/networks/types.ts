@@ -52,6 +52,8 @@ export interface PostOptions {
   reel?: true;
   /** The image or video as a Story. instagram. */
   story?: true;
+  /** A document post (PDF carousel): the PDF link and its title. linkedin. */
+  document?: { url: string; title: string };
   /** TikTok's privacy level, one the creator is offered. tiktok. */
   privacy_level?: 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
   /** A custom thumbnail (JPEG/PNG ≤ 2 MB). youtube. */
@@ -77,6 +79,8 @@ export interface NetworkContext {
   fetch: typeof fetch;
   /** Downloads a media URL (public-address checked, size capped). Throws MediaUnreachable on failure. */
   fetchMedia(url: string): Promise<FetchedMedia>;
+  /** Downloads a document (PDF) link with the same checks; absent where the deployment offers no document download. */
+  fetchDocument?(url: string): Promise<FetchedMedia>;
   /**
    * Spaces calls that share `key` by at least `spacingMs` across all workers; resolves with the ms to wait
    * before sending (the caller sleeps), or rejects with a RateLimited outcome when the wait passes the deadline.

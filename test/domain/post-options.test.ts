@@ -52,6 +52,9 @@ describe('refusals (400 invalid_request naming the network and the option)', () 
     [{ platform: 'instagram', text: 't', media: [{ url: 'https://a.example/1.jpg' }, { url: 'https://a.example/2.jpg' }], per_platform: { instagram: { story: true } } }, 'per_platform.instagram.story: a story carries exactly one image or video; this post has 2 media items'],
     [{ platform: 'bluesky', text: 't', per_platform: { bluesky: { link_card: 'ftp://example.com' } } }, 'per_platform.bluesky.link_card: send true or an http(s) page URL'],
     [{ platform: 'telegram', text: 't', per_platform: { telegram: { first_comment: 'c' } } }, 'first_comment is supported on linkedin, x, bluesky, mastodon, facebook, instagram only, not telegram'],
+    [{ platform: 'linkedin', text: 't', photo_url: 'https://a.example/p.png', per_platform: { linkedin: { document: { url: 'https://a.example/d.pdf', title: 'Deck' } } } }, 'per_platform.linkedin.document: a LinkedIn document post carries the document only: drop the media'],
+    [{ platform: 'x', text: 't', per_platform: { x: { document: { url: 'https://a.example/d.pdf', title: 'Deck' } } } }, 'per_platform.x.document: supported on linkedin only'],
+    [{ platform: 'youtube', text: 't', video_url: 'https://a.example/v.mp4', per_platform: { youtube: { thumbnail_url: 'file:///etc/passwd' } } }, 'per_platform.youtube.thumbnail_url: send an http(s) link to a JPEG or PNG image'],
   ])('%#', (body, message) => {
     const err = refusal(body);
     expect(err.code).toBe('invalid_request');

@@ -62,3 +62,32 @@ it('a page connection posts with the organisation as author (images owned by it 
   expect(fake.find('POST', '/rest/images')[0].json).toEqual({ initializeUploadRequest: { owner: org } });
   expect(fake.find('POST', '/rest/posts')[0].json).toMatchObject({ author: org, content: { media: { id: 'urn:li:image:C4D1', altText: 'Team photo' } } });
 });
+
+describe('document posts (PDF carousels)', () => {
+  const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300, 0x20), Buffer.from('%%EOF')]);
+  const adapter = () => createLinkedinAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 50 });
+  let token = '';
+  const post = (document: { url: string; title: string }) => {
+    token = fake.token();
+    return adapter().publish({ text: 'Our Q3 in 8 slides', media: [], thread: [], idempotency_key: 'k', options: { document } }, testContext({ access_token: token, author_urn: member }).ctx);
+  };
+
+  it('initializeUpload on the Documents API, PUT of the PDF bytes, then content.media {id, title}', async () => {
+    fake.media.set('deck.pdf', { type: 'application/pdf', bytes: PDF });
+    const out = await post({ url: fake.mediaUrl('deck.pdf'), title: 'Q3 results' });
+    expect(out).toMatchObject({ ok: true, status: 'published' });
+    expect(fake.calls).toEqual(['POST /rest/documents?action=initializeUpload', 'PUT /upload/document/1', 'POST /rest/posts']);
+    expect(fake.find('POST', '/rest/documents')[0].json).toEqual({ initializeUploadRequest: { owner: member } });
+    const put = fake.find('PUT', '/upload/document/1')[0];
+    expect(put.headers.authorization).toBe(`Bearer ${token}`);
+    expect(put.headers['content-type']).toBe('application/pdf');
+    expect(put.body.equals(PDF)).toBe(true);
+    expect(fake.find('POST', '/rest/posts')[0].json).toMatchObject({ author: member, content: { media: { id: 'urn:li:document:D1', title: 'Q3 results' } } });
+  });
+
+  it('a document that cannot be downloaded → media_unreachable, nothing posted', async () => {
+    const out = await post({ url: fake.mediaUrl('missing.pdf'), title: 'x' });
+    expect(out).toMatchObject({ ok: false, kind: 'rejected', code: 'media_unreachable' });
+    expect(fake.calls).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@ import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority
 /**
  * A loopback LinkedIn serving both origins' paths: `GET /oauth/v2/authorization` (auto-consent) and
  * `POST /oauth/v2/accessToken` (form, client_id + client_secret in the body; refresh keeps the same refresh token),
- * `GET /v2/userinfo`, organisation pages (`/rest/organizationAcls?q=roleAssignee`, `/rest/organizations/<id>`), the Images and Videos APIs (initializeUpload, upload URLs on this server, finalizeUpload,
+ * `GET /v2/userinfo`, organisation pages (`/rest/organizationAcls?q=roleAssignee`, `/rest/organizations/<id>`), the Images, Documents and Videos APIs (initializeUpload, upload URLs on this server, finalizeUpload,
  * video status), `POST /rest/posts` (201 + x-restli-id) and comments. /rest calls need the LinkedIn-Version and
  * X-Restli-Protocol-Version headers. `videoPolls` = status reads answering PROCESSING before AVAILABLE;
  * `videoFails` makes it PROCESSING_FAILED; `partSize` splits video uploads. `failNext(route, reply)` plays a reply
@@ -90,6 +90,12 @@ export class LinkedinFake extends OAuthFake {
       const id = ++this.n;
       return { body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/image/${id}`, image: `urn:li:image:C4D${id}` } } };
     }
+    if (key === 'POST /rest/documents' && action === 'initializeUpload') {
+      const owner = (body.initializeUploadRequest as Record<string, unknown> | undefined)?.owner;
+      if (typeof owner !== 'string' || !/^urn:li:(person|organization):/.test(owner)) return LinkedinFake.error(400, 'initializeUploadRequest.owner is required');
+      const id = ++this.n;
+      return { body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/document/${id}`, document: `urn:li:document:D${id}` } } };
+    }
     if (key === 'POST /rest/videos' && action === 'initializeUpload') {
       const size = Number((body.initializeUploadRequest as Record<string, unknown> | undefined)?.fileSizeBytes ?? 0);
       const id = ++this.n;
@@ -134,7 +140,7 @@ export class LinkedinFake extends OAuthFake {
 
   private upload(req: RecordedRequest): FakeReply {
     this.uploads.set(req.path, req.body);
-    if (req.path.startsWith('/upload/image/')) {
+    if (req.path.startsWith('/upload/image/') || req.path.startsWith('/upload/document/')) {
       return this.bearerOk(req) ? { status: 201, body: '' } : LinkedinFake.error(401, 'Invalid access token');
     }
     return { status: 200, headers: { etag: `"etag-${req.path.split('/').pop()}"` }, body: '' };

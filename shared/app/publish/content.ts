@@ -40,5 +40,6 @@ function optionsOf(d: PerPlatformDraft): { options?: PostOptions } {
   if (d.privacy_level !== undefined) options.privacy_level = d.privacy_level;
   if (d.thumbnail_url !== undefined) options.thumbnail_url = d.thumbnail_url;
   if (d.playlist_id !== undefined) options.playlist_id = d.playlist_id;
+  if (d.document !== undefined) options.document = d.document;
   return Object.keys(options).length ? { options } : {};
 }

@@ -53,6 +53,14 @@ export const PostOptionFields = {
     description: 'Add the uploaded video to this playlist of the channel (youtube, playlistItems.insert).',
     examples: ['PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf'],
   }),
+  document: z.strictObject({
+    url: z.string().trim().min(1).max(2048),
+    title: z.string().trim().min(1).max(400),
+  }).optional().meta({
+    description: 'A document post (linkedin): a PDF shown as a swipeable carousel, with its title. The PDF is downloaded through the ' +
+      'address guard (at most 50 MB) and uploaded to LinkedIn\'s Documents API. Not combinable with media.',
+    examples: [{ url: 'https://cdn.example.com/decks/q3-results.pdf', title: 'Q3 results in 8 slides' }],
+  }),
   story: z.literal(true).optional().meta({
     description: 'Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.',
     examples: [true],
@@ -73,6 +81,7 @@ export const OPTION_NETWORKS: Record<keyof DraftOptions, PlatformName[]> = {
   privacy_level: ['tiktok'],
   thumbnail_url: ['youtube'],
   playlist_id: ['youtube'],
+  document: ['linkedin'],
 };
 
 const refuse = (name: PlatformName, option: string, message: string): never => {
@@ -105,6 +114,10 @@ export function checkOptions(name: PlatformName, draft: DraftOptions, media: Med
     if (media.length) refuse(name, 'link_card', 'a Bluesky post shows either media or a link card: drop the media or the card');
     if (draft.quote !== undefined) refuse(name, 'link_card', 'a Bluesky post shows either a quoted post or a link card, not both');
     if (typeof draft.link_card === 'string' && !/^https?:\/\/[^\s]+$/.test(draft.link_card)) refuse(name, 'link_card', 'send true or an http(s) page URL');
+  }
+  if (draft.document !== undefined) {
+    if (media.length) refuse(name, 'document', 'a LinkedIn document post carries the document only: drop the media');
+    if (!/^https?:\/\/[^\s]+$/.test(draft.document.url)) refuse(name, 'document', 'send an http(s) link to the PDF');
   }
   if (draft.thumbnail_url !== undefined && !/^https?:\/\/[^\s]+$/.test(draft.thumbnail_url)) refuse(name, 'thumbnail_url', 'send an http(s) link to a JPEG or PNG image');
   for (const option of ['reel', 'story'] as const) {

@@ -1,10 +1,10 @@
 import { checkFile } from '../media-fit';
 import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../types';
-import { guarded, jsonInit, rejected, request } from '../http';
+import { badMedia, guarded, jsonInit, rejected, request } from '../http';
 import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkLinkedin, escapeLittleText, linkedinFailure } from './rules';
-import { encodeUrn, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
+import { encodeUrn, uploadDocument, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
 
 export const LINKEDIN_API_BASE = 'https://api.linkedin.com';
 export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com';
@@ -12,6 +12,8 @@ export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com';
 export const LINKEDIN_VERSION = '202607';
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'] as const;
 /** Added when organisation pages are on (Community Management API): post as a page, list the pages one administers. */
+/** Documents API: PDF (also PPT/PPTX/DOC/DOCX, not offered here) up to 100 MB and 300 pages. */
+export const LINKEDIN_DOCUMENT_MAX_BYTES = 100 * 1024 * 1024;
 export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'rw_organization_admin'] as const;
 
 export interface LinkedinOptions {
@@ -125,7 +127,8 @@ async function userinfo(ctx: NetworkContext, apiBase: string, token: string): Pr
  * LinkedIn adapter (Posts API). ctx.credentials: `access_token` and `author_urn` (urn:li:person:<sub>, or an
  * urn:li:organization:<id> when the app has organization access).
  * Publish: images are uploaded (initializeUpload + PUT bytes from ctx.fetchMedia) and attached as `content.media`
- * (one) or `content.multiImage` (2–20); a video is uploaded in parts, finalized and polled until AVAILABLE — when that
+ * (one, with altText) or `content.multiImage` (2–20, each with altText); a document (PDF, ctx.fetchDocument) is uploaded
+ * through the Documents API and posted as `content.media {id, title}`; a video is uploaded in parts, finalized and polled until AVAILABLE — when that
  * does not happen before the deadline the answer is 'processing' with resume state {video, started_at}, and resume()
  * polls again and creates the post once AVAILABLE. `POST /rest/posts` (commentary escaped as "little text") → 201,
  * id in `x-restli-id`; url https://www.linkedin.com/feed/update/<urn>. first_comment: `POST
@@ -216,6 +219,18 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     if ('ok' in a) return a;
     const invalid = checkLinkedin(content);
     if (invalid) return invalid;
+    const doc = content.options?.document;
+    if (doc) {
+      if (!ctx.fetchDocument) return rejected('linkedin document posts need a document download, which this deployment does not offer');
+      const file = await ctx.fetchDocument(doc.url);
+      if (file.bytes.length > LINKEDIN_DOCUMENT_MAX_BYTES) {
+        return badMedia(`linkedin takes documents up to ${LINKEDIN_DOCUMENT_MAX_BYTES} bytes; the document has ${file.bytes.length}`,
+          'The document is larger than LinkedIn accepts (100 MB). Nothing was posted.', 'Send a smaller PDF (at most 100 MB and 300 pages).');
+      }
+      const document = await uploadDocument(ctx, a.api, a.author, file);
+      if (typeof document !== 'string') return document;
+      return createPost(ctx, a, content, { media: { id: document, title: doc.title } });
+    }
     const files: FetchedMedia[] = [];
     for (const [i, item] of content.media.entries()) {
       const file = await ctx.fetchMedia(item.url);
