@@ -24,8 +24,8 @@ interface VideoRules {
 interface MediaRules {
   image?: { types: string[]; max_bytes: number };
   video?: VideoRules;
-  /** Alt-text limit and how the network counts it. */
-  alt?: { max: number; unit: 'graphemes' | 'characters'; field: string };
+  /** Alt-text limit, how the network counts it, and the kinds of media whose alt text is sent. */
+  alt?: { max: number; unit: 'graphemes' | 'characters'; field: string; kinds: Array<'image' | 'video'> };
 }
 
 const MB = 1_000_000;
@@ -36,27 +36,27 @@ export const MEDIA_RULES: Partial<Record<PlatformName, MediaRules>> = {
   bluesky: {
     image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'], max_bytes: 1_000_000 },
     video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 100 * MB, max_s: 180 },
-    alt: { max: 2000, unit: 'graphemes', field: 'alt' },
+    alt: { max: 2000, unit: 'graphemes', field: 'alt', kinds: ['image', 'video'] },
   },
   x: {
     image: { types: WEB_IMAGES, max_bytes: 5 * MB },
     video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 512 * MB, min_s: 0.5, max_s: 140, min_side: 32, max_width: 1920, max_height: 1200 },
-    alt: { max: 1000, unit: 'characters', field: 'alt_text' },
+    alt: { max: 1000, unit: 'characters', field: 'alt_text', kinds: ['image'] },
   },
   mastodon: {
     image: { types: [...WEB_IMAGES, 'image/heic', 'image/heif', 'image/avif'], max_bytes: 16 * MiB },
     video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 99 * MiB },
-    alt: { max: 1500, unit: 'characters', field: 'description' },
+    alt: { max: 1500, unit: 'characters', field: 'description', kinds: ['image', 'video'] },
   },
   linkedin: {
     image: { types: ['image/jpeg', 'image/png', 'image/gif'], max_bytes: 36 * MB },
     video: { types: ['video/mp4'], max_bytes: 500 * MB, min_s: 3, max_s: 1800 },
-    alt: { max: 4086, unit: 'characters', field: 'altText' },
+    alt: { max: 4086, unit: 'characters', field: 'altText', kinds: ['image'] },
   },
   discord: {
     image: { types: WEB_IMAGES, max_bytes: 10 * MiB },
     video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 10 * MiB },
-    alt: { max: 1024, unit: 'characters', field: 'description' },
+    alt: { max: 1024, unit: 'characters', field: 'description', kinds: ['image'] },
   },
   telegram: {
     image: { types: WEB_IMAGES, max_bytes: 10 * MB },
@@ -71,19 +71,19 @@ export const MEDIA_RULES: Partial<Record<PlatformName, MediaRules>> = {
     video: { types: ['video/mp4', 'video/webm', 'video/quicktime'], max_bytes: 4000 * MB, min_s: 3, max_s: 600, min_side: 360, max_width: 4096, max_height: 4096 },
   },
   youtube: { video: { types: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo', 'video/x-matroska'], max_bytes: 256_000 * MB } },
-  wordpress: { alt: { max: 5000, unit: 'characters', field: 'alt_text' } },
+  wordpress: { alt: { max: 5000, unit: 'characters', field: 'alt_text', kinds: ['image'] } },
 };
 
 const describeBytes = (n: number) => (n >= MB ? `${n} bytes (${(n / MB).toFixed(1)} MB)` : `${n} bytes`);
 const nth = (i: number) => `media ${i + 1}`;
 const mediaType = (ct: string | undefined) => (ct ?? '').split(';')[0].trim().toLowerCase();
 
-/** Alt texts over the network's limit → bad_media naming the item, the limit and the length. */
+/** Alt texts over the network's limit → bad_media naming the item, the limit and the length (only where the alt is sent). */
 export function checkAlt(platform: PlatformName, media: MediaItem[]): Failure | undefined {
   const rule = MEDIA_RULES[platform]?.alt;
   if (!rule) return undefined;
   for (const [i, m] of media.entries()) {
-    if (m.alt === undefined) continue;
+    if (m.alt === undefined || !rule.kinds.includes(m.kind)) continue;
     const n = rule.unit === 'graphemes' ? graphemeLength(m.alt) : [...m.alt].length;
     if (n > rule.max) {
       return badMedia(`${platform} takes alt text (${rule.field}) up to ${rule.max} characters; ${nth(i)} has ${n}`,

@@ -113,12 +113,12 @@ describe('video', () => {
     expect(videos.requests).toHaveLength(0);
   });
 
-  it('a refused service token at the video service → reauth after one fresh login; nothing posted', async () => {
+  it('the video service refusing its service token → transient (not the member\'s sign-in); nothing posted', async () => {
     pds.media.set('clip.mp4', { type: 'video/mp4', bytes: mp4 });
     pds.serviceToken = 'stale';
     const out = await adapterWith().publish(content({ media: [{ url: pds.mediaUrl('clip.mp4'), kind: 'video' }] }), ctxWithSleeps(creds, 5000).ctx);
-    expect(out).toMatchObject({ ok: false, kind: 'reauth' });
-    expect(pds.calls('com.atproto.server.createSession')).toHaveLength(2);
+    expect(out).toMatchObject({ ok: false, kind: 'transient', error: expect.stringContaining('refused the upload authorisation') });
+    expect(pds.calls('com.atproto.server.createSession')).toHaveLength(1);
     expect(pds.calls('com.atproto.repo.createRecord')).toHaveLength(0);
   });
 });

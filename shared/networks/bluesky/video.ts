@@ -59,7 +59,9 @@ export async function uploadVideo(ctx: NetworkContext, pdsBase: string, service:
   const existing = res.status === 409 ? str(field(res.json, 'jobId')) : undefined;
   if (res.status !== 200 && !existing) {
     const failure = xrpcFailure(res, 'video upload', ctx.now());
-    return failure.kind === 'rejected' ? { ...failure, code: 'bad_media' } : failure;
+    if (failure.kind === 'rejected') return { ...failure, code: 'bad_media' };
+    // the video service refusing the service token it was just given is not the member's sign-in failing
+    return failure.kind === 'reauth' ? { ok: false, kind: 'transient', error: `${failure.error}; the video service refused the upload authorisation, nothing was posted` } : failure;
   }
   const job = existing ? { state: 'processing' as const, job_id: existing } : readJob(jobOf(res.json), '');
   if ('ok' in job || job.state === 'done') return job;
