@@ -66,6 +66,13 @@ const EnvSchema = z.object({
   INSTAGRAM_AUTH_BASE: z.string().url().optional(),
   X_CLIENT_ID: z.string().optional(), X_CLIENT_SECRET: z.string().optional(),
   X_AUTH_BASE: z.string().url().optional(), X_API_BASE: z.string().url().optional(),
+  // --- sandbox (issue 10) ---
+  /** Local mode: `sandbox` (default) simulates all 16 networks in process; `live` reaches the real networks. */
+  NETWORKS: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** Set by the local runtime in sandbox mode: the one private origin the address guard allows (its /sandbox/ paths). */
+  SANDBOX_ORIGIN: z.string().url().optional(),
+  /** Set with it: the networks whose API base is the sandbox's (comma-separated); their post links go to the inbox. */
+  SANDBOX_NETWORKS: z.string().default(''),
   // --- network depth (issue 15) ---
   /** Bluesky's video service (app.bsky.video.*); a loopback fake in tests. */
   BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),

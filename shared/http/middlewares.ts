@@ -136,6 +136,17 @@ function unknownFields(schema: z.ZodType, value: unknown, error?: z.ZodError): U
   return [...top, ...nested.filter((n) => !top.some((t) => t.field === n.field))];
 }
 
+/** A route that takes no body: a JSON object with fields is refused (its fields are unknown); nothing else is read. */
+function refuseUnexpectedJson(e: APIGatewayProxyEventV2): void {
+  const contentType = (e.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (contentType !== 'application/json') return;
+  let json: unknown;
+  try { json = JSON.parse(decodeBody(e) || 'null'); } catch { return; }
+  if (json !== null && typeof json === 'object' && !Array.isArray(json) && Object.keys(json).length) {
+    throw unknownFieldError(extraFields(json as Record<string, unknown>, []));
+  }
+}
+
 /**
  * Parses and validates path parameters, query and body with the route's zod schemas (400/413/415 on bad input).
  * Request objects are strict: an unknown body field or query parameter is 400 unknown_field, naming it.
@@ -157,7 +168,14 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
         if (!res.success) throw new BadRequestError('Invalid query parameters', { details: { issues: issues(res.error) } });
         s.query = res.data;
       }
-      if (!route.body) return;
+      if (!route.query && e.queryStringParameters && Object.keys(e.queryStringParameters).length) {
+        // a route that takes no query: every parameter is unknown
+        throw unknownFieldError(extraFields(e.queryStringParameters, []), 'query');
+      }
+      if (!route.body) {
+        refuseUnexpectedJson(e);
+        return;
+      }
       const raw = decodeBody(e);
       if (Buffer.byteLength(raw) > maxBodyBytes()) {
         throw new PayloadTooLargeError(`The request body is larger than ${maxBodyBytes()} bytes`);

@@ -66,6 +66,13 @@ describe('request objects are strict: unknown fields are 400 unknown_field, nami
     expect(query.status).toBe(400);
     expect(query.body).toMatchObject({ code: 'unknown_field', fields: ['befor'], suggestions: { befor: 'before' } });
     expect((await api('GET', '/api/schedule?stauts=scheduled')).body).toMatchObject({ code: 'unknown_field', suggestions: { stauts: 'status' } });
+    // routes that take no query or no body refuse them too
+    expect((await api('GET', '/api/me?verbose=1')).body).toMatchObject({ code: 'unknown_field', fields: ['verbose'] });
+    expect((await api('GET', '/api/me')).status).toBe(200);
+    expect((await api('POST', '/api/webhooks', { url: `${rt.url}/sandbox/receiver` })).status).toBe(201);
+    const hooks = (await api('GET', '/api/webhooks')).body.webhooks as Array<{ id: string }>;
+    expect((await api('POST', `/api/webhooks/${hooks[0].id}/rotate`, { grace: 5 })).body).toMatchObject({ code: 'unknown_field', fields: ['grace'] });
+    expect((await api('POST', `/api/webhooks/${hooks[0].id}/rotate`, {})).status).toBe(200);
   });
 });
 

@@ -1,13 +1,13 @@
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createInstagramAdapter } from '../../shared/networks/instagram';
 import type { PublishContent } from '../../shared/networks/types';
-import { FacebookKindsFake, InstagramKindsFake } from '../../infra/local/sandbox/meta-kinds';
+import { MetaKindsFake } from '../../infra/local/sandbox/meta-kinds';
 import { ctxWithSleeps, testContext } from './context';
 
 /** Meta post kinds of issue 15: Facebook Reels and first comments; Instagram Stories (async container) and first comments. */
 
 describe('facebook', () => {
-  const fake = new FacebookKindsFake();
+  const fake = new MetaKindsFake();
   let creds: Record<string, string>;
   const adapter = () => createFacebookAdapter({ apiBase: fake.url });
   const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh bread today', media: [], thread: [], idempotency_key: 'k:facebook', ...over });
@@ -56,7 +56,7 @@ describe('facebook', () => {
 });
 
 describe('instagram', () => {
-  const fake = new InstagramKindsFake();
+  const fake = new MetaKindsFake();
   const ig = '17841400000000001';
   let creds: Record<string, string>;
   const adapter = (reserveMs = 50) => createInstagramAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs, resumeAfterSeconds: 20 });

@@ -4,22 +4,20 @@ import { InstagramFake } from './instagram';
 import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
 
 /**
- * The Meta fakes with the endpoints of issue 15's post kinds (kept apart from the base fakes, which the sandbox work
- * moves): comments under a post or media (`POST /{id}/comments`), and for Pages the Reels flow
- * (`POST /{page}/video_reels` start/finish, the hosted-file upload at the returned upload_url, which checks
- * `Authorization: OAuth <page token>` and the `file_url` header as rupload.facebook.com does).
+ * The Meta Graph simulator with issue 15's post kinds: comments under a Page post or an Instagram media
+ * (`POST /{id}/comments`), and the Pages Reels flow (`POST /{page}/video_reels` start/finish, the hosted-file upload
+ * at the returned upload_url, which checks `Authorization: OAuth <page token>` and the `file_url` header as
+ * rupload.facebook.com does).
  */
 
-const commentsOf = (fake: FacebookFake, req: RecordedRequest, key: string, params: Record<string, string>, counter: () => number): FakeReply | undefined => {
-  const [method, path] = key.split(' ');
-  const [, id, edge] = path.split('/');
-  if (method !== 'POST' || edge !== 'comments') return undefined;
-  if (!params.message) return FacebookFake.error(100, '(#100) Missing message');
-  void fake; void req;
-  return { body: { id: `${id}_c${counter()}` } };
-};
+/** Comments are taken on a Page post (`<page>_<post>`) or a published Instagram media (`180…`). */
+const commentable = (id: string) => /^\d+_\d+$/.test(id) || /^180\d+$/.test(id);
 
-export class FacebookKindsFake extends FacebookFake {
+/**
+ * One Graph simulator for both networks (as the sandbox serves Facebook and Instagram from one origin): the
+ * Instagram fake plus comments and the Pages Reels flow.
+ */
+export class MetaKindsFake extends InstagramFake {
   /** Reels by video id: the file URL Facebook pulled and whether it was published. */
   readonly reels = new Map<string, { file_url?: string; published: boolean; description?: string }>();
   private comments = 0;
@@ -49,43 +47,32 @@ export class FacebookKindsFake extends FacebookFake {
     return super.route(req);
   }
 
-  protected override extra(req: RecordedRequest, key: string, params: Record<string, string>, token: string): FakeReply | undefined {
-    const comment = commentsOf(this, req, key, params, () => ++this.comments);
-    if (comment) return comment;
-    const [method, path] = key.split(' ');
-    const [, id, edge] = path.split('/');
-    const page = this.pages.find((p) => p.id === id);
-    if (method !== 'POST' || !page || edge !== 'video_reels') return undefined;
-    if (!token.includes(`page${page.id}`)) return FacebookFake.error(200, '(#200) The user hasn\'t authorized the application to perform this action');
-    if (params.upload_phase === 'start') {
-      const videoId = String(6000 + ++this.n);
-      this.reels.set(videoId, { published: false });
-      return { body: { video_id: videoId, upload_url: `${this.url}${this.uploadPath(videoId)}` } };
-    }
-    if (params.upload_phase === 'finish') {
-      const reel = this.reels.get(params.video_id ?? '');
-      if (!reel?.file_url) return FacebookFake.error(100, 'The video was not uploaded', 1363040);
-      if (params.video_state !== 'PUBLISHED') return FacebookFake.error(100, 'video_state must be PUBLISHED, DRAFT or SCHEDULED');
-      reel.published = true;
-      reel.description = params.description;
-      return { body: { success: true } };
-    }
-    return FacebookFake.error(100, 'upload_phase must be start or finish');
-  }
-}
-
-export class InstagramKindsFake extends InstagramFake {
-  private comments = 0;
-
-  override reset(): void {
-    super.reset();
-    this.comments = 0;
-  }
-
   protected override extra(req: RecordedRequest, key: string, params: Record<string, string>): FakeReply | undefined {
     const [method, path] = key.split(' ');
     const [, id, edge] = path.split('/');
-    if (method === 'POST' && edge === 'comments' && !/^180/.test(id)) return FacebookFake.error(100, `Unsupported post request. Object with ID '${id}' does not exist`, 33);
-    return commentsOf(this, req, key, params, () => ++this.comments) ?? super.extra(req, key, params);
+    if (method === 'POST' && edge === 'comments') {
+      if (!commentable(id)) return FacebookFake.error(100, `Unsupported post request. Object with ID '${id}' does not exist`, 33);
+      if (!params.message) return FacebookFake.error(100, '(#100) Missing message');
+      return { body: { id: `${id}_c${++this.comments}` } };
+    }
+    const page = this.pages.find((p) => p.id === id);
+    if (method === 'POST' && page && edge === 'video_reels') {
+      if (!(params.access_token ?? '').includes(`page${page.id}`)) return FacebookFake.error(200, '(#200) The user hasn\'t authorized the application to perform this action');
+      if (params.upload_phase === 'start') {
+        const videoId = String(6000 + ++this.n);
+        this.reels.set(videoId, { published: false });
+        return { body: { video_id: videoId, upload_url: `${this.url}${this.uploadPath(videoId)}` } };
+      }
+      if (params.upload_phase === 'finish') {
+        const reel = this.reels.get(params.video_id ?? '');
+        if (!reel?.file_url) return FacebookFake.error(100, 'The video was not uploaded', 1363040);
+        if (params.video_state !== 'PUBLISHED') return FacebookFake.error(100, 'video_state must be PUBLISHED, DRAFT or SCHEDULED');
+        reel.published = true;
+        reel.description = params.description;
+        return { body: { success: true } };
+      }
+      return FacebookFake.error(100, 'upload_phase must be start or finish');
+    }
+    return super.extra(req, key, params);
   }
 }
