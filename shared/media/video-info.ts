@@ -14,7 +14,8 @@ export interface VideoInfo {
   height?: number;
 }
 
-Log.setLogLevel(() => undefined);
+// mp4box prints parse errors to the console at every level; a file it cannot read is simply "unknown" here
+Log.error = () => undefined;
 
 const ascii = (bytes: Uint8Array, offset: number, length: number) =>
   bytes.length >= offset + length ? String.fromCharCode(...bytes.subarray(offset, offset + length)) : '';
