@@ -86,6 +86,11 @@ const EnvSchema = z.object({
   SANDBOX_ORIGIN: z.string().url().optional(),
   /** Set with it: the networks whose API base is the sandbox's (comma-separated); their post links go to the inbox. */
   SANDBOX_NETWORKS: z.string().default(''),
+  // --- network depth (issue 15) ---
+  /** Bluesky's video service (app.bsky.video.*); a loopback fake in tests. */
+  BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),
+  /** LinkedIn organisation pages as targets (needs LinkedIn's Community Management API product for the app). */
+  LINKEDIN_ORGANIZATIONS: bool,
 });
 
 export type Config = z.infer<typeof EnvSchema>;
