@@ -379,6 +379,17 @@ export const routes = {
     body: s.DevPlanBody,
     responses: { 200: { description: 'Plan set' }, 404: E('No account with that email') },
   },
+  // --- MCP server (issue 11) ---
+  postMcp: {
+    id: 'post-mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', handler: 'functions/mcp/handler.ts',
+    extraMethods: ['GET', 'DELETE'], functionUrlOutput: 'McpUrl',
+    grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig'], timeoutSeconds: 29, memoryMb: 1024,
+    summary: 'The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405',
+    responses: {
+      200: { description: 'The JSON-RPC response' }, 202: { description: 'A notification or response accepted' },
+      400: E('Invalid JSON-RPC'), 405: E('GET or DELETE: the server is stateless'), 406: { description: 'Accept lacks application/json or text/event-stream' }, ...std,
+    },
+  },
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

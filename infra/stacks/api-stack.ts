@@ -3,6 +3,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { handlerFile, type Grant } from '../../shared/http/route';
@@ -156,10 +157,15 @@ export class ApiStack extends Stack {
       applyGrants(fn, route.grants, this.grantTargets);
       this.httpApi.addRoutes({
         path: route.path,
-        methods: [apigw.HttpMethod[route.method]],
+        methods: [route.method, ...(route.extraMethods ?? [])].map((m) => apigw.HttpMethod[m]),
         integration: new HttpLambdaIntegration(`${route.id}-integration`, fn.fn),
       });
       this.routeFunctions.set(route.id, fn);
+      if (route.functionUrlOutput) {
+        // The function authenticates every request itself (bearer key or OAuth token), as behind the HTTP API.
+        const url = fn.fn.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
+        new CfnOutput(this, route.functionUrlOutput, { value: url.url, description: `Function URL of ${route.method} ${route.path}` });
+      }
     }
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the HTTP API' });

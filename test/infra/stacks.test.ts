@@ -160,7 +160,7 @@ describe('api stack', () => {
     expect(routes.length).toBe(routeList.filter((r) => !r.localOnly).length);
     expect(routes.length).toBeGreaterThan(0);
     api.resourceCountIs('AWS::Lambda::Function', routes.length + 1); // + the dispatcher
-    api.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
+    api.resourceCountIs('AWS::ApiGatewayV2::Route', routes.reduce((n, r) => n + 1 + (r.extraMethods?.length ?? 0), 0));
     for (const r of routes) {
       api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
       functionId(api, `${r.method} ${r.path}`);

@@ -1,0 +1,61 @@
+/** CDK assertions on the MCP server's function: its function URL, its HTTP API routes and its grants. */
+process.env.CDK_VALIDATION = 'false';
+
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildStacks } from '../../bin/app';
+import { routes } from '../../infra/routes';
+import { TOOLS } from '../../shared/mcp/tools';
+
+type Resources = Record<string, { Properties: Record<string, any> }>;
+
+let api: Template;
+beforeAll(() => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org' } });
+  api = Template.fromStack(buildStacks(app).api);
+});
+
+const mcpFunctionId = () => {
+  const ids = Object.keys(api.findResources('AWS::Lambda::Function', { Properties: { Description: 'POST /api/mcp' } }));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+};
+
+describe('MCP function', () => {
+  test('has a function URL (the function authenticates: auth type NONE, buffered) and the McpUrl output', () => {
+    const fnId = mcpFunctionId();
+    const urls = Object.values(api.findResources('AWS::Lambda::Url') as Resources);
+    expect(urls).toHaveLength(1);
+    expect(urls[0]!.Properties).toMatchObject({ AuthType: 'NONE', InvokeMode: 'BUFFERED', TargetFunctionArn: { 'Fn::GetAtt': [fnId, 'Arn'] } });
+    const outputs = api.findOutputs('McpUrl');
+    expect(Object.keys(outputs)).toHaveLength(1);
+    expect(JSON.stringify(Object.values(outputs)[0])).toContain('FunctionUrl');
+    // the public invoke permission of a NONE function URL, for this function only
+    const perms = Object.values(api.findResources('AWS::Lambda::Permission', { Properties: { Action: 'lambda:InvokeFunctionUrl' } }) as Resources);
+    expect(perms.map((p) => p.Properties.FunctionName)).toEqual([{ 'Fn::GetAtt': [fnId, 'Arn'] }]);
+  });
+
+  test('POST, GET and DELETE /api/mcp on the HTTP API go to the same function', () => {
+    const fnId = mcpFunctionId();
+    const routeResources = Object.values(api.findResources('AWS::ApiGatewayV2::Route') as Resources)
+      .filter((r) => String(r.Properties.RouteKey).endsWith(' /api/mcp'));
+    expect(routeResources.map((r) => r.Properties.RouteKey).sort()).toEqual(['DELETE /api/mcp', 'GET /api/mcp', 'POST /api/mcp']);
+    const integrations = api.findResources('AWS::ApiGatewayV2::Integration') as Resources;
+    for (const r of routeResources) {
+      const integrationId = String(r.Properties.Target['Fn::Join'][1][1].Ref);
+      expect(integrations[integrationId]!.Properties.IntegrationUri).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+    }
+  });
+
+  test('least privilege: it is granted exactly what the REST routes of its tools are granted', () => {
+    const toolGrants = new Set(TOOLS.flatMap((t) => t.route?.grants ?? []));
+    expect(new Set(routes.postMcp.grants)).toEqual(toolGrants);
+    const roleId = (api.findResources('AWS::Lambda::Function') as Resources)[mcpFunctionId()]!.Properties.Role['Fn::GetAtt'][0];
+    const actions = Object.values(api.findResources('AWS::IAM::Policy') as Resources)
+      .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => [s.Action].flat()));
+    expect(actions.filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
+    expect(actions.filter((a) => /^(s3|ses):/.test(a))).toEqual([]); // no tool reads media or sends email
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'kms:Decrypt', 'sqs:SendMessage', 'scheduler:CreateSchedule', 'ssm:GetParametersByPath']));
+  });
+});
