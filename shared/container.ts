@@ -6,6 +6,7 @@ import type { Blobs } from './ports/blobs';
 import type { Queue } from './ports/queue';
 import type { Scheduler } from './ports/scheduler';
 import type { OAuthClients } from './app/oauth/clients';
+import type { DraftProvider } from './ports/ai';
 import { documentClient, type TableRef } from './adapters/dynamodb/client';
 import { DynamoAccountStore } from './adapters/dynamodb/accounts';
 import { DynamoKeyStore } from './adapters/dynamodb/api-keys';
@@ -49,6 +50,10 @@ const registryModule: Module<typeof import('./networks/registry')> = () => requi
 const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => require('./adapters/local/outbox-mailer');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
+// --- AI drafts (issue 12)
+const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => require('./adapters/aws/bedrock-drafter');
+const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => require('./adapters/openai-drafter');
+const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => require('./adapters/local/local-drafter');
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -155,12 +160,32 @@ export function buildDeps(cfg: Config): Deps {
       get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
     }),
     clock: () => systemClock,
+    // --- AI drafts (issue 12)
+    ai: () => draftProvider(cfg),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
+      aiTimeoutMs: cfg.AI_TIMEOUT_MS,
     }),
   });
+}
+
+/**
+ * The AI drafting provider (issue 12): AI_PROVIDER, else Bedrock in AWS and the deterministic local drafter locally.
+ * `openai` needs AI_BASE_URL.
+ */
+export function draftProvider(cfg: Config): DraftProvider {
+  const kind = cfg.AI_PROVIDER ?? (cfg.RUNTIME === 'aws' ? 'bedrock' : 'local');
+  if (kind === 'bedrock') {
+    const m = bedrockModule();
+    return new m.BedrockDrafter(m.bedrockClient({ region: cfg.BEDROCK_REGION ?? cfg.AWS_REGION, endpoint: cfg.BEDROCK_ENDPOINT }), cfg.BEDROCK_MODEL_ID);
+  }
+  if (kind === 'openai') {
+    if (!cfg.AI_BASE_URL) throw new Error('AI_PROVIDER=openai needs AI_BASE_URL (an OpenAI-compatible endpoint)');
+    return new (openAiModule().OpenAiCompatibleDrafter)({ baseUrl: cfg.AI_BASE_URL, model: cfg.AI_MODEL, apiKey: cfg.AI_API_KEY });
+  }
+  return new (localDrafterModule().LocalDrafter)();
 }
 
 let deps: Deps | undefined;

@@ -12,6 +12,7 @@ import type { Registry } from '../networks/registry';
 import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
+import type { DraftProvider } from '../ports/ai';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -54,6 +55,9 @@ export interface Deps {
   webhookSender: WebhookSender;
   /** Media uploads and hosted upload links (shared/app/media). */
   uploads: MediaStore;
+  // --- AI drafts (issue 12)
+  /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
+  ai: DraftProvider;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';
@@ -66,5 +70,8 @@ export interface Deps {
     publishWaitMs: number;
     /** Local benchmarks only: request rate limits off. */
     rateLimitsOff?: boolean;
+    // --- AI drafts (issue 12)
+    /** Deadline of one provider call (ms; default 20 s). */
+    aiTimeoutMs?: number;
   };
 }

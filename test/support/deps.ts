@@ -30,6 +30,7 @@ import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
+import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
 
 /** An in-memory embedded DynamoDB (dynalite) with the project's table, one per test file. */
 export async function startTestTable(): Promise<{ table: TableRef; stop: () => Promise<void>; endpoint: string }> {
@@ -127,6 +128,7 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     uploads: new DynamoMediaStore(table),
     webhooks: new DynamoWebhookStore(table),
     webhookSender: new HttpWebhookSender({ allowPrivate: true }),
+    ai: new LocalDrafter(),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,
