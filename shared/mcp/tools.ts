@@ -7,9 +7,9 @@ import * as p from '../api/publish-schemas';
 import * as sch from '../api/schedule-schemas';
 import * as m from '../api/media-schemas';
 import * as o from '../api/oauth-schemas';
+import * as ai from '../api/ai-schemas';
 import { routes } from '../../infra/routes';
 import { PLATFORMS } from '../domain/platforms';
-import { ServiceUnavailableError } from '../domain/errors';
 import { PostRequestSchema, validatePost } from '../app/publish/request';
 import { MAX_BULK_ROWS } from '../app/schedule/request';
 import { publishPost } from '../app/publish/create-post';
@@ -23,6 +23,7 @@ import { cancelSchedule, listSchedules } from '../app/schedule/manage';
 import { createRecurring, deleteRecurring, listRecurring } from '../app/schedule/recurring';
 import { createUploadLink } from '../app/media/upload-links';
 import { usage } from '../app/usage';
+import { generateDrafts, planWeek } from '../app/ai';
 
 /** What a tool runs with: the use-case dependencies and the caller (API key, or later an OAuth app). */
 export interface ToolContext {
@@ -66,12 +67,6 @@ const REMOVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, id
 const NoInput = z.strictObject({});
 const IdInput = (what: string) => z.strictObject({ id: z.string().min(1).max(100).describe(what) });
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** The AI-drafts output: one draft per network (the AI drafts issue fills this in through its use cases). */
-const DraftsOutput = z.object({ drafts: z.array(z.object({ platform: z.string(), text: z.string() }).catchall(z.unknown())) }).catchall(z.unknown());
-const aiUnavailable = (): never => {
-  throw new ServiceUnavailableError('AI drafts are not available on this server yet', { code: 'ai_unavailable' });
-};
 
 /** The post fields of POST /api/post, strict: an unknown field is refused, never ignored. */
 const PostInput = PostRequestSchema.strict();
@@ -123,27 +118,17 @@ export const TOOLS: ToolDef[] = [
   }),
   tool({
     name: 'generate_posts', title: 'Draft posts with AI',
-    description: 'One prompt, one editable draft per network (nothing is published).',
-    input: z.strictObject({
-      prompt: z.string().trim().min(1).max(2000),
-      platforms: z.array(z.string().max(40)).min(1).max(16),
-      brand_id: z.string().max(100).optional(),
-    }),
-    output: DraftsOutput, annotations: { ...CREATE, openWorldHint: true },
-    run: async () => aiUnavailable(),
-    summary: (out) => `${plural(out.drafts.length, 'draft')}.`,
+    description: 'One prompt, one draft per network that fits that network (nothing is published): send a draft back as per_platform.<network> of post_to_social. Uses one of the plan\'s AI drafts a day.',
+    input: ai.GenerateInput, output: ai.GenerateResponse, annotations: { ...CREATE, openWorldHint: true },
+    run: async ({ deps, principal }, input) => generateDrafts(deps, principal.account, input),
+    summary: (out) => `${plural(Object.keys(out.drafts).length, 'draft')} (${Object.keys(out.drafts).join(', ')}); ${out.usage.ai_drafts_per_day.remaining ?? 'unlimited'} AI drafts left today.`,
   }),
   tool({
     name: 'plan_week', title: 'Plan a week with AI',
-    description: "Drafts for a week of posts in the brand's posting slots (nothing is scheduled until you schedule them).",
-    input: z.strictObject({
-      topic: z.string().trim().min(1).max(2000),
-      platforms: z.array(z.string().max(40)).min(1).max(16),
-      brand_id: z.string().max(100).optional(),
-    }),
-    output: DraftsOutput, annotations: { ...CREATE, openWorldHint: true },
-    run: async () => aiUnavailable(),
-    summary: (out) => `${plural(out.drafts.length, 'draft')}.`,
+    description: "Seven days of drafts in the brand's posting slots; with schedule: true each day becomes a scheduled post (plan caps apply).",
+    input: ai.WeekInput, output: ai.WeekResponse, annotations: { ...CREATE, openWorldHint: true },
+    run: async ({ deps, principal }, input) => planWeek(deps, principal.account, input),
+    summary: (out) => `${plural(out.days.length, 'day')} planned for brand ${out.brand_id}${out.scheduled ? `, ${out.scheduled.accepted} scheduled, ${out.scheduled.rejected} refused` : ''}.`,
   }),
   tool({
     name: 'post_to_social', title: 'Publish a post',

@@ -155,9 +155,16 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
     await fails('delete_recurring_post', { id: recurring.recurring_id }, 'recurring_not_active');
   });
 
-  it('generate_posts and plan_week answer ai_unavailable (never a fake draft) until AI drafts exist', async () => {
-    await fails('generate_posts', { prompt: 'Launch day', platforms: ['telegram'] }, 'ai_unavailable');
-    await fails('plan_week', { topic: 'Our launch week', platforms: ['telegram'] }, 'ai_unavailable');
+  it('generate_posts and plan_week draft with the AI drafts use cases (local drafter)', async () => {
+    const drafts = await ok('generate_posts', { prompt: 'Our launch day', platforms: ['telegram', 'x'] });
+    expect(Object.keys(drafts.drafts).sort()).toEqual(['telegram', 'x']);
+    expect(drafts.drafts.x).toMatchObject({ text: expect.any(String), chars: expect.any(Number), limit: expect.any(Number) });
+    expect(drafts.provider).toBe('local');
+    await fails('generate_posts', { prompt: 'Our launch day', platforms: ['myspace'] }, 'invalid_request');
+    const week = await ok('plan_week', { prompt: 'Launch week', platforms: ['telegram'], brand_id: brandId });
+    expect(week.days).toHaveLength(7);
+    expect(week.scheduled).toBeUndefined();
+    await fails('plan_week', { prompt: 'Launch week', platforms: ['telegram'], brand_id: 'brd_doesnotexist' }, 'brand_not_found');
   });
 
   it('an unknown tool is a protocol error, not a tool result', async () => {
