@@ -6,6 +6,7 @@ import * as m from '../shared/api/media-schemas';
 import * as sch from '../shared/api/schedule-schemas';
 import * as o from '../shared/api/oauth-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
+import * as d from '../shared/api/dashboard-schemas';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -378,6 +379,49 @@ export const routes = {
     summary: "Local mode only: set an account's plan without billing",
     body: s.DevPlanBody,
     responses: { 200: { description: 'Plan set' }, 404: E('No account with that email') },
+  },
+  // --- Dashboard: sign-in, session, pages (issue 16) ---
+  getDashboardSignIn: {
+    id: 'get-dashboard-sign-in', method: 'GET', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: [],
+    summary: 'The sign-in page: an email field for a magic link (HTML)',
+    query: d.SignInQuery,
+    responses: { 200: { description: 'Sign-in page (HTML)', contentType: 'text/html' } },
+  },
+  postDashboardSignIn: {
+    id: 'post-dashboard-sign-in', method: 'POST', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: ['table', 'ses'],
+    summary: 'Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'Check your email (HTML)', contentType: 'text/html' }, 400: { description: 'Invalid email (HTML)' }, 429: { description: 'Rate limited (HTML)' } },
+  },
+  getDashboardSignInLink: {
+    id: 'get-dashboard-sign-in-link', method: 'GET', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
+    summary: 'The emailed link: a page with one "Sign in" button (the GET never uses the link up)',
+    query: d.SignInLinkQuery,
+    responses: { 200: { description: 'Sign-in button (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
+  },
+  postDashboardSignInLink: {
+    id: 'post-dashboard-sign-in-link', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
+    summary: 'The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
+    responses: { 303: { description: 'Signed in: to the return path' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
+  },
+  postDashboardSignOut: {
+    id: 'post-dashboard-sign-out', method: 'POST', path: '/dashboard/sign-out', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Ends the session at once and clears the cookie',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true,
+    responses: { 200: { description: 'Signed out (HTML)', contentType: 'text/html' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboard: {
+    id: 'get-dashboard', method: 'GET', path: '/dashboard', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in',
+    query: d.EmptyQuery,
+    responses: { 200: { description: 'Overview (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  getDashboardPlan: {
+    id: 'get-dashboard-plan', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'The plan page every upgrade_url points to: the plan table and what the account uses',
+    query: d.PlanQuery,
+    responses: { 200: { description: 'Plan (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   // --- MCP server (issue 11) ---
   postMcp: {

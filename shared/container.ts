@@ -22,6 +22,7 @@ import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
 import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+import { DynamoSessionStore } from './adapters/dynamodb/sessions';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
@@ -162,6 +163,8 @@ export function buildDeps(cfg: Config): Deps {
     clock: () => systemClock,
     // --- AI drafts (issue 12)
     ai: () => draftProvider(cfg),
+    // Dashboard (issue 16)
+    sessions: () => new DynamoSessionStore(table),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,

@@ -13,6 +13,7 @@ import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
 import type { DraftProvider } from '../ports/ai';
+import type { SessionStore } from '../ports/sessions';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -58,6 +59,9 @@ export interface Deps {
   // --- AI drafts (issue 12)
   /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
   ai: DraftProvider;
+  // Dashboard (issue 16)
+  /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
+  sessions: SessionStore;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

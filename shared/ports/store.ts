@@ -72,6 +72,8 @@ export interface OneTimeToken {
   account_id: string;
   data: Record<string, string>;
   expires_at: number;
+  /** Set (epoch seconds) once the token was consumed. */
+  used_at?: number;
 }
 export type ConsumeResult = { ok: true; token: OneTimeToken } | { ok: false; reason: 'missing' | 'used' | 'expired' };
 

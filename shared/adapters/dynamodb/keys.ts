@@ -54,6 +54,8 @@ export const keys = {
   mediaPrefix: 'MEDIA#',
   uploadLink: (hash: string) => ({ pk: `UPLINK#${hash}`, sk: 'UPLINK' }),
   uploadLinkPrefix: 'UPLINK#',
+  // Dashboard (issue 16): sessions by hash.
+  session: (hash: string) => ({ pk: `SESSION#${hash}`, sk: 'SESSION' }),
 } as const;
 
 export const GSI1 = 'gsi1';
