@@ -22,6 +22,7 @@ import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
 import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+import { DynamoMcpOAuthStore } from './adapters/dynamodb/mcp-oauth';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
@@ -165,6 +166,8 @@ export function buildDeps(cfg: Config): Deps {
     ai: () => draftProvider(cfg),
     // Dashboard (issue 16)
     sessions: () => new DynamoSessionStore(table),
+    // --- MCP server (issue 11)
+    mcpOAuth: () => new DynamoMcpOAuthStore(table),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,

@@ -2,7 +2,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { routes } from '../../infra/routes';
-import { auth, errorHandler, requestLog, requestState, stateOf } from '../../shared/http/middlewares';
+import { errorHandler, requestLog, requestState, stateOf } from '../../shared/http/middlewares';
+import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
 import { mcpServer } from '../../shared/mcp/server';
@@ -26,12 +27,12 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
       if (method !== 'POST') throw new MethodNotAllowedError('The MCP endpoint is stateless: send JSON-RPC with POST', { headers: { allow: 'POST' } });
     },
   })
-  .use(auth(route))
   .handler(async (event, context) => {
     const s = stateOf(context);
+    const caller = await authenticateMcp(s.deps, event.headers?.authorization);
     const body = !event.body ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
     if (Buffer.byteLength(body) > config().MAX_BODY_BYTES) throw new PayloadTooLargeError(`The request body is larger than ${config().MAX_BODY_BYTES} bytes`);
-    const server = mcpServer({ deps: s.deps, principal: s.principal! }, s.requestId);
+    const server = mcpServer({ deps: s.deps, principal: caller }, s.requestId);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

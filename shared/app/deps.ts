@@ -14,6 +14,7 @@ import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
 import type { DraftProvider } from '../ports/ai';
 import type { SessionStore } from '../ports/sessions';
+import type { McpOAuthStore } from '../ports/mcp-oauth';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -62,6 +63,9 @@ export interface Deps {
   // Dashboard (issue 16)
   /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
   sessions: SessionStore;
+  // --- MCP server (issue 11)
+  /** The MCP OAuth authorization server: clients, AI apps, codes and tokens (shared/app/mcp-oauth). */
+  mcpOAuth: McpOAuthStore;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

@@ -47,6 +47,11 @@ export interface RouteDef {
   extraMethods?: readonly HttpMethod[];
   /** The function also gets a Lambda function URL (no IAM auth: the function authenticates), output under this name. */
   functionUrlOutput?: string;
+  /**
+   * Deploy this route's function in its own stack `SocialPublishing-<stage>-<stack>` (routes on the same HTTP API),
+   * so that the API stack stays under CloudFormation's 500 resources; default: the API stack.
+   */
+  stack?: string;
 }
 
 export const handlerFile = (route: Pick<RouteDef, 'id' | 'handler'>) => route.handler ?? `functions/http/${route.id}.ts`;

@@ -48,10 +48,13 @@ export function toolList(): Tool[] {
  */
 const failed = (f: ToolFailure): CallToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(f) }] });
 
-/** Limits of one tool call: the caller's requests a minute (its own counter), then the REST route's own limit. */
+/**
+ * Limits of one tool call: the caller's requests a minute (its own counter: `key#<id>` is the API key's REST counter,
+ * `app#<id>` an AI app's), then the REST route's own limit per account.
+ */
 async function limit(ctx: ToolContext, def: ToolDef): Promise<void> {
   const { deps, principal } = ctx;
-  await hit(deps, `key#${principal.key.id}`, perMinute(PLANS[principal.account.plan].api_requests_per_minute_per_key));
+  await hit(deps, `${principal.actor.kind}#${principal.actor.id}`, perMinute(PLANS[principal.account.plan].api_requests_per_minute_per_key));
   if (def.route?.rateLimit) await hit(deps, `${def.route.id}#acc#${principal.account.id}`, def.route.rateLimit);
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../app/deps';
-import type { Principal } from '../app/auth';
+import type { McpCaller } from '../app/mcp-oauth/authenticate';
 import type { RouteDef } from '../http/route';
 import * as s from '../api/schemas';
 import * as p from '../api/publish-schemas';
@@ -25,10 +25,10 @@ import { createUploadLink } from '../app/media/upload-links';
 import { usage } from '../app/usage';
 import { generateDrafts, planWeek } from '../app/ai';
 
-/** What a tool runs with: the use-case dependencies and the caller (API key, or later an OAuth app). */
+/** What a tool runs with: the use-case dependencies and the caller (an API key or an OAuth AI app). */
 export interface ToolContext {
   deps: Deps;
-  principal: Principal;
+  principal: McpCaller;
 }
 
 export interface ToolAnnotations {

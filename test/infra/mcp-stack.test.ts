@@ -1,18 +1,25 @@
-/** CDK assertions on the MCP server's function: its function URL, its HTTP API routes and its grants. */
+/**
+ * CDK assertions on the MCP stack (SocialPublishing-<stage>-Mcp): the MCP function with its function URL and routes on
+ * the API stack's HTTP API, the OAuth endpoints, and their grants.
+ */
 process.env.CDK_VALIDATION = 'false';
 
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildStacks } from '../../bin/app';
-import { routes } from '../../infra/routes';
+import { routeList, routes } from '../../infra/routes';
 import { TOOLS } from '../../shared/mcp/tools';
 
 type Resources = Record<string, { Properties: Record<string, any> }>;
 
 let api: Template;
+let apiStack: Template;
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org' } });
-  api = Template.fromStack(buildStacks(app).api);
+  const stacks = buildStacks(app);
+  const mcp = stacks.groups.find((g) => g.stackName === 'SocialPublishing-dev-Mcp')!;
+  api = Template.fromStack(mcp);
+  apiStack = Template.fromStack(stacks.api);
 });
 
 const mcpFunctionId = () => {
@@ -45,6 +52,22 @@ describe('MCP function', () => {
       const integrationId = String(r.Properties.Target['Fn::Join'][1][1].Ref);
       expect(integrations[integrationId]!.Properties.IntegrationUri).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
     }
+  });
+
+  test('the MCP and OAuth routes are in the Mcp stack, on the API stack\'s HTTP API, and the API stack stays under 500 resources', () => {
+    const mcpRoutes = routeList.filter((r) => r.stack === 'Mcp');
+    expect(mcpRoutes.map((r) => r.id).sort()).toEqual([
+      'get-dashboard-apps', 'get-dashboard-apps-authorize', 'get-oauth-authorization-server', 'get-oauth-protected-resource', 'post-dashboard-app-revoke',
+      'post-dashboard-apps-authorize', 'post-mcp', 'post-oauth-register', 'post-oauth-revoke', 'post-oauth-token',
+    ]);
+    api.resourceCountIs('AWS::Lambda::Function', mcpRoutes.length);
+    const keys = Object.values(api.findResources('AWS::ApiGatewayV2::Route') as Resources).map((r) => r.Properties.RouteKey);
+    expect(keys).toContain('GET /.well-known/oauth-protected-resource');
+    for (const r of Object.values(api.findResources('AWS::ApiGatewayV2::Route') as Resources)) {
+      expect(JSON.stringify(r.Properties.ApiId)).toContain('Fn::ImportValue');
+    }
+    expect(Object.keys(apiStack.toJSON().Resources).length).toBeLessThan(500);
+    expect(Object.keys(api.toJSON().Resources).length).toBeLessThan(500);
   });
 
   test('least privilege: it is granted exactly what the REST routes of its tools are granted', () => {

@@ -29,6 +29,7 @@ import { DynamoMediaStore } from '../../shared/adapters/dynamodb/media';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
 import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
+import { DynamoMcpOAuthStore } from '../../shared/adapters/dynamodb/mcp-oauth';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
 import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
@@ -131,6 +132,7 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     webhookSender: new HttpWebhookSender({ allowPrivate: true }),
     ai: new LocalDrafter(),
     sessions: new DynamoSessionStore(table),
+    mcpOAuth: new DynamoMcpOAuthStore(table),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,
