@@ -8,6 +8,8 @@ import * as o from '../shared/api/oauth-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
 import * as mo from '../shared/api/mcp-oauth-schemas';
 import * as d from '../shared/api/dashboard-schemas';
+import * as g from '../shared/api/guardrail-schemas';
+import * as a from '../shared/api/approval-schemas';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -113,11 +115,12 @@ export const routes = {
     responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },
   },
   postPost: {
-    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', grants: ['table', 'kms', 'publishQueue', 'webhookQueue'],
+    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'],
     summary: 'Publish to one or many networks in parallel: one result per network (60 a minute per account)',
     rateLimit: { limit: 60, windowSeconds: 60 }, body: PostRequestSchema, timeoutSeconds: 29, memoryMb: 1024,
     responses: {
       200: { description: 'One result per network, in request order', schema: p.PostResponse },
+      202: { description: 'Held for approval: every network pending_approval, nothing sent (issue 16)', schema: a.HeldPostResponse },
       400: E('invalid_request, caption_is_json, empty_text'), 404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
     },
   },
@@ -423,6 +426,63 @@ export const routes = {
     summary: 'The plan page every upgrade_url points to: the plan table and what the account uses',
     query: d.PlanQuery,
     responses: { 200: { description: 'Plan (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  putGuardrails: {
+    id: 'put-guardrails', method: 'PUT', path: '/api/guardrails/{kind}/{id}', tag: 'Guardrails', auth: 'session', grants: ['table'],
+    summary: 'Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only',
+    params: g.GuardrailParams, body: g.GuardrailsBody,
+    responses: {
+      200: { description: 'The guardrails now in force', schema: g.GuardrailsResponse }, 400: E('Invalid input'),
+      402: E('plan_feature: guardrails start on the starter plan'), 403: E('session_required (an API key), csrf_failed'), 404: E('key_not_found, app_not_found, brand_not_found'),
+    },
+  },
+  getApprovals: {
+    id: 'get-approvals', method: 'GET', path: '/api/approvals', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'Held posts and their decisions, newest first (read-only: a key can never decide)',
+    query: a.ApprovalsQuery,
+    responses: { 200: { description: 'Approvals', schema: a.ApprovalsResponse }, ...std },
+  },
+  getApproval: {
+    id: 'get-approval', method: 'GET', path: '/api/approvals/{id}', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'One held post and its decision (read-only)',
+    params: s.IdParams,
+    responses: { 200: { description: 'Approval', schema: a.ApprovalResponse }, 404: E('approval_not_found'), ...std },
+  },
+  postApprovalClientLink: {
+    id: 'post-approval-client-link', method: 'POST', path: '/api/approvals/{id}/client-link', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'A signed single-use link for a client approver (no account needed), 72 hours; Pro and above',
+    params: s.IdParams,
+    responses: { 200: { description: 'The link', schema: a.ClientLinkResponse }, 402: E('plan_feature (pro)'), 404: E('approval_not_found'), 409: E('approval_decided'), ...std },
+  },
+  getReview: {
+    id: 'get-review', method: 'GET', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table'],
+    summary: "The emailed owner link or a client approver link: the held post and two buttons (the GET never decides)",
+    params: a.ReviewParams,
+    responses: { 200: { description: 'Review page (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown or tampered link (HTML)' }, 410: { description: 'Used or expired link, or already decided (HTML)' } },
+  },
+  postReview: {
+    id: 'post-review', method: 'POST', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
+    summary: 'Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once',
+    params: a.ReviewParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
+    responses: { 200: { description: 'Decided (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used, expired or decided (HTML)' } },
+  },
+  getDashboardApprovals: {
+    id: 'get-dashboard-approvals', method: 'GET', path: '/dashboard/approvals', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Approvals: the queue of held posts, recent decisions, and the approval rules',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Approvals (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardApprovalDecision: {
+    id: 'post-dashboard-approval-decision', method: 'POST', path: '/dashboard/approvals/{id}/decision', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
+    summary: 'The owner approves (publishes) or rejects (with a note) a held post',
+    params: s.IdParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
+    responses: { 303: { description: 'Back to the approvals page' }, 403: E('session_required, csrf_failed'), 404: E('approval_not_found'), 409: { description: 'Already decided (HTML)' } },
+  },
+  postDashboardApprovalRules: {
+    id: 'post-dashboard-approval-rules', method: 'POST', path: '/dashboard/approvals/rules', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Sets the approval rule of the account or a brand (always, or for listed networks); paid plans',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 303: { description: 'Back to the approvals page' }, 402: { description: 'plan_feature (HTML)' }, 403: E('session_required, csrf_failed') },
   },
   // --- MCP server (issue 11) ---
   postMcp: {

@@ -23,7 +23,11 @@ import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
 import { DynamoMcpOAuthStore } from './adapters/dynamodb/mcp-oauth';
+import { McpAppRegistry } from './adapters/mcp-app-registry';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
+import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
+import { DynamoApprovalStore } from './adapters/dynamodb/approvals';
+import { DynamoBrandingStore } from './adapters/dynamodb/branding';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
@@ -168,6 +172,10 @@ export function buildDeps(cfg: Config): Deps {
     sessions: () => new DynamoSessionStore(table),
     // --- MCP server (issue 11)
     mcpOAuth: () => new DynamoMcpOAuthStore(table),
+    guardrails: () => new DynamoGuardrailStore(table),
+    apps: () => new McpAppRegistry(new DynamoMcpOAuthStore(table)),
+    approvals: () => new DynamoApprovalStore(table),
+    branding: () => new DynamoBrandingStore(table),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,

@@ -69,9 +69,10 @@ export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
 
 /**
  * Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it; queue
- * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials).
+ * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials); a scheduled post held for
+ * approval emails the owner its review link (ses).
  */
-export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms'];
+export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms', 'ses'];
 
 /**
  * The HTTP API: one function per deployed route of infra/routes.ts, each granted exactly its route's `grants`; the

@@ -7,3 +7,5 @@ export const SignInLinkQuery = z.strictObject({ token: z.string().min(1).max(200
 export const SignInLinkForm = z.strictObject({ token: z.string().min(1).max(200) });
 export const PlanQuery = z.strictObject({ plan: z.string().max(20).optional() });
 export const EmptyQuery = z.strictObject({});
+/** After a form post, the page says what happened (`done`) or what went wrong (`error`, a code). */
+export const FlashQuery = z.strictObject({ done: z.string().max(40).optional(), error: z.string().max(60).optional() });

@@ -15,6 +15,9 @@ import type { FetchedMedia } from '../networks/types';
 import type { DraftProvider } from '../ports/ai';
 import type { SessionStore } from '../ports/sessions';
 import type { McpOAuthStore } from '../ports/mcp-oauth';
+import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
+import type { ApprovalStore } from '../ports/approvals';
+import type { BrandingStore } from '../ports/branding';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -66,6 +69,14 @@ export interface Deps {
   // --- MCP server (issue 11)
   /** The MCP OAuth authorization server: clients, AI apps, codes and tokens (shared/app/mcp-oauth). */
   mcpOAuth: McpOAuthStore;
+  /** Guardrails per actor (API key or AI app), enforced in the publish path (shared/app/guardrails). */
+  guardrails: GuardrailStore;
+  /** AI apps (MCP OAuth clients) an account has; the MCP feature plugs in its registry. */
+  apps: AppRegistry;
+  /** Posts held for approval and the approval rules (shared/app/approvals). */
+  approvals: ApprovalStore;
+  /** White label of the account and its brands (shared/app/dashboard/branding.ts). */
+  branding: BrandingStore;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

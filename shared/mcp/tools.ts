@@ -68,6 +68,12 @@ const NoInput = z.strictObject({});
 const IdInput = (what: string) => z.strictObject({ id: z.string().min(1).max(100).describe(what) });
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * POST /api/post's answer: 200 (one result per network) or 202 held for approval (the same fields plus status and
+ * approval_id; the owner decides in the dashboard, never a tool).
+ */
+const PostToSocialOutput = p.PostResponse.extend({ status: z.literal('pending_approval').optional(), approval_id: z.string().optional() });
+
 /** The post fields of POST /api/post, strict: an unknown field is refused, never ignored. */
 const PostInput = PostRequestSchema.strict();
 
@@ -132,16 +138,16 @@ export const TOOLS: ToolDef[] = [
   }),
   tool({
     name: 'post_to_social', title: 'Publish a post',
-    description: 'Publish now to one network (platform) or several (platforms): one result per network. Send an idempotency_key so that a retry never posts twice.',
-    input: PostInput, output: p.PostResponse, annotations: PUBLISH, route: routes.postPost,
-    run: async ({ deps, principal }, input) => publishPost(deps, principal.account, validatePost(input), { source: 'api', wait: true }),
-    summary: (out) => `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? (r.status ?? 'ok') : (r.code ?? 'failed')}`).join(', ')}.`,
+    description: 'Publish now to one network (platform) or several (platforms): one result per network. Send an idempotency_key so that a retry never posts twice. A post an approval rule holds answers status pending_approval: the account owner decides, no tool can.',
+    input: PostInput, output: PostToSocialOutput, annotations: PUBLISH, route: routes.postPost,
+    run: async ({ deps, principal }, input) => publishPost(deps, principal.account, validatePost(input), { source: 'api', wait: true, actor: principal.actor }),
+    summary: (out) => (out.status === 'pending_approval' ? `Post ${out.post_id} is held for the account owner's approval (${out.approval_id}); nothing was sent yet. ` : '') + `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? (r.status ?? 'ok') : (r.code ?? 'failed')}`).join(', ')}.`,
   }),
   tool({
     name: 'schedule_post', title: 'Schedule a post',
     description: 'Schedule a post: the post_to_social fields plus run_at (ISO 8601 with offset, or "next_slot" for the brand\'s next free slot).',
     input: sch.ScheduleBody.strict(), output: sch.ScheduleCreated, annotations: CREATE, route: routes.postSchedule,
-    run: async ({ deps, principal }, input) => createSchedule(deps, principal.account, input),
+    run: async ({ deps, principal }, input) => createSchedule(deps, principal.account, input, principal.actor),
     summary: (out) => `Scheduled ${out.schedule_id} for ${out.run_at} on ${out.platforms.join(', ')}.`,
   }),
   tool({
@@ -149,7 +155,7 @@ export const TOOLS: ToolDef[] = [
     description: `Schedule up to ${MAX_BULK_ROWS} posts: each row has the schedule_post fields (run_at optional: next free slot). A report of accepted and rejected rows.`,
     input: z.strictObject({ posts: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_BULK_ROWS) }),
     output: sch.BulkResponse, annotations: CREATE, route: routes.postBulk,
-    run: async ({ deps, principal }, input) => bulkSchedule(deps, principal.account, { posts: input.posts }),
+    run: async ({ deps, principal }, input) => bulkSchedule(deps, principal.account, { posts: input.posts }, principal.actor),
     summary: (out) => `${out.accepted} of ${out.total} rows scheduled, ${out.rejected} rejected.`,
   }),
   tool({
@@ -171,7 +177,7 @@ export const TOOLS: ToolDef[] = [
     name: 'create_recurring_post', title: 'Create a recurring post',
     description: 'A post that repeats: the post_to_social fields plus cron (5 fields), timezone, optional starts_at and ends_at.',
     input: sch.RecurringBody.strict(), output: sch.RecurringView, annotations: CREATE, route: routes.postRecurring,
-    run: async ({ deps, principal }, input) => createRecurring(deps, principal.account, input),
+    run: async ({ deps, principal }, input) => createRecurring(deps, principal.account, input, principal.actor),
     summary: (out) => `Recurring ${out.recurring_id} (${out.cron} ${out.timezone}), next run ${out.next_run_at ?? 'none'}.`,
   }),
   tool({

@@ -17,6 +17,9 @@ import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
 import { releaseXCredits, reserveXCredits, xPlanRefusal } from './x-credits';
+import type { Actor } from '../auth';
+import { checkBrandAllowed, loadGuardrails, platformRefusal, reserveActorCap } from '../guardrails/enforce';
+import { holdForApproval, holdReason } from '../approvals/approvals';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
@@ -26,6 +29,10 @@ export interface PublishOptions {
   schedule_id?: string;
   /** Wait for the workers' results (POST /api/post); false answers right after fan-out. */
   wait: boolean;
+  /** Who publishes (API key or AI app): its guardrails apply (issue 16). Absent: no actor guardrails. */
+  actor?: Actor;
+  /** Publishing a post that was held and is now approved: its reserved post id (which holds the lock already). */
+  approval?: { id: string; post_id: string };
 }
 
 export interface PublishMessage {
@@ -54,13 +61,29 @@ export interface PublishMessage {
 export async function publishPost(deps: Deps, account: Account, valid: ValidPost, opts: PublishOptions) {
   const started = deps.clock.now();
   const plan = PLANS[account.plan];
-  const postId = newId('pst', started);
+  const postId = opts.approval?.post_id ?? newId('pst', started);
   const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
+  const guard = await loadGuardrails(deps, account.id, opts.actor);
+  checkBrandAllowed(guard, brand.id);
+
+  const refusedByGuard = valid.platforms.map((p) => platformRefusal(guard, p)).filter((r): r is NetworkResult => !!r);
+  if (!opts.approval) {
+    const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
+    const reason = await holdReason(deps, account, brand.id, allowed, guard);
+    if (reason) {
+      // held: nothing is sent or spent, but the idempotency lock is kept until the decision
+      const lock = lockKeyOf(account, valid, brand.id);
+      await takeLock(deps, lock, valid, postId, started);
+      return holdForApproval(deps, { account, brand, postId, valid, platforms: allowed, reason, opts, lock: lock.key, refused: refusedByGuard, now: started });
+    }
+  }
 
   const results = new Map<PlatformName, NetworkResult>();
   let sendable: Sendable[] = [];
   const xRefusal = valid.platforms.includes('x') ? xPlanRefusal(deps, account) : undefined;
   for (const platform of valid.platforms) {
+    const refused = refusedByGuard.find((r) => r.platform === platform);
+    if (refused) { results.set(platform, refused); continue; }
     // X is a paid add-on (decisions.md "Plans"): refused on Free first, so it never takes one of the plan's places
     if (platform === 'x' && xRefusal) { results.set(platform, xRefusal); continue; }
     const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, postId));
@@ -77,16 +100,17 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
 
   let lock: string | undefined;
   if (sendable.length) {
-    lock = valid.idempotency_key !== undefined
-      ? `idem#${account.id}#${sha256Hex(valid.idempotency_key)}`
-      : `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brand.id))}`;
-    const ttl = valid.idempotency_key !== undefined ? IDEMPOTENCY_TTL_SECONDS : DUPLICATE_TTL_SECONDS;
-    const got = await deps.locks.acquire(lock, postId, ttl, started);
-    if (!got.ok) {
-      throw new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined
-        ? 'This idempotency_key was used in the last 24 hours: nothing was published again'
-        : 'An identical post was sent in the last 2 minutes: nothing was published again', { details: { post_id: got.heldBy || undefined } });
-    }
+    const l = lockKeyOf(account, valid, brand.id);
+    await takeLock(deps, l, valid, postId, started);
+    lock = l.key;
+  }
+
+  let capKey: string | undefined;
+  try {
+    capKey = await reserveActorCap(deps, account, opts.actor, guard, sendable.length, started);
+  } catch (err) {
+    if (lock) await deps.locks.release(lock, postId);
+    throw err;
   }
 
   const postsKey = usageKeys.posts(account.id, started);
@@ -111,6 +135,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
     }
     reserved.push(s);
   }
+  if (capKey && reserved.length < sendable.length) await deps.counters.release(capKey, sendable.length - reserved.length);
   sendable = reserved;
 
   const post: PostRecord = {
@@ -118,6 +143,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
     ...(opts.schedule_id ? { schedule_id: opts.schedule_id } : {}),
     idempotency_key: valid.idempotency_key ?? null, lock, platforms: valid.platforms, payload: valid.payload,
     created_at: new Date(started).toISOString(),
+    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKey ? { cap_key: capKey } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
   };
   const networks: NetworkRecord[] = valid.platforms.map((platform) => {
     const s = sendable.find((x) => x.platform === platform);
@@ -152,6 +178,22 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   return { post_id: postId, brand_id: brand.id, results: ordered };
 }
 
+/** The duplicate lock of a post: its idempotency_key for 24 hours, else the identical request for 2 minutes. */
+function lockKeyOf(account: Account, valid: ValidPost, brandId: string) {
+  return valid.idempotency_key !== undefined
+    ? { key: `idem#${account.id}#${sha256Hex(valid.idempotency_key)}`, ttl: IDEMPOTENCY_TTL_SECONDS }
+    : { key: `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brandId))}`, ttl: DUPLICATE_TTL_SECONDS };
+}
+
+/** Takes the lock for the post (409 duplicate_post when another post holds it; an approved post holds its own). */
+async function takeLock(deps: Pick<Deps, 'locks'>, lock: { key: string; ttl: number }, valid: ValidPost, postId: string, now: number) {
+  const got = await deps.locks.acquire(lock.key, postId, lock.ttl, now);
+  if (got.ok || got.heldBy === postId) return;
+  throw new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined
+    ? 'This idempotency_key was used in the last 24 hours: nothing was published again'
+    : 'An identical post was sent in the last 2 minutes: nothing was published again', { details: { post_id: got.heldBy || undefined } });
+}
+
 /** Checks each distinct media link once; networks with an unreachable link fail, and real kinds replace guesses. */
 async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
   const urls = [...new Set(sendable.flatMap((s) => s.content.media.map((m) => m.url)))];
@@ -180,6 +222,7 @@ async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[
       await deps.posts.settle(post.id, platform, 'done', failed(platform, 'internal_error', 'The post could not be queued for sending'), { reserved: false });
       await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
       if (platform === 'x') await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), xCredits);
+      if (post.cap_key) await deps.counters.release(post.cap_key, 1);
     }
   }
   void err;

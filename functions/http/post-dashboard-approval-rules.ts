@@ -1,0 +1,13 @@
+import { httpHandler } from '../../shared/http/handler';
+import { routes } from '../../infra/routes';
+import { redirect } from '../../shared/http/dashboard/layout';
+import { parseForm } from '../../shared/http/dashboard/forms';
+import { setApprovalRule } from '../../shared/app/approvals/approvals';
+import { RuleForm } from '../../shared/api/approval-schemas';
+
+/** Saves the approval rule of the account or one brand. */
+export const handler = httpHandler(routes.postDashboardApprovalRules, async (req) => {
+  const form = parseForm(req, RuleForm, ['networks']);
+  await setApprovalRule(req.deps, req.principal.account, { scope: form.scope, always: form.always === 'on', networks: form.networks ?? [] });
+  return redirect('/dashboard/approvals?done=rule');
+});
