@@ -132,6 +132,28 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     const posted = await app.callTool({ name: 'post_to_social', arguments: { platform: 'telegram', text: 'Posted by an AI app', brand_id: brandId, idempotency_key: 'app-1' } });
     expect(posted.isError).toBeFalsy();
     expect(telegram.methods.filter((m) => m === 'sendMessage')).toHaveLength(1);
+
+    // The owner's guardrails for this AI app hold in its tool calls; no tool can approve a held post.
+    const accountId = (await getDeps().accounts.findIdByEmail(EMAIL))!;
+    const [aiApp] = await getDeps().mcpOAuth.listApps(accountId);
+    const guard = (body: unknown) => fetch(`${rt.url}/api/guardrails/app/${aiApp!.id}`, {
+      method: 'PUT', headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    expect((await guard({ allowed_platforms: ['discord'] })).status).toBe(200);
+    const refused = await app.callTool({ name: 'post_to_social', arguments: { platform: 'telegram', text: 'Not for this network', brand_id: brandId } });
+    expect((refused.structuredContent as { results: unknown[] }).results).toEqual([expect.objectContaining({ platform: 'telegram', ok: false, code: 'platform_not_allowed' })]);
+    expect((await guard({ always_require_approval: true })).status).toBe(200);
+    const held = await app.callTool({ name: 'post_to_social', arguments: { platform: 'telegram', text: 'Needs a human', brand_id: brandId } });
+    expect(held.structuredContent).toMatchObject({ status: 'pending_approval', approval_id: expect.any(String), results: [{ platform: 'telegram', ok: true, status: 'pending_approval' }] });
+    expect((held.content as Array<{ text: string }>)[0].text).toContain('held for the account owner');
+    const names = (await app.listTools()).tools.map((t) => t.name);
+    expect(names.filter((n) => /approv|guardrail|decide/.test(n))).toEqual([]);
+    await expect(app.callTool({ name: 'approve_post', arguments: { approval_id: (held.structuredContent as { approval_id: string }).approval_id } })).rejects.toThrow(/Unknown tool/);
+    expect(telegram.methods.filter((m) => m === 'sendMessage')).toHaveLength(1);
+    // A key's guardrails are not the app's: the same account's API key still publishes.
+    const byKey = await api('POST', '/api/post', { platform: 'telegram', text: 'From the key', brand_id: brandId });
+    expect(byKey.status).toBe(200);
+    expect((await guard({})).status).toBe(200);
     await app.close();
 
     // Codes and tokens are stored hashed only.
