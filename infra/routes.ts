@@ -5,6 +5,7 @@ import * as wh from '../shared/api/webhook-schemas';
 import * as m from '../shared/api/media-schemas';
 import * as sch from '../shared/api/schedule-schemas';
 import * as o from '../shared/api/oauth-schemas';
+import * as bill from '../shared/api/billing-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
 import * as mo from '../shared/api/mcp-oauth-schemas';
 import * as d from '../shared/api/dashboard-schemas';
@@ -384,6 +385,56 @@ export const routes = {
     body: s.DevPlanBody,
     responses: { 200: { description: 'Plan set' }, 404: E('No account with that email') },
   },
+  // --- Billing (issue 13) ---
+  postBillingCheckout: {
+    id: 'post-billing-checkout', method: 'POST', path: '/api/billing/checkout', tag: 'Billing', auth: 'key', grants: ['table', 'billingConfig'],
+    summary: 'A hosted Stripe Checkout for a paid plan (monthly, or yearly 20% cheaper): open url to subscribe',
+    body: bill.CheckoutBody, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: {
+      200: { description: 'The checkout page', schema: bill.BillingUrlResponse }, 400: E('Invalid plan or interval'),
+      409: E('plan_already_active, subscription_exists (change plans in the portal)'), 502: E('billing_provider_error'),
+      503: E('billing_unavailable: billing is not configured here (locally: POST /dev/plan)'), ...std,
+    },
+  },
+  postBillingPortal: {
+    id: 'post-billing-portal', method: 'POST', path: '/api/billing/portal', tag: 'Billing', auth: 'key', grants: ['table', 'billingConfig'],
+    summary: 'The Stripe customer portal: change plan, card, cancel, invoices',
+    rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: {
+      200: { description: 'The portal page', schema: bill.BillingUrlResponse }, 502: E('billing_provider_error'),
+      503: E('billing_unavailable: billing is not configured here (locally: POST /dev/plan)'), ...std,
+    },
+  },
+  getBilling: {
+    id: 'get-billing', method: 'GET', path: '/api/billing', tag: 'Billing', auth: 'key', grants: ['table', 'billingConfig'],
+    summary: 'The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change',
+    responses: { 200: { description: 'Billing overview', schema: bill.BillingOverviewResponse }, ...std },
+  },
+  postDashboardPlanCheckout: {
+    id: 'post-dashboard-plan-checkout', method: 'POST', path: '/dashboard/plan/checkout', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    summary: "The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval",
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: {
+      303: { description: 'To Stripe Checkout' }, 400: { description: 'Invalid form (the Plan page with the message)' }, 403: E('session_required, csrf_failed'),
+      409: { description: 'plan_already_active, subscription_exists (the Plan page with the message)' }, 503: { description: 'billing_unavailable (the Plan page with the message)' },
+    },
+  },
+  postDashboardPlanPortal: {
+    id: 'post-dashboard-plan-portal', method: 'POST', path: '/dashboard/plan/portal', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    summary: "The Plan page's billing button: 303 to Stripe's customer portal",
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: { 303: { description: "To Stripe's customer portal" }, 403: E('session_required, csrf_failed'), 503: { description: 'billing_unavailable (the Plan page with the message)' } },
+  },
+  postBillingStripeWebhook: {
+    id: 'post-billing-stripe-webhook', method: 'POST', path: '/billing/stripe-webhook', tag: 'Billing', auth: 'open', grants: ['table', 'billingConfig'],
+    summary: "Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once",
+    rawBody: true,
+    responses: {
+      200: { description: 'Received (applied, or a repeat that changed nothing)', schema: bill.ProviderWebhookResponse },
+      400: E('invalid_signature: missing, wrong or older than 5 minutes (nothing changed)'), 409: E('event_in_progress: retry later'),
+      503: E('billing_unavailable'),
+      },
+    },
   // --- Dashboard: sign-in, session, pages (issue 16) ---
   getDashboardSignIn: {
     id: 'get-dashboard-sign-in', method: 'GET', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: [],
@@ -422,7 +473,7 @@ export const routes = {
     responses: { 200: { description: 'Overview (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   getDashboardPlan: {
-    id: 'get-dashboard-plan', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'get-dashboard-plan', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
     summary: 'The plan page every upgrade_url points to: the plan table and what the account uses',
     query: d.PlanQuery,
     responses: { 200: { description: 'Plan (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },

@@ -24,6 +24,8 @@ import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
 import { DynamoMcpOAuthStore } from './adapters/dynamodb/mcp-oauth';
 import { McpAppRegistry } from './adapters/mcp-app-registry';
+import { DynamoBillingStore } from './adapters/dynamodb/billing';
+import { PlanLifecycleAccounts } from './app/billing/plan-state';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
 import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
 import { DynamoApprovalStore } from './adapters/dynamodb/approvals';
@@ -60,6 +62,8 @@ const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => r
 const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => require('./adapters/aws/bedrock-drafter');
 const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => require('./adapters/openai-drafter');
 const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => require('./adapters/local/local-drafter');
+const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => require('./adapters/stripe/stripe-payments');
+const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => require('./adapters/aws/ssm-billing-settings');
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -91,6 +95,22 @@ function oauthClients(cfg: Config): OAuthClients {
     }),
   };
   return firstOf(guarded, env);
+}
+
+/**
+ * Stripe's settings (issue 13): in AWS only from SSM Parameter Store under BILLING_SSM_PREFIX (SecureStrings; never
+ * Lambda environment variables); locally from the environment. No secret key → billing is not configured.
+ */
+function billingSettings(cfg: Config): () => Promise<import('./adapters/stripe/stripe-payments').StripeSettings | undefined> {
+  if (cfg.RUNTIME === 'aws') {
+    const prefix = cfg.BILLING_SSM_PREFIX;
+    if (!prefix) return async () => undefined;
+    return () => ssmBillingModule().ssmBillingSettings(new (ssmClientModule().SSMClient)({ region: cfg.AWS_REGION }), prefix);
+  }
+  const env = cfg as unknown as Record<string, string | undefined>;
+  return async () => cfg.STRIPE_SECRET_KEY
+    ? { secretKey: cfg.STRIPE_SECRET_KEY, webhookSecret: cfg.STRIPE_WEBHOOK_SECRET, prices: stripeModule().priceTableFrom((name) => env[name]) }
+    : undefined;
 }
 
 /**
@@ -128,8 +148,9 @@ export function buildDeps(cfg: Config): Deps {
     uploads: () => new DynamoMediaStore(table),
     webhooks: () => new DynamoWebhookStore(table),
   });
-  return lazily<Deps>({
-    accounts: () => new DynamoAccountStore(table),
+  const deps: Deps = lazily<Deps>({
+    // Reads answer the plan in force now (a change due at the period end or after a grace period applies on read).
+    accounts: () => new PlanLifecycleAccounts(new DynamoAccountStore(table), { get clock() { return deps.clock; }, get billing() { return deps.billing; } }),
     keys: () => new DynamoKeyStore(table),
     brands: () => new DynamoBrandStore(table),
     tokens: () => new DynamoTokenStore(table),
@@ -182,7 +203,11 @@ export function buildDeps(cfg: Config): Deps {
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
       aiTimeoutMs: cfg.AI_TIMEOUT_MS,
     }),
+    // --- Billing (issue 13)
+    payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
+    billing: () => new DynamoBillingStore(table),
   });
+  return deps;
 }
 
 /**

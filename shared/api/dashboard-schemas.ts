@@ -5,7 +5,11 @@ export const SignInQuery = z.strictObject({ return: z.string().max(500).optional
 export const SignInForm = z.strictObject({ email: z.email().max(254), return: z.string().max(500).optional() });
 export const SignInLinkQuery = z.strictObject({ token: z.string().min(1).max(200) });
 export const SignInLinkForm = z.strictObject({ token: z.string().min(1).max(200) });
-export const PlanQuery = z.strictObject({ plan: z.string().max(20).optional() });
+export const PlanQuery = z.strictObject({
+  plan: z.string().max(20).optional(),
+  // Billing (issue 13): where Stripe's checkout returns (success_url / cancel_url).
+  checkout: z.enum(['success', 'canceled']).optional(), session_id: z.string().max(200).optional(),
+});
 export const EmptyQuery = z.strictObject({});
 /** After a form post, the page says what happened (`done`) or what went wrong (`error`, a code). */
 export const FlashQuery = z.strictObject({ done: z.string().max(40).optional(), error: z.string().max(60).optional() });

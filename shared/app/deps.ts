@@ -13,6 +13,7 @@ import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
 import type { DraftProvider } from '../ports/ai';
+import type { BillingStore, PaymentProvider } from '../ports/billing';
 import type { SessionStore } from '../ports/sessions';
 import type { McpOAuthStore } from '../ports/mcp-oauth';
 import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
@@ -63,6 +64,9 @@ export interface Deps {
   // --- AI drafts (issue 12)
   /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
   ai: DraftProvider;
+  // --- Billing (issue 13): the payment provider (Stripe) and the billing state in the table (shared/app/billing).
+  payments: PaymentProvider;
+  billing: BillingStore;
   // Dashboard (issue 16)
   /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
   sessions: SessionStore;

@@ -19,6 +19,8 @@ export interface HttpRequest<R extends RouteDef> {
   params: Infer<R['params']>;
   /** Raw text of a body sent in one of the route's extraContentTypes (e.g. CSV). */
   rawBody?: string;
+  /** The body's exact bytes, for routes with `rawBody` (signed webhooks). */
+  rawBytes?: Buffer;
   contentType?: string;
   /** Key routes: the API key's principal; session routes: the signed-in owner (shared/app/dashboard/sign-in.ts). */
   principal: R['auth'] extends 'key' ? Principal : R['auth'] extends 'session' ? SessionPrincipal : Principal | undefined;
@@ -64,6 +66,7 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
         query: s.query as Infer<R['query']>,
         params: s.params as Infer<R['params']>,
         rawBody: s.rawBody,
+        rawBytes: s.rawBytes,
         contentType: s.contentType,
         principal: (route.auth === 'session' ? s.session : s.principal) as HttpRequest<R>['principal'],
         deps: s.deps, ip: s.ip, requestId: s.requestId,

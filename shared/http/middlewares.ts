@@ -23,6 +23,8 @@ export interface RequestState {
   session?: SessionPrincipal;
   body?: unknown;
   rawBody?: string;
+  /** The body's exact bytes (routes with `rawBody`). */
+  rawBytes?: Buffer;
   contentType?: string;
   query?: unknown;
   params?: unknown;
@@ -171,6 +173,12 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
         const res = route.query.safeParse(e.queryStringParameters ?? {});
         if (!res.success) throw new BadRequestError('Invalid query parameters', { details: { issues: issues(res.error) } });
         s.query = res.data;
+      }
+      if (route.rawBody) {
+        const bytes = !e.body ? Buffer.alloc(0) : Buffer.from(e.body, e.isBase64Encoded ? 'base64' : 'utf8');
+        if (bytes.length > maxBodyBytes()) throw new PayloadTooLargeError(`The request body is larger than ${maxBodyBytes()} bytes`);
+        s.rawBytes = bytes;
+        return;
       }
       if (!route.body) return;
       const raw = decodeBody(e);

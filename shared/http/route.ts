@@ -9,7 +9,8 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
 /** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig';
+/** `billingConfig`: read Stripe's keys and prices under BILLING_SSM_PREFIX in SSM Parameter Store (billing routes only). */
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig' | 'billingConfig';
 
 export interface ResponseDef {
   description: string;
@@ -34,6 +35,8 @@ export interface RouteDef {
   optionalBody?: boolean;
   /** Content types accepted besides JSON (e.g. text/csv); the handler gets the raw text for those. */
   extraContentTypes?: readonly string[];
+  /** The body's exact bytes are handed to the function unparsed (`rawBytes`), e.g. for a signed provider webhook. */
+  rawBody?: boolean;
   query?: z.ZodObject;
   params?: z.ZodObject;
   responses: Record<number, ResponseDef>;

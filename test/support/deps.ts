@@ -26,6 +26,8 @@ import { buildOAuthProviders, buildRegistry } from '../../shared/networks/regist
 import { envClients } from '../../shared/app/oauth/clients';
 import { mediaGateway } from '../../shared/container';
 import { DynamoMediaStore } from '../../shared/adapters/dynamodb/media';
+import { DynamoBillingStore } from '../../shared/adapters/dynamodb/billing';
+import { StripePayments } from '../../shared/adapters/stripe/stripe-payments';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
 import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
@@ -37,6 +39,9 @@ import { DynamoBrandingStore } from '../../shared/adapters/dynamodb/branding';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
 import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
+
+/** Billing as on a server without Stripe configured (checkout and portal: 503 billing_unavailable). */
+export const unconfiguredPayments = new StripePayments(async () => undefined);
 
 /** An in-memory embedded DynamoDB (dynalite) with the project's table, one per test file. */
 export async function startTestTable(): Promise<{ table: TableRef; stop: () => Promise<void>; endpoint: string }> {
@@ -136,6 +141,8 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     webhooks: new DynamoWebhookStore(table),
     webhookSender: new HttpWebhookSender({ allowPrivate: true }),
     ai: new LocalDrafter(),
+    payments: unconfiguredPayments,
+    billing: new DynamoBillingStore(table),
     sessions: new DynamoSessionStore(table),
     mcpOAuth: new DynamoMcpOAuthStore(table),
     guardrails: new DynamoGuardrailStore(table),

@@ -41,7 +41,7 @@ export function overviewBody(opts: { email: string; plan: Plan; usage: Usage; pe
 const cell = (v: string | number | boolean | null) => (v === null ? 'all' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'number' ? fmt(v) : e(v));
 
 /** The plan table (every plan, the current one marked, the `?plan=` hint highlighted) and the account's usage. */
-export function planBody(opts: { current: Plan; hint?: string; usage: Usage }): string {
+export function planBody(opts: { current: Plan; hint?: string; usage: Usage; billing?: string }): string {
   const hint = PLAN_NAMES.find((p) => p === opts.hint);
   const rows: Array<[string, (p: Plan) => string | number | boolean | null]> = [
     ['Price a month (USD)', (p) => p.price_usd_month], ['Price a year (USD)', (p) => p.price_usd_year], ['Brands', (p) => p.brands],
@@ -57,6 +57,6 @@ export function planBody(opts: { current: Plan; hint?: string; usage: Usage }): 
     (hint && hint !== opts.current.name ? ` The <b>${e(hint)}</b> plan lifts the limit you reached.` : '') + '</p>' +
     `<table id="plans"><caption class="hint">Plans and their limits; yearly billing is 20 % cheaper.</caption><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>` +
     `<section id="billing" aria-labelledby="billing-title" data-plan-hint="${e(hint ?? '')}"><h2 id="billing-title">Billing</h2>` +
-    '<p class="hint">Changing plans is handled by the billing provider.</p></section>' +
+    (opts.billing ?? '<p class="hint">Changing plans is handled by the billing provider.</p>') + '</section>' +
     `<h2>What you use</h2>${usageSection(opts.usage)}`;
 }
