@@ -6,7 +6,7 @@ import { errorHandler, requestLog, requestState, stateOf } from '../../shared/ht
 import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
-import { mcpServer } from '../../shared/mcp/server';
+import { mcpServer } from './server';
 import { getDeps } from '../../shared/container';
 import { config } from '../../shared/config';
 

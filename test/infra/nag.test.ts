@@ -68,7 +68,7 @@ test.each(['dev', 'prod'])('stage %s: no unsuppressed AwsSolutions errors or war
   expect(describeViolations(report)).toEqual([]);
   expect(error).toBeUndefined();
   expect(Object.keys(stacks)).toHaveLength(5);
-  expect(stacks.groups.map((g) => g.stackName)).toEqual([`SocialPublishing-${stage}-Mcp`]);
+  expect(stacks.groups.map((g) => g.stackName)).toEqual([`SocialPublishing-${stage}-Dashboard`, `SocialPublishing-${stage}-Mcp`]);
 });
 
 test('every suppression is a specific rule with a real reason', () => {

@@ -344,14 +344,14 @@ describe('media reads', () => {
 
 describe('Billing secrets (issue 13)', () => {
   test("Stripe's keys are read from SSM under the stage prefix, only by the billing routes; no function has them in its environment", () => {
-    const t = Template.fromStack(stacks.api);
-    const fns = Object.values(resourcesOf(t, 'AWS::Lambda::Function'));
+    const templates = [stacks.api, ...stacks.groups].map((st) => Template.fromStack(st));
+    const fns = templates.flatMap((t) => Object.values(resourcesOf(t, 'AWS::Lambda::Function')));
     for (const f of fns) {
       const vars = (f.Properties!.Environment as { Variables: Record<string, string> }).Variables;
       expect(vars.BILLING_SSM_PREFIX).toBe('/social-publishing/dev/stripe');
       expect(Object.keys(vars).filter((k) => k.startsWith('STRIPE_'))).toEqual([]);
     }
-    const billingStatements = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
+    const billingStatements = templates.flatMap((t) => Object.values(resourcesOf(t, 'AWS::IAM::Policy')))
       .flatMap((p) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
       .filter((s) => JSON.stringify(s.Resource).includes(':parameter/social-publishing/dev/stripe'));
     const billingRoutes = routeList.filter((r) => !r.localOnly && r.grants.includes('billingConfig')).map((r) => r.id).sort();

@@ -4,7 +4,7 @@ import type { MediaGateway } from '../../shared/app/deps';
 import type { Account } from '../../shared/ports/store';
 import { checkAuthorizeRequest, decideAuthorization, UnredirectableAuthorizeError } from '../../shared/app/mcp-oauth/authorize';
 import { isAllowedRedirectUri, registerClient } from '../../shared/app/mcp-oauth/clients';
-import { callTool } from '../../shared/mcp/server';
+import { callTool } from '../../functions/mcp/server';
 
 let table: TableRef;
 let stop: () => Promise<void>;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { hit, perMinute } from '../app/rate-limit';
-import { PLANS } from '../domain/plans';
-import { AppError } from '../domain/errors';
-import { errorFields, log } from '../log';
+import { hit, perMinute } from '../../shared/app/rate-limit';
+import { PLANS } from '../../shared/domain/plans';
+import { AppError } from '../../shared/domain/errors';
+import { errorFields, log } from '../../shared/log';
 import { TOOLS, toolByName, type ToolContext, type ToolDef } from './tools';
 import { internalFailure, invalidInput, toolFailure, type ToolFailure } from './errors';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../domain/errors';
+import { AppError } from '../../shared/domain/errors';
 
 /** The structuredContent of a failed tool call: the REST error body plus what happened and how to fix it. */
 export const ToolFailure = z.object({ code: z.string(), error: z.string(), what: z.string(), fix: z.string() }).catchall(z.unknown());
