@@ -12,7 +12,7 @@ import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack'
  *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required for prod
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
- * Stacks: SocialPublishing-<stage>-Data, -Api, one per route group (-Mcp), -Workers, -Observability (see docs/operations.md).
+ * Stacks: SocialPublishing-<stage>-Data, -Api, one per route group (-Dashboard, -Mcp), -Workers, -Observability (see docs/operations.md).
  */
 export interface AppSettings {
   stage: string;
