@@ -1,3 +1,9 @@
+// Bundle init order: zod must be evaluated before the MCP SDK's module-level schemas. The container requires some
+// adapters lazily (billing's Stripe adapter imports zod), so esbuild wraps zod in lazy initialisers; without this
+// first use, the SDK's top-level z.custom() runs against a half-initialised zod and the bundle throws at cold start
+// ("Class is not a constructor"; test/infra/mcp-bundle.test.ts).
+import { z } from 'zod';
+z.string();
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
