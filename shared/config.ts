@@ -4,6 +4,9 @@ import { z } from 'zod';
  * The environment, parsed once with zod. In AWS the CDK stack sets these; locally the local runtime does.
  * Defaults are the production values; numbers that are product rules live in shared/domain, not here.
  */
+/** AI drafts (issue 12): the Bedrock model used when BEDROCK_MODEL_ID is not set (the CDK stack grants this one). */
+export const DEFAULT_BEDROCK_MODEL_ID = 'amazon.nova-lite-v1:0';
+
 const bool = z.enum(['0', '1', 'true', 'false']).optional().transform((v) => v === '1' || v === 'true');
 
 const EnvSchema = z.object({
@@ -69,7 +72,7 @@ const EnvSchema = z.object({
   // --- AI drafts (issue 12; docs/operations.md): the provider (default: bedrock in AWS, local in local mode)
   AI_PROVIDER: z.enum(['bedrock', 'openai', 'local']).optional(),
   /** Bedrock model (or inference profile) id; the CDK stack grants bedrock:InvokeModel on this model only. */
-  BEDROCK_MODEL_ID: z.string().min(1).default('amazon.nova-lite-v1:0'),
+  BEDROCK_MODEL_ID: z.string().min(1).default(DEFAULT_BEDROCK_MODEL_ID),
   BEDROCK_REGION: z.string().optional(),
   /** Bedrock Runtime endpoint override (tests point it at a loopback fake). */
   BEDROCK_ENDPOINT: z.string().url().optional(),

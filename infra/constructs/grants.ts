@@ -25,6 +25,9 @@ export interface GrantTargets {
   mailFrom: string;
   /** SSM Parameter Store path holding the OAuth client registrations (OAUTH_SSM_PREFIX). */
   oauthSsmPrefix: string;
+  // --- AI drafts (issue 12)
+  /** The Bedrock foundation model the AI draft functions may invoke (BEDROCK_MODEL_ID). */
+  bedrockModelId: string;
 }
 
 
@@ -47,6 +50,7 @@ export function applyGrants(target: AppFunction, grants: readonly Grant[], t: Gr
       case 'ses': grantSes(target, t); break;
       case 'scheduler': grantScheduler(target, t); break;
       case 'oauthConfig': grantOAuthConfig(target, t); break;
+      case 'bedrock': grantBedrock(target, t); break;
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);
@@ -118,5 +122,14 @@ function grantOAuthConfig(target: AppFunction, t: GrantTargets): void {
   target.fn.addToRolePolicy(new iam.PolicyStatement({
     actions: ['ssm:GetParametersByPath'],
     resources: [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: t.oauthSsmPrefix.replace(/^\//, '') })],
+  }));
+}
+
+/** bedrock:InvokeModel (which Converse needs) on the configured foundation model in the stack's region, nothing else. */
+function grantBedrock(target: AppFunction, t: GrantTargets): void {
+  const stack = Stack.of(target);
+  target.fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['bedrock:InvokeModel'],
+    resources: [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: t.bedrockModelId })],
   }));
 }

@@ -6,6 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { handlerFile, type Grant } from '../../shared/http/route';
+import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
 import { AppFunction } from '../constructs/app-function';
 import { applyGrants, type GrantTargets } from '../constructs/grants';
 import { routeList } from '../routes';
@@ -19,6 +20,9 @@ export interface ApiStackProps extends StackProps {
   mailFrom: string;
   /** Public origin for emailed/connect links; defaults to the API's own execute-api URL. */
   publicBaseUrl?: string;
+  // --- AI drafts (issue 12)
+  /** The Bedrock model of AI drafts (BEDROCK_MODEL_ID); default the config default. */
+  bedrockModelId?: string;
 }
 
 /** The routes of the route table that AWS serves (localOnly ones exist only in the local runtime). */
@@ -55,6 +59,7 @@ export class ApiStack extends Stack {
     /** Where the ops team stores OAuth client registrations (docs/operations.md). */
     const oauthSsmPrefix = `/social-publishing/${props.stage}/oauth`;
     const logRemovalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const bedrockModelId = props.bedrockModelId ?? DEFAULT_BEDROCK_MODEL_ID;
 
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
       apiName: `${data.prefix}-api`,
@@ -118,6 +123,7 @@ export class ApiStack extends Stack {
     const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
     this.functionEnvironment = serviceEnvironment({
       data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix,
+      bedrockModelId,
     });
     this.grantTargets = {
       table: data.table,
@@ -130,6 +136,7 @@ export class ApiStack extends Stack {
       schedulerRole: this.schedulerRole,
       mailFrom: props.mailFrom,
       oauthSsmPrefix,
+      bedrockModelId,
     };
 
     this.dispatcher = new AppFunction(this, 'Dispatcher', {
@@ -170,6 +177,7 @@ export class ApiStack extends Stack {
 /** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */
 export function serviceEnvironment(o: {
   data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string;
+  bedrockModelId?: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -186,6 +194,7 @@ export function serviceEnvironment(o: {
     PUBLIC_BASE_URL: o.publicBaseUrl,
     OAUTH_SSM_PREFIX: o.oauthSsmPrefix,
     LOG_LEVEL: 'info',
+    BEDROCK_MODEL_ID: o.bedrockModelId,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }

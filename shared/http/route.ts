@@ -9,7 +9,8 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
 /** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig';
+/** `bedrock`: bedrock:InvokeModel on the configured model (BEDROCK_MODEL_ID) only (AI drafts, issue 12). */
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig' | 'bedrock';
 
 export interface ResponseDef {
   description: string;

@@ -1,0 +1,80 @@
+import { client, signupThroughApi, startRuntime } from '../support/runtime';
+import type { LocalRuntime } from '../../infra/local/runtime';
+import { PLATFORM_NAMES } from '../../shared/domain/platforms';
+import { textLength, textProblems } from '../../shared/domain/text-length';
+
+let rt: LocalRuntime;
+beforeAll(async () => { rt = await startRuntime(); });
+afterAll(async () => { await rt?.stop(); });
+
+const PROMPT = 'We are launching Acme Rockets 2.0 today. The new engine is 30% lighter and twice as reliable. '
+  + 'Pre-orders open now for customers in Europe and the US, with delivery in March. Our team spent two years testing '
+  + 'the design in the desert, and we cannot wait to see it fly. 🚀👩‍🚀 Read the full story and tell us what you think!';
+
+describe('POST /api/generate through the local runtime (local drafter)', () => {
+  it('answers one fitting draft per network, provider local, and counts one AI draft in GET /api/usage', async () => {
+    const api = client(rt.url, await signupThroughApi(rt.url, 'drafts@example.com', 'pro'));
+    const res = await api('POST', '/api/generate', { prompt: `${PROMPT} ${PROMPT}`, platforms: [...PLATFORM_NAMES], link: 'https://acme.example/launch', tone: 'friendly' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ provider: 'local', model: 'local-drafter-1' });
+    const drafts = res.body.drafts as Record<string, { text: string; title?: string; thread?: string[]; chars: number; limit: number }>;
+    expect(Object.keys(drafts).sort()).toEqual([...PLATFORM_NAMES].sort());
+    for (const p of PLATFORM_NAMES) {
+      const d = drafts[p];
+      expect({ p, problems: textProblems(p, d) }).toEqual({ p, problems: [] });
+      expect(d.chars).toBe(textLength(p, d.text));
+      expect(d.chars).toBeLessThanOrEqual(d.limit);
+    }
+    // X (280 weighted) and Bluesky (300 graphemes) cannot hold the text: they get a thread; Telegram keeps it whole
+    expect(drafts.x.thread!.length).toBeGreaterThan(0);
+    expect(drafts.bluesky.thread!.length).toBeGreaterThan(0);
+    expect(drafts.telegram.thread).toBeUndefined();
+    expect(drafts.devto.title).toBe('We are launching Acme Rockets 2.0 today');
+    expect(drafts.x.text).toMatch(/^We are launching Acme Rockets 2\.0 today\./);
+    expect(res.body.usage).toMatchObject({ input_tokens: 0, output_tokens: 0, ai_drafts_per_day: { limit: 100, used: 1, remaining: 99 } });
+
+    const usage = await api('GET', '/api/usage');
+    expect(usage.body.ai_drafts_per_day).toMatchObject({ limit: 100, used: 1, remaining: 99, resets_at: expect.stringMatching(/T00:00:00\.000Z$/) });
+  });
+
+  it('uses the caption limit when the post carries media (Telegram 1024)', async () => {
+    const api = client(rt.url, await signupThroughApi(rt.url, 'captions@example.com', 'pro'));
+    const long = Array.from({ length: 40 }, (_, i) => `Sentence number ${i + 1} tells a little more about the launch.`).join(' ');
+    const plain = await api('POST', '/api/generate', { prompt: long, platforms: ['telegram'] });
+    const captioned = await api('POST', '/api/generate', { prompt: long, platforms: ['telegram'], media: [{ url: 'https://cdn.example/p.jpg', type: 'image' }] });
+    expect((plain.body.drafts as Record<string, { limit: number; chars: number }>).telegram).toMatchObject({ limit: 4096, chars: long.length });
+    const t = (captioned.body.drafts as Record<string, { text: string; limit: number; chars: number }>).telegram;
+    expect(t.limit).toBe(1024);
+    expect(t.chars).toBeLessThanOrEqual(1024);
+    expect(t.text).toMatch(/launch\.$/); // whole sentences
+  });
+
+  it('refuses bad input with a clear 400 and spends nothing', async () => {
+    const api = client(rt.url, await signupThroughApi(rt.url, 'bad-input@example.com'));
+    const unknown = await api('POST', '/api/generate', { prompt: 'hi', platforms: ['x', 'myspace'] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'invalid_request', platforms: ['myspace'] });
+    const repeated = await api('POST', '/api/generate', { prompt: 'hi', platforms: ['x', 'x'] });
+    expect(repeated.body).toMatchObject({ code: 'invalid_request', platforms: ['x'] });
+    const extra = await api('POST', '/api/generate', { prompt: 'hi', platforms: ['x'], temperature: 2 });
+    expect(extra.status).toBe(400);
+    const empty = await api('POST', '/api/generate', { prompt: '   ', platforms: ['x'] });
+    expect(empty.status).toBe(400);
+    const badLink = await api('POST', '/api/generate', { prompt: 'hi', platforms: ['x'], link: 'javascript:alert(1)' });
+    expect(badLink.status).toBe(400);
+    const brand = await api('POST', '/api/generate', { prompt: 'hi', platforms: ['x'], brand_id: 'brd_nope' });
+    expect(brand.status).toBe(404);
+    expect(brand.body.code).toBe('brand_not_found');
+    expect(((await api('GET', '/api/usage')).body.ai_drafts_per_day as { used: number }).used).toBe(0);
+  });
+
+  it('Free plan: 5 AI drafts a day, then 429 ai_drafts_limit_reached with upgrade_url and Retry-After', async () => {
+    const api = client(rt.url, await signupThroughApi(rt.url, 'free-drafts@example.com'));
+    for (let i = 0; i < 5; i++) expect((await api('POST', '/api/generate', { prompt: `post ${i}`, platforms: ['bluesky'] })).status).toBe(200);
+    const sixth = await api('POST', '/api/generate', { prompt: 'one more', platforms: ['bluesky'] });
+    expect(sixth.status).toBe(429);
+    expect(sixth.body).toMatchObject({ code: 'ai_drafts_limit_reached', limit: 5, upgrade_url: expect.stringContaining('plan=starter') });
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await api('GET', '/api/usage')).body.ai_drafts_per_day).toMatchObject({ limit: 5, used: 5, remaining: 0 });
+  });
+});
