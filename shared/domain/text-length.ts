@@ -238,18 +238,18 @@ export function textProblems(platform: PlatformName, post: PostTexts, shape: Pos
   for (const [field, text] of texts) {
     const n = measure(rule.unit, text);
     if (n > limit) {
-      problems.push({ field, kind: 'too_long', length: n, limit, message: `${platform} allows ${limit} ${UNIT_WORDS[rule.unit]} per post; ${label(field)} has ${n}` });
+      problems.push({ field, kind: 'too_long', length: n, limit, message: `${platform} allows ${limit} ${UNIT_WORDS[rule.unit]} per post; ${label(field)} has ${n}${rule.unit === 'utf8_bytes' ? ' bytes' : ''}` });
       continue;
     }
     if (rule.maxBytes !== undefined) {
       const bytes = utf8Length(text);
-      if (bytes > rule.maxBytes) problems.push({ field, kind: 'too_many_bytes', length: bytes, limit: rule.maxBytes, message: `${platform} allows ${rule.maxBytes} bytes per post; ${label(field)} has ${bytes}` });
+      if (bytes > rule.maxBytes) problems.push({ field, kind: 'too_many_bytes', length: bytes, limit: rule.maxBytes, message: `${platform} allows ${rule.maxBytes} bytes per post; ${label(field)} has ${bytes} bytes` });
     }
   }
   if (rule.title?.limit !== undefined && post.title !== undefined) {
     const n = measure(rule.title.unit, post.title);
     if (n > rule.title.limit) {
-      problems.push({ field: 'title', kind: 'too_long', length: n, limit: rule.title.limit, message: `${platform} allows ${rule.title.limit} ${UNIT_WORDS[rule.title.unit]} in a title; the title has ${n}` });
+      problems.push({ field: 'title', kind: 'too_long', length: n, limit: rule.title.limit, message: `${platform} allows ${rule.title.limit} ${UNIT_WORDS[rule.title.unit]} in a title; the title has ${n}${rule.title.unit === 'utf8_bytes' ? ' bytes' : ''}` });
     }
   }
   if (rule.maxHashtags !== undefined) {

@@ -10,6 +10,11 @@ export const MAX_THREAD = 25;
 /** Titles the drafter makes are kept to this many characters even where the network allows more. */
 export const TITLE_TARGET = 100;
 
+/** Characters a network refuses outright, replaced by look-alikes (YouTube: no < or > in a title or description). */
+const REFUSED_CHARACTERS: Partial<Record<PlatformName, (text: string) => string>> = {
+  youtube: (text) => text.replace(/</g, '‹').replace(/>/g, '›'),
+};
+
 /** A draft that cannot be made to fit (e.g. one link longer than a whole post). */
 export class UnfitDraft extends Error {}
 
@@ -52,7 +57,8 @@ export function fitDraft(brief: NetworkBrief, raw: ModelDraft, shape: PostShape)
   const { platform } = brief;
   const rule = TEXT_RULES[platform];
   const fits = fitsPost(platform, shape);
-  const parts = [raw.text, ...(raw.thread ?? [])].map((p) => p.trim()).filter(Boolean);
+  const clean = REFUSED_CHARACTERS[platform] ?? ((t: string) => t);
+  const parts = [raw.text, ...(raw.thread ?? [])].map((p) => clean(p).trim()).filter(Boolean);
   if (!parts.length) throw new UnfitDraft(`${platform}: empty draft`);
 
   let text: string;
@@ -75,7 +81,7 @@ export function fitDraft(brief: NetworkBrief, raw: ModelDraft, shape: PostShape)
 
   let title: string | undefined;
   if (brief.title) {
-    const wanted = oneLine(raw.title ?? '') || oneLine(titleFrom(text));
+    const wanted = oneLine(clean(raw.title ?? '')) || oneLine(titleFrom(text));
     title = shortenToFit(wanted, fitsTitle(platform));
     if (!title) throw new UnfitDraft(`${platform}: no title fits`);
   }

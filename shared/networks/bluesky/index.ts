@@ -1,5 +1,7 @@
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
-import { graphemeLength, guarded, jsonInit, rejected, request } from '../http';
+import { guarded, jsonInit, rejected, request } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 import { buildFacets } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
 
@@ -10,31 +12,18 @@ export interface BlueskyAdapterOptions {
   sessions?: SessionCache;
 }
 
-export const BLUESKY_TEXT_LIMIT = 300; // graphemes
-export const BLUESKY_TEXT_BYTES = 3000; // lexicon maxLength (UTF-8 bytes)
+export const BLUESKY_TEXT_LIMIT = TEXT_RULES.bluesky.limit; // graphemes
+export const BLUESKY_TEXT_BYTES = TEXT_RULES.bluesky.maxBytes!; // lexicon maxLength (UTF-8 bytes)
 export const BLUESKY_MAX_IMAGES = 4;
 export const BLUESKY_IMAGE_BYTES = 1_000_000;
 
 interface StrongRef { uri: string; cid: string }
 type Embed = { $type: 'app.bsky.embed.images'; images: Array<{ image: unknown; alt: string }> };
 
-const byteLength = (text: string): number => new TextEncoder().encode(text).length;
-
-function checkText(text: string, label: string): Failure | undefined {
-  const n = graphemeLength(text);
-  if (n > BLUESKY_TEXT_LIMIT) return rejected(`bluesky allows ${BLUESKY_TEXT_LIMIT} characters per post; ${label} has ${n}`, 'text_too_long');
-  const bytes = byteLength(text);
-  if (bytes > BLUESKY_TEXT_BYTES) return rejected(`bluesky allows ${BLUESKY_TEXT_BYTES} bytes per post; ${label} has ${bytes}`, 'text_too_long');
-  return undefined;
-}
 
 function checkContent(content: PublishContent): Failure | undefined {
-  const texts: Array<[string, string]> = [[content.text, 'the text'], ...content.thread.map((t, i): [string, string] => [t, `thread post ${i + 1}`])];
-  if (content.first_comment !== undefined) texts.push([content.first_comment, 'the first comment']);
-  for (const [text, label] of texts) {
-    const failure = checkText(text, label);
-    if (failure) return failure;
-  }
+  const tooLong = lengthFailure('bluesky', content);
+  if (tooLong) return tooLong;
   if (content.media.some((m) => m.kind === 'video')) return rejected('video is not supported yet on bluesky', 'bad_media');
   if (content.media.length > BLUESKY_MAX_IMAGES) {
     return rejected(`bluesky takes at most ${BLUESKY_MAX_IMAGES} images per post; got ${content.media.length}`, 'bad_media');
