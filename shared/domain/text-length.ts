@@ -191,7 +191,8 @@ export const UNIT_WORDS: Record<LengthUnit, string> = {
 
 // ---- hashtags
 
-const HASHTAG_RE = /(?<![\p{L}\p{N}_])#[\p{L}\p{M}\p{N}_]+/gu;
+/** A hashtag: # and letters of any script, marks, digits or _, not inside a word or a link. */
+export const HASHTAG_RE = /(?<![\p{L}\p{N}_/&#])#[\p{L}\p{M}\p{N}_]+/gu;
 
 /** The hashtags of a text, in order, with their #. */
 export function hashtagsOf(text: string): string[] {

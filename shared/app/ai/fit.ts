@@ -1,5 +1,5 @@
 import type { PlatformName } from '../../domain/platforms';
-import { hashtagsOf, measure, TEXT_RULES, textLength, textLimit, textProblems, utf8Length, type PostShape } from '../../domain/text-length';
+import { HASHTAG_RE, hashtagsOf, measure, TEXT_RULES, textLength, textLimit, textProblems, utf8Length, type PostShape } from '../../domain/text-length';
 import { shortenToFit, splitIntoPosts, type Fits } from '../../domain/text-split';
 import type { DraftView } from '../../api/ai-schemas';
 import type { NetworkBrief } from '../../ports/ai';
@@ -43,7 +43,7 @@ function oneLine(text: string): string {
 /** Drops the hashtags after the first `max` (Instagram: 30 a caption), tidying the spaces they leave. */
 function capHashtags(text: string, max: number): string {
   let seen = 0;
-  return text.replace(/(?<![\p{L}\p{N}_])#[\p{L}\p{M}\p{N}_]+/gu, (tag) => (++seen > max ? '' : tag)).replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+$/gm, '').trim();
+  return text.replace(HASHTAG_RE, (tag) => (++seen > max ? '' : tag)).replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+$/gm, '').trim();
 }
 
 /**
