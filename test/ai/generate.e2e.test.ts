@@ -2,10 +2,26 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { textLength, textProblems } from '../../shared/domain/text-length';
+import { TelegramFake } from '../fakes/telegram';
+import { BlueskyFake } from '../fakes/bluesky';
+import { MastodonFake } from '../fakes/mastodon';
+import { DiscordFake } from '../fakes/discord';
+import { SlackFake } from '../fakes/slack';
 
 let rt: LocalRuntime;
-beforeAll(async () => { rt = await startRuntime(); });
-afterAll(async () => { await rt?.stop(); });
+const telegram = new TelegramFake();
+const bluesky = new BlueskyFake();
+const mastodon = new MastodonFake();
+const discord = new DiscordFake();
+const slack = new SlackFake();
+beforeAll(async () => {
+  await Promise.all([telegram.start(), bluesky.start(), mastodon.start(), discord.start(), slack.start()]);
+  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url, BLUESKY_API_BASE: `${bluesky.url}/`, MASTODON_POLL_MS: '50' });
+});
+afterAll(async () => {
+  await rt?.stop();
+  await Promise.all([telegram.stop(), bluesky.stop(), mastodon.stop(), discord.stop(), slack.stop()]);
+});
 
 const PROMPT = 'We are launching Acme Rockets 2.0 today. The new engine is 30% lighter and twice as reliable. '
   + 'Pre-orders open now for customers in Europe and the US, with delivery in March. Our team spent two years testing '
@@ -76,5 +92,25 @@ describe('POST /api/generate through the local runtime (local drafter)', () => {
     expect(sixth.body).toMatchObject({ code: 'ai_drafts_limit_reached', limit: 5, upgrade_url: expect.stringContaining('plan=starter') });
     expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await api('GET', '/api/usage')).body.ai_drafts_per_day).toMatchObject({ limit: 5, used: 5, remaining: 0 });
+  });
+
+  it('generate → POST /api/post with the drafts verbatim as per_platform → every network publishes', async () => {
+    const api = client(rt.url, await signupThroughApi(rt.url, 'publish-drafts@example.com', 'starter'));
+    const connect = async (platform: string, credentials: Record<string, string>) => expect((await api('POST', '/api/connect', { platform, credentials })).status).toBe(200);
+    await connect('telegram', { bot_token: telegram.token, chat_id: '@acmenews' });
+    await connect('bluesky', { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' });
+    await connect('mastodon', { instance_url: mastodon.url, access_token: 'good-token' });
+    await connect('discord', { webhook_url: discord.webhookUrl });
+    await connect('slack', { webhook_url: slack.webhookUrl });
+    const platforms = ['telegram', 'bluesky', 'mastodon', 'discord', 'slack'];
+    const gen = await api('POST', '/api/generate', { prompt: `${PROMPT} ${PROMPT}`, platforms, link: 'https://acme.example/launch' });
+    expect(gen.status).toBe(200);
+    const drafts = gen.body.drafts as Record<string, { text: string; thread?: string[] }>;
+    expect(drafts.bluesky.thread?.length).toBeGreaterThan(0);
+
+    const res = await api('POST', '/api/post', { platforms, per_platform: drafts });
+    expect(res.status).toBe(200);
+    expect((res.body.results as Array<Record<string, unknown>>).map((r) => [r.platform, r.ok, r.status])).toEqual(platforms.map((p) => [p, true, 'published']));
+    expect(telegram.requests.filter((r) => r.path.endsWith('/sendMessage')).map((r) => (r.json as { text: string }).text)).toEqual([drafts.telegram.text]);
   });
 });

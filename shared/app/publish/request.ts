@@ -12,6 +12,11 @@ const Draft = z.object({
   media: z.array(MediaItem).max(50).optional(),
   thread: z.array(z.string().max(100_000)).max(25).optional(),
   first_comment: z.string().max(10_000).optional(),
+  // --- AI drafts (issue 12): what POST /api/generate says about a draft, accepted so the draft can be sent back
+  // verbatim; the service measures the text itself, so these are not used.
+  hashtags: z.array(z.string().max(200)).max(100).optional(),
+  chars: z.number().int().min(0).optional(),
+  limit: z.number().int().min(0).optional(),
 }).strict();
 
 export const PostRequestSchema = z.object({
@@ -86,7 +91,8 @@ export function validatePost(req: PostRequest): ValidPost {
     if (draft.thread && !THREAD_NETWORKS.includes(name)) throw new BadRequestError(`thread is supported on ${THREAD_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
     if (draft.first_comment && !COMMENT_NETWORKS.includes(name)) throw new BadRequestError(`first_comment is supported on ${COMMENT_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
     if (draft.text !== undefined && looksLikeJsonObject(draft.text)) throw new BadRequestError(`per_platform.${name}.text is a JSON object: send plain text`, { code: 'caption_is_json' });
-    const d: PerPlatformDraft = { ...draft, media: draft.media ? media(draft.media) : undefined };
+    const { hashtags: _hashtags, chars: _chars, limit: _limit, ...fields } = draft;
+    const d: PerPlatformDraft = { ...fields, media: draft.media ? media(draft.media) : undefined };
     per_platform[name] = d;
   }
 
