@@ -28,8 +28,10 @@ const PROMPT = 'We are launching Acme Rockets 2.0 today. The new engine is 30% l
   + 'the design in the desert, and we cannot wait to see it fly. 🚀👩‍🚀 Read the full story and tell us what you think!';
 
 describe('POST /api/generate through the local runtime (local drafter)', () => {
+  let proKey: string;
   it('answers one fitting draft per network, provider local, and counts one AI draft in GET /api/usage', async () => {
-    const api = client(rt.url, await signupThroughApi(rt.url, 'drafts@example.com', 'pro'));
+    proKey = await signupThroughApi(rt.url, 'drafts@example.com', 'pro');
+    const api = client(rt.url, proKey);
     const res = await api('POST', '/api/generate', { prompt: `${PROMPT} ${PROMPT}`, platforms: [...PLATFORM_NAMES], link: 'https://acme.example/launch', tone: 'friendly' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ provider: 'local', model: 'local-drafter-1' });
@@ -54,7 +56,7 @@ describe('POST /api/generate through the local runtime (local drafter)', () => {
   });
 
   it('uses the caption limit when the post carries media (Telegram 1024)', async () => {
-    const api = client(rt.url, await signupThroughApi(rt.url, 'captions@example.com', 'pro'));
+    const api = client(rt.url, proKey);
     const long = Array.from({ length: 40 }, (_, i) => `Sentence number ${i + 1} tells a little more about the launch.`).join(' ');
     const plain = await api('POST', '/api/generate', { prompt: long, platforms: ['telegram'] });
     const captioned = await api('POST', '/api/generate', { prompt: long, platforms: ['telegram'], media: [{ url: 'https://cdn.example/p.jpg', type: 'image' }] });
@@ -113,4 +115,18 @@ describe('POST /api/generate through the local runtime (local drafter)', () => {
     expect((res.body.results as Array<Record<string, unknown>>).map((r) => [r.platform, r.ok, r.status])).toEqual(platforms.map((p) => [p, true, 'published']));
     expect(telegram.requests.filter((r) => r.path.endsWith('/sendMessage')).map((r) => (r.json as { text: string }).text)).toEqual([drafts.telegram.text]);
   });
+
+  it('POST /api/week answers seven days on the brand slots; unknown fields and bad starts are 400', async () => {
+    const api = client(rt.url, proKey); // signups are 5 an hour per IP: this file makes 4
+    const before = ((await api('GET', '/api/usage')).body.ai_drafts_per_day as { used: number }).used;
+    const res = await api('POST', '/api/week', { prompt: PROMPT, platforms: ['x', 'linkedin'] });
+    expect({ status: res.status, body: res.status === 200 ? undefined : res.body }).toEqual({ status: 200, body: undefined });
+    const days = res.body.days as Array<{ day: number; run_at: string; drafts: Record<string, { text: string }> }>;
+    expect(days.map((d) => d.day)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(res.body).toMatchObject({ timezone: 'UTC', provider: 'local', usage: { ai_drafts_per_day: { used: before + 1 } } });
+    for (const d of days) expect(['09:00', '13:00', '17:00']).toContain(d.run_at.slice(11, 16));
+    expect((await api('POST', '/api/week', { prompt: 'p', platforms: ['x'], days: 3 })).status).toBe(400);
+    expect((await api('POST', '/api/week', { prompt: 'p', platforms: ['x'], start: 'soon' })).body).toMatchObject({ code: 'invalid_start' });
+  });
 });
+
