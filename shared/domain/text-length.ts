@@ -82,12 +82,32 @@ export function textLimit(platform: PlatformName, shape: PostShape = {}): number
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const encoder = new TextEncoder();
 
-export function graphemeLength(text: string): number {
+function segmentCount(text: string): number {
   let n = 0;
-  // ASCII without control characters: one grapheme per character except CR LF (segmentation is slow)
-  if (/^[\x20-\x7e\n]*$/.test(text)) return text.length;
   for (const _ of graphemes.segment(text)) n++;
   return n;
+}
+
+/**
+ * Graphemes, exactly as Intl.Segmenter counts them, but segmenting only the non-ASCII runs (segmentation is slow):
+ * printable ASCII characters are one grapheme each, except where a neighbouring non-ASCII character joins them
+ * (e + combining accent, a prepend mark), so each non-ASCII run is segmented with one character of context on
+ * each side, and the context is subtracted.
+ */
+export function graphemeLength(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  let n = 0;
+  let last = 0;
+  for (const m of text.matchAll(/[^\x20-\x7e]+/g)) {
+    const start = m.index ?? 0;
+    const end = start + m[0].length;
+    n += start - last;
+    const before = start > 0 ? 1 : 0;
+    const after = end < text.length ? 1 : 0;
+    n += segmentCount(text.slice(start - before, end + after)) - before - after;
+    last = end;
+  }
+  return n + text.length - last;
 }
 
 export function codePointLength(text: string): number {

@@ -18,6 +18,19 @@ describe('the length validator: hard text in each unit', () => {
     expect(graphemeLength(`${FAMILY} ${FLAG} ${THUMB}`)).toBe(5);
   });
 
+  it('graphemeLength (which segments only the non-ASCII runs) counts exactly as Intl.Segmenter, on 20,000 random mixes', () => {
+    const seg = new Intl.Segmenter('en', { granularity: 'grapheme' });
+    const pieces = ['a', 'e', ' ', '\n', '\r', '\r\n', '\t', '\u0301', '\u200d', '\ufe0f', '👍', '🏽', '🇫', '🇷', '日', '\u0600', '1', 'ก', '\u0e33', '\u1100', '\u1161', '\u11a8', '👨', '\u0915', '\u094d', '.'];
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let i = 0; i < 20_000; i++) {
+      let t = '';
+      for (let k = 1 + Math.floor(rnd() * 12); k > 0; k--) t += pieces[Math.floor(rnd() * pieces.length)];
+      const expected = [...seg.segment(t)].length;
+      if (graphemeLength(t) !== expected) expect({ t, n: graphemeLength(t) }).toEqual({ t, n: expected });
+    }
+  });
+
   it('combining marks: one grapheme, two code points; X counts the NFC form (1)', () => {
     expect([graphemeLength(COMBINING), codePointLength(COMBINING), xWeightedLength(COMBINING)]).toEqual([1, 2, 1]);
     expect(graphemeLength('Zalgo: Z\u0351\u036b\u0343')).toBe(8);
