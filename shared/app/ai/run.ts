@@ -42,15 +42,18 @@ function unavailable(err: AiUnavailableError): ServiceUnavailableError {
 
 /**
  * Asks the provider and makes every draft fit: a malformed or unusable answer is asked again once (with a
- * corrective note), then it is a provider failure. Provider failures are AiUnavailableError.
+ * corrective note), then it is a provider failure. Provider failures are AiUnavailableError. Both tries share one
+ * deadline (AI_TIMEOUT_MS).
  */
 async function askProvider(deps: AiDeps, brief: DraftBrief, shape: PostShape) {
   const usage = { input_tokens: 0, output_tokens: 0 };
   let problem = '';
+  // one deadline for both tries, so a retry never outlasts the request (API Gateway's 29 s)
+  const signal = AbortSignal.timeout(deps.settings.aiTimeoutMs ?? DEFAULT_AI_TIMEOUT_MS);
   for (let attempt = 0; attempt < 2; attempt++) {
     let reply;
     try {
-      reply = await deps.ai.draft(buildJob(brief, attempt > 0), AbortSignal.timeout(deps.settings.aiTimeoutMs ?? DEFAULT_AI_TIMEOUT_MS));
+      reply = await deps.ai.draft(buildJob(brief, attempt > 0), signal);
     } catch (err) {
       if (err instanceof AiUnavailableError) throw err;
       log.warn('ai provider failed', { provider: deps.ai.name, ...errorFields(err) });
