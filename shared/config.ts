@@ -74,6 +74,8 @@ const EnvSchema = z.object({
   /** Bedrock model (or inference profile) id; the CDK stack grants bedrock:InvokeModel on this model only. */
   BEDROCK_MODEL_ID: z.string().min(1).default(DEFAULT_BEDROCK_MODEL_ID),
   BEDROCK_REGION: z.string().optional(),
+  /** Send the answer's JSON Schema as Bedrock structured output (only for models that support it, e.g. Claude 4.5). */
+  BEDROCK_STRUCTURED_OUTPUT: bool,
   /** Bedrock Runtime endpoint override (tests point it at a loopback fake). */
   BEDROCK_ENDPOINT: z.string().url().optional(),
   /** An OpenAI-compatible chat completions endpoint (e.g. a local Ollama: http://127.0.0.1:11434/v1). */

@@ -85,6 +85,18 @@ describe('Bedrock Converse provider (loopback fake through the endpoint override
     });
   });
 
+  it('with structured output on, the answer JSON Schema (these networks, one day) goes as outputConfig.textFormat', async () => {
+    const { deps } = world('bedrock');
+    deps.ai = new BedrockDrafter(bedrockClient({ region: 'us-east-1', endpoint: bedrock.url }), MODEL, { structuredOutput: true });
+    bedrock.answers.push({ text: answer({ x: { text: 'Structured' }, mastodon: { text: 'Structured too' } }) });
+    await generateDrafts(deps, account(), { prompt: 'p', platforms: ['x', 'mastodon'] });
+    const sent = bedrock.requests[0].json as { outputConfig: { textFormat: { type: string; structure: { jsonSchema: { name: string; schema: string } } } } };
+    expect(sent.outputConfig.textFormat).toMatchObject({ type: 'json_schema', structure: { jsonSchema: { name: 'drafts' } } });
+    const schema = JSON.parse(sent.outputConfig.textFormat.structure.jsonSchema.schema);
+    expect(schema).toMatchObject({ required: ['posts'], additionalProperties: false, properties: { posts: { minItems: 1, maxItems: 1 } } });
+    expect(schema.properties.posts.items.properties.drafts).toMatchObject({ required: ['x', 'mastodon'], additionalProperties: false });
+  });
+
   it('repairs answers over the limit: X and Bluesky split into threads, LinkedIn shortened, Instagram hashtags capped; never over', async () => {
     const { deps } = world('bedrock');
     const sentences = Array.from({ length: 30 }, (_, i) => `Point ${i + 1}: the launch brings something new to https://acme.example/p/${i}.`).join(' ');
