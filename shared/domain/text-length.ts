@@ -23,6 +23,8 @@ export interface TextRule {
   captionLimit?: number;
   /** TikTok: a photo post's description may be longer than a video caption. */
   photoLimit?: number;
+  /** Discord and Slack: a video goes as its link on a new line after the text, within the same limit. */
+  appendsVideoLink?: boolean;
   /** A second ceiling in UTF-8 bytes (Bluesky's lexicon). */
   maxBytes?: number;
   /** Long content may go on as a thread of posts (X, Bluesky, Mastodon). */
@@ -44,11 +46,11 @@ export const TEXT_RULES: Record<PlatformName, TextRule> = {
   telegram: { unit: 'utf16', limit: 4096, captionLimit: 1024, thread: false, firstComment: false },
   bluesky: { unit: 'graphemes', limit: 300, maxBytes: 3000, thread: true, firstComment: true },
   mastodon: { unit: 'mastodon', limit: MASTODON_DEFAULT_MAX_CHARACTERS, thread: true, firstComment: true },
-  discord: { unit: 'code_points', limit: 2000, thread: false, firstComment: false },
+  discord: { unit: 'code_points', limit: 2000, appendsVideoLink: true, thread: false, firstComment: false },
   wordpress: { unit: 'utf8_bytes', limit: 8 * 1024 * 1024, thread: false, firstComment: false, title: { unit: 'utf8_bytes', limit: 65_535 } },
   devto: { unit: 'utf8_bytes', limit: 800 * 1024, thread: false, firstComment: false, title: { unit: 'code_points', limit: 128 } },
   hashnode: { unit: 'utf8_bytes', limit: 100 * 1024, thread: false, firstComment: false, title: { unit: 'code_points' } },
-  slack: { unit: 'utf16', limit: 40_000, thread: false, firstComment: false },
+  slack: { unit: 'utf16', limit: 40_000, appendsVideoLink: true, thread: false, firstComment: false },
   nostr: { unit: 'utf8_bytes', limit: 64 * 1024, thread: false, firstComment: false },
   tiktok: { unit: 'utf16', limit: 2200, photoLimit: 4000, thread: false, firstComment: false, title: { unit: 'utf16', limit: 90 } },
   youtube: { unit: 'utf8_bytes', limit: 5000, thread: false, firstComment: false, title: { unit: 'code_points', limit: 100 } },
@@ -65,6 +67,8 @@ export interface PostShape {
   media?: ReadonlyArray<'image' | 'video'>;
   /** Mastodon: the instance's own limit (stored at connect time). */
   instanceLimit?: number;
+  /** The post's video link, where the network appends it to the text (Discord, Slack): the text gets the rest. */
+  videoUrl?: string;
 }
 
 /** The limit of one post's text on `platform`, in TEXT_RULES[platform].unit. */
@@ -74,6 +78,7 @@ export function textLimit(platform: PlatformName, shape: PostShape = {}): number
   if (platform === 'mastodon' && shape.instanceLimit) return shape.instanceLimit;
   if (rule.captionLimit !== undefined && media.length > 0) return rule.captionLimit;
   if (rule.photoLimit !== undefined && media.length > 0 && !media.includes('video')) return rule.photoLimit;
+  if (rule.appendsVideoLink && shape.videoUrl) return Math.max(0, rule.limit - measure(rule.unit, `\n${shape.videoUrl}`));
   return rule.limit;
 }
 

@@ -2,7 +2,10 @@ import {
   codePointLength, graphemeLength, hashtagsOf, mastodonLength, measure, textLength, textLimit, textProblems, utf8Length, xWeightedLength,
 } from '../../shared/domain/text-length';
 import { sentencesOf, shortenToFit, splitIntoPosts } from '../../shared/domain/text-split';
-import { fitsPost } from '../../shared/app/ai/fit';
+import { fitDraft, fitsPost } from '../../shared/app/ai/fit';
+import { networkBrief } from '../../shared/app/ai/brief';
+import { shapeOf } from '../../shared/app/ai/run';
+import { createDiscordAdapter } from '../../shared/networks/discord';
 
 const FAMILY = '👨‍👩‍👧‍👦'; // 7 code points joined by ZWJ, 11 UTF-16 units, 25 bytes
 const FLAG = '🇫🇷'; // two regional indicators
@@ -83,6 +86,18 @@ describe('the length validator: hard text in each unit', () => {
     expect(textProblems('youtube', { text: 'ok', title: 't'.repeat(101) })).toEqual([expect.objectContaining({ field: 'title', length: 101, limit: 100 })]);
     expect(textProblems('telegram', { text: 'a', thread: ['b'], first_comment: 'c' }).map((p) => p.kind)).toEqual(['thread_unsupported', 'comment_unsupported']);
     expect(textProblems('telegram', { text: 'a'.repeat(1025) }, { media: ['video'] })[0].message).toBe('telegram allows 1024 characters per post; the text has 1025');
+  });
+
+  it('Discord and Slack append a video link to the text: a draft for a post with a video leaves room for it', () => {
+    const videoUrl = 'https://cdn.example.com/launch-video.mp4';
+    expect(textLimit('discord', { media: ['video'], videoUrl })).toBe(2000 - 1 - videoUrl.length);
+    expect(textLimit('slack', { media: ['video'], videoUrl })).toBe(40_000 - 1 - videoUrl.length);
+    expect(textLimit('telegram', { media: ['video'], videoUrl })).toBe(1024);
+    const long = Array.from({ length: 60 }, (_, i) => `Sentence ${i + 1} about the launch.`).join(' ');
+    const draft = fitDraft(networkBrief('discord', shapeOf([{ url: videoUrl }])), { text: long }, shapeOf([{ url: videoUrl }]));
+    const content = { text: draft.text, media: [{ url: videoUrl, kind: 'video' as const }], thread: [], idempotency_key: 'k' };
+    expect(createDiscordAdapter().check(content, {})).toBeUndefined();
+    expect(codePointLength(`${draft.text}\n${videoUrl}`)).toBeLessThanOrEqual(2000);
   });
 
   it('every unit measures the empty text as 0', () => {

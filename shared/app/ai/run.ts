@@ -2,6 +2,7 @@ import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import type { PlatformName } from '../../domain/platforms';
 import { isPlatformName } from '../../domain/platforms';
+import { guessKind } from '../../domain/post';
 import type { PostShape } from '../../domain/text-length';
 import { BadRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { AiUnavailableError, type DraftBrief } from '../../ports/ai';
@@ -30,7 +31,9 @@ export function checkPlatforms(names: string[]): PlatformName[] {
 
 /** The post's shape from the media the caller will send with it (kind from `type`, else the URL). */
 export function shapeOf(media: Array<{ url: string; type?: 'image' | 'video' }> | undefined): PostShape {
-  return { media: (media ?? []).map((m) => m.type ?? (/\.(mp4|mov|webm|m4v)(?:[?#]|$)/i.test(m.url) ? 'video' : 'image')) };
+  const items = (media ?? []).map((m) => ({ url: m.url, kind: m.type ?? guessKind(m.url) }));
+  const video = items.find((m) => m.kind === 'video');
+  return { media: items.map((m) => m.kind), ...(video ? { videoUrl: video.url } : {}) };
 }
 
 function unavailable(err: AiUnavailableError): ServiceUnavailableError {
