@@ -22,6 +22,11 @@ import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
 import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+import { DynamoBillingStore } from './adapters/dynamodb/billing';
+import { PlanLifecycleAccounts } from './app/billing/plan-state';
+import { DynamoSessionStore } from './adapters/dynamodb/sessions';
+import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
+import { noApps } from './adapters/no-apps';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
@@ -50,6 +55,8 @@ const registryModule: Module<typeof import('./networks/registry')> = () => requi
 const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => require('./adapters/local/outbox-mailer');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
+const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => require('./adapters/stripe/stripe-payments');
+const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => require('./adapters/aws/ssm-billing-settings');
 // --- AI drafts (issue 12)
 const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => require('./adapters/aws/bedrock-drafter');
 const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => require('./adapters/openai-drafter');
@@ -88,6 +95,22 @@ function oauthClients(cfg: Config): OAuthClients {
 }
 
 /**
+ * Stripe's settings (issue 13): in AWS only from SSM Parameter Store under BILLING_SSM_PREFIX (SecureStrings; never
+ * Lambda environment variables); locally from the environment. No secret key → billing is not configured.
+ */
+function billingSettings(cfg: Config): () => Promise<import('./adapters/stripe/stripe-payments').StripeSettings | undefined> {
+  if (cfg.RUNTIME === 'aws') {
+    const prefix = cfg.BILLING_SSM_PREFIX;
+    if (!prefix) return async () => undefined;
+    return () => ssmBillingModule().ssmBillingSettings(new (ssmClientModule().SSMClient)({ region: cfg.AWS_REGION }), prefix);
+  }
+  const env = cfg as unknown as Record<string, string | undefined>;
+  return async () => cfg.STRIPE_SECRET_KEY
+    ? { secretKey: cfg.STRIPE_SECRET_KEY, webhookSecret: cfg.STRIPE_WEBHOOK_SECRET, prices: stripeModule().priceTableFrom((name) => env[name]) }
+    : undefined;
+}
+
+/**
  * An object whose properties are built on first read (then kept). Assigning a property gives the receiver its own
  * plain value (tests replace a dependency; an object made with Object.create(deps) can override one without
  * touching deps).
@@ -122,8 +145,9 @@ export function buildDeps(cfg: Config): Deps {
     uploads: () => new DynamoMediaStore(table),
     webhooks: () => new DynamoWebhookStore(table),
   });
-  return lazily<Deps>({
-    accounts: () => new DynamoAccountStore(table),
+  const deps: Deps = lazily<Deps>({
+    // Reads answer the plan in force now (a change due at the period end or after a grace period applies on read).
+    accounts: () => new PlanLifecycleAccounts(new DynamoAccountStore(table), { get clock() { return deps.clock; }, get billing() { return deps.billing; } }),
     keys: () => new DynamoKeyStore(table),
     brands: () => new DynamoBrandStore(table),
     tokens: () => new DynamoTokenStore(table),
@@ -160,6 +184,10 @@ export function buildDeps(cfg: Config): Deps {
       get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
     }),
     clock: () => systemClock,
+    // Dashboard (issue 16)
+    sessions: () => new DynamoSessionStore(table),
+    guardrails: () => new DynamoGuardrailStore(table),
+    apps: () => noApps,
     // --- AI drafts (issue 12)
     ai: () => draftProvider(cfg),
     settings: () => ({
@@ -168,7 +196,11 @@ export function buildDeps(cfg: Config): Deps {
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
       aiTimeoutMs: cfg.AI_TIMEOUT_MS,
     }),
+    // --- Billing (issue 13)
+    payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
+    billing: () => new DynamoBillingStore(table),
   });
+  return deps;
 }
 
 /**

@@ -3,4 +3,5 @@ import { ok } from '../../shared/http/reply';
 import { routes } from '../../infra/routes';
 import { planWeek } from '../../shared/app/ai/week';
 
-export const handler = httpHandler(routes.postWeek, async (req) => ok(await planWeek(req.deps, req.principal.account, req.body)));
+export const handler = httpHandler(routes.postWeek, async (req) =>
+  ok(await planWeek(req.deps, req.principal.account, req.body, req.principal.actor)));

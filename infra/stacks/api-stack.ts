@@ -58,6 +58,8 @@ export class ApiStack extends Stack {
     const prod = isProd(props.stage);
     /** Where the ops team stores OAuth client registrations (docs/operations.md). */
     const oauthSsmPrefix = `/social-publishing/${props.stage}/oauth`;
+    /** Where the ops team stores Stripe's keys and prices (docs/operations.md, Billing). */
+    const billingSsmPrefix = `/social-publishing/${props.stage}/stripe`;
     const logRemovalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const bedrockModelId = props.bedrockModelId ?? DEFAULT_BEDROCK_MODEL_ID;
 
@@ -122,7 +124,7 @@ export class ApiStack extends Stack {
 
     const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
     this.functionEnvironment = serviceEnvironment({
-      data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix,
+      data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix, billingSsmPrefix,
       bedrockModelId,
     });
     this.grantTargets = {
@@ -136,6 +138,7 @@ export class ApiStack extends Stack {
       schedulerRole: this.schedulerRole,
       mailFrom: props.mailFrom,
       oauthSsmPrefix,
+      billingSsmPrefix,
       bedrockModelId,
     };
 
@@ -176,7 +179,7 @@ export class ApiStack extends Stack {
 
 /** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */
 export function serviceEnvironment(o: {
-  data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string;
+  data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string; billingSsmPrefix?: string;
   bedrockModelId?: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
@@ -193,6 +196,7 @@ export function serviceEnvironment(o: {
     MAIL_FROM: o.mailFrom,
     PUBLIC_BASE_URL: o.publicBaseUrl,
     OAUTH_SSM_PREFIX: o.oauthSsmPrefix,
+    BILLING_SSM_PREFIX: o.billingSsmPrefix,
     LOG_LEVEL: 'info',
     BEDROCK_MODEL_ID: o.bedrockModelId,
   };

@@ -1,3 +1,4 @@
+import { GuardrailsView } from './guardrail-schemas';
 import { z } from 'zod';
 import { PLAN_NAMES } from '../domain/plans';
 
@@ -60,6 +61,7 @@ export const MeResponse = z.object({
   plan: z.string(), key_id: z.string(), usage: UsageResponse,
   brands: z.array(z.object({ id: z.string(), name: z.string() })),
   connections: z.object({ total: z.number(), by_platform: z.record(z.string(), z.number()) }),
+  guardrails: GuardrailsView,
 });
 export { UsageLine };
 

@@ -3,9 +3,17 @@ import type { Account, ApiKeyRecord } from '../ports/store';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors';
 import { isWellFormedApiKey, sha256Hex } from '../domain/api-key';
 
+/** Who acts for the account: an API key, or (MCP, issue 11) an AI app signed in by OAuth. Guardrails are kept per actor. */
+export interface Actor {
+  kind: 'key' | 'app';
+  id: string;
+}
+
 export interface Principal {
   account: Account;
   key: ApiKeyRecord;
+  /** For API keys `{kind: 'key', id: key.id}`; guardrails are looked up by the actor. */
+  actor: Actor;
 }
 
 /**
@@ -26,5 +34,5 @@ export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock
   const account = await deps.accounts.get(key.account_id);
   if (!account) throw new UnauthorizedError('The API key is not valid');
   if (!account.verified) throw new ForbiddenError('Confirm your email address first: open the link we emailed you', { code: 'email_unverified' });
-  return { account, key };
+  return { account, key, actor: { kind: 'key', id: key.id } };
 }

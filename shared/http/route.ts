@@ -9,8 +9,9 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
 /** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
+/** `billingConfig`: read Stripe's keys and prices under BILLING_SSM_PREFIX in SSM Parameter Store (billing routes only). */
 /** `bedrock`: bedrock:InvokeModel on the configured model (BEDROCK_MODEL_ID) only (AI drafts, issue 12). */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig' | 'bedrock';
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig' | 'billingConfig' | 'bedrock';
 
 export interface ResponseDef {
   description: string;
@@ -35,6 +36,8 @@ export interface RouteDef {
   optionalBody?: boolean;
   /** Content types accepted besides JSON (e.g. text/csv); the handler gets the raw text for those. */
   extraContentTypes?: readonly string[];
+  /** The body's exact bytes are handed to the function unparsed (`rawBytes`), e.g. for a signed provider webhook. */
+  rawBody?: boolean;
   query?: z.ZodObject;
   params?: z.ZodObject;
   responses: Record<number, ResponseDef>;

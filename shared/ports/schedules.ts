@@ -41,6 +41,8 @@ export interface ScheduleRecord {
   /** When the dispatcher claimed it (ms). */
   claimed_at?: number;
   canceled_at?: string;
+  /** Who scheduled it (API key or AI app): its guardrails apply when it publishes (issue 16). */
+  actor?: { kind: 'key' | 'app'; id: string };
 }
 
 export type RecurringStatus = 'active' | 'canceled' | 'ended';
@@ -61,6 +63,8 @@ export interface RecurringRecord {
   last_occurrence?: string;
   created_at: string;
   updated_at: string;
+  /** Who created it (API key or AI app): its guardrails apply to each occurrence (issue 16). */
+  actor?: { kind: 'key' | 'app'; id: string };
 }
 
 export interface ScheduleQuery {

@@ -1,4 +1,5 @@
 import type { PlanName } from '../domain/plans';
+import type { AccountBilling, PlanChange } from '../domain/billing';
 
 /**
  * Persistence ports, one per aggregate. The DynamoDB adapters implement each with single-item conditional writes
@@ -12,6 +13,11 @@ export interface Account {
   verified: boolean;
   created_at: string;
   brand_count: number;
+  // Billing (issue 13): the subscription state the plan follows, its optimistic version, the customer, the last change.
+  billing?: AccountBilling;
+  billing_version?: number;
+  billing_customer_id?: string;
+  plan_change?: PlanChange;
 }
 
 export interface AccountStore {
@@ -72,6 +78,8 @@ export interface OneTimeToken {
   account_id: string;
   data: Record<string, string>;
   expires_at: number;
+  /** Set (epoch seconds) once the token was consumed. */
+  used_at?: number;
 }
 export type ConsumeResult = { ok: true; token: OneTimeToken } | { ok: false; reason: 'missing' | 'used' | 'expired' };
 

@@ -89,4 +89,21 @@ describe('POST /api/week use case (planWeek)', () => {
     await expect(planWeek(w.deps, account, { prompt, platforms: ['discord'] })).rejects.toMatchObject({ status: 400, code: 'no_free_slot' });
     expect(await w.deps.counters.get(usageKeys.aiDrafts(account.id, w.clock.now()))).toBe(0);
   });
+
+  it("schedule: true applies the calling key's guardrails: a brand it may not post to is 403 before anything is spent", async () => {
+    const { account, brand } = await berlinAccount('pro');
+    const actor = { kind: 'key' as const, id: 'key_week_guard' };
+    const put = (allowed_brands: string[] | null, allowed_platforms: Array<'discord' | 'x'> | null) => w.deps.guardrails.put({
+      account_id: account.id, kind: 'key', id: actor.id, monthly_post_cap: null, allowed_platforms, allowed_brands, always_require_approval: false, updated_at: new Date(NOW).toISOString(),
+    });
+    await put(['brd_someotherbrand'], null);
+    await expect(planWeek(w.deps, account, { prompt, platforms: ['discord'], schedule: true }, actor)).rejects.toMatchObject({ status: 403, code: 'brand_not_allowed' });
+    expect(await w.deps.counters.get(usageKeys.aiDrafts(account.id, w.clock.now()))).toBe(0);
+    // without schedule nothing is posted: drafting is allowed
+    expect((await planWeek(w.deps, account, { prompt, platforms: ['discord'] }, actor)).days).toHaveLength(7);
+    await put([brand.id], null);
+    const res = await planWeek(w.deps, account, { prompt, platforms: ['discord'], schedule: true }, actor);
+    expect(res.scheduled).toEqual({ accepted: 7, rejected: 0 });
+  });
 });
+
