@@ -1,4 +1,4 @@
-import { ArnFormat, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, NestedStack, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -32,6 +32,12 @@ export const deployedRoutes = () => routeList.filter((r) => !r.localOnly);
  * Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it; queue
  * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials).
  */
+/**
+ * Route functions are deployed in nested stacks of at most this many routes: each route is 7 resources (function,
+ * role, policy, log group, permission, integration, route) and a CloudFormation stack holds at most 500.
+ */
+export const ROUTES_PER_NESTED_STACK = 40;
+
 export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms'];
 
 /**
@@ -68,12 +74,13 @@ export class ApiStack extends Stack {
       description: 'Social publishing REST API',
       createDefaultStage: false,
     });
-    Validations.of(this.httpApi).acknowledge({
+    const routesAuthorizedInFunctions = (scope: Construct) => Validations.of(scope).acknowledge({
       id: 'AwsSolutions::AwsSolutions-APIG4',
       reason: 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
-        + 'hashed and looked up in the table, with per-key rate limits. Routes with auth "open" (catalog, signup, '
-        + 'signup confirmation) are public by design and rate-limited per IP.',
+        + 'hashed and looked up in the table, with per-key rate limits, or the dashboard session cookie with CSRF. Routes '
+        + 'with auth "open" (catalog, signup, signup confirmation, hosted link pages) are public by design and rate-limited per IP.',
     });
+    routesAuthorizedInFunctions(this.httpApi);
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -153,9 +160,16 @@ export class ApiStack extends Stack {
     });
     applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
 
-    // ---- One function per deployed route.
-    for (const route of deployedRoutes()) {
-      const fn = new AppFunction(this, route.id, {
+    // ---- One function per deployed route, in nested stacks of ROUTES_PER_NESTED_STACK (the 500-resource limit).
+    const deployed = deployedRoutes();
+    const groups: NestedStack[] = [];
+    for (const [i, route] of deployed.entries()) {
+      if (i % ROUTES_PER_NESTED_STACK === 0) {
+        groups.push(new NestedStack(this, `Routes${groups.length + 1}`, { description: `${data.prefix}: route functions ${i + 1}–${Math.min(i + ROUTES_PER_NESTED_STACK, deployed.length)}` }));
+        routesAuthorizedInFunctions(groups[groups.length - 1]);
+      }
+      const scope = groups[groups.length - 1];
+      const fn = new AppFunction(scope, route.id, {
         handlerFile: handlerFile(route),
         description: `${route.method} ${route.path}`,
         memoryMb: route.memoryMb ?? 512,
@@ -164,9 +178,9 @@ export class ApiStack extends Stack {
         logRemovalPolicy,
       });
       applyGrants(fn, route.grants, this.grantTargets);
-      this.httpApi.addRoutes({
-        path: route.path,
-        methods: [apigw.HttpMethod[route.method]],
+      new apigw.HttpRoute(scope, `${route.id}-route`, {
+        httpApi: this.httpApi,
+        routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${route.id}-integration`, fn.fn),
       });
       this.routeFunctions.set(route.id, fn);

@@ -11,6 +11,7 @@ import { deployedRoutes } from '../../infra/stacks/api-stack';
 import { routeList } from '../../infra/routes';
 import { workers } from '../../infra/workers';
 import type { Grant } from '../../shared/http/route';
+import { templateWithNested } from '../support/cdk';
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
 
@@ -28,7 +29,7 @@ let obs: Template;
 beforeAll(() => {
   stacks = build();
   data = Template.fromStack(stacks.data);
-  api = Template.fromStack(stacks.api);
+  api = templateWithNested(stacks.api);
   worker = Template.fromStack(stacks.workers);
   obs = Template.fromStack(stacks.observability);
 });
@@ -313,7 +314,7 @@ describe('observability stack', () => {
 
 describe('OAuth client registrations', () => {
   test('functions read them from SSM under the stage prefix, and only the OAuth routes and the worker may', () => {
-    const t = Template.fromStack(stacks.api);
+    const t = api;
     const fns = Object.values(resourcesOf(t, 'AWS::Lambda::Function'));
     expect(fns.every((f) => (f.Properties!.Environment as { Variables: Record<string, string> }).Variables.OAUTH_SSM_PREFIX === '/social-publishing/dev/oauth')).toBe(true);
     const ssmStatements = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
@@ -329,7 +330,7 @@ describe('OAuth client registrations', () => {
 
 describe('media reads', () => {
   test('the media_url redirect route may only read objects', () => {
-    const t = Template.fromStack(stacks.api);
+    const t = api;
     const route = routeList.find((r) => r.id === 'get-media-file')!;
     expect(route.grants).toContain('bucketRead');
     const s3Actions = Object.entries(resourcesOf(t, 'AWS::IAM::Policy'))
