@@ -5,7 +5,8 @@
 process.env.CDK_VALIDATION = 'false';
 
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { templateWithNested } from '../support/cdk';
 import { buildStacks } from '../../bin/app';
 import { routes } from '../../infra/routes';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
@@ -15,7 +16,7 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown 
 
 function apiTemplate(context: Record<string, unknown> = {}): Template {
   const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org', ...context } }));
-  return Template.fromStack(stacks.api);
+  return templateWithNested(stacks.api);
 }
 
 function statementsOf(t: Template, description: string): Statement[] {

@@ -343,7 +343,7 @@ describe('media reads', () => {
 
 describe('Billing secrets (issue 13)', () => {
   test("Stripe's keys are read from SSM under the stage prefix, only by the billing routes; no function has them in its environment", () => {
-    const t = Template.fromStack(stacks.api);
+    const t = templateWithNested(stacks.api);
     const fns = Object.values(resourcesOf(t, 'AWS::Lambda::Function'));
     for (const f of fns) {
       const vars = (f.Properties!.Environment as { Variables: Record<string, string> }).Variables;
