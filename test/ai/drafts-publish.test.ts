@@ -23,22 +23,22 @@ import { createLinkedinAdapter } from '../../shared/networks/linkedin';
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createInstagramAdapter } from '../../shared/networks/instagram';
 import { createXAdapter } from '../../shared/networks/x';
-import { TelegramFake } from '../fakes/telegram';
-import { BlueskyFake } from '../fakes/bluesky';
-import { MastodonFake } from '../fakes/mastodon';
-import { DiscordFake } from '../fakes/discord';
-import { SlackFake } from '../fakes/slack';
-import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../fakes/wordpress';
-import { DEVTO_KEY, FakeDevto } from '../fakes/devto';
-import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../fakes/hashnode';
-import { FakeRelay } from '../fakes/nostr';
-import { TikTokFake } from '../fakes/tiktok';
-import { YouTubeFake } from '../fakes/youtube';
-import { RedditFake } from '../fakes/reddit';
-import { LinkedinFake } from '../fakes/linkedin';
-import { FacebookFake } from '../fakes/facebook';
-import { InstagramFake } from '../fakes/instagram';
-import { XFake } from '../fakes/x';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
+import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { SlackFake } from '../../infra/local/sandbox/slack';
+import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
+import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
+import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../infra/local/sandbox/hashnode';
+import { FakeRelay } from '../../infra/local/sandbox/nostr';
+import { TikTokFake } from '../../infra/local/sandbox/tiktok';
+import { YouTubeFake } from '../../infra/local/sandbox/youtube';
+import { RedditFake } from '../../infra/local/sandbox/reddit';
+import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
+import { FacebookFake } from '../../infra/local/sandbox/facebook';
+import { InstagramFake } from '../../infra/local/sandbox/instagram';
+import { XFake } from '../../infra/local/sandbox/x';
 
 /**
  * Generate → publish: drafts for all 16 networks, each sent as the network would receive it from a per_platform

@@ -2,11 +2,11 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { textLength, textProblems } from '../../shared/domain/text-length';
-import { TelegramFake } from '../fakes/telegram';
-import { BlueskyFake } from '../fakes/bluesky';
-import { MastodonFake } from '../fakes/mastodon';
-import { DiscordFake } from '../fakes/discord';
-import { SlackFake } from '../fakes/slack';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
+import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { SlackFake } from '../../infra/local/sandbox/slack';
 
 let rt: LocalRuntime;
 const telegram = new TelegramFake();

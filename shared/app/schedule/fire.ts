@@ -32,8 +32,7 @@ export async function fireScheduled(deps: Deps, scheduleId: string): Promise<voi
     if (!stale || !(await deps.schedules.takeOver(scheduleId, current.claimed_at!, now))) return;
     record = current;
   }
-  const userKey = record.request?.idempotency_key;
-  await run(deps, record, typeof userKey === 'string' ? userKey : `sch:${record.id}`);
+  await run(deps, record, `sch:${record.id}`);
 }
 
 /**
@@ -78,7 +77,7 @@ export async function fireRecurring(deps: Deps, recurringId: string, occurrenceT
  * duplicate protection, counting, events) with source `schedule` and its schedule_id, without waiting for the
  * networks. Records the post on the item; a request refused as a whole (e.g. its brand is gone) fails the item.
  */
-async function run(deps: Deps, record: ScheduleRecord, idempotencyKey: string): Promise<void> {
+async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Promise<void> {
   const nowIso = () => iso(deps.clock.now());
   const account = await deps.accounts.get(record.account_id);
   if (!account) {
@@ -87,7 +86,8 @@ async function run(deps: Deps, record: ScheduleRecord, idempotencyKey: string): 
   }
   try {
     const valid = validatePost(PostRequestSchema.parse({ ...record.request, brand_id: record.brand_id }));
-    const res = await publishPost(deps, account, { ...valid, idempotency_key: idempotencyKey }, { source: 'schedule', schedule_id: record.id, wait: false, actor: record.actor });
+    // the user's idempotency_key (if any) locks and is echoed in events; else the schedule's own key locks, unseen
+    const res = await publishPost(deps, account, { ...valid, duplicate_key: duplicateKey }, { source: 'schedule', schedule_id: record.id, wait: false, actor: record.actor });
     await linkPost(deps, record.id, res.post_id);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
