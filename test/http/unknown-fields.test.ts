@@ -15,7 +15,7 @@ describe('unknown fields: names and nearest known names', () => {
 
   it('finds the known names inside nested objects, arrays and records', () => {
     expect(knownFieldsAt(PostRequestSchema, [])).toEqual(expect.arrayContaining(['platform', 'platforms', 'idempotency_key', 'per_platform']));
-    expect(knownFieldsAt(PostRequestSchema, ['per_platform', 'bluesky']).sort()).toEqual(['first_comment', 'media', 'text', 'thread', 'title']);
+    expect(knownFieldsAt(PostRequestSchema, ['per_platform', 'bluesky']).sort()).toEqual(['chars', 'first_comment', 'hashtags', 'limit', 'media', 'text', 'thread', 'title']);
     expect(knownFieldsAt(PostRequestSchema, ['media', 0]).sort()).toEqual(['type', 'url']);
     expect(knownFieldsAt(ScheduleRequestSchema, [])).toContain('run_at');
   });
