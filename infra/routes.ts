@@ -9,6 +9,7 @@ import * as bill from '../shared/api/billing-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
 import * as d from '../shared/api/dashboard-schemas';
 import * as g from '../shared/api/guardrail-schemas';
+import * as a from '../shared/api/approval-schemas';
 import * as ai from '../shared/api/ai-schemas';
 
 /**
@@ -115,11 +116,12 @@ export const routes = {
     responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },
   },
   postPost: {
-    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', grants: ['table', 'kms', 'publishQueue', 'webhookQueue'],
+    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'],
     summary: 'Publish to one or many networks in parallel: one result per network (60 a minute per account)',
     rateLimit: { limit: 60, windowSeconds: 60 }, body: PostRequestSchema, timeoutSeconds: 29, memoryMb: 1024,
     responses: {
       200: { description: 'One result per network, in request order', schema: p.PostResponse },
+      202: { description: 'Held for approval: every network pending_approval, nothing sent (issue 16)', schema: a.HeldPostResponse },
       400: E('invalid_request, caption_is_json, empty_text'), 404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
     },
   },
@@ -491,6 +493,132 @@ export const routes = {
     summary: 'Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form)',
     body: s.ConfirmBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: { 200: { description: 'The API key, shown once', schema: s.ConfirmResponse }, 400: E('Invalid input'), 410: E('link_expired: used or expired'), 429: std[429] },
+  },
+  getApprovals: {
+    id: 'get-approvals', method: 'GET', path: '/api/approvals', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'Held posts and their decisions, newest first (read-only: a key can never decide)',
+    query: a.ApprovalsQuery,
+    responses: { 200: { description: 'Approvals', schema: a.ApprovalsResponse }, ...std },
+  },
+  getApproval: {
+    id: 'get-approval', method: 'GET', path: '/api/approvals/{id}', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'One held post and its decision (read-only)',
+    params: s.IdParams,
+    responses: { 200: { description: 'Approval', schema: a.ApprovalResponse }, 404: E('approval_not_found'), ...std },
+  },
+  postApprovalClientLink: {
+    id: 'post-approval-client-link', method: 'POST', path: '/api/approvals/{id}/client-link', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'A signed single-use link for a client approver (no account needed), 72 hours; Pro and above',
+    params: s.IdParams,
+    responses: { 200: { description: 'The link', schema: a.ClientLinkResponse }, 402: E('plan_feature (pro)'), 404: E('approval_not_found'), 409: E('approval_decided'), ...std },
+  },
+  getReview: {
+    id: 'get-review', method: 'GET', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table'],
+    summary: "The emailed owner link or a client approver link: the held post and two buttons (the GET never decides)",
+    params: a.ReviewParams,
+    responses: { 200: { description: 'Review page (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown or tampered link (HTML)' }, 410: { description: 'Used or expired link, or already decided (HTML)' } },
+  },
+  postReview: {
+    id: 'post-review', method: 'POST', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
+    summary: 'Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once',
+    params: a.ReviewParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
+    responses: { 200: { description: 'Decided (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used, expired or decided (HTML)' } },
+  },
+  getDashboardApprovals: {
+    id: 'get-dashboard-approvals', method: 'GET', path: '/dashboard/approvals', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Approvals: the queue of held posts, recent decisions, and the approval rules',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Approvals (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardApprovalDecision: {
+    id: 'post-dashboard-approval-decision', method: 'POST', path: '/dashboard/approvals/{id}/decision', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
+    summary: 'The owner approves (publishes) or rejects (with a note) a held post',
+    params: s.IdParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
+    responses: { 303: { description: 'Back to the approvals page' }, 403: E('session_required, csrf_failed'), 404: E('approval_not_found'), 409: { description: 'Already decided (HTML)' } },
+  },
+  postDashboardApprovalRules: {
+    id: 'post-dashboard-approval-rules', method: 'POST', path: '/dashboard/approvals/rules', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Sets the approval rule of the account or a brand (always, or for listed networks); paid plans',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 303: { description: 'Back to the approvals page' }, 402: { description: 'plan_feature (HTML)' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardPosts: {
+    id: 'get-dashboard-posts', method: 'GET', path: '/dashboard/posts', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Posts (activity log): filters by brand, network, status, source and dates; 50 a page',
+    query: d.ActivityQuery,
+    responses: { 200: { description: 'Posts (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  getDashboardPostsExport: {
+    id: 'get-dashboard-posts-export', method: 'GET', path: '/dashboard/posts/export', tag: 'Dashboard', auth: 'session', grants: ['table', 'bucket'],
+    summary: 'Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link',
+    query: d.ActivityQuery, timeoutSeconds: 29, memoryMb: 512,
+    responses: { 303: { description: 'To the CSV download' } },
+  },
+  getDashboardPost: {
+    id: 'get-dashboard-post', method: 'GET', path: '/dashboard/posts/{id}', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: "One post: each network's result and the post's events",
+    params: s.IdParams,
+    responses: { 200: { description: 'Post (HTML)', contentType: 'text/html' }, 404: E('not_found') },
+  },
+  getDashboardKeys: {
+    id: 'get-dashboard-keys', method: 'GET', path: '/dashboard/keys', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'API keys: create (secret shown once), revoke, and each key\'s guardrails',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'API keys (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardKeys: {
+    id: 'post-dashboard-keys', method: 'POST', path: '/dashboard/keys', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'API keys page actions: create, revoke, guardrails',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The new key, shown once (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardBrands: {
+    id: 'get-dashboard-brands', method: 'GET', path: '/dashboard/brands', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Brands: add, rename, time zone and posting slots',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Brands (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardBrands: {
+    id: 'post-dashboard-brands', method: 'POST', path: '/dashboard/brands', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Brands page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardConnections: {
+    id: 'get-dashboard-connections', method: 'GET', path: '/dashboard/connections', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Connections per brand: health check, reconnect link, disconnect',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Connections (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardConnections: {
+    id: 'post-dashboard-connections', method: 'POST', path: '/dashboard/connections', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'oauthConfig'],
+    summary: 'Connections page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardWebhooks: {
+    id: 'get-dashboard-webhooks', method: 'GET', path: '/dashboard/webhooks', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Webhooks: add, test, rotate the secret, delivery log, redeliver',
+    query: d.WebhooksQuery,
+    responses: { 200: { description: 'Webhooks (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardWebhooks: {
+    id: 'post-dashboard-webhooks', method: 'POST', path: '/dashboard/webhooks', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'scheduler', 'webhookQueue'],
+    summary: 'Webhooks page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardBranding: {
+    id: 'get-dashboard-branding', method: 'GET', path: '/dashboard/branding', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Branding (white label) of the account and each brand; Pro and above',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Branding (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardBranding: {
+    id: 'post-dashboard-branding', method: 'POST', path: '/dashboard/branding', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Branding page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
   },
   // --- AI drafts (issue 12) ---
   postGenerate: {

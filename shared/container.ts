@@ -27,6 +27,8 @@ import { PlanLifecycleAccounts } from './app/billing/plan-state';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
 import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
 import { noApps } from './adapters/no-apps';
+import { DynamoApprovalStore } from './adapters/dynamodb/approvals';
+import { DynamoBrandingStore } from './adapters/dynamodb/branding';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
@@ -35,6 +37,8 @@ import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './app/oauth/clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
+import { traceClient } from './tracing';
+import { tracedRegistry } from './networks/traced';
 
 /*
  * Heavy adapters (AWS SDK clients other than DynamoDB's, the network adapters with their WebSocket and crypto
@@ -86,7 +90,7 @@ function oauthClients(cfg: Config): OAuthClients {
   const env = envClients(cfg);
   if (cfg.RUNTIME !== 'aws' || !cfg.OAUTH_SSM_PREFIX) return env;
   const { SSMClient } = ssmClientModule();
-  const ssm = new (ssmModule().SsmOAuthClients)(new SSMClient({ region: cfg.AWS_REGION }), cfg.OAUTH_SSM_PREFIX);
+  const ssm = new (ssmModule().SsmOAuthClients)(traceClient(new SSMClient({ region: cfg.AWS_REGION })), cfg.OAUTH_SSM_PREFIX);
   const guarded: OAuthClients = {
     get: (platform) => ssm.get(platform).catch((err: unknown) => {
       log.warn('oauth client registrations could not be read from SSM', { prefix: cfg.OAUTH_SSM_PREFIX, ...errorFields(err) });
@@ -156,14 +160,14 @@ export function buildDeps(cfg: Config): Deps {
     counters: () => new DynamoCounterStore(table),
     mailer: () => local
       ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'))
-      : new (sesModule().SesMailer)(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION }), cfg.MAIL_FROM),
+      : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
     cipher: () => local
       ? new (localCipherModule().LocalKeyCipher)(path.join(cfg.DATA_DIR, 'local.key'))
-      : new (kmsModule().KmsEnvelopeCipher)(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION }), cfg.KMS_KEY_ID),
+      : new (kmsModule().KmsEnvelopeCipher)(traceClient(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION })), cfg.KMS_KEY_ID),
     queue: () => shared.queue,
     scheduler: (): Scheduler => local
       ? new TableScheduler(table)
-      : new (schedulerModule().EventBridgeScheduler)(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION }), {
+      : new (schedulerModule().EventBridgeScheduler)(traceClient(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION })), {
         groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
       }),
     blobs: () => shared.blobs,
@@ -180,7 +184,7 @@ export function buildDeps(cfg: Config): Deps {
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
     schedules: () => new DynamoScheduleStore(table),
     networks: () => {
-      const registry = registryModule().buildRegistry(cfg);
+      const registry = tracedRegistry(registryModule().buildRegistry(cfg));
       // sandbox mode (local only): posts to simulated networks link to the sandbox inbox
       if (!local || !cfg.SANDBOX_ORIGIN) return registry;
       const simulated = new Set(cfg.SANDBOX_NETWORKS.split(',').map((n) => n.trim()).filter(isPlatformName));
@@ -196,6 +200,8 @@ export function buildDeps(cfg: Config): Deps {
     sessions: () => new DynamoSessionStore(table),
     guardrails: () => new DynamoGuardrailStore(table),
     apps: () => noApps,
+    approvals: () => new DynamoApprovalStore(table),
+    branding: () => new DynamoBrandingStore(table),
     // --- AI drafts (issue 12)
     ai: () => draftProvider(cfg),
     settings: () => ({

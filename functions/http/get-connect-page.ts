@@ -5,6 +5,7 @@ import { isPlatformName } from '../../shared/domain/platforms';
 import { connectPage } from '../../shared/app/connect-link/links';
 import { connectPageUrl } from '../../shared/app/connect-link/issue';
 import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, type Notice } from '../../shared/app/connect-link/views';
+import { markFor } from '../../shared/app/dashboard/branding';
 
 const FAILURES: Record<string, string> = {
   oauth_denied: 'access was not granted, so nothing was connected',
@@ -26,7 +27,8 @@ export const handler = httpHandler(routes.getConnectPage, async (req) => {
     } else if (failed && isPlatformName(failed)) {
       notice = { kind: 'error', platform: failed, text: `${displayName(failed)} was not connected: ${FAILURES[code ?? ''] ?? `the sign-in did not complete (${code ?? 'unknown'}); try again`}.` };
     }
-    return { status: 200, html: connectPageHtml(model, connectPageUrl(req.deps, req.params.token), req.deps.clock.now(), notice), headers: HOSTED_HEADERS };
+    const mark = await markFor(req.deps, model.link.account_id, model.brand.id);
+    return { status: 200, html: connectPageHtml(model, connectPageUrl(req.deps, req.params.token), req.deps.clock.now(), notice, mark), headers: HOSTED_HEADERS };
   } catch (err) {
     if (err instanceof AppError && (err.status === 404 || err.status === 410)) return { status: err.status, html: linkErrorHtml(err.status, err.message), headers: HOSTED_HEADERS };
     throw err;

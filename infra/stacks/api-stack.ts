@@ -30,7 +30,8 @@ export const deployedRoutes = () => routeList.filter((r) => !r.localOnly);
 
 /**
  * Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it; queue
- * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials).
+ * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials); a scheduled post held for
+ * approval emails the owner its review link (ses).
  */
 /**
  * Route functions are deployed in nested stacks of at most this many routes: each route is 7 resources (function,
@@ -38,7 +39,7 @@ export const deployedRoutes = () => routeList.filter((r) => !r.localOnly);
  */
 export const ROUTES_PER_NESTED_STACK = 40;
 
-export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms'];
+export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms', 'ses'];
 
 /**
  * The HTTP API: one function per deployed route of infra/routes.ts, each granted exactly its route's `grants`; the
@@ -212,6 +213,9 @@ export function serviceEnvironment(o: {
     OAUTH_SSM_PREFIX: o.oauthSsmPrefix,
     BILLING_SSM_PREFIX: o.billingSsmPrefix,
     LOG_LEVEL: 'info',
+    // Observability (issue 14): the `service` of every log line and EMF metric, and the metrics namespace.
+    POWERTOOLS_SERVICE_NAME: o.data.prefix,
+    POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
     BEDROCK_MODEL_ID: o.bedrockModelId,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));

@@ -15,6 +15,8 @@ import type { FetchedMedia } from '../networks/types';
 import type { BillingStore, PaymentProvider } from '../ports/billing';
 import type { SessionStore } from '../ports/sessions';
 import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
+import type { ApprovalStore } from '../ports/approvals';
+import type { BrandingStore } from '../ports/branding';
 import type { DraftProvider } from '../ports/ai';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
@@ -68,6 +70,10 @@ export interface Deps {
   guardrails: GuardrailStore;
   /** AI apps (MCP OAuth clients) an account has; the MCP feature plugs in its registry. */
   apps: AppRegistry;
+  /** Posts held for approval and the approval rules (shared/app/approvals). */
+  approvals: ApprovalStore;
+  /** White label of the account and its brands (shared/app/dashboard/branding.ts). */
+  branding: BrandingStore;
   // --- AI drafts (issue 12)
   /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
   ai: DraftProvider;

@@ -8,7 +8,7 @@ import { authenticate } from '../app/auth';
 import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
 import { AppError, BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
-import { errorFields, log } from '../log';
+import { appendLogContext, errorFields, log } from '../log';
 import { sessionPrincipal, type SessionPrincipal } from '../app/dashboard/sign-in';
 import { csrfMatches, presentedCsrf, readCookie, sessionCookieName } from './session';
 import { extraFields, isOpenObject, knownFieldsAt, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
@@ -125,6 +125,7 @@ export function auth(route: RouteDef): Mw {
       if (route.auth === 'session') return authSession(route, req);
       const s = stateOf(req.context);
       s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+      appendLogContext({ account_id: s.principal.account.id });
     },
   };
 }

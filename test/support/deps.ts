@@ -33,6 +33,8 @@ import { config } from '../../shared/config';
 import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
 import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
 import { noApps } from '../../shared/adapters/no-apps';
+import { DynamoApprovalStore } from '../../shared/adapters/dynamodb/approvals';
+import { DynamoBrandingStore } from '../../shared/adapters/dynamodb/branding';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
 import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
@@ -110,6 +112,7 @@ const noBlobs: Blobs = {
   head: async () => undefined,
   readRange: async () => new Uint8Array(),
   delete: async () => undefined,
+  putStream: async () => { throw new Error('blobs not configured in this test'); },
 };
 
 /** Deps over the embedded table, with in-memory mail/queue/scheduler and a manual clock. */
@@ -141,6 +144,8 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     sessions: new DynamoSessionStore(table),
     guardrails: new DynamoGuardrailStore(table),
     apps: noApps,
+    approvals: new DynamoApprovalStore(table),
+    branding: new DynamoBrandingStore(table),
     ai: new LocalDrafter(),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },

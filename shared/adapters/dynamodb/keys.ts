@@ -64,6 +64,14 @@ export const keys = {
   // Guardrails per actor (API key or AI app) under the account.
   guardrails: (accountId: string, kind: string, id: string) => ({ pk: `ACC#${accountId}`, sk: `GUARD#${kind}#${id}` }),
   guardrailsPrefix: 'GUARD#',
+  // Approvals: the held post by id, listed per account newest first; rules per account or brand.
+  approval: (approvalId: string) => ({ pk: `APR#${approvalId}`, sk: 'APR' }),
+  approvalByAccount: (accountId: string, approvalId: string) => ({ gsi1pk: `ACC#${accountId}#APR`, gsi1sk: approvalId }),
+  approvalRule: (accountId: string, scope: string) => ({ pk: `ACC#${accountId}`, sk: `APRRULE#${scope}` }),
+  approvalRulePrefix: 'APRRULE#',
+  // White label of the account or a brand.
+  branding: (accountId: string, scope: string) => ({ pk: `ACC#${accountId}`, sk: `BRANDING#${scope}` }),
+  brandingPrefix: 'BRANDING#',
 } as const;
 
 export const GSI1 = 'gsi1';
