@@ -89,6 +89,11 @@ const EnvSchema = z.object({
   SANDBOX_ORIGIN: z.string().url().optional(),
   /** Set with it: the networks whose API base is the sandbox's (comma-separated); their post links go to the inbox. */
   SANDBOX_NETWORKS: z.string().default(''),
+  // --- network depth (issue 15) ---
+  /** Bluesky's video service (app.bsky.video.*); a loopback fake in tests. */
+  BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),
+  /** LinkedIn organisation pages as targets (needs LinkedIn's Community Management API product for the app). */
+  LINKEDIN_ORGANIZATIONS: bool,
   // --- AI drafts (issue 12; docs/operations.md): the provider (default: bedrock in AWS, local in local mode)
   AI_PROVIDER: z.enum(['bedrock', 'openai', 'local']).optional(),
   /** Bedrock model (or inference profile) id; the CDK stack grants bedrock:InvokeModel on this model only. */

@@ -30,7 +30,7 @@ import { noApps } from './adapters/no-apps';
 import { DynamoApprovalStore } from './adapters/dynamodb/approvals';
 import { DynamoBrandingStore } from './adapters/dynamodb/branding';
 import { checkUrl } from './net/address-guard';
-import { downloadMedia, probeMedia } from './net/media';
+import { downloadDocument, downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
 import { WebhookEventSink } from './app/webhooks/deliver';
 import { withOwnMedia } from './app/media/own-media';
@@ -76,6 +76,7 @@ export function mediaGateway(allowPrivate: boolean): MediaGateway {
   return {
     probe: (url) => probeMedia(url, { allowPrivate }),
     download: (url, signal) => downloadMedia(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
+    downloadDocument: (url, signal) => downloadDocument(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
     checkTarget: async (url) => { await checkUrl(url, { allowPrivate }); },
     fetch: guardedFetch({ allowPrivate }),
   };

@@ -23,6 +23,8 @@ import type { DraftProvider } from '../ports/ai';
 export interface MediaGateway {
   probe(url: string): Promise<{ ok: true; content_type: string; kind: 'image' | 'video'; bytes?: number } | { ok: false; reason: string }>;
   download(url: string, signal: AbortSignal): Promise<FetchedMedia>;
+  /** A document (PDF) link, same checks and cap as download (issue 15: LinkedIn document posts). */
+  downloadDocument?(url: string, signal: AbortSignal): Promise<FetchedMedia>;
   /** Throws UnsafeTargetError when a credential URL (instance, site, webhook) points at a non-public address. */
   checkTarget(url: string): Promise<void>;
   /**

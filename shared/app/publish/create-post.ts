@@ -11,7 +11,7 @@ import { nextMonthStart, usageKeys } from '../../domain/usage';
 import { upgradeUrl } from '../brands';
 import { resolveBrand } from './brand';
 import { contentFor, fingerprint } from './content';
-import { held, mediaProblem, precheck, type Sendable } from './checks';
+import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
 import { recordOutcome } from './events';
 import { failed } from './results';
 import type { ValidPost } from './request';
@@ -210,8 +210,8 @@ async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], resul
       results.set(s.platform, failed(s.platform, 'media_unreachable', `${stripQuery(bad.m.url)}: ${bad.p.reason}`));
       continue;
     }
-    const content = { ...s.content, media: s.content.media.map((m) => { const p = probes.get(m.url)!; return p.ok ? { ...m, kind: p.kind, content_type: p.content_type } : m; }) };
-    const problem = mediaProblem(s.platform, content);
+    const content = { ...s.content, media: s.content.media.map((m) => { const p = probes.get(m.url)!; return p.ok ? { ...m, kind: p.kind, content_type: p.content_type, ...(p.bytes !== undefined ? { bytes: p.bytes } : {}) } : m; }) };
+    const problem = mediaProblem(s.platform, content) ?? mediaFitProblem(s.platform, content);
     if (problem) results.set(s.platform, problem);
     else kept.push({ ...s, content });
   }

@@ -216,6 +216,7 @@ export function networkContext(deps: Deps, credentials: Record<string, string>):
     credentials, deadline, signal,
     fetch: deps.media.fetch,
     fetchMedia: (url) => deps.media.download(url, signal),
+    ...(deps.media.downloadDocument ? { fetchDocument: (url: string) => deps.media.downloadDocument!(url, signal) } : {}),
     async pace(key, spacingMs) {
       const now = deps.clock.now();
       const slot = await deps.pace.reserve(key, spacingMs, now);
