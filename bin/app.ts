@@ -20,6 +20,9 @@ export interface AppSettings {
   publicBaseUrl?: string;
   alarmEmail?: string;
   env?: Environment;
+  // --- AI drafts (issue 12)
+  /** -c bedrockModelId=...: the Bedrock model of AI drafts (granted to the AI functions only). */
+  bedrockModelId?: string;
 }
 
 export function settingsFrom(app: App): AppSettings {
@@ -34,6 +37,8 @@ export function settingsFrom(app: App): AppSettings {
   const publicBaseUrl = ctx('publicBaseUrl');
   if (publicBaseUrl && !/^https?:\/\/[^/\s]+/.test(publicBaseUrl)) throw new Error(`Invalid publicBaseUrl "${publicBaseUrl}"`);
   const alarmEmail = ctx('alarmEmail');
+  const bedrockModelId = ctx('bedrockModelId');
+  if (bedrockModelId && !/^[A-Za-z0-9][A-Za-z0-9.:_-]{0,199}$/.test(bedrockModelId)) throw new Error(`Invalid bedrockModelId "${bedrockModelId}"`);
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   return {
@@ -41,6 +46,7 @@ export function settingsFrom(app: App): AppSettings {
     mailFrom: mailFrom ?? 'no-reply@example.com',
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
+    ...(bedrockModelId ? { bedrockModelId } : {}),
     ...(account || region ? { env: { ...(account ? { account } : {}), ...(region ? { region } : {}) } } : {}),
   };
 }
@@ -66,6 +72,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     data,
     mailFrom: settings.mailFrom,
     ...(settings.publicBaseUrl ? { publicBaseUrl: settings.publicBaseUrl } : {}),
+    ...(settings.bedrockModelId ? { bedrockModelId: settings.bedrockModelId } : {}),
     description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',
   });
   api.addStackDependency(data);

@@ -11,6 +11,7 @@ import * as mo from '../shared/api/mcp-oauth-schemas';
 import * as d from '../shared/api/dashboard-schemas';
 import * as g from '../shared/api/guardrail-schemas';
 import * as a from '../shared/api/approval-schemas';
+import * as ai from '../shared/api/ai-schemas';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -624,7 +625,7 @@ export const routes = {
   postMcp: {
     id: 'post-mcp', stack: 'Mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', handler: 'functions/mcp/handler.ts',
     extraMethods: ['GET', 'DELETE'], functionUrlOutput: 'McpUrl',
-    grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses'], timeoutSeconds: 29, memoryMb: 1024,
+    grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses', 'bedrock'], timeoutSeconds: 29, memoryMb: 1024,
     summary: 'The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405',
     responses: {
       200: { description: 'The JSON-RPC response' }, 202: { description: 'A notification or response accepted' },
@@ -682,6 +683,29 @@ export const routes = {
     summary: 'Revoke an AI app: its tokens stop working at once',
     params: mo.AppParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true,
     responses: { 303: { description: 'Back to the AI apps page' }, 403: E('session_required, csrf_failed'), 404: E('not_found') },
+  },
+  // --- AI drafts (issue 12) ---
+  postGenerate: {
+    id: 'post-generate', method: 'POST', path: '/api/generate', tag: 'AI drafts', auth: 'key', grants: ['table', 'bedrock'],
+    summary: "One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day",
+    body: ai.GenerateInput, timeoutSeconds: 29,
+    responses: {
+      200: { description: 'The drafts, the provider and model, and the usage', schema: ai.GenerateResponse },
+      400: E('invalid_request (unknown or repeated networks)'), 404: E('brand_not_found'),
+      401: std[401], 429: E('rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url)'),
+      503: E('ai_unavailable: the provider failed, timed out or throttled (Retry-After); nothing was spent'),
+    },
+  },
+  postWeek: {
+    id: 'post-week', method: 'POST', path: '/api/week', tag: 'AI drafts', auth: 'key', grants: ['table', 'kms', 'scheduler', 'bedrock'],
+    summary: "Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft",
+    body: ai.WeekInput, timeoutSeconds: 29, memoryMb: 1024,
+    responses: {
+      200: { description: 'The days with their drafts (and the scheduling report)', schema: ai.WeekResponse },
+      400: E('invalid_request, invalid_start, no_free_slot'), 404: E('brand_not_found'), 409: E('ambiguous_brand'),
+      401: std[401], 429: E('rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url)'),
+      503: E('ai_unavailable (Retry-After); nothing was spent'),
+    },
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -62,12 +62,12 @@ const sandboxLinksModule: Module<typeof import('./networks/sandbox-links')> = ()
 const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => require('./adapters/local/outbox-mailer');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
+const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => require('./adapters/stripe/stripe-payments');
+const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => require('./adapters/aws/ssm-billing-settings');
 // --- AI drafts (issue 12)
 const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => require('./adapters/aws/bedrock-drafter');
 const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => require('./adapters/openai-drafter');
 const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => require('./adapters/local/local-drafter');
-const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => require('./adapters/stripe/stripe-payments');
-const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => require('./adapters/aws/ssm-billing-settings');
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -198,8 +198,6 @@ export function buildDeps(cfg: Config): Deps {
       get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
     }),
     clock: () => systemClock,
-    // --- AI drafts (issue 12)
-    ai: () => draftProvider(cfg),
     // Dashboard (issue 16)
     sessions: () => new DynamoSessionStore(table),
     // --- MCP server (issue 11)
@@ -208,6 +206,8 @@ export function buildDeps(cfg: Config): Deps {
     apps: () => new McpAppRegistry(new DynamoMcpOAuthStore(table)),
     approvals: () => new DynamoApprovalStore(table),
     branding: () => new DynamoBrandingStore(table),
+    // --- AI drafts (issue 12)
+    ai: () => draftProvider(cfg),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
@@ -229,7 +229,7 @@ export function draftProvider(cfg: Config): DraftProvider {
   const kind = cfg.AI_PROVIDER ?? (cfg.RUNTIME === 'aws' ? 'bedrock' : 'local');
   if (kind === 'bedrock') {
     const m = bedrockModule();
-    return new m.BedrockDrafter(m.bedrockClient({ region: cfg.BEDROCK_REGION ?? cfg.AWS_REGION, endpoint: cfg.BEDROCK_ENDPOINT }), cfg.BEDROCK_MODEL_ID);
+    return new m.BedrockDrafter(m.bedrockClient({ region: cfg.BEDROCK_REGION ?? cfg.AWS_REGION, endpoint: cfg.BEDROCK_ENDPOINT }), cfg.BEDROCK_MODEL_ID, { structuredOutput: cfg.BEDROCK_STRUCTURED_OUTPUT });
   }
   if (kind === 'openai') {
     if (!cfg.AI_BASE_URL) throw new Error('AI_PROVIDER=openai needs AI_BASE_URL (an OpenAI-compatible endpoint)');

@@ -125,14 +125,14 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'generate_posts', title: 'Draft posts with AI',
     description: 'One prompt, one draft per network that fits that network (nothing is published): send a draft back as per_platform.<network> of post_to_social. Uses one of the plan\'s AI drafts a day.',
-    input: ai.GenerateInput, output: ai.GenerateResponse, annotations: { ...CREATE, openWorldHint: true },
+    input: ai.GenerateInput, output: ai.GenerateResponse, annotations: { ...CREATE, openWorldHint: true }, route: routes.postGenerate,
     run: async ({ deps, principal }, input) => generateDrafts(deps, principal.account, input),
     summary: (out) => `${plural(Object.keys(out.drafts).length, 'draft')} (${Object.keys(out.drafts).join(', ')}); ${out.usage.ai_drafts_per_day.remaining ?? 'unlimited'} AI drafts left today.`,
   }),
   tool({
     name: 'plan_week', title: 'Plan a week with AI',
     description: "Seven days of drafts in the brand's posting slots; with schedule: true each day becomes a scheduled post (plan caps apply).",
-    input: ai.WeekInput, output: ai.WeekResponse, annotations: { ...CREATE, openWorldHint: true },
+    input: ai.WeekInput, output: ai.WeekResponse, annotations: { ...CREATE, openWorldHint: true }, route: routes.postWeek,
     run: async ({ deps, principal }, input) => planWeek(deps, principal.account, input),
     summary: (out) => `${plural(out.days.length, 'day')} planned for brand ${out.brand_id}${out.scheduled ? `, ${out.scheduled.accepted} scheduled, ${out.scheduled.rejected} refused` : ''}.`,
   }),

@@ -27,6 +27,9 @@ export interface GrantTargets {
   oauthSsmPrefix: string;
   /** SSM Parameter Store path holding Stripe's keys and prices (BILLING_SSM_PREFIX; issue 13). */
   billingSsmPrefix: string;
+  // --- AI drafts (issue 12)
+  /** The Bedrock foundation model the AI draft functions may invoke (BEDROCK_MODEL_ID). */
+  bedrockModelId: string;
 }
 
 
@@ -50,6 +53,7 @@ export function applyGrants(target: AppFunction, grants: readonly Grant[], t: Gr
       case 'scheduler': grantScheduler(target, t); break;
       case 'oauthConfig': grantOAuthConfig(target, t); break;
       case 'billingConfig': grantBillingConfig(target, t); break;
+      case 'bedrock': grantBedrock(target, t); break;
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);
@@ -130,5 +134,14 @@ function grantBillingConfig(target: AppFunction, t: GrantTargets): void {
   target.fn.addToRolePolicy(new iam.PolicyStatement({
     actions: ['ssm:GetParametersByPath'],
     resources: [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: t.billingSsmPrefix.replace(/^\//, '') })],
+  }));
+}
+
+/** bedrock:InvokeModel (which Converse needs) on the configured foundation model in the stack's region, nothing else. */
+function grantBedrock(target: AppFunction, t: GrantTargets): void {
+  const stack = Stack.of(target);
+  target.fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['bedrock:InvokeModel'],
+    resources: [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: t.bedrockModelId })],
   }));
 }

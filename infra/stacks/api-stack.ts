@@ -7,6 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { handlerFile, type Grant, type RouteDef } from '../../shared/http/route';
+import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
 import { AppFunction } from '../constructs/app-function';
 import { applyGrants, type GrantTargets } from '../constructs/grants';
 import { routeList } from '../routes';
@@ -20,6 +21,9 @@ export interface ApiStackProps extends StackProps {
   mailFrom: string;
   /** Public origin for emailed/connect links; defaults to the API's own execute-api URL. */
   publicBaseUrl?: string;
+  // --- AI drafts (issue 12)
+  /** The Bedrock model of AI drafts (BEDROCK_MODEL_ID); default the config default. */
+  bedrockModelId?: string;
 }
 
 const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
@@ -108,6 +112,7 @@ export class ApiStack extends Stack {
     /** Where the ops team stores Stripe's keys and prices (docs/operations.md, Billing). */
     const billingSsmPrefix = `/social-publishing/${props.stage}/stripe`;
     const logRemovalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const bedrockModelId = props.bedrockModelId ?? DEFAULT_BEDROCK_MODEL_ID;
 
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
       apiName: `${data.prefix}-api`,
@@ -167,6 +172,7 @@ export class ApiStack extends Stack {
     const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
     this.functionEnvironment = serviceEnvironment({
       data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix, billingSsmPrefix,
+      bedrockModelId,
     });
     this.grantTargets = {
       table: data.table,
@@ -180,6 +186,7 @@ export class ApiStack extends Stack {
       mailFrom: props.mailFrom,
       oauthSsmPrefix,
       billingSsmPrefix,
+      bedrockModelId,
     };
 
     this.dispatcher = new AppFunction(this, 'Dispatcher', {
@@ -214,6 +221,7 @@ export class ApiStack extends Stack {
 /** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */
 export function serviceEnvironment(o: {
   data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string; billingSsmPrefix?: string;
+  bedrockModelId?: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -234,6 +242,7 @@ export function serviceEnvironment(o: {
     // Observability (issue 14): the `service` of every log line and EMF metric, and the metrics namespace.
     POWERTOOLS_SERVICE_NAME: o.data.prefix,
     POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
+    BEDROCK_MODEL_ID: o.bedrockModelId,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }

@@ -12,13 +12,13 @@ import type { Registry } from '../networks/registry';
 import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
-import type { DraftProvider } from '../ports/ai';
 import type { BillingStore, PaymentProvider } from '../ports/billing';
 import type { SessionStore } from '../ports/sessions';
 import type { McpOAuthStore } from '../ports/mcp-oauth';
 import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
 import type { ApprovalStore } from '../ports/approvals';
 import type { BrandingStore } from '../ports/branding';
+import type { DraftProvider } from '../ports/ai';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -63,9 +63,6 @@ export interface Deps {
   webhookSender: WebhookSender;
   /** Media uploads and hosted upload links (shared/app/media). */
   uploads: MediaStore;
-  // --- AI drafts (issue 12)
-  /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
-  ai: DraftProvider;
   // --- Billing (issue 13): the payment provider (Stripe) and the billing state in the table (shared/app/billing).
   payments: PaymentProvider;
   billing: BillingStore;
@@ -83,6 +80,9 @@ export interface Deps {
   approvals: ApprovalStore;
   /** White label of the account and its brands (shared/app/dashboard/branding.ts). */
   branding: BrandingStore;
+  // --- AI drafts (issue 12)
+  /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
+  ai: DraftProvider;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

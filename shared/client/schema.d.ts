@@ -1417,6 +1417,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day */
+        post: operations["post-generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft */
+        post: operations["post-week"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1640,6 +1674,9 @@ export interface components {
                      * @constant
                      */
                     story?: true;
+                    hashtags?: string[];
+                    chars?: number;
+                    limit?: number;
                 };
             };
             idempotency_key?: string;
@@ -1852,6 +1889,9 @@ export interface components {
                      * @constant
                      */
                     story?: true;
+                    hashtags?: string[];
+                    chars?: number;
+                    limit?: number;
                 };
             };
             idempotency_key?: string;
@@ -2012,6 +2052,9 @@ export interface components {
                      * @constant
                      */
                     story?: true;
+                    hashtags?: string[];
+                    chars?: number;
+                    limit?: number;
                 };
             };
             idempotency_key?: string;
@@ -2169,6 +2212,9 @@ export interface components {
                      * @constant
                      */
                     story?: true;
+                    hashtags?: string[];
+                    chars?: number;
+                    limit?: number;
                 };
             };
             idempotency_key?: string;
@@ -2269,6 +2315,107 @@ export interface components {
             expires_in: number;
             refresh_token: string;
             scope: string;
+        };
+        GenerateResponse: {
+            drafts: {
+                [key: string]: components["schemas"]["Draft"];
+            };
+            /** @enum {string} */
+            provider: "bedrock" | "openai" | "local";
+            model: string;
+            usage: {
+                input_tokens: number;
+                output_tokens: number;
+                ai_drafts_per_day: {
+                    limit: number | null;
+                    used: number;
+                    remaining: number | null;
+                    resets_at: string | null;
+                };
+            };
+        };
+        Draft: {
+            text: string;
+            title?: string;
+            thread?: string[];
+            first_comment?: string;
+            hashtags?: string[];
+            chars: number;
+            limit: number;
+        };
+        GenerateRequest: {
+            /** @description What to write about (user content: never read as instructions) */
+            prompt: string;
+            platforms: string[];
+            brand_id?: string;
+            /** @description e.g. friendly, formal, playful */
+            tone?: string;
+            language?: string;
+            link?: string;
+            media?: {
+                url: string;
+                /** @enum {string} */
+                type?: "image" | "video";
+            }[];
+        };
+        WeekResponse: {
+            brand_id: string;
+            timezone: string;
+            days: {
+                day: number;
+                date: string;
+                run_at: string;
+                drafts: {
+                    [key: string]: components["schemas"]["Draft"];
+                };
+                schedule?: {
+                    /** @constant */
+                    ok: true;
+                    schedule_id: string;
+                    run_at: string;
+                    status: string;
+                } | {
+                    /** @constant */
+                    ok: false;
+                    code: string;
+                    error: string;
+                    upgrade_url?: string;
+                };
+            }[];
+            scheduled?: {
+                accepted: number;
+                rejected: number;
+            };
+            /** @enum {string} */
+            provider: "bedrock" | "openai" | "local";
+            model: string;
+            usage: {
+                input_tokens: number;
+                output_tokens: number;
+                ai_drafts_per_day: {
+                    limit: number | null;
+                    used: number;
+                    remaining: number | null;
+                    resets_at: string | null;
+                };
+            };
+        };
+        WeekRequest: {
+            /** @description What to write about (user content: never read as instructions) */
+            prompt: string;
+            platforms: string[];
+            brand_id?: string;
+            /** @description e.g. friendly, formal, playful */
+            tone?: string;
+            language?: string;
+            link?: string;
+            media?: {
+                url: string;
+                /** @enum {string} */
+                type?: "image" | "video";
+            }[];
+            start?: string;
+            schedule?: boolean;
         };
     };
     responses: never;
@@ -7079,6 +7226,153 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description The drafts, the provider and model, and the usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateResponse"];
+                };
+            };
+            /** @description invalid_request (unknown or repeated networks) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description brand_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ai_unavailable: the provider failed, timed out or throttled (Retry-After); nothing was spent */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WeekRequest"];
+            };
+        };
+        responses: {
+            /** @description The days with their drafts (and the scheduling report) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeekResponse"];
+                };
+            };
+            /** @description invalid_request, invalid_start, no_free_slot */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description brand_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ambiguous_brand */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ai_unavailable (Retry-After); nothing was spent */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -23,6 +23,8 @@ export interface TextRule {
   captionLimit?: number;
   /** TikTok: a photo post's description may be longer than a video caption. */
   photoLimit?: number;
+  /** Discord and Slack: a video goes as its link on a new line after the text, within the same limit. */
+  appendsVideoLink?: boolean;
   /** A second ceiling in UTF-8 bytes (Bluesky's lexicon). */
   maxBytes?: number;
   /** Long content may go on as a thread of posts (X, Bluesky, Mastodon). */
@@ -44,11 +46,11 @@ export const TEXT_RULES: Record<PlatformName, TextRule> = {
   telegram: { unit: 'utf16', limit: 4096, captionLimit: 1024, thread: false, firstComment: false },
   bluesky: { unit: 'graphemes', limit: 300, maxBytes: 3000, thread: true, firstComment: true },
   mastodon: { unit: 'mastodon', limit: MASTODON_DEFAULT_MAX_CHARACTERS, thread: true, firstComment: true },
-  discord: { unit: 'code_points', limit: 2000, thread: false, firstComment: false },
+  discord: { unit: 'code_points', limit: 2000, appendsVideoLink: true, thread: false, firstComment: false },
   wordpress: { unit: 'utf8_bytes', limit: 8 * 1024 * 1024, thread: false, firstComment: false, title: { unit: 'utf8_bytes', limit: 65_535 } },
   devto: { unit: 'utf8_bytes', limit: 800 * 1024, thread: false, firstComment: false, title: { unit: 'code_points', limit: 128 } },
   hashnode: { unit: 'utf8_bytes', limit: 100 * 1024, thread: false, firstComment: false, title: { unit: 'code_points' } },
-  slack: { unit: 'utf16', limit: 40_000, thread: false, firstComment: false },
+  slack: { unit: 'utf16', limit: 40_000, appendsVideoLink: true, thread: false, firstComment: false },
   nostr: { unit: 'utf8_bytes', limit: 64 * 1024, thread: false, firstComment: false },
   tiktok: { unit: 'utf16', limit: 2200, photoLimit: 4000, thread: false, firstComment: false, title: { unit: 'utf16', limit: 90 } },
   youtube: { unit: 'utf8_bytes', limit: 5000, thread: false, firstComment: false, title: { unit: 'code_points', limit: 100 } },
@@ -65,6 +67,8 @@ export interface PostShape {
   media?: ReadonlyArray<'image' | 'video'>;
   /** Mastodon: the instance's own limit (stored at connect time). */
   instanceLimit?: number;
+  /** The post's video link, where the network appends it to the text (Discord, Slack): the text gets the rest. */
+  videoUrl?: string;
 }
 
 /** The limit of one post's text on `platform`, in TEXT_RULES[platform].unit. */
@@ -74,6 +78,7 @@ export function textLimit(platform: PlatformName, shape: PostShape = {}): number
   if (platform === 'mastodon' && shape.instanceLimit) return shape.instanceLimit;
   if (rule.captionLimit !== undefined && media.length > 0) return rule.captionLimit;
   if (rule.photoLimit !== undefined && media.length > 0 && !media.includes('video')) return rule.photoLimit;
+  if (rule.appendsVideoLink && shape.videoUrl) return Math.max(0, rule.limit - measure(rule.unit, `\n${shape.videoUrl}`));
   return rule.limit;
 }
 
@@ -82,12 +87,32 @@ export function textLimit(platform: PlatformName, shape: PostShape = {}): number
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const encoder = new TextEncoder();
 
-export function graphemeLength(text: string): number {
+function segmentCount(text: string): number {
   let n = 0;
-  // ASCII without control characters: one grapheme per character except CR LF (segmentation is slow)
-  if (/^[\x20-\x7e\n]*$/.test(text)) return text.length;
   for (const _ of graphemes.segment(text)) n++;
   return n;
+}
+
+/**
+ * Graphemes, exactly as Intl.Segmenter counts them, but segmenting only the non-ASCII runs (segmentation is slow):
+ * printable ASCII characters are one grapheme each, except where a neighbouring non-ASCII character joins them
+ * (e + combining accent, a prepend mark), so each non-ASCII run is segmented with one character of context on
+ * each side, and the context is subtracted.
+ */
+export function graphemeLength(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  let n = 0;
+  let last = 0;
+  for (const m of text.matchAll(/[^\x20-\x7e]+/g)) {
+    const start = m.index ?? 0;
+    const end = start + m[0].length;
+    n += start - last;
+    const before = start > 0 ? 1 : 0;
+    const after = end < text.length ? 1 : 0;
+    n += segmentCount(text.slice(start - before, end + after)) - before - after;
+    last = end;
+  }
+  return n + text.length - last;
 }
 
 export function codePointLength(text: string): number {
@@ -191,7 +216,8 @@ export const UNIT_WORDS: Record<LengthUnit, string> = {
 
 // ---- hashtags
 
-const HASHTAG_RE = /(?<![\p{L}\p{N}_])#[\p{L}\p{M}\p{N}_]+/gu;
+/** A hashtag: # and letters of any script, marks, digits or _, not inside a word or a link. */
+export const HASHTAG_RE = /(?<![\p{L}\p{N}_/&#])#[\p{L}\p{M}\p{N}_]+/gu;
 
 /** The hashtags of a text, in order, with their #. */
 export function hashtagsOf(text: string): string[] {
@@ -238,18 +264,18 @@ export function textProblems(platform: PlatformName, post: PostTexts, shape: Pos
   for (const [field, text] of texts) {
     const n = measure(rule.unit, text);
     if (n > limit) {
-      problems.push({ field, kind: 'too_long', length: n, limit, message: `${platform} allows ${limit} ${UNIT_WORDS[rule.unit]} per post; ${label(field)} has ${n}` });
+      problems.push({ field, kind: 'too_long', length: n, limit, message: `${platform} allows ${limit} ${UNIT_WORDS[rule.unit]} per post; ${label(field)} has ${n}${rule.unit === 'utf8_bytes' ? ' bytes' : ''}` });
       continue;
     }
     if (rule.maxBytes !== undefined) {
       const bytes = utf8Length(text);
-      if (bytes > rule.maxBytes) problems.push({ field, kind: 'too_many_bytes', length: bytes, limit: rule.maxBytes, message: `${platform} allows ${rule.maxBytes} bytes per post; ${label(field)} has ${bytes}` });
+      if (bytes > rule.maxBytes) problems.push({ field, kind: 'too_many_bytes', length: bytes, limit: rule.maxBytes, message: `${platform} allows ${rule.maxBytes} bytes per post; ${label(field)} has ${bytes} bytes` });
     }
   }
   if (rule.title?.limit !== undefined && post.title !== undefined) {
     const n = measure(rule.title.unit, post.title);
     if (n > rule.title.limit) {
-      problems.push({ field: 'title', kind: 'too_long', length: n, limit: rule.title.limit, message: `${platform} allows ${rule.title.limit} ${UNIT_WORDS[rule.title.unit]} in a title; the title has ${n}` });
+      problems.push({ field: 'title', kind: 'too_long', length: n, limit: rule.title.limit, message: `${platform} allows ${rule.title.limit} ${UNIT_WORDS[rule.title.unit]} in a title; the title has ${n}${rule.title.unit === 'utf8_bytes' ? ' bytes' : ''}` });
     }
   }
   if (rule.maxHashtags !== undefined) {

@@ -10,10 +10,18 @@ export type Fits = (text: string) => boolean;
 interface Piece { text: string; sep: string }
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+const wordSegmenter = new Intl.Segmenter('ja', { granularity: 'word' });
+/** CJK sentence ends: no space follows them, and a boundary there is still a boundary. */
+const CJK_TERMINATOR = /[。！？｡]$/u;
+/** Scripts written without spaces between words. */
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** A token that is (or holds) a link: it is never cut. */
+const LINK = /:\/\/|^www\.|[a-z0-9-]\.[a-z]{2,}(?:[/?#]|$)/i;
 
-/** The separator kept after a piece: a blank line, a line break or a space, as the original had. */
+/** The separator kept after a piece: a blank line, a line break, a space or nothing (after 。), as the original had. */
 function separatorOf(whitespace: string): string {
   const breaks = (whitespace.match(/\n/g) ?? []).length;
+  if (!whitespace) return '';
   return breaks >= 2 ? '\n\n' : breaks === 1 ? '\n' : ' ';
 }
 
@@ -27,7 +35,7 @@ export function sentencesOf(text: string): Piece[] {
   let trailing = '';
   for (const { segment } of sentenceSegmenter.segment(text)) {
     pending += segment;
-    if (!/\s$/.test(pending)) continue;
+    if (!/\s$/.test(pending) && !CJK_TERMINATOR.test(pending)) continue;
     const body = pending.trimEnd();
     if (body.trim()) {
       trailing = pending.slice(body.length);
@@ -49,8 +57,20 @@ function wordsOf(text: string): Piece[] {
   return out;
 }
 
+/**
+ * A run without spaces split into its words (CJK text has no spaces: the dictionary word boundaries of
+ * Intl.Segmenter). A link, or a single word of a spaced script, is not split: undefined.
+ */
+function wordSegmentsOf(piece: Piece): Piece[] | undefined {
+  if (LINK.test(piece.text) || !UNSPACED_SCRIPT.test(piece.text)) return undefined;
+  const parts = [...wordSegmenter.segment(piece.text)].map((w) => w.segment);
+  if (parts.length < 2) return undefined;
+  return parts.map((w, i) => ({ text: w, sep: i === parts.length - 1 ? piece.sep : '' }));
+}
+
 /** Packs pieces greedily into chunks that fit; undefined when one piece alone does not fit. */
-function pack(pieces: Piece[], fits: Fits, splitPiece?: (p: Piece) => Piece[] | undefined): string[] | undefined {
+function pack(pieces: Piece[], fits: Fits, ...levels: Array<(p: Piece) => Piece[] | undefined>): string[] | undefined {
+  const [splitPiece, ...finer] = levels;
   const chunks: string[] = [];
   let current = '';
   let sep = '';
@@ -62,7 +82,7 @@ function pack(pieces: Piece[], fits: Fits, splitPiece?: (p: Piece) => Piece[] | 
     if (fits(p.text)) { current = p.text; sep = p.sep; continue; }
     const smaller = splitPiece?.(p);
     if (!smaller) return undefined;
-    const sub = pack(smaller, fits);
+    const sub = pack(smaller, fits, ...finer);
     if (!sub) return undefined;
     chunks.push(...sub.slice(0, -1));
     current = sub[sub.length - 1] ?? '';
@@ -80,7 +100,7 @@ export function splitIntoPosts(text: string, fits: Fits): string[] | undefined {
   const trimmed = text.trim();
   if (!trimmed) return [];
   if (fits(trimmed)) return [trimmed];
-  return pack(sentencesOf(trimmed), fits, (p) => wordsOf(p.text));
+  return pack(sentencesOf(trimmed), fits, (p) => wordsOf(p.text), wordSegmentsOf);
 }
 
 /**
@@ -100,10 +120,13 @@ export function shortenToFit(text: string, fits: Fits, ellipsis = '…'): string
   }
   if (out) return out;
   let words = '';
-  for (const w of wordsOf(trimmed)) {
-    const candidate = words ? `${words} ${w.text}` : w.text;
+  sep = '';
+  for (const w of wordsOf(trimmed).flatMap((p) => wordSegmentsOf(p) ?? [p])) {
+    const candidate = words ? words + sep + w.text : w.text;
     if (!fits(candidate + ellipsis)) break;
     words = candidate;
+    sep = w.sep;
   }
-  return words ? words.replace(/[\s,;:.!?–—-]+$/u, '') + ellipsis : undefined;
+  words = words.replace(/[\s,;:.!?、，。–—-]+$/u, '');
+  return words ? words + ellipsis : undefined;
 }

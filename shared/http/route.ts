@@ -10,7 +10,8 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
 /** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
 /** `billingConfig`: read Stripe's keys and prices under BILLING_SSM_PREFIX in SSM Parameter Store (billing routes only). */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig' | 'billingConfig';
+/** `bedrock`: bedrock:InvokeModel on the configured model (BEDROCK_MODEL_ID) only (AI drafts, issue 12). */
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig' | 'billingConfig' | 'bedrock';
 
 export interface ResponseDef {
   description: string;

@@ -53,6 +53,8 @@ export interface DraftJob {
   user: string;
   brief: DraftBrief;
   maxTokens: number;
+  /** JSON Schema of the answer (exactly these days and networks), for providers that can enforce one. */
+  schema: Record<string, unknown>;
 }
 
 export interface ModelReply {

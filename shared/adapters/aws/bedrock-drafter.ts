@@ -16,13 +16,15 @@ const TIMED_OUT = new Set(['ModelTimeoutException', 'AbortError', 'TimeoutError'
 
 /**
  * The DraftProvider on Amazon Bedrock Runtime Converse: the fixed instruction as the system block, the brief (JSON)
- * as the one user message, temperature low for stable drafts. The answer's text blocks are joined; the use case
- * parses and checks them. Throttles, model timeouts, aborts and service errors become AiUnavailableError.
+ * as the one user message, temperature low for stable drafts. With `structuredOutput` (models that support Bedrock
+ * structured outputs) the answer's JSON Schema is also sent as `outputConfig.textFormat`, so the model is held to it.
+ * The answer's text blocks are joined; the use case parses and checks them. Throttles, model timeouts, aborts and
+ * service errors become AiUnavailableError.
  */
 export class BedrockDrafter implements DraftProvider {
   readonly name = 'bedrock' as const;
 
-  constructor(private readonly client: BedrockRuntimeClient, readonly model: string) {}
+  constructor(private readonly client: BedrockRuntimeClient, readonly model: string, private readonly opts: { structuredOutput?: boolean } = {}) {}
 
   async draft(job: DraftJob, signal: AbortSignal): Promise<ModelReply> {
     let out: ConverseCommandOutput;
@@ -32,6 +34,9 @@ export class BedrockDrafter implements DraftProvider {
         system: [{ text: job.system }],
         messages: [{ role: 'user', content: [{ text: job.user }] }],
         inferenceConfig: { maxTokens: job.maxTokens, temperature: 0.4 },
+        ...(this.opts.structuredOutput ? {
+          outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema: { name: 'drafts', schema: JSON.stringify(job.schema) } } } },
+        } : {}),
       }), { abortSignal: signal });
     } catch (err) {
       const name = (err as { name?: string }).name ?? '';

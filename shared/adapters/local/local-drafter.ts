@@ -19,17 +19,26 @@ const STOP_WORDS = new Set(('a an and are as at be been but by can do for from h
 /** Angles of the seven days of a week (day 1 states the subject as given). */
 const ANGLES = ['', 'Why it matters', 'How it works', 'A tip', 'Behind the scenes', 'Questions we hear', 'In short'];
 
-/** Up to `n` key words of the prompt, most frequent first (ties: first seen), as hashtags. */
+/**
+ * Up to `n` key words of the prompt as hashtags: the most frequent first, then names (capitalised inside a
+ * sentence), then longer words, then the first seen.
+ */
 export function keywordHashtags(prompt: string, n: number): string[] {
-  const counts = new Map<string, { count: number; first: number; word: string }>();
-  const words = prompt.replace(/https?:\/\/\S+/g, ' ').match(/[\p{L}][\p{L}\p{M}\p{N}]{3,}/gu) ?? [];
-  words.forEach((w, i) => {
+  const counts = new Map<string, { count: number; name: boolean; first: number; word: string }>();
+  const text = prompt.replace(/https?:\/\/\S+/g, ' ');
+  let i = 0;
+  for (const m of text.matchAll(/[\p{L}][\p{L}\p{M}\p{N}]{3,}/gu)) {
+    const w = m[0];
     const key = w.toLowerCase();
-    if (STOP_WORDS.has(key)) return;
+    if (STOP_WORDS.has(key)) continue;
+    const before = text.slice(0, m.index).trimEnd();
+    const name = /^\p{Lu}/u.test(w) && before !== '' && !/[.!?:]$/.test(before);
     const c = counts.get(key);
-    if (c) c.count++; else counts.set(key, { count: 1, first: i, word: w });
-  });
-  return [...counts.values()].sort((a, b) => b.count - a.count || a.first - b.first).slice(0, n)
+    if (c) { c.count++; c.name ||= name; } else counts.set(key, { count: 1, name, first: i++, word: w });
+  }
+  return [...counts.values()]
+    .sort((a, b) => b.count - a.count || Number(b.name) - Number(a.name) || b.word.length - a.word.length || a.first - b.first)
+    .slice(0, n)
     .map((c) => `#${c.word[0].toUpperCase()}${c.word.slice(1)}`);
 }
 

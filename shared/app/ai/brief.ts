@@ -50,6 +50,39 @@ export const SYSTEM_INSTRUCTION = [
 /** A corrective line added on the one retry after an answer that could not be used. */
 export const RETRY_NOTE = 'Your previous answer could not be used: it was not exactly one JSON object of the required shape with a draft for every network within its limits. Answer again with only that JSON object.';
 
+/** The JSON Schema of the answer to this brief: `posts` of `days` entries, each with a draft for every network. */
+export function answerSchema(brief: DraftBrief): Record<string, unknown> {
+  const text = { type: 'string' };
+  const draft = {
+    type: 'object',
+    properties: { text, title: text, thread: { type: 'array', items: text }, first_comment: text, hashtags: { type: 'array', items: text } },
+    required: ['text'],
+    additionalProperties: false,
+  };
+  const networks = brief.networks.map((n) => n.platform);
+  return {
+    type: 'object',
+    properties: {
+      posts: {
+        type: 'array',
+        minItems: brief.days,
+        maxItems: brief.days,
+        items: {
+          type: 'object',
+          properties: {
+            day: { type: 'integer' },
+            drafts: { type: 'object', properties: Object.fromEntries(networks.map((p) => [p, draft])), required: networks, additionalProperties: false },
+          },
+          required: ['day', 'drafts'],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ['posts'],
+    additionalProperties: false,
+  };
+}
+
 export function buildJob(brief: DraftBrief, retry = false): DraftJob {
   const user = JSON.stringify({
     prompt: brief.prompt,
@@ -64,5 +97,6 @@ export function buildJob(brief: DraftBrief, retry = false): DraftJob {
     user,
     brief,
     maxTokens: brief.days > 1 ? MAX_TOKENS_WEEK : MAX_TOKENS_ONE_DAY,
+    schema: answerSchema(brief),
   };
 }

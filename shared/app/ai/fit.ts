@@ -1,5 +1,5 @@
 import type { PlatformName } from '../../domain/platforms';
-import { hashtagsOf, measure, TEXT_RULES, textLength, textLimit, textProblems, utf8Length, type PostShape } from '../../domain/text-length';
+import { HASHTAG_RE, hashtagsOf, measure, TEXT_RULES, textLength, textLimit, textProblems, utf8Length, type PostShape } from '../../domain/text-length';
 import { shortenToFit, splitIntoPosts, type Fits } from '../../domain/text-split';
 import type { DraftView } from '../../api/ai-schemas';
 import type { NetworkBrief } from '../../ports/ai';
@@ -9,6 +9,11 @@ import type { ModelDraft } from './answer';
 export const MAX_THREAD = 25;
 /** Titles the drafter makes are kept to this many characters even where the network allows more. */
 export const TITLE_TARGET = 100;
+
+/** Characters a network refuses outright, replaced by look-alikes (YouTube: no < or > in a title or description). */
+const REFUSED_CHARACTERS: Partial<Record<PlatformName, (text: string) => string>> = {
+  youtube: (text) => text.replace(/</g, '‹').replace(/>/g, '›'),
+};
 
 /** A draft that cannot be made to fit (e.g. one link longer than a whole post). */
 export class UnfitDraft extends Error {}
@@ -38,7 +43,7 @@ function oneLine(text: string): string {
 /** Drops the hashtags after the first `max` (Instagram: 30 a caption), tidying the spaces they leave. */
 function capHashtags(text: string, max: number): string {
   let seen = 0;
-  return text.replace(/(?<![\p{L}\p{N}_])#[\p{L}\p{M}\p{N}_]+/gu, (tag) => (++seen > max ? '' : tag)).replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+$/gm, '').trim();
+  return text.replace(HASHTAG_RE, (tag) => (++seen > max ? '' : tag)).replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+$/gm, '').trim();
 }
 
 /**
@@ -52,7 +57,8 @@ export function fitDraft(brief: NetworkBrief, raw: ModelDraft, shape: PostShape)
   const { platform } = brief;
   const rule = TEXT_RULES[platform];
   const fits = fitsPost(platform, shape);
-  const parts = [raw.text, ...(raw.thread ?? [])].map((p) => p.trim()).filter(Boolean);
+  const clean = REFUSED_CHARACTERS[platform] ?? ((t: string) => t);
+  const parts = [raw.text, ...(raw.thread ?? [])].map((p) => clean(p).trim()).filter(Boolean);
   if (!parts.length) throw new UnfitDraft(`${platform}: empty draft`);
 
   let text: string;
@@ -75,7 +81,7 @@ export function fitDraft(brief: NetworkBrief, raw: ModelDraft, shape: PostShape)
 
   let title: string | undefined;
   if (brief.title) {
-    const wanted = oneLine(raw.title ?? '') || oneLine(titleFrom(text));
+    const wanted = oneLine(clean(raw.title ?? '')) || oneLine(titleFrom(text));
     title = shortenToFit(wanted, fitsTitle(platform));
     if (!title) throw new UnfitDraft(`${platform}: no title fits`);
   }

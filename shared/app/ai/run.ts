@@ -2,6 +2,7 @@ import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import type { PlatformName } from '../../domain/platforms';
 import { isPlatformName } from '../../domain/platforms';
+import { guessKind } from '../../domain/post';
 import type { PostShape } from '../../domain/text-length';
 import { BadRequestError, ServiceUnavailableError } from '../../domain/errors';
 import { AiUnavailableError, type DraftBrief } from '../../ports/ai';
@@ -30,7 +31,9 @@ export function checkPlatforms(names: string[]): PlatformName[] {
 
 /** The post's shape from the media the caller will send with it (kind from `type`, else the URL). */
 export function shapeOf(media: Array<{ url: string; type?: 'image' | 'video' }> | undefined): PostShape {
-  return { media: (media ?? []).map((m) => m.type ?? (/\.(mp4|mov|webm|m4v)(?:[?#]|$)/i.test(m.url) ? 'video' : 'image')) };
+  const items = (media ?? []).map((m) => ({ url: m.url, kind: m.type ?? guessKind(m.url) }));
+  const video = items.find((m) => m.kind === 'video');
+  return { media: items.map((m) => m.kind), ...(video ? { videoUrl: video.url } : {}) };
 }
 
 function unavailable(err: AiUnavailableError): ServiceUnavailableError {
@@ -42,15 +45,18 @@ function unavailable(err: AiUnavailableError): ServiceUnavailableError {
 
 /**
  * Asks the provider and makes every draft fit: a malformed or unusable answer is asked again once (with a
- * corrective note), then it is a provider failure. Provider failures are AiUnavailableError.
+ * corrective note), then it is a provider failure. Provider failures are AiUnavailableError. Both tries share one
+ * deadline (AI_TIMEOUT_MS).
  */
 async function askProvider(deps: AiDeps, brief: DraftBrief, shape: PostShape) {
   const usage = { input_tokens: 0, output_tokens: 0 };
   let problem = '';
+  // one deadline for both tries, so a retry never outlasts the request (API Gateway's 29 s)
+  const signal = AbortSignal.timeout(deps.settings.aiTimeoutMs ?? DEFAULT_AI_TIMEOUT_MS);
   for (let attempt = 0; attempt < 2; attempt++) {
     let reply;
     try {
-      reply = await deps.ai.draft(buildJob(brief, attempt > 0), AbortSignal.timeout(deps.settings.aiTimeoutMs ?? DEFAULT_AI_TIMEOUT_MS));
+      reply = await deps.ai.draft(buildJob(brief, attempt > 0), signal);
     } catch (err) {
       if (err instanceof AiUnavailableError) throw err;
       log.warn('ai provider failed', { provider: deps.ai.name, ...errorFields(err) });

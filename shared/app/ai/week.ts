@@ -6,6 +6,8 @@ import { AppError, BadRequestError } from '../../domain/errors';
 import { slotInstants } from '../../domain/slots';
 import { hit } from '../rate-limit';
 import { getBrand } from '../brands';
+import type { Actor } from '../auth';
+import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import { resolveBrand } from '../publish/brand';
 import { scheduleRows } from '../schedule/create';
 import { networkBrief } from './brief';
@@ -63,11 +65,13 @@ function postable(d: DraftView) {
  * POST /api/week (and the MCP tool plan_week): seven days of drafts, one post a day placed on the brand's slots.
  * Order: input (networks, brand, start, slots) → 3 an hour per account → one of the plan's AI drafts a day (a week
  * counts one) → the provider. With `schedule: true` each day becomes a scheduled post through the schedule use case
- * (plan caps apply), answered per day like bulk rows.
+ * (plan caps and the calling key's guardrails apply, `actor`), answered per day like bulk rows.
  */
-export async function planWeek(deps: Deps, account: Account, input: WeekInput) {
+export async function planWeek(deps: Deps, account: Account, input: WeekInput, actor?: Actor) {
   const platforms = checkPlatforms(input.platforms);
   const brand = input.brand_id !== undefined ? await getBrand(deps, account.id, input.brand_id) : (await resolveBrand(deps, account, platforms)).brand;
+  // a key that may not post to this brand is refused before anything is spent (its rows could never be scheduled)
+  if (input.schedule) checkBrandAllowed(await loadGuardrails(deps, account.id, actor), brand.id);
   const now = deps.clock.now();
   const slots = await weekSlots(deps, brand, parseStart(input.start, brand.timezone, now), now);
   await hit(deps, `week#acc#${account.id}`, WEEK_RATE);
@@ -90,7 +94,7 @@ export async function planWeek(deps: Deps, account: Account, input: WeekInput) {
         ...(input.media?.length ? { media: input.media } : {}),
       },
     }));
-    const outcomes = await scheduleRows(deps, account, rows);
+    const outcomes = await scheduleRows(deps, account, rows, { actor });
     for (const o of outcomes) {
       reports.set(o.row, o.ok
         ? { ok: true, schedule_id: o.schedule.id, run_at: o.schedule.run_at, status: o.schedule.status }

@@ -23,6 +23,11 @@ const Draft = z.strictObject({
   thread: z.array(z.string().max(100_000)).max(25).optional(),
   first_comment: z.string().max(10_000).optional(),
   ...PostOptionFields,
+  // --- AI drafts (issue 12): what POST /api/generate says about a draft, accepted so the draft can be sent back
+  // verbatim; the service measures the text itself, so these are not used.
+  hashtags: z.array(z.string().max(200)).max(100).optional(),
+  chars: z.number().int().min(0).optional(),
+  limit: z.number().int().min(0).optional(),
 });
 
 export const PostRequestSchema = z.object({
@@ -108,7 +113,8 @@ export function validatePost(req: PostRequest): ValidPost {
       ...(req.photo_url ? [{ url: req.photo_url, kind: 'image' as const }] : []),
       ...media(req.media),
     ]);
-    const d: PerPlatformDraft = { ...draft, media: draft.media ? media(draft.media) : undefined };
+    const { hashtags: _hashtags, chars: _chars, limit: _limit, ...fields } = draft;
+    const d: PerPlatformDraft = { ...fields, media: draft.media ? media(draft.media) : undefined };
     per_platform[name] = d;
   }
 

@@ -1,5 +1,7 @@
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
-import { graphemeLength, guarded, jsonInit, rejected, request } from '../http';
+import { guarded, jsonInit, rejected, request } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 import { checkAlt, checkFile } from '../media-fit';
 import { buildFacets, findSpans } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
@@ -22,8 +24,8 @@ export interface BlueskyAdapterOptions {
   resumeAfterSeconds?: number;
 }
 
-export const BLUESKY_TEXT_LIMIT = 300; // graphemes
-export const BLUESKY_TEXT_BYTES = 3000; // lexicon maxLength (UTF-8 bytes)
+export const BLUESKY_TEXT_LIMIT = TEXT_RULES.bluesky.limit; // graphemes
+export const BLUESKY_TEXT_BYTES = TEXT_RULES.bluesky.maxBytes!; // lexicon maxLength (UTF-8 bytes)
 export const BLUESKY_MAX_IMAGES = 4;
 export const BLUESKY_IMAGE_BYTES = 1_000_000;
 
@@ -41,23 +43,10 @@ type Embed =
   | { $type: 'app.bsky.embed.external'; external: { uri: string; title: string; description: string; thumb?: unknown } };
 interface ReplyRef { root: StrongRef; parent: StrongRef }
 
-const byteLength = (text: string): number => new TextEncoder().encode(text).length;
-
-function checkText(text: string, label: string): Failure | undefined {
-  const n = graphemeLength(text);
-  if (n > BLUESKY_TEXT_LIMIT) return rejected(`bluesky allows ${BLUESKY_TEXT_LIMIT} characters per post; ${label} has ${n}`, 'text_too_long');
-  const bytes = byteLength(text);
-  if (bytes > BLUESKY_TEXT_BYTES) return rejected(`bluesky allows ${BLUESKY_TEXT_BYTES} bytes per post; ${label} has ${bytes}`, 'text_too_long');
-  return undefined;
-}
 
 function checkContent(content: PublishContent): Failure | undefined {
-  const texts: Array<[string, string]> = [[content.text, 'the text'], ...content.thread.map((t, i): [string, string] => [t, `thread post ${i + 1}`])];
-  if (content.first_comment !== undefined) texts.push([content.first_comment, 'the first comment']);
-  for (const [text, label] of texts) {
-    const failure = checkText(text, label);
-    if (failure) return failure;
-  }
+  const tooLong = lengthFailure('bluesky', content);
+  if (tooLong) return tooLong;
   const videos = content.media.filter((m) => m.kind === 'video').length;
   if (videos > 0 && content.media.length > videos) return rejected('bluesky takes either images or one video per post, not both', 'bad_media');
   if (videos > BLUESKY_MAX_VIDEOS) return rejected(`bluesky takes one video per post; got ${videos}`, 'bad_media');

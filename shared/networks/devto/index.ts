@@ -1,11 +1,13 @@
 import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
 
 /** Forem: `validates :title … maximum 128` (characters, after whitespace runs are collapsed). */
-export const DEVTO_MAX_TITLE_CHARS = 128;
+export const DEVTO_MAX_TITLE_CHARS = TEXT_RULES.devto.title!.limit!;
 /** Forem: `validates :body_markdown, bytesize: { maximum: 800.kilobytes }`. */
-export const DEVTO_MAX_BODY_BYTES = 800 * 1024;
+export const DEVTO_MAX_BODY_BYTES = TEXT_RULES.devto.limit;
 /** Forem allows at most 4 tags per article. */
 export const DEVTO_MAX_TAGS = 4;
 /** dev.to limits article creation; when a 429 carries no wait, assume the observed 300 s. */
@@ -75,15 +77,7 @@ function check(content: PublishContent): Failure | undefined {
   if (content.media.some((m) => m.kind !== 'image')) return rejected('dev.to takes an image as the cover; video is not supported', 'bad_media');
   const title = articleTitle(content);
   if (!title) return rejected('dev.to needs a title: give a title or a text whose first line can be used');
-  const titleChars = Array.from(title.replace(/\s+/g, ' ')).length;
-  if (titleChars > DEVTO_MAX_TITLE_CHARS) {
-    return rejected(`dev.to titles are limited to ${DEVTO_MAX_TITLE_CHARS} characters; this one has ${titleChars}`, 'text_too_long');
-  }
-  const bytes = Buffer.byteLength(content.text, 'utf8');
-  if (bytes > DEVTO_MAX_BODY_BYTES) {
-    return rejected(`dev.to articles are limited to ${DEVTO_MAX_BODY_BYTES} bytes of markdown; this one is ${bytes} bytes`, 'text_too_long');
-  }
-  return undefined;
+  return lengthFailure('devto', { text: content.text, title: title.replace(/\s+/g, ' ') });
 }
 
 async function publish(base: string, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {

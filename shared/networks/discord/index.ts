@@ -1,8 +1,10 @@
 import { checkAlt, checkFile } from '../media-fit';
 import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 
-export const DISCORD_CONTENT_LIMIT = 2000;
+export const DISCORD_CONTENT_LIMIT = TEXT_RULES.discord.limit;
 
 /** /api/webhooks/<id>/<token>, optionally /api/v<N>/webhooks/<id>/<token>. */
 // the optional /sandbox/discord prefix: the local sandbox's simulator (its origin is the only private one allowed)
@@ -10,9 +12,6 @@ const WEBHOOK_PATH = /^(?:\/sandbox\/discord)?\/api\/(?:v\d+\/)?webhooks\/(\d+)\
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
-
-/** Discord counts content in Unicode code points. */
-const contentLength = (text: string): number => [...text].length;
 
 /**
  * The webhook URL without query, fragment or trailing slash, or undefined when it is not a Discord webhook URL.
@@ -84,10 +83,9 @@ export function createDiscordAdapter(): NetworkAdapter {
     const item = content.media[0];
     if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Discord takes an image or a video (got ${String(item.kind)})`, 'bad_media');
     const sent = discordContent(content);
-    const length = contentLength(sent);
-    if (length > DISCORD_CONTENT_LIMIT) {
-      const extra = sent.length === content.text.length ? '' : ' (including the video link added to the message)';
-      return rejected(`Discord messages are limited to ${DISCORD_CONTENT_LIMIT} characters; this one has ${length}${extra}`, 'text_too_long');
+    const tooLong = lengthFailure('discord', { text: sent });
+    if (tooLong && tooLong.kind === 'rejected') {
+      return sent === content.text ? tooLong : { ...tooLong, error: `${tooLong.error} (including the video link added to the message)` };
     }
     if (!item && content.text.trim() === '') return rejected('Discord needs text or a media item');
     return checkAlt('discord', content.media);

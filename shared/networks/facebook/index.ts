@@ -1,6 +1,8 @@
 import type { OAuthAccount, OAuthProvider } from '../oauth';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
 import { guarded, rejected, request, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 import { field, idString, str } from '../oauth-tokens';
 import {
   FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages, trimBase,
@@ -11,7 +13,7 @@ export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
 
 export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement'] as const;
 /** Page post text limit [unverified upper bound, as documented by third parties]. */
-export const FACEBOOK_MAX_TEXT = 63206;
+export const FACEBOOK_MAX_TEXT = TEXT_RULES.facebook.limit;
 export const FACEBOOK_MAX_MEDIA = 1;
 
 export interface FacebookOptions extends GraphOptions {
@@ -93,9 +95,8 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
   const videoBase = trimBase(opts.videoBase ?? apiBase);
 
   function check(content: PublishContent): Failure | undefined {
-    if (content.text.length > FACEBOOK_MAX_TEXT) {
-      return rejected(`facebook allows ${FACEBOOK_MAX_TEXT} characters per post; the text has ${content.text.length}`, 'text_too_long');
-    }
+    const tooLong = lengthFailure('facebook', { text: content.text });
+    if (tooLong) return tooLong;
     if (content.media.length > FACEBOOK_MAX_MEDIA) return rejected(`facebook takes one photo or one video per post; got ${content.media.length}`, 'bad_media');
     return undefined;
   }

@@ -1,14 +1,15 @@
 import type { Failure, MediaItem, PublishContent } from '../types';
-import { graphemeLength, rejected } from '../http';
+import { rejected } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 import type { GraphError } from '../facebook/graph';
 
 /** Instagram's local rules: caption and media fit, and the sorting of its media error subcodes. */
 
-export const INSTAGRAM_MAX_CAPTION = 2200;
-export const INSTAGRAM_MAX_HASHTAGS = 30;
+export const INSTAGRAM_MAX_CAPTION = TEXT_RULES.instagram.limit;
+export const INSTAGRAM_MAX_HASHTAGS = TEXT_RULES.instagram.maxHashtags!;
 export const INSTAGRAM_MAX_MEDIA = 10;
 
-const HASHTAG = /(?<![\p{L}\p{N}_])#[\p{L}\p{N}_]+/gu;
 
 function extension(url: string): string | undefined {
   let path: string;
@@ -36,13 +37,7 @@ export function checkInstagram(content: PublishContent): Failure | undefined {
   if (notJpeg >= 0) {
     return rejected(`instagram takes JPEG images only; media ${notJpeg + 1} is ${content.media[notJpeg].content_type ?? `.${extension(content.media[notJpeg].url)}`}`, 'bad_media');
   }
-  const length = graphemeLength(content.text);
-  if (length > INSTAGRAM_MAX_CAPTION) {
-    return rejected(`instagram allows ${INSTAGRAM_MAX_CAPTION} characters per caption; the text has ${length}`, 'text_too_long');
-  }
-  const tags = content.text.match(HASHTAG)?.length ?? 0;
-  if (tags > INSTAGRAM_MAX_HASHTAGS) return rejected(`instagram allows ${INSTAGRAM_MAX_HASHTAGS} hashtags per caption; the text has ${tags}`);
-  return undefined;
+  return lengthFailure('instagram', { text: content.text });
 }
 
 const UNREACHABLE = new Set([2207003, 2207052, 2207077]);

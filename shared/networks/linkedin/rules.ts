@@ -1,11 +1,13 @@
 import { checkAlt } from '../media-fit';
 import type { Failure, MediaItem, PublishContent } from '../types';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 import { field, num, str } from '../oauth-tokens';
 
 /** LinkedIn's local rules: commentary escaping ("little text"), content limits, and the sorting of error answers. */
 
-export const LINKEDIN_MAX_COMMENTARY = 3000;
+export const LINKEDIN_MAX_COMMENTARY = TEXT_RULES.linkedin.limit;
 export const LINKEDIN_MAX_IMAGES = 20;
 /** Wait assumed for a 429 without Retry-After: LinkedIn's posting quotas are daily, so retrying within a minute only burns calls. */
 export const LINKEDIN_DEFAULT_RETRY_AFTER = 3600;
@@ -39,9 +41,8 @@ function imageFits(item: MediaItem): boolean {
  * The first comment is not checked here: a refused comment never fails the post.
  */
 export function checkLinkedin(content: PublishContent): Failure | undefined {
-  if (content.text.length > LINKEDIN_MAX_COMMENTARY) {
-    return rejected(`linkedin allows ${LINKEDIN_MAX_COMMENTARY} characters per post; the text has ${content.text.length}`, 'text_too_long');
-  }
+  const tooLong = lengthFailure('linkedin', { text: content.text });
+  if (tooLong) return tooLong;
   const videos = content.media.filter((m) => m.kind === 'video').length;
   if (videos > 1 || (videos === 1 && content.media.length > 1)) {
     return rejected('linkedin takes one video on its own, or up to 20 images, per post', 'bad_media');

@@ -1,11 +1,12 @@
 import { checkAlt } from '../media-fit';
 import type { Failure, PublishContent } from '../types';
-import { classifyStatus, graphemeLength, rejected, retryAfterSeconds, type HttpResult } from '../http';
+import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
+import { lengthFailure } from '../text-check';
+import { MASTODON_DEFAULT_MAX_CHARACTERS } from '../../domain/text-length';
 
 /** Mastodon's local rules: instance address, status length counting, media fit, and the sorting of error answers. */
 
-export const MASTODON_DEFAULT_MAX_CHARACTERS = 500;
-export const MASTODON_URL_CHARACTERS = 23;
+export { MASTODON_DEFAULT_MAX_CHARACTERS, MASTODON_URL_CHARACTERS, mastodonLength as statusLength } from '../../domain/text-length';
 export const MASTODON_MAX_MEDIA = 4;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -23,15 +24,7 @@ export function normaliseInstanceUrl(raw: string | undefined): string | undefine
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-// Mastodon's counting: every http(s) URL counts 23 characters, a remote mention @user@domain counts as @user,
-// the rest in grapheme clusters.
-const URL_RE = /https?:\/\/[^\s<>"]+/g;
-const MENTION_RE = /(?<![=/\w])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)@[\w.-]+\w/gi;
-
-export function statusLength(text: string): number {
-  const countable = text.replace(URL_RE, () => 'x'.repeat(MASTODON_URL_CHARACTERS)).replace(MENTION_RE, '@$1');
-  return graphemeLength(countable);
-}
+// Mastodon's counting (links 23, remote mentions as @user, graphemes) is THE length validator's (shared/domain).
 
 /** The instance's limit stored at verify (credentials.max_characters), else Mastodon's default 500. */
 export function maxCharacters(credentials: Record<string, string>): number {
@@ -40,15 +33,8 @@ export function maxCharacters(credentials: Record<string, string>): number {
 }
 
 export function checkContent(content: PublishContent, credentials: Record<string, string>): Failure | undefined {
-  const limit = maxCharacters(credentials);
-  const texts: Array<[string, string]> = [[content.text, 'the text'], ...content.thread.map((t, i): [string, string] => [t, `thread post ${i + 1}`])];
-  if (content.first_comment !== undefined) texts.push([content.first_comment, 'the first comment']);
-  for (const [text, label] of texts) {
-    const n = statusLength(text);
-    if (n > limit) {
-      return rejected(`mastodon allows ${limit} characters per post (a link counts ${MASTODON_URL_CHARACTERS}); ${label} has ${n}`, 'text_too_long');
-    }
-  }
+  const tooLong = lengthFailure('mastodon', content, { instanceLimit: maxCharacters(credentials) });
+  if (tooLong) return tooLong;
   if (content.media.length > MASTODON_MAX_MEDIA) {
     return rejected(`mastodon takes at most ${MASTODON_MAX_MEDIA} media per post; got ${content.media.length}`, 'bad_media');
   }

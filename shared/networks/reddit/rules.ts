@@ -1,11 +1,13 @@
 import type { Failure, PublishContent } from '../types';
 import { classifyStatus, graphemeLength, rejected, retryAfterSeconds, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 import { field, num, str } from '../oauth-tokens';
 
 /** Reddit's local rules: what a submission is made of, its limits, and the sorting of `json.errors`. */
 
-export const REDDIT_MAX_TITLE = 300;
-export const REDDIT_MAX_TEXT = 40000;
+export const REDDIT_MAX_TITLE = TEXT_RULES.reddit.title!.limit!;
+export const REDDIT_MAX_TEXT = TEXT_RULES.reddit.limit;
 
 export interface Submission {
   sr: string;
@@ -48,16 +50,12 @@ export function submission(content: PublishContent): Submission | Failure {
 
 /** Subreddit present, title ≤ 300, self text ≤ 40,000, at most one media item (posted as a link). */
 export function checkReddit(content: PublishContent): Failure | undefined {
-  if (content.title && graphemeLength(content.title.trim()) > REDDIT_MAX_TITLE) {
-    return rejected(`reddit allows ${REDDIT_MAX_TITLE} characters per title; the title has ${graphemeLength(content.title.trim())}`, 'text_too_long');
-  }
+  const longTitle = content.title ? lengthFailure('reddit', { text: '', title: content.title.trim() }) : undefined;
+  if (longTitle) return longTitle;
   if (content.media.length > 1) return rejected(`reddit takes one media item per post; got ${content.media.length}`, 'bad_media');
   const sub = submission(content);
   if ('ok' in sub) return sub;
-  if (sub.text && sub.text.length > REDDIT_MAX_TEXT) {
-    return rejected(`reddit allows ${REDDIT_MAX_TEXT} characters of text per post; the text has ${sub.text.length}`, 'text_too_long');
-  }
-  return undefined;
+  return sub.text ? lengthFailure('reddit', { text: sub.text }) : undefined;
 }
 
 /** Seconds from "try again in 9 minutes" / "Take a break for 30 seconds" / "…1 hour"; undefined when absent. */

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
 import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 
-export const SLACK_TEXT_LIMIT = 40000;
+export const SLACK_TEXT_LIMIT = TEXT_RULES.slack.limit;
 /** Slack's limit for the text of one section block. */
 export const SLACK_SECTION_LIMIT = 3000;
 
@@ -87,9 +89,9 @@ export function createSlackAdapter(): NetworkAdapter {
     const item = content.media[0];
     if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Slack takes an image or a video link (got ${String(item.kind)})`, 'bad_media');
     const sent = slackText(content);
-    if (sent.length > SLACK_TEXT_LIMIT) {
-      const extra = sent.length === content.text.length ? '' : ' (including the video link added to the message)';
-      return rejected(`Slack messages are limited to ${SLACK_TEXT_LIMIT} characters; this one has ${sent.length}${extra}`, 'text_too_long');
+    const tooLong = lengthFailure('slack', { text: sent });
+    if (tooLong && tooLong.kind === 'rejected') {
+      return sent === content.text ? tooLong : { ...tooLong, error: `${tooLong.error} (including the video link added to the message)` };
     }
     if (!item && content.text.trim() === '') return rejected('Slack needs text or a media item');
     return undefined;

@@ -1,6 +1,8 @@
 import { telegramMessageRef } from '../post-refs';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure, mediaKinds } from '../text-check';
 import { classifyTelegram, envelope, isRecord, paced } from './errors';
 
 export interface TelegramAdapterOptions {
@@ -8,12 +10,9 @@ export interface TelegramAdapterOptions {
   apiBase?: string;
 }
 
-export const TELEGRAM_TEXT_LIMIT = 4096;
-export const TELEGRAM_CAPTION_LIMIT = 1024;
+export const TELEGRAM_TEXT_LIMIT = TEXT_RULES.telegram.limit;
+export const TELEGRAM_CAPTION_LIMIT = TEXT_RULES.telegram.captionLimit!;
 const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
-
-/** Telegram counts message length in UTF-16 code units (as its entity offsets), i.e. JS string length. */
-const textLength = (text: string): number => text.length;
 
 /** Text for parse_mode HTML: only &, < and > need escaping. */
 export const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -103,11 +102,8 @@ export function createTelegramAdapter({ apiBase = 'https://api.telegram.org' }: 
     if (content.media.length > 1) return rejected(`Telegram takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
     const item = content.media[0];
     if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Telegram takes an image or a video (got ${String(item.kind)})`, 'bad_media');
-    const limit = item ? TELEGRAM_CAPTION_LIMIT : TELEGRAM_TEXT_LIMIT;
-    const length = textLength(content.text);
-    if (length > limit) {
-      return rejected(`Telegram ${item ? 'captions' : 'messages'} are limited to ${limit} characters; this text has ${length}`, 'text_too_long');
-    }
+    const tooLong = lengthFailure('telegram', { text: content.text }, { media: mediaKinds(content) });
+    if (tooLong) return tooLong;
     if (!item && content.text.trim() === '') return rejected('Telegram needs text or a media item');
     return undefined;
   }

@@ -1,14 +1,16 @@
 import type { Failure, MediaItem, PublishContent } from '../types';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure, mediaKinds } from '../text-check';
 import { field, str } from '../oauth-tokens';
 
 /** TikTok's local rules: what a post may hold, the privacy level to ask for, and the sorting of error answers. */
 
 export const TIKTOK_MAX_PHOTOS = 35;
 /** A video's caption (post_info.title) counts UTF-16 code units. */
-export const TIKTOK_VIDEO_CAPTION_MAX = 2200;
-export const TIKTOK_PHOTO_TITLE_MAX = 90;
-export const TIKTOK_PHOTO_DESCRIPTION_MAX = 4000;
+export const TIKTOK_VIDEO_CAPTION_MAX = TEXT_RULES.tiktok.limit;
+export const TIKTOK_PHOTO_TITLE_MAX = TEXT_RULES.tiktok.title!.limit!;
+export const TIKTOK_PHOTO_DESCRIPTION_MAX = TEXT_RULES.tiktok.photoLimit!;
 
 export type TikTokPrivacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
 
@@ -31,23 +33,14 @@ export function checkContent(content: PublishContent): Failure | undefined {
   if (content.media.length === 0) return rejected('tiktok needs a video or at least one photo: it has no text-only posts', 'bad_media');
   if (videos.length > 0) {
     if (content.media.length > 1) return rejected('tiktok takes one video on its own, or up to 35 photos: not both, not several videos', 'bad_media');
-    if (content.text.length > TIKTOK_VIDEO_CAPTION_MAX) {
-      return rejected(`tiktok allows ${TIKTOK_VIDEO_CAPTION_MAX} characters in a video caption; the text has ${content.text.length}`, 'text_too_long');
-    }
-    return undefined;
+    return lengthFailure('tiktok', { text: content.text }, { media: mediaKinds(content) });
   }
   if (content.media.length > TIKTOK_MAX_PHOTOS) return rejected(`tiktok takes at most ${TIKTOK_MAX_PHOTOS} photos per post; got ${content.media.length}`, 'bad_media');
   for (const item of content.media) {
     const problem = photoTypeProblem(item);
     if (problem) return rejected(problem, 'bad_media');
   }
-  if (content.text.length > TIKTOK_PHOTO_DESCRIPTION_MAX) {
-    return rejected(`tiktok allows ${TIKTOK_PHOTO_DESCRIPTION_MAX} characters in a photo post's description; the text has ${content.text.length}`, 'text_too_long');
-  }
-  if (content.title !== undefined && content.title.length > TIKTOK_PHOTO_TITLE_MAX) {
-    return rejected(`tiktok allows ${TIKTOK_PHOTO_TITLE_MAX} characters in a photo post's title; the title has ${content.title.length}`, 'text_too_long');
-  }
-  return undefined;
+  return lengthFailure('tiktok', { text: content.text, title: content.title }, { media: mediaKinds(content) });
 }
 
 /** The privacy level for content.privacy among the creator's options; a Failure when the creator offers none of them. */

@@ -1,12 +1,14 @@
 import type { Failure, PublishContent } from '../types';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
 import { field, str } from '../oauth-tokens';
 
 /** YouTube's local rules: what an upload needs, and the sorting of Data API error answers. */
 
-export const YOUTUBE_TITLE_MAX = 100;
+export const YOUTUBE_TITLE_MAX = TEXT_RULES.youtube.title!.limit!;
 /** The description limit is in bytes (UTF-8). */
-export const YOUTUBE_DESCRIPTION_MAX_BYTES = 5000;
+export const YOUTUBE_DESCRIPTION_MAX_BYTES = TEXT_RULES.youtube.limit;
 
 export function checkContent(content: PublishContent): Failure | undefined {
   const videos = content.media.filter((m) => m.kind === 'video');
@@ -15,13 +17,9 @@ export function checkContent(content: PublishContent): Failure | undefined {
   }
   const title = content.title?.trim() ?? '';
   if (!title) return rejected('youtube needs a title for the video: send "title" (up to 100 characters)');
-  const titleLength = [...title].length;
-  if (titleLength > YOUTUBE_TITLE_MAX) return rejected(`youtube allows ${YOUTUBE_TITLE_MAX} characters in a title; the title has ${titleLength}`, 'text_too_long');
+  const tooLong = lengthFailure('youtube', { text: content.text, title });
+  if (tooLong) return tooLong;
   if (/[<>]/.test(title)) return rejected('youtube refuses "<" and ">" in a title');
-  const bytes = Buffer.byteLength(content.text, 'utf8');
-  if (bytes > YOUTUBE_DESCRIPTION_MAX_BYTES) {
-    return rejected(`youtube allows ${YOUTUBE_DESCRIPTION_MAX_BYTES} bytes (UTF-8) in a description; the text has ${bytes}`, 'text_too_long');
-  }
   if (/[<>]/.test(content.text)) return rejected('youtube refuses "<" and ">" in a description');
   return undefined;
 }

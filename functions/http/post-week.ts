@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { planWeek } from '../../shared/app/ai/week';
+
+export const handler = httpHandler(routes.postWeek, async (req) =>
+  ok(await planWeek(req.deps, req.principal.account, req.body, req.principal.actor)));
