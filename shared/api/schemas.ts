@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLAN_NAMES } from '../domain/plans';
+import { KEY_SCOPES } from '../domain/api-key';
 
 /** Request and response schemas of the account side of the API (OpenAPI is generated from these). */
 
@@ -23,10 +24,13 @@ export const ConfirmResponse = z.object({ api_key: z.string(), key_id: z.string(
 export const KeyView = z.object({
   id: z.string(), name: z.string(), prefix: z.string(), created_at: z.string(),
   expires_at: z.string().nullable(), revoked_at: z.string().nullable(),
+  scopes: z.array(z.enum(KEY_SCOPES)).meta({ description: 'publish: post and schedule; read: GET routes; manage: keys, webhooks, brands, connections' }),
 }).meta({ id: 'ApiKey' });
 export const CreateKeyBody = z.object({
   name: z.string().trim().min(1).max(100).optional(),
   expires_in_days: z.number().int().min(1).max(3650).optional(),
+  /** Default: the scopes of the key making the request; never wider than them (403 key_scope). */
+  scopes: z.array(z.enum(KEY_SCOPES)).min(1).max(3).optional(),
 }).strict();
 export const CreateKeyResponse = KeyView.extend({ api_key: z.string() });
 export const KeysResponse = z.object({ keys: z.array(KeyView) });

@@ -1,11 +1,13 @@
 import type { Deps } from './deps';
 import type { Account, ApiKeyRecord } from '../ports/store';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors';
-import { isWellFormedApiKey, sha256Hex } from '../domain/api-key';
+import { isWellFormedApiKey, scopesOf, sha256Hex, type KeyScope } from '../domain/api-key';
 
 export interface Principal {
   account: Account;
   key: ApiKeyRecord;
+  /** What the key may do (spec §5.3); keys issued before scopes existed hold all three. */
+  scopes: KeyScope[];
 }
 
 /**
@@ -26,5 +28,14 @@ export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock
   const account = await deps.accounts.get(key.account_id);
   if (!account) throw new UnauthorizedError('The API key is not valid');
   if (!account.verified) throw new ForbiddenError('Confirm your email address first: open the link we emailed you', { code: 'email_unverified' });
-  return { account, key };
+  return { account, key, scopes: scopesOf(key) };
+}
+
+/** 403 `key_scope` (naming the scope) unless the key holds `scope`. */
+export function requireScope(principal: Pick<Principal, 'scopes'>, scope: KeyScope): void {
+  if (!principal.scopes.includes(scope)) {
+    throw new ForbiddenError(`This API key cannot do that: it needs the ${scope} scope (it has ${principal.scopes.join(', ')})`, {
+      code: 'key_scope', details: { scope },
+    });
+  }
 }

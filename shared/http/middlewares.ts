@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { RouteDef } from './route';
 import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
-import { authenticate } from '../app/auth';
+import { authenticate, requireScope } from '../app/auth';
+import { requiredScope } from '../domain/api-key';
 import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
 import { AppError, BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
@@ -81,7 +82,7 @@ export function errorHandler(): Mw {
   };
 }
 
-/** Authenticates the bearer key (key routes); session routes refuse API keys with 403. */
+/** Authenticates the bearer key and checks its scope (key routes); session routes refuse API keys with 403. */
 export function auth(route: RouteDef): Mw {
   return {
     before: async (req: Req) => {
@@ -91,6 +92,7 @@ export function auth(route: RouteDef): Mw {
       }
       const s = stateOf(req.context);
       s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+      requireScope(s.principal, requiredScope(route));
     },
   };
 }

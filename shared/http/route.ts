@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { KeyScope } from '../domain/api-key';
 
 /**
  * One entry of THE route table (infra/routes.ts). The CDK stack, the local server and the OpenAPI document are all
@@ -25,6 +26,8 @@ export interface RouteDef {
   tag: string;
   /** open: no auth; key: bearer API key; session: dashboard session (403 for a key). */
   auth: 'open' | 'key' | 'session';
+  /** Key routes: the key scope needed (403 key_scope without it); absent = `read` for GET/HEAD, `manage` otherwise. */
+  scope?: KeyScope;
   /** Served only by the local runtime (e.g. /dev/outbox); never deployed. */
   localOnly?: boolean;
   /** Per-account (key routes) or per-IP (open routes) request limit of spec §8.1. */

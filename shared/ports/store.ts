@@ -1,4 +1,5 @@
 import type { PlanName } from '../domain/plans';
+import type { KeyScope } from '../domain/api-key';
 
 /**
  * Persistence ports, one per aggregate. The DynamoDB adapters implement each with single-item conditional writes
@@ -38,6 +39,8 @@ export interface ApiKeyRecord {
   created_at: string;
   expires_at?: string;
   revoked_at?: string;
+  /** What the key may do; absent on keys issued before scopes existed (= all three). */
+  scopes?: KeyScope[];
 }
 
 export interface KeyStore {
