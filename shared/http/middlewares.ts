@@ -8,7 +8,7 @@ import { authenticate, requireScope } from '../app/auth';
 import { requiredScope } from '../domain/api-key';
 import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
-import { AppError, BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
+import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
 import { errorFields, log } from '../log';
 
 /** Per-request state the middlewares fill in for the route function. */
@@ -134,7 +134,8 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
       const e = req.event;
       if (route.params) {
         const res = route.params.safeParse(e.pathParameters ?? {});
-        if (!res.success) throw new BadRequestError('Invalid path parameters', { details: { issues: issues(res.error) } });
+        // an id, token or name that cannot be valid (too long, wrong shape) names nothing: 404, as spec §7 says for ids
+        if (!res.success) throw new NotFoundError('Not found: no such item', { details: { issues: issues(res.error) } });
         s.params = res.data;
       }
       if (route.query) {

@@ -19,7 +19,7 @@ export const DISPLAY_NAMES: Record<PlatformName, string> = {
   hashnode: 'Hashnode', slack: 'Slack', nostr: 'Nostr', tiktok: 'TikTok', youtube: 'YouTube', reddit: 'Reddit', linkedin: 'LinkedIn',
   facebook: 'Facebook', instagram: 'Instagram', x: 'X',
 };
-export const displayName = (p: string) => DISPLAY_NAMES[p as PlatformName] ?? p;
+export const displayName = (p: string) => (Object.hasOwn(DISPLAY_NAMES, p) ? DISPLAY_NAMES[p as PlatformName] : p);
 
 const FIELD_LABELS: Record<string, string> = {
   bot_token: 'Bot token', chat_id: 'Chat ID or @channel', handle: 'Handle', app_password: 'App password', instance_url: 'Instance URL',
