@@ -5,6 +5,7 @@ import * as wh from '../shared/api/webhook-schemas';
 import * as m from '../shared/api/media-schemas';
 import * as sch from '../shared/api/schedule-schemas';
 import * as o from '../shared/api/oauth-schemas';
+import * as sec from '../shared/api/security-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
 
 /**
@@ -378,6 +379,19 @@ export const routes = {
     summary: "Local mode only: set an account's plan without billing",
     body: s.DevPlanBody,
     responses: { 200: { description: 'Plan set' }, 404: E('No account with that email') },
+  },
+  // --- Security and robustness sweep (issue 17) ---
+  patchMe: {
+    id: 'patch-me', method: 'PATCH', path: '/api/me', tag: 'Account', auth: 'key', scope: 'manage', grants: ['table'],
+    summary: 'Account settings: the https origins redirect_after may lead to (besides this service)',
+    body: sec.PatchMeBody,
+    responses: { 200: { description: 'Saved', schema: sec.PatchMeResponse }, 400: E('invalid_redirect_origin'), ...std },
+  },
+  getOauthStart: {
+    id: 'get-oauth-start', method: 'GET', path: '/api/oauth/{platform}/start', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    summary: 'The sign-in link answered by POST /api/oauth/{platform}/url (one use): binds the sign-in to this browser with a short-lived HttpOnly cookie, then 303 to the network',
+    params: o.OAuthPlatformParams, query: sec.OAuthStartQuery, rateLimit: { limit: 60, windowSeconds: 60 },
+    responses: { 303: { description: "To the network's sign-in" }, 400: { description: 'oauth_state_invalid, oauth_state_used (HTML)' }, 410: { description: 'oauth_state_expired (HTML)' } },
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -4,12 +4,14 @@ import { AppError } from '../../shared/domain/errors';
 import { startLinkOAuth } from '../../shared/app/connect-link/links';
 import { connectPageUrl } from '../../shared/app/connect-link/issue';
 import { HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/app/connect-link/views';
+import { browserCookie } from '../../shared/app/oauth/browser';
 
-/** The page's "Connect with …" button: 303 to the network's sign-in; problems go back to the page with a message. */
+/** The page's "Connect with …" button: 303 to the network's sign-in (with the browser's nonce cookie); problems go back to the page with a message. */
 export const handler = httpHandler(routes.postConnectPageOauth, async (req) => {
   const { token, platform } = req.params;
   try {
-    return seeOther(await startLinkOAuth(req.deps, token, platform));
+    const { url, nonce } = await startLinkOAuth(req.deps, token, platform);
+    return { ...seeOther(url), cookies: [browserCookie(req.deps, platform, nonce)] };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     if (err.status === 403 || err.status === 404 || err.status === 410) return { status: err.status, html: linkErrorHtml(err.status, err.message), headers: HOSTED_HEADERS };

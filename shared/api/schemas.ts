@@ -64,6 +64,7 @@ export const MeResponse = z.object({
   plan: z.string(), key_id: z.string(), usage: UsageResponse,
   brands: z.array(z.object({ id: z.string(), name: z.string() })),
   connections: z.object({ total: z.number(), by_platform: z.record(z.string(), z.number()) }),
+  redirect_origins: z.array(z.string()),
 });
 export { UsageLine };
 

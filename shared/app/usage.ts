@@ -50,5 +50,6 @@ export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'con
     usage: u,
     brands: brands.map((b) => ({ id: b.id, name: b.name })),
     connections: { total: connections.length, by_platform },
+    redirect_origins: account.redirect_origins ?? [],
   };
 }

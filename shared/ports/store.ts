@@ -13,6 +13,8 @@ export interface Account {
   verified: boolean;
   created_at: string;
   brand_count: number;
+  /** https origins redirect_after may lead to (PATCH /api/me); absent = none registered. */
+  redirect_origins?: string[];
 }
 
 export interface AccountStore {
@@ -27,6 +29,8 @@ export interface AccountStore {
   /** Adds one to brand_count if it stays within `limit`; false when the limit is reached. */
   reserveBrand(id: string, limit: number): Promise<boolean>;
   releaseBrand(id: string): Promise<void>;
+  /** Replaces the account's registered redirect origins. */
+  setRedirectOrigins(id: string, origins: string[]): Promise<void>;
 }
 
 export interface ApiKeyRecord {

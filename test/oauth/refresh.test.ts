@@ -1,3 +1,4 @@
+import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';
 import { startOAuth, completeOAuth, saveOAuthConnection } from '../../shared/app/oauth/flow';
 import { freshCredentials, REFRESH_MARGIN_MS } from '../../shared/app/oauth/credentials';
@@ -25,8 +26,8 @@ async function connected(expiresIn = 3600) {
   const acc = await w.newAccount('pro');
   w.fake.expiresIn = expiresIn;
   const { url } = await startOAuth(w.deps, acc, 'linkedin', {});
-  const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
-  const outcome = await completeOAuth(w.deps, 'linkedin', Object.fromEntries(back.searchParams));
+  const { query, nonce } = await signInAtNetwork(w.deps, url);
+  const outcome = await completeOAuth(w.deps, 'linkedin', query, nonce);
   if (outcome.kind !== 'connected') throw new Error(JSON.stringify(outcome));
   w.fake.server.requests.length = 0;
   const connection = (await w.deps.connections.get(acc.id, outcome.brand.id, 'linkedin'))!;
@@ -128,8 +129,8 @@ describe('token refresh', () => {
     // signing in again makes the connection active
     const { url } = await startOAuth(w.deps, acc, 'linkedin', {});
     w.fake.reset();
-    const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
-    expect(await completeOAuth(w.deps, 'linkedin', Object.fromEntries(back.searchParams))).toMatchObject({ kind: 'connected' });
+    const { query, nonce } = await signInAtNetwork(w.deps, url);
+    expect(await completeOAuth(w.deps, 'linkedin', query, nonce)).toMatchObject({ kind: 'connected' });
     expect((await post(acc, 'reconnected')).results[0]).toMatchObject({ ok: true, status: 'published' });
   });
 
