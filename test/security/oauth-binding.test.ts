@@ -105,7 +105,7 @@ describe('redirect_after only leads to registered origins (no open redirect)', (
       expect(await me({ redirect_origins: [bad] })).toMatchObject({ status: 400, body: { code: 'invalid_redirect_origin' } });
     }
     expect(await me({ redirect_origins: [], extra: 1 })).toMatchObject({ status: 400 });
-    const reader = (await createApiKey(w.deps, (await call(getMe, ev('GET', '/api/me', '/api/me', { key }))).body.account.id as string, { scopes: ['read'] })).api_key;
+    const reader = (await createApiKey(w.deps, ((await call(getMe, ev('GET', '/api/me', '/api/me', { key }))).body.account as { id: string }).id, { scopes: ['read'] })).api_key;
     expect(await me({ redirect_origins: [] }, reader)).toMatchObject({ status: 403, body: { code: 'key_scope', scope: 'manage' } });
   });
 });
