@@ -51,7 +51,7 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(requestState(getDeps))
     .use(requestLog(route))
-    .use(errorHandler())
+    .use(errorHandler(route))
     .use(auth(route))
     .use(rateLimit(route))
     .use(parseRequest(route, () => config().MAX_BODY_BYTES))

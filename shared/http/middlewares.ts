@@ -8,7 +8,8 @@ import { authenticate, requireScope } from '../app/auth';
 import { requiredScope } from '../domain/api-key';
 import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
-import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
+import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../domain/errors';
+import { isOutage, OUTAGE_RETRY_AFTER_SECONDS } from './outage';
 import { errorFields, log } from '../log';
 
 /** Per-request state the middlewares fill in for the route function. */
@@ -64,11 +65,26 @@ export function requestLog(route: RouteDef): Mw {
   return { after: write, onError: write };
 }
 
-/** Exposes AppError messages as `{error, code, ...}` with their status; hides everything else behind a 500. */
-export function errorHandler(): Mw {
+/** 503 with Retry-After for a backing service that could not be reached or throttled; nothing was changed. */
+function unavailable(code: string, what: string): ServiceUnavailableError {
+  return new ServiceUnavailableError(`${what} is unavailable right now: nothing was changed; retry in a few seconds`, {
+    code, details: { retry_after: OUTAGE_RETRY_AFTER_SECONDS }, headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+  });
+}
+
+/**
+ * Exposes AppError messages as `{error, code, ...}` with their status; an outage of a backing service is 503
+ * (`webhooks_unavailable` on webhook routes, `service_unavailable` elsewhere; the auth path answers
+ * `auth_unavailable` itself); everything else is hidden behind a 500.
+ */
+export function errorHandler(route?: Pick<RouteDef, 'tag'>): Mw {
   return {
     onError: (req: Req) => {
-      const err = req.error;
+      let err = req.error;
+      if (!(err instanceof AppError) && isOutage(err)) {
+        log.warn('backing service unavailable', { request_id: stateOf(req.context)?.requestId, ...errorFields(err) });
+        err = route?.tag === 'Webhooks' ? unavailable('webhooks_unavailable', 'The webhook service') : unavailable('service_unavailable', 'The service');
+      }
       if (err instanceof AppError) {
         req.response = { statusCode: err.status, headers: { ...JSON_HEADERS, ...err.headers }, body: JSON.stringify(err.toBody()) };
         return;
@@ -91,7 +107,12 @@ export function auth(route: RouteDef): Mw {
         throw new ForbiddenError('This can be done only from a signed-in dashboard session, never with an API key', { code: 'session_required' });
       }
       const s = stateOf(req.context);
-      s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+      try {
+        s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+      } catch (err) {
+        if (!(err instanceof AppError) && isOutage(err)) throw unavailable('auth_unavailable', 'Authentication');
+        throw err;
+      }
       requireScope(s.principal, requiredScope(route));
     },
   };
