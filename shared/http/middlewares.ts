@@ -98,6 +98,20 @@ export function errorHandler(route?: Pick<RouteDef, 'tag'>): Mw {
   };
 }
 
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
+
+/**
+ * Local-only routes (/dev/*) answer only to a loopback Host header, so a page on another site cannot read the
+ * outbox through DNS rebinding (its requests carry that site's host name); anything else is 404.
+ */
+export function loopbackOnly(route: Pick<RouteDef, 'localOnly'>): Mw {
+  return {
+    before: (req: Req) => {
+      if (route.localOnly && !LOOPBACK_HOST.test(req.event.headers?.host ?? '')) throw new NotFoundError('Not found');
+    },
+  };
+}
+
 /** Authenticates the bearer key and checks its scope (key routes); session routes refuse API keys with 403. */
 export function auth(route: RouteDef): Mw {
   return {
