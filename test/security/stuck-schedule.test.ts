@@ -11,6 +11,11 @@ import { newId } from '../../shared/domain/ids';
 import type { Deps } from '../../shared/app/deps';
 import type { ServiceEvent } from '../../shared/ports/publishing';
 import type { Account } from '../../shared/ports/store';
+import { bulkSchedule } from '../../shared/app/schedule/create';
+import { createRecurring } from '../../shared/app/schedule/recurring';
+import { RecurringRequestSchema } from '../../shared/app/schedule/request';
+import { mediaGateway } from '../../shared/container';
+import { withOwnMedia } from '../../shared/app/media/own-media';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
 let events: ServiceEvent[];
@@ -102,5 +107,20 @@ describe('a schedule can never be stuck', () => {
     expect(await getSchedule(deps, acc.id, s.schedule_id)).toMatchObject({ status: 'failed', code: 'schedule_failed' });
     expect(failedEvents(s.schedule_id)).toEqual([expect.objectContaining({ data: expect.objectContaining({ platform: 'discord', schedule_id: s.schedule_id }) })]);
     expect(discordSends(text)).toBe(0);
+  });
+});
+
+describe('schedule, bulk and recurring check media links at creation', () => {
+  it('a private or malformed media link is refused now (400 media_unreachable), not at run time', async () => {
+    const acc = await w.discordAccount();
+    const guarded: Deps = { ...deps, media: withOwnMedia(mediaGateway(false), deps) };
+    for (const photo_url of ['https://10.0.0.5/a.png', 'http://example.com/a.png', 'https://127.0.0.1:8080/x.jpg', 'https://user:pw@example.com/a.png']) {
+      await expect(createSchedule(guarded, acc, ScheduleRequestSchema.parse({ platform: 'discord', text: `media ${++n}`, photo_url, run_at: inMinutes(30) })))
+        .rejects.toMatchObject({ status: 400, code: 'media_unreachable', details: { platforms: ['discord'] } });
+    }
+    const bulk = await bulkSchedule(guarded, acc, { posts: [{ platform: 'discord', text: `bulk ${++n}`, photo_url: 'https://192.168.1.2/a.png', run_at: inMinutes(40) }] });
+    expect(JSON.stringify(bulk)).toContain('media_unreachable');
+    await expect(createRecurring(guarded, acc, RecurringRequestSchema.parse({ platform: 'discord', text: `rec ${++n}`, photo_url: 'https://169.254.169.254/latest', cron: '0 9 * * 1', timezone: 'UTC' })))
+      .rejects.toMatchObject({ status: 400, code: 'media_unreachable' });
   });
 });
