@@ -12,6 +12,8 @@ import type { AppFunction } from './app-function';
  */
 export interface GrantTargets {
   table: dynamodb.ITable;
+  /** The table's customer-managed key: using the table needs it (DynamoDB calls KMS on the caller's behalf). */
+  tableKey?: kms.IKey;
   /** The table's GSIs: granted by name, so no `index/*` wildcard. */
   tableIndexNames: readonly string[];
   publishQueue?: sqs.IQueue;
@@ -66,6 +68,14 @@ function grantTable(target: AppFunction, t: GrantTargets): void {
     actions: TABLE_ACTIONS,
     resources: [arn, ...t.tableIndexNames.map((name) => `${arn}/index/${name}`)],
   }));
+  // the table key, only through DynamoDB (kms:ViaService): the role cannot use it directly
+  if (t.tableKey) {
+    target.fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom', 'kms:ReEncryptTo'],
+      resources: [t.tableKey.keyArn],
+      conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(target).region}.amazonaws.com` } },
+    }));
+  }
 }
 
 function grantBucket(target: AppFunction, t: GrantTargets, actions: string[]): void {

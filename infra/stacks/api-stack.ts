@@ -5,7 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { handlerFile, type Grant } from '../../shared/http/route';
+import { handlerFile, type Grant, type RouteDef } from '../../shared/http/route';
 import { AppFunction } from '../constructs/app-function';
 import { applyGrants, type GrantTargets } from '../constructs/grants';
 import { routeList } from '../routes';
@@ -70,6 +70,7 @@ export class ApiStack extends Stack {
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
+      encryptionKey: data.logsKey,
       removalPolicy: logRemovalPolicy,
     });
     this.apiStage = new apigw.HttpStage(this, 'DefaultStage', {
@@ -121,6 +122,7 @@ export class ApiStack extends Stack {
     });
     this.grantTargets = {
       table: data.table,
+      tableKey: data.tableKey,
       tableIndexNames: data.tableIndexNames,
       publishQueue: data.queueFor('PUBLISH_QUEUE_URL'),
       webhookQueue: data.queueFor('WEBHOOK_QUEUE_URL'),
@@ -139,7 +141,7 @@ export class ApiStack extends Stack {
       memoryMb: dispatcherDef.memoryMb,
       timeoutSeconds: dispatcherDef.timeoutSeconds,
       environment: this.functionEnvironment,
-      logRemovalPolicy,
+      logRemovalPolicy, logsKey: data.logsKey,
     });
     applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
 
@@ -151,7 +153,7 @@ export class ApiStack extends Stack {
         memoryMb: route.memoryMb ?? 512,
         timeoutSeconds: route.timeoutSeconds ?? 29,
         environment: this.functionEnvironment,
-        logRemovalPolicy,
+        logRemovalPolicy, logsKey: data.logsKey,
       });
       applyGrants(fn, route.grants, this.grantTargets);
       this.httpApi.addRoutes({
@@ -162,9 +164,25 @@ export class ApiStack extends Stack {
       this.routeFunctions.set(route.id, fn);
     }
 
+    // Throttles per route (besides the stage default): the in-function limits count per key, account or IP; these
+    // cap what one route may cost in total (an open route under a flood, a slow route holding connections).
+    (this.apiStage.node.defaultChild as apigw.CfnStage).routeSettings = Object.fromEntries(
+      deployedRoutes().map((r) => [`${r.method} ${r.path}`, routeThrottle(r)]));
+
     new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'DispatcherArn', { value: this.dispatcherArn });
   }
+}
+
+/**
+ * The API Gateway throttle of a route: open routes (no key; per-IP limits in the function) 20 requests a second
+ * (burst 40); routes that call networks and may run up to 29 s, 50 (burst 100); others the stage's 100 (burst 200).
+ */
+export function routeThrottle(r: Pick<RouteDef, 'auth' | 'timeoutSeconds'>): { ThrottlingRateLimit: number; ThrottlingBurstLimit: number } {
+  // CloudFormation's RouteSettings map is raw JSON (not converted by the L1 construct): PascalCase keys
+  if (r.auth === 'open') return { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 };
+  if ((r.timeoutSeconds ?? 0) >= 29) return { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 };
+  return { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 };
 }
 
 /** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */
