@@ -1,3 +1,4 @@
+import { connectionContext } from '../../shared/app/security/contexts';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { setRedirectOrigins } from '../../shared/app/security/redirects';
 import { oauthWorld } from '../support/oauth';
@@ -87,13 +88,13 @@ describe('the callback', () => {
     // encrypted at rest: the test cipher's envelope, and no token in the clear anywhere on the item
     expect(stored.tokens_enc).toMatch(/^test:/);
     const item = JSON.stringify(stored);
-    const tokens = JSON.parse(await w.deps.cipher.decrypt(stored.tokens_enc!)) as TokenSet;
+    const tokens = JSON.parse(await w.deps.cipher.decrypt(stored.tokens_enc!, connectionContext(stored, 'tokens'))) as TokenSet;
     expect(tokens.access_token).toMatch(/^at-/);
     expect(tokens.refresh_token).toMatch(/^rt-/);
     expect(item).not.toContain(tokens.access_token);
     expect(item).not.toContain(tokens.refresh_token);
     expect(stored.token_expires_at).toBe(tokens.expires_at);
-    expect(JSON.parse(await w.deps.cipher.decrypt(stored.credentials_enc))).toEqual({ account_id: 'acct-1' });
+    expect(JSON.parse(await w.deps.cipher.decrypt(stored.credentials_enc, connectionContext(stored, 'credentials')))).toEqual({ account_id: 'acct-1' });
 
     const { api_key } = await createApiKey(w.deps, acc.id, { name: 'list' });
     const listed = await call(getConnections, sampleEvent('http/get-me.json', { rawPath: '/api/connections', headers: { authorization: `Bearer ${api_key}` } }));
@@ -228,7 +229,7 @@ describe('the page / business account picker', () => {
     const picked = await completePick(w.deps, 'facebook', { pick: outcome.pick, account: 'page-2' });
     expect(picked).toMatchObject({ kind: 'connected', connection: { platform: 'facebook', handle: 'Acme <Cafe>' } });
     const stored = (await w.deps.connections.listByAccount(acc.id))[0];
-    expect(JSON.parse(await w.deps.cipher.decrypt(stored.credentials_enc))).toEqual({ account_id: 'page-2' });
+    expect(JSON.parse(await w.deps.cipher.decrypt(stored.credentials_enc, connectionContext(stored, 'credentials')))).toEqual({ account_id: 'page-2' });
     expect(await completePick(w.deps, 'facebook', { pick: outcome.pick, account: 'page-1' })).toMatchObject({ kind: 'failed', code: 'oauth_pick_used' });
     expect((await w.deps.connections.listByAccount(acc.id)).map((c) => c.handle)).toEqual(['Acme <Cafe>']);
   });

@@ -1,3 +1,4 @@
+import { connectionContext } from '../../shared/app/security/contexts';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';
 import { startOAuth, completeOAuth, saveOAuthConnection } from '../../shared/app/oauth/flow';
@@ -39,8 +40,10 @@ async function post(acc: Account, text: string) {
   await w.queue.drain();
   return res;
 }
-const tokensOf = async (acc: Account, brandId: string) =>
-  JSON.parse(await w.deps.cipher.decrypt((await w.deps.connections.get(acc.id, brandId, 'linkedin'))!.tokens_enc!)) as TokenSet;
+const tokensOf = async (acc: Account, brandId: string) => {
+  const c = (await w.deps.connections.get(acc.id, brandId, 'linkedin'))!;
+  return JSON.parse(await w.deps.cipher.decrypt(c.tokens_enc!, connectionContext(c, 'tokens'))) as TokenSet;
+};
 
 describe('token refresh', () => {
   it('tokens far from expiry are used as they are (no refresh call)', async () => {

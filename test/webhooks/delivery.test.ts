@@ -1,3 +1,4 @@
+import { webhookSecretContext } from '../../shared/app/security/contexts';
 import { startTestTable, testDeps } from '../support/deps';
 import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import type { Account } from '../../shared/ports/store';
@@ -75,7 +76,7 @@ describe('registration', () => {
     expect(res.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     const stored = await t.deps.webhooks.get(acc.id, res.webhook.id);
     expect(stored!.secret_enc).not.toContain(res.secret);
-    expect(await t.deps.cipher.decrypt(stored!.secret_enc)).toBe(res.secret);
+    expect(await t.deps.cipher.decrypt(stored!.secret_enc, webhookSecretContext(stored!))).toBe(res.secret);
     const listed = await listWebhooks(t.deps, acc.id);
     expect(listed.webhooks).toHaveLength(1);
     expect(JSON.stringify(listed)).not.toContain(res.secret);

@@ -15,6 +15,7 @@ import { envName } from './clients';
 import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
 import { redirectUri } from './urls';
 import { newBrowserNonce } from './browser';
+import { connectionContext } from '../security/contexts';
 
 const PICK_KIND = 'oauth-pick';
 const START_KIND = 'oauth-start';
@@ -212,8 +213,8 @@ export async function saveOAuthConnection(deps: Pick<Deps, 'cipher' | 'clock' | 
     id: newId('con', now), account_id: accountId, brand_id: brand.id, platform,
     handle: account.handle, label: labelOf(brand.name, account.handle, platform), status: 'active',
     connected_at: new Date(now).toISOString(),
-    credentials_enc: await deps.cipher.encrypt(JSON.stringify(account.credentials)),
-    tokens_enc: await deps.cipher.encrypt(JSON.stringify(tokens)),
+    credentials_enc: await deps.cipher.encrypt(JSON.stringify(account.credentials), connectionContext({ account_id: accountId, brand_id: brand.id, platform }, 'credentials')),
+    tokens_enc: await deps.cipher.encrypt(JSON.stringify(tokens), connectionContext({ account_id: accountId, brand_id: brand.id, platform }, 'tokens')),
     ...(tokens.expires_at !== undefined ? { token_expires_at: tokens.expires_at } : {}),
   };
   await deps.connections.put(connection);

@@ -82,7 +82,7 @@ export function cachedReads<D extends CheckDeps>(deps: D): D {
   const connections: ConnectionStore = Object.create(deps.connections);
   connections.listByAccount = (a) => once<Connection[]>(`connections#${a}`, () => deps.connections.listByAccount(a));
   const cipher: Cipher = Object.create(deps.cipher);
-  cipher.decrypt = (c) => once(`decrypt#${c}`, () => deps.cipher.decrypt(c));
+  cipher.decrypt = (c, context) => once(`decrypt#${c}#${JSON.stringify(context ?? {})}`, () => deps.cipher.decrypt(c, context));
   // the other dependencies through the prototype, so lazily built ones stay unbuilt until used
   return Object.assign(Object.create(deps) as D, { brands, connections, cipher });
 }

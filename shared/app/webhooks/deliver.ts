@@ -9,6 +9,7 @@ import {
 import { signatureHeader } from '../../webhooks/verify';
 import { errorFields, log } from '../../log';
 import { getWebhook } from './endpoints';
+import { webhookSecretContext } from '../security/contexts';
 
 /**
  * Webhook delivery (service.md §6, decisions.md "Webhooks"): fan-out of recorded events into deliveries, the
@@ -155,8 +156,9 @@ async function ensureNextQueued(deps: WorkerDeps, d: WebhookDelivery): Promise<v
 
 /** The headers of one try; the signature carries a v1 for the current secret and, after a rotation, the previous. */
 export async function signedHeaders(deps: Pick<Deps, 'cipher'>, endpoint: WebhookEndpoint, d: Pick<WebhookDelivery, 'delivery_id' | 'type' | 'body'>, nowMs: number): Promise<Record<string, string>> {
-  const secrets = [await deps.cipher.decrypt(endpoint.secret_enc)];
-  if (endpoint.previous_secret_enc && (endpoint.previous_secret_until ?? 0) > nowMs) secrets.push(await deps.cipher.decrypt(endpoint.previous_secret_enc));
+  const context = webhookSecretContext(endpoint);
+  const secrets = [await deps.cipher.decrypt(endpoint.secret_enc, context)];
+  if (endpoint.previous_secret_enc && (endpoint.previous_secret_until ?? 0) > nowMs) secrets.push(await deps.cipher.decrypt(endpoint.previous_secret_enc, context));
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
