@@ -31,12 +31,21 @@ function ev(method: string, routeKey: string, path: string, params: Record<strin
   };
 }
 const page = (token: string, query?: Record<string, string>) => call(getPage, ev('GET', '/connect/{token}', `/connect/${token}`, { token }, { query }));
-const submit = (token: string, platform: string, form: Record<string, string>) =>
-  call(postCredentials, ev('POST', '/connect/{token}/credentials/{platform}', `/connect/${token}/credentials/${platform}`, { token, platform }, { form }));
+/** What the browser holds after opening the page: its form token (hidden field) and the matching cookie. */
+async function pageForm(token: string): Promise<{ form_token: string; cookie: string }> {
+  const res = await page(token);
+  const form_token = /name="form_token" value="([^"]+)"/.exec(res.raw)?.[1] ?? '';
+  return { form_token, cookie: res.cookies.find((c) => c.startsWith('svc_form='))?.split(';')[0] ?? '' };
+}
+const submit = async (token: string, platform: string, form: Record<string, string>) => {
+  const f = await pageForm(token);
+  return call(postCredentials, ev('POST', '/connect/{token}/credentials/{platform}', `/connect/${token}/credentials/${platform}`, { token, platform }, { form: { form_token: f.form_token, ...form }, cookies: [f.cookie] }));
+};
 /** The browser's cookies (name=value), as set by the sign-in button. */
 let jar: string[] = [];
 const startOauth = async (token: string, platform: string) => {
-  const res = await call(postOauth, ev('POST', '/connect/{token}/oauth/{platform}', `/connect/${token}/oauth/${platform}`, { token, platform }, { form: {} }));
+  const f = await pageForm(token);
+  const res = await call(postOauth, ev('POST', '/connect/{token}/oauth/{platform}', `/connect/${token}/oauth/${platform}`, { token, platform }, { form: { form_token: f.form_token }, cookies: [f.cookie] }));
   for (const c of res.cookies) jar = [...jar.filter((j) => !j.startsWith(c.split('=')[0] + '=')), c.split(';')[0]];
   return res;
 };

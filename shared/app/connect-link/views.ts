@@ -73,7 +73,16 @@ function noticeHtml(n: Notice): string {
   return `<div class="notice ${n.kind}" role="${n.kind === 'error' ? 'alert' : 'status'}">${e(n.text)}</div>`;
 }
 
-function credentialForm(base: string, row: NetworkRow, open: boolean): string {
+const tokenField = (formToken: string | undefined) => (formToken ? `<input type="hidden" name="form_token" value="${e(formToken)}">` : '');
+
+/** Said before a form that would replace the brand's current connection of that network. */
+function replaceWarning(row: NetworkRow): string {
+  if (row.status !== 'connected' && row.status !== 'reauth_required') return '';
+  return `<p class="hint" id="${row.platform}-replaces">Connecting again replaces the current ${e(displayName(row.platform))} connection` +
+    `${row.handle ? ` (${e(row.handle)})` : ''} for this brand.</p>`;
+}
+
+function credentialForm(base: string, row: NetworkRow, open: boolean, formToken?: string): string {
   const name = displayName(row.platform);
   const input = (field: string, required: boolean) => {
     const id = `${row.platform}-${field}`;
@@ -85,12 +94,13 @@ function credentialForm(base: string, row: NetworkRow, open: boolean): string {
   };
   const again = row.status === 'connected' || row.status === 'reauth_required';
   return `<details${open ? ' open' : ''}><summary>${again ? 'Connect again' : 'Enter credentials'}</summary>` +
-    `<form method="post" action="${e(`${base}/credentials/${row.platform}`)}"><fieldset><legend class="hint">${e(name)} credentials, checked with ${e(name)} before they are saved (encrypted)</legend>` +
+    replaceWarning(row) +
+    `<form method="post" action="${e(`${base}/credentials/${row.platform}`)}">${tokenField(formToken)}<fieldset><legend class="hint">${e(name)} credentials, checked with ${e(name)} before they are saved (encrypted)</legend>` +
     row.fields.map((f) => input(f, true)).join('') + row.optional_fields.map((f) => input(f, false)).join('') +
     `<button type="submit">Connect ${e(name)}</button></fieldset></form></details>`;
 }
 
-function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolean): string {
+function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolean, formToken?: string): string {
   const name = displayName(row.platform);
   const [cls, label] = stateText[row.status];
   const state = row.handle ? `${label} as ${row.handle}` : label;
@@ -98,10 +108,11 @@ function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolea
   const again = row.status === 'connected' || row.status === 'reauth_required';
   let action = '';
   if (possible && row.oauth) {
-    action = `<form method="post" action="${e(`${base}/oauth/${row.platform}`)}"><button type="submit"${again ? ' class="secondary"' : ''}>` +
+    action = replaceWarning(row) +
+      `<form method="post" action="${e(`${base}/oauth/${row.platform}`)}">${tokenField(formToken)}<button type="submit"${again ? ` class="secondary" aria-describedby="${row.platform}-replaces"` : ''}>` +
       `${again ? 'Sign in to' : 'Connect with'} ${e(name)}</button></form>`;
   } else if (possible) {
-    action = credentialForm(base, row, !!single || notice?.platform === row.platform);
+    action = credentialForm(base, row, !!single || notice?.platform === row.platform, formToken);
   }
   const own = notice?.platform === row.platform ? noticeHtml(notice) : '';
   return `<li class="net" id="net-${row.platform}" data-status="${row.status}"><h2>${e(name)}</h2>` +
@@ -109,7 +120,7 @@ function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolea
 }
 
 /** The hosted connect page of a link: the brand, every network (or the link's one) and how to connect each. */
-export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number, notice?: Notice): string {
+export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number, notice?: Notice, formToken?: string): string {
   const minutes = Math.max(0, Math.round((m.link.expires_at * 1000 - nowMs) / 60_000));
   const until = new Date(m.link.expires_at * 1000).toISOString().slice(11, 16);
   const connected = m.networks.filter((n) => n.status === 'connected').length;
@@ -120,7 +131,7 @@ export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number
     `This link works until ${until} UTC (about ${minutes} minute${minutes === 1 ? '' : 's'} from now).</p>` +
     (notice && !notice.platform ? noticeHtml(notice) : '') +
     `<p>${connected} of ${m.networks.length} network${m.networks.length === 1 ? '' : 's'} connected.</p>` +
-    `<ul class="nets">${m.networks.map((n) => rowHtml(base, n, notice, single)).join('')}</ul>`);
+    `<ul class="nets">${m.networks.map((n) => rowHtml(base, n, notice, single, formToken)).join('')}</ul>`);
 }
 
 /** 404 / 410 pages of a link that does not exist or has expired (403: the link cannot do that). */
