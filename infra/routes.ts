@@ -89,7 +89,7 @@ export const routes = {
     responses: { 200: { description: 'Updated', schema: s.BrandView }, 404: E('brand_not_found'), ...std },
   },
   postConnect: {
-    id: 'post-connect', method: 'POST', path: '/api/connect', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table', 'kms'],
+    id: 'post-connect', method: 'POST', path: '/api/connect', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'],
     summary: 'Connect a credential network: the credentials are checked against the network, then stored encrypted',
     body: p.ConnectBody, timeoutSeconds: 29,
     responses: { 200: { description: 'Connected', schema: p.ConnectResponse }, 400: E('invalid_credentials, oauth_platform, brand_required'), 503: E('network_unavailable'), ...std },
@@ -202,7 +202,7 @@ export const routes = {
     responses: { 200: { description: 'Content-Type and Content-Length of the file, no body' }, 404: { description: 'not_found' } },
   },
   postWebhooks: {
-    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kms', 'scheduler'],
+    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt', 'scheduler'],
     summary: 'Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account',
     rateLimit: { limit: 20, windowSeconds: 86_400 }, body: wh.CreateWebhookBody,
     responses: {
@@ -228,7 +228,7 @@ export const routes = {
     responses: { 202: { description: 'Queued; the try shows in the delivery log', schema: wh.TestWebhookResponse }, 404: E('not_found'), ...std },
   },
   postWebhookRotate: {
-    id: 'post-webhook-rotate', method: 'POST', path: '/api/webhooks/{id}/rotate', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kms'],
+    id: 'post-webhook-rotate', method: 'POST', path: '/api/webhooks/{id}/rotate', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'],
     summary: 'New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret',
     rateLimit: { limit: 20, windowSeconds: 86_400 }, params: wh.WebhookParams,
     responses: { 200: { description: 'The new secret', schema: wh.RotateWebhookResponse }, 404: E('not_found'), ...std },
@@ -246,7 +246,7 @@ export const routes = {
     responses: { 202: { description: 'Queued', schema: wh.RedeliverResponse }, 404: E('not_found'), 409: E('conflict'), ...std },
   },
   postSchedule: {
-    id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'scheduler'],
+    id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now',
     body: sch.ScheduleBody,
     responses: {
@@ -268,7 +268,7 @@ export const routes = {
     responses: { 200: { description: 'Schedule', schema: sch.ScheduleDetail }, 404: E('not_found'), ...std },
   },
   patchSchedule: {
-    id: 'patch-schedule', method: 'PATCH', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'scheduler'],
+    id: 'patch-schedule', method: 'PATCH', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran)',
     params: s.IdParams, body: sch.SchedulePatchBody,
     responses: {
@@ -283,13 +283,13 @@ export const routes = {
     responses: { 200: { description: 'Canceled', schema: sch.ScheduleView }, 404: E('not_found'), 409: E('schedule_publishing, schedule_not_pending, schedule_deferred'), ...std },
   },
   postBulk: {
-    id: 'post-bulk', method: 'POST', path: '/api/bulk', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'scheduler'],
+    id: 'post-bulk', method: 'POST', path: '/api/bulk', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows',
     body: sch.BulkBody, extraContentTypes: ['text/csv'], timeoutSeconds: 29, memoryMb: 1024,
     responses: { 200: { description: 'Per-row report', schema: sch.BulkResponse }, 400: E('too_many_rows, invalid_csv'), ...std },
   },
   postRecurring: {
-    id: 'post-recurring', method: 'POST', path: '/api/recurring', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'scheduler'],
+    id: 'post-recurring', method: 'POST', path: '/api/recurring', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at',
     body: sch.RecurringBody,
     responses: {
@@ -315,7 +315,7 @@ export const routes = {
     responses: { 200: { description: 'Canceled', schema: sch.RecurringView }, 404: E('not_found'), 409: E('recurring_not_active'), ...std },
   },
   postOauthUrl: {
-    id: 'post-oauth-url', method: 'POST', path: '/api/oauth/{platform}/url', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table', 'kms', 'oauthConfig'],
+    id: 'post-oauth-url', method: 'POST', path: '/api/oauth/{platform}/url', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt', 'oauthConfig'],
     summary: 'The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it',
     params: o.OAuthPlatformParams, body: o.OAuthUrlBody, optionalBody: true,
     responses: {
@@ -353,13 +353,13 @@ export const routes = {
     responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Expired link (HTML)' } },
   },
   postConnectPageOauth: {
-    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
+    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'],
     summary: "The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand)",
     params: o.ConnectFormParams, body: o.FormBody, optionalBody: true, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 303: { description: "To the network's sign-in" }, 403: { description: 'The link is for another network (HTML)' }, 410: { description: 'Expired link (HTML)' }, 503: { description: 'oauth_not_configured (HTML)' } },
   },
   postConnectPageCredentials: {
-    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
+    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'],
     summary: "The connect page's credential form: checked against the network and saved (encrypted) into the link's brand",
     params: o.ConnectFormParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: { 303: { description: 'Back to the page, which shows the connection' }, 400: { description: 'invalid_credentials (the page with the message)' }, 410: { description: 'Expired link (HTML)' } },
@@ -388,7 +388,7 @@ export const routes = {
     responses: { 200: { description: 'Saved', schema: sec.PatchMeResponse }, 400: E('invalid_redirect_origin'), ...std },
   },
   getOauthStart: {
-    id: 'get-oauth-start', method: 'GET', path: '/api/oauth/{platform}/start', tag: 'Connections', auth: 'open', grants: ['table', 'kms'],
+    id: 'get-oauth-start', method: 'GET', path: '/api/oauth/{platform}/start', tag: 'Connections', auth: 'open', grants: ['table', 'kmsDecrypt'],
     summary: 'The sign-in link answered by POST /api/oauth/{platform}/url (one use): binds the sign-in to this browser with a short-lived HttpOnly cookie, then 303 to the network',
     params: o.OAuthPlatformParams, query: sec.OAuthStartQuery, rateLimit: { limit: 60, windowSeconds: 60 },
     responses: { 303: { description: "To the network's sign-in" }, 400: { description: 'oauth_state_invalid, oauth_state_used (HTML)' }, 410: { description: 'oauth_state_expired (HTML)' } },

@@ -46,6 +46,9 @@ export function applyGrants(target: AppFunction, grants: readonly Grant[], t: Gr
       case 'bucket': grantBucket(target, t, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']); break;
       case 'bucketRead': grantBucket(target, t, ['s3:GetObject']); break;
       case 'kms': t.key.grant(target.fn, 'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'); break;
+      // the envelope cipher encrypts with a new data key (GenerateDataKey) and decrypts by unwrapping it (Decrypt)
+      case 'kmsEncrypt': t.key.grant(target.fn, 'kms:GenerateDataKey'); break;
+      case 'kmsDecrypt': t.key.grant(target.fn, 'kms:Decrypt'); break;
       case 'ses': grantSes(target, t); break;
       case 'scheduler': grantScheduler(target, t); break;
       case 'oauthConfig': grantOAuthConfig(target, t); break;

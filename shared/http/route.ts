@@ -10,7 +10,8 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
 /** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig';
+/** `kms`: encrypt and decrypt secrets; `kmsEncrypt` / `kmsDecrypt`: only new data keys / only unwrapping them. */
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'kmsEncrypt' | 'kmsDecrypt' | 'ses' | 'oauthConfig';
 
 export interface ResponseDef {
   description: string;

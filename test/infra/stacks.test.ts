@@ -68,7 +68,7 @@ function tableKeyStatements(t: Template, fnId: string): any[] {
 }
 
 const GRANT_ACTION_PREFIX: Record<Grant, string> = {
-  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:',
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', kmsEncrypt: 'kms:', kmsDecrypt: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:',
 };
 
 describe('stacks', () => {
@@ -342,6 +342,20 @@ describe('defence in depth (issue 17)', () => {
         Condition: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': Match.anyValue() } },
       })]) },
     });
+  });
+
+  test('the credentials key is split by need: routes that only store secrets cannot unwrap them, and the reverse', () => {
+    const kmsOf = (r: { method: string; path: string }) => actionsOf(api, functionId(api, `${r.method} ${r.path}`)).filter((a) => a.startsWith('kms:')).sort();
+    for (const r of routes) {
+      const expected = r.grants.includes('kms') ? ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey']
+        : [...(r.grants.includes('kmsDecrypt') ? ['kms:Decrypt'] : []), ...(r.grants.includes('kmsEncrypt') ? ['kms:GenerateDataKey'] : [])];
+      expect({ route: r.id, kms: kmsOf(r) }).toEqual({ route: r.id, kms: expected });
+    }
+    const byId = (id: string) => routes.find((r) => r.id === id)!;
+    expect(kmsOf(byId('post-connect'))).toEqual(['kms:GenerateDataKey']);
+    expect(kmsOf(byId('post-webhooks'))).toEqual(['kms:GenerateDataKey']);
+    expect(kmsOf(byId('post-schedule'))).toEqual(['kms:Decrypt']);
+    expect(kmsOf(byId('get-me'))).toEqual([]);
   });
 
   test('throttles per route: open routes 20/s, slow network routes 50/s, the rest the stage default', () => {
