@@ -6,7 +6,10 @@ import * as m from '../shared/api/media-schemas';
 import * as sch from '../shared/api/schedule-schemas';
 import * as o from '../shared/api/oauth-schemas';
 import * as sec from '../shared/api/security-schemas';
+import * as bill from '../shared/api/billing-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
+import * as d from '../shared/api/dashboard-schemas';
+import * as g from '../shared/api/guardrail-schemas';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -379,6 +382,108 @@ export const routes = {
     summary: "Local mode only: set an account's plan without billing",
     body: s.DevPlanBody,
     responses: { 200: { description: 'Plan set' }, 404: E('No account with that email') },
+  },
+  // --- Billing (issue 13) ---
+  postBillingCheckout: {
+    id: 'post-billing-checkout', method: 'POST', path: '/api/billing/checkout', tag: 'Billing', auth: 'key', grants: ['table', 'billingConfig'],
+    summary: 'A hosted Stripe Checkout for a paid plan (monthly, or yearly 20% cheaper): open url to subscribe',
+    body: bill.CheckoutBody, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: {
+      200: { description: 'The checkout page', schema: bill.BillingUrlResponse }, 400: E('Invalid plan or interval'),
+      409: E('plan_already_active, subscription_exists (change plans in the portal)'), 502: E('billing_provider_error'),
+      503: E('billing_unavailable: billing is not configured here (locally: POST /dev/plan)'), ...std,
+    },
+  },
+  postBillingPortal: {
+    id: 'post-billing-portal', method: 'POST', path: '/api/billing/portal', tag: 'Billing', auth: 'key', grants: ['table', 'billingConfig'],
+    summary: 'The Stripe customer portal: change plan, card, cancel, invoices',
+    rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: {
+      200: { description: 'The portal page', schema: bill.BillingUrlResponse }, 502: E('billing_provider_error'),
+      503: E('billing_unavailable: billing is not configured here (locally: POST /dev/plan)'), ...std,
+    },
+  },
+  getBilling: {
+    id: 'get-billing', method: 'GET', path: '/api/billing', tag: 'Billing', auth: 'key', grants: ['table', 'billingConfig'],
+    summary: 'The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change',
+    responses: { 200: { description: 'Billing overview', schema: bill.BillingOverviewResponse }, ...std },
+  },
+  postDashboardPlanCheckout: {
+    id: 'post-dashboard-plan-checkout', method: 'POST', path: '/dashboard/plan/checkout', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    summary: "The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval",
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: {
+      303: { description: 'To Stripe Checkout' }, 400: { description: 'Invalid form (the Plan page with the message)' }, 403: E('session_required, csrf_failed'),
+      409: { description: 'plan_already_active, subscription_exists (the Plan page with the message)' }, 503: { description: 'billing_unavailable (the Plan page with the message)' },
+    },
+  },
+  postDashboardPlanPortal: {
+    id: 'post-dashboard-plan-portal', method: 'POST', path: '/dashboard/plan/portal', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    summary: "The Plan page's billing button: 303 to Stripe's customer portal",
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: { 303: { description: "To Stripe's customer portal" }, 403: E('session_required, csrf_failed'), 503: { description: 'billing_unavailable (the Plan page with the message)' } },
+  },
+  postBillingStripeWebhook: {
+    id: 'post-billing-stripe-webhook', method: 'POST', path: '/billing/stripe-webhook', tag: 'Billing', auth: 'open', grants: ['table', 'billingConfig'],
+    summary: "Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once",
+    rawBody: true,
+    responses: {
+      200: { description: 'Received (applied, or a repeat that changed nothing)', schema: bill.ProviderWebhookResponse },
+      400: E('invalid_signature: missing, wrong or older than 5 minutes (nothing changed)'), 409: E('event_in_progress: retry later'),
+      503: E('billing_unavailable'),
+      },
+    },
+  // --- Dashboard: sign-in, session, pages (issue 16) ---
+  getDashboardSignIn: {
+    id: 'get-dashboard-sign-in', method: 'GET', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: [],
+    summary: 'The sign-in page: an email field for a magic link (HTML)',
+    query: d.SignInQuery,
+    responses: { 200: { description: 'Sign-in page (HTML)', contentType: 'text/html' } },
+  },
+  postDashboardSignIn: {
+    id: 'post-dashboard-sign-in', method: 'POST', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: ['table', 'ses'],
+    summary: 'Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'Check your email (HTML)', contentType: 'text/html' }, 400: { description: 'Invalid email (HTML)' }, 429: { description: 'Rate limited (HTML)' } },
+  },
+  getDashboardSignInLink: {
+    id: 'get-dashboard-sign-in-link', method: 'GET', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
+    summary: 'The emailed link: a page with one "Sign in" button (the GET never uses the link up)',
+    query: d.SignInLinkQuery,
+    responses: { 200: { description: 'Sign-in button (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
+  },
+  postDashboardSignInLink: {
+    id: 'post-dashboard-sign-in-link', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
+    summary: 'The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
+    responses: { 303: { description: 'Signed in: to the return path' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
+  },
+  postDashboardSignOut: {
+    id: 'post-dashboard-sign-out', method: 'POST', path: '/dashboard/sign-out', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Ends the session at once and clears the cookie',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true,
+    responses: { 200: { description: 'Signed out (HTML)', contentType: 'text/html' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboard: {
+    id: 'get-dashboard', method: 'GET', path: '/dashboard', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in',
+    query: d.EmptyQuery,
+    responses: { 200: { description: 'Overview (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  getDashboardPlan: {
+    id: 'get-dashboard-plan', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    summary: 'The plan page every upgrade_url points to: the plan table and what the account uses',
+    query: d.PlanQuery,
+    responses: { 200: { description: 'Plan (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  putGuardrails: {
+    id: 'put-guardrails', method: 'PUT', path: '/api/guardrails/{kind}/{id}', tag: 'Guardrails', auth: 'session', grants: ['table'],
+    summary: 'Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only',
+    params: g.GuardrailParams, body: g.GuardrailsBody,
+    responses: {
+      200: { description: 'The guardrails now in force', schema: g.GuardrailsResponse }, 400: E('Invalid input'),
+      402: E('plan_feature: guardrails start on the starter plan'), 403: E('session_required (an API key), csrf_failed'), 404: E('key_not_found, app_not_found, brand_not_found'),
+    },
   },
   // --- Security and robustness sweep (issue 17) ---
   patchMe: {

@@ -66,6 +66,19 @@ const EnvSchema = z.object({
   INSTAGRAM_AUTH_BASE: z.string().url().optional(),
   X_CLIENT_ID: z.string().optional(), X_CLIENT_SECRET: z.string().optional(),
   X_AUTH_BASE: z.string().url().optional(), X_API_BASE: z.string().url().optional(),
+  // --- Billing (issue 13; docs/operations.md "Billing") ---
+  /** Locally: Stripe's secret key and webhook signing secret; unset = billing not configured (503 billing_unavailable). */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Locally: the price id of each plan and interval (STRIPE_PRICE_<PLAN>_<MONTH|YEAR>). */
+  STRIPE_PRICE_STARTER_MONTH: z.string().optional(), STRIPE_PRICE_STARTER_YEAR: z.string().optional(),
+  STRIPE_PRICE_PRO_MONTH: z.string().optional(), STRIPE_PRICE_PRO_YEAR: z.string().optional(),
+  STRIPE_PRICE_AGENCY_MONTH: z.string().optional(), STRIPE_PRICE_AGENCY_YEAR: z.string().optional(),
+  STRIPE_PRICE_SCALE_MONTH: z.string().optional(), STRIPE_PRICE_SCALE_YEAR: z.string().optional(),
+  /** Tests only: the origin of a Stripe API stand-in (e.g. http://127.0.0.1:12111). */
+  STRIPE_API_BASE: z.string().url().optional(),
+  /** In AWS: the SSM path holding the same names as SecureString parameters (the secrets are never env vars there). */
+  BILLING_SSM_PREFIX: z.string().optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -21,6 +21,11 @@ import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
 import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+import { DynamoBillingStore } from './adapters/dynamodb/billing';
+import { PlanLifecycleAccounts } from './app/billing/plan-state';
+import { DynamoSessionStore } from './adapters/dynamodb/sessions';
+import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
+import { noApps } from './adapters/no-apps';
 import { checkUrl } from './net/address-guard';
 import { downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
@@ -49,6 +54,8 @@ const registryModule: Module<typeof import('./networks/registry')> = () => requi
 const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => require('./adapters/local/outbox-mailer');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
+const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => require('./adapters/stripe/stripe-payments');
+const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => require('./adapters/aws/ssm-billing-settings');
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -80,6 +87,22 @@ function oauthClients(cfg: Config): OAuthClients {
     }),
   };
   return firstOf(guarded, env);
+}
+
+/**
+ * Stripe's settings (issue 13): in AWS only from SSM Parameter Store under BILLING_SSM_PREFIX (SecureStrings; never
+ * Lambda environment variables); locally from the environment. No secret key → billing is not configured.
+ */
+function billingSettings(cfg: Config): () => Promise<import('./adapters/stripe/stripe-payments').StripeSettings | undefined> {
+  if (cfg.RUNTIME === 'aws') {
+    const prefix = cfg.BILLING_SSM_PREFIX;
+    if (!prefix) return async () => undefined;
+    return () => ssmBillingModule().ssmBillingSettings(new (ssmClientModule().SSMClient)({ region: cfg.AWS_REGION }), prefix);
+  }
+  const env = cfg as unknown as Record<string, string | undefined>;
+  return async () => cfg.STRIPE_SECRET_KEY
+    ? { secretKey: cfg.STRIPE_SECRET_KEY, webhookSecret: cfg.STRIPE_WEBHOOK_SECRET, prices: stripeModule().priceTableFrom((name) => env[name]) }
+    : undefined;
 }
 
 /**
@@ -117,8 +140,9 @@ export function buildDeps(cfg: Config): Deps {
     uploads: () => new DynamoMediaStore(table),
     webhooks: () => new DynamoWebhookStore(table),
   });
-  return lazily<Deps>({
-    accounts: () => new DynamoAccountStore(table),
+  const deps: Deps = lazily<Deps>({
+    // Reads answer the plan in force now (a change due at the period end or after a grace period applies on read).
+    accounts: () => new PlanLifecycleAccounts(new DynamoAccountStore(table), { get clock() { return deps.clock; }, get billing() { return deps.billing; } }),
     keys: () => new DynamoKeyStore(table),
     brands: () => new DynamoBrandStore(table),
     tokens: () => new DynamoTokenStore(table),
@@ -155,12 +179,20 @@ export function buildDeps(cfg: Config): Deps {
       get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
     }),
     clock: () => systemClock,
+    // Dashboard (issue 16)
+    sessions: () => new DynamoSessionStore(table),
+    guardrails: () => new DynamoGuardrailStore(table),
+    apps: () => noApps,
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
     }),
+    // --- Billing (issue 13)
+    payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
+    billing: () => new DynamoBillingStore(table),
   });
+  return deps;
 }
 
 let deps: Deps | undefined;

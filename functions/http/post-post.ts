@@ -5,4 +5,4 @@ import { validatePost } from '../../shared/app/publish/request';
 import { publishPost } from '../../shared/app/publish/create-post';
 
 export const handler = httpHandler(routes.postPost, async (req) =>
-  ok(await publishPost(req.deps, req.principal.account, validatePost(req.body), { source: 'api', wait: true })));
+  ok(await publishPost(req.deps, req.principal.account, validatePost(req.body), { source: 'api', wait: true, actor: req.principal.actor })));

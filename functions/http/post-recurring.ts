@@ -4,4 +4,4 @@ import { routes } from '../../infra/routes';
 import { createRecurring } from '../../shared/app/schedule/recurring';
 
 export const handler = httpHandler(routes.postRecurring, async (req) =>
-  ok(await createRecurring(req.deps, req.principal.account, req.body)));
+  ok(await createRecurring(req.deps, req.principal.account, req.body, req.principal.actor)));

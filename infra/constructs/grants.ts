@@ -27,6 +27,8 @@ export interface GrantTargets {
   mailFrom: string;
   /** SSM Parameter Store path holding the OAuth client registrations (OAUTH_SSM_PREFIX). */
   oauthSsmPrefix: string;
+  /** SSM Parameter Store path holding Stripe's keys and prices (BILLING_SSM_PREFIX; issue 13). */
+  billingSsmPrefix: string;
 }
 
 
@@ -52,6 +54,7 @@ export function applyGrants(target: AppFunction, grants: readonly Grant[], t: Gr
       case 'ses': grantSes(target, t); break;
       case 'scheduler': grantScheduler(target, t); break;
       case 'oauthConfig': grantOAuthConfig(target, t); break;
+      case 'billingConfig': grantBillingConfig(target, t); break;
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);
@@ -131,5 +134,14 @@ function grantOAuthConfig(target: AppFunction, t: GrantTargets): void {
   target.fn.addToRolePolicy(new iam.PolicyStatement({
     actions: ['ssm:GetParametersByPath'],
     resources: [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: t.oauthSsmPrefix.replace(/^\//, '') })],
+  }));
+}
+
+/** GetParametersByPath on the billing path only: Stripe's secret key, webhook secret and prices (SecureStrings). */
+function grantBillingConfig(target: AppFunction, t: GrantTargets): void {
+  const stack = Stack.of(target);
+  target.fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['ssm:GetParametersByPath'],
+    resources: [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: t.billingSsmPrefix.replace(/^\//, '') })],
   }));
 }

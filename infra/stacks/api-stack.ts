@@ -54,6 +54,8 @@ export class ApiStack extends Stack {
     const prod = isProd(props.stage);
     /** Where the ops team stores OAuth client registrations (docs/operations.md). */
     const oauthSsmPrefix = `/social-publishing/${props.stage}/oauth`;
+    /** Where the ops team stores Stripe's keys and prices (docs/operations.md, Billing). */
+    const billingSsmPrefix = `/social-publishing/${props.stage}/stripe`;
     const logRemovalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
@@ -118,7 +120,7 @@ export class ApiStack extends Stack {
 
     const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
     this.functionEnvironment = serviceEnvironment({
-      data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix,
+      data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix, billingSsmPrefix,
     });
     this.grantTargets = {
       table: data.table,
@@ -132,6 +134,7 @@ export class ApiStack extends Stack {
       schedulerRole: this.schedulerRole,
       mailFrom: props.mailFrom,
       oauthSsmPrefix,
+      billingSsmPrefix,
     };
 
     this.dispatcher = new AppFunction(this, 'Dispatcher', {
@@ -187,7 +190,7 @@ export function routeThrottle(r: Pick<RouteDef, 'auth' | 'timeoutSeconds'>): { T
 
 /** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */
 export function serviceEnvironment(o: {
-  data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string;
+  data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string; billingSsmPrefix?: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -203,6 +206,7 @@ export function serviceEnvironment(o: {
     MAIL_FROM: o.mailFrom,
     PUBLIC_BASE_URL: o.publicBaseUrl,
     OAUTH_SSM_PREFIX: o.oauthSsmPrefix,
+    BILLING_SSM_PREFIX: o.billingSsmPrefix,
     LOG_LEVEL: 'info',
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));

@@ -1,3 +1,4 @@
+import { GuardrailsView } from './guardrail-schemas';
 import { z } from 'zod';
 import { PLAN_NAMES } from '../domain/plans';
 import { KEY_SCOPES } from '../domain/api-key';
@@ -69,6 +70,7 @@ export const MeResponse = z.object({
   brands: z.array(z.object({ id: z.string(), name: z.string() })),
   connections: z.object({ total: z.number(), by_platform: z.record(z.string(), z.number()) }),
   redirect_origins: z.array(z.string()),
+  guardrails: GuardrailsView,
 });
 export { UsageLine };
 

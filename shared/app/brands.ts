@@ -10,7 +10,7 @@ export const DEFAULT_SLOTS = ['09:00', '13:00', '17:00'];
 export const brandView = (b: Brand) => ({ id: b.id, name: b.name, timezone: b.timezone, slots: b.slots, created_at: b.created_at });
 
 export function upgradeUrl(deps: Pick<Deps, 'settings'>, account: Account): string {
-  return `${deps.settings.publicBaseUrl}/billing?plan=${nextPlan(account.plan)}`;
+  return `${deps.settings.publicBaseUrl}/dashboard/plan?plan=${nextPlan(account.plan)}`;
 }
 
 /**

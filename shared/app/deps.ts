@@ -12,6 +12,9 @@ import type { Registry } from '../networks/registry';
 import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
+import type { BillingStore, PaymentProvider } from '../ports/billing';
+import type { SessionStore } from '../ports/sessions';
+import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
@@ -54,6 +57,16 @@ export interface Deps {
   webhookSender: WebhookSender;
   /** Media uploads and hosted upload links (shared/app/media). */
   uploads: MediaStore;
+  // --- Billing (issue 13): the payment provider (Stripe) and the billing state in the table (shared/app/billing).
+  payments: PaymentProvider;
+  billing: BillingStore;
+  // Dashboard (issue 16)
+  /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
+  sessions: SessionStore;
+  /** Guardrails per actor (API key or AI app), enforced in the publish path (shared/app/guardrails). */
+  guardrails: GuardrailStore;
+  /** AI apps (MCP OAuth clients) an account has; the MCP feature plugs in its registry. */
+  apps: AppRegistry;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

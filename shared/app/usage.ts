@@ -2,6 +2,7 @@ import type { Deps } from './deps';
 import type { Account } from '../ports/store';
 import { PLANS } from '../domain/plans';
 import { nextDayStart, nextMonthStart, usageKeys } from '../domain/usage';
+import { guardrailsView } from './guardrails/guardrails';
 
 export interface UsageLine {
   limit: number | null;
@@ -39,8 +40,10 @@ export async function usage(deps: Pick<Deps, 'counters' | 'clock'>, account: Acc
 }
 
 /** GET /api/me: the account, its plan, usage and a summary of brands and connections. */
-export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'connections'>, account: Account, keyId: string) {
-  const [u, brands, connections] = await Promise.all([usage(deps, account), deps.brands.list(account.id), deps.connections.listByAccount(account.id)]);
+export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'connections' | 'guardrails'>, account: Account, keyId: string) {
+  const [u, brands, connections, guardrails] = await Promise.all([
+    usage(deps, account), deps.brands.list(account.id), deps.connections.listByAccount(account.id), guardrailsView(deps, account.id, { kind: 'key', id: keyId }),
+  ]);
   const by_platform: Record<string, number> = {};
   for (const c of connections) by_platform[c.platform] = (by_platform[c.platform] ?? 0) + 1;
   return {
@@ -51,5 +54,7 @@ export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'con
     brands: brands.map((b) => ({ id: b.id, name: b.name })),
     connections: { total: connections.length, by_platform },
     redirect_origins: account.redirect_origins ?? [],
+    /** The calling key's own guardrails, read-only (set from the dashboard). */
+    guardrails,
   };
 }

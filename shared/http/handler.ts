@@ -5,6 +5,7 @@ import type { RouteDef } from './route';
 import type { Reply } from './reply';
 import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
+import type { SessionPrincipal } from '../app/dashboard/sign-in';
 import { auth, errorHandler, JSON_HEADERS, loopbackOnly, parseRequest, rateLimit, requestLog, requestState, stateOf } from './middlewares';
 import { getDeps } from '../container';
 import { config } from '../config';
@@ -18,8 +19,11 @@ export interface HttpRequest<R extends RouteDef> {
   params: Infer<R['params']>;
   /** Raw text of a body sent in one of the route's extraContentTypes (e.g. CSV). */
   rawBody?: string;
+  /** The body's exact bytes, for routes with `rawBody` (signed webhooks). */
+  rawBytes?: Buffer;
   contentType?: string;
-  principal: R['auth'] extends 'key' ? Principal : Principal | undefined;
+  /** Key routes: the API key's principal; session routes: the signed-in owner (shared/app/dashboard/sign-in.ts). */
+  principal: R['auth'] extends 'key' ? Principal : R['auth'] extends 'session' ? SessionPrincipal : Principal | undefined;
   deps: Deps;
   ip: string;
   requestId: string;
@@ -72,8 +76,9 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
         query: s.query as Infer<R['query']>,
         params: s.params as Infer<R['params']>,
         rawBody: s.rawBody,
+        rawBytes: s.rawBytes,
         contentType: s.contentType,
-        principal: s.principal as HttpRequest<R>['principal'],
+        principal: (route.auth === 'session' ? s.session : s.principal) as HttpRequest<R>['principal'],
         deps: s.deps, ip: s.ip, requestId: s.requestId,
         headers: event.headers ?? {}, event,
       });

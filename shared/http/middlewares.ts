@@ -11,6 +11,8 @@ import { PLANS } from '../domain/plans';
 import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../domain/errors';
 import { isOutage, OUTAGE_RETRY_AFTER_SECONDS } from './outage';
 import { errorFields, log } from '../log';
+import { sessionPrincipal, type SessionPrincipal } from '../app/dashboard/sign-in';
+import { csrfMatches, presentedCsrf, readCookie, sessionCookieName } from './session';
 
 /** Per-request state the middlewares fill in for the route function. */
 export interface RequestState {
@@ -19,8 +21,12 @@ export interface RequestState {
   ip: string;
   requestId: string;
   principal?: Principal;
+  /** The signed-in dashboard owner (session routes). */
+  session?: SessionPrincipal;
   body?: unknown;
   rawBody?: string;
+  /** The body's exact bytes (routes with `rawBody`). */
+  rawBytes?: Buffer;
   contentType?: string;
   query?: unknown;
   params?: unknown;
@@ -59,7 +65,7 @@ export function requestLog(route: RouteDef): Mw {
   const write = (req: Req) => {
     const s = stateOf(req.context);
     const status = req.response?.statusCode ?? 500;
-    const fields = { route: route.id, method: route.method, status, duration_ms: s ? Date.now() - s.startedAt : undefined, request_id: s?.requestId, account_id: s?.principal?.account.id };
+    const fields = { route: route.id, method: route.method, status, duration_ms: s ? Date.now() - s.startedAt : undefined, request_id: s?.requestId, account_id: (s?.principal ?? s?.session)?.account.id };
     if (status >= 500) log.error('request', fields); else log.info('request', fields);
   };
   return { after: write, onError: write };
@@ -112,16 +118,43 @@ export function loopbackOnly(route: Pick<RouteDef, 'localOnly'>): Mw {
   };
 }
 
-/** Authenticates the bearer key and checks its scope (key routes); session routes refuse API keys with 403. */
+/** Dashboard pages (paths under /dashboard) redirect to the sign-in page instead of answering 403. */
+const isPage = (route: RouteDef) => route.path === '/dashboard' || route.path.startsWith('/dashboard/');
+
+/**
+ * Session routes (issue 16): the session cookie must name a live session (an API key, or no session, is 403
+ * `session_required`; a dashboard page GET without a session is a 303 to the sign-in page with a return path), and
+ * every state-changing request must present the session's CSRF token (403 `csrf_failed`, nothing changed).
+ */
+async function authSession(route: RouteDef, req: Req): Promise<void> {
+  const s = stateOf(req.context);
+  const e = req.event;
+  const required = () => new ForbiddenError('This can be done only from a signed-in dashboard session, never with an API key', { code: 'session_required' });
+  if (/^Bearer\s/i.test(e.headers?.authorization ?? '')) throw required();
+  const id = readCookie(e, sessionCookieName(s.deps.settings.publicBaseUrl));
+  const principal = id ? await sessionPrincipal(s.deps, id) : undefined;
+  if (!principal) {
+    if (isPage(route) && (route.method === 'GET' || route.method === 'HEAD')) {
+      const back = e.rawPath + (e.rawQueryString ? `?${e.rawQueryString}` : '');
+      const location = `/dashboard/sign-in?return=${encodeURIComponent(back)}`;
+      throw new AppError(303, 'session_required', 'Sign in to the dashboard first', { headers: { location } });
+    }
+    throw required();
+  }
+  if (route.method !== 'GET' && route.method !== 'HEAD' && !csrfMatches(presentedCsrf(e), principal.csrf)) {
+    throw new ForbiddenError('The form is out of date or did not come from the dashboard: reload the page and try again', { code: 'csrf_failed' });
+  }
+  s.session = principal;
+}
+
+/** Authenticates the bearer key and checks its scope (key routes), or the dashboard session (session routes). */
 export function auth(route: RouteDef): Mw {
   return {
     before: async (req: Req) => {
       if (route.auth === 'open') return;
-      if (route.auth === 'session') {
-        throw new ForbiddenError('This can be done only from a signed-in dashboard session, never with an API key', { code: 'session_required' });
-      }
       const s = stateOf(req.context);
       try {
+        if (route.auth === 'session') return await authSession(route, req);
         s.principal = await authenticate(s.deps, req.event.headers?.authorization);
       } catch (err) {
         if (!(err instanceof AppError) && isOutage(err)) throw unavailable('auth_unavailable', 'Authentication');
@@ -145,7 +178,8 @@ export function rateLimit(route: RouteDef): Mw {
         await hit(s.deps, `key#${s.principal.key.id}`, perMinute(plan.api_requests_per_minute_per_key));
       }
       if (route.rateLimit) {
-        const subject = s.principal ? `acc#${s.principal.account.id}` : `ip#${s.ip}`;
+        const account = s.principal?.account ?? s.session?.account;
+        const subject = account ? `acc#${account.id}` : `ip#${s.ip}`;
         await hit(s.deps, `${route.id}#${subject}`, route.rateLimit);
       }
     },
@@ -177,6 +211,12 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
         const res = route.query.safeParse(e.queryStringParameters ?? {});
         if (!res.success) throw new BadRequestError('Invalid query parameters', { details: { issues: issues(res.error) } });
         s.query = res.data;
+      }
+      if (route.rawBody) {
+        const bytes = !e.body ? Buffer.alloc(0) : Buffer.from(e.body, e.isBase64Encoded ? 'base64' : 'utf8');
+        if (bytes.length > maxBodyBytes()) throw new PayloadTooLargeError(`The request body is larger than ${maxBodyBytes()} bytes`);
+        s.rawBytes = bytes;
+        return;
       }
       if (!route.body) return;
       const raw = decodeBody(e);

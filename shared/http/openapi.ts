@@ -37,6 +37,7 @@ export function openApiDocument(routes: RouteDef[], serverUrl: string): Json {
     const op: Json = {
       operationId: r.id, summary: r.summary, tags: [r.tag],
       ...(r.auth === 'open' ? { security: [] } : {}),
+      ...(r.auth === 'session' ? { security: [{ sessionCookie: [] }] } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? {
         requestBody: {
@@ -58,6 +59,9 @@ export function openApiDocument(routes: RouteDef[], serverUrl: string): Json {
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     paths,
-    components: { schemas, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_live_…' } } },
+    components: { schemas, securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_live_…' },
+      sessionCookie: { type: 'apiKey', in: 'cookie', name: '__Host-session', description: 'The dashboard session (docs/dashboard.md); API keys are refused with 403 session_required' },
+    } },
   };
 }

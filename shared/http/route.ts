@@ -10,8 +10,9 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
 /** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
+/** `billingConfig`: read Stripe's keys and prices under BILLING_SSM_PREFIX in SSM Parameter Store (billing routes only). */
 /** `kms`: encrypt and decrypt secrets; `kmsEncrypt` / `kmsDecrypt`: only new data keys / only unwrapping them. */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'kmsEncrypt' | 'kmsDecrypt' | 'ses' | 'oauthConfig';
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'kmsEncrypt' | 'kmsDecrypt' | 'ses' | 'oauthConfig' | 'billingConfig';
 
 export interface ResponseDef {
   description: string;
@@ -38,6 +39,8 @@ export interface RouteDef {
   optionalBody?: boolean;
   /** Content types accepted besides JSON (e.g. text/csv); the handler gets the raw text for those. */
   extraContentTypes?: readonly string[];
+  /** The body's exact bytes are handed to the function unparsed (`rawBytes`), e.g. for a signed provider webhook. */
+  rawBody?: boolean;
   query?: z.ZodObject;
   params?: z.ZodObject;
   responses: Record<number, ResponseDef>;

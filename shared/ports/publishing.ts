@@ -53,6 +53,11 @@ export interface PostRecord {
   platforms: PlatformName[];
   payload: PostPayload;
   created_at: string;
+  /** Who published it (API key or AI app; issue 16), and the counter of its guardrails cap it was counted on. */
+  actor?: { kind: 'key' | 'app'; id: string };
+  cap_key?: string;
+  /** The approval it was held for (published once approved). */
+  approval_id?: string;
 }
 
 /** One network of one post: the unit the worker claims, so a network is published at most once. */

@@ -43,6 +43,8 @@ export interface ScheduleRecord {
   /** How many times a stale run was taken over (a run that keeps dying is failed after MAX_TAKEOVERS). */
   takeovers?: number;
   canceled_at?: string;
+  /** Who scheduled it (API key or AI app): its guardrails apply when it publishes (issue 16). */
+  actor?: { kind: 'key' | 'app'; id: string };
 }
 
 export type RecurringStatus = 'active' | 'canceled' | 'ended';
@@ -63,6 +65,8 @@ export interface RecurringRecord {
   last_occurrence?: string;
   created_at: string;
   updated_at: string;
+  /** Who created it (API key or AI app): its guardrails apply to each occurrence (issue 16). */
+  actor?: { kind: 'key' | 'app'; id: string };
 }
 
 export interface ScheduleQuery {

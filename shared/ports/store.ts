@@ -1,5 +1,6 @@
 import type { PlanName } from '../domain/plans';
 import type { KeyScope } from '../domain/api-key';
+import type { AccountBilling, PlanChange } from '../domain/billing';
 
 /**
  * Persistence ports, one per aggregate. The DynamoDB adapters implement each with single-item conditional writes
@@ -15,6 +16,11 @@ export interface Account {
   brand_count: number;
   /** https origins redirect_after may lead to (PATCH /api/me); absent = none registered. */
   redirect_origins?: string[];
+  // Billing (issue 13): the subscription state the plan follows, its optimistic version, the customer, the last change.
+  billing?: AccountBilling;
+  billing_version?: number;
+  billing_customer_id?: string;
+  plan_change?: PlanChange;
 }
 
 export interface AccountStore {
@@ -79,6 +85,8 @@ export interface OneTimeToken {
   account_id: string;
   data: Record<string, string>;
   expires_at: number;
+  /** Set (epoch seconds) once the token was consumed. */
+  used_at?: number;
 }
 export type ConsumeResult = { ok: true; token: OneTimeToken } | { ok: false; reason: 'missing' | 'used' | 'expired' };
 

@@ -113,7 +113,7 @@ describe('account routes', () => {
   it('brand limit on Free answers 400 brand_limit_reached with an upgrade link', async () => {
     const res = await call(postBrands, authed('http/post-brands.json'));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'brand_limit_reached', upgrade_url: 'https://api.test/billing?plan=starter' });
+    expect(res.body).toMatchObject({ code: 'brand_limit_reached', upgrade_url: 'https://api.test/dashboard/plan?plan=starter' });
   });
 
   it('the confirmation page shows the key once as HTML, then a 410 page', async () => {

@@ -68,7 +68,7 @@ function tableKeyStatements(t: Template, fnId: string): any[] {
 }
 
 const GRANT_ACTION_PREFIX: Record<Grant, string> = {
-  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', kmsEncrypt: 'kms:', kmsDecrypt: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:',
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', kmsEncrypt: 'kms:', kmsDecrypt: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:', billingConfig: 'ssm:',
 };
 
 describe('stacks', () => {
@@ -393,7 +393,7 @@ describe('OAuth client registrations', () => {
     expect(fns.every((f) => (f.Properties!.Environment as { Variables: Record<string, string> }).Variables.OAUTH_SSM_PREFIX === '/social-publishing/dev/oauth')).toBe(true);
     const ssmStatements = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
       .flatMap((p) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
-      .filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')));
+      .filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')) && JSON.stringify(s.Resource).includes('/oauth'));
     expect(ssmStatements.length).toBe(routeList.filter((r) => !r.localOnly && r.grants.includes('oauthConfig')).length);
     for (const s of ssmStatements) {
       expect(s.Action).toBe('ssm:GetParametersByPath');
@@ -412,5 +412,26 @@ describe('media reads', () => {
       .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[] }>)
       .flatMap((s) => [s.Action].flat()).filter((a) => a.startsWith('s3:'));
     expect(s3Actions).toEqual(['s3:GetObject']);
+  });
+});
+
+describe('Billing secrets (issue 13)', () => {
+  test("Stripe's keys are read from SSM under the stage prefix, only by the billing routes; no function has them in its environment", () => {
+    const t = Template.fromStack(stacks.api);
+    const fns = Object.values(resourcesOf(t, 'AWS::Lambda::Function'));
+    for (const f of fns) {
+      const vars = (f.Properties!.Environment as { Variables: Record<string, string> }).Variables;
+      expect(vars.BILLING_SSM_PREFIX).toBe('/social-publishing/dev/stripe');
+      expect(Object.keys(vars).filter((k) => k.startsWith('STRIPE_'))).toEqual([]);
+    }
+    const billingStatements = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
+      .flatMap((p) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
+      .filter((s) => JSON.stringify(s.Resource).includes(':parameter/social-publishing/dev/stripe'));
+    const billingRoutes = routeList.filter((r) => !r.localOnly && r.grants.includes('billingConfig')).map((r) => r.id).sort();
+    expect(billingRoutes).toEqual([
+      'get-billing', 'get-dashboard-plan', 'post-billing-checkout', 'post-billing-portal', 'post-billing-stripe-webhook', 'post-dashboard-plan-checkout', 'post-dashboard-plan-portal',
+    ]);
+    expect(billingStatements).toHaveLength(billingRoutes.length);
+    for (const s of billingStatements) expect(s.Action).toBe('ssm:GetParametersByPath');
   });
 });

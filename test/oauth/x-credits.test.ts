@@ -50,7 +50,7 @@ describe('X credits', () => {
     await w.connectTelegram(w.deps, acc);
     await w.connectDiscord(w.deps, acc);
     const res = await post(acc, { platforms: ['x', 'telegram', 'discord'], text: 'free plan' });
-    expect(res.results[0]).toMatchObject({ platform: 'x', ok: false, code: 'plan_feature', upgrade_url: 'https://api.test/billing?plan=starter', what: expect.any(String), fix: expect.any(String) });
+    expect(res.results[0]).toMatchObject({ platform: 'x', ok: false, code: 'plan_feature', upgrade_url: 'https://api.test/dashboard/plan?plan=starter', what: expect.any(String), fix: expect.any(String) });
     expect(res.results.slice(1).map((r) => [r.platform, r.ok, r.status])).toEqual([['telegram', true, 'published'], ['discord', true, 'published']]);
     expect(w.fake.postCalls).toHaveLength(0);
     expect(await credits(acc)).toBe(0);
@@ -86,7 +86,7 @@ describe('X credits', () => {
     const acc = await withX('starter');
     await w.deps.counters.increment(usageKeys.xCredits(acc.id, w.clock.now()), 95, 100, Math.floor(Date.now() / 1000) + 86_400 * 60);
     const res = await post(acc, { text: 'with a link https://example.com' });
-    expect(res.results[0]).toMatchObject({ ok: false, code: 'x_credits_exhausted', upgrade_url: expect.stringContaining('/billing?plan=pro'), error: expect.stringContaining('needs 10 X credits; 5 of') });
+    expect(res.results[0]).toMatchObject({ ok: false, code: 'x_credits_exhausted', upgrade_url: expect.stringContaining('/dashboard/plan?plan=pro'), error: expect.stringContaining('needs 10 X credits; 5 of') });
     expect(w.fake.postCalls).toHaveLength(0);
     expect(await credits(acc)).toBe(95);
     expect(await posts(acc)).toBe(0);

@@ -73,7 +73,7 @@ describe('POST /api/schedule: everything checkable is checked now', () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await schedule(acc, { platform: 'discord', text: `p${i}`, run_at: inMinutes(60 + i) })).schedule_id);
     const over = await rejection(schedule(acc, { platform: 'discord', text: 'p10', run_at: inMinutes(80) }));
-    expect(over).toMatchObject({ status: 400, code: 'scheduled_limit_reached', details: { limit: 10, upgrade_url: 'https://api.test/billing?plan=starter' } });
+    expect(over).toMatchObject({ status: 400, code: 'scheduled_limit_reached', details: { limit: 10, upgrade_url: 'https://api.test/dashboard/plan?plan=starter' } });
     await cancelSchedule(w.deps, acc.id, ids[0]);
     expect((await schedule(acc, { platform: 'discord', text: 'p10', run_at: inMinutes(80) })).status).toBe('scheduled');
   });

@@ -12,8 +12,11 @@ beforeAll(async () => {
 afterAll(() => rt?.stop());
 
 describe('API key scopes (spec §5.3)', () => {
-  it('every key route declares its scope; an absent scope defaults to read for GET/HEAD and manage otherwise', () => {
-    for (const r of routeList.filter((x) => x.auth === 'key')) expect([r.id, r.scope]).toEqual([r.id, expect.stringMatching(/^(publish|read|manage)$/)]);
+  it('every key route needs a scope; an absent scope defaults to read for GET/HEAD and manage otherwise', () => {
+    for (const r of routeList.filter((x) => x.auth === 'key')) expect([r.id, requiredScope(r)]).toEqual([r.id, expect.stringMatching(/^(publish|read|manage)$/)]);
+    const publish = routeList.filter((r) => r.auth === 'key' && requiredScope(r) === 'publish').map((r) => r.id).sort();
+    expect(publish).toEqual(expect.arrayContaining(['post-post', 'post-schedule', 'patch-schedule', 'delete-schedule', 'post-bulk', 'post-recurring', 'delete-recurring']));
+    expect(routeList.filter((r) => r.auth === 'key' && r.method === 'GET' && requiredScope(r) !== 'read').map((r) => r.id)).toEqual(['get-media-finalize']);
     expect(requiredScope({ method: 'GET' })).toBe('read');
     expect(requiredScope({ method: 'HEAD' })).toBe('read');
     expect(requiredScope({ method: 'POST' })).toBe('manage');

@@ -132,7 +132,7 @@ describe('brands', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as AppError);
     expect(refused).toHaveLength(8);
-    expect(refused[0].toBody()).toEqual({ error: expect.any(String), code: 'brand_limit_reached', limit: 3, upgrade_url: 'https://api.test/billing?plan=pro' });
+    expect(refused[0].toBody()).toEqual({ error: expect.any(String), code: 'brand_limit_reached', limit: 3, upgrade_url: 'https://api.test/dashboard/plan?plan=pro' });
     expect(await deps.brands.list(account.id)).toHaveLength(3);
   });
 

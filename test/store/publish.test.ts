@@ -161,7 +161,7 @@ describe('POST /api/post use case', () => {
     await w.deps.connections.put({ ...discordConn, platform: 'slack', id: 'con_01ZZZZZZZZZZZZZZZZZZZZZZZZ', credentials_enc: await w.deps.cipher.encrypt(plain, connectionContext({ ...discordConn, platform: 'slack' }, 'credentials')) });
     const res = await post(acc, { platforms: ['telegram', 'bluesky', 'discord', 'slack'], text: 'free plan' });
     expect(res.results.map((r) => [r.platform, r.code ?? r.status])).toEqual([['telegram', 'published'], ['bluesky', 'not_connected'], ['discord', 'published'], ['slack', 'networks_per_post']]);
-    expect(res.results[3]).toMatchObject({ ok: false, held: true, upgrade_url: 'https://api.test/billing?plan=starter' });
+    expect(res.results[3]).toMatchObject({ ok: false, held: true, upgrade_url: 'https://api.test/dashboard/plan?plan=starter' });
     const events = (await getPost(w.deps, acc.id, res.post_id)).events.map((e) => `${e.type}:${e.data.platform}`).sort();
     expect(events).toEqual(['post.failed:bluesky', 'post.published:discord', 'post.published:telegram']);
     expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(2);

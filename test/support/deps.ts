@@ -26,10 +26,18 @@ import { buildOAuthProviders, buildRegistry } from '../../shared/networks/regist
 import { envClients } from '../../shared/app/oauth/clients';
 import { mediaGateway } from '../../shared/container';
 import { DynamoMediaStore } from '../../shared/adapters/dynamodb/media';
+import { DynamoBillingStore } from '../../shared/adapters/dynamodb/billing';
+import { StripePayments } from '../../shared/adapters/stripe/stripe-payments';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
+import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
+import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
+import { noApps } from '../../shared/adapters/no-apps';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
+
+/** Billing as on a server without Stripe configured (checkout and portal: 503 billing_unavailable). */
+export const unconfiguredPayments = new StripePayments(async () => undefined);
 
 /** An in-memory embedded DynamoDB (dynalite) with the project's table, one per test file. */
 export async function startTestTable(): Promise<{ table: TableRef; stop: () => Promise<void>; endpoint: string }> {
@@ -132,6 +140,11 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     uploads: new DynamoMediaStore(table),
     webhooks: new DynamoWebhookStore(table),
     webhookSender: new HttpWebhookSender({ allowPrivate: true }),
+    payments: unconfiguredPayments,
+    billing: new DynamoBillingStore(table),
+    sessions: new DynamoSessionStore(table),
+    guardrails: new DynamoGuardrailStore(table),
+    apps: noApps,
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,

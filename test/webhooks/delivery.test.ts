@@ -106,7 +106,7 @@ describe('registration', () => {
     const a = await createWebhook(t.deps, acc, { url: rx.url('/a') });
     await createWebhook(t.deps, acc, { url: rx.url('/b') });
     const err = await createWebhook(t.deps, acc, { url: rx.url('/c') }).catch((e: AppError) => e);
-    expect(err).toMatchObject({ status: 400, code: 'webhook_limit_reached', details: { limit: 2, upgrade_url: 'https://api.test/billing?plan=starter' } });
+    expect(err).toMatchObject({ status: 400, code: 'webhook_limit_reached', details: { limit: 2, upgrade_url: 'https://api.test/dashboard/plan?plan=starter' } });
     expect(await t.deps.counters.get(usageKeys.webhooks(acc.id))).toBe(2);
     expect(await deleteWebhook(t.deps, acc.id, a.webhook.id)).toEqual({ id: a.webhook.id, deleted: true });
     expect(await t.deps.counters.get(usageKeys.webhooks(acc.id))).toBe(1);

@@ -54,6 +54,16 @@ export const keys = {
   mediaPrefix: 'MEDIA#',
   uploadLink: (hash: string) => ({ pk: `UPLINK#${hash}`, sk: 'UPLINK' }),
   uploadLinkPrefix: 'UPLINK#',
+  // Billing (issue 13): each provider event claimed once; customer → account; the plan-change history per account.
+  billingEvent: (eventId: string) => ({ pk: `BILLEVT#${eventId}`, sk: 'BILLEVT' }),
+  billingCustomer: (customerId: string) => ({ pk: `BILLCUS#${customerId}`, sk: 'BILLCUS' }),
+  planChange: (accountId: string, at: string, seq: number) => ({ pk: `ACC#${accountId}`, sk: `PLANCHG#${at}#${String(seq).padStart(8, '0')}` }),
+  planChangePrefix: 'PLANCHG#',
+  // Dashboard (issue 16): sessions by hash.
+  session: (hash: string) => ({ pk: `SESSION#${hash}`, sk: 'SESSION' }),
+  // Guardrails per actor (API key or AI app) under the account.
+  guardrails: (accountId: string, kind: string, id: string) => ({ pk: `ACC#${accountId}`, sk: `GUARD#${kind}#${id}` }),
+  guardrailsPrefix: 'GUARD#',
 } as const;
 
 export const GSI1 = 'gsi1';

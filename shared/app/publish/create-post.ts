@@ -17,6 +17,8 @@ import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
 import { releaseXCredits, reserveXCredits, xPlanRefusal } from './x-credits';
+import type { Actor } from '../auth';
+import { checkBrandAllowed, loadGuardrails, platformRefusal, reserveActorCap } from '../guardrails/enforce';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
@@ -26,6 +28,8 @@ export interface PublishOptions {
   schedule_id?: string;
   /** Wait for the workers' results (POST /api/post); false answers right after fan-out. */
   wait: boolean;
+  /** Who publishes (API key or AI app): its guardrails apply (issue 16). Absent: no actor guardrails. */
+  actor?: Actor;
 }
 
 export interface PublishMessage {
@@ -56,11 +60,15 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   const plan = PLANS[account.plan];
   const postId = newId('pst', started);
   const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
+  const guard = await loadGuardrails(deps, account.id, opts.actor);
+  checkBrandAllowed(guard, brand.id);
 
   const results = new Map<PlatformName, NetworkResult>();
   let sendable: Sendable[] = [];
   const xRefusal = valid.platforms.includes('x') ? xPlanRefusal(deps, account) : undefined;
   for (const platform of valid.platforms) {
+    const refused = platformRefusal(guard, platform);
+    if (refused) { results.set(platform, refused); continue; }
     // X is a paid add-on (decisions.md "Plans"): refused on Free first, so it never takes one of the plan's places
     if (platform === 'x' && xRefusal) { results.set(platform, xRefusal); continue; }
     const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, postId));
@@ -89,6 +97,14 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
     }
   }
 
+  let capKey: string | undefined;
+  try {
+    capKey = await reserveActorCap(deps, account, opts.actor, guard, sendable.length, started);
+  } catch (err) {
+    if (lock) await deps.locks.release(lock, postId);
+    throw err;
+  }
+
   const postsKey = usageKeys.posts(account.id, started);
   const monthEnd = Math.floor(nextMonthStart(started).getTime() / 1000) + 86_400 * 40;
   const reserved: Sendable[] = [];
@@ -111,6 +127,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
     }
     reserved.push(s);
   }
+  if (capKey && reserved.length < sendable.length) await deps.counters.release(capKey, sendable.length - reserved.length);
   sendable = reserved;
 
   const post: PostRecord = {
@@ -118,6 +135,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
     ...(opts.schedule_id ? { schedule_id: opts.schedule_id } : {}),
     idempotency_key: valid.idempotency_key ?? null, lock, platforms: valid.platforms, payload: valid.payload,
     created_at: new Date(started).toISOString(),
+    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKey ? { cap_key: capKey } : {}),
   };
   const networks: NetworkRecord[] = valid.platforms.map((platform) => {
     const s = sendable.find((x) => x.platform === platform);
@@ -180,6 +198,7 @@ async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[
       await deps.posts.settle(post.id, platform, 'done', failed(platform, 'internal_error', 'The post could not be queued for sending'), { reserved: false });
       await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
       if (platform === 'x') await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), xCredits);
+      if (post.cap_key) await deps.counters.release(post.cap_key, 1);
     }
   }
   void err;

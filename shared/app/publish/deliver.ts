@@ -87,6 +87,7 @@ async function finish(deps: Deps, post: PostRecord, net: NetworkRecord, connecti
   if (!result.ok) {
     await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
     await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), net.x_credits);
+    if (post.cap_key) await deps.counters.release(post.cap_key, 1);
   }
   await recordOutcome(deps, post, connection, result);
   const after = await deps.posts.get(post.id);
@@ -246,6 +247,7 @@ async function closeStale(deps: Deps, post: PostRecord, net: NetworkRecord) {
   await deps.posts.settle(post.id, net.platform, 'done', result, { reserved: false });
   await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
   await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), net.x_credits);
+  if (post.cap_key) await deps.counters.release(post.cap_key, 1);
   await recordOutcome(deps, post, await deps.connections.get(post.account_id, post.brand_id, net.platform), result);
 }
 

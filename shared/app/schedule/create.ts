@@ -12,6 +12,8 @@ import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveSchedule
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import { parseBulkCsv } from './csv';
 import { ensureScheduleSweep } from './sweep';
+import type { Actor } from '../auth';
+import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 
 /** Rows written (item + alarm) at once in a bulk request. */
 const WRITE_CONCURRENCY = 16;
@@ -49,8 +51,9 @@ function issuesText(error: z.ZodError): string {
  *    what it took. (Before step 2 the sweep's recurring timer is armed, once per process: a crash between item and
  *    alarm leaves a schedule the sweep fires; see sweep.ts.)
  */
-export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot' } = {}): Promise<RowOutcome[]> {
+export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor } = {}): Promise<RowOutcome[]> {
   const now = deps.clock.now();
+  const guard = await loadGuardrails(deps, account.id, opts.actor);
   const reads = cachedReads(deps);
   const outcomes = new Map<number, RowOutcome>();
   const fail = (row: number, error: AppError) => outcomes.set(row, { row, ok: false, error });
@@ -63,7 +66,9 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
     try {
       const { run_at, ...post } = parsed.data;
       const runAt = parseRunAt(run_at ?? opts.runAtDefault, now);
-      pending.push({ row: r.row, runAt, checked: await checkNow(reads, account, post) });
+      const checked = await checkNow(reads, account, post);
+      checkBrandAllowed(guard, checked.brand.id);
+      pending.push({ row: r.row, runAt, checked });
     } catch (err) {
       if (err instanceof AppError) fail(r.row, err); else throw err;
     }
@@ -116,7 +121,7 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
       id, account_id: account.id, brand_id: p.checked.brand.id, status: 'scheduled', run_at: runAt.toISOString(),
       platforms: p.checked.valid.platforms, request: p.checked.request as Record<string, unknown>,
       ...(p.runAt.kind === 'next_slot' ? { slot: true } : {}), ...(slot ? { slot_claim: slot } : {}),
-      counted: true, created_at: iso(now), updated_at: iso(now),
+      counted: true, created_at: iso(now), updated_at: iso(now), ...(opts.actor ? { actor: opts.actor } : {}),
     };
     ready.push(p);
   }
@@ -147,8 +152,8 @@ export const scheduledView = (s: ScheduleRecord) => ({
 });
 
 /** POST /api/schedule: one row; its failure is the request's error. */
-export async function createSchedule(deps: Deps, account: Account, body: ScheduleRequest) {
-  const [outcome] = await scheduleRows(deps, account, [{ row: 1, fields: body }]);
+export async function createSchedule(deps: Deps, account: Account, body: ScheduleRequest, actor?: Actor) {
+  const [outcome] = await scheduleRows(deps, account, [{ row: 1, fields: body }], { actor });
   if (!outcome.ok) throw outcome.error;
   return scheduledView(outcome.schedule);
 }
@@ -157,7 +162,7 @@ export async function createSchedule(deps: Deps, account: Account, body: Schedul
  * POST /api/bulk: JSON {posts: [...]} or text/csv, at most 500 rows (400 too_many_rows, nothing scheduled). Valid rows
  * are scheduled, invalid ones reported {row, code, error}; the answer counts both.
  */
-export async function bulkSchedule(deps: Deps, account: Account, input: { posts: unknown[] } | { csv: string }) {
+export async function bulkSchedule(deps: Deps, account: Account, input: { posts: unknown[] } | { csv: string }, actor?: Actor) {
   let rows: RowInput[];
   if ('csv' in input) {
     rows = parseBulkCsv(input.csv).map((r) => ({ row: r.row, fields: r.fields, problem: r.problem }));
@@ -167,7 +172,7 @@ export async function bulkSchedule(deps: Deps, account: Account, input: { posts:
     }
     rows = input.posts.map((fields, i) => ({ row: i + 1, fields }));
   }
-  const outcomes = await scheduleRows(deps, account, rows, { runAtDefault: 'next_slot' });
+  const outcomes = await scheduleRows(deps, account, rows, { runAtDefault: 'next_slot', actor });
   const accepted = outcomes.filter((o): o is Extract<RowOutcome, { ok: true }> => o.ok);
   const rejected = outcomes.filter((o): o is Extract<RowOutcome, { ok: false }> => !o.ok);
   return {

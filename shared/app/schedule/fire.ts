@@ -96,7 +96,7 @@ export async function fireRecurring(deps: Deps, recurringId: string, occurrenceT
   const now = deps.clock.now();
   const record: ScheduleRecord = {
     id: occurrenceScheduleId(rec.id, occMs), account_id: rec.account_id, brand_id: rec.brand_id, status: 'publishing',
-    run_at: occurrence, platforms: rec.platforms, request: rec.request, counted: false,
+    run_at: occurrence, platforms: rec.platforms, request: rec.request, counted: false, ...(rec.actor ? { actor: rec.actor } : {}),
     recurring_id: rec.id, occurrence, created_at: iso(now), updated_at: iso(now), claimed_at: now,
   };
   if (!(await deps.schedules.create(record))) return;
@@ -135,7 +135,7 @@ async function run(deps: Deps, record: ScheduleRecord, idempotencyKey: string): 
     return;
   }
   try {
-    const res = await publishPost(deps, account, { ...valid, idempotency_key: idempotencyKey }, { source: 'schedule', schedule_id: record.id, wait: false });
+    const res = await publishPost(deps, account, { ...valid, idempotency_key: idempotencyKey }, { source: 'schedule', schedule_id: record.id, wait: false, actor: record.actor });
     await linkPost(deps, record.id, res.post_id);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -1,4 +1,6 @@
 import type { Deps } from '../deps';
+import type { Actor } from '../auth';
+import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import type { Account } from '../../ports/store';
 import type { RecurringRecord } from '../../ports/schedules';
 import { SCHEDULED_TIME } from '../../ports/scheduler';
@@ -43,7 +45,7 @@ export function recurringView(r: RecurringRecord, nowMs: number) {
  * 3. Write the item, then the recurring alarm (EventBridge Scheduler cron(...) with ScheduleExpressionTimezone;
  *    locally the table scheduler re-arms itself after each occurrence). Each occurrence is its own publish.
  */
-export async function createRecurring(deps: Deps, account: Account, body: RecurringRequest) {
+export async function createRecurring(deps: Deps, account: Account, body: RecurringRequest, actor?: Actor) {
   const now = deps.clock.now();
   const { cron, timezone, starts_at, ends_at, ...post } = body;
   let expression: string;
@@ -68,12 +70,13 @@ export async function createRecurring(deps: Deps, account: Account, body: Recurr
   if (post.idempotency_key !== undefined) throw new BadRequestError('idempotency_key is not accepted on a recurring post: each occurrence gets its own key (rec:<id>:<time>)');
 
   const checked = await checkNow(deps, account, post);
+  checkBrandAllowed(await loadGuardrails(deps, account.id, actor), checked.brand.id);
   await reserveScheduled(deps, account);
   const record: RecurringRecord = {
     id: newId('rec', now), account_id: account.id, brand_id: checked.brand.id, platforms: checked.valid.platforms,
     request: checked.request as Record<string, unknown>, cron: expression, timezone,
     ...(starts ? { starts_at: starts.toISOString() } : {}), ...(ends ? { ends_at: ends.toISOString() } : {}),
-    status: 'active', counted: true, created_at: iso(now), updated_at: iso(now),
+    status: 'active', counted: true, created_at: iso(now), updated_at: iso(now), ...(actor ? { actor } : {}),
   };
   try {
     await deps.schedules.createRecurring(record);

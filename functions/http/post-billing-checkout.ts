@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { startCheckout } from '../../shared/app/billing/checkout';
+
+/** POST /api/billing/checkout: the Stripe Checkout URL for a paid plan. */
+export const handler = httpHandler(routes.postBillingCheckout, async (req) => ok(await startCheckout(req.deps, req.principal.account, req.body)));
