@@ -328,7 +328,7 @@ export const routes = {
   },
   getOauthCallback: {
     id: 'get-oauth-callback', method: 'GET', path: '/api/oauth/{platform}/callback', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
-    summary: "The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML)",
+    summary: "The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network",
     params: o.OAuthPlatformParams, query: o.OAuthCallbackQuery, rateLimit: { limit: 60, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: {
       200: { description: 'Connected, or choose a page / business account (HTML)', contentType: 'text/html' },
@@ -491,12 +491,6 @@ export const routes = {
     summary: 'Account settings: the https origins redirect_after may lead to (besides this service)',
     body: sec.PatchMeBody,
     responses: { 200: { description: 'Saved', schema: sec.PatchMeResponse }, 400: E('invalid_redirect_origin'), ...std },
-  },
-  getOauthStart: {
-    id: 'get-oauth-start', method: 'GET', path: '/api/oauth/{platform}/start', tag: 'Connections', auth: 'open', grants: ['table', 'kmsDecrypt'],
-    summary: 'The sign-in link answered by POST /api/oauth/{platform}/url (one use): binds the sign-in to this browser with a short-lived HttpOnly cookie, then 303 to the network',
-    params: o.OAuthPlatformParams, query: sec.OAuthStartQuery, rateLimit: { limit: 60, windowSeconds: 60 },
-    responses: { 303: { description: "To the network's sign-in" }, 400: { description: 'oauth_state_invalid, oauth_state_used (HTML)' }, 410: { description: 'oauth_state_expired (HTML)' } },
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -10,5 +10,3 @@ export const PatchMeBody = z.strictObject({
   redirect_origins: z.array(z.string().max(300)).max(MAX_REDIRECT_ORIGINS),
 });
 export const PatchMeResponse = z.object({ redirect_origins: z.array(z.string()) });
-
-export const OAuthStartQuery = z.strictObject({ token: z.string().max(200).optional() });

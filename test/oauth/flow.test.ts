@@ -39,7 +39,7 @@ describe('POST /api/oauth/{platform}/url', () => {
   it('answers the network authorize URL with a state, the callback as redirect_uri, and PKCE only where the network takes it', async () => {
     const acc = await w.newAccount();
     const started = await startOAuth(w.deps, acc, 'linkedin', {});
-    expect(started.url).toMatch(/^https:\/\/api\.test\/api\/oauth\/linkedin\/start\?token=[A-Za-z0-9_-]{43}$/);
+    expect(started.url).toMatch(/^https:\/\/api\.test\/api\/oauth\/linkedin\/callback\?start=[A-Za-z0-9_-]{43}$/);
     const li = new URL((await authorize(started.url)).authorizeUrl);
     expect(li.origin + li.pathname).toBe(`${w.fake.url}/oauth/authorize`);
     expect(li.searchParams.get('redirect_uri')).toBe('https://api.test/api/oauth/linkedin/callback');
@@ -71,7 +71,7 @@ describe('POST /api/oauth/{platform}/url', () => {
     });
     const ok = await call(postOauthUrl, event('x'));
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ platform: 'x', brand_id: expect.stringMatching(/^brd_/), expires_in: STATE_TTL_SECONDS, url: expect.stringContaining('/api/oauth/x/start?token=') });
+    expect(ok.body).toMatchObject({ platform: 'x', brand_id: expect.stringMatching(/^brd_/), expires_in: STATE_TTL_SECONDS, url: expect.stringContaining('/api/oauth/x/callback?start=') });
     expect((await call(postOauthUrl, event('discord', {}))).body).toMatchObject({ code: 'not_oauth_platform' });
     expect((await call(postOauthUrl, event('youtube', {}))).status).toBe(503);
   });

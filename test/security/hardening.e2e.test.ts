@@ -21,7 +21,7 @@ const withHost = (path: string, host: string) => new Promise<number>((resolve, r
 
 describe('defence in depth', () => {
   it('every HTML response carries CSP, no-referrer, nosniff and frame denial; HSTS only on https', async () => {
-    for (const path of ['/api/signup/confirm?token=not-a-real-token-at-all', '/upload/nothing-here-at-all', '/connect/nothing-here', '/api/oauth/linkedin/start?token=x']) {
+    for (const path of ['/api/signup/confirm?token=not-a-real-token-at-all', '/upload/nothing-here-at-all', '/connect/nothing-here', '/api/oauth/linkedin/callback?start=x']) {
       const res = await api('GET', path);
       expect([path, res.headers.get('content-type')]).toEqual([path, expect.stringMatching(/text\/html/)]);
       expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);

@@ -4,7 +4,6 @@ import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
 import { createApiKey } from '../../shared/app/api-keys';
 import { handler as postOauthUrl } from '../../functions/http/post-oauth-url';
-import { handler as getStart } from '../../functions/http/get-oauth-start';
 import { handler as getCallback } from '../../functions/http/get-oauth-callback';
 import { handler as patchMe } from '../../functions/http/patch-me';
 import { handler as getMe } from '../../functions/http/get-me';
@@ -32,7 +31,7 @@ const signInUrl = (key: string, body: Record<string, unknown> = {}) =>
   call(postOauthUrl, ev('POST', '/api/oauth/{platform}/url', '/api/oauth/linkedin/url', { params: { platform: 'linkedin' }, body, key }));
 const open = (startUrl: string) => {
   const u = new URL(startUrl);
-  return call(getStart, ev('GET', '/api/oauth/{platform}/start', u.pathname, { params: { platform: 'linkedin' }, query: { token: u.searchParams.get('token')! } }));
+  return call(getCallback, ev('GET', '/api/oauth/{platform}/callback', u.pathname, { params: { platform: 'linkedin' }, query: { start: u.searchParams.get('start')! } }));
 };
 const atNetwork = async (authorizeUrl: string) =>
   Object.fromEntries(new URL((await fetch(authorizeUrl, { redirect: 'manual' })).headers.get('location')!).searchParams) as Record<string, string>;
@@ -43,7 +42,7 @@ describe('OAuth sign-ins are bound to the browser that started them', () => {
   it('the sign-in URL sets a short-lived HttpOnly nonce cookie once, then sends the browser to the network', async () => {
     const { key } = await keyOf();
     const url = (await signInUrl(key)).body.url as string;
-    expect(url).toMatch(/^https:\/\/api\.test\/api\/oauth\/linkedin\/start\?token=/);
+    expect(url).toMatch(/^https:\/\/api\.test\/api\/oauth\/linkedin\/callback\?start=/);
     const started = await open(url);
     expect(started.status).toBe(303);
     expect(started.headers.location).toMatch(new RegExp(`^${w.fake.url}/oauth/authorize\\?`));

@@ -9,7 +9,7 @@ import { beginOAuth } from '../../shared/app/oauth/flow';
 export async function signInAtNetwork(deps: Deps, startUrl: string) {
   const u = new URL(startUrl);
   const platform = u.pathname.split('/')[3];
-  const { location, nonce } = await beginOAuth(deps, platform, u.searchParams.get('token') ?? undefined);
+  const { location, nonce } = await beginOAuth(deps, platform, u.searchParams.get('start') ?? undefined);
   const res = await fetch(location, { redirect: 'manual' });
   const back = new URL(res.headers.get('location')!);
   return { status: res.status, back, query: Object.fromEntries(back.searchParams) as Record<string, string>, nonce, authorizeUrl: location };

@@ -83,12 +83,13 @@ export async function startOAuth(deps: Deps, account: Account, name: string, inp
     data: { platform: net.platform, authorize_enc: await deps.cipher.encrypt(url), nonce_enc: await deps.cipher.encrypt(nonce) },
     expires_at: Math.floor(deps.clock.now() / 1000) + STATE_TTL_SECONDS,
   });
-  const startUrl = `${deps.settings.publicBaseUrl}/api/oauth/${net.platform}/start?token=${start}`;
+  const startUrl = `${deps.settings.publicBaseUrl}/api/oauth/${net.platform}/callback?start=${start}`;
   return { url: startUrl, platform: net.platform, brand_id: brand.id, expires_in: STATE_TTL_SECONDS };
 }
 
 /**
- * GET /api/oauth/{platform}/start?token: the sign-in URL of POST /api/oauth/{platform}/url, opened in a browser.
+ * GET /api/oauth/{platform}/callback?start=<token>: the sign-in URL of POST /api/oauth/{platform}/url, opened in a
+ * browser (served by the callback route, so no extra function).
  * Uses the start token once and answers where to send the browser and the nonce to give it (as a cookie). A used,
  * expired or unknown token is 400/410: nothing else is revealed.
  */
