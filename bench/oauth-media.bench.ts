@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { NetworkContext } from '../shared/networks/types';
 import { createYouTubeAdapter } from '../shared/networks/youtube';
 import { weightedLength } from '../shared/networks/x';
-import { YouTubeFake } from '../test/fakes/youtube';
+import { YouTubeFake } from '../infra/local/sandbox/youtube';
 import { fmt, printRows } from './support/stats';
 
 /**

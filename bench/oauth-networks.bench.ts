@@ -4,10 +4,10 @@ import { createLinkedinAdapter } from '../shared/networks/linkedin';
 import { escapeLittleText } from '../shared/networks/linkedin/rules';
 import { createRedditAdapter } from '../shared/networks/reddit';
 import type { NetworkAdapter, PublishContent } from '../shared/networks/types';
-import { FacebookFake } from '../test/fakes/facebook';
-import { InstagramFake } from '../test/fakes/instagram';
-import { LinkedinFake } from '../test/fakes/linkedin';
-import { RedditFake } from '../test/fakes/reddit';
+import { FacebookFake } from '../infra/local/sandbox/facebook';
+import { InstagramFake } from '../infra/local/sandbox/instagram';
+import { LinkedinFake } from '../infra/local/sandbox/linkedin';
+import { RedditFake } from '../infra/local/sandbox/reddit';
 import { testContext } from '../test/networks/context';
 
 /**

@@ -5,7 +5,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, TABLE_NAME } from '../infra/local/runtime';
 import { documentClient } from '../shared/adapters/dynamodb/client';
 import { keys, GSI1 } from '../shared/adapters/dynamodb/keys';
-import { DiscordFake } from '../test/fakes/discord';
+import { DiscordFake } from '../infra/local/sandbox/discord';
 import { client, must, signup } from './support/api';
 import { fmt, percentile, printRows } from './support/stats';
 

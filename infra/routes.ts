@@ -20,7 +20,7 @@ const std = { 401: E('Missing, unknown, expired or revoked API key'), 429: E('Ra
 
 export const routes = {
   getPlatforms: {
-    id: 'get-platforms', method: 'GET', path: '/api/platforms', tag: 'Catalog', auth: 'open', grants: [],
+    id: 'get-platforms', method: 'GET', path: '/api/platforms', tag: 'Catalog', auth: 'open', grants: ['oauthConfig'],
     summary: 'The networks, what each needs, and whether it is available now',
     responses: { 200: { description: 'The networks', schema: s.PlatformsResponse } },
   },
@@ -42,9 +42,9 @@ export const routes = {
   },
   getSignupConfirm: {
     id: 'get-signup-confirm', method: 'GET', path: '/api/signup/confirm', tag: 'Account', auth: 'open', grants: ['table'],
-    summary: 'Open the emailed link: verifies the email and shows the first API key once (HTML; JSON with Accept: application/json)',
+    summary: 'Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it',
     query: s.ConfirmQuery,
-    responses: { 200: { description: 'The API key, shown once', schema: s.ConfirmResponse }, 410: E('Link used or expired') },
+    responses: { 200: { description: 'The confirmation page (HTML)', contentType: 'text/html' }, 400: E('confirm_with_post: JSON clients POST /api/signup/confirm {token}') },
   },
   getMe: {
     id: 'get-me', method: 'GET', path: '/api/me', tag: 'Account', auth: 'key', scope: 'read', grants: ['table'],
@@ -484,6 +484,13 @@ export const routes = {
       200: { description: 'The guardrails now in force', schema: g.GuardrailsResponse }, 400: E('Invalid input'),
       402: E('plan_feature: guardrails start on the starter plan'), 403: E('session_required (an API key), csrf_failed'), 404: E('key_not_found, app_not_found, brand_not_found'),
     },
+  },
+  // --- sandbox, strict requests and contract fixes (issue 10) ---
+  postSignupConfirm: {
+    id: 'post-signup-confirm', method: 'POST', path: '/api/signup/confirm', tag: 'Account', auth: 'open', grants: ['table'],
+    summary: 'Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form)',
+    body: s.ConfirmBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
+    responses: { 200: { description: 'The API key, shown once', schema: s.ConfirmResponse }, 400: E('Invalid input'), 410: E('link_expired: used or expired'), 429: std[429] },
   },
   // --- Security and robustness sweep (issue 17) ---
   patchMe: {

@@ -79,14 +79,51 @@ const EnvSchema = z.object({
   STRIPE_API_BASE: z.string().url().optional(),
   /** In AWS: the SSM path holding the same names as SecureString parameters (the secrets are never env vars there). */
   BILLING_SSM_PREFIX: z.string().optional(),
+  // --- sandbox (issue 10) ---
+  /** Local mode: `sandbox` (default) simulates all 16 networks in process; `live` reaches the real networks. */
+  NETWORKS: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** Set by the local runtime in sandbox mode: the one private origin the address guard allows (its /sandbox/ paths). */
+  SANDBOX_ORIGIN: z.string().url().optional(),
+  /** Set with it: the networks whose API base is the sandbox's (comma-separated); their post links go to the inbox. */
+  SANDBOX_NETWORKS: z.string().default(''),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
 
+/** An environment variable with a value the service cannot run with; the message is one line naming it. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function allowed(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_value') return `one of ${issue.values.map(String).join(', ')}`;
+  if (issue.code === 'invalid_format') return issue.format === 'url' ? 'an absolute URL (e.g. https://host)' : `a ${issue.format}`;
+  if (issue.code === 'invalid_type') return `a ${issue.expected}`;
+  if (issue.code === 'too_small') return `at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}`;
+  return issue.message;
+}
+
+/**
+ * Parses the environment once. An empty value means unset (its default applies). A value the service cannot use
+ * throws ConfigError with one line naming the variable and what is allowed: the local runtime stops at start and a
+ * Lambda at init (shared/container.ts), instead of every request answering 500.
+ */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const res = EnvSchema.safeParse(set);
+  if (res.success) return res.data;
+  const issue = res.error.issues[0];
+  const name = String(issue.path[0] ?? '?');
+  throw new ConfigError(name, `Invalid environment variable ${name}=${JSON.stringify(set[name] ?? '')}: expected ${allowed(issue)} (or leave it empty for the default)`);
+}
+
 let cached: Config | undefined;
 
 export function config(): Config {
-  cached ??= EnvSchema.parse(process.env);
+  cached ??= parseConfig(process.env);
   return cached;
 }
 

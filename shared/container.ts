@@ -32,6 +32,7 @@ import { guardedFetch } from './net/pinned-fetch';
 import { WebhookEventSink } from './app/webhooks/deliver';
 import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './app/oauth/clients';
+import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
 
 /*
@@ -51,6 +52,7 @@ const schedulerClientModule: Module<typeof import('@aws-sdk/client-scheduler')> 
 const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () => require('./adapters/aws/ssm-oauth-clients');
 const ssmClientModule: Module<typeof import('@aws-sdk/client-ssm')> = () => require('@aws-sdk/client-ssm');
 const registryModule: Module<typeof import('./networks/registry')> = () => require('./networks/registry');
+const sandboxLinksModule: Module<typeof import('./networks/sandbox-links')> = () => require('./networks/sandbox-links');
 const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => require('./adapters/local/outbox-mailer');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
@@ -172,7 +174,13 @@ export function buildDeps(cfg: Config): Deps {
     webhooks: () => shared.webhooks,
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
     schedules: () => new DynamoScheduleStore(table),
-    networks: () => registryModule().buildRegistry(cfg),
+    networks: () => {
+      const registry = registryModule().buildRegistry(cfg);
+      // sandbox mode (local only): posts to simulated networks link to the sandbox inbox
+      if (!local || !cfg.SANDBOX_ORIGIN) return registry;
+      const simulated = new Set(cfg.SANDBOX_NETWORKS.split(',').map((n) => n.trim()).filter(isPlatformName));
+      return sandboxLinksModule().withSandboxLinks(registry, cfg.SANDBOX_ORIGIN, simulated);
+    },
     oauth: () => ({ providers: registryModule().buildOAuthProviders(cfg), clients: oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
     media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), {
@@ -206,3 +214,7 @@ export function getDeps(): Deps {
 export function setDeps(next: Deps | undefined): void {
   deps = next;
 }
+
+// In Lambda, a bad environment stops the function at init with one line naming the variable (shared/config.ts),
+// never as a 500 on every request.
+if (process.env.AWS_LAMBDA_FUNCTION_NAME) config();

@@ -29,7 +29,7 @@ export async function signup(base: string, email: string, plan = 'scale'): Promi
   const outbox = JSON.parse(must(await api('GET', '/dev/outbox'), 'GET /dev/outbox').text) as Array<{ to: string; links: string[] }>;
   const link = outbox.find((m) => m.to === email)?.links[0];
   if (!link) throw new Error(`no confirmation email for ${email}`);
-  const confirmed = must(await client('')('GET', link, undefined, { accept: 'application/json' }), 'confirmation link');
+  const confirmed = must(await api('POST', '/api/signup/confirm', { token: new URL(link).searchParams.get('token') }), 'POST /api/signup/confirm');
   must(await api('POST', '/dev/plan', { email, plan }), 'POST /dev/plan');
   return confirmed.body.api_key as string;
 }

@@ -1,14 +1,14 @@
 import { generateSecretKey } from 'nostr-tools/pure';
 import { nsecEncode } from 'nostr-tools/nip19';
-import type { FakeServer, RecordedRequest } from '../../test/fakes/server';
-import { TelegramFake } from '../../test/fakes/telegram';
-import { BlueskyFake } from '../../test/fakes/bluesky';
-import { MastodonFake } from '../../test/fakes/mastodon';
-import { DiscordFake } from '../../test/fakes/discord';
-import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../test/fakes/wordpress';
-import { DEVTO_KEY, FakeDevto } from '../../test/fakes/devto';
-import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../test/fakes/hashnode';
-import { SlackFake } from '../../test/fakes/slack';
+import type { FakeServer, RecordedRequest } from '../../infra/local/sandbox/server';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
+import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
+import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
+import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../infra/local/sandbox/hashnode';
+import { SlackFake } from '../../infra/local/sandbox/slack';
 import { DelayedRelay } from './delayed-relay';
 
 export const NETWORKS = ['telegram', 'bluesky', 'mastodon', 'discord', 'wordpress', 'devto', 'hashnode', 'slack', 'nostr'] as const;
@@ -23,7 +23,7 @@ const TAG = /\bpost(\d+)\b/;
 const tagIn = (text: string) => { const m = TAG.exec(text); return m ? Number(m[1]) : undefined; };
 
 /**
- * The nine credential networks' loopback fakes (test/fakes/*, plus a delayed Nostr relay), with a settable delay D
+ * The nine credential networks' loopback fakes (infra/local/sandbox/*, plus a delayed Nostr relay), with a settable delay D
  * on each network's *publishing* call only — the one request per post that creates the post (Telegram sendMessage,
  * Bluesky createRecord, Mastodon POST statuses, the Discord/Slack webhook POST, WordPress POST posts, dev.to POST
  * articles, Hashnode publishPost/createDraft, the Nostr EVENT). Other calls (Bluesky's createSession before each

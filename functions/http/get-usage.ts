@@ -3,4 +3,4 @@ import { ok } from '../../shared/http/reply';
 import { routes } from '../../infra/routes';
 import { usage } from '../../shared/app/usage';
 
-export const handler = httpHandler(routes.getUsage, async (req) => ok(await usage(req.deps, req.principal.account)));
+export const handler = httpHandler(routes.getUsage, async (req) => ok(await usage(req.deps, req.principal.account, req.principal.key.id)));

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { RouteDef } from '../../shared/http/route';
 import { lambdaContext, type LoadHandler } from './invoke';
@@ -71,16 +72,21 @@ function decodeParams(names: string[], match: RegExpExecArray): Record<string, s
 }
 
 export interface ExtraRoute {
+  /** An HTTP method, or '*' for any. */
   method: string;
   prefix: string;
-  handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> | void;
+  /** `body`: the request body, already read. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> | void;
 }
+
+/** Takes over a WebSocket upgrade (the sandbox's Nostr relay); false leaves it (the socket is then closed). */
+export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => boolean;
 
 /**
  * The local stand-in for API Gateway: matches the route table, builds a real v2 event, invokes the same handler
  * module Lambda runs, and maps the result back (cookies and base64 bodies included).
  */
-export async function startHttpServer(routes: RouteDef[], load: LoadHandler, port: number, extra: ExtraRoute[] = []) {
+export async function startHttpServer(routes: RouteDef[], load: LoadHandler, port: number, extra: ExtraRoute[] = [], upgrade?: UpgradeHandler) {
   const compiled = routes.map(compile);
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -90,15 +96,16 @@ export async function startHttpServer(routes: RouteDef[], load: LoadHandler, por
     req.on('end', async () => {
       try {
         const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-        const special = extra.find((e) => e.method === req.method && path.startsWith(e.prefix));
-        if (special) return await special.handle(req, res);
+        const special = extra.find((e) => (e.method === '*' || e.method === req.method) && path.startsWith(e.prefix));
+        if (special) return await special.handle(req, res, Buffer.concat(chunks));
         if (tooLarge) return send(res, json(413, { error: 'Request body too large', code: 'too_large' }));
         const candidates = compiled.map((c) => ({ c, m: c.regex.exec(path) })).filter((x) => x.m);
         const hit = candidates.find((x) => x.c.route.method === req.method);
         if (!hit) {
-          return send(res, candidates.length
-            ? json(405, { error: `Method ${req.method} is not allowed here`, code: 'method_not_allowed' })
-            : json(404, { error: 'Not found', code: 'not_found' }));
+          if (!candidates.length) return send(res, json(404, { error: 'Not found', code: 'not_found' }));
+          const allow = [...new Set(candidates.map((x) => x.c.route.method))].join(', ');
+          const refused = json(405, { error: `Method ${req.method} is not allowed here; allowed: ${allow}`, code: 'method_not_allowed', allow: allow.split(', ') });
+          return send(res, { ...refused, headers: { ...refused.headers, allow } });
         }
         const params = decodeParams(hit.c.names, hit.m!);
         // percent-encoding that does not decode to UTF-8 (%ff, the overlong %C0%AF) names nothing that exists
@@ -112,6 +119,9 @@ export async function startHttpServer(routes: RouteDef[], load: LoadHandler, por
         if (!res.headersSent) send(res, json(500, { error: 'Internal error', code: 'internal_error' }));
       }
     });
+  });
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!upgrade?.(req, socket, head)) socket.destroy();
   });
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, '127.0.0.1', () => resolve()); });
   const bound = (server.address() as AddressInfo).port;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { routeList } from '../routes';
 import { dispatcher, workers } from '../workers';
-import { resetConfig } from '../../shared/config';
+import { config, parseConfig, resetConfig } from '../../shared/config';
 import { setDeps, getDeps } from '../../shared/container';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
 import { TableScheduler } from '../../shared/adapters/dynamodb/table-scheduler';
@@ -13,6 +13,8 @@ import { lambdaContext, loadHandler } from './invoke';
 import { startPoller } from './sqs-poller';
 import { startTimerPoller } from './timer-poller';
 import { startMediaSweep } from './media-sweep';
+import { Sandbox } from './sandbox';
+import { sandboxEnvironment, sandboxRoutes, simulatedNetworks } from './sandbox/wiring';
 
 export interface LocalOptions {
   /** HTTP port (0 = random). */
@@ -30,6 +32,12 @@ export interface LocalRuntime {
   url: string;
   port: number;
   dataDir: string;
+  /** sandbox: the 16 networks simulated in this process (the default); live: the real networks. */
+  networks: 'sandbox' | 'live';
+  /** The simulators (sandbox mode only): their records are what GET /dev/sandbox shows. */
+  sandbox?: Sandbox;
+  /** Networks left to the user's own <NAME>_API_BASE / client settings in sandbox mode (explicit wins). */
+  explicitNetworks: string[];
   stop(): Promise<void>;
 }
 
@@ -45,13 +53,16 @@ export const MEDIA_BUCKET = 'media';
  */
 export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntime> {
   const log = opts.log ?? (() => undefined);
+  // a bad environment stops here, before anything starts, with one line naming the variable
+  const given = parseConfig({ ...process.env, ...opts.env });
+  const sandbox = given.NETWORKS === 'sandbox' ? new Sandbox() : undefined;
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const dynamo = await startDynamo(path.join(dataDir, 'dynamodb'));
   await ensureTable(dynamo.endpoint, TABLE_NAME);
   const s3 = await startS3(path.join(dataDir, 's3'), [MEDIA_BUCKET]);
   const sqs = await startSqs();
-  const queues = Object.fromEntries(workers.map((w) => [w.id, sqs.createQueue(w.queueName, { visibilityTimeoutSeconds: w.visibilityTimeoutSeconds, maxReceiveCount: w.maxReceiveCount })]));
+  const queues = Object.fromEntries(await Promise.all(workers.map(async (w) => [w.id, await sqs.createQueue(w.queueName, { visibilityTimeoutSeconds: w.visibilityTimeoutSeconds, maxReceiveCount: w.maxReceiveCount })] as const)));
 
   Object.assign(process.env, {
     RUNTIME: 'local', TABLE_NAME, MEDIA_BUCKET, DATA_DIR: dataDir, AWS_REGION: 'us-east-1',
@@ -61,10 +72,21 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     ...opts.env,
   });
 
-  const http = await startHttpServer(routeList, loadHandler, opts.port ?? 3000, opts.extraRoutes);
+  const extraRoutes = [...(opts.extraRoutes ?? []), ...(sandbox ? sandboxRoutes(sandbox) : [])];
+  const http = await startHttpServer(routeList, loadHandler, opts.port ?? 3000, extraRoutes, sandbox ? (req, socket, head) => sandbox.upgrade(req, socket, head) : undefined);
   const url = `http://localhost:${http.port}`;
   process.env.PUBLIC_BASE_URL = opts.env?.PUBLIC_BASE_URL ?? url;
+  // sandbox mode: each network not configured by the user points at its simulator; the runtime's own variables
+  // are taken back at stop, so the next runtime in this process starts from the user's environment again
+  let sandboxEnv: Record<string, string> = {};
+  let explicitNetworks: string[] = [];
+  if (sandbox) {
+    sandbox.mount(url);
+    ({ env: sandboxEnv, explicit: explicitNetworks } = sandboxEnvironment(sandbox, process.env));
+    Object.assign(process.env, sandboxEnv, { SANDBOX_ORIGIN: url, SANDBOX_NETWORKS: simulatedNetworks(sandbox, explicitNetworks).join(',') });
+  }
   resetConfig();
+  config();
   setDeps(undefined);
 
   const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
@@ -82,9 +104,11 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   const mediaSweep = startMediaSweep(getDeps, { onError });
 
   return {
-    url, port: http.port, dataDir,
+    url, port: http.port, dataDir, networks: given.NETWORKS, sandbox, explicitNetworks,
     async stop() {
       await http.stop();
+      await sandbox?.nostr.stop();
+      for (const k of [...Object.keys(sandboxEnv), ...(sandbox ? ['SANDBOX_ORIGIN', 'SANDBOX_NETWORKS'] : [])]) delete process.env[k];
       await mediaSweep.stop();
       await Promise.all([...pollers.map((p) => p.stop()), timers.stop()]);
       client.destroy();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TABLE_DEFINITION } from '../../shared/adapters/dynamodb/table-definition';
 
 /**
@@ -62,25 +63,35 @@ export async function startS3(dataDir: string, buckets: string[], port = 0): Pro
 
 export interface SqsService extends Service {
   /** Creates a queue with a DLQ and redrive policy; answers both URLs. */
-  createQueue(name: string, opts: { visibilityTimeoutSeconds: number; maxReceiveCount: number }): { url: string; dlqUrl: string };
+  createQueue(name: string, opts: { visibilityTimeoutSeconds: number; maxReceiveCount: number }): Promise<{ url: string; dlqUrl: string }>;
 }
 
+/**
+ * fauxqs on 127.0.0.1 only: its startFauxqs() listens on every interface (0.0.0.0) with no auth, so the app it
+ * builds is listened on loopback here, and queues are made through the SQS API like any client would.
+ */
 export async function startSqs(port = 0): Promise<SqsService> {
   // fauxqs is ESM-only: load it with a dynamic import (kept as import() by tsx; compiled by jest's transform).
-  const { startFauxqs } = await import('fauxqs');
-  const server = await startFauxqs({ port, logger: false });
+  const { buildApp } = await import('fauxqs');
+  const app = buildApp({ logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  const { port: bound } = app.server.address() as AddressInfo;
+  const endpoint = `http://127.0.0.1:${bound}`;
+  const client = new SQSClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   return {
-    endpoint: server.address,
-    stop: () => server.stop(),
-    createQueue(name, opts) {
-      const dlq = server.createQueue(`${name}-dlq`);
-      const q = server.createQueue(name, {
-        attributes: {
+    endpoint,
+    stop: async () => { client.destroy(); await app.close(); },
+    async createQueue(name, opts) {
+      const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+      const dlqArn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+      const q = await client.send(new CreateQueueCommand({
+        QueueName: name,
+        Attributes: {
           VisibilityTimeout: String(opts.visibilityTimeoutSeconds),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: opts.maxReceiveCount }),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: opts.maxReceiveCount }),
         },
-      });
-      return { url: q.queueUrl, dlqUrl: dlq.queueUrl };
+      }));
+      return { url: q.QueueUrl!, dlqUrl: dlq.QueueUrl! };
     },
   };
 }

@@ -40,7 +40,7 @@ export const ScheduleListQuery = z.object({
 export const SchedulesResponse = z.object({ schedules: z.array(ScheduleView), next_cursor: z.string().nullable() });
 
 /** JSON form of POST /api/bulk (the CSV form is text/csv with a header row). Rows are validated one by one. */
-export const BulkBody = z.object({ posts: z.array(z.unknown()).min(1) }).meta({ id: 'BulkRequest' });
+export const BulkBody = z.object({ posts: z.array(z.unknown()).min(1) }).strict().meta({ id: 'BulkRequest' });
 export const BulkResponse = z.object({
   total: z.number().int(), accepted: z.number().int(), rejected: z.number().int(),
   scheduled: z.array(ScheduleCreated.extend({ row: z.number().int() })),

@@ -16,14 +16,17 @@ export const PlatformSchema = z.object({
   optional_fields: z.array(z.string()).optional(), kind: z.literal('article').optional(), available: z.boolean(),
   needs: z.enum(['text', 'photo_or_video', 'video']), max_media: z.number().int(),
   addon: z.object({ kind: z.literal('x_credits'), paid_plans_only: z.boolean(), rule: z.string(), details: z.string() }).optional(),
+  unavailable_reason: z.enum(['not_configured', 'not_offered']).optional().meta({ description: 'Why available is false: this server has no app registration at the network, or the network is not offered' }),
+  reason: z.string().optional().meta({ description: 'The same in plain words' }),
 }).meta({ id: 'Platform' });
 
 export const PlatformsResponse = z.object({ platforms: z.array(PlatformSchema) });
 export const PlansResponse = z.object({ plans: z.array(z.record(z.string(), z.unknown())), yearly_discount_percent: z.number(), refund_days: z.number() });
 
-export const SignupBody = z.object({ email: z.email().max(254) });
+export const SignupBody = z.object({ email: z.email().max(254) }).strict();
 export const SignupResponse = z.object({ email: z.string(), pending_verification: z.literal(true), emailed: z.literal(true) });
 export const ConfirmQuery = z.object({ token: z.string().min(10).max(200) });
+export const ConfirmBody = z.object({ token: z.string().min(10).max(200) }).strict();
 export const ConfirmResponse = z.object({ api_key: z.string(), key_id: z.string(), account: z.object({ id: z.string(), email: z.string(), plan: z.string() }) });
 
 export const KeyView = z.object({
@@ -62,8 +65,18 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-const UsageLine = z.object({ limit: z.number().nullable(), used: z.number(), remaining: z.number().nullable(), resets_at: z.string().nullable() });
-export const UsageResponse = z.object({ plan: z.string() }).catchall(z.unknown()).meta({ id: 'Usage' });
+const UsageLine = z.object({
+  limit: z.number().nullable().meta({ description: 'null: no limit on this plan' }),
+  used: z.number().nullable().meta({ description: 'null only for networks_per_post (a rule of each post, not a running count)' }),
+  remaining: z.number().nullable().meta({ description: 'null when there is no limit, or for networks_per_post' }),
+  resets_at: z.string().nullable().meta({ description: 'End of the current window; null for standing counts (brands, webhooks, scheduled_at_a_time) and networks_per_post' }),
+}).meta({ id: 'UsageLine' });
+export const UsageResponse = z.object({
+  plan: z.string(),
+  posts_per_month: UsageLine.extend({ fair_use: z.boolean() }),
+  ai_drafts_per_day: UsageLine, brands: UsageLine, networks_per_post: UsageLine, scheduled_at_a_time: UsageLine,
+  webhooks: UsageLine, x_credits: UsageLine, api_requests_per_minute_per_key: UsageLine,
+}).catchall(z.unknown()).meta({ id: 'Usage' });
 export const MeResponse = z.object({
   account: z.object({ id: z.string(), email: z.string(), verified: z.boolean(), created_at: z.string() }),
   plan: z.string(), key_id: z.string(), usage: UsageResponse,
@@ -74,5 +87,5 @@ export const MeResponse = z.object({
 });
 export { UsageLine };
 
-export const DevPlanBody = z.object({ email: z.email(), plan: z.enum(PLAN_NAMES) });
+export const DevPlanBody = z.object({ email: z.email(), plan: z.enum(PLAN_NAMES) }).strict();
 export const OutboxResponse = z.array(z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string(), links: z.array(z.string()), sent_at: z.string() }));

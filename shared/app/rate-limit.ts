@@ -20,6 +20,14 @@ export async function hit(deps: Pick<Deps, 'counters' | 'clock'> & { settings?: 
   if (!res.allowed) throw new RateLimitedError(windowEnd - nowSec);
 }
 
+/** How much of the current window `subject` has used, and when the window ends (GET /api/usage). */
+export async function windowUse(deps: Pick<Deps, 'counters' | 'clock'>, subject: string, rule: RateRule): Promise<{ used: number; resets_at: Date }> {
+  const nowSec = Math.floor(deps.clock.now() / 1000);
+  const windowStart = nowSec - (nowSec % rule.windowSeconds);
+  const used = await deps.counters.get(`rl#${subject}#${rule.windowSeconds}#${windowStart}`);
+  return { used, resets_at: new Date((windowStart + rule.windowSeconds) * 1000) };
+}
+
 export const perMinute = (limit: number): RateRule => ({ limit, windowSeconds: 60 });
 export const perHour = (limit: number): RateRule => ({ limit, windowSeconds: 3600 });
 export const perDay = (limit: number): RateRule => ({ limit, windowSeconds: 86_400 });

@@ -35,7 +35,8 @@ export class BadRequestError extends AppError {
 }
 export class UnauthorizedError extends AppError {
   constructor(message = 'A valid API key is required: send Authorization: Bearer svc_live_...', options?: AppErrorOptions) {
-    super(401, 'unauthorized', message, options);
+    // RFC 9110 §11.6.1: a 401 names the scheme it wants
+    super(401, 'unauthorized', message, { ...options, headers: { 'WWW-Authenticate': 'Bearer', ...options?.headers } });
   }
 }
 export class PlanFeatureError extends AppError {

@@ -29,7 +29,7 @@ export interface PostPayload {
 export interface NetworkResult {
   platform: PlatformName;
   ok: boolean;
-  status: 'published' | 'processing' | 'scheduled' | 'pending_approval' | 'unknown' | 'failed' | 'held';
+  status: 'published' | 'processing' | 'scheduled' | 'pending_approval' | 'unknown' | 'failed';
   code?: string;
   error?: string;
   what?: string;

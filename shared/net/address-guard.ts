@@ -34,6 +34,8 @@ export interface CheckUrlOptions {
   requireHttps?: boolean;
   /** Name resolution; defaults to dns.promises.lookup(host, { all: true, verbatim: true }). */
   lookup?: HostLookup;
+  /** The sandbox's origin (local sandbox mode): its /sandbox/ paths are allowed, and nothing else private. */
+  sandboxOrigin?: string;
 }
 
 /** A URL that passed the checks, with the addresses it was judged by (the literal, or what the name resolved to). */
@@ -128,6 +130,10 @@ export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<Chec
   } catch (err) {
     throw new UnsafeTargetError('invalid_url', 'The link is not a valid URL', err);
   }
+  const sandbox = opts.sandboxOrigin ?? sandboxOrigin();
+  if (sandbox && url.origin === sandbox && url.pathname.startsWith('/sandbox/') && !url.username && !url.password) {
+    return { url, addresses: ['127.0.0.1'] };
+  }
   const requireHttps = opts.requireHttps ?? true;
   const httpOk = opts.allowPrivate || !requireHttps;
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpOk)) {
@@ -162,6 +168,16 @@ export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<Chec
   const bad = addresses.find((a) => !isPublicAddress(a));
   if (bad !== undefined) throw privateAddress(url.hostname, bad);
   return { url, addresses };
+}
+
+/**
+ * The origin of the local sandbox (SANDBOX_ORIGIN, set by the local runtime in sandbox mode), honoured only when
+ * RUNTIME=local: the one private origin the guard lets through, for its /sandbox/ paths (the simulated networks).
+ */
+export function sandboxOrigin(): string | undefined {
+  if (process.env.RUNTIME !== 'local') return undefined;
+  const v = process.env.SANDBOX_ORIGIN?.trim();
+  return v ? v : undefined;
 }
 
 /** True when ALLOW_PRIVATE_TARGETS is '1' or 'true' (tests and local demos only; never set in AWS). */

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { register } from '../support/oauth';
-import { TelegramFake } from '../fakes/telegram';
-import { OAuthNetworkFake } from '../fakes/oauth-network';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { OAuthNetworkFake } from '../../infra/local/sandbox/oauth-network';
 import { getDeps, type LocalRuntime } from '../../infra/local/runtime';
 import { CONNECT_LINK_TTL_SECONDS } from '../../shared/app/connect-link/issue';
 

@@ -1,7 +1,7 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../fakes/telegram';
-import { DiscordFake } from '../fakes/discord';
-import { SlackFake } from '../fakes/slack';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { SlackFake } from '../../infra/local/sandbox/slack';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 let rt: LocalRuntime;

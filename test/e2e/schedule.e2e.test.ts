@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../fakes/telegram';
-import { DiscordFake } from '../fakes/discord';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 const telegram = new TelegramFake();

@@ -1,6 +1,6 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../fakes/telegram';
-import { DiscordFake } from '../fakes/discord';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { verifyWebhook } from '../../shared/webhooks/verify';
 import { independentVerify } from '../webhooks/independent';

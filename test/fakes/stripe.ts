@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { FakeServer, type RecordedRequest } from './server';
+import { FakeServer, type RecordedRequest } from '../../infra/local/sandbox/server';
 
 /** Price ids the tests configure (STRIPE_PRICE_<PLAN>_<MONTH|YEAR>). */
 export const TEST_PRICES = {

@@ -13,7 +13,9 @@ import { handler as deleteKey } from '../../functions/http/delete-key';
 import { handler as postBrands } from '../../functions/http/post-brands';
 import { handler as getOpenapi } from '../../functions/http/get-openapi';
 import { handler as getConfirm } from '../../functions/http/get-signup-confirm';
+import { handler as postConfirm } from '../../functions/http/post-signup-confirm';
 import { PLATFORMS } from '../../shared/domain/platforms';
+import { envClients } from '../../shared/app/oauth/clients';
 
 let table: TableRef;
 let stop: () => Promise<void>;
@@ -34,10 +36,33 @@ const authed = (file: string, extra: Parameters<typeof sampleEvent>[1] = {}) =>
   sampleEvent(file, { ...extra, headers: { authorization: `Bearer ${apiKey}`, ...extra.headers } });
 
 describe('open catalog routes', () => {
-  it('GET /api/platforms serves the platform table exactly', async () => {
+  it('GET /api/platforms serves the platform table; an OAuth network without an app registration here is unavailable, with the reason', async () => {
     const res = await call(getPlatforms, sampleEvent('http/get-platforms.json'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ platforms: JSON.parse(JSON.stringify(PLATFORMS)) });
+    const served = res.body.platforms as Array<Record<string, unknown>>;
+    expect(served.map((p) => p.name)).toEqual(PLATFORMS.map((p) => p.name));
+    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual(JSON.parse(JSON.stringify(p)));
+    // this test server has no LINKEDIN/FACEBOOK/INSTAGRAM/X/TIKTOK/YOUTUBE client id: none of them can be connected here
+    for (const name of ['tiktok', 'youtube', 'linkedin', 'facebook', 'instagram', 'x']) {
+      expect(served.find((x) => x.name === name)).toMatchObject({ oauth: true, available: false, unavailable_reason: 'not_configured', reason: expect.stringContaining(`${name.toUpperCase()}_CLIENT_ID`) });
+    }
+    expect(served.find((x) => x.name === 'reddit')).toMatchObject({ available: false, unavailable_reason: 'not_offered' });
+  });
+
+  it('GET /api/platforms: an OAuth network with an app registration is available', async () => {
+    const saved = { id: process.env.LINKEDIN_CLIENT_ID, secret: process.env.LINKEDIN_CLIENT_SECRET };
+    Object.assign(process.env, { LINKEDIN_CLIENT_ID: 'li-client', LINKEDIN_CLIENT_SECRET: 'li-secret' });
+    try {
+      setDeps({ ...deps, oauth: { ...deps.oauth, clients: envClients(process.env) } });
+      const served = (await call(getPlatforms, sampleEvent('http/get-platforms.json'))).body.platforms as Array<Record<string, unknown>>;
+      expect(served.find((x) => x.name === 'linkedin')).toMatchObject({ available: true });
+      expect(served.find((x) => x.name === 'linkedin')).not.toHaveProperty('reason');
+      expect(served.find((x) => x.name === 'facebook')).toMatchObject({ available: false });
+    } finally {
+      setDeps(deps);
+      if (saved.id === undefined) delete process.env.LINKEDIN_CLIENT_ID; else process.env.LINKEDIN_CLIENT_ID = saved.id;
+      if (saved.secret === undefined) delete process.env.LINKEDIN_CLIENT_SECRET; else process.env.LINKEDIN_CLIENT_SECRET = saved.secret;
+    }
   });
 
   it('GET /api/plans serves the plan table', async () => {
@@ -116,15 +141,24 @@ describe('account routes', () => {
     expect(res.body).toMatchObject({ code: 'brand_limit_reached', upgrade_url: 'https://api.test/dashboard/plan?plan=starter' });
   });
 
-  it('the confirmation page shows the key once as HTML, then a 410 page', async () => {
+  it('opening the emailed link spends nothing (a page with one button); its form post shows the key once, then a 410 page', async () => {
     await signup(deps, { email: 'html@example.com', ip: '192.0.2.51' });
     const token = new URL(mailer.sent.at(-1)!.links[0]).searchParams.get('token')!;
     const ev = sampleEvent('http/get-platforms.json', { rawPath: '/api/signup/confirm', queryStringParameters: { token }, headers: { accept: 'text/html' } });
-    const page = await call(getConfirm, ev);
+    for (let i = 0; i < 3; i++) {
+      const opened = await call(getConfirm, ev); // a mail scanner following the link, three times
+      expect(opened.status).toBe(200);
+      expect(opened.headers['content-type']).toMatch(/text\/html/);
+      expect(opened.raw).not.toMatch(/svc_live_/);
+      expect(opened.raw.match(/<button/g)).toHaveLength(1);
+      expect(opened.raw).toContain(`<form method="post" action="/api/signup/confirm"><input type="hidden" name="token" value="${token}">`);
+    }
+    const form = sampleEvent('http/post-signup.json', { rawPath: '/api/signup/confirm', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}` });
+    const page = await call(postConfirm, form);
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.raw).toMatch(/<code id="api-key">svc_live_[0-9A-Za-z]{40}<\/code>/);
-    const again = await call(getConfirm, ev);
+    const again = await call(postConfirm, form);
     expect(again.status).toBe(410);
     expect(again.raw).not.toMatch(/svc_live_/);
   });

@@ -214,9 +214,9 @@ describe('api stack', () => {
     }
   });
 
-  test('get-platforms may not touch DynamoDB; post-signup may use the table and send email as MAIL_FROM', () => {
+  test('get-platforms may only read the OAuth registrations (to say which networks are configured); post-signup may use the table and send email as MAIL_FROM', () => {
     const platforms = actionsOf(api, functionId(api, 'GET /api/platforms'));
-    expect(platforms.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
+    expect(platforms.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual(['ssm:GetParametersByPath']);
     const signup = actionsOf(api, functionId(api, 'POST /api/signup'));
     expect(signup).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'ses:SendEmail']));
     const policy = JSON.stringify(api.findResources('AWS::IAM::Policy'));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { publishingWorld } from '../support/publishing';
-import { MastodonFake } from '../fakes/mastodon';
+import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { startS3, type Service } from '../../infra/local/services';
 import { S3Blobs, s3Client } from '../../shared/adapters/aws/s3-blobs';
 import type { MediaGateway } from '../../shared/app/deps';

@@ -1,7 +1,7 @@
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import { findSpans } from '../../shared/networks/bluesky/facets';
 import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
-import { BlueskyFake } from '../fakes/bluesky';
+import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { testContext } from './context';
 
 const fake = new BlueskyFake();

@@ -1,6 +1,6 @@
 import { createDiscordAdapter } from '../../shared/networks/discord';
 import type { PublishContent } from '../../shared/networks/types';
-import { DiscordFake } from '../fakes/discord';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
 import { testContext } from './context';
 
 const fake = new DiscordFake();

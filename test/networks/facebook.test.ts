@@ -1,8 +1,8 @@
 import { createFacebookAdapter, createFacebookProvider, GRAPH_VERSION } from '../../shared/networks/facebook';
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
-import { FacebookFake } from '../fakes/facebook';
-import { FakeServer } from '../fakes/server';
+import { FacebookFake } from '../../infra/local/sandbox/facebook';
+import { FakeServer } from '../../infra/local/sandbox/server';
 import { testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

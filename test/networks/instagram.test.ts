@@ -2,8 +2,8 @@ import { createInstagramAdapter, createInstagramProvider } from '../../shared/ne
 import { GRAPH_VERSION } from '../../shared/networks/facebook/graph';
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
-import { FacebookFake } from '../fakes/facebook';
-import { InstagramFake } from '../fakes/instagram';
+import { FacebookFake } from '../../infra/local/sandbox/facebook';
+import { InstagramFake } from '../../infra/local/sandbox/instagram';
 import { ctxWithSleeps, testContext } from './context';
 import { oauthApp } from './oauth-support';
 

@@ -2,7 +2,7 @@ import { createLinkedinAdapter, createLinkedinProvider, LINKEDIN_VERSION } from 
 import { escapeLittleText } from '../../shared/networks/linkedin/rules';
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
-import { LinkedinFake } from '../fakes/linkedin';
+import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
 import { ctxWithSleeps, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

@@ -1,7 +1,7 @@
 import { createMastodonAdapter } from '../../shared/networks/mastodon';
 import { statusLength } from '../../shared/networks/mastodon/rules';
 import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
-import { MastodonFake } from '../fakes/mastodon';
+import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { ctxWithSleeps, testContext } from './context';
 
 const fake = new MastodonFake();

@@ -2,7 +2,7 @@ import { createRedditAdapter, createRedditProvider, REDDIT_DEFAULT_USER_AGENT } 
 import { subredditName, waitFromMessage } from '../../shared/networks/reddit/rules';
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
-import { RedditFake } from '../fakes/reddit';
+import { RedditFake } from '../../infra/local/sandbox/reddit';
 import { testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

@@ -1,6 +1,6 @@
 import { createSlackAdapter, slackMessageId } from '../../shared/networks/slack';
 import type { PublishContent } from '../../shared/networks/types';
-import { SlackFake } from '../fakes/slack';
+import { SlackFake } from '../../infra/local/sandbox/slack';
 import { testContext } from './context';
 
 const fake = new SlackFake();

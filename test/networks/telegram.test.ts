@@ -1,6 +1,6 @@
 import { createTelegramAdapter } from '../../shared/networks/telegram';
 import type { PublishContent } from '../../shared/networks/types';
-import { TelegramFake } from '../fakes/telegram';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { testContext } from './context';
 
 const fake = new TelegramFake();

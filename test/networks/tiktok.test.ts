@@ -1,7 +1,7 @@
 import { createTikTokAdapter, createTikTokProvider } from '../../shared/networks/tiktok';
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
-import { TikTokFake } from '../fakes/tiktok';
+import { TikTokFake } from '../../infra/local/sandbox/tiktok';
 import { ctxWithSleeps, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createXAdapter, createXProvider, weightedLength } from '../../shared/networks/x';
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
-import { XFake } from '../fakes/x';
+import { XFake } from '../../infra/local/sandbox/x';
 import { ctxWithSleeps, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createYouTubeAdapter, createYouTubeProvider, secondsUntilPacificMidnight } from '../../shared/networks/youtube';
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
-import { YouTubeFake } from '../fakes/youtube';
+import { YouTubeFake } from '../../infra/local/sandbox/youtube';
 import { testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

@@ -12,7 +12,7 @@ import { updateBrand } from '../../shared/app/brands';
 import { usage } from '../../shared/app/usage';
 import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';
-import { TelegramFake } from '../fakes/telegram';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { Account } from '../../shared/ports/store';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
@@ -40,7 +40,7 @@ describe('POST /api/schedule: everything checkable is checked now', () => {
     expect(res).toMatchObject({ schedule_id: expect.stringMatching(/^sch_/), run_at: new Date(Math.ceil(Date.parse(runAt) / 1000) * 1000).toISOString(), status: 'scheduled', platforms: ['discord'] });
     const timer = timerOf(res.schedule_id)!;
     expect(timer).toEqual({ name: `s-${res.schedule_id}`, runAt: new Date(res.run_at), input: { kind: 'scheduled', schedule_id: res.schedule_id } });
-    expect((await usage(w.deps, acc)).scheduled_at_a_time).toMatchObject({ limit: 10, used: 1, remaining: 9 });
+    expect((await usage(w.deps, acc, 'key_test')).scheduled_at_a_time).toMatchObject({ limit: 10, used: 1, remaining: 9 });
     expect(discordSends()).toBe(0);
   });
 
@@ -155,7 +155,7 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
     expect(await w.deps.schedules.claim(a.schedule_id, inMinutes(1), w.clock.now())).toBeDefined();
     expect(await w.deps.schedules.claim(b.schedule_id, inMinutes(1), w.clock.now())).toBeDefined();
     // b's dead run got as far as publishing (same key as the dispatcher uses), then died before recording the post
-    const made = await publishPost(w.deps, acc, { ...validatePost({ platform: 'discord', text: 'died after publishing' }), idempotency_key: `sch:${b.schedule_id}` }, { source: 'schedule', schedule_id: b.schedule_id, wait: false });
+    const made = await publishPost(w.deps, acc, { ...validatePost({ platform: 'discord', text: 'died after publishing' }), duplicate_key: `sch:${b.schedule_id}` }, { source: 'schedule', schedule_id: b.schedule_id, wait: false });
     await w.queue.drain();
     expect(discordSends()).toBe(1);
     await fire(a.schedule_id); await fire(b.schedule_id); // retries within the stale time: nothing
@@ -201,6 +201,43 @@ describe('GET, PATCH and DELETE /api/schedule', () => {
     await w.queue.drain();
     expect(await rejection(cancelSchedule(w.deps, acc.id, done.schedule_id))).toMatchObject({ status: 409, code: 'schedule_not_pending', details: { status: 'published' } });
     expect(await rejection(patchSchedule(w.deps, acc, done.schedule_id, { text: 'z' }))).toMatchObject({ status: 409 });
+  });
+
+  it('a refused PATCH or cancel (409 on a published or canceled schedule) writes nothing: updated_at stays', async () => {
+    const acc = await w.discordAccount();
+    const done = await schedule(acc, { platform: 'discord', text: 'ran', run_at: inMinutes(5) });
+    at(done.run_at);
+    await fire(done.schedule_id);
+    await w.queue.drain();
+    w.clock.advance(60_000);
+    const seen = await getSchedule(w.deps, acc.id, done.schedule_id);
+    expect(seen.status).toBe('published');
+    const stored = await w.deps.schedules.get(done.schedule_id);
+    expect(seen.updated_at).toBe(stored!.updated_at);
+    w.clock.advance(60_000);
+    expect(await rejection(patchSchedule(w.deps, acc, done.schedule_id, { text: 'z' }))).toMatchObject({ status: 409, code: 'schedule_not_pending' });
+    expect(await rejection(cancelSchedule(w.deps, acc.id, done.schedule_id))).toMatchObject({ status: 409, code: 'schedule_not_pending' });
+    expect(await w.deps.schedules.get(done.schedule_id)).toEqual(stored);
+    expect((await getSchedule(w.deps, acc.id, done.schedule_id)).updated_at).toBe(seen.updated_at);
+
+    const canceled = await schedule(acc, { platform: 'discord', text: 'gone', run_at: inMinutes(30) });
+    await cancelSchedule(w.deps, acc.id, canceled.schedule_id);
+    const before = await w.deps.schedules.get(canceled.schedule_id);
+    w.clock.advance(60_000);
+    expect(await rejection(patchSchedule(w.deps, acc, canceled.schedule_id, { run_at: inMinutes(90) }))).toMatchObject({ status: 409 });
+    expect(await w.deps.schedules.get(canceled.schedule_id)).toEqual(before);
+  });
+
+  it('a PATCH or cancel before anyone read the outcome of a run writes nothing either', async () => {
+    const acc = await w.discordAccount();
+    const done = await schedule(acc, { platform: 'discord', text: 'ran unseen', run_at: inMinutes(5) });
+    at(done.run_at);
+    await fire(done.schedule_id);
+    await w.queue.drain();
+    const stored = await w.deps.schedules.get(done.schedule_id);
+    w.clock.advance(60_000);
+    expect(await rejection(patchSchedule(w.deps, acc, done.schedule_id, { text: 'z' }))).toMatchObject({ status: 409, code: 'schedule_not_pending', details: { status: 'published' } });
+    expect(await w.deps.schedules.get(done.schedule_id)).toEqual(stored);
   });
 
   it("cancel: the item is canceled, the alarm removed, the place given back; another account's or a malformed id is 404", async () => {

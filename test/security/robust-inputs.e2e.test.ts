@@ -1,5 +1,5 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../fakes/telegram';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 let rt: LocalRuntime;

@@ -7,7 +7,7 @@ import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
 import { getPost, postStatus } from '../../shared/app/publish/queries';
 import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';
-import { TelegramFake } from '../fakes/telegram';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { Account } from '../../shared/ports/store';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
@@ -151,7 +151,7 @@ describe('POST /api/post use case', () => {
     expect(res.results[0]).toMatchObject({ ok: true, status: 'published' });
   });
 
-  it('Free plan: the first two sendable networks go, the rest are held, spend nothing and emit nothing', async () => {
+  it('Free plan: the first two networks in request order get the places, whatever their own checks say; the rest are held', async () => {
     const acc = await w.newAccount('free');
     await w.connectTelegram(w.deps, acc);
     await w.connectDiscord(w.deps, acc);
@@ -160,11 +160,28 @@ describe('POST /api/post use case', () => {
     const plain = await w.deps.cipher.decrypt(discordConn.credentials_enc, connectionContext(discordConn, 'credentials'));
     await w.deps.connections.put({ ...discordConn, platform: 'slack', id: 'con_01ZZZZZZZZZZZZZZZZZZZZZZZZ', credentials_enc: await w.deps.cipher.encrypt(plain, connectionContext({ ...discordConn, platform: 'slack' }, 'credentials')) });
     const res = await post(acc, { platforms: ['telegram', 'bluesky', 'discord', 'slack'], text: 'free plan' });
-    expect(res.results.map((r) => [r.platform, r.code ?? r.status])).toEqual([['telegram', 'published'], ['bluesky', 'not_connected'], ['discord', 'published'], ['slack', 'networks_per_post']]);
-    expect(res.results[3]).toMatchObject({ ok: false, held: true, upgrade_url: 'https://api.test/dashboard/plan?plan=starter' });
+    expect(res.results.map((r) => [r.platform, r.code ?? r.status])).toEqual([['telegram', 'published'], ['bluesky', 'not_connected'], ['discord', 'networks_per_post'], ['slack', 'networks_per_post']]);
+    expect(res.results[3]).toMatchObject({ ok: false, status: 'failed', held: true, upgrade_url: 'https://api.test/dashboard/plan?plan=starter' });
     const events = (await getPost(w.deps, acc.id, res.post_id)).events.map((e) => `${e.type}:${e.data.platform}`).sort();
-    expect(events).toEqual(['post.failed:bluesky', 'post.published:discord', 'post.published:telegram']);
-    expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(2);
+    expect(events).toEqual(['post.failed:bluesky', 'post.published:telegram']);
+    expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(1);
+    expect(w.discord.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('Free plan: an unconnected network keeps its place; GET /api/post/status says failed with held: true', async () => {
+    const acc = await w.newAccount('free');
+    await w.connectTelegram(w.deps, acc);
+    await w.connectDiscord(w.deps, acc);
+    const first = await post(acc, { platforms: ['bluesky', 'telegram', 'discord'], text: 'first not connected' });
+    expect(first.results.map((r) => [r.platform, r.code ?? r.status])).toEqual([['bluesky', 'not_connected'], ['telegram', 'published'], ['discord', 'networks_per_post']]);
+    expect(w.discord.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    const third = await post(acc, { platforms: ['telegram', 'discord', 'bluesky'], text: 'third not connected' });
+    expect(third.results.map((r) => [r.platform, r.code ?? r.status])).toEqual([['telegram', 'published'], ['discord', 'published'], ['bluesky', 'networks_per_post']]);
+    expect(third.results[2]).toMatchObject({ held: true, status: 'failed' });
+    // GET /api/post/status answers only the decided statuses: a held network is failed, held: true
+    const status = await postStatus(w.deps, acc.id, 'bluesky', third.post_id);
+    expect(status).toMatchObject({ status: 'failed', held: true, code: 'networks_per_post' });
+    expect(['published', 'processing', 'scheduled', 'pending_approval', 'failed', 'unknown']).toContain(status.status);
   });
 
   it("limit_reached when the month's posts are used up", async () => {

@@ -3,12 +3,12 @@ import type { OAuthProvider, TokenSet } from '../../shared/networks/oauth';
 import type { Failure, NetworkAdapter, NetworkContext, PublishOutcome } from '../../shared/networks/types';
 import { classifyStatus, failureFromError, request } from '../../shared/networks/http';
 import { staticClients } from '../../shared/app/oauth/clients';
-import { OAuthNetworkFake } from '../fakes/oauth-network';
+import { OAuthNetworkFake } from '../../infra/local/sandbox/oauth-network';
 import { publishingWorld } from './publishing';
 import type { Deps } from '../../shared/app/deps';
 
 /**
- * A tiny OAuthProvider + NetworkAdapter for test/fakes/oauth-network.ts, so the OAuth framework (state, PKCE,
+ * A tiny OAuthProvider + NetworkAdapter for infra/local/sandbox/oauth-network.ts, so the OAuth framework (state, PKCE,
  * callback, picker, refresh under a lock, async media) is tested without any real network's provider. It can
  * stand in for any OAuth network name.
  */

@@ -6,7 +6,7 @@ import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
 import { createWebhook } from '../../shared/app/webhooks/endpoints';
 import { deliverWebhook, type WebhookMessage } from '../../shared/app/webhooks/deliver';
 import { verifyWebhook } from '../../shared/webhooks/verify';
-import { TelegramFake } from '../fakes/telegram';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { Account } from '../../shared/ports/store';
 import { WebhookReceiver } from './receiver';
 

@@ -53,5 +53,5 @@ export function requiredFields(platform: PlatformName, content: PublishContent):
 
 /** Free plan: networks beyond the plan's networks per post are held, never sent, and spend nothing. */
 export function held(platform: PlatformName, plan: Plan, upgradeUrl: string): NetworkResult {
-  return failed(platform, 'networks_per_post', `The ${plan.name} plan sends ${plan.networks_per_post} networks per post; ${platform} was held and not sent`, { held: true, status: 'held', upgrade_url: upgradeUrl });
+  return failed(platform, 'networks_per_post', `The ${plan.name} plan sends ${plan.networks_per_post} networks per post; ${platform} was held and not sent`, { held: true, upgrade_url: upgradeUrl });
 }

@@ -47,13 +47,13 @@ export interface PublishMessage {
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").
  * 1. Resolve the brand (409 ambiguous_brand, 404 brand_not_found).
- * 2. Per network: available, connected, content and media fit, adapter limits.
+ * 2. Hold networks beyond the plan's networks per post (request order); per other network: available, connected,
+ *    content and media fit, adapter limits.
  * 3. Check every media link once (media_unreachable), with the kinds the links really have.
- * 4. Hold networks beyond the plan's networks per post.
- * 5. Take the duplicate lock (idempotency key 24 h, else identical request 2 min): 409 duplicate_post.
- * 6. Reserve the month's posts per network (limit_reached).
- * 7. Store the post, fan out one message per network, record post.failed for networks refused before sending.
- * 8. Wait for the workers until the deadline; networks still running answer unknown / timed_out.
+ * 4. Take the duplicate lock (idempotency key 24 h, else identical request 2 min): 409 duplicate_post.
+ * 5. Reserve the month's posts per network (limit_reached).
+ * 6. Store the post, fan out one message per network, record post.failed for networks refused before sending.
+ * 7. Wait for the workers until the deadline; networks still running answer unknown / timed_out.
  */
 export async function publishPost(deps: Deps, account: Account, valid: ValidPost, opts: PublishOptions) {
   const started = deps.clock.now();
@@ -66,11 +66,17 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   const results = new Map<PlatformName, NetworkResult>();
   let sendable: Sendable[] = [];
   const xRefusal = valid.platforms.includes('x') ? xPlanRefusal(deps, account) : undefined;
+  let place = 0;
   for (const platform of valid.platforms) {
     const refused = platformRefusal(guard, platform);
     if (refused) { results.set(platform, refused); continue; }
     // X is a paid add-on (decisions.md "Plans"): refused on Free first, so it never takes one of the plan's places
     if (platform === 'x' && xRefusal) { results.set(platform, xRefusal); continue; }
+    // the plan's places go by request order: a network keeps its place whatever its own checks say
+    if (plan.networks_per_post !== null && place++ >= plan.networks_per_post) {
+      results.set(platform, held(platform, plan, upgradeUrl(deps, account)));
+      continue;
+    }
     const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, postId));
     if ('ok' in checked) results.set(platform, checked);
     else sendable.push(checked);
@@ -78,17 +84,13 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
 
   sendable = await checkMedia(deps, sendable, results);
 
-  if (plan.networks_per_post !== null) {
-    for (const s of sendable.slice(plan.networks_per_post)) results.set(s.platform, held(s.platform, plan, upgradeUrl(deps, account)));
-    sendable = sendable.slice(0, plan.networks_per_post);
-  }
-
   let lock: string | undefined;
   if (sendable.length) {
-    lock = valid.idempotency_key !== undefined
-      ? `idem#${account.id}#${sha256Hex(valid.idempotency_key)}`
+    const key = valid.idempotency_key ?? valid.duplicate_key;
+    lock = key !== undefined
+      ? `idem#${account.id}#${sha256Hex(key)}`
       : `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brand.id))}`;
-    const ttl = valid.idempotency_key !== undefined ? IDEMPOTENCY_TTL_SECONDS : DUPLICATE_TTL_SECONDS;
+    const ttl = key !== undefined ? IDEMPOTENCY_TTL_SECONDS : DUPLICATE_TTL_SECONDS;
     const got = await deps.locks.acquire(lock, postId, ttl, started);
     if (!got.ok) {
       throw new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined

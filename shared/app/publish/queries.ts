@@ -45,5 +45,5 @@ export async function postStatus(deps: Pick<Deps, 'posts'>, accountId: string, p
   const { networks } = await owned(deps, accountId, postId);
   const n = networks.find((x) => x.platform === platform);
   if (!n) throw new NotFoundError(`That post was not sent to ${platform}`);
-  return { platform, id, post_id: postId, status: statusOf(n.state, n.result), ...(n.result?.url ? { url: n.result.url } : {}), ...(n.result?.code ? { code: n.result.code } : {}) };
+  return { platform, id, post_id: postId, status: statusOf(n.state, n.result), ...(n.result?.url ? { url: n.result.url } : {}), ...(n.result?.code ? { code: n.result.code } : {}), ...(n.result?.held ? { held: true } : {}) };
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { BadRequestError } from '../../domain/errors';
 import { isPlatformName, type PlatformName } from '../../domain/platforms';
+import { nearestName, unknownFieldError } from '../unknown-fields';
 import { guessKind, type MediaRef, type PerPlatformDraft, type PostPayload } from '../../domain/post';
 
 /** Spec §2.2: the body of POST /api/post (also the post fields of POST /api/schedule). */
 const Url = z.string().trim().min(1).max(2048);
-const MediaItem = z.object({ url: Url, type: z.enum(['image', 'video']).optional() });
+const MediaItem = z.object({ url: Url, type: z.enum(['image', 'video']).optional() }).strict();
 const Draft = z.object({
   text: z.string().max(100_000).optional(),
   title: z.string().max(500).optional(),
@@ -28,7 +29,7 @@ export const PostRequestSchema = z.object({
   brand_id: z.string().max(100).optional(),
   per_platform: z.record(z.string(), Draft).optional(),
   idempotency_key: z.string().min(1).max(200).optional(),
-}).meta({ id: 'PostRequest' });
+}).strict().meta({ id: 'PostRequest' });
 export type PostRequest = z.infer<typeof PostRequestSchema>;
 
 export interface ValidPost {
@@ -36,6 +37,8 @@ export interface ValidPost {
   payload: PostPayload;
   brand_id?: string;
   idempotency_key?: string;
+  /** A duplicate key the service chose (schedules, recurring occurrences): locks like idempotency_key, never shown. */
+  duplicate_key?: string;
 }
 
 const THREAD_NETWORKS: PlatformName[] = ['x', 'bluesky', 'mastodon'];
@@ -79,10 +82,12 @@ export function validatePost(req: PostRequest): ValidPost {
   if (text !== undefined && text.length > 100_000) throw new BadRequestError('text is longer than 100,000 characters');
 
   const per_platform: PostPayload['per_platform'] = {};
-  for (const [name, draft] of Object.entries(req.per_platform ?? {})) {
-    if (!isPlatformName(name) || !platforms.includes(name)) {
-      throw new BadRequestError(`per_platform names ${name}, which is not one of the networks of this post`, { details: { platforms: [name] } });
-    }
+  const strangers = Object.keys(req.per_platform ?? {}).filter((name) => !isPlatformName(name) || !platforms.includes(name));
+  if (strangers.length) {
+    // per_platform keys are networks of this request: anything else is an unknown field (a typo would drop a draft)
+    throw unknownFieldError(strangers.map((name) => ({ field: `per_platform.${name}`, suggestion: nearestName(name, platforms) })));
+  }
+  for (const [name, draft] of Object.entries(req.per_platform ?? {}) as Array<[PlatformName, NonNullable<PostRequest['per_platform']>[string]]>) {
     if (draft.thread && !THREAD_NETWORKS.includes(name)) throw new BadRequestError(`thread is supported on ${THREAD_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
     if (draft.first_comment && !COMMENT_NETWORKS.includes(name)) throw new BadRequestError(`first_comment is supported on ${COMMENT_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
     if (draft.text !== undefined && looksLikeJsonObject(draft.text)) throw new BadRequestError(`per_platform.${name}.text is a JSON object: send plain text`, { code: 'caption_is_json' });

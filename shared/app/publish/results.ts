@@ -23,10 +23,13 @@ export function fromFailure(platform: PlatformName, f: Failure): NetworkResult {
   }
 }
 
-/** The status of GET /api/post/status for one network (decisions.md). */
+/**
+ * The status of GET /api/post/status for one network: only the decided statuses (published, processing, scheduled,
+ * pending_approval, failed, unknown); a held network is failed (its result says held: true).
+ */
 export function statusOf(state: string, result?: NetworkResult): string {
   if (state === 'scheduled') return 'scheduled';
   if (state !== 'done' || !result) return 'processing';
   if (result.ok) return result.status;
-  return result.status === 'unknown' ? 'unknown' : result.held ? 'held' : 'failed';
+  return result.status === 'unknown' ? 'unknown' : 'failed';
 }

@@ -14,6 +14,7 @@ import { parseBulkCsv } from './csv';
 import { ensureScheduleSweep } from './sweep';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
+import { unknownFieldError, unknownFieldsOf } from '../unknown-fields';
 
 /** Rows written (item + alarm) at once in a bulk request. */
 const WRITE_CONCURRENCY = 16;
@@ -61,8 +62,13 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
   const pending: Pending[] = [];
   for (const r of rows) {
     if (r.problem) { fail(r.row, new BadRequestError(r.problem, { code: 'invalid_row' })); continue; }
-    const parsed = (opts.runAtDefault ? BulkRowSchema : ScheduleRequestSchema).safeParse(r.fields);
-    if (!parsed.success) { fail(r.row, new BadRequestError(issuesText(parsed.error))); continue; }
+    const rowSchema = opts.runAtDefault ? BulkRowSchema : ScheduleRequestSchema;
+    const parsed = rowSchema.safeParse(r.fields);
+    if (!parsed.success) {
+      const unknown = unknownFieldsOf(rowSchema, parsed.error);
+      fail(r.row, unknown.length ? unknownFieldError(unknown, 'row') : new BadRequestError(issuesText(parsed.error)));
+      continue;
+    }
     try {
       const { run_at, ...post } = parsed.data;
       const runAt = parseRunAt(run_at ?? opts.runAtDefault, now);

@@ -46,11 +46,10 @@ export async function fireScheduled(deps: Deps, scheduleId: string): Promise<voi
 /** Runs taken over this many times and still dying are failed rather than tried again. */
 export const MAX_TAKEOVERS = 2;
 
-/** The duplicate key of a run: the user's idempotency_key, else one derived from the schedule (or occurrence). */
+/** The schedule's own duplicate key of a run (the occurrence's for a recurring one; a user's idempotency_key locks too). */
 function runKey(record: ScheduleRecord): string {
   if (record.recurring_id && record.occurrence) return `rec:${record.recurring_id}:${record.occurrence}`;
-  const userKey = record.request?.idempotency_key;
-  return typeof userKey === 'string' ? userKey : `sch:${record.id}`;
+  return `sch:${record.id}`;
 }
 
 /**
@@ -119,7 +118,7 @@ export async function fireRecurring(deps: Deps, recurringId: string, occurrenceT
  * refused) fails the item with post.failed per network. Any other error leaves the run `publishing` for the sweep
  * to take over (an outage heals; a run that keeps dying is failed after MAX_TAKEOVERS).
  */
-async function run(deps: Deps, record: ScheduleRecord, idempotencyKey: string): Promise<void> {
+async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Promise<void> {
   const nowIso = () => iso(deps.clock.now());
   const account = await deps.accounts.get(record.account_id);
   if (!account) {
@@ -135,7 +134,8 @@ async function run(deps: Deps, record: ScheduleRecord, idempotencyKey: string): 
     return;
   }
   try {
-    const res = await publishPost(deps, account, { ...valid, idempotency_key: idempotencyKey }, { source: 'schedule', schedule_id: record.id, wait: false, actor: record.actor });
+    // the user's idempotency_key (if any) locks and is echoed in events; else the schedule's own key locks, unseen
+    const res = await publishPost(deps, account, { ...valid, duplicate_key: duplicateKey }, { source: 'schedule', schedule_id: record.id, wait: false, actor: record.actor });
     await linkPost(deps, record.id, res.post_id);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -28,18 +28,20 @@ async function runNetworks(deps: Pick<Deps, 'posts'>, s: ScheduleRecord): Promis
 }
 
 /**
- * A run is `publishing` until its networks are done; the outcome is written back the first time someone looks after
- * that (a conditional write from publishing, so it happens once), so the stored status converges without the
- * workers knowing about schedules.
+ * A run is `publishing` until its networks are done; the outcome is written back the first time someone reads it
+ * after that (a conditional write from publishing, so it happens once), so the stored status converges without the
+ * workers knowing about schedules. A change or cancel only looks (`write: false`): a refused change writes nothing.
  */
-async function settled(deps: Pick<Deps, 'posts' | 'schedules' | 'clock'>, s: ScheduleRecord, networks?: NetworkRecord[]): Promise<ScheduleRecord> {
+async function settled(deps: Pick<Deps, 'posts' | 'schedules' | 'clock'>, s: ScheduleRecord, networks?: NetworkRecord[], write = true): Promise<ScheduleRecord> {
   if (s.status !== 'publishing' || !s.post_id) return s;
   const nets = networks ?? await runNetworks(deps, s);
   if (!nets) return s;
   const status = outcomeOf(nets);
   if (status === 'publishing') return s;
-  await deps.schedules.settle(s.id, { status }, iso(deps.clock.now()));
-  return { ...s, status };
+  if (!write) return { ...s, status };
+  const now = iso(deps.clock.now());
+  if (await deps.schedules.settle(s.id, { status }, now)) return { ...s, status, updated_at: now };
+  return (await deps.schedules.get(s.id)) ?? { ...s, status };
 }
 
 export function scheduleView(s: ScheduleRecord) {
@@ -130,7 +132,7 @@ function notChangeable(s: ScheduleRecord, verb: 'changed' | 'canceled'): AppErro
  * 4. Give back the slot the old run_at held.
  */
 export async function patchSchedule(deps: Deps, account: Account, id: string, patch: SchedulePatch) {
-  const current = await settled(deps, await owned(deps, account.id, id));
+  const current = await settled(deps, await owned(deps, account.id, id), undefined, false);
   if (current.status !== 'scheduled' || current.deferred) throw notChangeable(current, 'changed');
   const now = deps.clock.now();
   const { run_at, ...fields } = patch;
@@ -189,7 +191,7 @@ const validPlatforms = (r: PostRequest) => (r.platforms ?? [r.platform!]) as Sch
  * 3. Give back the place on the plan's counter and the brand slot.
  */
 export async function cancelSchedule(deps: Deps, accountId: string, id: string) {
-  const current = await settled(deps, await owned(deps, accountId, id));
+  const current = await settled(deps, await owned(deps, accountId, id), undefined, false);
   if (current.status !== 'scheduled' || current.deferred) throw notChangeable(current, 'canceled');
   const now = iso(deps.clock.now());
   const canceled = await deps.schedules.updateScheduled(id, { status: 'canceled', canceled_at: now, counted: false }, now);

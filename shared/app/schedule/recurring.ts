@@ -67,7 +67,7 @@ export async function createRecurring(deps: Deps, account: Account, body: Recurr
     throw new BadRequestError(`cron never matches a date: ${(err as Error).message}`, { code: 'invalid_cron' });
   }
   if (!first) throw new BadRequestError('No occurrence of this cron falls between starts_at and ends_at', { code: 'invalid_cron' });
-  if (post.idempotency_key !== undefined) throw new BadRequestError('idempotency_key is not accepted on a recurring post: each occurrence gets its own key (rec:<id>:<time>)');
+  if (post.idempotency_key !== undefined) throw new BadRequestError('idempotency_key is not accepted on a recurring post: the service protects each occurrence from duplicates itself');
 
   const checked = await checkNow(deps, account, post);
   checkBrandAllowed(await loadGuardrails(deps, account.id, actor), checked.brand.id);

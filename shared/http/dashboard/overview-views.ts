@@ -28,7 +28,7 @@ export function usageBar(id: string, label: string, line: Line): string {
 
 export function usageSection(u: Usage): string {
   return LIMIT_LABELS.map(([key, label]) => usageBar(String(key), label, u[key] as Line)).join('') +
-    `<p><b>Networks per post</b>: ${u.networks_per_post.limit ?? 'all'} · <b>API requests a minute per key</b>: ${fmt(u.api_requests_per_minute_per_key.limit)}</p>`;
+    `<p><b>Networks per post</b>: ${u.networks_per_post.limit ?? 'all'} · <b>API requests a minute per key</b>: ${u.api_requests_per_minute_per_key.limit === null ? 'no limit' : fmt(u.api_requests_per_minute_per_key.limit)}</p>`;
 }
 
 export function overviewBody(opts: { email: string; plan: Plan; usage: Usage; pendingApprovals?: number }): string {

@@ -4,7 +4,8 @@ import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds
 export const DISCORD_CONTENT_LIMIT = 2000;
 
 /** /api/webhooks/<id>/<token>, optionally /api/v<N>/webhooks/<id>/<token>. */
-const WEBHOOK_PATH = /^\/api\/(?:v\d+\/)?webhooks\/(\d+)\/([A-Za-z0-9_-]+)\/?$/;
+// the optional /sandbox/discord prefix: the local sandbox's simulator (its origin is the only private one allowed)
+const WEBHOOK_PATH = /^(?:\/sandbox\/discord)?\/api\/(?:v\d+\/)?webhooks\/(\d+)\/([A-Za-z0-9_-]+)\/?$/;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);

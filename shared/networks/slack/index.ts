@@ -7,7 +7,8 @@ export const SLACK_TEXT_LIMIT = 40000;
 export const SLACK_SECTION_LIMIT = 3000;
 
 /** /services/<team>/<bot>/<secret>, as in https://hooks.slack.com/services/T…/B…/…. */
-const WEBHOOK_PATH = /^\/services\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/?$/;
+// the optional /sandbox/slack prefix: the local sandbox's simulator (its origin is the only private one allowed)
+const WEBHOOK_PATH = /^(?:\/sandbox\/slack)?\/services\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/?$/;
 
 export interface SlackWebhook { url: string; team: string }
 

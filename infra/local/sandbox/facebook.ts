@@ -1,6 +1,6 @@
 import type { FakeReply, RecordedRequest } from './server';
 import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
-import { GRAPH_VERSION } from '../../shared/networks/facebook/graph';
+import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
 
 export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id: string; username: string } }
 

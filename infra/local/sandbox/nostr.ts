@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 
 export type RelayBehaviour =
@@ -12,14 +14,34 @@ export type RelayBehaviour =
  */
 export class FakeRelay {
   readonly frames: unknown[][] = [];
+  /** When each EVENT frame arrived (ISO), in order. */
+  readonly eventTimes: string[] = [];
   connections = 0;
   behaviour: RelayBehaviour = { kind: 'accept' };
   private wss?: WebSocketServer;
+  private mountedAt?: string;
 
   async start(): Promise<string> {
     this.wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise<void>((resolve) => this.wss!.once('listening', () => resolve()));
-    this.wss.on('connection', (socket: WebSocket) => {
+    this.listen();
+    return this.url;
+  }
+
+  /** Serves upgrades handed over by another HTTP server (the sandbox); `base` is its public ws:// URL. */
+  mount(base: string): void {
+    this.mountedAt = base;
+    this.wss = new WebSocketServer({ noServer: true });
+    this.listen();
+  }
+
+  /** Takes over one HTTP upgrade request (mounted mode). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.wss!.handleUpgrade(req, socket, head, (ws) => this.wss!.emit('connection', ws, req));
+  }
+
+  private listen(): void {
+    this.wss!.on('connection', (socket: WebSocket) => {
       this.connections++;
       socket.on('message', (data) => {
         let frame: unknown;
@@ -27,6 +49,7 @@ export class FakeRelay {
         if (!Array.isArray(frame)) return;
         this.frames.push(frame);
         if (frame[0] !== 'EVENT') return;
+        this.eventTimes.push(new Date().toISOString());
         const id = (frame[1] as { id?: string }).id;
         const b = this.behaviour;
         if (b.kind === 'accept') socket.send(JSON.stringify(['NOTICE', 'welcome']));
@@ -34,10 +57,10 @@ export class FakeRelay {
         if (b.kind === 'refuse') socket.send(JSON.stringify(['OK', id, false, b.message]));
       });
     });
-    return this.url;
   }
 
   get url(): string {
+    if (this.mountedAt) return this.mountedAt;
     const { port } = this.wss!.address() as AddressInfo;
     return `ws://127.0.0.1:${port}`;
   }
@@ -54,6 +77,7 @@ export class FakeRelay {
 
   reset(behaviour: RelayBehaviour = { kind: 'accept' }): void {
     this.frames.length = 0;
+    this.eventTimes.length = 0;
     this.connections = 0;
     this.behaviour = behaviour;
   }
@@ -61,6 +85,7 @@ export class FakeRelay {
   async stop(): Promise<void> {
     if (!this.wss) return;
     for (const c of this.wss.clients) c.terminate();
+    if (this.mountedAt) { this.wss.close(); return; }
     await new Promise<void>((resolve) => this.wss!.close(() => resolve()));
   }
 }

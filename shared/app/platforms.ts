@@ -1,0 +1,22 @@
+import type { Deps } from './deps';
+import { PLATFORMS, type Platform } from '../domain/platforms';
+import { envName } from './oauth/clients';
+
+/** A network as GET /api/platforms shows it: `available` is what this server can do now, with the reason when not. */
+export type PlatformView = Platform & { unavailable_reason?: 'not_configured' | 'not_offered'; reason?: string };
+
+/**
+ * GET /api/platforms: the catalog, with each OAuth network's availability on THIS deployment: one without the
+ * service's app registration (client id and secret) is `available: false` with reason `not_configured`, as its
+ * sign-in (`POST /api/oauth/{platform}/url`) would answer 503 oauth_not_configured.
+ */
+export async function listPlatforms(deps: Pick<Deps, 'oauth'>): Promise<PlatformView[]> {
+  return Promise.all(PLATFORMS.map(async (p): Promise<PlatformView> => {
+    if (!p.available) return { ...p, unavailable_reason: 'not_offered', reason: `${p.name} is not offered yet: posts to it answer platform_unavailable` };
+    if (!p.oauth || (await deps.oauth.clients.get(p.name))) return { ...p };
+    return {
+      ...p, available: false, unavailable_reason: 'not_configured',
+      reason: `${p.name} sign-in is not configured on this server (its operator sets ${envName(p.name)}_CLIENT_ID and ${envName(p.name)}_CLIENT_SECRET)`,
+    };
+  }));
+}
