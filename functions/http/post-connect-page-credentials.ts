@@ -18,7 +18,7 @@ export const handler = httpHandler(routes.postConnectPageCredentials, async (req
     const form = formFields(req.rawBody, req.body);
     assertSameOrigin(req.headers, req.deps.settings.publicBaseUrl);
     await findConnectLink(req.deps, token); // an unknown or expired link answers 404 / 410 first
-    assertFormToken(form.form_token, formCookie(req.event.cookies, req.headers.cookie));
+    assertFormToken(form.form_token, formCookie(req.event.cookies, req.headers.cookie), req.headers);
     await connectWithLink(req.deps, token, platform, form);
     const back = new URL(base);
     back.searchParams.set('connected', platform);

@@ -14,7 +14,7 @@ export const handler = httpHandler(routes.postConnectPageOauth, async (req) => {
   try {
     assertSameOrigin(req.headers, req.deps.settings.publicBaseUrl);
     await findConnectLink(req.deps, token); // an unknown or expired link answers 404 / 410 first
-    assertFormToken(formFields(req.rawBody, req.body).form_token, formCookie(req.event.cookies, req.headers.cookie));
+    assertFormToken(formFields(req.rawBody, req.body).form_token, formCookie(req.event.cookies, req.headers.cookie), req.headers);
     const { url, nonce } = await startLinkOAuth(req.deps, token, platform);
     return { ...seeOther(url), cookies: [browserCookie(req.deps, platform, nonce)] };
   } catch (err) {

@@ -39,9 +39,9 @@ describe('hosted forms accept posts only from their own page', () => {
       await post(path, form({ ...creds, form_token: page.token }), { cookie: page.pair, origin: 'https://evil.example' }),
       await post(path, form({ ...creds, form_token: page.token }), { cookie: page.pair, 'sec-fetch-site': 'cross-site' }),
       await post(path, form({ ...creds, form_token: page.token }), { cookie: page.pair, origin: 'null', 'sec-fetch-site': 'cross-site' }),
-      await post(path, form(creds), { cookie: page.pair }),
-      await post(path, form({ ...creds, form_token: page.token })),
-      await post(path, form({ ...creds, form_token: 'x'.repeat(32) }), { cookie: page.pair }),
+      await post(path, form(creds), { cookie: page.pair, 'sec-fetch-site': 'same-origin' }),
+      await post(path, form({ ...creds, form_token: page.token }), { 'sec-fetch-site': 'same-origin' }),
+      await post(path, form({ ...creds, form_token: 'x'.repeat(32) }), { cookie: page.pair, origin: 'null' }),
       await post(`/connect/${link.token}/oauth/linkedin`, form({ form_token: page.token }), { cookie: page.pair, origin: 'https://evil.example' }),
     ];
     expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);

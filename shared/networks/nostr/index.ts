@@ -5,7 +5,7 @@ import { platform } from '../../domain/platforms';
 import { guarded, rejected } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
 import { probeRelay, sendEvent, type RelayOutcome, type RelayTarget, type WebSocketConstructor } from './relays';
-import { UnsafeTargetError, type HostLookup } from '../../net/address-guard';
+import { sandboxOrigin, UnsafeTargetError, type HostLookup } from '../../net/address-guard';
 import { checkedAddresses } from '../../net/pinned-fetch';
 import { pinnedLookup } from '../../net/pinned-request';
 
@@ -103,13 +103,19 @@ export function relayList(raw: string | undefined, defaults: string[], allowPriv
   for (const item of items) {
     let url: URL;
     try { url = new URL(item); } catch { return rejected(`relays: "${item.slice(0, 100)}" is not ${wanted}`); }
-    if (url.protocol !== 'wss:' && !(url.protocol === 'ws:' && allowPrivate)) return rejected(`relays: "${item.slice(0, 100)}" is not ${wanted}`);
+    if (url.protocol !== 'wss:' && !(url.protocol === 'ws:' && (allowPrivate || isSandboxRelay(url)))) return rejected(`relays: "${item.slice(0, 100)}" is not ${wanted}`);
     if (url.username || url.password) return rejected(`relays: "${url.host}" must not carry a user name or password`);
     const normal = url.pathname === '/' && !url.search ? `${url.protocol}//${url.host}` : url.href;
     if (!relays.includes(normal)) relays.push(normal);
   }
   if (relays.length > NOSTR_MAX_RELAYS) return rejected(`relays: at most ${NOSTR_MAX_RELAYS} relays per connection (got ${relays.length})`);
   return relays;
+}
+
+/** The local sandbox's simulated relay (sandbox mode only): the one ws:// relay the address guard lets through. */
+function isSandboxRelay(url: URL): boolean {
+  const sandbox = sandboxOrigin();
+  return !!sandbox && url.origin.replace(/^ws/, 'http') === sandbox && url.pathname.startsWith('/sandbox/');
 }
 
 /** The relay's checked address to connect to; an UnsafeTargetError when it is not a public address (nothing contacted). */
