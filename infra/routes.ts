@@ -495,7 +495,7 @@ export const routes = {
   // --- Security and robustness sweep (issue 17) ---
   patchMe: {
     id: 'patch-me', method: 'PATCH', path: '/api/me', tag: 'Account', auth: 'key', scope: 'manage', grants: ['table'],
-    summary: 'Account settings: the https origins redirect_after may lead to (besides this service)',
+    summary: 'Account settings: the https origins redirect_after may lead to (besides this service). Local runtime only until the API stack is split (500-resource limit)',
     body: sec.PatchMeBody,
     responses: { 200: { description: 'Saved', schema: sec.PatchMeResponse }, 400: E('invalid_redirect_origin'), ...std },
   },

@@ -22,7 +22,14 @@ export interface ApiStackProps extends StackProps {
 }
 
 /** The routes of the route table that AWS serves (localOnly ones exist only in the local runtime). */
-export const deployedRoutes = () => routeList.filter((r) => !r.localOnly);
+/**
+ * Routes served by the local runtime but not deployed yet: one function per route puts 7 CloudFormation resources in
+ * this stack per route, and with these the stack would pass CloudFormation's 500-resource limit. They deploy once the
+ * route functions are split over more than one stack (docs/decisions.md, issue 17).
+ */
+export const NOT_YET_DEPLOYED: readonly string[] = ['patch-me'];
+
+export const deployedRoutes = () => routeList.filter((r) => !r.localOnly && !NOT_YET_DEPLOYED.includes(r.id));
 
 /**
  * Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it; queue

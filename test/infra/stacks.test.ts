@@ -7,7 +7,7 @@ process.env.CDK_VALIDATION = 'false';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildStacks, type ServiceStacks } from '../../bin/app';
-import { deployedRoutes } from '../../infra/stacks/api-stack';
+import { deployedRoutes, NOT_YET_DEPLOYED } from '../../infra/stacks/api-stack';
 import { routeList } from '../../infra/routes';
 import { workers } from '../../infra/workers';
 import type { Grant } from '../../shared/http/route';
@@ -173,7 +173,7 @@ describe('api stack', () => {
   const routes = deployedRoutes();
 
   test('deploys every non-local route and no local-only one', () => {
-    expect(routes.length).toBe(routeList.filter((r) => !r.localOnly).length);
+    expect(routes.length).toBe(routeList.filter((r) => !r.localOnly && !NOT_YET_DEPLOYED.includes(r.id)).length);
     expect(routes.length).toBeGreaterThan(0);
     api.resourceCountIs('AWS::Lambda::Function', routes.length + 1); // + the dispatcher
     api.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
