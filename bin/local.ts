@@ -5,6 +5,8 @@ import { ConfigError } from '../shared/config';
 
 /** `npm start`: the whole service on http://localhost:3000 (PORT), state under .data/ (DATA_DIR). */
 async function main() {
+  // Readable logs on a terminal (Powertools' dev mode: the same JSON lines, indented); JSON lines when piped.
+  if (process.stdout.isTTY && process.env.POWERTOOLS_DEV === undefined) process.env.POWERTOOLS_DEV = 'true';
   const portText = process.env.PORT?.trim() || '3000';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65_535) throw new ConfigError('PORT', `Invalid environment variable PORT=${JSON.stringify(portText)}: expected a port number 0-65535 (or leave it empty for 3000)`);

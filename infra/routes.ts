@@ -8,8 +8,10 @@ import * as o from '../shared/api/oauth-schemas';
 import * as sec from '../shared/api/security-schemas';
 import * as bill from '../shared/api/billing-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
+import * as mo from '../shared/api/mcp-oauth-schemas';
 import * as d from '../shared/api/dashboard-schemas';
 import * as g from '../shared/api/guardrail-schemas';
+import * as a from '../shared/api/approval-schemas';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -115,11 +117,12 @@ export const routes = {
     responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },
   },
   postPost: {
-    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'publishQueue', 'webhookQueue'],
+    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'],
     summary: 'Publish to one or many networks in parallel: one result per network (60 a minute per account)',
     rateLimit: { limit: 60, windowSeconds: 60 }, body: PostRequestSchema, timeoutSeconds: 29, memoryMb: 1024,
     responses: {
       200: { description: 'One result per network, in request order', schema: p.PostResponse },
+      202: { description: 'Held for approval: every network pending_approval, nothing sent (issue 16)', schema: a.HeldPostResponse },
       400: E('invalid_request, caption_is_json, empty_text'), 404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
     },
   },
@@ -409,7 +412,7 @@ export const routes = {
     responses: { 200: { description: 'Billing overview', schema: bill.BillingOverviewResponse }, ...std },
   },
   postDashboardPlanCheckout: {
-    id: 'post-dashboard-plan-checkout', method: 'POST', path: '/dashboard/plan/checkout', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    id: 'post-dashboard-plan-checkout', stack: 'Dashboard', method: 'POST', path: '/dashboard/plan/checkout', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
     summary: "The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval",
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: {
@@ -418,7 +421,7 @@ export const routes = {
     },
   },
   postDashboardPlanPortal: {
-    id: 'post-dashboard-plan-portal', method: 'POST', path: '/dashboard/plan/portal', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    id: 'post-dashboard-plan-portal', stack: 'Dashboard', method: 'POST', path: '/dashboard/plan/portal', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
     summary: "The Plan page's billing button: 303 to Stripe's customer portal",
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: { 303: { description: "To Stripe's customer portal" }, 403: E('session_required, csrf_failed'), 503: { description: 'billing_unavailable (the Plan page with the message)' } },
@@ -435,43 +438,43 @@ export const routes = {
     },
   // --- Dashboard: sign-in, session, pages (issue 16) ---
   getDashboardSignIn: {
-    id: 'get-dashboard-sign-in', method: 'GET', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: [],
+    id: 'get-dashboard-sign-in', stack: 'Dashboard', method: 'GET', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: [],
     summary: 'The sign-in page: an email field for a magic link (HTML)',
     query: d.SignInQuery,
     responses: { 200: { description: 'Sign-in page (HTML)', contentType: 'text/html' } },
   },
   postDashboardSignIn: {
-    id: 'post-dashboard-sign-in', method: 'POST', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: ['table', 'ses'],
+    id: 'post-dashboard-sign-in', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: ['table', 'ses'],
     summary: 'Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email)',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 200: { description: 'Check your email (HTML)', contentType: 'text/html' }, 400: { description: 'Invalid email (HTML)' }, 429: { description: 'Rate limited (HTML)' } },
   },
   getDashboardSignInLink: {
-    id: 'get-dashboard-sign-in-link', method: 'GET', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
+    id: 'get-dashboard-sign-in-link', stack: 'Dashboard', method: 'GET', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
     summary: 'The emailed link: a page with one "Sign in" button (the GET never uses the link up)',
     query: d.SignInLinkQuery,
     responses: { 200: { description: 'Sign-in button (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
   },
   postDashboardSignInLink: {
-    id: 'post-dashboard-sign-in-link', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
+    id: 'post-dashboard-sign-in-link', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
     summary: 'The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 303: { description: 'Signed in: to the return path' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
   },
   postDashboardSignOut: {
-    id: 'post-dashboard-sign-out', method: 'POST', path: '/dashboard/sign-out', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'post-dashboard-sign-out', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-out', tag: 'Dashboard', auth: 'session', grants: ['table'],
     summary: 'Ends the session at once and clears the cookie',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true,
     responses: { 200: { description: 'Signed out (HTML)', contentType: 'text/html' }, 403: E('session_required, csrf_failed') },
   },
   getDashboard: {
-    id: 'get-dashboard', method: 'GET', path: '/dashboard', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'get-dashboard', stack: 'Dashboard', method: 'GET', path: '/dashboard', tag: 'Dashboard', auth: 'session', grants: ['table'],
     summary: 'Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in',
     query: d.EmptyQuery,
     responses: { 200: { description: 'Overview (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   getDashboardPlan: {
-    id: 'get-dashboard-plan', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    id: 'get-dashboard-plan', stack: 'Dashboard', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
     summary: 'The plan page every upgrade_url points to: the plan table and what the account uses',
     query: d.PlanQuery,
     responses: { 200: { description: 'Plan (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
@@ -492,10 +495,199 @@ export const routes = {
     body: s.ConfirmBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: { 200: { description: 'The API key, shown once', schema: s.ConfirmResponse }, 400: E('Invalid input'), 410: E('link_expired: used or expired'), 429: std[429] },
   },
+  getApprovals: {
+    id: 'get-approvals', method: 'GET', path: '/api/approvals', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'Held posts and their decisions, newest first (read-only: a key can never decide)',
+    query: a.ApprovalsQuery,
+    responses: { 200: { description: 'Approvals', schema: a.ApprovalsResponse }, ...std },
+  },
+  getApproval: {
+    id: 'get-approval', method: 'GET', path: '/api/approvals/{id}', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'One held post and its decision (read-only)',
+    params: s.IdParams,
+    responses: { 200: { description: 'Approval', schema: a.ApprovalResponse }, 404: E('approval_not_found'), ...std },
+  },
+  postApprovalClientLink: {
+    id: 'post-approval-client-link', method: 'POST', path: '/api/approvals/{id}/client-link', tag: 'Approvals', auth: 'key', grants: ['table'],
+    summary: 'A signed single-use link for a client approver (no account needed), 72 hours; Pro and above',
+    params: s.IdParams,
+    responses: { 200: { description: 'The link', schema: a.ClientLinkResponse }, 402: E('plan_feature (pro)'), 404: E('approval_not_found'), 409: E('approval_decided'), ...std },
+  },
+  getReview: {
+    id: 'get-review', method: 'GET', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table'],
+    summary: "The emailed owner link or a client approver link: the held post and two buttons (the GET never decides)",
+    params: a.ReviewParams,
+    responses: { 200: { description: 'Review page (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown or tampered link (HTML)' }, 410: { description: 'Used or expired link, or already decided (HTML)' } },
+  },
+  postReview: {
+    id: 'post-review', method: 'POST', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
+    summary: 'Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once',
+    params: a.ReviewParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
+    responses: { 200: { description: 'Decided (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used, expired or decided (HTML)' } },
+  },
+  getDashboardApprovals: {
+    id: 'get-dashboard-approvals', stack: 'Dashboard', method: 'GET', path: '/dashboard/approvals', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Approvals: the queue of held posts, recent decisions, and the approval rules',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Approvals (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardApprovalDecision: {
+    id: 'post-dashboard-approval-decision', stack: 'Dashboard', method: 'POST', path: '/dashboard/approvals/{id}/decision', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
+    summary: 'The owner approves (publishes) or rejects (with a note) a held post',
+    params: s.IdParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
+    responses: { 303: { description: 'Back to the approvals page' }, 403: E('session_required, csrf_failed'), 404: E('approval_not_found'), 409: { description: 'Already decided (HTML)' } },
+  },
+  postDashboardApprovalRules: {
+    id: 'post-dashboard-approval-rules', stack: 'Dashboard', method: 'POST', path: '/dashboard/approvals/rules', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Sets the approval rule of the account or a brand (always, or for listed networks); paid plans',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 303: { description: 'Back to the approvals page' }, 402: { description: 'plan_feature (HTML)' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardPosts: {
+    id: 'get-dashboard-posts', method: 'GET', path: '/dashboard/posts', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Posts (activity log): filters by brand, network, status, source and dates; 50 a page',
+    query: d.ActivityQuery,
+    responses: { 200: { description: 'Posts (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  getDashboardPostsExport: {
+    id: 'get-dashboard-posts-export', method: 'GET', path: '/dashboard/posts/export', tag: 'Dashboard', auth: 'session', grants: ['table', 'bucket'],
+    summary: 'Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link',
+    query: d.ActivityQuery, timeoutSeconds: 29, memoryMb: 512,
+    responses: { 303: { description: 'To the CSV download' } },
+  },
+  getDashboardPost: {
+    id: 'get-dashboard-post', method: 'GET', path: '/dashboard/posts/{id}', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: "One post: each network's result and the post's events",
+    params: s.IdParams,
+    responses: { 200: { description: 'Post (HTML)', contentType: 'text/html' }, 404: E('not_found') },
+  },
+  getDashboardKeys: {
+    id: 'get-dashboard-keys', method: 'GET', path: '/dashboard/keys', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'API keys: create (secret shown once), revoke, and each key\'s guardrails',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'API keys (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardKeys: {
+    id: 'post-dashboard-keys', method: 'POST', path: '/dashboard/keys', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'API keys page actions: create, revoke, guardrails',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The new key, shown once (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardBrands: {
+    id: 'get-dashboard-brands', method: 'GET', path: '/dashboard/brands', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Brands: add, rename, time zone and posting slots',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Brands (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardBrands: {
+    id: 'post-dashboard-brands', method: 'POST', path: '/dashboard/brands', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Brands page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardConnections: {
+    id: 'get-dashboard-connections', method: 'GET', path: '/dashboard/connections', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Connections per brand: health check, reconnect link, disconnect',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Connections (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardConnections: {
+    id: 'post-dashboard-connections', method: 'POST', path: '/dashboard/connections', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'oauthConfig'],
+    summary: 'Connections page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardWebhooks: {
+    id: 'get-dashboard-webhooks', method: 'GET', path: '/dashboard/webhooks', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Webhooks: add, test, rotate the secret, delivery log, redeliver',
+    query: d.WebhooksQuery,
+    responses: { 200: { description: 'Webhooks (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardWebhooks: {
+    id: 'post-dashboard-webhooks', method: 'POST', path: '/dashboard/webhooks', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'scheduler', 'webhookQueue'],
+    summary: 'Webhooks page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardBranding: {
+    id: 'get-dashboard-branding', method: 'GET', path: '/dashboard/branding', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Branding (white label) of the account and each brand; Pro and above',
+    query: d.FlashQuery,
+    responses: { 200: { description: 'Branding (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardBranding: {
+    id: 'post-dashboard-branding', method: 'POST', path: '/dashboard/branding', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: 'Branding page actions (form field action)',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  // --- MCP server (issue 11) ---
+  postMcp: {
+    id: 'post-mcp', stack: 'Mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', handler: 'functions/mcp/handler.ts',
+    extraMethods: ['GET', 'DELETE'], functionUrlOutput: 'McpUrl',
+    grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses'], timeoutSeconds: 29, memoryMb: 1024,
+    summary: 'The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405',
+    responses: {
+      200: { description: 'The JSON-RPC response' }, 202: { description: 'A notification or response accepted' },
+      400: E('Invalid JSON-RPC'), 405: E('GET or DELETE: the server is stateless'), 406: { description: 'Accept lacks application/json or text/event-stream' }, ...std,
+    },
+  },
+  getOauthProtectedResource: {
+    id: 'get-oauth-protected-resource', stack: 'Mcp', method: 'GET', path: '/.well-known/oauth-protected-resource', tag: 'MCP', auth: 'open', grants: [],
+    summary: "Protected resource metadata of the MCP server (RFC 9728): its URL and its authorization server",
+    responses: { 200: { description: 'Metadata', schema: mo.ProtectedResourceMetadata } },
+  },
+  getOauthAuthorizationServer: {
+    id: 'get-oauth-authorization-server', stack: 'Mcp', method: 'GET', path: '/.well-known/oauth-authorization-server', tag: 'MCP', auth: 'open', grants: [],
+    summary: 'Authorization server metadata (RFC 8414): code flow with PKCE S256, dynamic registration, client ID metadata documents, revocation',
+    responses: { 200: { description: 'Metadata', schema: mo.AuthorizationServerMetadata } },
+  },
+  postOauthRegister: {
+    id: 'post-oauth-register', stack: 'Mcp', method: 'POST', path: '/oauth/register', tag: 'MCP', auth: 'open', grants: ['table'],
+    summary: 'Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP',
+    body: mo.RegistrationBody, rateLimit: { limit: 20, windowSeconds: 3600 },
+    responses: { 201: { description: 'Registered', schema: mo.RegisteredClient }, 400: { description: 'invalid_client_metadata', schema: mo.OAuthErrorBody }, 429: std[429] },
+  },
+  getDashboardAppsAuthorize: {
+    id: 'get-dashboard-apps-authorize', stack: 'Mcp', method: 'GET', path: '/dashboard/apps/authorize', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: 'The authorization endpoint: the consent page (signed-in owner) for an MCP client; code flow with PKCE S256 only',
+    query: mo.AuthorizeQuery,
+    responses: { 200: { description: 'Consent page (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page, or back to the app with an error' }, 400: { description: 'Unknown app or redirect URI (HTML)' } },
+  },
+  postDashboardAppsAuthorize: {
+    id: 'post-dashboard-apps-authorize', stack: 'Mcp', method: 'POST', path: '/dashboard/apps/authorize', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: "The consent page's answer: allow (a single-use code for 5 minutes) or deny, back to the app's redirect URI",
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 303: { description: 'Back to the app with code or error' }, 400: { description: 'Unknown app or redirect URI (HTML)' }, 403: E('session_required, csrf_failed') },
+  },
+  postOauthToken: {
+    id: 'post-oauth-token', stack: 'Mcp', method: 'POST', path: '/oauth/token', tag: 'MCP', auth: 'open', grants: ['table'],
+    summary: 'Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 120, windowSeconds: 60 },
+    responses: { 200: { description: 'Tokens', schema: mo.TokenResponse }, 400: { description: 'invalid_grant, invalid_request, invalid_target, unsupported_grant_type', schema: mo.OAuthErrorBody }, 429: std[429] },
+  },
+  postOauthRevoke: {
+    id: 'post-oauth-revoke', stack: 'Mcp', method: 'POST', path: '/oauth/revoke', tag: 'MCP', auth: 'open', grants: ['table'],
+    summary: 'Token revocation (RFC 7009): an access or refresh token stops working at once',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 120, windowSeconds: 60 },
+    responses: { 200: { description: 'Revoked (also for an unknown token)' }, 400: { description: 'invalid_request', schema: mo.OAuthErrorBody }, 429: std[429] },
+  },
+  getDashboardApps: {
+    id: 'get-dashboard-apps', stack: 'Mcp', method: 'GET', path: '/dashboard/apps', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: 'The AI apps page: MCP clients the owner allowed, with revoke buttons',
+    query: mo.AppsQuery,
+    responses: { 200: { description: 'AI apps (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardAppRevoke: {
+    id: 'post-dashboard-app-revoke', stack: 'Mcp', method: 'POST', path: '/dashboard/apps/{id}/revoke', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: 'Revoke an AI app: its tokens stop working at once',
+    params: mo.AppParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true,
+    responses: { 303: { description: 'Back to the AI apps page' }, 403: E('session_required, csrf_failed'), 404: E('not_found') },
+  },
   // --- Security and robustness sweep (issue 17) ---
   patchMe: {
     id: 'patch-me', method: 'PATCH', path: '/api/me', tag: 'Account', auth: 'key', scope: 'manage', grants: ['table'],
-    summary: 'Account settings: the https origins redirect_after may lead to (besides this service). Local runtime only until the API stack is split (500-resource limit)',
+    summary: 'Account settings: the https origins redirect_after may lead to (besides this service)',
     body: sec.PatchMeBody,
     responses: { 200: { description: 'Saved', schema: sec.PatchMeResponse }, 400: E('invalid_redirect_origin'), ...std },
   },

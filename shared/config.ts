@@ -66,6 +66,18 @@ const EnvSchema = z.object({
   INSTAGRAM_AUTH_BASE: z.string().url().optional(),
   X_CLIENT_ID: z.string().optional(), X_CLIENT_SECRET: z.string().optional(),
   X_AUTH_BASE: z.string().url().optional(), X_API_BASE: z.string().url().optional(),
+  // --- AI drafts (issue 12; docs/operations.md): the provider (default: bedrock in AWS, local in local mode)
+  AI_PROVIDER: z.enum(['bedrock', 'openai', 'local']).optional(),
+  /** Bedrock model (or inference profile) id; the CDK stack grants bedrock:InvokeModel on this model only. */
+  BEDROCK_MODEL_ID: z.string().min(1).default('amazon.nova-lite-v1:0'),
+  BEDROCK_REGION: z.string().optional(),
+  /** Bedrock Runtime endpoint override (tests point it at a loopback fake). */
+  BEDROCK_ENDPOINT: z.string().url().optional(),
+  /** An OpenAI-compatible chat completions endpoint (e.g. a local Ollama: http://127.0.0.1:11434/v1). */
+  AI_BASE_URL: z.string().url().optional(),
+  AI_MODEL: z.string().default('llama3.1'),
+  AI_API_KEY: z.string().optional(),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   // --- Billing (issue 13; docs/operations.md "Billing") ---
   /** Locally: Stripe's secret key and webhook signing secret; unset = billing not configured (503 billing_unavailable). */
   STRIPE_SECRET_KEY: z.string().optional(),
@@ -86,6 +98,11 @@ const EnvSchema = z.object({
   SANDBOX_ORIGIN: z.string().url().optional(),
   /** Set with it: the networks whose API base is the sandbox's (comma-separated); their post links go to the inbox. */
   SANDBOX_NETWORKS: z.string().default(''),
+  // --- network depth (issue 15) ---
+  /** Bluesky's video service (app.bsky.video.*); a loopback fake in tests. */
+  BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),
+  /** LinkedIn organisation pages as targets (needs LinkedIn's Community Management API product for the app). */
+  LINKEDIN_ORGANIZATIONS: bool,
 });
 
 export type Config = z.infer<typeof EnvSchema>;

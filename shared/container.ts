@@ -6,6 +6,7 @@ import type { Blobs } from './ports/blobs';
 import type { Queue } from './ports/queue';
 import type { Scheduler } from './ports/scheduler';
 import type { OAuthClients } from './app/oauth/clients';
+import type { DraftProvider } from './ports/ai';
 import { documentClient, type TableRef } from './adapters/dynamodb/client';
 import { DynamoAccountStore } from './adapters/dynamodb/accounts';
 import { DynamoKeyStore } from './adapters/dynamodb/api-keys';
@@ -21,19 +22,24 @@ import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
 import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+import { DynamoMcpOAuthStore } from './adapters/dynamodb/mcp-oauth';
+import { McpAppRegistry } from './adapters/mcp-app-registry';
 import { DynamoBillingStore } from './adapters/dynamodb/billing';
 import { PlanLifecycleAccounts } from './app/billing/plan-state';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
 import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
-import { noApps } from './adapters/no-apps';
+import { DynamoApprovalStore } from './adapters/dynamodb/approvals';
+import { DynamoBrandingStore } from './adapters/dynamodb/branding';
 import { checkUrl } from './net/address-guard';
-import { downloadMedia, probeMedia } from './net/media';
+import { downloadDocument, downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
 import { WebhookEventSink } from './app/webhooks/deliver';
 import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './app/oauth/clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
+import { traceClient } from './tracing';
+import { tracedRegistry } from './networks/traced';
 
 /*
  * Heavy adapters (AWS SDK clients other than DynamoDB's, the network adapters with their WebSocket and crypto
@@ -56,6 +62,10 @@ const sandboxLinksModule: Module<typeof import('./networks/sandbox-links')> = ()
 const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => require('./adapters/local/outbox-mailer');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
+// --- AI drafts (issue 12)
+const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => require('./adapters/aws/bedrock-drafter');
+const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => require('./adapters/openai-drafter');
+const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => require('./adapters/local/local-drafter');
 const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => require('./adapters/stripe/stripe-payments');
 const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => require('./adapters/aws/ssm-billing-settings');
 
@@ -67,6 +77,7 @@ export function mediaGateway(allowPrivate: boolean): MediaGateway {
   return {
     probe: (url) => probeMedia(url, { allowPrivate }),
     download: (url, signal) => downloadMedia(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
+    downloadDocument: (url, signal) => downloadDocument(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
     checkTarget: async (url) => { await checkUrl(url, { allowPrivate }); },
     fetch: guardedFetch({ allowPrivate }),
   };
@@ -81,7 +92,7 @@ function oauthClients(cfg: Config): OAuthClients {
   const env = envClients(cfg);
   if (cfg.RUNTIME !== 'aws' || !cfg.OAUTH_SSM_PREFIX) return env;
   const { SSMClient } = ssmClientModule();
-  const ssm = new (ssmModule().SsmOAuthClients)(new SSMClient({ region: cfg.AWS_REGION }), cfg.OAUTH_SSM_PREFIX);
+  const ssm = new (ssmModule().SsmOAuthClients)(traceClient(new SSMClient({ region: cfg.AWS_REGION })), cfg.OAUTH_SSM_PREFIX);
   const guarded: OAuthClients = {
     get: (platform) => ssm.get(platform).catch((err: unknown) => {
       log.warn('oauth client registrations could not be read from SSM', { prefix: cfg.OAUTH_SSM_PREFIX, ...errorFields(err) });
@@ -151,14 +162,14 @@ export function buildDeps(cfg: Config): Deps {
     counters: () => new DynamoCounterStore(table),
     mailer: () => local
       ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'))
-      : new (sesModule().SesMailer)(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION }), cfg.MAIL_FROM),
+      : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
     cipher: () => local
       ? new (localCipherModule().LocalKeyCipher)(path.join(cfg.DATA_DIR, 'local.key'))
-      : new (kmsModule().KmsEnvelopeCipher)(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION }), cfg.KMS_KEY_ID),
+      : new (kmsModule().KmsEnvelopeCipher)(traceClient(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION })), cfg.KMS_KEY_ID),
     queue: () => shared.queue,
     scheduler: (): Scheduler => local
       ? new TableScheduler(table)
-      : new (schedulerModule().EventBridgeScheduler)(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION }), {
+      : new (schedulerModule().EventBridgeScheduler)(traceClient(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION })), {
         groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
       }),
     blobs: () => shared.blobs,
@@ -175,7 +186,7 @@ export function buildDeps(cfg: Config): Deps {
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
     schedules: () => new DynamoScheduleStore(table),
     networks: () => {
-      const registry = registryModule().buildRegistry(cfg);
+      const registry = tracedRegistry(registryModule().buildRegistry(cfg));
       // sandbox mode (local only): posts to simulated networks link to the sandbox inbox
       if (!local || !cfg.SANDBOX_ORIGIN) return registry;
       const simulated = new Set(cfg.SANDBOX_NETWORKS.split(',').map((n) => n.trim()).filter(isPlatformName));
@@ -187,20 +198,44 @@ export function buildDeps(cfg: Config): Deps {
       get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
     }),
     clock: () => systemClock,
+    // --- AI drafts (issue 12)
+    ai: () => draftProvider(cfg),
     // Dashboard (issue 16)
     sessions: () => new DynamoSessionStore(table),
+    // --- MCP server (issue 11)
+    mcpOAuth: () => new DynamoMcpOAuthStore(table),
     guardrails: () => new DynamoGuardrailStore(table),
-    apps: () => noApps,
+    apps: () => new McpAppRegistry(new DynamoMcpOAuthStore(table)),
+    approvals: () => new DynamoApprovalStore(table),
+    branding: () => new DynamoBrandingStore(table),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
+      aiTimeoutMs: cfg.AI_TIMEOUT_MS,
     }),
     // --- Billing (issue 13)
     payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
     billing: () => new DynamoBillingStore(table),
   });
   return deps;
+}
+
+/**
+ * The AI drafting provider (issue 12): AI_PROVIDER, else Bedrock in AWS and the deterministic local drafter locally.
+ * `openai` needs AI_BASE_URL.
+ */
+export function draftProvider(cfg: Config): DraftProvider {
+  const kind = cfg.AI_PROVIDER ?? (cfg.RUNTIME === 'aws' ? 'bedrock' : 'local');
+  if (kind === 'bedrock') {
+    const m = bedrockModule();
+    return new m.BedrockDrafter(m.bedrockClient({ region: cfg.BEDROCK_REGION ?? cfg.AWS_REGION, endpoint: cfg.BEDROCK_ENDPOINT }), cfg.BEDROCK_MODEL_ID);
+  }
+  if (kind === 'openai') {
+    if (!cfg.AI_BASE_URL) throw new Error('AI_PROVIDER=openai needs AI_BASE_URL (an OpenAI-compatible endpoint)');
+    return new (openAiModule().OpenAiCompatibleDrafter)({ baseUrl: cfg.AI_BASE_URL, model: cfg.AI_MODEL, apiKey: cfg.AI_API_KEY });
+  }
+  return new (localDrafterModule().LocalDrafter)();
 }
 
 let deps: Deps | undefined;

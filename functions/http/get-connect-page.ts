@@ -6,6 +6,7 @@ import { connectPage } from '../../shared/app/connect-link/links';
 import { connectPageUrl } from '../../shared/app/connect-link/issue';
 import { newFormToken } from '../../shared/http/forms';
 import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, type Notice } from '../../shared/app/connect-link/views';
+import { markFor } from '../../shared/app/dashboard/branding';
 
 const FAILURES: Record<string, string> = {
   oauth_denied: 'access was not granted, so nothing was connected',
@@ -27,9 +28,10 @@ export const handler = httpHandler(routes.getConnectPage, async (req) => {
     } else if (failed && isPlatformName(failed)) {
       notice = { kind: 'error', platform: failed, text: `${displayName(failed)} was not connected: ${FAILURES[code ?? ''] ?? `the sign-in did not complete (${code ?? 'unknown'}); try again`}.` };
     }
+    const mark = await markFor(req.deps, model.link.account_id, model.brand.id);
     const form = newFormToken(req.deps.settings.publicBaseUrl);
     return {
-      status: 200, html: connectPageHtml(model, connectPageUrl(req.deps, req.params.token), req.deps.clock.now(), notice, form.token),
+      status: 200, html: connectPageHtml(model, connectPageUrl(req.deps, req.params.token), req.deps.clock.now(), notice, mark, form.token),
       headers: HOSTED_HEADERS, cookies: [form.cookie],
     };
   } catch (err) {

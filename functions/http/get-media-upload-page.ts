@@ -6,13 +6,15 @@ import { openUploadLink } from '../../shared/app/media/upload-links';
 import { storageOrigin } from '../../shared/app/media/uploads';
 import { uploadPage, uploadPageCsp } from '../../shared/http/upload-page';
 import { AppError } from '../../shared/domain/errors';
+import { markFor } from '../../shared/app/dashboard/branding';
 
 /** The hosted upload page of an upload link: the page itself, or a 404 / 410 page (the link is unknown, used or expired). */
 export const handler = httpHandler(routes.getMediaUploadPage, async (req) => {
   try {
     const link = await openUploadLink(req.deps, req.params.token);
     const nonce = randomBytes(16).toString('base64');
-    const body = uploadPage({ token: req.params.token, contentType: link.content_type, note: link.note, expiresAt: new Date(link.expires_at * 1000), nonce });
+    const mark = await markFor(req.deps, link.account_id);
+    const body = uploadPage({ token: req.params.token, contentType: link.content_type, note: link.note, expiresAt: new Date(link.expires_at * 1000), nonce, mark });
     return { ...html(body), headers: { 'content-security-policy': uploadPageCsp(nonce, await storageOrigin(req.deps)), 'referrer-policy': 'no-referrer' } };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

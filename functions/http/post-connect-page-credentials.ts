@@ -30,7 +30,7 @@ export const handler = httpHandler(routes.postConnectPageCredentials, async (req
     }
     const model = await connectPage(req.deps, token);
     const page = newFormToken(req.deps.settings.publicBaseUrl);
-    const html = connectPageHtml(model, base, req.deps.clock.now(), { kind: 'error', platform, text: `${displayName(platform)} was not connected: ${err.message}` }, page.token);
+    const html = connectPageHtml(model, base, req.deps.clock.now(), { kind: 'error', platform, text: `${displayName(platform)} was not connected: ${err.message}` }, undefined, page.token);
     return { status: err.status, html, headers: HOSTED_HEADERS, cookies: [page.cookie] };
   }
 });

@@ -1,8 +1,11 @@
 import { httpHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/reply';
+import { accepted, ok } from '../../shared/http/reply';
 import { routes } from '../../infra/routes';
 import { validatePost } from '../../shared/app/publish/request';
 import { publishPost } from '../../shared/app/publish/create-post';
 
-export const handler = httpHandler(routes.postPost, async (req) =>
-  ok(await publishPost(req.deps, req.principal.account, validatePost(req.body), { source: 'api', wait: true, actor: req.principal.actor })));
+/** Publishes (200 with one result per network) or, when an approval rule holds it, 202 pending_approval. */
+export const handler = httpHandler(routes.postPost, async (req) => {
+  const res = await publishPost(req.deps, req.principal.account, validatePost(req.body), { source: 'api', wait: true, actor: req.principal.actor });
+  return 'status' in res ? accepted(res) : ok(res);
+});

@@ -1,13 +1,20 @@
+import type { Context } from 'aws-lambda';
 import { getDeps } from '../../shared/container';
+import { coldStart } from '../../shared/metrics';
 import { DispatchInput, dispatch } from '../../shared/app/publish/dispatch';
-import { log } from '../../shared/log';
+import { log, withLogContext } from '../../shared/log';
 
 /** EventBridge Scheduler's target (and the local timer poller's): validates the input, then dispatches. */
-export const handler = async (event: unknown): Promise<void> => {
+export const handler = async (event: unknown, context?: Context): Promise<void> => {
+  coldStart(context?.functionName);
   const input = DispatchInput.safeParse(event);
   if (!input.success) {
     log.error('scheduler input refused', { issues: input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
     return;
   }
-  await dispatch(getDeps(), input.data);
+  const d = input.data as Record<string, unknown>;
+  const id = [d.schedule_id, d.recurring_id, d.delivery_id, d.post_id, d.kind].find((v): v is string => typeof v === 'string');
+  // a timer has no request: its schedule (or post, or delivery) id correlates what it causes
+  const fields = { correlation_id: id ?? 'scheduler', dispatch_kind: d.kind, post_id: d.post_id, schedule_id: d.schedule_id };
+  await withLogContext(fields, () => dispatch(getDeps(), input.data));
 };

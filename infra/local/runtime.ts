@@ -72,6 +72,11 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     ...opts.env,
   });
 
+  // Where the stand-ins listen, for operator tools (bin/social-admin.ts --local); rewritten on every start.
+  fs.writeFileSync(path.join(dataDir, 'runtime.json'), JSON.stringify({
+    region: 'us-east-1', table: TABLE_NAME, bucket: MEDIA_BUCKET, dynamodb: dynamo.endpoint, s3: s3.endpoint, sqs: sqs.endpoint,
+    queues: Object.fromEntries(workers.map((w) => [w.queueName, queues[w.id]])),
+  }, null, 2));
   const extraRoutes = [...(opts.extraRoutes ?? []), ...(sandbox ? sandboxRoutes(sandbox) : [])];
   const http = await startHttpServer(routeList, loadHandler, opts.port ?? 3000, extraRoutes, sandbox ? (req, socket, head) => sandbox.upgrade(req, socket, head) : undefined);
   const url = `http://localhost:${http.port}`;

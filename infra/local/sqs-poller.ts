@@ -22,7 +22,10 @@ function toRecord(m: Message, arn: string): SQSRecord {
       ApproximateReceiveCount: a.ApproximateReceiveCount ?? '1', SentTimestamp: a.SentTimestamp ?? String(Date.now()),
       SenderId: a.SenderId ?? 'local', ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
     },
-    messageAttributes: {}, md5OfBody: m.MD5OfBody ?? '', eventSource: 'aws:sqs', eventSourceARN: arn, awsRegion: 'us-east-1',
+    messageAttributes: Object.fromEntries(Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, {
+      dataType: v.DataType ?? 'String', ...(v.StringValue !== undefined ? { stringValue: v.StringValue } : {}),
+    }])),
+    md5OfBody: m.MD5OfBody ?? '', eventSource: 'aws:sqs', eventSourceARN: arn, awsRegion: 'us-east-1',
   };
 }
 
@@ -41,7 +44,7 @@ export function startPoller(sqs: SQSClient, opts: PollerOptions) {
       try {
         const res = await sqs.send(new ReceiveMessageCommand({
           QueueUrl: opts.queueUrl, MaxNumberOfMessages: opts.batchSize, WaitTimeSeconds: 1,
-          MessageSystemAttributeNames: ['All'],
+          MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'],
         }), { abortSignal: abort.signal });
         messages = res.Messages ?? [];
       } catch (err) {

@@ -1,8 +1,10 @@
-import { ArnFormat, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, NestedStack, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { handlerFile, type Grant, type RouteDef } from '../../shared/http/route';
@@ -21,21 +23,66 @@ export interface ApiStackProps extends StackProps {
   publicBaseUrl?: string;
 }
 
-/** The routes of the route table that AWS serves (localOnly ones exist only in the local runtime). */
-/**
- * Routes served by the local runtime but not deployed yet: one function per route puts 7 CloudFormation resources in
- * this stack per route, and with these the stack would pass CloudFormation's 500-resource limit. They deploy once the
- * route functions are split over more than one stack (docs/decisions.md, issue 17).
- */
-export const NOT_YET_DEPLOYED: readonly string[] = ['patch-me'];
+const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
+  + 'hashed and looked up in the table, with per-key rate limits, or the dashboard session cookie with CSRF, or an MCP OAuth '
+  + 'token. Routes with auth "open" (catalog, signup, signup confirmation, hosted link pages) are public by design and '
+  + 'rate-limited per IP.';
 
-export const deployedRoutes = () => routeList.filter((r) => !r.localOnly && !NOT_YET_DEPLOYED.includes(r.id));
+/** The routes of the route table that AWS serves (localOnly ones exist only in the local runtime). */
+export const deployedRoutes = () => routeList.filter((r) => !r.localOnly);
+/** The deployed routes whose functions are in this stack (the others are in their route group's stack). */
+export const apiRoutes = () => deployedRoutes().filter((r) => !r.stack);
+
+/**
+ * One function per route, each granted exactly its route's `grants`, integrated with the HTTP API on the route's
+ * methods; a route with `functionUrlOutput` also gets a function URL and that output.
+ */
+export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
+  httpApi: apigw.IHttpApi; environment: Record<string, string>; grantTargets: GrantTargets; logRemovalPolicy: RemovalPolicy; functions: Map<string, AppFunction>;
+  /** The service's log key: every function's log group is encrypted with it (issue 17). */
+  logsKey?: kms.IKey;
+}): void {
+  for (const route of routes) {
+    const fn = new AppFunction(scope, route.id, {
+      handlerFile: handlerFile(route),
+      description: `${route.method} ${route.path}`,
+      memoryMb: route.memoryMb ?? 512,
+      timeoutSeconds: route.timeoutSeconds ?? 29,
+      environment: o.environment,
+      logRemovalPolicy: o.logRemovalPolicy, ...(o.logsKey ? { logsKey: o.logsKey } : {}),
+    });
+    applyGrants(fn, route.grants, o.grantTargets);
+    const integration = new HttpLambdaIntegration(`${route.id}-integration`, fn.fn);
+    const methods = [route.method, ...(route.extraMethods ?? [])].map((m) => apigw.HttpMethod[m]);
+    if (o.httpApi instanceof apigw.HttpApi && Stack.of(o.httpApi) === scope) {
+      o.httpApi.addRoutes({ path: route.path, methods, integration });
+    } else {
+      for (const method of methods) {
+        const r = new apigw.HttpRoute(scope, `${route.id}-${method}-route`, { httpApi: o.httpApi, routeKey: apigw.HttpRouteKey.with(route.path, method), integration });
+        Validations.of(r).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: API_AUTHORIZATION_REASON });
+      }
+    }
+    o.functions.set(route.id, fn);
+    if (route.functionUrlOutput) {
+      // The function authenticates every request itself (bearer key or OAuth token), as behind the HTTP API.
+      const url = fn.fn.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
+      new CfnOutput(scope, route.functionUrlOutput, { value: url.url, description: `Function URL of ${route.method} ${route.path}` });
+    }
+  }
+}
 
 /**
  * Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it; queue
- * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials).
+ * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials); a scheduled post held for
+ * approval emails the owner its review link (ses).
  */
-export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms'];
+/**
+ * Route functions are deployed in nested stacks of at most this many routes: each route is 7 resources (function,
+ * role, policy, log group, permission, integration, route) and a CloudFormation stack holds at most 500.
+ */
+export const ROUTES_PER_NESTED_STACK = 40;
+
+export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms', 'ses'];
 
 /**
  * The HTTP API: one function per deployed route of infra/routes.ts, each granted exactly its route's `grants`; the
@@ -52,12 +99,15 @@ export class ApiStack extends Stack {
   /** Target ARN of the schedules: computed from the dispatcher's fixed name (it needs its own ARN too). */
   readonly dispatcherArn: string;
   readonly grantTargets: GrantTargets;
+  /** The service's log key (data stack): route-group stacks encrypt their log groups with it too. */
+  readonly logsKey: kms.IKey;
   /** The config.ts environment every function of the service gets (see serviceEnvironment). */
   readonly functionEnvironment: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { data } = props;
+    this.logsKey = data.logsKey;
     const prod = isProd(props.stage);
     /** Where the ops team stores OAuth client registrations (docs/operations.md). */
     const oauthSsmPrefix = `/social-publishing/${props.stage}/oauth`;
@@ -70,12 +120,8 @@ export class ApiStack extends Stack {
       description: 'Social publishing REST API',
       createDefaultStage: false,
     });
-    Validations.of(this.httpApi).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-APIG4',
-      reason: 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
-        + 'hashed and looked up in the table, with per-key rate limits. Routes with auth "open" (catalog, signup, '
-        + 'signup confirmation) are public by design and rate-limited per IP.',
-    });
+    Validations.of(this.httpApi).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: API_AUTHORIZATION_REASON });
+
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -155,23 +201,16 @@ export class ApiStack extends Stack {
     });
     applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
 
-    // ---- One function per deployed route.
-    for (const route of deployedRoutes()) {
-      const fn = new AppFunction(this, route.id, {
-        handlerFile: handlerFile(route),
-        description: `${route.method} ${route.path}`,
-        memoryMb: route.memoryMb ?? 512,
-        timeoutSeconds: route.timeoutSeconds ?? 29,
-        environment: this.functionEnvironment,
-        logRemovalPolicy, logsKey: data.logsKey,
+    // ---- One function per deployed route of this stack (routes with `stack` live in a RouteGroupStack), in nested
+    // stacks of ROUTES_PER_NESTED_STACK routes (CloudFormation's 500-resource limit).
+    const routes = apiRoutes();
+    for (let i = 0; i < routes.length; i += ROUTES_PER_NESTED_STACK) {
+      const chunk = routes.slice(i, i + ROUTES_PER_NESTED_STACK);
+      const nested = new NestedStack(this, `Routes${i / ROUTES_PER_NESTED_STACK + 1}`, { description: `${data.prefix}: route functions ${i + 1}–${i + chunk.length}` });
+      Validations.of(nested).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: API_AUTHORIZATION_REASON });
+      addRouteFunctions(nested, chunk, {
+        httpApi: this.httpApi, environment: this.functionEnvironment, grantTargets: this.grantTargets, logRemovalPolicy, functions: this.routeFunctions, logsKey: data.logsKey,
       });
-      applyGrants(fn, route.grants, this.grantTargets);
-      this.httpApi.addRoutes({
-        path: route.path,
-        methods: [apigw.HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${route.id}-integration`, fn.fn),
-      });
-      this.routeFunctions.set(route.id, fn);
     }
 
     // Throttles per route (besides the stage default): the in-function limits count per key, account or IP; these
@@ -215,6 +254,9 @@ export function serviceEnvironment(o: {
     OAUTH_SSM_PREFIX: o.oauthSsmPrefix,
     BILLING_SSM_PREFIX: o.billingSsmPrefix,
     LOG_LEVEL: 'info',
+    // Observability (issue 14): the `service` of every log line and EMF metric, and the metrics namespace.
+    POWERTOOLS_SERVICE_NAME: o.data.prefix,
+    POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }

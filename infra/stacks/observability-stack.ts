@@ -1,5 +1,6 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -9,6 +10,16 @@ import type { Construct } from 'constructs';
 import type { ApiStack } from './api-stack';
 import type { DataStack } from './data-stack';
 import type { WorkersStack } from './workers-stack';
+import { ServiceDashboard, serviceMetric } from '../constructs/service-dashboard';
+import { PLATFORM_NAMES } from '../../shared/domain/platforms';
+
+/** Alarm thresholds of the issue-14 alarms (runbooks in docs/operations.md). */
+export const ALARM_THRESHOLDS = {
+  /** A network's failed share of its results over 15 minutes, once it had at least `minResults` results. */
+  failureRate: 0.5, minResults: 5,
+  /** Oldest webhook try waiting past its due time (ms). */
+  webhookBacklogMs: 10 * 60_000,
+} as const;
 
 export interface ObservabilityStackProps extends StackProps {
   stage: string;
@@ -20,12 +31,14 @@ export interface ObservabilityStackProps extends StackProps {
 }
 
 /**
- * Alarms, all sent to one encrypted SNS topic (ALARM and OK): a message in any DLQ, any API 5xx in 5 minutes, and
- * any error of a worker or of the dispatcher. Runbooks: docs/operations.md.
+ * Alarms, all sent to one encrypted SNS topic (ALARM and OK): a message in any DLQ, any API 5xx in 5 minutes, any
+ * error of a worker or of the dispatcher, a per-network failure-rate spike, webhook backlog age, Lambda and
+ * DynamoDB throttles; and the stage's dashboard. Runbooks: docs/operations.md.
  */
 export class ObservabilityStack extends Stack {
   readonly topic: sns.Topic;
   readonly alarms: cloudwatch.Alarm[] = [];
+  readonly dashboard: cloudwatch.Dashboard;
 
   constructor(scope: Construct, id: string, props: ObservabilityStackProps) {
     super(scope, id, props);
@@ -81,6 +94,45 @@ export class ObservabilityStack extends Stack {
       'The scheduler dispatcher failed in the last 5 minutes (EventBridge Scheduler retries, then uses its DLQ).',
       'alarm-dispatcher-errors');
 
+    // --- Observability (issue 14): dashboard, failure-rate, webhook backlog and throttle alarms ---
+    const threshold = (id: string, metric: cloudwatch.IMetric, value: number, description: string, runbook: string, evaluationPeriods = 1) => {
+      const a = new cloudwatch.Alarm(this, id, {
+        alarmName: `${prefix}-${id}`, alarmDescription: `${description} Runbook: docs/operations.md#${runbook}`,
+        metric, threshold: value, evaluationPeriods,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD, treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      a.addAlarmAction(action);
+      a.addOkAction(action);
+      this.alarms.push(a);
+      return a;
+    };
+    const fifteenMinutes = Duration.minutes(15);
+    for (const platform of PLATFORM_NAMES) {
+      const rate = new cloudwatch.MathExpression({
+        expression: `IF((p + f) >= ${ALARM_THRESHOLDS.minResults}, f / (p + f), 0)`,
+        usingMetrics: {
+          p: serviceMetric(prefix, 'PostsPublished', { platform }, { statistic: 'Sum', period: fifteenMinutes }),
+          f: serviceMetric(prefix, 'PostsFailed', { platform }, { statistic: 'Sum', period: fifteenMinutes }),
+        },
+        period: fifteenMinutes, label: `${platform} failure rate`,
+      });
+      threshold(`failure-rate-${platform}`, rate, ALARM_THRESHOLDS.failureRate,
+        `More than half of the ${platform} results failed in 15 minutes (at least ${ALARM_THRESHOLDS.minResults} results).`, 'alarm-failure-rate');
+    }
+    threshold('webhook-backlog-age', serviceMetric(prefix, 'WebhookBacklogAge', {}, { statistic: 'Maximum', period: fiveMinutes }),
+      ALARM_THRESHOLDS.webhookBacklogMs, 'A webhook try was sent more than 10 minutes after it was due.', 'alarm-webhook-backlog');
+    threshold('lambda-throttles', new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', statistic: 'Sum', period: fiveMinutes }),
+      0, 'Lambda throttled invocations in this account and region in the last 5 minutes.', 'alarm-throttles');
+    threshold('dynamodb-throttles', props.data.table.metricThrottledRequestsForOperations({
+      operations: [dynamodb.Operation.GET_ITEM, dynamodb.Operation.PUT_ITEM, dynamodb.Operation.UPDATE_ITEM, dynamodb.Operation.DELETE_ITEM, dynamodb.Operation.QUERY],
+      period: fiveMinutes,
+    }), 0, 'DynamoDB throttled requests on the table in the last 5 minutes.', 'alarm-throttles');
+
+    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+      prefix, httpApiId: props.api.httpApi.apiId, deadLetterQueues: props.data.deadLetterQueues,
+    }).dashboard;
+
     new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn });
+    new CfnOutput(this, 'DashboardUrl', { value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${prefix}` });
   }
 }

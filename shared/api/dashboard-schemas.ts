@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLATFORM_NAMES } from '../domain/platforms';
 
 /** Query and form shapes of the dashboard pages (issue 16). Forms arrive url-encoded; `csrf` is checked by the middleware. */
 export const SignInQuery = z.strictObject({ return: z.string().max(500).optional() });
@@ -11,3 +12,63 @@ export const PlanQuery = z.strictObject({
   checkout: z.enum(['success', 'canceled']).optional(), session_id: z.string().max(200).optional(),
 });
 export const EmptyQuery = z.strictObject({});
+/** After a form post, the page says what happened (`done`) or what went wrong (`error`, a code). */
+export const FlashQuery = z.strictObject({ done: z.string().max(40).optional(), error: z.string().max(60).optional() });
+
+const blank = <T extends z.ZodType>(t: T) => z.preprocess((v) => (v === '' ? undefined : v), t.optional());
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
+/** Posts page and CSV export filters (empty form fields mean "any"). */
+export const ActivityQuery = z.strictObject({
+  brand: blank(z.string().max(100)),
+  platform: blank(z.enum(PLATFORM_NAMES)),
+  status: blank(z.enum(['published', 'failed', 'unknown', 'held', 'scheduled', 'processing'])),
+  source: blank(z.enum(['api', 'schedule'])),
+  from: blank(isoDate),
+  to: blank(isoDate),
+  before: blank(z.string().max(40)),
+});
+export type ActivityQuery = z.infer<typeof ActivityQuery>;
+
+const optInt = (min: number, max: number) => z.preprocess((v) => (v === '' || v === undefined ? undefined : Number(v)), z.number().int().min(min).max(max).optional());
+const checkbox = z.enum(['on']).optional();
+/** API keys page actions (one form per action; `action` says which). */
+export const KeysForm = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('create'), name: z.string().trim().max(100).optional(), expires_in_days: optInt(1, 3650) }),
+  z.strictObject({ action: z.literal('revoke'), key_id: z.string().min(1).max(100) }),
+  z.strictObject({
+    action: z.literal('guardrails'), key_id: z.string().min(1).max(100), monthly_post_cap: optInt(0, 1_000_000),
+    limit_platforms: checkbox, allowed_platforms: z.array(z.enum(PLATFORM_NAMES)).optional(),
+    limit_brands: checkbox, allowed_brands: z.array(z.string().max(100)).optional(), always_require_approval: checkbox,
+  }),
+]);
+export const KEYS_FORM_LISTS = ['allowed_platforms', 'allowed_brands'] as const;
+
+const id = z.string().min(1).max(100);
+/** Brands page actions. Slots are one text field: HH:MM times separated by commas or spaces. */
+export const BrandsForm = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('create'), name: z.string().trim().min(1).max(100) }),
+  z.strictObject({ action: z.literal('update'), brand_id: id, name: z.string().trim().min(1).max(100), timezone: z.string().min(1).max(64), slots: z.string().max(400) }),
+]);
+/** Connections page actions. */
+export const ConnectionsForm = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('check'), brand_id: id, platform: z.enum(PLATFORM_NAMES) }),
+  z.strictObject({ action: z.literal('link'), brand_id: id, platform: blank(z.enum(PLATFORM_NAMES)) }),
+  z.strictObject({ action: z.literal('disconnect'), connection_id: id }),
+]);
+/** Webhooks page actions. */
+export const WebhooksForm = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('create'), url: z.string().min(1).max(2000), events: z.array(z.string().max(60)).optional() }),
+  z.strictObject({ action: z.literal('test'), webhook_id: id }),
+  z.strictObject({ action: z.literal('rotate'), webhook_id: id }),
+  z.strictObject({ action: z.literal('delete'), webhook_id: id }),
+  z.strictObject({ action: z.literal('redeliver'), webhook_id: id, delivery_id: id }),
+]);
+export const WebhooksQuery = z.strictObject({ done: z.string().max(40).optional(), error: z.string().max(60).optional(), log: z.string().max(100).optional() });
+/** Branding (white label) of the account or one brand. */
+export const BrandingForm = z.strictObject({
+  scope: id,
+  display_name: z.string().trim().min(1).max(80),
+  logo_url: blank(z.url({ protocol: /^https?$/ }).max(2000)),
+  accent: blank(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')),
+  support_email: blank(z.email().max(254)),
+});

@@ -12,14 +12,20 @@ import type { Registry } from '../networks/registry';
 import type { OAuthNetworks } from './oauth/clients';
 import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
+import type { DraftProvider } from '../ports/ai';
 import type { BillingStore, PaymentProvider } from '../ports/billing';
 import type { SessionStore } from '../ports/sessions';
+import type { McpOAuthStore } from '../ports/mcp-oauth';
 import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
+import type { ApprovalStore } from '../ports/approvals';
+import type { BrandingStore } from '../ports/branding';
 
 /** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
 export interface MediaGateway {
   probe(url: string): Promise<{ ok: true; content_type: string; kind: 'image' | 'video'; bytes?: number } | { ok: false; reason: string }>;
   download(url: string, signal: AbortSignal): Promise<FetchedMedia>;
+  /** A document (PDF) link, same checks and cap as download (issue 15: LinkedIn document posts). */
+  downloadDocument?(url: string, signal: AbortSignal): Promise<FetchedMedia>;
   /** Throws UnsafeTargetError when a credential URL (instance, site, webhook) points at a non-public address. */
   checkTarget(url: string): Promise<void>;
   /**
@@ -57,16 +63,26 @@ export interface Deps {
   webhookSender: WebhookSender;
   /** Media uploads and hosted upload links (shared/app/media). */
   uploads: MediaStore;
+  // --- AI drafts (issue 12)
+  /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
+  ai: DraftProvider;
   // --- Billing (issue 13): the payment provider (Stripe) and the billing state in the table (shared/app/billing).
   payments: PaymentProvider;
   billing: BillingStore;
   // Dashboard (issue 16)
   /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
   sessions: SessionStore;
+  // --- MCP server (issue 11)
+  /** The MCP OAuth authorization server: clients, AI apps, codes and tokens (shared/app/mcp-oauth). */
+  mcpOAuth: McpOAuthStore;
   /** Guardrails per actor (API key or AI app), enforced in the publish path (shared/app/guardrails). */
   guardrails: GuardrailStore;
   /** AI apps (MCP OAuth clients) an account has; the MCP feature plugs in its registry. */
   apps: AppRegistry;
+  /** Posts held for approval and the approval rules (shared/app/approvals). */
+  approvals: ApprovalStore;
+  /** White label of the account and its brands (shared/app/dashboard/branding.ts). */
+  branding: BrandingStore;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';
@@ -79,5 +95,8 @@ export interface Deps {
     publishWaitMs: number;
     /** Local benchmarks only: request rate limits off. */
     rateLimitsOff?: boolean;
+    // --- AI drafts (issue 12)
+    /** Deadline of one provider call (ms; default 20 s). */
+    aiTimeoutMs?: number;
   };
 }

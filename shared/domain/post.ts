@@ -1,13 +1,14 @@
 import type { PlatformName } from './platforms';
-import type { MediaKind } from '../networks/types';
+import type { MediaKind, PostOptions } from '../networks/types';
 
 /** A media item of a post request, with its kind known or guessed from the link. */
 export interface MediaRef {
   url: string;
   kind: MediaKind;
+  alt?: string;
 }
 
-export interface PerPlatformDraft {
+export interface PerPlatformDraft extends PostOptions {
   text?: string;
   title?: string;
   media?: MediaRef[];

@@ -9,6 +9,8 @@ import type { SessionPrincipal } from '../app/dashboard/sign-in';
 import { auth, errorHandler, JSON_HEADERS, loopbackOnly, parseRequest, rateLimit, requestLog, requestState, stateOf } from './middlewares';
 import { getDeps } from '../container';
 import { config } from '../config';
+import { withLogContext } from '../log';
+import { coldStart } from '../metrics';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -60,8 +62,8 @@ function toResult(reply: Reply, https: boolean): APIGatewayProxyStructuredResult
  * Builds the Lambda handler of one route: middy with request state, logging, error mapping, auth, rate limits and
  * zod validation, around a route function that calls one use case and returns a Reply.
  */
-export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>): LambdaHttpHandler {
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(requestState(getDeps))
     .use(requestLog(route))
     .use(errorHandler(route))
@@ -84,6 +86,13 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
       });
       return toResult(reply, s.deps.settings.publicBaseUrl.startsWith('https:'));
     });
+  // One correlation id per request (API Gateway's request id), carried into every log line, queue message and
+  // webhook delivery the request causes.
+  return (event, context) => {
+    coldStart(context.functionName);
+    const requestId = event.requestContext?.requestId ?? context.awsRequestId ?? 'local';
+    return withLogContext({ correlation_id: requestId, route: route.id }, () => handler(event, context));
+  };
 }
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;

@@ -10,7 +10,7 @@ import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
 import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../domain/errors';
 import { isOutage, OUTAGE_RETRY_AFTER_SECONDS } from './outage';
-import { errorFields, log } from '../log';
+import { appendLogContext, errorFields, log } from '../log';
 import { sessionPrincipal, type SessionPrincipal } from '../app/dashboard/sign-in';
 import { csrfMatches, presentedCsrf, readCookie, sessionCookieName } from './session';
 import { extraFields, isOpenObject, knownFieldsAt, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
@@ -161,6 +161,7 @@ export function auth(route: RouteDef): Mw {
         if (!(err instanceof AppError) && isOutage(err)) throw unavailable('auth_unavailable', 'Authentication');
         throw err;
       }
+      appendLogContext({ account_id: s.principal.account.id });
       requireScope(s.principal, requiredScope(route));
     },
   };

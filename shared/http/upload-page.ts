@@ -19,6 +19,8 @@ export interface UploadPageInput {
   note?: string;
   expiresAt: Date;
   nonce: string;
+  /** The account's white label (issue 16): its name, and for Pro a small "powered by" line. */
+  mark?: { name: string; poweredBy?: string };
 }
 
 /** The Content-Security-Policy of the page: its own nonce, and connections to this origin and the storage origin. */
@@ -53,7 +55,8 @@ progress{width:100%;height:1.25rem}
 .note{background:#f3f6fc;border-left:4px solid #1a4dbf;padding:.5rem .75rem;white-space:pre-wrap}
 .hint{color:#4a4a4a;font-size:.95rem}
 code{background:#f3f3f3;padding:.2rem .4rem;border-radius:4px;word-break:break-all}
-</style></head><body><main>
+.mark{font-weight:700}.powered{font-size:.85rem;color:#4a4a4a}
+</style></head><body>${input.mark ? `<header><p class="mark">${escapeHtml(input.mark.name)}</p>${input.mark.poweredBy ? `<p class="powered">powered by ${escapeHtml(input.mark.poweredBy)}</p>` : ''}</header>` : ''}<main>
 <h1>Upload a file</h1>
 ${input.note ? `<p class="note">${escapeHtml(input.note)}</p>` : ''}
 <form id="upload-form">

@@ -114,6 +114,32 @@ export async function downloadMedia(url: string, opts: DownloadMediaOptions): Pr
 }
 
 /**
+ * Downloads a document link (a PDF, for LinkedIn document posts) with the same address checks, redirects and byte
+ * cap as downloadMedia. The file must be declared application/pdf (or opaque) and start with `%PDF-`.
+ */
+export async function downloadDocument(url: string, opts: DownloadMediaOptions): Promise<FetchedMedia> {
+  let res: Response | undefined;
+  try {
+    ({ res } = await openChecked(url, opts, { accept: 'application/pdf, */*;q=0.5' }, opts.signal));
+    if (res.status < 200 || res.status > 299) throw new Refusal(statusReason(res.status));
+    const declared = mediaType(res.headers.get('content-type'));
+    if (declared !== 'application/pdf' && !isOpaque(declared)) throw new Refusal(`the server says it is ${declared || 'of no type'}, not a PDF`);
+    const length = Number(res.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(length) && length > opts.maxBytes) throw new Refusal(`the file is larger than ${opts.maxBytes} bytes`);
+    const bytes = await readCapped(res, opts.maxBytes);
+    if (bytes.length === 0) throw new Refusal('the file is empty');
+    if (String.fromCharCode(...bytes.subarray(0, 5)) !== '%PDF-') throw new Refusal('the file is not a PDF');
+    return { bytes, content_type: 'application/pdf', filename: filenameOf(url) };
+  } catch (err) {
+    if (err instanceof MediaUnreachable) throw err;
+    const reason = reasonOf(err, opts.signal.aborted ? 'the download did not finish in time' : undefined);
+    throw new MediaUnreachable(`The document link ${describe(url)} cannot be downloaded: ${reason}`, err);
+  } finally {
+    discard(res);
+  }
+}
+
+/**
  * Recognises an image or video from its first bytes (magic numbers): JPEG, PNG, GIF, WebP, MP4/MOV (an ISO BMFF
  * 'ftyp' box at offset 4; brand 'qt  ' → video/quicktime; HEIF/AVIF brands → image), WebM/Matroska. Undefined
  * when none matches.

@@ -27,7 +27,7 @@ export function buildRegistry(cfg: Config): Registry {
   const h = oauthHosts(cfg);
   return {
     telegram: createTelegramAdapter({ apiBase: cfg.TELEGRAM_API_BASE }),
-    bluesky: createBlueskyAdapter({ apiBase: cfg.BLUESKY_API_BASE }),
+    bluesky: createBlueskyAdapter({ apiBase: cfg.BLUESKY_API_BASE, videoBase: cfg.BLUESKY_VIDEO_BASE }),
     mastodon: createMastodonAdapter({ pollIntervalMs: cfg.MASTODON_POLL_MS }),
     discord: createDiscordAdapter(),
     wordpress: createWordpressAdapter(),
@@ -51,7 +51,7 @@ function oauthHosts(cfg: Config) {
     tiktok: { authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.TIKTOK_API_BASE },
     youtube: { authBase: cfg.YOUTUBE_AUTH_BASE, apiBase: cfg.YOUTUBE_API_BASE, uploadBase: cfg.YOUTUBE_UPLOAD_BASE },
     reddit: { authBase: cfg.REDDIT_AUTH_BASE, apiBase: cfg.REDDIT_API_BASE },
-    linkedin: { authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE },
+    linkedin: { authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE, organizations: cfg.LINKEDIN_ORGANIZATIONS },
     facebook: { authBase: cfg.FACEBOOK_AUTH_BASE, apiBase: cfg.FACEBOOK_API_BASE },
     // Instagram signs in through Facebook Login and posts through the Graph API
     instagram: { authBase: cfg.INSTAGRAM_AUTH_BASE, apiBase: cfg.FACEBOOK_API_BASE },

@@ -12,6 +12,10 @@ export interface MediaItem {
   kind: MediaKind;
   /** Known when the service checked or stored the media (e.g. image/png). */
   content_type?: string;
+  /** Size in bytes, when the media check learned it (Content-Length / Content-Range). */
+  bytes?: number;
+  /** Alt text (media[].alt, photo_alt): sent where the network has a field for it. */
+  alt?: string;
 }
 
 /** What one network is asked to publish: the post request after per_platform overrides are applied. */
@@ -21,12 +25,41 @@ export interface PublishContent {
   media: MediaItem[];
   /** Further posts chained after the first one (X, Bluesky, Mastodon). */
   thread: string[];
-  /** A comment posted under the first post (LinkedIn, X, Bluesky, Mastodon). */
+  /** A comment posted under the first post (LinkedIn, X, Bluesky, Mastodon, Facebook, Instagram). */
   first_comment?: string;
   privacy?: 'public' | 'unlisted' | 'private';
   subreddit?: string;
   /** Stable for one (post, network): use it where the network offers idempotency (Mastodon Idempotency-Key). */
   idempotency_key: string;
+  /** The network's own post kinds (per_platform options), validated at request time. */
+  options?: PostOptions;
+}
+
+/**
+ * per_platform options of the network's own post kinds (issue 15). Each is accepted only for the networks that
+ * support it (shared/app/publish/options.ts); adapters read the ones of their network.
+ */
+export interface PostOptions {
+  /** Reply to an existing post: its URL (or id / at:// URI). x, bluesky, mastodon. */
+  reply_to?: string;
+  /** Quote an existing post by URL (or id / at:// URI). x, bluesky. */
+  quote?: string;
+  /** A link card: `true` = the first link of the text, or the page URL to show. bluesky. */
+  link_card?: true | string;
+  /** A poll. x. */
+  poll?: { options: string[]; duration_minutes: number };
+  /** The video as a Reel. facebook. */
+  reel?: true;
+  /** The image or video as a Story. instagram. */
+  story?: true;
+  /** A document post (PDF carousel): the PDF link and its title. linkedin. */
+  document?: { url: string; title: string };
+  /** TikTok's privacy level, one the creator is offered. tiktok. */
+  privacy_level?: 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+  /** A custom thumbnail (JPEG/PNG ≤ 2 MB). youtube. */
+  thumbnail_url?: string;
+  /** A playlist of the channel to add the video to. youtube. */
+  playlist_id?: string;
 }
 
 /** Bytes of a media item, fetched by the service with its address checks and size cap. */
@@ -46,6 +79,8 @@ export interface NetworkContext {
   fetch: typeof fetch;
   /** Downloads a media URL (public-address checked, size capped). Throws MediaUnreachable on failure. */
   fetchMedia(url: string): Promise<FetchedMedia>;
+  /** Downloads a document (PDF) link with the same checks; absent where the deployment offers no document download. */
+  fetchDocument?(url: string): Promise<FetchedMedia>;
   /**
    * Spaces calls that share `key` by at least `spacingMs` across all workers; resolves with the ms to wait
    * before sending (the caller sleeps), or rejects with a RateLimited outcome when the wait passes the deadline.
@@ -81,7 +116,7 @@ export interface Published {
  * - transient: 5xx / network error before the network accepted anything; safe to retry later
  */
 export type Failure =
-  | { ok: false; kind: 'rejected'; code: 'rejected' | 'text_too_long' | 'bad_media' | 'media_unreachable'; error: string }
+  | { ok: false; kind: 'rejected'; code: 'rejected' | 'text_too_long' | 'bad_media' | 'media_unreachable'; error: string; what?: string; fix?: string }
   | { ok: false; kind: 'rate_limited'; retry_after: number; error: string }
   | { ok: false; kind: 'reauth'; error: string }
   | { ok: false; kind: 'timeout'; error: string }

@@ -98,6 +98,8 @@ export interface PostStore {
   get(postId: string): Promise<{ post: PostRecord; networks: NetworkRecord[] } | undefined>;
   /** Newest first. */
   list(accountId: string, limit: number, before?: string): Promise<PostRecord[]>;
+  /** The network items of many posts in a few batched reads (the activity log and its CSV export); by post id. */
+  networksOf(posts: Array<Pick<PostRecord, 'id' | 'platforms'>>): Promise<Map<string, NetworkRecord[]>>;
   /**
    * Moves a network from one of `from` to `sending`. Only one caller can win; a `sending` claim older than
    * `staleBeforeMs` can be taken over only by `takeOverStale` (to close it as unknown, never to resend).

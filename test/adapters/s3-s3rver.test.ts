@@ -28,6 +28,20 @@ describe('S3Blobs on s3rver', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('putStream: a multipart upload of streamed chunks (two parts past 5 MiB), downloaded as an attachment through a presigned GET', async () => {
+    async function* chunks() {
+      for (let i = 0; i < 6; i++) yield `${String(i).repeat(1024 * 1024 - 2)}\r\n`;
+    }
+    const key = 'exports/acc_1/x/posts.csv';
+    expect(await blobs.putStream(key, chunks(), { contentType: 'text/csv; charset=utf-8', downloadName: 'posts.csv' })).toEqual({ bytes: 6 * 1024 * 1024 });
+    const res = await fetch(await blobs.presignGet(key, 300, { downloadName: 'posts.csv' }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="posts.csv"');
+    const text = await res.text();
+    expect(text.length).toBe(6 * 1024 * 1024);
+    expect(text.split('\r\n').slice(0, 6).map((l) => l[0])).toEqual(['0', '1', '2', '3', '4', '5']);
+  });
+
   it('uploads through a presigned PUT, then heads, reads a range and deletes', async () => {
     const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(1000, 7)]);
     const key = 'acc_1/media/m_1.png';

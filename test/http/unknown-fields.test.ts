@@ -15,8 +15,8 @@ describe('unknown fields: names and nearest known names', () => {
 
   it('finds the known names inside nested objects, arrays and records', () => {
     expect(knownFieldsAt(PostRequestSchema, [])).toEqual(expect.arrayContaining(['platform', 'platforms', 'idempotency_key', 'per_platform']));
-    expect(knownFieldsAt(PostRequestSchema, ['per_platform', 'bluesky']).sort()).toEqual(['first_comment', 'media', 'text', 'thread', 'title']);
-    expect(knownFieldsAt(PostRequestSchema, ['media', 0]).sort()).toEqual(['type', 'url']);
+    expect(knownFieldsAt(PostRequestSchema, ['per_platform', 'bluesky']).sort()).toEqual(['document', 'first_comment', 'link_card', 'media', 'playlist_id', 'poll', 'privacy_level', 'quote', 'reel', 'reply_to', 'story', 'text', 'thread', 'thumbnail_url', 'title']);
+    expect(knownFieldsAt(PostRequestSchema, ['media', 0]).sort()).toEqual(['alt', 'type', 'url']);
     expect(knownFieldsAt(ScheduleRequestSchema, [])).toContain('run_at');
   });
 

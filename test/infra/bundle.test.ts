@@ -48,7 +48,7 @@ test('get-platforms bundles with esbuild into a CJS file that answers its route'
   `;
   const out = execFileSync(process.execPath, ['-e', script], {
     cwd: os.tmpdir(),
-    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', RUNTIME: 'aws', LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', RUNTIME: 'aws', LOG_LEVEL: 'silent', POWERTOOLS_METRICS_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     encoding: 'utf8',
     timeout: 15_000,
   });

@@ -5,6 +5,7 @@
 process.env.CDK_VALIDATION = 'false';
 
 import { App } from 'aws-cdk-lib';
+import { templateWithNested } from '../support/cdk';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildStacks } from '../../bin/app';
 import { routes } from '../../infra/routes';
@@ -17,7 +18,7 @@ let workers: Template;
 beforeAll(() => {
   const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org' } }));
   data = Template.fromStack(stacks.data);
-  api = Template.fromStack(stacks.api);
+  api = templateWithNested(stacks.api);
   workers = Template.fromStack(stacks.workers);
 });
 

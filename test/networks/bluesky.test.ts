@@ -69,12 +69,15 @@ describe('check', () => {
     expect(adapter.check(content({ first_comment: 'y'.repeat(305) }), creds)).toMatchObject({ code: 'text_too_long', error: expect.stringContaining('first comment') });
   });
 
-  it('more than 4 images or any video → bad_media', () => {
+  it('more than 4 images, two videos, or images with a video → bad_media', () => {
     const img = { url: 'https://x/a.png', kind: 'image' as const };
+    const vid = { url: 'https://x/v.mp4', kind: 'video' as const };
     expect(adapter.check(content({ media: [img, img, img, img] }), creds)).toBeUndefined();
+    expect(adapter.check(content({ media: [vid] }), creds)).toBeUndefined();
     expect(adapter.check(content({ media: [img, img, img, img, img] }), creds)).toMatchObject({ code: 'bad_media' });
-    expect(adapter.check(content({ media: [{ url: 'https://x/v.mp4', kind: 'video' }] }), creds))
-      .toMatchObject({ kind: 'rejected', code: 'bad_media', error: 'video is not supported yet on bluesky' });
+    expect(adapter.check(content({ media: [vid, vid] }), creds)).toMatchObject({ kind: 'rejected', code: 'bad_media', error: 'bluesky takes one video per post; got 2' });
+    expect(adapter.check(content({ media: [img, vid] }), creds))
+      .toMatchObject({ kind: 'rejected', code: 'bad_media', error: 'bluesky takes either images or one video per post, not both' });
   });
 });
 
@@ -150,12 +153,6 @@ describe('publish', () => {
     const out = await adapter.publish(content({ media: [{ url: fake.mediaUrl('gone.png'), kind: 'image' }] }), testContext(creds).ctx);
     expect(out).toMatchObject({ ok: false, kind: 'rejected', code: 'media_unreachable' });
     expect(fake.calls('com.atproto.repo.createRecord')).toHaveLength(0);
-  });
-
-  it('a video is refused as bad_media without any call', async () => {
-    const out = await adapter.publish(content({ media: [{ url: fake.mediaUrl('v.mp4'), kind: 'video' }] }), testContext(creds).ctx);
-    expect(out).toEqual({ ok: false, kind: 'rejected', code: 'bad_media', error: 'video is not supported yet on bluesky' });
-    expect(fake.requests).toHaveLength(0);
   });
 
   it('chains thread entries as replies and the first comment under the first post', async () => {

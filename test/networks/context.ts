@@ -17,6 +17,13 @@ export function testContext(credentials: Record<string, string>, opts: { timeout
       const bytes = new Uint8Array(await res.arrayBuffer());
       return { bytes, content_type: res.headers.get('content-type') ?? 'application/octet-stream', filename: url.split('/').pop() || 'media' };
     },
+    async fetchDocument(url: string) {
+      let res: Response;
+      try { res = await fetch(url); } catch (err) { throw new MediaUnreachable(`document ${url} could not be downloaded`, err); }
+      if (!res.ok) throw new MediaUnreachable(`document ${url} answered ${res.status}`);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      return { bytes, content_type: res.headers.get('content-type') ?? 'application/octet-stream', filename: url.split('/').pop() || 'document' };
+    },
     async pace(key: string, spacingMs: number) {
       paced.push({ key, spacingMs });
       return opts.paceWaitMs ?? 0;

@@ -198,11 +198,11 @@ describe('adapter', () => {
     }
   });
 
-  it('init errors: rate_limit_exceeded → rate_limited; url_ownership_unverified → media_unreachable; 5xx → transient', async () => {
+  it('init errors: rate_limit_exceeded → rate_limited; url_ownership_unverified whose file cannot be fetched for FILE_UPLOAD → media_unreachable; 5xx → transient', async () => {
     fake.failNext('POST /v2/post/publish/video/init/', { ...TikTokFake.error(429, 'rate_limit_exceeded', 'Too many requests'), headers: { 'retry-after': '42' } });
     expect(await adapter.publish(content(), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rate_limited', retry_after: 42 });
     fake.failNext('POST /v2/post/publish/video/init/', TikTokFake.error(403, 'url_ownership_unverified', 'Please verify the URL ownership'));
-    expect(await adapter.publish(content(), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'media_unreachable', error: expect.stringContaining('verified') });
+    expect(await adapter.publish(content(), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'media_unreachable', error: expect.stringContaining('could not be downloaded') });
     fake.failNext('POST /v2/post/publish/video/init/', { status: 502, body: '<html>bad gateway</html>' });
     expect(await adapter.publish(content(), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'transient' });
   });

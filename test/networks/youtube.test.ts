@@ -37,13 +37,13 @@ beforeEach(() => {
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-9', pkce: { challenge, verifier } });
 
 describe('provider', () => {
-  it('authorize URL: client_id, redirect_uri, both scopes, offline access, consent prompt, state, S256 challenge', () => {
+  it('authorize URL: client_id, redirect_uri, the scopes (upload, readonly, force-ssl for thumbnails and playlists), offline access, consent prompt, state, S256 challenge', () => {
     expect(provider.pkce).toBe(true);
     const url = new URL(provider.authorizeUrl({ app, state: 'st-9', codeChallenge: challenge }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/o/oauth2/v2/auth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: fake.clientId, redirect_uri: app.redirectUri, response_type: 'code',
-      scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly',
+      scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl',
       access_type: 'offline', prompt: 'consent', state: 'st-9', code_challenge: challenge, code_challenge_method: 'S256',
     });
     expect(provider.authorizeUrl({ app, state: 's' })).not.toContain('code_challenge');

@@ -31,10 +31,14 @@ import { StripePayments } from '../../shared/adapters/stripe/stripe-payments';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
 import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
+import { DynamoMcpOAuthStore } from '../../shared/adapters/dynamodb/mcp-oauth';
+import { McpAppRegistry } from '../../shared/adapters/mcp-app-registry';
 import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
-import { noApps } from '../../shared/adapters/no-apps';
+import { DynamoApprovalStore } from '../../shared/adapters/dynamodb/approvals';
+import { DynamoBrandingStore } from '../../shared/adapters/dynamodb/branding';
 import { deliver } from '../../shared/app/publish/deliver';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
+import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
 
 /** Billing as on a server without Stripe configured (checkout and portal: 503 billing_unavailable). */
 export const unconfiguredPayments = new StripePayments(async () => undefined);
@@ -114,6 +118,7 @@ const noBlobs: Blobs = {
   head: async () => undefined,
   readRange: async () => new Uint8Array(),
   delete: async () => undefined,
+  putStream: async () => { throw new Error('blobs not configured in this test'); },
 };
 
 /** Deps over the embedded table, with in-memory mail/queue/scheduler and a manual clock. */
@@ -140,11 +145,15 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     uploads: new DynamoMediaStore(table),
     webhooks: new DynamoWebhookStore(table),
     webhookSender: new HttpWebhookSender({ allowPrivate: true }),
+    ai: new LocalDrafter(),
     payments: unconfiguredPayments,
     billing: new DynamoBillingStore(table),
     sessions: new DynamoSessionStore(table),
+    mcpOAuth: new DynamoMcpOAuthStore(table),
     guardrails: new DynamoGuardrailStore(table),
-    apps: noApps,
+    apps: new McpAppRegistry(new DynamoMcpOAuthStore(table)),
+    approvals: new DynamoApprovalStore(table),
+    branding: new DynamoBrandingStore(table),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,

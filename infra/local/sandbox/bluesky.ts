@@ -1,8 +1,9 @@
 import { FakeServer, type FakeReply, type RecordedRequest } from './server';
 
 /**
- * A loopback Bluesky PDS: createSession, uploadBlob, resolveHandle and createRecord as the real XRPC endpoints answer
- * them, plus GET /media/<name> serving test media bytes. `override(nsid, reply)` replaces one endpoint's answer.
+ * A loopback Bluesky PDS: createSession, uploadBlob, resolveHandle, createRecord, getServiceAuth (the token for the
+ * video service) and app.bsky.feed.getPosts (`posts`, as the PDS proxies it to the AppView) as the real XRPC endpoints
+ * answer them, plus GET /media/<name> serving test media bytes. `override(nsid, reply)` replaces one endpoint's answer.
  */
 export class BlueskyFake {
   readonly server = new FakeServer((req) => this.route(req));
@@ -11,6 +12,10 @@ export class BlueskyFake {
   /** Handles that resolveHandle knows. */
   readonly dids = new Map<string, string>([['bob.test', 'did:plc:bob']]);
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
+  /** Posts that app.bsky.feed.getPosts knows (reply_to / quote targets), by at:// URI. */
+  readonly posts = new Map<string, { uri: string; cid: string; record: Record<string, unknown> }>();
+  /** The service token getServiceAuth hands out (the video service accepts it). */
+  serviceToken = 'service-token-1';
   readonly overrides = new Map<string, (req: RecordedRequest) => FakeReply>();
   private records = 0;
   private blobs = 0;
@@ -24,6 +29,7 @@ export class BlueskyFake {
     this.server.requests.length = 0;
     this.overrides.clear();
     this.media.clear();
+    this.posts.clear();
     this.records = 0;
     this.blobs = 0;
   }
@@ -67,6 +73,17 @@ export class BlueskyFake {
       case 'com.atproto.identity.resolveHandle': {
         const did = this.dids.get(req.url.searchParams.get('handle') ?? '');
         return did ? { status: 200, body: { did } } : { status: 400, body: { error: 'InvalidRequest', message: 'Unable to resolve handle' } };
+      }
+      case 'com.atproto.server.getServiceAuth':
+        if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
+        if (!req.url.searchParams.get('aud')?.startsWith('did:web:') || !req.url.searchParams.get('lxm')) {
+          return { status: 400, body: { error: 'InvalidRequest', message: 'aud (did:web) and lxm are required' } };
+        }
+        return { status: 200, body: { token: this.serviceToken } };
+      case 'app.bsky.feed.getPosts': {
+        if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
+        const uris = req.url.searchParams.getAll('uris');
+        return { status: 200, body: { posts: uris.map((u) => this.posts.get(u)).filter(Boolean) } };
       }
       case 'com.atproto.repo.createRecord':
         if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };

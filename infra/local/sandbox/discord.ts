@@ -3,7 +3,8 @@ import { FakeServer, type FakeReply, type RecordedRequest } from './server';
 /**
  * A loopback Discord webhook endpoint: `GET /api/webhooks/<id>/<token>` answers the Webhook object and
  * `POST /api/webhooks/<id>/<token>?wait=true` answers the created Message. A wrong token answers 401 (50027),
- * an unknown id 404 (10015 Unknown Webhook). `failNext` queues replies for the next POSTs.
+ * an unknown id 404 (10015 Unknown Webhook). A multipart POST (payload_json + files[n], attachments[].description as
+ * alt text) is read as Discord does. `failNext` queues replies for the next POSTs.
  */
 export class DiscordFake {
   readonly server: FakeServer;
@@ -28,6 +29,13 @@ export class DiscordFake {
   reset(): void { this.server.requests.length = 0; this.queued.length = 0; this.nextId = DiscordFake.FIRST_ID; }
   failNext(reply: FakeReply): void { this.queued.push(reply); }
 
+  /** The payload_json part of a multipart/form-data message (files with attachments[].description). */
+  static payloadJson(req: RecordedRequest): unknown {
+    if (!String(req.headers['content-type'] ?? '').startsWith('multipart/form-data')) return undefined;
+    const m = /name="payload_json"\r\n(?:Content-Type: [^\r]+\r\n)?\r\n([^\r]*)\r\n/.exec(req.text);
+    try { return m ? JSON.parse(m[1]) : undefined; } catch { return undefined; }
+  }
+
   private handle(req: RecordedRequest): FakeReply {
     const m = /^\/api\/(?:v\d+\/)?webhooks\/(\d+)\/([^/]+)$/.exec(req.path);
     if (!m || m[1] !== this.webhookId) return { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
@@ -38,8 +46,16 @@ export class DiscordFake {
     if (req.method !== 'POST') return { status: 405, body: { message: '405: Method Not Allowed', code: 0 } };
     const queued = this.queued.shift();
     if (queued) return queued;
-    const body = (req.json ?? {}) as Record<string, unknown>;
-    if (!body.content && !body.embeds) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
+    const body = (req.json ?? DiscordFake.payloadJson(req) ?? {}) as Record<string, unknown>;
+    const attachments = Array.isArray(body.attachments) ? body.attachments as Array<{ id: number; filename: string; description?: string }> : [];
+    for (const a of attachments) {
+      if (!new RegExp(`name="files\\[${a.id}\\]"; filename="${a.filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).test(req.text)) {
+        return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: { attachments: { [a.id]: 'no files[n] part for this attachment' } } } };
+      }
+      if (a.description !== undefined && a.description.length > 1024) return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
+    }
+    if (attachments.length && !body.content && !body.embeds) body.content = '';
+    if (!body.content && !body.embeds && !attachments.length) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
     const id = String(this.nextId++);
     return { body: { id, type: 0, channel_id: this.channelId, content: body.content ?? '', embeds: body.embeds ?? [], webhook_id: this.webhookId } };
   }

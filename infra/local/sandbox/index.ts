@@ -14,11 +14,12 @@ import { DEVTO_KEY, FakeDevto } from './devto';
 import { FakeHashnode, HASHNODE_TOKEN } from './hashnode';
 import { SlackFake } from './slack';
 import { FakeRelay } from './nostr';
-import { TikTokFake } from './tiktok';
+import { TikTokUploadFake } from './tiktok-upload';
+import { BlueskyVideoFake } from './bluesky-video';
 import { YouTubeFake } from './youtube';
 import { RedditFake } from './reddit';
 import { LinkedinFake } from './linkedin';
-import { InstagramFake } from './instagram';
+import { MetaKindsFake } from './meta-kinds';
 import { XFake } from './x';
 import type { OAuthFake } from './oauth-authority';
 
@@ -63,12 +64,14 @@ export class Sandbox {
   readonly hashnode = new FakeHashnode();
   readonly slack = new SlackFake();
   readonly nostr = new FakeRelay();
-  readonly tiktok = new TikTokFake();
+  readonly tiktok = new TikTokUploadFake();
   readonly youtube = new YouTubeFake();
   readonly reddit = new RedditFake();
   readonly linkedin = new LinkedinFake();
   /** Facebook and Instagram share the Graph API (FACEBOOK_API_BASE), so one simulator serves both. */
-  readonly graph = new InstagramFake();
+  readonly graph = new MetaKindsFake();
+  /** Bluesky's video service (app.bsky.video.*), a host of its own at the real network. */
+  readonly blueskyVideo = new BlueskyVideoFake();
   readonly x = new XFake();
   /** Webhook deliveries to `<origin>/sandbox/receiver` (the local receiver of the README). */
   readonly receiver: Array<{ received_at: string; headers: Record<string, string>; body: string }> = [];
@@ -94,6 +97,7 @@ export class Sandbox {
       tiktok: { server: this.tiktok.server, network: 'tiktok' }, youtube: { server: this.youtube.server, network: 'youtube' },
       reddit: { server: this.reddit.server, network: 'reddit' }, linkedin: { server: this.linkedin.server, network: 'linkedin' },
       facebook: { server: this.graph.server, network: 'facebook' }, x: { server: this.x.server, network: 'x' },
+      'bluesky-video': { server: this.blueskyVideo.server, network: 'bluesky' },
     };
   }
 
@@ -101,6 +105,8 @@ export class Sandbox {
   mount(origin: string): void {
     this.origin = origin.replace(/\/$/, '');
     for (const [segment, { server }] of Object.entries(this.servers())) server.mount(`${this.origin}/sandbox/${segment}`);
+    // the sample media are on a domain "verified" for the simulated TikTok app (other links go as FILE_UPLOAD)
+    this.tiktok.verifiedPrefix = `${this.origin}/sandbox/media/`;
     this.nostr.mount(`${this.origin.replace(/^http/, 'ws')}/sandbox/nostr`);
   }
 
@@ -114,7 +120,7 @@ export class Sandbox {
     });
     return {
       telegram: { TELEGRAM_API_BASE: this.base('telegram') },
-      bluesky: { BLUESKY_API_BASE: this.base('bluesky') },
+      bluesky: { BLUESKY_API_BASE: this.base('bluesky'), BLUESKY_VIDEO_BASE: this.base('bluesky-video') },
       devto: { DEVTO_API_BASE: this.base('devto') },
       hashnode: { HASHNODE_API_BASE: this.base('hashnode') },
       nostr: { NOSTR_DEFAULT_RELAYS: this.nostr.url },

@@ -4,7 +4,7 @@ import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority
 /**
  * A loopback LinkedIn serving both origins' paths: `GET /oauth/v2/authorization` (auto-consent) and
  * `POST /oauth/v2/accessToken` (form, client_id + client_secret in the body; refresh keeps the same refresh token),
- * `GET /v2/userinfo`, the Images and Videos APIs (initializeUpload, upload URLs on this server, finalizeUpload,
+ * `GET /v2/userinfo`, organisation pages (`/rest/organizationAcls?q=roleAssignee`, `/rest/organizations/<id>`), the Images, Documents and Videos APIs (initializeUpload, upload URLs on this server, finalizeUpload,
  * video status), `POST /rest/posts` (201 + x-restli-id) and comments. /rest calls need the LinkedIn-Version and
  * X-Restli-Protocol-Version headers. `videoPolls` = status reads answering PROCESSING before AVAILABLE;
  * `videoFails` makes it PROCESSING_FAILED; `partSize` splits video uploads. `failNext(route, reply)` plays a reply
@@ -18,6 +18,8 @@ export class LinkedinFake extends OAuthFake {
   videoFails = false;
   partSize = 4;
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
+  /** Pages and the member's role on each (`GET /rest/organizationAcls?q=roleAssignee`, `GET /rest/organizations/<id>`). */
+  organizations: Array<{ id: string; name: string; role: string; state: string }> = [];
   /** Bytes received per upload path. */
   readonly uploads = new Map<string, Buffer>();
   private readonly videos = new Map<string, { polls: number; finalized: boolean }>();
@@ -41,6 +43,7 @@ export class LinkedinFake extends OAuthFake {
     this.videoPolls = 0;
     this.videoFails = false;
     this.partSize = 4;
+    this.organizations = [];
   }
 
   /** Ends the processing of an uploaded video: its next status read answers AVAILABLE. */
@@ -70,11 +73,28 @@ export class LinkedinFake extends OAuthFake {
     if (!req.headers['linkedin-version'] || req.headers['x-restli-protocol-version'] !== '2.0.0') {
       return LinkedinFake.error(400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.');
     }
+    if (key === 'GET /rest/organizationAcls') {
+      const q = req.url.searchParams;
+      if (q.get('q') !== 'roleAssignee') return LinkedinFake.error(400, 'q=roleAssignee is required');
+      const pages = this.organizations.filter((o) => (!q.get('role') || o.role === q.get('role')) && (!q.get('state') || o.state === q.get('state')));
+      return { body: { paging: { count: 10, start: 0, total: pages.length }, elements: pages.map((o) => ({ organization: `urn:li:organization:${o.id}`, role: o.role, roleAssignee: `urn:li:person:${this.sub}`, state: o.state })) } };
+    }
+    const orgRead = /^GET \/rest\/organizations\/(\d+)$/.exec(key);
+    if (orgRead) {
+      const org = this.organizations.find((o) => o.id === orgRead[1]);
+      return org ? { body: { id: Number(org.id), localizedName: org.name, vanityName: org.name.toLowerCase().replace(/\W+/g, '-') } } : LinkedinFake.error(404, 'Organization not found');
+    }
     const body = (req.json ?? {}) as Record<string, unknown>;
     const action = req.url.searchParams.get('action');
     if (key === 'POST /rest/images' && action === 'initializeUpload') {
       const id = ++this.n;
       return { body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/image/${id}`, image: `urn:li:image:C4D${id}` } } };
+    }
+    if (key === 'POST /rest/documents' && action === 'initializeUpload') {
+      const owner = (body.initializeUploadRequest as Record<string, unknown> | undefined)?.owner;
+      if (typeof owner !== 'string' || !/^urn:li:(person|organization):/.test(owner)) return LinkedinFake.error(400, 'initializeUploadRequest.owner is required');
+      const id = ++this.n;
+      return { body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${this.url}/upload/document/${id}`, document: `urn:li:document:D${id}` } } };
     }
     if (key === 'POST /rest/videos' && action === 'initializeUpload') {
       const size = Number((body.initializeUploadRequest as Record<string, unknown> | undefined)?.fileSizeBytes ?? 0);
@@ -120,7 +140,7 @@ export class LinkedinFake extends OAuthFake {
 
   private upload(req: RecordedRequest): FakeReply {
     this.uploads.set(req.path, req.body);
-    if (req.path.startsWith('/upload/image/')) {
+    if (req.path.startsWith('/upload/image/') || req.path.startsWith('/upload/document/')) {
       return this.bearerOk(req) ? { status: 201, body: '' } : LinkedinFake.error(401, 'Invalid access token');
     }
     return { status: 200, headers: { etag: `"etag-${req.path.split('/').pop()}"` }, body: '' };

@@ -3,7 +3,8 @@ import { FakeServer, type FakeReply, type RecordedRequest } from './server';
 type Handler = (req: RecordedRequest) => FakeReply;
 
 /**
- * A loopback Mastodon instance: verify_credentials, v2 instance, v2 media (+ v1 media polling) and statuses, as the
+ * A loopback Mastodon instance: verify_credentials, v2 instance, v2 media (+ v1 media polling), statuses and v2 search
+ * (resolve=true finds `remoteStatuses`), as the
  * real API answers them, plus GET /media/<name> serving test media bytes.
  * `override('POST /api/v1/statuses', reply)` replaces one route's answer; `processing` sets how many polls a media
  * upload answers 206 after its 202 (0 = the upload answers 200 at once).
@@ -13,6 +14,8 @@ export class MastodonFake {
   token = 'good-token';
   maxCharacters = 500;
   processing = 0;
+  /** Status links of other servers that search?resolve=true finds, with the local id they get here. */
+  readonly remoteStatuses = new Map<string, string>();
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
   readonly overrides = new Map<string, Handler>();
   private statuses = 0;
@@ -29,6 +32,7 @@ export class MastodonFake {
     this.overrides.clear();
     this.media.clear();
     this.polls.clear();
+    this.remoteStatuses.clear();
     this.statuses = 0;
     this.uploads = 0;
     this.processing = 0;
@@ -78,6 +82,11 @@ export class MastodonFake {
         if (left === 0) return { status: 200, body: { id, url: `${this.url}/files/${id}` } };
         this.polls.set(id, left - 1);
         return { status: 206, body: { id, url: null } };
+      }
+      case 'GET /api/v2/search': {
+        const q = req.url.searchParams.get('q') ?? '';
+        const id = req.url.searchParams.get('resolve') === 'true' && req.url.searchParams.get('type') === 'statuses' ? this.remoteStatuses.get(q) : undefined;
+        return { status: 200, body: { accounts: [], hashtags: [], statuses: id ? [{ id, url: q }] : [] } };
       }
       case 'POST /api/v1/statuses': {
         const id = String(1000 + ++this.statuses);

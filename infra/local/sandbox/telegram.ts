@@ -4,7 +4,8 @@ export interface FakeChat { id: number; type: 'private' | 'group' | 'supergroup'
 
 /**
  * A loopback Telegram Bot API: `POST /bot<token>/<method>` with JSON bodies. Knows one bot token and a few chats;
- * answers getMe, getChat, sendMessage, sendPhoto and sendVideo like Telegram, and plays queued replies (`failNext`)
+ * answers getMe, getChat, sendMessage, sendPhoto and sendVideo like Telegram (reply_parameters.message_id must name an
+ * earlier message, else "message to be replied not found"), and plays queued replies (`failNext`)
  * for the next send call.
  */
 export class TelegramFake {
@@ -58,7 +59,12 @@ export class TelegramFake {
       const queued = this.queued.shift();
       if (queued) return queued;
       if (!chat) return TelegramFake.error(400, 'Bad Request: chat not found');
+      const replyTo = (body.reply_parameters as { message_id?: unknown } | undefined)?.message_id;
+      if (replyTo !== undefined && (typeof replyTo !== 'number' || replyTo < 1 || replyTo >= this.nextMessageId)) {
+        return TelegramFake.error(400, 'Bad Request: message to be replied not found');
+      }
       const message: Record<string, unknown> = { message_id: this.nextMessageId++, date: 1760000000, chat };
+      if (replyTo !== undefined) message.reply_to_message = { message_id: replyTo, date: 1750000000, chat };
       if (method === 'sendMessage') message.text = body.text;
       else message.caption = body.caption;
       return { body: { ok: true, result: message } };

@@ -10,7 +10,7 @@ export const WP_USER = 'editor';
 export const WP_APP_PASSWORD = 'abcd efgh ijkl mnop';
 
 /**
- * A loopback WordPress REST API: /wp-json/wp/v2/users/me, /wp-json/wp/v2/media, /wp-json/wp/v2/posts, plus
+ * A loopback WordPress REST API: /wp-json/wp/v2/users/me, /wp-json/wp/v2/media (+ POST /media/<id>: alt_text), /wp-json/wp/v2/posts, plus
  * /files/* media downloads. Checks Basic auth like WordPress does (401 rest_not_logged_in / incorrect_password);
  * tests override any route's answer through `replies`.
  */
@@ -46,6 +46,10 @@ export class FakeWordpress {
     }
     if (req.method === 'POST' && req.path === '/wp-json/wp/v2/media') {
       return this.replies.media ?? { status: 201, body: { id: this.nextMediaId, source_url: `${this.url}/wp-content/uploads/cover.png` } };
+    }
+    const mediaItem = /^\/wp-json\/wp\/v2\/media\/(\d+)$/.exec(req.path);
+    if (req.method === 'POST' && mediaItem) {
+      return { status: 200, body: { id: Number(mediaItem[1]), alt_text: (req.json as { alt_text?: string } | undefined)?.alt_text ?? '' } };
     }
     if (req.method === 'POST' && req.path === '/wp-json/wp/v2/posts') {
       const id = this.nextPostId++;

@@ -16,7 +16,8 @@ export interface FakeMedia {
  * A loopback X: the authorize page (`GET /i/oauth2/authorize`, auto-consent, PKCE S256 checked at exchange), the
  * token endpoint (`POST /2/oauth2/token`, Basic client auth required, refresh tokens single-use: each refresh rotates),
  * `GET /2/users/me`, media upload v2 (initialize / append multipart / finalize / STATUS) and `POST /2/tweets`
- * (refuses duplicate text and unknown or unprocessed media, as X does).
+ * (refuses duplicate text and unknown or unprocessed media, as X does), and `POST /2/media/metadata` (alt text of an
+ * image or GIF, ≤ 1000 characters).
  * Videos and GIFs answer `processing_info` pending at finalize, then `processingPolls` STATUS checks in_progress before
  * succeeded (`processingFails` → failed). `failNext(route, reply)` plays a reply once ("POST /2/tweets").
  */
@@ -28,6 +29,8 @@ export class XFake extends OAuthFake {
   readonly media = new Map<string, FakeMedia>();
   readonly files = new Map<string, { type: string; bytes: Buffer }>();
   readonly tweets: Array<{ id: string; body: Record<string, unknown> }> = [];
+  /** Alt texts set through /2/media/metadata, by media id. */
+  readonly altTexts = new Map<string, string>();
 
   /** The fixed token adapter tests use without a sign-in. */
   get token(): string { return this.oauth.standingToken!; }
@@ -37,6 +40,7 @@ export class XFake extends OAuthFake {
     this.media.clear();
     this.files.clear();
     this.tweets.length = 0;
+    this.altTexts.clear();
     this.processingPolls = 1;
     this.processingFails = false;
   }
@@ -92,6 +96,7 @@ export class XFake extends OAuthFake {
         return { status: 200, body: { data: { id: m.id, media_key: `3_${m.id}`, processing_info: this.statusOf(m) } } };
       }
       case 'POST /2/tweets': return this.createTweet(body);
+      case 'POST /2/media/metadata': return this.mediaMetadata(body);
       default:
         return XFake.problem(404, 'Not Found Error', 'no such endpoint');
     }
@@ -111,6 +116,17 @@ export class XFake extends OAuthFake {
     if (this.processingFails) return { state: 'failed', progress_percent: 100, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video codec' } };
     m.polls = -1;
     return { state: 'succeeded', progress_percent: 100 };
+  }
+
+  /** Alt text of an uploaded image or GIF (`POST /2/media/metadata` {id, metadata: {alt_text: {text}}}, ≤ 1000 characters). */
+  private mediaMetadata(body: Record<string, unknown>): FakeReply {
+    const m = this.media.get(String(body.id ?? ''));
+    const text = (body.metadata as { alt_text?: { text?: unknown } } | undefined)?.alt_text?.text;
+    if (!m) return XFake.problem(400, 'Invalid Request', `One or more parameters to your request was invalid: id ${String(body.id)}`);
+    if (typeof text !== 'string' || [...text].length > 1000) return XFake.problem(400, 'Invalid Request', 'alt_text.text must be 1 to 1000 characters');
+    if (m.category === 'tweet_video') return XFake.problem(400, 'Invalid Request', 'alt_text is supported for images and GIFs only');
+    this.altTexts.set(m.id, text);
+    return { status: 200, body: { data: { associated_metadata: { alt_text: { text } }, id: m.id } } };
   }
 
   private createTweet(body: Record<string, unknown>): FakeReply {

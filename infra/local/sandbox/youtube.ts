@@ -23,6 +23,7 @@ export interface UploadSession {
  * → Location session URI; `PUT <session>` with Content-Range stores bytes (308 + Range while incomplete, 200 + the
  * video resource when complete; `bytes *\/total` probes). `interruptNext(keep, reply)` makes the next chunk store only
  * `keep` bytes and answer `reply` (503, hang…); `failNext(route, reply)` plays a reply once ("POST /upload/youtube/v3/videos").
+ * `POST /upload/youtube/v3/thumbnails/set` (JPEG/PNG ≤ 2 MB) and `POST /youtube/v3/playlistItems` (`playlists`).
  * GET /media/<name> serves test files.
  */
 export class YouTubeFake extends OAuthFake {
@@ -30,6 +31,9 @@ export class YouTubeFake extends OAuthFake {
   channels = [{ id: 'UCacme000000000000000001', snippet: { title: 'Acme Channel', customUrl: '@acmechannel', description: '' } }];
   readonly sessions = new Map<string, UploadSession>();
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
+  /** Thumbnails set per video id, and the channel's playlists (id → video ids added). */
+  readonly thumbnails = new Map<string, { type: string; bytes: Buffer }>();
+  readonly playlists = new Map<string, string[]>();
   private interrupt?: { keep: number; reply: FakeReply };
 
   /** The fixed token adapter tests use without a sign-in. */
@@ -39,6 +43,8 @@ export class YouTubeFake extends OAuthFake {
     super.reset();
     this.sessions.clear();
     this.media.clear();
+    this.thumbnails.clear();
+    this.playlists.clear();
     this.interrupt = undefined;
     this.channels = [{ id: 'UCacme000000000000000001', snippet: { title: 'Acme Channel', customUrl: '@acmechannel', description: '' } }];
   }
@@ -71,7 +77,36 @@ export class YouTubeFake extends OAuthFake {
       return { status: 200, headers: { location: `${this.url}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status&upload_id=${id}` } };
     }
     if (key === 'PUT /upload/youtube/v3/videos') return this.put(req);
+    if (key === 'POST /upload/youtube/v3/thumbnails/set') return this.setThumbnail(req);
+    if (key === 'POST /youtube/v3/playlistItems') return this.addToPlaylist(req);
     return { status: 404, body: { error: { code: 404, message: 'Not Found' } } };
+  }
+
+  private uploadedVideo(id: string): boolean {
+    return [...this.sessions.values()].some((s) => s.videoId === id);
+  }
+
+  /** thumbnails.set: raw JPEG/PNG bytes (≤ 2 MB) for an uploaded video. */
+  private setThumbnail(req: RecordedRequest): FakeReply {
+    const videoId = req.url.searchParams.get('videoId') ?? '';
+    const type = String(req.headers['content-type'] ?? '');
+    if (!this.uploadedVideo(videoId)) return { status: 404, body: { error: { code: 404, message: 'The video that you are trying to update cannot be found.', errors: [{ reason: 'videoNotFound' }] } } };
+    if (!['image/jpeg', 'image/png'].includes(type) || req.body.length > 2 * 1024 * 1024) {
+      return { status: 400, body: { error: { code: 400, message: 'The thumbnail image is invalid.', errors: [{ reason: 'invalidImage' }] } } };
+    }
+    this.thumbnails.set(videoId, { type, bytes: req.body });
+    return { status: 200, body: { kind: 'youtube#thumbnailSetResponse', items: [{ default: { url: `https://i.ytimg.com/vi/${videoId}/default.jpg` } }] } };
+  }
+
+  /** playlistItems.insert (part=snippet): {snippet: {playlistId, resourceId: {kind: youtube#video, videoId}}}. */
+  private addToPlaylist(req: RecordedRequest): FakeReply {
+    const snippet = (req.json as { snippet?: { playlistId?: string; resourceId?: { kind?: string; videoId?: string } } } | undefined)?.snippet;
+    if (req.url.searchParams.get('part') !== 'snippet' || !snippet?.playlistId || snippet.resourceId?.kind !== 'youtube#video') {
+      return { status: 400, body: { error: { code: 400, message: 'Invalid playlist item', errors: [{ reason: 'invalidValue' }] } } };
+    }
+    if (!this.playlists.has(snippet.playlistId)) return { status: 404, body: { error: { code: 404, message: 'Playlist not found.', errors: [{ reason: 'playlistNotFound' }] } } };
+    this.playlists.get(snippet.playlistId)!.push(snippet.resourceId.videoId ?? '');
+    return { status: 200, body: { kind: 'youtube#playlistItem', id: `PLI${++this.n}`, snippet } };
   }
 
   /** A session's stored bytes, joined. */

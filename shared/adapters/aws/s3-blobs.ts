@@ -1,4 +1,9 @@
+import { traceClient } from '../../tracing';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  UploadPartCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -28,10 +33,44 @@ export class S3Blobs implements Blobs {
     );
   }
 
-  presignGet(key: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.presignClient, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
-      expiresIn: expiresInSeconds,
-    });
+  presignGet(key: string, expiresInSeconds: number, opts: { downloadName?: string } = {}): Promise<string> {
+    return getSignedUrl(this.presignClient, new GetObjectCommand({
+      Bucket: this.bucket, Key: key, ...(opts.downloadName ? { ResponseContentDisposition: attachment(opts.downloadName) } : {}),
+    }), { expiresIn: expiresInSeconds });
+  }
+
+  /** Multipart upload: chunks are gathered into 5 MiB parts (S3's minimum part size), each sent as it fills. */
+  async putStream(key: string, chunks: AsyncIterable<string | Uint8Array>, opts: { contentType: string; downloadName?: string }): Promise<{ bytes: number }> {
+    const created = await this.client.send(new CreateMultipartUploadCommand({
+      Bucket: this.bucket, Key: key, ContentType: opts.contentType, ...(opts.downloadName ? { ContentDisposition: attachment(opts.downloadName) } : {}),
+    }));
+    const uploadId = created.UploadId!;
+    const parts: Array<{ ETag: string; PartNumber: number }> = [];
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let bytes = 0;
+    const flush = async () => {
+      const PartNumber = parts.length + 1;
+      const out = await this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber, Body: Buffer.concat(pending) }));
+      parts.push({ ETag: out.ETag!, PartNumber });
+      pending = [];
+      pendingBytes = 0;
+    };
+    try {
+      for await (const chunk of chunks) {
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+        pending.push(buf);
+        pendingBytes += buf.length;
+        bytes += buf.length;
+        if (pendingBytes >= PART_BYTES) await flush();
+      }
+      if (pendingBytes > 0 || parts.length === 0) await flush();
+      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+      return { bytes };
+    } catch (err) {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
+      throw err;
+    }
   }
 
   async head(key: string): Promise<BlobHead | undefined> {
@@ -54,6 +93,10 @@ export class S3Blobs implements Blobs {
   }
 }
 
+const PART_BYTES = 5 * 1024 * 1024;
+
+const attachment = (name: string) => `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`;
+
 function isNotFound(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const e = err as { name?: unknown; $metadata?: { httpStatusCode?: number } };
@@ -68,11 +111,11 @@ function isNotFound(err: unknown): boolean {
  * InvalidAccessKeyId to any other access key id, though it does not check signatures).
  */
 export function s3Client(opts: { region: string; endpoint?: string }): S3Client {
-  return new S3Client({
+  return traceClient(new S3Client({
     region: opts.region,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     ...(opts.endpoint
       ? { endpoint: opts.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
       : {}),
-  });
+  }));
 }

@@ -1,5 +1,7 @@
 import { SQSClient, SendMessageBatchCommand, type BatchResultErrorEntry, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
 import type { Queue, QueueMessage } from '../../ports/queue';
+import { CORRELATION_ATTRIBUTE, correlationId } from '../../log';
+import { traceClient } from '../../tracing';
 
 const BATCH_SIZE = 10;
 const RETRY_ROUNDS = 3;
@@ -55,9 +57,11 @@ export class SqsQueue implements Queue {
 }
 
 function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
+  const correlation = correlationId();
   return {
     Id: message.id,
     MessageBody: JSON.stringify(message.body),
+    ...(correlation ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlation } } } : {}),
     ...(message.delaySeconds !== undefined ? { DelaySeconds: message.delaySeconds } : {}),
   };
 }
@@ -68,10 +72,10 @@ function sleep(ms: number): Promise<void> {
 
 /** An SQS client; with `endpoint` (the embedded fauxqs locally) it uses dummy credentials and ignores queue-URL hosts. */
 export function sqsClient(opts: { region: string; endpoint?: string }): SQSClient {
-  return new SQSClient({
+  return traceClient(new SQSClient({
     region: opts.region,
     ...(opts.endpoint
       ? { endpoint: opts.endpoint, useQueueUrlAsEndpoint: false, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
-  });
+  }));
 }

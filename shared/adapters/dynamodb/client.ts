@@ -1,13 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { traceClient } from '../../tracing';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 
 /** The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally. */
 export function documentClient(opts: { region: string; endpoint?: string }): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+  const client = traceClient(new DynamoDBClient({
     region: opts.region,
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  }));
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NetworkRecord, NetworkState, PostRecord, PostStore, SettleExtra } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
 import type { PlatformName } from '../../domain/platforms';
@@ -40,6 +40,23 @@ export class DynamoPostStore implements PostStore {
     const post = strip<PostRecord>(postItem);
     const byPlatform = new Map(items.filter((i) => String(i.sk).startsWith('NET#')).map((i) => [i.platform as string, strip<NetworkRecord>(i)]));
     return { post, networks: post.platforms.map((p) => byPlatform.get(p)).filter((n): n is NetworkRecord => !!n) };
+  }
+
+  /** BatchGetItem, 100 keys a call, unprocessed keys asked again. */
+  async networksOf(posts: Array<Pick<PostRecord, 'id' | 'platforms'>>) {
+    const out = new Map<string, NetworkRecord[]>(posts.map((p) => [p.id, []]));
+    const all = posts.flatMap((p) => p.platforms.map((platform) => keys.network(p.id, platform)));
+    for (let i = 0; i < all.length; i += 100) {
+      let pending: Record<string, unknown>[] | undefined = all.slice(i, i + 100);
+      for (let tries = 0; pending?.length && tries < 8; tries++) {
+        const res = await this.t.doc.send(new BatchGetCommand({ RequestItems: { [this.t.tableName]: { Keys: pending, ConsistentRead: true } } }));
+        for (const item of res.Responses?.[this.t.tableName] ?? []) out.get(String(item.pk).slice('POST#'.length))?.push(strip<NetworkRecord>(item));
+        pending = res.UnprocessedKeys?.[this.t.tableName]?.Keys as Record<string, unknown>[] | undefined;
+      }
+      if (pending?.length) throw new Error('networksOf: the table kept refusing part of the batch read');
+    }
+    for (const p of posts) out.get(p.id)!.sort((a, b) => p.platforms.indexOf(a.platform) - p.platforms.indexOf(b.platform));
+    return out;
   }
 
   async list(accountId: string, limit: number, before?: string) {

@@ -11,7 +11,7 @@ import type { ConnectPageModel, NetworkRow } from './links';
 /** Headers of every hosted page: the token in the address never leaks in a Referer; nothing else may load. */
 export const HOSTED_HEADERS: Record<string, string> = {
   'referrer-policy': 'no-referrer',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; base-uri 'none'; frame-ancestors 'none'",
 };
 
 export const DISPLAY_NAMES: Record<PlatformName, string> = {
@@ -46,10 +46,23 @@ const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2r
   'summary{cursor:pointer;color:#0b57d0;margin-top:.5rem}@media (prefers-color-scheme:dark){body{background:#121212;color:#eee}li.net{border-color:#555}.hint{color:#bbb}' +
   '.state.ok{color:#6dd58c}.state.warn{color:#ffb870}.state.off{color:#bbb}input{background:#1e1e1e;color:#eee}.notice.ok{background:#0f2e19}.notice.error{background:#3b1411}}';
 
+/** The owner's white label on a hosted page (issue 16): name and logo, and for Pro a small "powered by" line. */
+export interface HostedMark {
+  name: string;
+  logoUrl?: string;
+  poweredBy?: string;
+}
+
+function markHeader(mark: HostedMark | undefined): string {
+  if (!mark) return '';
+  return `<header class="mark">${mark.logoUrl ? `<img src="${e(mark.logoUrl)}" alt="" height="32">` : ''}<b>${e(mark.name)}</b>` +
+    (mark.poweredBy ? ` <span class="hint">powered by ${e(mark.poweredBy)}</span>` : '') + '</header>';
+}
+
 /** A complete hosted page. */
-export function hostedPage(title: string, body: string): string {
+export function hostedPage(title: string, body: string, mark?: HostedMark): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<meta name="referrer" content="no-referrer"><title>${e(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+    `<meta name="referrer" content="no-referrer"><title>${e(title)}</title><style>${STYLE}</style></head><body>${markHeader(mark)}<main>${body}</main></body></html>`;
 }
 
 export const hostedReply = (status: number, title: string, body: string): Reply => ({ status, html: hostedPage(title, body), headers: HOSTED_HEADERS });
@@ -120,7 +133,7 @@ function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolea
 }
 
 /** The hosted connect page of a link: the brand, every network (or the link's one) and how to connect each. */
-export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number, notice?: Notice, formToken?: string): string {
+export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number, notice?: Notice, mark?: HostedMark, formToken?: string): string {
   const minutes = Math.max(0, Math.round((m.link.expires_at * 1000 - nowMs) / 60_000));
   const until = new Date(m.link.expires_at * 1000).toISOString().slice(11, 16);
   const connected = m.networks.filter((n) => n.status === 'connected').length;
@@ -131,7 +144,7 @@ export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number
     `This link works until ${until} UTC (about ${minutes} minute${minutes === 1 ? '' : 's'} from now).</p>` +
     (notice && !notice.platform ? noticeHtml(notice) : '') +
     `<p>${connected} of ${m.networks.length} network${m.networks.length === 1 ? '' : 's'} connected.</p>` +
-    `<ul class="nets">${m.networks.map((n) => rowHtml(base, n, notice, single, formToken)).join('')}</ul>`);
+    `<ul class="nets">${m.networks.map((n) => rowHtml(base, n, notice, single, formToken)).join('')}</ul>`, mark);
 }
 
 /** 404 / 410 pages of a link that does not exist or has expired (403: the link cannot do that). */

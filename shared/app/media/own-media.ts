@@ -32,6 +32,7 @@ export function withOwnMedia(inner: MediaGateway, deps: OwnDeps): MediaGateway {
       const bytes = await readAll(deps, item, signal);
       return { bytes, content_type: item.content_type, filename: `${item.id}.${MEDIA_TYPES[item.content_type]}` };
     },
+    ...(inner.downloadDocument ? { downloadDocument: inner.downloadDocument.bind(inner) } : {}),
     checkTarget: (url) => inner.checkTarget(url),
     fetch: inner.fetch,
   };

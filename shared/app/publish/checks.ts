@@ -6,6 +6,7 @@ import type { NetworkResult } from '../../domain/post';
 import type { PublishContent } from '../../networks/types';
 import { failed, fromFailure } from './results';
 import { readCredentials } from '../oauth/credentials';
+import { checkAlt, checkProbed } from '../../networks/media-fit';
 
 export interface Sendable {
   platform: PlatformName;
@@ -25,7 +26,7 @@ export async function precheck(deps: Pick<Deps, 'networks' | 'cipher'>, platform
   if (!connection) return failed(platform, 'not_connected', `${platform} is not connected in this brand`);
   if (connection.status === 'reauth_required') return failed(platform, 'reauth_required', `The ${platform} connection needs a new sign-in`);
   if (!adapter) return failed(platform, 'platform_unavailable', `Publishing to ${platform} is not available in this deployment yet`);
-  const kindProblem = mediaProblem(platform, content) ?? requiredFields(platform, content);
+  const kindProblem = mediaProblem(platform, content) ?? requiredFields(platform, content) ?? mediaFitProblem(platform, content);
   if (kindProblem) return kindProblem;
   const credentials = await readCredentials(deps, connection);
   const refused = adapter.check(content, credentials);
@@ -43,6 +44,12 @@ export function mediaProblem(platform: PlatformName, content: PublishContent): N
   if (info.needs === 'video' && kinds.some((k) => k !== 'video')) return failed(platform, 'bad_media', `${platform} takes a video only`);
   if (content.text.trim() === '' && content.media.length === 0) return failed(platform, 'empty_text', `Nothing to publish on ${platform}: no text and no media`);
   return undefined;
+}
+
+/** Alt text over the network's limit; type and size (when the media check learned them) the network does not take. */
+export function mediaFitProblem(platform: PlatformName, content: PublishContent): NetworkResult | undefined {
+  const f = checkAlt(platform, content.media) ?? checkProbed(platform, content.media);
+  return f ? fromFailure(platform, f) : undefined;
 }
 
 /** Fields a network cannot post without (spec §2.2: Reddit needs the subreddit). */

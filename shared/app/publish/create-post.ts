@@ -11,7 +11,7 @@ import { nextMonthStart, usageKeys } from '../../domain/usage';
 import { upgradeUrl } from '../brands';
 import { resolveBrand } from './brand';
 import { contentFor, fingerprint } from './content';
-import { held, mediaProblem, precheck, type Sendable } from './checks';
+import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
 import { recordOutcome } from './events';
 import { failed } from './results';
 import type { ValidPost } from './request';
@@ -19,6 +19,8 @@ import { releaseLockIfAllFailed } from './lock';
 import { releaseXCredits, reserveXCredits, xPlanRefusal } from './x-credits';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails, platformRefusal, reserveActorCap } from '../guardrails/enforce';
+import { holdForApproval, holdReason } from '../approvals/approvals';
+import { appendLogContext } from '../../log';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
@@ -30,6 +32,8 @@ export interface PublishOptions {
   wait: boolean;
   /** Who publishes (API key or AI app): its guardrails apply (issue 16). Absent: no actor guardrails. */
   actor?: Actor;
+  /** Publishing a post that was held and is now approved: its reserved post id (which holds the lock already). */
+  approval?: { id: string; post_id: string };
 }
 
 export interface PublishMessage {
@@ -58,17 +62,30 @@ export interface PublishMessage {
 export async function publishPost(deps: Deps, account: Account, valid: ValidPost, opts: PublishOptions) {
   const started = deps.clock.now();
   const plan = PLANS[account.plan];
-  const postId = newId('pst', started);
+  const postId = opts.approval?.post_id ?? newId('pst', started);
+  appendLogContext({ post_id: postId });
   const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
   const guard = await loadGuardrails(deps, account.id, opts.actor);
   checkBrandAllowed(guard, brand.id);
+
+  const refusedByGuard = valid.platforms.map((p) => platformRefusal(guard, p)).filter((r): r is NetworkResult => !!r);
+  if (!opts.approval) {
+    const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
+    const reason = await holdReason(deps, account, brand.id, allowed, guard);
+    if (reason) {
+      // held: nothing is sent or spent, but the idempotency lock is kept until the decision
+      const lock = lockKeyOf(account, valid, brand.id);
+      await takeLock(deps, lock, valid, postId, started);
+      return holdForApproval(deps, { account, brand, postId, valid, platforms: allowed, reason, opts, lock: lock.key, refused: refusedByGuard, now: started });
+    }
+  }
 
   const results = new Map<PlatformName, NetworkResult>();
   let sendable: Sendable[] = [];
   const xRefusal = valid.platforms.includes('x') ? xPlanRefusal(deps, account) : undefined;
   let place = 0;
   for (const platform of valid.platforms) {
-    const refused = platformRefusal(guard, platform);
+    const refused = refusedByGuard.find((r) => r.platform === platform);
     if (refused) { results.set(platform, refused); continue; }
     // X is a paid add-on (decisions.md "Plans"): refused on Free first, so it never takes one of the plan's places
     if (platform === 'x' && xRefusal) { results.set(platform, xRefusal); continue; }
@@ -86,17 +103,9 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
 
   let lock: string | undefined;
   if (sendable.length) {
-    const key = valid.idempotency_key ?? valid.duplicate_key;
-    lock = key !== undefined
-      ? `idem#${account.id}#${sha256Hex(key)}`
-      : `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brand.id))}`;
-    const ttl = key !== undefined ? IDEMPOTENCY_TTL_SECONDS : DUPLICATE_TTL_SECONDS;
-    const got = await deps.locks.acquire(lock, postId, ttl, started);
-    if (!got.ok) {
-      throw new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined
-        ? 'This idempotency_key was used in the last 24 hours: nothing was published again'
-        : 'An identical post was sent in the last 2 minutes: nothing was published again', { details: { post_id: got.heldBy || undefined } });
-    }
+    const l = lockKeyOf(account, valid, brand.id);
+    await takeLock(deps, l, valid, postId, started);
+    lock = l.key;
   }
 
   let capKey: string | undefined;
@@ -137,7 +146,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
     ...(opts.schedule_id ? { schedule_id: opts.schedule_id } : {}),
     idempotency_key: valid.idempotency_key ?? null, lock, platforms: valid.platforms, payload: valid.payload,
     created_at: new Date(started).toISOString(),
-    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKey ? { cap_key: capKey } : {}),
+    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKey ? { cap_key: capKey } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
   };
   const networks: NetworkRecord[] = valid.platforms.map((platform) => {
     const s = sendable.find((x) => x.platform === platform);
@@ -172,6 +181,24 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
   return { post_id: postId, brand_id: brand.id, results: ordered };
 }
 
+/** The duplicate lock of a post: its idempotency_key for 24 hours, else the identical request for 2 minutes. */
+function lockKeyOf(account: Account, valid: ValidPost, brandId: string) {
+  // the user's idempotency_key, else a schedule's own key (never echoed), else the request's fingerprint
+  const key = valid.idempotency_key ?? valid.duplicate_key;
+  return key !== undefined
+    ? { key: `idem#${account.id}#${sha256Hex(key)}`, ttl: IDEMPOTENCY_TTL_SECONDS }
+    : { key: `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brandId))}`, ttl: DUPLICATE_TTL_SECONDS };
+}
+
+/** Takes the lock for the post (409 duplicate_post when another post holds it; an approved post holds its own). */
+async function takeLock(deps: Pick<Deps, 'locks'>, lock: { key: string; ttl: number }, valid: ValidPost, postId: string, now: number) {
+  const got = await deps.locks.acquire(lock.key, postId, lock.ttl, now);
+  if (got.ok || got.heldBy === postId) return;
+  throw new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined
+    ? 'This idempotency_key was used in the last 24 hours: nothing was published again'
+    : 'An identical post was sent in the last 2 minutes: nothing was published again', { details: { post_id: got.heldBy || undefined } });
+}
+
 /** Checks each distinct media link once; networks with an unreachable link fail, and real kinds replace guesses. */
 async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
   const urls = [...new Set(sendable.flatMap((s) => s.content.media.map((m) => m.url)))];
@@ -183,8 +210,8 @@ async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], resul
       results.set(s.platform, failed(s.platform, 'media_unreachable', `${stripQuery(bad.m.url)}: ${bad.p.reason}`));
       continue;
     }
-    const content = { ...s.content, media: s.content.media.map((m) => { const p = probes.get(m.url)!; return p.ok ? { ...m, kind: p.kind, content_type: p.content_type } : m; }) };
-    const problem = mediaProblem(s.platform, content);
+    const content = { ...s.content, media: s.content.media.map((m) => { const p = probes.get(m.url)!; return p.ok ? { ...m, kind: p.kind, content_type: p.content_type, ...(p.bytes !== undefined ? { bytes: p.bytes } : {}) } : m; }) };
+    const problem = mediaProblem(s.platform, content) ?? mediaFitProblem(s.platform, content);
     if (problem) results.set(s.platform, problem);
     else kept.push({ ...s, content });
   }

@@ -13,6 +13,8 @@ import { failed, fromFailure, published } from './results';
 import { releaseLockIfAllFailed } from './lock';
 import type { PublishMessage } from './create-post';
 import { recordDeferral } from '../schedule/deferral';
+import { putMetric } from '../../metrics';
+import { log } from '../../log';
 
 /** A claim older than this belongs to a worker that died mid-send. */
 export const STALE_CLAIM_MS = 10 * 60_000;
@@ -62,7 +64,7 @@ export async function deliver(deps: Deps, msg: PublishMessage): Promise<void> {
   } else {
     const waitLimit = msg.respond_by ?? now + OWN_WAIT_BUDGET_MS;
     const content = contentFor(post.payload, net.platform, post.id);
-    outcome = await withSignIn(deps, post, connection, (credentials) => sendWithRetries(deps, adapter.publish.bind(adapter), content, credentials, waitLimit));
+    outcome = await withSignIn(deps, post, connection, (credentials) => sendWithRetries(deps, net.platform, adapter.publish.bind(adapter), content, credentials, waitLimit));
     if (!outcome.ok && outcome.kind === 'rate_limited' && net.deferrals < MAX_DEFERRALS) {
       await defer(deps, post, net, outcome.retry_after);
       return;
@@ -90,6 +92,7 @@ async function finish(deps: Deps, post: PostRecord, net: NetworkRecord, connecti
     if (post.cap_key) await deps.counters.release(post.cap_key, 1);
   }
   await recordOutcome(deps, post, connection, result);
+  log.info('network result', { post_id: post.id, platform: net.platform, ok: result.ok, status: result.status, code: result.ok ? undefined : result.code });
   const after = await deps.posts.get(post.id);
   if (after) await releaseLockIfAllFailed(deps, after.post, after.networks);
 }
@@ -167,7 +170,7 @@ async function resumeProcessing(deps: Deps, post: PostRecord, net: NetworkRecord
     const content = contentFor(post.payload, net.platform, post.id);
     const resume = adapter.resume.bind(adapter);
     outcome = await withSignIn(deps, post, connection, (credentials) =>
-      sendWithRetries(deps, (c, ctx) => resume(c, state, ctx), content, credentials, now + OWN_WAIT_BUDGET_MS));
+      sendWithRetries(deps, net.platform, (c, ctx) => resume(c, state, ctx), content, credentials, now + OWN_WAIT_BUDGET_MS));
     if (!outcome.ok && outcome.kind === 'rate_limited') {
       await continueProcessing(deps, post, net, previous, state, outcome.retry_after);
       return;
@@ -184,9 +187,11 @@ async function resumeProcessing(deps: Deps, post: PostRecord, net: NetworkRecord
 
 type Publish = (content: ReturnType<typeof contentFor>, ctx: NetworkContext) => Promise<PublishOutcome>;
 
-async function sendWithRetries(deps: Deps, publish: Publish, content: ReturnType<typeof contentFor>, credentials: Record<string, string>, waitLimit: number): Promise<PublishOutcome> {
+async function sendWithRetries(deps: Deps, platform: string, publish: Publish, content: ReturnType<typeof contentFor>, credentials: Record<string, string>, waitLimit: number): Promise<PublishOutcome> {
   for (let attempt = 0; ; attempt++) {
+    const started = deps.clock.now();
     const outcome = await publish(content, networkContext(deps, credentials));
+    putMetric('NetworkLatency', deps.clock.now() - started, { platform });
     if (outcome.ok) return outcome;
     const left = waitLimit - deps.clock.now();
     if (outcome.kind === 'transient' && attempt < TRANSIENT_RETRIES && left > 2_000) {
@@ -211,6 +216,7 @@ export function networkContext(deps: Deps, credentials: Record<string, string>):
     credentials, deadline, signal,
     fetch: deps.media.fetch,
     fetchMedia: (url) => deps.media.download(url, signal),
+    ...(deps.media.downloadDocument ? { fetchDocument: (url: string) => deps.media.downloadDocument!(url, signal) } : {}),
     async pace(key, spacingMs) {
       const now = deps.clock.now();
       const slot = await deps.pace.reserve(key, spacingMs, now);

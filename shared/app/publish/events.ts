@@ -3,6 +3,7 @@ import type { Connection, PostRecord, ServiceEvent } from '../../ports/publishin
 import type { NetworkResult } from '../../domain/post';
 import { newId } from '../../domain/ids';
 import { issueConnectLink } from '../connect-link/issue';
+import { putMetric } from '../../metrics';
 
 /** The human label of a connected account in events, e.g. `Acme · @acme (bluesky)`. */
 export const labelOf = (brandName: string, handle: string, platform: string) => `${brandName} · ${handle} (${platform})`;
@@ -31,6 +32,11 @@ export async function recordOutcome(deps: Pick<Deps, 'events' | 'clock'>, post: 
     },
   };
   await deps.events.record(event);
+  if (result.ok) putMetric('PostsPublished', 1, { platform: result.platform });
+  else {
+    putMetric('PostsFailed', 1, { platform: result.platform });
+    putMetric('PostsFailedByCode', 1, { platform: result.platform, code: result.code ?? 'unknown' });
+  }
 }
 
 /**

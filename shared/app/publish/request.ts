@@ -3,17 +3,27 @@ import { BadRequestError } from '../../domain/errors';
 import { isPlatformName, type PlatformName } from '../../domain/platforms';
 import { nearestName, unknownFieldError } from '../unknown-fields';
 import { guessKind, type MediaRef, type PerPlatformDraft, type PostPayload } from '../../domain/post';
+import { checkOptions, PostOptionFields } from './options';
 
 /** Spec §2.2: the body of POST /api/post (also the post fields of POST /api/schedule). */
 const Url = z.string().trim().min(1).max(2048);
-const MediaItem = z.object({ url: Url, type: z.enum(['image', 'video']).optional() }).strict();
-const Draft = z.object({
+/** Alt text: the bound of the longest network limit (LinkedIn 4086); each network's own limit is checked per network. */
+export const ALT_MAX = 5000;
+const Alt = z.string().max(ALT_MAX).meta({
+  description: 'Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, ' +
+    'LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: ' +
+    'only the caption is sent. Over a network\'s own limit → bad_media for that network.',
+  examples: ['A red bicycle leaning against a brick wall'],
+});
+const MediaItem = z.strictObject({ url: Url, type: z.enum(['image', 'video']).optional(), alt: Alt.optional() });
+const Draft = z.strictObject({
   text: z.string().max(100_000).optional(),
   title: z.string().max(500).optional(),
   media: z.array(MediaItem).max(50).optional(),
   thread: z.array(z.string().max(100_000)).max(25).optional(),
   first_comment: z.string().max(10_000).optional(),
-}).strict();
+  ...PostOptionFields,
+});
 
 export const PostRequestSchema = z.object({
   platform: z.string().optional(),
@@ -23,6 +33,8 @@ export const PostRequestSchema = z.object({
   title: z.string().max(500).optional(),
   video_url: Url.optional(),
   photo_url: Url.optional(),
+  /** Alt text of photo_url. */
+  photo_alt: Alt.optional(),
   media: z.array(MediaItem).max(50).optional(),
   privacy: z.enum(['public', 'unlisted', 'private']).optional(),
   subreddit: z.string().trim().min(1).max(100).optional(),
@@ -42,7 +54,7 @@ export interface ValidPost {
 }
 
 const THREAD_NETWORKS: PlatformName[] = ['x', 'bluesky', 'mastodon'];
-const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon'];
+const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon', 'facebook', 'instagram'];
 
 function looksLikeJsonObject(text: string): boolean {
   const t = text.trim();
@@ -55,8 +67,8 @@ function looksLikeJsonObject(text: string): boolean {
   }
 }
 
-const media = (items: Array<{ url: string; type?: 'image' | 'video' }> | undefined): MediaRef[] =>
-  (items ?? []).map((m) => ({ url: m.url, kind: m.type ?? guessKind(m.url) }));
+const media = (items: Array<{ url: string; type?: 'image' | 'video'; alt?: string }> | undefined): MediaRef[] =>
+  (items ?? []).map((m) => ({ url: m.url, kind: m.type ?? guessKind(m.url), ...(m.alt !== undefined && m.alt.trim() !== '' ? { alt: m.alt } : {}) }));
 
 /**
  * Validates what zod cannot say alone (spec §2.2, decisions.md "Publishing"), in this order: platform xor
@@ -91,15 +103,22 @@ export function validatePost(req: PostRequest): ValidPost {
     if (draft.thread && !THREAD_NETWORKS.includes(name)) throw new BadRequestError(`thread is supported on ${THREAD_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
     if (draft.first_comment && !COMMENT_NETWORKS.includes(name)) throw new BadRequestError(`first_comment is supported on ${COMMENT_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
     if (draft.text !== undefined && looksLikeJsonObject(draft.text)) throw new BadRequestError(`per_platform.${name}.text is a JSON object: send plain text`, { code: 'caption_is_json' });
+    checkOptions(name, draft, draft.media ? media(draft.media) : [
+      ...(req.video_url ? [{ url: req.video_url, kind: 'video' as const }] : []),
+      ...(req.photo_url ? [{ url: req.photo_url, kind: 'image' as const }] : []),
+      ...media(req.media),
+    ]);
     const d: PerPlatformDraft = { ...draft, media: draft.media ? media(draft.media) : undefined };
     per_platform[name] = d;
   }
 
+  if (req.photo_alt !== undefined && !req.photo_url) throw new BadRequestError('photo_alt describes photo_url: send photo_url with it, or put alt on a media[] item');
+  const photoAlt = req.photo_alt !== undefined && req.photo_alt.trim() !== '' ? { alt: req.photo_alt } : {};
   const payload: PostPayload = {
     text, title: req.title, privacy: req.privacy, subreddit: req.subreddit, per_platform,
     media: [
       ...(req.video_url ? [{ url: req.video_url, kind: 'video' as const }] : []),
-      ...(req.photo_url ? [{ url: req.photo_url, kind: 'image' as const }] : []),
+      ...(req.photo_url ? [{ url: req.photo_url, kind: 'image' as const, ...photoAlt }] : []),
       ...media(req.media),
     ],
   };

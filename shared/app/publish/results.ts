@@ -15,7 +15,7 @@ export function published(platform: PlatformName, p: Published): NetworkResult {
 /** Maps an adapter Failure to a result (rate limits are decided by the caller: wait, defer, or this). */
 export function fromFailure(platform: PlatformName, f: Failure): NetworkResult {
   switch (f.kind) {
-    case 'rejected': return failed(platform, f.code, f.error);
+    case 'rejected': return failed(platform, f.code, f.error, { ...(f.what ? { what: f.what } : {}), ...(f.fix ? { fix: f.fix } : {}) });
     case 'rate_limited': return failed(platform, 'rate_limited', f.error, { retry_after: f.retry_after });
     case 'reauth': return failed(platform, 'reauth_required', f.error);
     case 'timeout': return failed(platform, 'timed_out', f.error, { status: 'unknown' });

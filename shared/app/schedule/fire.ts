@@ -8,6 +8,7 @@ import { labelOf } from '../publish/events';
 import { publishPost } from '../publish/create-post';
 import { PostRequestSchema, validatePost } from '../publish/request';
 import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
+import { putMetric } from '../../metrics';
 
 /**
  * The dispatcher's side of a one-time scheduled post (its alarm fired):
@@ -24,6 +25,7 @@ export async function fireScheduled(deps: Deps, scheduleId: string): Promise<voi
   const now = deps.clock.now();
   let record = await deps.schedules.claim(scheduleId, iso(now + DUE_TOLERANCE_MS), now);
   if (record) {
+    putMetric('ScheduleLateness', Math.max(0, now - Date.parse(record.run_at)), { kind: 'scheduled' });
     if (record.counted) await releaseScheduled(deps, record.account_id);
   } else {
     const current = await deps.schedules.get(scheduleId);

@@ -10,6 +10,7 @@ import { signatureHeader } from '../../webhooks/verify';
 import { errorFields, log } from '../../log';
 import { getWebhook } from './endpoints';
 import { webhookSecretContext } from '../security/contexts';
+import { putMetric } from '../../metrics';
 
 /**
  * Webhook delivery (service.md §6, decisions.md "Webhooks"): fan-out of recorded events into deliveries, the
@@ -205,9 +206,11 @@ export async function deliverWebhook(deps: WorkerDeps, msg: WebhookMessage): Pro
   const endpoint = await deps.webhooks.get(d.account_id, d.webhook_id);
   if (!endpoint) {
     await deps.webhooks.abandon(d.delivery_id, 'the endpoint was deleted', new Date(deps.clock.now()).toISOString());
+    putMetric('WebhookDeliveries', 1, { outcome: 'abandoned' });
     return 'abandoned';
   }
   const headers = await signedHeaders(deps, endpoint, d, claimedAt);
+  putMetric('WebhookBacklogAge', Math.max(0, claimedAt - (d.next_attempt_at ?? claimedAt)), {});
   const result = await deps.webhookSender.send(endpoint.url, headers, d.body);
 
   const final = result.ok || msg.attempt >= d.max_attempts;
@@ -224,6 +227,9 @@ export async function deliverWebhook(deps: WorkerDeps, msg: WebhookMessage): Pro
     state, next_attempt_at: nextAt, status_code: result.status_code, error: result.error, at: new Date(deps.clock.now()).toISOString(),
   });
   if (!recorded) return 'duplicate'; // a worker that took over the claim records its own try
+  const outcome = result.ok ? 'delivered' : final ? 'failed' : 'retrying';
+  putMetric('WebhookDeliveries', 1, { outcome });
+  log.info('webhook try', { delivery_id: d.delivery_id, webhook_id: d.webhook_id, attempt: msg.attempt, outcome, status_code: result.status_code });
   if (nextAt !== undefined) await queueTry(deps, d.delivery_id, msg.attempt + 1, nextAt);
   return 'sent';
 }

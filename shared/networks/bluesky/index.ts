@@ -1,13 +1,25 @@
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
 import { graphemeLength, guarded, jsonInit, rejected, request } from '../http';
-import { buildFacets } from './facets';
+import { checkAlt, checkFile } from '../media-fit';
+import { buildFacets, findSpans } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
+import { blueskyPostRef } from '../post-refs';
+import { readVideoInfo } from '../../media/video-info';
+import { readLinkCard } from './link-card';
+import { pollVideoJob, uploadVideo, type VideoJob } from './video';
 
 export interface BlueskyAdapterOptions {
   /** The PDS origin (XRPC base); the default is the real one, tests point it at a loopback fake. */
   apiBase?: string;
   /** Where sessions are kept between posts (one per adapter, i.e. per Lambda instance, by default). */
   sessions?: SessionCache;
+  /** The video service (app.bsky.video.*); tests point it at a loopback fake. */
+  videoBase?: string;
+  /** Pause between video job polls inside one call (ctx.sleep), and the time kept for posting after the last poll. */
+  pollIntervalMs?: number;
+  reserveMs?: number;
+  /** A job still processing when the call must end is resumed by the worker after this many seconds. */
+  resumeAfterSeconds?: number;
 }
 
 export const BLUESKY_TEXT_LIMIT = 300; // graphemes
@@ -15,8 +27,19 @@ export const BLUESKY_TEXT_BYTES = 3000; // lexicon maxLength (UTF-8 bytes)
 export const BLUESKY_MAX_IMAGES = 4;
 export const BLUESKY_IMAGE_BYTES = 1_000_000;
 
+export const BLUESKY_MAX_VIDEOS = 1;
+
 interface StrongRef { uri: string; cid: string }
-type Embed = { $type: 'app.bsky.embed.images'; images: Array<{ image: unknown; alt: string }> };
+type AspectRatio = { width: number; height: number };
+type MediaEmbed =
+  | { $type: 'app.bsky.embed.images'; images: Array<{ image: unknown; alt: string; aspectRatio?: AspectRatio }> }
+  | { $type: 'app.bsky.embed.video'; video: unknown; alt?: string; aspectRatio?: AspectRatio };
+type Embed =
+  | MediaEmbed
+  | { $type: 'app.bsky.embed.record'; record: StrongRef }
+  | { $type: 'app.bsky.embed.recordWithMedia'; record: { record: StrongRef }; media: MediaEmbed }
+  | { $type: 'app.bsky.embed.external'; external: { uri: string; title: string; description: string; thumb?: unknown } };
+interface ReplyRef { root: StrongRef; parent: StrongRef }
 
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
 
@@ -35,11 +58,16 @@ function checkContent(content: PublishContent): Failure | undefined {
     const failure = checkText(text, label);
     if (failure) return failure;
   }
-  if (content.media.some((m) => m.kind === 'video')) return rejected('video is not supported yet on bluesky', 'bad_media');
+  const videos = content.media.filter((m) => m.kind === 'video').length;
+  if (videos > 0 && content.media.length > videos) return rejected('bluesky takes either images or one video per post, not both', 'bad_media');
+  if (videos > BLUESKY_MAX_VIDEOS) return rejected(`bluesky takes one video per post; got ${videos}`, 'bad_media');
   if (content.media.length > BLUESKY_MAX_IMAGES) {
     return rejected(`bluesky takes at most ${BLUESKY_MAX_IMAGES} images per post; got ${content.media.length}`, 'bad_media');
   }
-  return undefined;
+  if (content.options?.link_card !== undefined && (content.media.length || content.options.quote)) {
+    return rejected('a bluesky post shows one embed: a link card cannot go with media or a quote');
+  }
+  return checkAlt('bluesky', content.media);
 }
 
 /** rkey = last segment of at://<did>/app.bsky.feed.post/<rkey>. */
@@ -47,20 +75,28 @@ const postUrl = (handle: string, uri: string): string => `https://bsky.app/profi
 
 /**
  * Bluesky adapter (AT Protocol, handle + app password, against the PDS at `apiBase`).
- * Endpoints: `com.atproto.server.createSession` (verify, and once per publish), `com.atproto.repo.uploadBlob`
- * (image bytes from ctx.fetchMedia, ≤ 1,000,000 bytes each, ≤ 4), `com.atproto.identity.resolveHandle` (mention
- * facets; unresolved mentions stay plain text), `com.atproto.repo.createRecord` (app.bsky.feed.post with link /
- * mention / tag facets in UTF-8 byte offsets; thread entries and the first comment as replies). Video is refused as
- * bad_media (the video-service upload is not implemented).
+ * Endpoints: `com.atproto.server.createSession` (verify; sessions cached per instance), `com.atproto.repo.uploadBlob`
+ * (images from ctx.fetchMedia, ≤ 1,000,000 bytes each, ≤ 4, each with its alt text), the video service at
+ * `videoBase` (one video: `com.atproto.server.getServiceAuth` → `app.bsky.video.uploadVideo` → `getJobStatus` polled
+ * until the blob is ready → `app.bsky.embed.video` with alt and the aspect ratio read from the file),
+ * `com.atproto.identity.resolveHandle` (mention facets; unresolved mentions stay plain text), `app.bsky.feed.getPosts`
+ * (reply_to / quote: the post's cid and its thread root), `com.atproto.repo.createRecord` (app.bsky.feed.post with
+ * facets in UTF-8 byte offsets; embeds: images, video, record (quote), recordWithMedia (quote + media), external
+ * (link card: the page's og: title/description/image read through ctx.fetch, the address-guarded fetch); thread
+ * entries and the first comment as replies).
+ * A video job still running when the call must end → 'processing' with resume state {step: video, job_id}; the worker
+ * calls resume() later (no sleep on the real clock beyond ctx.sleep inside the deadline).
  * Failures: 429 RateLimitExceeded → rate_limited (ratelimit-reset); ExpiredToken / InvalidToken /
  * AuthenticationRequired / 401 → reauth; AuthFactorTokenRequired → rejected (asks for an App Password); 400
- * InvalidRequest → rejected; a refused blob → bad_media; 5xx / network → transient; deadline → timeout.
+ * InvalidRequest → rejected; a refused blob or a failed video job → bad_media; 5xx / network → transient; deadline → timeout.
  * Result id = the post's at:// URI; url = https://bsky.app/profile/<handle>/post/<rkey>.
- * Sessions are reused per instance until shortly before the access token expires (SessionCache); a cached token
- * the PDS refuses before anything was posted is replaced by one fresh login. verify always logs in.
  */
-export function createBlueskyAdapter({ apiBase = 'https://bsky.social', sessions = new SessionCache() }: BlueskyAdapterOptions = {}): NetworkAdapter {
+export function createBlueskyAdapter({
+  apiBase = 'https://bsky.social', sessions = new SessionCache(), videoBase = 'https://video.bsky.app',
+  pollIntervalMs = 2000, reserveMs = 4000, resumeAfterSeconds = 10,
+}: BlueskyAdapterOptions = {}): NetworkAdapter {
   const base = apiBase.replace(/\/+$/, '');
+  const video = { base: videoBase.replace(/\/+$/, ''), pollIntervalMs, reserveMs };
   const xrpc = (nsid: string): string => `${base}/xrpc/${nsid}`;
 
   async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
@@ -77,40 +113,69 @@ export function createBlueskyAdapter({ apiBase = 'https://bsky.social', sessions
     const files: FetchedMedia[] = [];
     for (const [i, item] of content.media.entries()) {
       const file = await ctx.fetchMedia(item.url);
-      const type = file.content_type.startsWith('image/') ? file.content_type : item.content_type ?? file.content_type;
-      if (!type.startsWith('image/')) return rejected(`bluesky takes images only; media ${i + 1} is ${type}`, 'bad_media');
-      if (file.bytes.length > BLUESKY_IMAGE_BYTES) {
-        return rejected(`bluesky takes images up to ${BLUESKY_IMAGE_BYTES} bytes; media ${i + 1} has ${file.bytes.length}`, 'bad_media');
-      }
+      const want = item.kind === 'video' ? 'video/' : 'image/';
+      const type = file.content_type.startsWith(want) ? file.content_type : item.content_type ?? file.content_type;
+      if (!type.startsWith(want)) return rejected(`bluesky takes ${item.kind}s here; media ${i + 1} is ${type}`, 'bad_media');
+      const unfit = checkFile('bluesky', item.kind, { ...file, content_type: type }, i);
+      if (unfit) return unfit;
       files.push({ ...file, content_type: type });
     }
     return files;
   }
 
-  async function uploadImages(ctx: NetworkContext, session: Session, files: FetchedMedia[]): Promise<Embed | undefined | Failure> {
-    if (!files.length) return undefined;
-    const images: Embed['images'] = [];
-    for (const file of files) {
-      const res = await request(ctx, xrpc('com.atproto.repo.uploadBlob'), {
-        method: 'POST',
-        headers: { authorization: `Bearer ${session.accessJwt}`, 'content-type': file.content_type, accept: 'application/json' },
-        body: new Uint8Array(file.bytes),
-      });
-      if (res.status !== 200) {
-        const failure = xrpcFailure(res, 'image upload', ctx.now());
-        return failure.kind === 'rejected' ? { ...failure, code: 'bad_media' } : failure;
-      }
-      const blob = field(res.json, 'blob');
-      if (!blob) return { ok: false, kind: 'transient', error: 'bluesky image upload answered without a blob' };
-      images.push({ image: blob, alt: '' });
+  async function uploadBlob(ctx: NetworkContext, session: Session, file: FetchedMedia, what: string): Promise<unknown> {
+    const res = await request(ctx, xrpc('com.atproto.repo.uploadBlob'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.accessJwt}`, 'content-type': file.content_type, accept: 'application/json' },
+      body: new Uint8Array(file.bytes),
+    });
+    if (res.status !== 200) {
+      const failure = xrpcFailure(res, what, ctx.now());
+      return failure.kind === 'rejected' ? { ...failure, code: 'bad_media' } : failure;
+    }
+    const blob = field(res.json, 'blob');
+    return blob ?? { ok: false, kind: 'transient', error: `bluesky ${what} answered without a blob` };
+  }
+
+  const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
+
+  async function uploadImages(ctx: NetworkContext, session: Session, content: PublishContent, files: FetchedMedia[]): Promise<MediaEmbed | Failure> {
+    const images: Array<{ image: unknown; alt: string }> = [];
+    for (const [i, file] of files.entries()) {
+      const blob = await uploadBlob(ctx, session, file, 'image upload');
+      if (isFailure(blob)) return blob;
+      images.push({ image: blob, alt: content.media[i].alt ?? '' });
     }
     return { $type: 'app.bsky.embed.images', images };
+  }
+
+  const videoEmbed = (blob: unknown, alt: string | undefined, ratio: AspectRatio | undefined): MediaEmbed =>
+    ({ $type: 'app.bsky.embed.video', video: blob, ...(alt ? { alt } : {}), ...(ratio ? { aspectRatio: ratio } : {}) });
+
+  /** Looks a post up by link (app.bsky.feed.getPosts, proxied by the PDS): its strong ref and its thread root. */
+  async function lookupPost(ctx: NetworkContext, session: Session, resolve: (h: string) => Promise<string | undefined>, ref: string, what: string): Promise<ReplyRef | Failure> {
+    const parsed = blueskyPostRef(ref);
+    if (!parsed) return rejected(`bluesky ${what}: ${ref} is not a Bluesky post link`);
+    const did = parsed.actor.startsWith('did:') ? parsed.actor : await resolve(parsed.actor.toLowerCase());
+    if (!did) return rejected(`bluesky ${what}: the account ${parsed.actor} was not found`);
+    const uri = `at://${did}/app.bsky.feed.post/${parsed.rkey}`;
+    const res = await request(ctx, `${xrpc('app.bsky.feed.getPosts')}?uris=${encodeURIComponent(uri)}`,
+      { headers: { authorization: `Bearer ${session.accessJwt}`, accept: 'application/json' } });
+    if (res.status !== 200) return xrpcFailure(res, what, ctx.now());
+    const posts = field(res.json, 'posts');
+    const post = Array.isArray(posts) ? posts[0] : undefined;
+    const cid = str(field(post, 'cid'));
+    if (!post || !cid) return rejected(`bluesky ${what}: the post ${ref} was not found (deleted, or not visible to this account)`);
+    const self = { uri: str(field(post, 'uri')) ?? uri, cid };
+    const root = field(field(field(post, 'record'), 'reply'), 'root');
+    const rootRef = str(field(root, 'uri')) && str(field(root, 'cid')) ? { uri: str(field(root, 'uri'))!, cid: str(field(root, 'cid'))! } : self;
+    return { root: rootRef, parent: self };
   }
 
   /** One app.bsky.feed.post record; mentions resolved through a per-publish cache. */
   async function createPost(
     ctx: NetworkContext, session: Session, resolve: (handle: string) => Promise<string | undefined>,
-    text: string, extra: { embed?: Embed; reply?: { root: StrongRef; parent: StrongRef } },
+    text: string, extra: { embed?: Embed; reply?: ReplyRef },
   ): Promise<StrongRef | Failure> {
     const facets = await buildFacets(text, resolve);
     const record = {
@@ -138,46 +203,56 @@ export function createBlueskyAdapter({ apiBase = 'https://bsky.social', sessions
     };
   }
 
-  /** Images and the first post (the steps before anything exists on the network). */
-  async function firstPost(ctx: NetworkContext, session: Session, files: FetchedMedia[], content: PublishContent) {
-    const resolve = resolver(ctx, session);
-    const embed = await uploadImages(ctx, session, files);
-    if (embed && 'ok' in embed) return { root: embed, resolve };
-    return { root: await createPost(ctx, session, resolve, content.text, embed ? { embed } : {}), resolve };
+  /** The embed of the first post around its media: quote (record / recordWithMedia) or link card (external). */
+  async function wrapEmbed(ctx: NetworkContext, session: Session, resolve: (h: string) => Promise<string | undefined>, content: PublishContent, media: MediaEmbed | undefined): Promise<Embed | undefined | Failure> {
+    const quote = content.options?.quote;
+    if (quote !== undefined) {
+      const q = await lookupPost(ctx, session, resolve, quote, 'quote');
+      if ('ok' in q) return q;
+      return media ? { $type: 'app.bsky.embed.recordWithMedia', record: { record: q.parent }, media } : { $type: 'app.bsky.embed.record', record: q.parent };
+    }
+    const card = content.options?.link_card;
+    if (card !== undefined && !media) {
+      const uri = card === true ? findSpans(content.text).find((s) => s.kind === 'link')?.value : card;
+      if (!uri) return rejected('bluesky link_card: true asks for the first link of the text, and the text has none');
+      const page = await readLinkCard(ctx, uri);
+      let thumb: unknown;
+      if (page.image) {
+        thumb = await uploadBlob(ctx, session, page.image, 'link card image upload');
+        if (isFailure(thumb)) thumb = undefined;
+      }
+      return { $type: 'app.bsky.embed.external', external: { uri, title: page.title, description: page.description, ...(thumb ? { thumb } : {}) } };
+    }
+    return media;
   }
 
-  async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
-    const invalid = checkContent(content);
-    if (invalid) return invalid;
-    const files = await download(ctx, content);
-    if (!Array.isArray(files)) return files;
-    // Up to the first post nothing exists on Bluesky: a refused cached session is retried once with a new login.
-    let session: Session | Failure = await openSession(ctx, base, sessions);
-    let first: Awaited<ReturnType<typeof firstPost>> | undefined;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (!session.ok) return session;
-      first = await firstPost(ctx, session, files, content);
-      if (!('ok' in first.root) || first.root.kind !== 'reauth' || attempt > 0) break;
-      sessions.drop(sessionKey(ctx, base));
-      session = await openSession(ctx, base, sessions, true);
+  /** The first post and its chain (thread entries, first comment): the steps after the media are ready. */
+  async function postAll(ctx: NetworkContext, session: Session, content: PublishContent, media: MediaEmbed | undefined): Promise<PublishOutcome> {
+    const resolve = resolver(ctx, session);
+    const embed = await wrapEmbed(ctx, session, resolve, content, media);
+    if (embed && 'ok' in embed) return embed;
+    let reply: ReplyRef | undefined;
+    if (content.options?.reply_to !== undefined) {
+      const target = await lookupPost(ctx, session, resolve, content.options.reply_to, 'reply_to');
+      if ('ok' in target) return target;
+      reply = target;
     }
-    if (!session.ok || !first) return session as Failure;
-    const { root, resolve } = first;
+    const root = await createPost(ctx, session, resolve, content.text, { ...(embed ? { embed } : {}), ...(reply ? { reply } : {}) });
     if ('ok' in root) return root;
-
     const result: PublishOutcome = { ok: true, status: 'published', id: root.uri, url: postUrl(session.handle, root.uri) };
     // The first post exists from here on: a failing follow-up ends the chain but never turns the result into a failure
     // (a retry would post the first one twice). thread_ids / comment_id list what was made.
+    const threadRoot = reply?.root ?? root;
     try {
       let parent = root;
       for (const text of content.thread) {
-        const reply = await createPost(ctx, session, resolve, text, { reply: { root, parent } });
-        if ('ok' in reply) return result;
-        (result.thread_ids ??= []).push(reply.uri);
-        parent = reply;
+        const next = await createPost(ctx, session, resolve, text, { reply: { root: threadRoot, parent } });
+        if ('ok' in next) return result;
+        (result.thread_ids ??= []).push(next.uri);
+        parent = next;
       }
       if (content.first_comment !== undefined) {
-        const comment = await createPost(ctx, session, resolve, content.first_comment, { reply: { root, parent: root } });
+        const comment = await createPost(ctx, session, resolve, content.first_comment, { reply: { root: threadRoot, parent: root } });
         if (!('ok' in comment)) result.comment_id = comment.uri;
       }
     } catch {
@@ -186,10 +261,60 @@ export function createBlueskyAdapter({ apiBase = 'https://bsky.social', sessions
     return result;
   }
 
+  const aspect = (file: FetchedMedia): AspectRatio | undefined => {
+    const info = readVideoInfo(file.bytes);
+    return info?.width && info.height ? { width: info.width, height: info.height } : undefined;
+  };
+
+  /** A video job's answer: posts when the blob is ready, 'processing' (resume later) while it runs, bad_media when it failed. */
+  async function afterJob(ctx: NetworkContext, session: Session, content: PublishContent, job: VideoJob | Failure, ratio: AspectRatio | undefined): Promise<PublishOutcome> {
+    if ('ok' in job) return job;
+    if (job.state === 'done') return postAll(ctx, session, content, videoEmbed(job.blob, content.media[0]?.alt, ratio));
+    const state: Record<string, string> = { step: 'video', job_id: job.job_id, ...(ratio ? { width: String(ratio.width), height: String(ratio.height) } : {}) };
+    return { ok: true, status: 'processing', id: `bluesky-video-job:${job.job_id}`, url: `https://bsky.app/profile/${session.handle}`, resume: { after_seconds: resumeAfterSeconds, state } };
+  }
+
+  /** Signs in (cached session; a refused cached token before anything was posted → one fresh login) and runs `step`. */
+  async function withSession(ctx: NetworkContext, step: (session: Session) => Promise<PublishOutcome>): Promise<PublishOutcome> {
+    let session: Session | Failure = await openSession(ctx, base, sessions);
+    for (let attempt = 0; ; attempt++) {
+      if (!session.ok) return session;
+      const out = await step(session);
+      if (out.ok || out.kind !== 'reauth' || attempt > 0) return out;
+      sessions.drop(sessionKey(ctx, base));
+      session = await openSession(ctx, base, sessions, true);
+    }
+  }
+
+  async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
+    const invalid = checkContent(content);
+    if (invalid) return invalid;
+    const files = await download(ctx, content);
+    if (!Array.isArray(files)) return files;
+    const isVideo = content.media[0]?.kind === 'video';
+    return withSession(ctx, async (session) => {
+      if (isVideo) {
+        const ratio = aspect(files[0]);
+        const job = await uploadVideo(ctx, base, video, session, files[0]);
+        return afterJob(ctx, session, content, job, ratio);
+      }
+      const media = files.length ? await uploadImages(ctx, session, content, files) : undefined;
+      if (media && 'ok' in media) return media;
+      return postAll(ctx, session, content, media);
+    });
+  }
+
+  async function resume(content: PublishContent, state: Record<string, string>, ctx: NetworkContext): Promise<PublishOutcome> {
+    if (state.step !== 'video' || !state.job_id) return rejected('bluesky: this upload cannot be continued (unknown resume state)');
+    const ratio = state.width && state.height ? { width: Number(state.width), height: Number(state.height) } : undefined;
+    return withSession(ctx, async (session) => afterJob(ctx, session, content, await pollVideoJob(ctx, video, state.job_id), ratio));
+  }
+
   return {
     name: 'bluesky',
     verify: (ctx) => guarded(() => verify(ctx)),
     check: (content) => checkContent(content),
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };
 }

@@ -9,6 +9,8 @@ export interface Session {
   did: string;
   handle: string;
   accessJwt: string;
+  /** The account's own PDS (its DID document's #atproto_pds endpoint), when the sign-in answered it. */
+  pds?: string;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -122,5 +124,7 @@ async function createSession(ctx: NetworkContext, base: string): Promise<Session
   const did = str(field(res.json, 'did'));
   const accessJwt = str(field(res.json, 'accessJwt'));
   if (!did || !accessJwt) return { ok: false, kind: 'transient', error: 'bluesky sign-in answered without a session' };
-  return { ok: true, did, handle: str(field(res.json, 'handle')) ?? identifier, accessJwt };
+  const services = field(field(res.json, 'didDoc'), 'service');
+  const pds = Array.isArray(services) ? str(field(services.find((x) => str(field(x, 'id'))?.endsWith('#atproto_pds')), 'serviceEndpoint')) : undefined;
+  return { ok: true, did, handle: str(field(res.json, 'handle')) ?? identifier, accessJwt, ...(pds ? { pds } : {}) };
 }

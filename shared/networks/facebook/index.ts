@@ -1,6 +1,6 @@
 import type { OAuthAccount, OAuthProvider } from '../oauth';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
-import { guarded, rejected, type HttpResult } from '../http';
+import { guarded, rejected, request, type HttpResult } from '../http';
 import { field, idString, str } from '../oauth-tokens';
 import {
   FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages, trimBase,
@@ -9,7 +9,7 @@ import {
 
 export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
 
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video'] as const;
+export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement'] as const;
 /** Page post text limit [unverified upper bound, as documented by third parties]. */
 export const FACEBOOK_MAX_TEXT = 63206;
 export const FACEBOOK_MAX_MEDIA = 1;
@@ -27,7 +27,7 @@ const POSTING_TASKS = new Set(['CREATE_CONTENT', 'MANAGE']);
 
 /**
  * Facebook Login for Pages (no PKCE, no refresh): dialog `https://www.facebook.com/<v>/dialog/oauth` with
- * `pages_show_list, pages_read_engagement, pages_manage_posts, publish_video`; code → short-lived → long-lived user
+ * `pages_show_list, pages_read_engagement, pages_manage_posts, publish_video, pages_manage_engagement` (comments); code → short-lived → long-lived user
  * token (graph.ts). accounts(): `GET /me/accounts?fields=id,name,access_token,tasks` → one account per Page the user
  * can post to, credentials {page_id, page_name, page_access_token}; the user picks one. Page tokens from a
  * long-lived user token do not expire, so `refresh` is absent.
@@ -82,7 +82,11 @@ function mediaRefine(e: GraphError, message: string): Failure | undefined {
  * not used for posting) plus `page_id` and `page_access_token` from accounts().
  * Text → `POST /{page}/feed {message}`; one photo → `POST /{page}/photos {url, caption}` (Facebook fetches the URL);
  * one video → `POST {videoBase}/{page}/videos {file_url, description, title?}` (fetched and processed by Facebook,
- * the post appears when ready). The public link: `GET /{id}?fields=permalink_url`, else https://www.facebook.com/<id>.
+ * the post appears when ready); `reel` → the Reels flow: `POST /{page}/video_reels {upload_phase: start}` → {video_id,
+ * upload_url}, `POST <upload_url>` with headers `Authorization: OAuth <page token>` and `file_url: <video>` (Facebook
+ * pulls it), `POST /{page}/video_reels {upload_phase: finish, video_id, video_state: PUBLISHED, description}`; the
+ * link is https://www.facebook.com/reel/<video_id>. first_comment → `POST /{post}/comments {message}` under the post
+ * (a failing comment keeps the post). The public link: `GET /{id}?fields=permalink_url`, else https://www.facebook.com/<id>.
  */
 export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapter {
   const apiBase = trimBase(opts.apiBase ?? FACEBOOK_API_BASE);
@@ -118,12 +122,46 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
     }
   }
 
+  /** The Reels flow (start, hosted-file upload, finish); answers the reel's video id. */
+  async function reel(ctx: NetworkContext, p: Page, content: PublishContent, videoUrl: string): Promise<PublishOutcome> {
+    const pagePath = `/${encodeURIComponent(p.id)}/video_reels`;
+    const start = await graphPost(ctx, apiBase, pagePath, p.token, { upload_phase: 'start' });
+    if (start.status !== 200) return graphFailure(start, 'facebook reel start', ctx.now(), mediaRefine);
+    const videoId = idString(field(start.json, 'video_id'));
+    const uploadUrl = str(field(start.json, 'upload_url'));
+    if (!videoId || !uploadUrl) return { ok: false, kind: 'transient', error: 'facebook reel start answered without video_id / upload_url' };
+    const upload = await request(ctx, uploadUrl, { method: 'POST', headers: { authorization: `OAuth ${p.token}`, file_url: videoUrl, accept: 'application/json' } });
+    if (upload.status !== 200) return graphFailure(upload, 'facebook reel upload', ctx.now(), mediaRefine);
+    const finish = await graphPost(ctx, apiBase, pagePath, p.token, {
+      upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: content.text || undefined,
+    });
+    if (finish.status !== 200) return graphFailure(finish, 'facebook reel publish', ctx.now(), mediaRefine);
+    if (field(finish.json, 'success') === false) return rejected('facebook did not publish the reel (success: false)', 'bad_media');
+    return { ok: true, status: 'published', id: videoId, url: `https://www.facebook.com/reel/${videoId}` };
+  }
+
+  /** The first comment under a published post; a failure keeps the post (it exists). */
+  async function firstComment(ctx: NetworkContext, p: Page, content: PublishContent, out: PublishOutcome): Promise<PublishOutcome> {
+    if (!out.ok || content.first_comment === undefined) return out;
+    try {
+      const res = await graphPost(ctx, apiBase, `/${encodeURIComponent(out.id)}/comments`, p.token, { message: content.first_comment });
+      const id = res.status === 200 ? idString(field(res.json, 'id')) : undefined;
+      return id ? { ...out, comment_id: id } : out;
+    } catch {
+      return out;
+    }
+  }
+
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const p = page(ctx.credentials);
     if ('ok' in p) return p;
     const invalid = check(content);
     if (invalid) return invalid;
     const item = content.media[0];
+    if (content.options?.reel) {
+      if (item?.kind !== 'video') return rejected('a facebook reel needs one video', 'bad_media');
+      return firstComment(ctx, p, content, await reel(ctx, p, content, item.url));
+    }
     const pagePath = `/${encodeURIComponent(p.id)}`;
     let res: HttpResult;
     let what: string;
@@ -142,7 +180,7 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
     if (res.status !== 200) return graphFailure(res, what, ctx.now(), item ? mediaRefine : undefined);
     const id = idString(field(res.json, 'post_id')) ?? idString(field(res.json, 'id'));
     if (!id) return { ok: false, kind: 'transient', error: `${what} answered without an id` };
-    return { ok: true, status: 'published', id, url: await permalink(ctx, p, id) };
+    return firstComment(ctx, p, content, { ok: true, status: 'published', id, url: await permalink(ctx, p, id) });
   }
 
   return {

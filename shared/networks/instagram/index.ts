@@ -7,7 +7,7 @@ import {
 } from '../facebook/graph';
 import { checkInstagram, instagramRefine, mediaSubcodeFailure } from './rules';
 
-export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management'] as const;
+export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_comments'] as const;
 
 export interface InstagramOptions extends GraphOptions {
   /** Wait between container status polls inside one call. Default 2000 ms. */
@@ -69,12 +69,15 @@ type Status = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | Failure;
 
 /**
  * Instagram adapter (content publishing through Graph; media must be public URLs, Instagram fetches them).
- * One image → container {image_url, caption}; one video → {media_type: REELS, video_url, caption}; 2–10 items → a
- * carousel: item containers {is_carousel_item, image_url | media_type VIDEO + video_url}, then {media_type: CAROUSEL,
+ * One image → container {image_url, caption, alt_text?}; one video → {media_type: REELS, video_url, caption}; 2–10 items → a
+ * carousel: item containers {is_carousel_item, image_url, alt_text? | media_type VIDEO + video_url}, then {media_type: CAROUSEL,
  * children, caption}. Containers are polled (`GET /{id}?fields=status_code,status`) until FINISHED within the
  * deadline; still IN_PROGRESS → 'processing' with resume state {step: children|container, ...}, and resume() picks
  * up there. FINISHED → `POST /{ig-user-id}/media_publish {creation_id}` → media id → `GET /{id}?fields=permalink`.
  * ERROR / EXPIRED → rejected (bad_media, media_unreachable for download failures).
+ * story → one container {media_type: STORIES, image_url | video_url} (no caption), the same status / publish steps.
+ * first_comment → `POST /{media-id}/comments {message}` once the media is published (in publish or in resume); a
+ * failing comment keeps the post.
  */
 export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdapter {
   const apiBase = trimBase(opts.apiBase ?? FACEBOOK_API_BASE);
@@ -165,13 +168,39 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
   }
 
   const itemParams = (item: MediaItem, caption: string | undefined): Record<string, string | undefined> =>
-    item.kind === 'image' ? { image_url: item.url, caption } : { media_type: 'REELS', video_url: item.url, caption };
+    item.kind === 'image' ? { image_url: item.url, caption, alt_text: item.alt } : { media_type: 'REELS', video_url: item.url, caption };
+
+  /** A Story container: media_type STORIES with the image or video (Stories show no caption). */
+  const storyParams = (item: MediaItem): Record<string, string | undefined> =>
+    item.kind === 'image' ? { media_type: 'STORIES', image_url: item.url } : { media_type: 'STORIES', video_url: item.url };
+
+  /** The first comment under the published media (`POST /{media-id}/comments {message}`); a failure keeps the post. */
+  async function firstComment(ctx: NetworkContext, a: Account, content: PublishContent, out: PublishOutcome): Promise<PublishOutcome> {
+    if (!out.ok || out.status !== 'published' || content.first_comment === undefined) return out;
+    try {
+      const res = await graphPost(ctx, apiBase, `/${encodeURIComponent(out.id)}/comments`, a.token, { message: content.first_comment });
+      const id = res.status === 200 ? idString(field(res.json, 'id')) : undefined;
+      return id ? { ...out, comment_id: id } : out;
+    } catch {
+      return out;
+    }
+  }
 
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const a = account(ctx.credentials);
     if ('ok' in a) return a;
     const invalid = checkInstagram(content);
     if (invalid) return invalid;
+    return firstComment(ctx, a, content, await publishMedia(content, ctx, a));
+  }
+
+  async function publishMedia(content: PublishContent, ctx: NetworkContext, a: Account): Promise<PublishOutcome> {
+    if (content.options?.story) {
+      if (content.media.length !== 1) return rejected('an instagram story carries exactly one image or video', 'bad_media');
+      const container = await createContainer(ctx, a, storyParams(content.media[0]), 'story container');
+      if (typeof container !== 'string') return container;
+      return finishContainer(ctx, a, container);
+    }
     if (content.media.length === 1) {
       const container = await createContainer(ctx, a, itemParams(content.media[0], content.text || undefined), 'media container');
       if (typeof container !== 'string') return container;
@@ -180,7 +209,7 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
     const children: string[] = [];
     for (const [i, item] of content.media.entries()) {
       const params = item.kind === 'image'
-        ? { is_carousel_item: 'true', image_url: item.url }
+        ? { is_carousel_item: 'true', image_url: item.url, alt_text: item.alt }
         : { is_carousel_item: 'true', media_type: 'VIDEO', video_url: item.url };
       const child = await createContainer(ctx, a, params, `carousel item ${i + 1} container`);
       if (typeof child !== 'string') return child;
@@ -192,8 +221,8 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
   async function resume(content: PublishContent, state: Record<string, string>, ctx: NetworkContext): Promise<PublishOutcome> {
     const a = account(ctx.credentials);
     if ('ok' in a) return a;
-    if (state.step === 'children' && state.children) return finishCarousel(ctx, a, content, state.children.split(',').filter(Boolean));
-    if (state.container_id) return finishContainer(ctx, a, state.container_id);
+    if (state.step === 'children' && state.children) return firstComment(ctx, a, content, await finishCarousel(ctx, a, content, state.children.split(',').filter(Boolean)));
+    if (state.container_id) return firstComment(ctx, a, content, await finishContainer(ctx, a, state.container_id));
     return rejected('instagram resume state names no container');
   }
 

@@ -1,15 +1,20 @@
+import { checkFile } from '../media-fit';
 import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../types';
-import { guarded, jsonInit, rejected, request } from '../http';
+import { badMedia, guarded, jsonInit, rejected, request } from '../http';
 import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkLinkedin, escapeLittleText, linkedinFailure } from './rules';
-import { encodeUrn, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
+import { encodeUrn, uploadDocument, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
 
 export const LINKEDIN_API_BASE = 'https://api.linkedin.com';
 export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com';
 /** The Posts/Images/Videos API version sent as LinkedIn-Version (monthly versions, each supported about a year). */
 export const LINKEDIN_VERSION = '202607';
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'] as const;
+/** Added when organisation pages are on (Community Management API): post as a page, list the pages one administers. */
+/** Documents API: PDF (also PPT/PPTX/DOC/DOCX, not offered here) up to 100 MB and 300 pages. */
+export const LINKEDIN_DOCUMENT_MAX_BYTES = 100 * 1024 * 1024;
+export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'rw_organization_admin'] as const;
 
 export interface LinkedinOptions {
   /** REST API origin (userinfo, /rest/*). Default https://api.linkedin.com. */
@@ -26,6 +31,12 @@ export interface LinkedinOptions {
   resumeAfterSeconds?: number;
   /** Give up (bad_media) when a video is still processing this long after the upload. Default 6 h. */
   maxProcessingSeconds?: number;
+  /**
+   * Organisation pages (LINKEDIN_ORGANIZATIONS): ask for the Community Management scopes too and offer, besides the
+   * member, every page the member administers as a target. Off by default: LinkedIn refuses those scopes to apps
+   * without the Community Management API product.
+   */
+  organizations?: boolean;
 }
 
 const trimBase = (s: string) => s.replace(/\/+$/, '');
@@ -37,12 +48,17 @@ const personUrn = (sub: string) => `urn:li:person:${sub}`;
  * `openid profile w_member_social`; token `POST /oauth/v2/accessToken` (form, client_id + client_secret in the body).
  * Access tokens live ~60 days. Refresh tokens (~365 days from the first grant) are only issued to apps approved for
  * programmatic refresh: without one, `refresh` answers reauth, i.e. the member signs in again about every 60 days.
- * accounts(): `GET /v2/userinfo` → `sub` → one account, author `urn:li:person:<sub>`.
+ * accounts(): `GET /v2/userinfo` → `sub` → one account, author `urn:li:person:<sub>`. With `organizations`, the scopes
+ * add `w_organization_social rw_organization_admin` and accounts() also lists each page the member administers:
+ * `GET /rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED` → organization URNs, names from
+ * `GET /rest/organizations/<id>` (localizedName), author `urn:li:organization:<id>`.
  */
 export function createLinkedinProvider(opts: LinkedinOptions = {}): OAuthProvider {
   const authBase = trimBase(opts.authBase ?? LINKEDIN_AUTH_BASE);
   const apiBase = trimBase(opts.apiBase ?? LINKEDIN_API_BASE);
   const tokenUrl = `${authBase}/oauth/v2/accessToken`;
+  const scopes: readonly string[] = opts.organizations ? [...LINKEDIN_SCOPES, ...LINKEDIN_ORGANIZATION_SCOPES] : LINKEDIN_SCOPES;
+  const version = opts.version ?? LINKEDIN_VERSION;
 
   async function tokenCall(ctx: NetworkContext, params: Record<string, string>, what: string, previous?: TokenSet): Promise<TokenSet | Failure> {
     const res = await request(ctx, tokenUrl, formInit('POST', params));
@@ -52,10 +68,10 @@ export function createLinkedinProvider(opts: LinkedinOptions = {}): OAuthProvide
 
   return {
     name: 'linkedin',
-    scopes: LINKEDIN_SCOPES,
+    scopes,
     pkce: false,
     authorizeUrl: ({ app, state }) => urlWithQuery(authBase, '/oauth/v2/authorization', {
-      response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, state, scope: LINKEDIN_SCOPES.join(' '),
+      response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, state, scope: scopes.join(' '),
     }),
     exchangeCode: ({ app, code }, ctx) => guarded(() => tokenCall(ctx, {
       grant_type: 'authorization_code', code, redirect_uri: app.redirectUri, client_id: app.clientId, client_secret: app.clientSecret,
@@ -72,9 +88,29 @@ export function createLinkedinProvider(opts: LinkedinOptions = {}): OAuthProvide
     accounts: (tokens, ctx) => guarded(async (): Promise<OAuthAccount[] | Failure> => {
       const me = await userinfo(ctx, apiBase, tokens.access_token);
       if ('ok' in me) return me;
-      return [{ id: me.urn, handle: me.name, credentials: { author_urn: me.urn } }];
+      const member: OAuthAccount = { id: me.urn, handle: me.name, credentials: { author_urn: me.urn } };
+      if (!opts.organizations) return [member];
+      const pages = await organizations(ctx, apiBase, version, tokens.access_token);
+      if (!Array.isArray(pages)) return pages;
+      return [member, ...pages.map((p) => ({ id: p.urn, handle: p.name, credentials: { author_urn: p.urn } }))];
     }),
   };
+}
+
+/** The pages the member administers (approved ADMINISTRATOR role), with their names. */
+async function organizations(ctx: NetworkContext, apiBase: string, version: string, token: string): Promise<Array<{ urn: string; name: string }> | Failure> {
+  const headers = { authorization: `Bearer ${token}`, accept: 'application/json', 'linkedin-version': version, 'x-restli-protocol-version': '2.0.0' };
+  const res = await request(ctx, `${apiBase}/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED`, { headers });
+  if (res.status !== 200) return linkedinFailure(res, 'organisation list', ctx.now());
+  const elements = field(res.json, 'elements');
+  const urns = [...new Set((Array.isArray(elements) ? elements : []).map((e) => str(field(e, 'organization'))).filter((u): u is string => !!u && /^urn:li:organization:\d+$/.test(u)))];
+  const pages: Array<{ urn: string; name: string }> = [];
+  for (const urn of urns) {
+    const id = urn.split(':').pop()!;
+    const org = await request(ctx, `${apiBase}/rest/organizations/${id}`, { headers });
+    pages.push({ urn, name: (org.status === 200 ? str(field(org.json, 'localizedName')) : undefined) ?? `LinkedIn page ${id}` });
+  }
+  return pages;
 }
 
 /** `GET /v2/userinfo` (OpenID Connect) → the member's URN and display name. */
@@ -91,7 +127,8 @@ async function userinfo(ctx: NetworkContext, apiBase: string, token: string): Pr
  * LinkedIn adapter (Posts API). ctx.credentials: `access_token` and `author_urn` (urn:li:person:<sub>, or an
  * urn:li:organization:<id> when the app has organization access).
  * Publish: images are uploaded (initializeUpload + PUT bytes from ctx.fetchMedia) and attached as `content.media`
- * (one) or `content.multiImage` (2–20); a video is uploaded in parts, finalized and polled until AVAILABLE — when that
+ * (one, with altText) or `content.multiImage` (2–20, each with altText); a document (PDF, ctx.fetchDocument) is uploaded
+ * through the Documents API and posted as `content.media {id, title}`; a video is uploaded in parts, finalized and polled until AVAILABLE — when that
  * does not happen before the deadline the answer is 'processing' with resume state {video, started_at}, and resume()
  * polls again and creates the post once AVAILABLE. `POST /rest/posts` (commentary escaped as "little text") → 201,
  * id in `x-restli-id`; url https://www.linkedin.com/feed/update/<urn>. first_comment: `POST
@@ -182,8 +219,25 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     if ('ok' in a) return a;
     const invalid = checkLinkedin(content);
     if (invalid) return invalid;
+    const doc = content.options?.document;
+    if (doc) {
+      if (!ctx.fetchDocument) return rejected('linkedin document posts need a document download, which this deployment does not offer');
+      const file = await ctx.fetchDocument(doc.url);
+      if (file.bytes.length > LINKEDIN_DOCUMENT_MAX_BYTES) {
+        return badMedia(`linkedin takes documents up to ${LINKEDIN_DOCUMENT_MAX_BYTES} bytes; the document has ${file.bytes.length}`,
+          'The document is larger than LinkedIn accepts (100 MB). Nothing was posted.', 'Send a smaller PDF (at most 100 MB and 300 pages).');
+      }
+      const document = await uploadDocument(ctx, a.api, a.author, file);
+      if (typeof document !== 'string') return document;
+      return createPost(ctx, a, content, { media: { id: document, title: doc.title } });
+    }
     const files: FetchedMedia[] = [];
-    for (const item of content.media) files.push(await ctx.fetchMedia(item.url));
+    for (const [i, item] of content.media.entries()) {
+      const file = await ctx.fetchMedia(item.url);
+      const unfit = checkFile('linkedin', item.kind, file, i);
+      if (unfit) return unfit;
+      files.push(file);
+    }
     if (content.media[0]?.kind === 'video') {
       const video = await uploadVideo(ctx, a.api, a.author, files[0]);
       if (typeof video !== 'string') return video;
@@ -195,9 +249,10 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
       if (typeof image !== 'string') return image;
       images.push(image);
     }
+    const withAlt = (id: string, i: number) => ({ id, ...(content.media[i].alt ? { altText: content.media[i].alt } : {}) });
     const media = images.length === 0 ? undefined
-      : images.length === 1 ? { media: { id: images[0] } }
-        : { multiImage: { images: images.map((id) => ({ id })) } };
+      : images.length === 1 ? { media: withAlt(images[0], 0) }
+        : { multiImage: { images: images.map(withAlt) } };
     return createPost(ctx, a, content, media);
   }
 

@@ -35,6 +35,24 @@ export async function uploadImage(ctx: NetworkContext, api: LinkedinApi, owner: 
 }
 
 /**
+ * Document upload (PDF carousels): `POST /rest/documents?action=initializeUpload` {initializeUploadRequest: {owner}} →
+ * {uploadUrl, document}; `PUT` the bytes to uploadUrl. The post then carries `content.media {id: document, title}`.
+ */
+export async function uploadDocument(ctx: NetworkContext, api: LinkedinApi, owner: string, file: FetchedMedia): Promise<string | Failure> {
+  const init = await request(ctx, `${api.base}/rest/documents?action=initializeUpload`, jsonInit('POST', { initializeUploadRequest: { owner } }, api.headers));
+  if (init.status !== 200 && init.status !== 201) return linkedinFailure(init, 'document upload start', ctx.now(), { media: true });
+  const value = field(init.json, 'value');
+  const uploadUrl = str(field(value, 'uploadUrl'));
+  const document = str(field(value, 'document'));
+  if (!uploadUrl || !document) return { ok: false, kind: 'transient', error: 'linkedin document upload start answered without uploadUrl / document' };
+  const put = await request(ctx, uploadUrl, {
+    method: 'PUT', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/pdf' }, body: new Uint8Array(file.bytes),
+  });
+  if (put.status < 200 || put.status >= 300) return linkedinFailure(put, 'document upload', ctx.now(), { media: true });
+  return document;
+}
+
+/**
  * Video upload: `POST /rest/videos?action=initializeUpload` {owner, fileSizeBytes} → video URN, uploadToken and
  * byte ranges; `PUT` each range to its own URL (keeping each ETag, in order); `POST ?action=finalizeUpload`.
  * The video is then PROCESSING at LinkedIn; `videoStatus` tells when it is AVAILABLE.

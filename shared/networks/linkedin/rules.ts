@@ -1,3 +1,4 @@
+import { checkAlt } from '../media-fit';
 import type { Failure, MediaItem, PublishContent } from '../types';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { field, num, str } from '../oauth-tokens';
@@ -50,7 +51,7 @@ export function checkLinkedin(content: PublishContent): Failure | undefined {
   }
   const odd = content.media.findIndex((m) => m.kind === 'image' && !imageFits(m));
   if (odd >= 0) return rejected(`linkedin takes JPEG, PNG or GIF images; media ${odd + 1} is ${content.media[odd].content_type ?? 'of another type'}`, 'bad_media');
-  return undefined;
+  return checkAlt('linkedin', content.media);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { checkFile } from '../media-fit';
+import { mastodonStatusRef } from '../post-refs';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { checkContent, field, mastodonFailure, normaliseInstanceUrl, str } from './rules';
@@ -74,9 +76,10 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     }
   }
 
-  async function uploadMedia(ctx: NetworkContext, a: Account, file: FetchedMedia, n: number): Promise<string | Failure> {
+  async function uploadMedia(ctx: NetworkContext, a: Account, file: FetchedMedia, n: number, alt: string | undefined): Promise<string | Failure> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.content_type }), file.filename);
+    if (alt) form.append('description', alt);
     const res = await request(ctx, `${a.base}/api/v2/media`, { method: 'POST', headers: auth(a), body: form });
     if (res.status !== 200 && res.status !== 202) {
       const failure = mastodonFailure(res, `media ${n} upload`, ctx.now());
@@ -97,6 +100,21 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     return id;
   }
 
+  /**
+   * The local id of the status to reply to: an id or a link on the account's own server as is; a link from another
+   * server resolved through `GET /api/v2/search?q=<link>&resolve=true&type=statuses`.
+   */
+  async function statusId(ctx: NetworkContext, a: Account, ref: string): Promise<string | Failure> {
+    const parsed = mastodonStatusRef(ref);
+    if (!parsed) return rejected(`mastodon reply_to: ${ref} is not a status link or id`);
+    if (!parsed.host || parsed.host === new URL(a.base).host) return parsed.id;
+    const res = await request(ctx, `${a.base}/api/v2/search?${new URLSearchParams({ q: ref.trim(), resolve: 'true', type: 'statuses', limit: '1' })}`, { headers: { ...auth(a), accept: 'application/json' } });
+    if (res.status !== 200) return mastodonFailure(res, 'reply_to lookup', ctx.now());
+    const statuses = field(res.json, 'statuses');
+    const id = Array.isArray(statuses) ? str(field(statuses[0], 'id')) : undefined;
+    return id ?? rejected(`mastodon reply_to: your server could not find ${ref} (deleted, private, or its server unreachable)`);
+  }
+
   async function postStatus(ctx: NetworkContext, a: Account, body: Record<string, unknown>, key: string): Promise<Status | Failure> {
     const res = await request(ctx, `${a.base}/api/v1/statuses`, jsonInit('POST', body, { ...auth(a), 'idempotency-key': key }));
     if (res.status !== 200) return mastodonFailure(res, 'post', ctx.now());
@@ -111,15 +129,24 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     const invalid = checkContent(content, ctx.credentials);
     if (invalid) return invalid;
     const files: FetchedMedia[] = [];
-    for (const item of content.media) files.push(await ctx.fetchMedia(item.url));
+    for (const [i, item] of content.media.entries()) {
+      const file = await ctx.fetchMedia(item.url);
+      const unfit = checkFile('mastodon', item.kind, file, i);
+      if (unfit) return unfit;
+      files.push(file);
+    }
+    const replyTo = content.options?.reply_to !== undefined ? await statusId(ctx, a, content.options.reply_to) : undefined;
+    if (typeof replyTo === 'object') return replyTo;
     const mediaIds: string[] = [];
     for (const [i, file] of files.entries()) {
-      const id = await uploadMedia(ctx, a, file, i + 1);
+      const id = await uploadMedia(ctx, a, file, i + 1, content.media[i].alt);
       if (typeof id !== 'string') return id;
       mediaIds.push(id);
     }
     const visibility = content.privacy ?? 'public';
-    const first = await postStatus(ctx, a, { status: content.text, visibility, ...(mediaIds.length ? { media_ids: mediaIds } : {}) }, content.idempotency_key);
+    const first = await postStatus(ctx, a, {
+      status: content.text, visibility, ...(mediaIds.length ? { media_ids: mediaIds } : {}), ...(replyTo ? { in_reply_to_id: replyTo } : {}),
+    }, content.idempotency_key);
     if ('ok' in first) return first;
 
     const result: PublishOutcome = { ok: true, status: 'published', id: first.id, url: first.url };

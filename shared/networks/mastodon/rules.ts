@@ -1,3 +1,4 @@
+import { checkAlt } from '../media-fit';
 import type { Failure, PublishContent } from '../types';
 import { classifyStatus, graphemeLength, rejected, retryAfterSeconds, type HttpResult } from '../http';
 
@@ -54,7 +55,7 @@ export function checkContent(content: PublishContent, credentials: Record<string
   if (content.media.length > 1 && content.media.some((m) => m.kind === 'video')) {
     return rejected('mastodon takes a video only on its own: no other image or video in the same post', 'bad_media');
   }
-  return undefined;
+  return checkAlt('mastodon', content.media);
 }
 
 /** Seconds until X-RateLimit-Reset (an ISO-8601 timestamp), at least 1; undefined when absent or unparseable. */

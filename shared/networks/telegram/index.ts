@@ -1,3 +1,4 @@
+import { telegramMessageRef } from '../post-refs';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { classifyTelegram, envelope, isRecord, paced } from './errors';
@@ -49,7 +50,8 @@ function asChat(v: unknown): Chat {
 /**
  * Telegram Bot API adapter (bot token + chat id).
  * Endpoints: `POST {apiBase}/bot<token>/getMe` and `/getChat` (verify), `/sendMessage` (text, parse_mode HTML, escaped),
- * `/sendPhoto` / `/sendVideo` (one media item by URL, text as caption). Posts to one chat are paced through
+ * `/sendPhoto` / `/sendVideo` (one media item by URL, text as caption; Telegram has no alt-text field, so media[].alt
+ * is not sent). reply_to → `reply_parameters: {message_id}` (a message of the connected chat). Posts to one chat are paced through
  * ctx.pace('telegram:<chat_id>'): 3 s for groups/supergroups, 1 s otherwise.
  * Failures: 429 → rate_limited (parameters.retry_after); 401/404 (bad token), 403 (bot kicked / not admin) and
  * "chat not found" → reauth; 400 "wrong file identifier/HTTP URL specified" / "failed to get HTTP URL content" →
@@ -117,9 +119,18 @@ export function createTelegramAdapter({ apiBase = 'https://api.telegram.org' }: 
     const item = content.media[0];
     const text = escapeHtml(content.text);
     const method = !item ? 'sendMessage' : item.kind === 'image' ? 'sendPhoto' : 'sendVideo';
+    const replyTo = content.options?.reply_to !== undefined ? telegramMessageRef(content.options.reply_to) : undefined;
+    if (content.options?.reply_to !== undefined && !replyTo) return rejected(`telegram reply_to: ${content.options.reply_to} is not a message link or id`);
+    const otherChat = replyTo?.chat !== undefined && (replyTo.chat.startsWith('c/')
+      ? creds.chat_id !== `-100${replyTo.chat.slice(2)}`
+      : !!creds.chat_username && replyTo.chat.toLowerCase() !== creds.chat_username.toLowerCase());
+    if (otherChat) {
+      return rejected(`telegram reply_to: the message is in another chat than the connected one (${creds.chat_id}); a bot replies only within its chat`);
+    }
+    const reply = replyTo ? { reply_parameters: { message_id: replyTo.id } } : {};
     const body = (chatId: string): Record<string, unknown> => {
-      if (!item) return { chat_id: chatId, text, parse_mode: 'HTML' };
-      const b: Record<string, unknown> = { chat_id: chatId, [item.kind === 'image' ? 'photo' : 'video']: item.url };
+      if (!item) return { chat_id: chatId, text, parse_mode: 'HTML', ...reply };
+      const b: Record<string, unknown> = { chat_id: chatId, [item.kind === 'image' ? 'photo' : 'video']: item.url, ...reply };
       if (text) Object.assign(b, { caption: text, parse_mode: 'HTML' });
       if (item.kind === 'video') b.supports_streaming = true;
       return b;

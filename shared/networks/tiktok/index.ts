@@ -1,8 +1,9 @@
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import { checkFile } from '../media-fit';
 import { failureFromError, guarded, guardedBeforeCreate, rejected, request, type HttpResult } from '../http';
 import { field, idString, str } from '../oauth-tokens';
 import { creatorInfo, tiktokJson, trimBase, userInfo, TIKTOK_API_BASE, type TikTokOptions } from './oauth';
-import { checkContent, choosePrivacy, codeFailure, succeeded, tiktokFailure } from './rules';
+import { checkContent, choosePrivacy, codeFailure, errorCode, privacyRefused, succeeded, tiktokFailure } from './rules';
 
 export { createTikTokProvider, TIKTOK_API_BASE, TIKTOK_AUTH_BASE, TIKTOK_SCOPES, type TikTokOptions } from './oauth';
 
@@ -15,6 +16,9 @@ export interface TikTokAdapterOptions extends TikTokOptions {
   reserveMs?: number;
   /** After this long in processing, resume gives up with 'timeout' (the post may or may not appear). */
   maxProcessingMs?: number;
+  /** FILE_UPLOAD: files below this size go as one chunk (TikTok: 5 MB); larger ones in chunks of chunkBytes (5–64 MB). */
+  minChunkBytes?: number;
+  chunkBytes?: number;
 }
 
 /** What resume() needs to follow a publish: state is stored by the worker as strings. */
@@ -45,7 +49,10 @@ function publicPostId(res: HttpResult): string | undefined {
  * PUBLISH_COMPLETE (published) or FAILED (fail_reason sorted: bad_media, media_unreachable, rejected, reauth).
  * Still PROCESSING_* when the time runs out (or the status check fails after the init) → 'processing' with
  * resume {publish_id, kind, username, started_at, attempt}; resume() polls again.
- * privacy: public → PUBLIC_TO_EVERYONE, unlisted → FOLLOWER_OF_CREATOR or MUTUAL_FOLLOW_FRIENDS, private → SELF_ONLY,
+ * A video link on a domain not verified for the app (init answers url_ownership_unverified) is sent as FILE_UPLOAD
+ * instead: the bytes in chunks to the returned upload_url (fileUpload).
+ * privacy_level (per_platform) is sent as asked when the creator offers it, else refused listing the offered levels;
+ * otherwise privacy: public → PUBLIC_TO_EVERYONE, unlisted → FOLLOWER_OF_CREATOR or MUTUAL_FOLLOW_FRIENDS, private → SELF_ONLY,
  * whichever the creator offers; none offered → rejected. Result id = the public post id once TikTok exposes it
  * (publicaly_available_post_id), else the publish_id; url = https://www.tiktok.com/@<username>/video|photo/<id>, else
  * the profile. thread and first_comment are ignored (TikTok has no API for them).
@@ -56,6 +63,8 @@ export function createTikTokAdapter(opts: TikTokAdapterOptions = {}): NetworkAda
   const resumeAfterSeconds = opts.resumeAfterSeconds ?? 30;
   const reserveMs = opts.reserveMs ?? 1000;
   const maxProcessingMs = opts.maxProcessingMs ?? 24 * 3600_000;
+  const minChunkBytes = opts.minChunkBytes ?? 5 * 1024 * 1024;
+  const chunkBytes = opts.chunkBytes ?? 10 * 1024 * 1024;
 
   function token(credentials: Record<string, string>): string | Failure {
     const t = (credentials.access_token ?? '').trim();
@@ -126,29 +135,65 @@ export function createTikTokAdapter(opts: TikTokAdapterOptions = {}): NetworkAda
     const prepared = await guardedBeforeCreate(async () => {
       const creator = await creatorInfo(ctx, api, t);
       if ('ok' in creator) return creator;
-      const privacy = choosePrivacy(content.privacy, creator.privacyOptions);
+      const asked = content.options?.privacy_level;
+      if (asked && !creator.privacyOptions.includes(asked)) return privacyRefused(asked, creator.privacyOptions);
+      const privacy = asked ?? choosePrivacy(content.privacy, creator.privacyOptions);
       if (typeof privacy !== 'string') return privacy;
       return { creator, privacy };
     });
     if ('ok' in prepared) return prepared;
     const { creator, privacy } = prepared;
     const video = content.media.find((m) => m.kind === 'video');
-    const res = video
-      ? await request(ctx, `${api}/v2/post/publish/video/init/`, tiktokJson({
-        post_info: { title: content.text, privacy_level: privacy, disable_comment: creator.commentDisabled, disable_duet: creator.duetDisabled, disable_stitch: creator.stitchDisabled },
-        source_info: { source: 'PULL_FROM_URL', video_url: video.url },
-      }, t))
+    const postInfo = { title: content.text, privacy_level: privacy, disable_comment: creator.commentDisabled, disable_duet: creator.duetDisabled, disable_stitch: creator.stitchDisabled };
+    let res = video
+      ? await request(ctx, `${api}/v2/post/publish/video/init/`, tiktokJson({ post_info: postInfo, source_info: { source: 'PULL_FROM_URL', video_url: video.url } }, t))
       : await request(ctx, `${api}/v2/post/publish/content/init/`, tiktokJson({
         media_type: 'PHOTO',
         post_mode: 'DIRECT_POST',
         post_info: { ...(content.title !== undefined ? { title: content.title } : {}), description: content.text, privacy_level: privacy, disable_comment: creator.commentDisabled, auto_add_music: true },
         source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: content.media.map((m) => m.url) },
       }, t));
+    if (video && !succeeded(res) && errorCode(res) === 'url_ownership_unverified') {
+      // the link is not on a domain verified for this app: send the bytes instead (nothing was created by the refused init)
+      const uploaded = await guardedBeforeCreate(() => fileUpload(ctx, t, postInfo, video));
+      if ('ok' in uploaded) return uploaded;
+      res = uploaded.res;
+    }
     if (!succeeded(res)) return tiktokFailure(res, video ? 'video init' : 'photo init', ctx.now());
     const publishId = idString(field(field(res.json, 'data'), 'publish_id'));
     if (!publishId) return { ok: false, kind: 'timeout', error: 'tiktok accepted the post without a publish_id; it may or may not appear' };
     const username = creator.username ?? ctx.credentials.username ?? '';
     return follow(ctx, t, { publish_id: publishId, kind: video ? 'video' : 'photo', username, started_at: ctx.now(), attempt: 0 });
+  }
+
+  /**
+   * FILE_UPLOAD: the video's bytes (ctx.fetchMedia, checked for type, size, duration and frame size) announced with
+   * {source: FILE_UPLOAD, video_size, chunk_size, total_chunk_count}, then PUT to upload_url chunk by chunk with
+   * Content-Range (the last chunk takes the remainder). Answers the init response for the status follow-up.
+   */
+  async function fileUpload(ctx: NetworkContext, t: string, postInfo: Record<string, unknown>, video: MediaItem): Promise<{ res: HttpResult } | Failure> {
+    const file = await ctx.fetchMedia(video.url);
+    const unfit = checkFile('tiktok', 'video', file, 0);
+    if (unfit) return unfit;
+    const size = file.bytes.length;
+    const chunk = size < minChunkBytes ? size : Math.min(chunkBytes, size);
+    const count = Math.max(1, Math.floor(size / chunk));
+    const res = await request(ctx, `${api}/v2/post/publish/video/init/`, tiktokJson({
+      post_info: postInfo, source_info: { source: 'FILE_UPLOAD', video_size: size, chunk_size: chunk, total_chunk_count: count },
+    }, t));
+    if (!succeeded(res)) return { res };
+    const uploadUrl = str(field(field(res.json, 'data'), 'upload_url'));
+    if (!uploadUrl) return { ok: false, kind: 'transient', error: 'tiktok FILE_UPLOAD init answered without an upload_url' };
+    const type = file.content_type.startsWith('video/') ? file.content_type : 'video/mp4';
+    for (let i = 0; i < count; i++) {
+      const first = i * chunk;
+      const last = i === count - 1 ? size - 1 : first + chunk - 1;
+      const put = await request(ctx, uploadUrl, {
+        method: 'PUT', headers: { 'content-type': type, 'content-range': `bytes ${first}-${last}/${size}` }, body: file.bytes.slice(first, last + 1),
+      });
+      if (put.status !== 201 && put.status !== 206 && put.status !== 200) return tiktokFailure(put, `video upload chunk ${i + 1}/${count}`, ctx.now());
+    }
+    return { res };
   }
 
   async function resume(content: PublishContent, state: Record<string, string>, ctx: NetworkContext): Promise<PublishOutcome> {

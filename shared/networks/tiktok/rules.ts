@@ -59,6 +59,25 @@ export function choosePrivacy(privacy: PublishContent['privacy'], options: strin
     + (options.length === 1 && options[0] === 'SELF_ONLY' ? ' (an app that has not passed TikTok\'s audit can only post privately: send privacy "private")' : ''));
 }
 
+/** TikTok's audit rule in plain words: an unaudited app posts SELF_ONLY (private) only. */
+const UNAUDITED = {
+  what: 'This TikTok app has not passed TikTok\'s audit, so TikTok lets it publish private (SELF_ONLY) posts only.',
+  fix: 'Send privacy "private" (or per_platform.tiktok.privacy_level "SELF_ONLY") until the app passes TikTok\'s audit; the post can be made public in the TikTok app.',
+};
+
+/** A privacy_level the creator does not offer: rejected listing the levels offered (and the audit rule when it applies). */
+export function privacyRefused(asked: string, options: string[]): Failure {
+  const unaudited = options.length === 1 && options[0] === 'SELF_ONLY';
+  return {
+    ok: false, kind: 'rejected', code: 'rejected',
+    error: `tiktok offers this account the privacy levels ${options.join(', ') || '(none)'}; ${asked} is not one of them`,
+    ...(unaudited ? UNAUDITED : {
+      what: `TikTok does not offer the privacy level ${asked} to this account.`,
+      fix: `Send per_platform.tiktok.privacy_level as one of ${options.join(', ')}.`,
+    }),
+  };
+}
+
 const REAUTH = new Set(['access_token_invalid', 'scope_not_authorized', 'scope_permission_missed', 'auth_removed']);
 const BAD_MEDIA = new Set([
   'file_format_check_failed', 'duration_check_failed', 'frame_rate_check_failed', 'picture_size_check_failed',
@@ -81,6 +100,9 @@ export function codeFailure(code: string, message: string, retryAfter = 60): Fai
     return rejected(`${message}${hint}`, 'media_unreachable');
   }
   if (code === 'internal_error' || code === 'internal') return { ok: false, kind: 'transient', error: message };
+  if (code === 'unaudited_client_can_only_post_to_private_accounts') {
+    return { ...(rejected(message) as Extract<Failure, { kind: 'rejected' }>), ...UNAUDITED };
+  }
   if (code.startsWith('spam_risk') || code === 'privacy_level_option_mismatch' || code === 'invalid_params'
     || code === 'unaudited_client_can_only_post_to_private_accounts' || code === 'app_version_check_failed' || code === 'publish_cancelled') {
     return rejected(message);

@@ -1,3 +1,4 @@
+import { checkAlt } from '../media-fit';
 import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
@@ -102,6 +103,8 @@ function check(content: PublishContent, credentials: Record<string, string>): Fa
   const max = platform('wordpress').max_media;
   if (content.media.length > max) return rejected(`WordPress takes at most ${max} media item (the featured image); got ${content.media.length}`, 'bad_media');
   if (content.media.some((m) => m.kind !== 'image')) return rejected('WordPress takes an image as the featured image; video is not supported', 'bad_media');
+  const alt = checkAlt('wordpress', content.media);
+  if (alt) return alt;
   const title = articleTitle(content);
   if (!title) return rejected('WordPress needs a title: give a title or a text whose first line can be used');
   const titleBytes = Buffer.byteLength(escapeHtml(title), 'utf8');
@@ -139,6 +142,10 @@ async function publish(content: PublishContent, ctx: NetworkContext): Promise<Pu
     if (res.status !== 200 && res.status !== 201) return wpFailure(res, 'uploading the featured image', true);
     const id = (res.json as { id?: unknown } | undefined)?.id;
     if (typeof id !== 'number') return rejected(`${site.host} did not return a media id for the featured image`, 'bad_media');
+    if (image.alt) {
+      const meta = await request(ctx, `${site.base}/wp-json/wp/v2/media/${id}`, jsonInit('POST', { alt_text: image.alt }, { authorization: site.auth }));
+      if (meta.status !== 200 && meta.status !== 201) return wpFailure(meta, 'setting the featured image\'s alt text', true);
+    }
     featured = id;
   }
 

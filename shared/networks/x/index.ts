@@ -2,9 +2,11 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOu
 import { guarded, guardedBeforeCreate, jsonInit, request } from '../http';
 import { field, idString } from '../oauth-tokens';
 import { xFailure } from './errors';
-import { mediaStatus, uploadMedia, type Uploaded } from './media';
+import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
 import { bearer, me, trimBase, X_API_BASE, type XOptions } from './oauth';
 import { checkContent } from './text';
+import { checkFile } from '../media-fit';
+import { xPostId } from '../post-refs';
 
 export { createXProvider, X_API_BASE, X_AUTH_BASE, X_SCOPES, type XOptions } from './oauth';
 export { weightedLength } from './text';
@@ -22,7 +24,8 @@ const WEB = 'https://x.com';
 
 /**
  * X adapter (API v2, OAuth 2.0 user token). Credentials: access_token, user_id, username.
- * Media (ctx.fetchMedia bytes): chunked upload v2 (media.ts); a video or GIF still processing is polled with STATUS,
+ * Media (ctx.fetchMedia bytes, checked for type, size, video duration and frame size first): chunked upload v2
+ * (media.ts), alt text of images and GIFs with `POST /2/media/metadata`; a video or GIF still processing is polled with STATUS,
  * waiting check_after_secs, while the deadline allows; else 'processing' with resume {media_ids, pending, started_at}
  * and resume() polls again, then posts. Post: `POST /2/tweets` {text, media?: {media_ids}}; thread entries as
  * replies to the previous post (reply.in_reply_to_tweet_id), the first comment as a reply to the first post (a
@@ -59,9 +62,21 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
     return id ?? { ok: false, kind: 'timeout', error: `x answered the ${what} without an id; it may or may not exist` };
   }
 
+  /** The first post's own kind (per_platform options): a reply, a quote, a poll. */
+  function kindOf(content: PublishContent): Record<string, unknown> {
+    const o = content.options ?? {};
+    const replyTo = o.reply_to !== undefined ? xPostId(o.reply_to) : undefined;
+    const quote = o.quote !== undefined ? xPostId(o.quote) : undefined;
+    return {
+      ...(replyTo ? { reply: { in_reply_to_tweet_id: replyTo } } : {}),
+      ...(quote ? { quote_tweet_id: quote } : {}),
+      ...(o.poll ? { poll: { options: o.poll.options, duration_minutes: o.poll.duration_minutes } } : {}),
+    };
+  }
+
   /** Posts the first post, the thread and the first comment. */
   async function post(ctx: NetworkContext, t: string, content: PublishContent, mediaIds: string[]): Promise<PublishOutcome> {
-    const first = await tweet(ctx, t, { text: content.text, ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}) }, 'post');
+    const first = await tweet(ctx, t, { text: content.text, ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}), ...kindOf(content) }, 'post');
     if (typeof first !== 'string') return first;
     const username = ctx.credentials.username;
     const result: Published = { ok: true, status: 'published', id: first, url: statusUrl(username, first) };
@@ -121,8 +136,15 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
       const done: Uploaded[] = [];
       for (const [i, item] of content.media.entries()) {
         const file = await ctx.fetchMedia(item.url);
+        const unfit = checkFile('x', item.kind, file, i);
+        if (unfit) return unfit;
         const up = await uploadMedia(ctx, api, t, item, file, i + 1, chunkSize);
         if ('ok' in up) return up;
+        // alt text: images and GIFs (X's media metadata takes no alt text for videos)
+        if (item.alt && item.kind === 'image') {
+          const alt = await setAltText(ctx, api, t, up.id, item.alt, i + 1);
+          if (alt) return alt;
+        }
         done.push(up);
       }
       return done;

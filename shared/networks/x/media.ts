@@ -69,3 +69,10 @@ export async function mediaStatus(ctx: NetworkContext, api: string, token: strin
   if (res.status !== 200) return xFailure(res, `media ${n} status`, ctx.now(), true);
   return processingOf(id, field(res.json, 'data'), n);
 }
+
+/** Alt text of an uploaded image or GIF: `POST /2/media/metadata` {id, metadata: {alt_text: {text}}} (≤ 1000 characters). */
+export async function setAltText(ctx: NetworkContext, api: string, token: string, id: string, text: string, n: number): Promise<Failure | undefined> {
+  const res = await request(ctx, `${api}/2/media/metadata`, jsonInit('POST', { id, metadata: { alt_text: { text } } }, bearer(token)));
+  if (res.status >= 200 && res.status < 300) return undefined;
+  return xFailure(res, `media ${n} alt text`, ctx.now(), true);
+}

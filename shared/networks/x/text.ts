@@ -1,3 +1,4 @@
+import { checkAlt } from '../media-fit';
 import type { Failure, MediaItem, PublishContent } from '../types';
 import { rejected } from '../http';
 
@@ -79,5 +80,6 @@ export function checkContent(content: PublishContent): Failure | undefined {
   const moving = content.media.filter((m) => m.kind === 'video' || isGif(m));
   if (moving.length > 0 && content.media.length > 1) return rejected('x takes up to 4 photos, or one video or GIF on its own: not a mix', 'bad_media');
   if (content.media.length > X_MAX_IMAGES) return rejected(`x takes at most ${X_MAX_IMAGES} photos per post; got ${content.media.length}`, 'bad_media');
-  return undefined;
+  if (content.options?.poll && (content.media.length || content.options.quote)) return rejected('an x post carries a poll alone: no media and no quote with it');
+  return checkAlt('x', content.media);
 }

@@ -1,5 +1,6 @@
 import type { FetchedMedia, Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
-import { failureFromError, guarded, rejected, request } from '../http';
+import { badMedia, failureFromError, guarded, jsonInit, rejected, request } from '../http';
+import { readVideoInfo } from '../../media/video-info';
 import { myChannels, trimBase, YOUTUBE_API_BASE, YOUTUBE_UPLOAD_BASE, type YouTubeOptions } from './oauth';
 import { checkContent, youtubeFailure } from './rules';
 import { probe, sendFrom, type UploadState, type UploadTarget } from './upload';
@@ -22,6 +23,10 @@ export interface YouTubeAdapterOptions extends YouTubeOptions {
 
 const CHUNK_UNIT = 256 * 1024;
 const WATCH = 'https://www.youtube.com/watch?v=';
+const SHORTS = 'https://www.youtube.com/shorts/';
+/** YouTube files vertical or square videos up to 3 minutes as Shorts. */
+const SHORTS_MAX_SECONDS = 180;
+const THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
  * YouTube adapter (Data API v3 videos.insert, resumable upload; the bytes come from ctx.fetchMedia).
@@ -34,7 +39,9 @@ const WATCH = 'https://www.youtube.com/watch?v=';
  * {session_uri, offset, total, attempt}; resume() probes the session (`Content-Range: bytes *\/<total>` → 308 Range)
  * and sends the rest from where it stopped; an expired session (404/410) starts a new upload (no video existed).
  * Failures: quotaExceeded / uploadLimitExceeded → rate_limited until midnight Pacific; 401 → reauth; see rules.ts.
- * Result id = video id, url = https://www.youtube.com/watch?v=<id>. thread / first_comment are not used.
+ * Result id = video id, url = https://www.youtube.com/watch?v=<id> (https://www.youtube.com/shorts/<id> for a vertical or
+ * square video of up to 3 minutes). thumbnail_url (JPEG/PNG ≤ 2 MB, checked before the upload) and playlist_id are
+ * applied once the video exists (finish). thread / first_comment are not used.
  */
 export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkAdapter {
   const api = trimBase(opts.apiBase ?? YOUTUBE_API_BASE);
@@ -119,6 +126,53 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
     return processing(ctx, target.sessionUri, state.offset, target.bytes.length, attempt + 1, wait);
   }
 
+  /** The thumbnail_url image, checked before anything is uploaded: JPEG or PNG, at most 2 MB (thumbnails.set). */
+  async function thumbnail(ctx: NetworkContext, content: PublishContent): Promise<FetchedMedia | undefined | Failure> {
+    const url = content.options?.thumbnail_url;
+    if (!url) return undefined;
+    const file = await ctx.fetchMedia(url);
+    const type = file.content_type.split(';')[0].trim().toLowerCase();
+    if (type !== 'image/jpeg' && type !== 'image/png') {
+      return badMedia(`youtube thumbnails are JPEG or PNG; thumbnail_url is ${type}`, `The thumbnail is a ${type} file; YouTube takes JPEG or PNG thumbnails. Nothing was uploaded.`,
+        'Convert the thumbnail to JPEG or PNG (1280×720 recommended) and send it again.');
+    }
+    if (file.bytes.length > THUMBNAIL_MAX_BYTES) {
+      return badMedia(`youtube thumbnails are at most ${THUMBNAIL_MAX_BYTES} bytes; thumbnail_url has ${file.bytes.length}`,
+        'The thumbnail is larger than YouTube\'s 2 MB limit. Nothing was uploaded.', 'Compress the thumbnail below 2 MB and send it again.');
+    }
+    return file;
+  }
+
+  /**
+   * After the upload: the Shorts link for a vertical or square video of up to 3 minutes (YouTube files those as
+   * Shorts; read from the file's headers), the thumbnail (`POST {upload}/upload/youtube/v3/thumbnails/set?videoId=`),
+   * and the playlist (`POST {api}/youtube/v3/playlistItems?part=snippet`). The video exists by then: a failing
+   * thumbnail or playlist step keeps it published.
+   */
+  async function finish(ctx: NetworkContext, t: string, content: PublishContent, file: FetchedMedia, out: PublishOutcome, thumb: FetchedMedia | undefined): Promise<PublishOutcome> {
+    if (!out.ok || out.status !== 'published') return out;
+    const info = readVideoInfo(file.bytes);
+    const short = info?.width !== undefined && info.height !== undefined && info.height >= info.width && info.duration_s !== undefined && info.duration_s <= SHORTS_MAX_SECONDS;
+    const result: PublishOutcome = short ? { ...out, url: `${SHORTS}${encodeURIComponent(out.id)}` } : out;
+    try {
+      const image = thumb ?? (content.options?.thumbnail_url ? await thumbnail(ctx, content) : undefined);
+      if (image && !('ok' in image)) {
+        await request(ctx, `${upload}/upload/youtube/v3/thumbnails/set?videoId=${encodeURIComponent(out.id)}`, {
+          method: 'POST', headers: { authorization: `Bearer ${t}`, 'content-type': image.content_type.split(';')[0].trim(), accept: 'application/json' }, body: new Uint8Array(image.bytes),
+        });
+      }
+      const playlist = content.options?.playlist_id;
+      if (playlist) {
+        await request(ctx, `${api}/youtube/v3/playlistItems?part=snippet`, jsonInit('POST', {
+          snippet: { playlistId: playlist, resourceId: { kind: 'youtube#video', videoId: out.id } },
+        }, { authorization: `Bearer ${t}` }));
+      }
+    } catch {
+      // the video is published: a thumbnail or playlist step cut off by the deadline does not undo it
+    }
+    return result;
+  }
+
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const invalid = checkContent(content);
     if (invalid) return invalid;
@@ -126,6 +180,12 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
     if (typeof t !== 'string') return t;
     const file = await media(content, ctx);
     if ('ok' in file) return file;
+    const thumb = await thumbnail(ctx, content);
+    if (thumb && 'ok' in thumb) return thumb;
+    return finish(ctx, t, content, file, await uploadFile(content, ctx, t, file), thumb);
+  }
+
+  async function uploadFile(content: PublishContent, ctx: NetworkContext, t: string, file: FetchedMedia): Promise<PublishOutcome> {
     const session = await startSession(ctx, content, t, file);
     if (typeof session !== 'string') return session;
     const out = await carry(ctx, { sessionUri: session, token: t, bytes: file.bytes, contentType: uploadType(file) }, 0, 0);
@@ -137,13 +197,17 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
     if (typeof t !== 'string') return t;
     const file = await media(content, ctx);
     if ('ok' in file) return file;
+    return finish(ctx, t, content, file, await resumeUpload(content, state, ctx, t, file), undefined);
+  }
+
+  async function resumeUpload(content: PublishContent, state: Record<string, string>, ctx: NetworkContext, t: string, file: FetchedMedia): Promise<PublishOutcome> {
     const total = Number(state.total);
-    if (!state.session_uri || total !== file.bytes.length) return publish(content, ctx);
+    if (!state.session_uri || total !== file.bytes.length) return uploadFile(content, ctx, t, file);
     const target: UploadTarget = { sessionUri: state.session_uri, token: t, bytes: file.bytes, contentType: uploadType(file) };
     const known = Number(state.offset) || 0;
     const attempt = Number(state.attempt) || 0;
     const stand = await probe(ctx, target, known);
-    if (stand.kind === 'gone') return publish(content, ctx);
+    if (stand.kind === 'gone') return uploadFile(content, ctx, t, file);
     if (stand.kind === 'failed') return stand.failure;
     if (stand.kind === 'done') return { ok: true, status: 'published', id: stand.videoId, url: `${WATCH}${encodeURIComponent(stand.videoId)}` };
     if (stand.interrupted) {
@@ -151,7 +215,7 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
       return processing(ctx, target.sessionUri, known, total, attempt + 1, Math.min(resumeAfterSeconds * 2 ** attempt, 900));
     }
     const out = await carry(ctx, target, stand.offset, attempt);
-    return out === 'gone' ? publish(content, ctx) : out;
+    return out === 'gone' ? uploadFile(content, ctx, t, file) : out;
   }
 
   return {

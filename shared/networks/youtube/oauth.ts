@@ -8,7 +8,7 @@ export const YOUTUBE_API_BASE = 'https://www.googleapis.com';
 export const YOUTUBE_UPLOAD_BASE = 'https://www.googleapis.com';
 export const GOOGLE_AUTH_BASE = 'https://accounts.google.com';
 export const GOOGLE_TOKEN_BASE = 'https://oauth2.googleapis.com';
-export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'] as const;
+export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/youtube.force-ssl'] as const;
 
 export interface YouTubeOptions {
   /** Origin of the Data API (GET /youtube/v3/channels). */

@@ -1,0 +1,114 @@
+import diagnostics from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startLocalRuntime } from '../infra/local/runtime';
+import { DiscordFake } from '../infra/local/sandbox/discord';
+import { TelegramFake } from '../infra/local/sandbox/telegram';
+import { WebhookReceiver } from '../test/webhooks/receiver';
+import { client, must, signup } from './support/api';
+
+/**
+ * AWS calls per published post, measured through the whole local runtime (the same adapters and SDK calls as in
+ * AWS, pointed at the embedded stand-ins): every HTTP request the SDK makes is counted by service and operation
+ * (node:diagnostics_channel), and the log bytes written are measured. One post = POST /api/post to two networks
+ * (telegram + discord fakes) of an account with one webhook endpoint, i.e. 2 network results and 2 webhook
+ * deliveries. The monthly cost table of docs/operations.md is computed from these counts (see COST below).
+ */
+const POSTS = 20;
+
+/** us-east-1 on-demand list prices (USD), checked November 2026 against the AWS pricing pages. */
+const PRICE = {
+  apiRequest: 1.0 / 1e6, // HTTP API, first 300M
+  lambdaRequest: 0.2 / 1e6,
+  lambdaGbSecond: 0.0000133334, // arm64
+  dynamoWrite: 0.625 / 1e6, // on-demand WRU
+  dynamoRead: 0.125 / 1e6, // on-demand RRU
+  sqsRequest: 0.4 / 1e6,
+  kmsRequest: 0.03 / 1e4,
+  logsIngestGb: 0.5,
+  xrayTrace: 5.0 / 1e6,
+  schedulerInvocation: 1.0 / 1e6,
+  fixedMonthly: 1 + 1 + 3 + 10 * 0.1, // KMS keys (credentials, alarm topic) + dashboard + ~10 alarms
+} as const;
+
+export async function run(): Promise<void> {
+  const telegram = new TelegramFake();
+  const discord = new DiscordFake();
+  const rx = new WebhookReceiver();
+  await Promise.all([telegram.start(), discord.start(), rx.start()]);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-calls-'));
+  const rt = await startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: 'silent', POWERTOOLS_METRICS_DISABLED: 'true', ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url, DISABLE_RATE_LIMITS: '1' } });
+  try {
+    const key = await signup(rt.url, 'calls@example.com');
+    const api = client(rt.url, key);
+    must(await api('POST', '/api/connect', { platform: 'telegram', credentials: { bot_token: telegram.token, chat_id: '@acmenews' } }), 'connect telegram');
+    must(await api('POST', '/api/connect', { platform: 'discord', credentials: { webhook_url: discord.webhookUrl } }), 'connect discord');
+    const hook = await api('POST', '/api/webhooks', { url: rx.url('/events') });
+    if (hook.status !== 201) throw new Error(`webhook: ${hook.status}`);
+    await api('POST', '/api/post', { platforms: ['telegram', 'discord'], text: 'warm-up' });
+    await rx.waitFor(2);
+
+    const endpoints = new Map<string, string>([
+      [new URL(process.env.DYNAMODB_ENDPOINT!).host, 'DynamoDB'], [new URL(process.env.SQS_ENDPOINT!).host, 'SQS'], [new URL(process.env.S3_ENDPOINT!).host, 'S3'],
+    ]);
+    const counts = new Map<string, number>();
+    const onRequest = (msg: unknown) => {
+      const req = (msg as { request: ClientRequest }).request;
+      const service = endpoints.get(String(req.getHeader('host') ?? ''));
+      if (!service) return;
+      const target = String(req.getHeader('x-amz-target') ?? '').split('.').pop() || req.method;
+      counts.set(`${service} ${target}`, (counts.get(`${service} ${target}`) ?? 0) + 1);
+    };
+    diagnostics.subscribe('http.client.request.start', onRequest);
+    process.env.LOG_LEVEL = 'info';
+    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    let logBytes = 0;
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = String(chunk);
+      if (text.startsWith('{"level"') || text.startsWith('{"_aws"')) { logBytes += Buffer.byteLength(text); return true; }
+      return (write as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stdout.write;
+    try {
+      for (let i = 0; i < POSTS; i++) must(await api('POST', '/api/post', { platforms: ['telegram', 'discord'], text: `count ${i}` }), 'post');
+      await rx.waitFor(2 + POSTS * 2);
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      process.stdout.write = write;
+      process.env.LOG_LEVEL = 'silent';
+      process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+      diagnostics.unsubscribe('http.client.request.start', onRequest);
+    }
+
+    const per = (n: number) => n / POSTS;
+    const rows = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
+    console.log(`\n## AWS calls per post (2 networks, 1 webhook endpoint; mean of ${POSTS} posts)`);
+    console.log('| service call | per post |\n|---|---|');
+    for (const [k, v] of rows) console.log(`| ${k} | ${per(v).toFixed(1)} |`);
+    const sum = (pred: (k: string) => boolean) => per(rows.filter(([k]) => pred(k)).reduce((n, [, v]) => n + v, 0));
+    const dynamoWrites = sum((k) => /DynamoDB (PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(k));
+    const dynamoReads = sum((k) => /DynamoDB (GetItem|Query|Scan|BatchGetItem)/.test(k));
+    // receives: one per message in AWS (the local pollers' empty long polls are left out: Lambda's pollers are a fixed cost)
+    const sqs = sum((k) => k.startsWith('SQS') && !k.endsWith('ReceiveMessage')) + 4;
+    const lambda = 1 + 2 + 2; // POST /api/post, 2 publish-worker records, 2 webhook-delivery records (batched in AWS: an upper bound)
+    console.log(`log + EMF bytes per post (LOG_LEVEL=info): ${Math.round(per(logBytes))}`);
+    console.log(`Lambda invocations per post (upper bound, one record per batch): ${lambda}`);
+
+    // Per post: API request, Lambda (requests + ~300 ms at 512 MB on average across the functions), DynamoDB
+    // (1 KB items: 1 WRU per write, 0.5..1 RRU per read; counted as 1), SQS (the worker pollers' receives/deletes
+    // included), KMS (one decrypt per network send, the data key is not cached), logs, traces (one per invocation).
+    const perPost = PRICE.apiRequest + lambda * (PRICE.lambdaRequest + 0.3 * 0.5 * PRICE.lambdaGbSecond)
+      + dynamoWrites * PRICE.dynamoWrite + dynamoReads * PRICE.dynamoRead + sqs * PRICE.sqsRequest + 2 * PRICE.kmsRequest
+      + per(logBytes) * 1.5 / 2 ** 30 * PRICE.logsIngestGb + lambda * PRICE.xrayTrace;
+    console.log(`\n## Estimated monthly cost (USD, us-east-1 list prices, no free tier; fixed part $${PRICE.fixedMonthly.toFixed(2)})`);
+    console.log('| posts a month | variable | total |\n|---|---|---|');
+    for (const n of [1_000, 100_000, 1_000_000]) console.log(`| ${n.toLocaleString('en-US')} | $${(perPost * n).toFixed(2)} | $${(perPost * n + PRICE.fixedMonthly).toFixed(2)} |`);
+    console.log(`(per post: $${perPost.toFixed(7)}; DynamoDB writes ${dynamoWrites.toFixed(1)}, reads ${dynamoReads.toFixed(1)}, SQS requests ${sqs.toFixed(1)})`);
+  } finally {
+    await rt.stop();
+    await Promise.all([telegram.stop(), discord.stop(), rx.stop()]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

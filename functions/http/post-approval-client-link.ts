@@ -1,0 +1,7 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { createClientLink } from '../../shared/app/approvals/approvals';
+
+/** A single-use link for a client approver (Pro and above); the key itself can never decide. */
+export const handler = httpHandler(routes.postApprovalClientLink, async (req) => ok(await createClientLink(req.deps, req.principal.account, req.params.id)));

@@ -1,0 +1,19 @@
+import { httpHandler } from '../../shared/http/handler';
+import { routes } from '../../infra/routes';
+import { AppError } from '../../shared/domain/errors';
+import { redirect } from '../../shared/http/dashboard/layout';
+import { parseForm } from '../../shared/http/dashboard/forms';
+import { decideAsOwner } from '../../shared/app/approvals/approvals';
+import { DecisionForm } from '../../shared/api/approval-schemas';
+
+/** The owner's decision from the dashboard; back to the Approvals page saying what happened. */
+export const handler = httpHandler(routes.postDashboardApprovalDecision, async (req) => {
+  const form = parseForm(req, DecisionForm);
+  try {
+    const decided = await decideAsOwner(req.deps, req.principal.account, req.params.id, form.decision, form.note);
+    return redirect(`/dashboard/approvals?done=${decided.status}`);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 409) return redirect(`/dashboard/approvals?error=${err.code}`);
+    throw err;
+  }
+});

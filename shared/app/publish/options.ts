@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { BadRequestError } from '../../domain/errors';
+import type { PlatformName } from '../../domain/platforms';
+import type { MediaRef } from '../../domain/post';
+import { blueskyPostRef, mastodonStatusRef, telegramMessageRef, xPostId } from '../../networks/post-refs';
+
+/**
+ * per_platform options for the networks' own post kinds (issue 15): the zod fields (strict, documented in OpenAPI
+ * with an example) and the checks zod cannot express (which networks take an option, which options exclude each
+ * other or media). Every refusal is a 400 invalid_request naming the network and the option.
+ */
+
+const PostRef = z.string().trim().min(1).max(2048);
+
+export const PostOptionFields = {
+  reply_to: PostRef.optional().meta({
+    description: 'Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a ' +
+      'bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); ' +
+      'Telegram: a t.me message link or message id of the connected chat.',
+    examples: ['https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l'],
+  }),
+  quote: PostRef.optional().meta({
+    description: 'Quote an existing post (x, bluesky): its link or id. On Bluesky a quote may carry images or a video as well.',
+    examples: ['https://x.com/jack/status/20'],
+  }),
+  link_card: z.union([z.literal(true), z.string().trim().min(1).max(2048)]).optional().meta({
+    description: 'A link card (bluesky, app.bsky.embed.external): true = the first link of the text, or the page URL. The page\'s ' +
+      'title, description and image (og: tags) are read through the address guard; not combinable with media or quote.',
+    examples: [true, 'https://example.com/launch'],
+  }),
+  poll: z.strictObject({
+    options: z.array(z.string().trim().min(1).max(25)).min(2).max(4),
+    duration_minutes: z.number().int().min(5).max(10080),
+  }).optional().meta({
+    description: 'A poll (x): 2–4 options of up to 25 characters, open 5 minutes to 7 days. Not combinable with media or quote.',
+    examples: [{ options: ['Tabs', 'Spaces'], duration_minutes: 1440 }],
+  }),
+  reel: z.literal(true).optional().meta({
+    description: 'Publish the video as a Reel (facebook: the video_reels flow; 3–90 s, 9:16 recommended). Needs exactly one video.',
+    examples: [true],
+  }),
+  privacy_level: z.enum(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']).optional().meta({
+    description: 'TikTok\'s own privacy level (tiktok); it must be one the creator is offered (creator_info). An app that has not ' +
+      'passed TikTok\'s audit is offered SELF_ONLY only. Without it, privacy maps public/unlisted/private to the nearest offered level.',
+    examples: ['SELF_ONLY'],
+  }),
+  thumbnail_url: z.string().trim().min(1).max(2048).optional().meta({
+    description: 'A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. ' +
+      'The channel must be allowed custom thumbnails (a verified channel).',
+    examples: ['https://cdn.example.com/thumbs/launch.jpg'],
+  }),
+  playlist_id: z.string().trim().regex(/^[A-Za-z0-9_-]{10,64}$/).optional().meta({
+    description: 'Add the uploaded video to this playlist of the channel (youtube, playlistItems.insert).',
+    examples: ['PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf'],
+  }),
+  document: z.strictObject({
+    url: z.string().trim().min(1).max(2048),
+    title: z.string().trim().min(1).max(400),
+  }).optional().meta({
+    description: 'A document post (linkedin): a PDF shown as a swipeable carousel, with its title. The PDF is downloaded through the ' +
+      'address guard (at most 50 MB) and uploaded to LinkedIn\'s Documents API. Not combinable with media.',
+    examples: [{ url: 'https://cdn.example.com/decks/q3-results.pdf', title: 'Q3 results in 8 slides' }],
+  }),
+  story: z.literal(true).optional().meta({
+    description: 'Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.',
+    examples: [true],
+  }),
+};
+
+const PostOptionsSchema = z.strictObject(PostOptionFields);
+type DraftOptions = z.infer<typeof PostOptionsSchema>;
+
+/** Which networks take each option. */
+export const OPTION_NETWORKS: Record<keyof DraftOptions, PlatformName[]> = {
+  reply_to: ['x', 'bluesky', 'mastodon', 'telegram'],
+  quote: ['x', 'bluesky'],
+  link_card: ['bluesky'],
+  poll: ['x'],
+  reel: ['facebook'],
+  story: ['instagram'],
+  privacy_level: ['tiktok'],
+  thumbnail_url: ['youtube'],
+  playlist_id: ['youtube'],
+  document: ['linkedin'],
+};
+
+const refuse = (name: PlatformName, option: string, message: string): never => {
+  throw new BadRequestError(`per_platform.${name}.${option}: ${message}`, { details: { platforms: [name], option } });
+};
+
+const validRef = (name: PlatformName, ref: string): boolean =>
+  name === 'x' ? xPostId(ref) !== undefined : name === 'bluesky' ? blueskyPostRef(ref) !== undefined
+    : name === 'telegram' ? telegramMessageRef(ref) !== undefined : mastodonStatusRef(ref) !== undefined;
+
+const REF_FORMS: Partial<Record<PlatformName, string>> = {
+  x: 'an x.com/<user>/status/<id> link or a numeric post id',
+  bluesky: 'a https://bsky.app/profile/<handle>/post/<id> link or an at:// post URI',
+  mastodon: 'a status link (https://<server>/@<user>/<id>) or a status id',
+  telegram: 'a t.me/<chat>/<message id> link or a message id of the connected chat',
+};
+
+/** Checks the options of one network's draft; `media` is what that network will publish. */
+export function checkOptions(name: PlatformName, draft: DraftOptions, media: MediaRef[]): void {
+  for (const option of Object.keys(OPTION_NETWORKS) as Array<keyof DraftOptions>) {
+    if (draft[option] !== undefined && !OPTION_NETWORKS[option].includes(name)) {
+      refuse(name, option, `supported on ${OPTION_NETWORKS[option].join(', ')} only`);
+    }
+  }
+  for (const option of ['reply_to', 'quote'] as const) {
+    const ref = draft[option];
+    if (ref !== undefined && !validRef(name, ref)) refuse(name, option, `not a ${name} post: send ${REF_FORMS[name]}`);
+  }
+  if (draft.link_card !== undefined) {
+    if (media.length) refuse(name, 'link_card', 'a Bluesky post shows either media or a link card: drop the media or the card');
+    if (draft.quote !== undefined) refuse(name, 'link_card', 'a Bluesky post shows either a quoted post or a link card, not both');
+    if (typeof draft.link_card === 'string' && !/^https?:\/\/[^\s]+$/.test(draft.link_card)) refuse(name, 'link_card', 'send true or an http(s) page URL');
+  }
+  if (draft.document !== undefined) {
+    if (media.length) refuse(name, 'document', 'a LinkedIn document post carries the document only: drop the media');
+    if (!/^https?:\/\/[^\s]+$/.test(draft.document.url)) refuse(name, 'document', 'send an http(s) link to the PDF');
+  }
+  if (draft.thumbnail_url !== undefined && !/^https?:\/\/[^\s]+$/.test(draft.thumbnail_url)) refuse(name, 'thumbnail_url', 'send an http(s) link to a JPEG or PNG image');
+  for (const option of ['reel', 'story'] as const) {
+    if (draft[option] === undefined) continue;
+    if (media.length !== 1) refuse(name, option, `a ${option} carries exactly one ${option === 'reel' ? 'video' : 'image or video'}; this post has ${media.length} media items`);
+    if (option === 'reel' && media[0].kind !== 'video') refuse(name, option, 'a reel is a video: send video_url or a video media item');
+  }
+  if (draft.poll !== undefined) {
+    if (media.length) refuse(name, 'poll', 'an X post carries either a poll or media, not both');
+    if (draft.quote !== undefined) refuse(name, 'poll', 'an X post carries either a poll or a quoted post, not both');
+    const lower = draft.poll.options.map((o) => o.toLowerCase());
+    if (new Set(lower).size !== lower.length) refuse(name, 'poll', 'the poll options must differ');
+  }
+}

@@ -1,0 +1,260 @@
+import type { PlatformName } from './platforms';
+
+/**
+ * THE length validator: how long a text is in each network's own units, and each network's limits. The network
+ * adapters' checks (POST /api/post's per-network `text_too_long`) and the AI drafter both measure with it, so a draft
+ * the API produced is never refused by the API.
+ *
+ * Units:
+ * - graphemes: user-perceived characters (Intl.Segmenter): a ZWJ family, a flag or e + combining accent count 1;
+ * - x_weighted: twitter-text v3 (below);
+ * - mastodon: graphemes, every http(s) link counts 23, a remote mention @user@domain counts as @user;
+ * - utf16: JavaScript string length (Telegram, LinkedIn, Facebook, TikTok, Slack, Reddit count this way);
+ * - code_points: Unicode code points (Discord, YouTube titles, dev.to titles);
+ * - utf8_bytes: encoded size (YouTube descriptions, article bodies).
+ */
+export type LengthUnit = 'graphemes' | 'x_weighted' | 'mastodon' | 'utf16' | 'code_points' | 'utf8_bytes';
+
+export interface TextRule {
+  unit: LengthUnit;
+  /** Most units in one post's text. */
+  limit: number;
+  /** Telegram: a caption (the text of a post with media) is shorter. */
+  captionLimit?: number;
+  /** TikTok: a photo post's description may be longer than a video caption. */
+  photoLimit?: number;
+  /** A second ceiling in UTF-8 bytes (Bluesky's lexicon). */
+  maxBytes?: number;
+  /** Long content may go on as a thread of posts (X, Bluesky, Mastodon). */
+  thread: boolean;
+  /** A first comment under the post is possible (LinkedIn, X, Bluesky, Mastodon). */
+  firstComment: boolean;
+  /** The network shows a title (articles, videos, Reddit): its unit and limit (none known: no limit checked). */
+  title?: { unit: LengthUnit; limit?: number };
+  maxHashtags?: number;
+}
+
+export const X_MAX_WEIGHTED_LENGTH = 280;
+export const X_URL_WEIGHT = 23;
+export const MASTODON_DEFAULT_MAX_CHARACTERS = 500;
+export const MASTODON_URL_CHARACTERS = 23;
+
+/** Each network's text rules (docs/decisions.md "AI drafts"; sources in shared/reference/networks.md). */
+export const TEXT_RULES: Record<PlatformName, TextRule> = {
+  telegram: { unit: 'utf16', limit: 4096, captionLimit: 1024, thread: false, firstComment: false },
+  bluesky: { unit: 'graphemes', limit: 300, maxBytes: 3000, thread: true, firstComment: true },
+  mastodon: { unit: 'mastodon', limit: MASTODON_DEFAULT_MAX_CHARACTERS, thread: true, firstComment: true },
+  discord: { unit: 'code_points', limit: 2000, thread: false, firstComment: false },
+  wordpress: { unit: 'utf8_bytes', limit: 8 * 1024 * 1024, thread: false, firstComment: false, title: { unit: 'utf8_bytes', limit: 65_535 } },
+  devto: { unit: 'utf8_bytes', limit: 800 * 1024, thread: false, firstComment: false, title: { unit: 'code_points', limit: 128 } },
+  hashnode: { unit: 'utf8_bytes', limit: 100 * 1024, thread: false, firstComment: false, title: { unit: 'code_points' } },
+  slack: { unit: 'utf16', limit: 40_000, thread: false, firstComment: false },
+  nostr: { unit: 'utf8_bytes', limit: 64 * 1024, thread: false, firstComment: false },
+  tiktok: { unit: 'utf16', limit: 2200, photoLimit: 4000, thread: false, firstComment: false, title: { unit: 'utf16', limit: 90 } },
+  youtube: { unit: 'utf8_bytes', limit: 5000, thread: false, firstComment: false, title: { unit: 'code_points', limit: 100 } },
+  reddit: { unit: 'utf16', limit: 40_000, thread: false, firstComment: false, title: { unit: 'graphemes', limit: 300 } },
+  linkedin: { unit: 'utf16', limit: 3000, thread: false, firstComment: true },
+  facebook: { unit: 'utf16', limit: 63_206, thread: false, firstComment: false },
+  instagram: { unit: 'graphemes', limit: 2200, thread: false, firstComment: false, maxHashtags: 30 },
+  x: { unit: 'x_weighted', limit: X_MAX_WEIGHTED_LENGTH, thread: true, firstComment: true },
+};
+
+/** What the limit of a post depends on besides the network. */
+export interface PostShape {
+  /** Kinds of the post's media (empty: a text post). */
+  media?: ReadonlyArray<'image' | 'video'>;
+  /** Mastodon: the instance's own limit (stored at connect time). */
+  instanceLimit?: number;
+}
+
+/** The limit of one post's text on `platform`, in TEXT_RULES[platform].unit. */
+export function textLimit(platform: PlatformName, shape: PostShape = {}): number {
+  const rule = TEXT_RULES[platform];
+  const media = shape.media ?? [];
+  if (platform === 'mastodon' && shape.instanceLimit) return shape.instanceLimit;
+  if (rule.captionLimit !== undefined && media.length > 0) return rule.captionLimit;
+  if (rule.photoLimit !== undefined && media.length > 0 && !media.includes('video')) return rule.photoLimit;
+  return rule.limit;
+}
+
+// ---- measuring
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+const encoder = new TextEncoder();
+
+export function graphemeLength(text: string): number {
+  let n = 0;
+  // ASCII without control characters: one grapheme per character except CR LF (segmentation is slow)
+  if (/^[\x20-\x7e\n]*$/.test(text)) return text.length;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
+
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+export function utf8Length(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/*
+ * X's weighted length, after twitter-text v3 (the library X's own clients count with):
+ * - the text is NFC-normalised, then counted in code points, each weighing 1 or 2;
+ * - weight 1: U+0000–U+10FF (Latin, Greek, Cyrillic, Hebrew, Arabic, Devanagari, Thai, Georgian… and combining
+ *   marks), U+2000–U+200D, U+2010–U+201F, U+2032–U+2037 (spaces, dashes, quotes, primes); everything else 2
+ *   (CJK, Hangul, kana, most symbols);
+ * - an emoji counts 2 as a whole, however many code points it is made of (skin tones, ZWJ families, flags, keycaps):
+ *   here a grapheme with an Emoji_Presentation character, a variation selector 16 or regional indicators;
+ * - every URL counts 23 (t.co wrapping): http(s):// links, www. links, and bare domains on common TLDs
+ *   (twitter-text knows every TLD; a bare domain on a rarer TLD is counted as its text here);
+ * - the limit is 280 (X Premium's long posts are not offered by the API to every app, so they are not assumed).
+ */
+const LIGHT_RANGES: Array<[number, number]> = [[0x0000, 0x10ff], [0x2000, 0x200d], [0x2010, 0x201f], [0x2032, 0x2037]];
+const TLDS = 'com|org|net|io|co|dev|app|ai|me|ly|gg|tv|xyz|info|biz|edu|gov|us|uk|de|fr|es|it|nl|jp|cn|ca|au|in|br|ru|ch|se|no|eu|to|so|sh|fm|be|at|pl|site|online|store|tech|blog|news';
+/** A link as X finds one: with a scheme, www., or a bare domain on a common TLD. */
+export const X_URL_RE = new RegExp(
+  `(?:https?:\\/\\/[^\\s<>"]+|www\\.[^\\s<>"]+|(?<![\\w@.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+(?:${TLDS})(?![\\w-])(?:[/?#][^\\s<>"]*)?)`,
+  'giu',
+);
+/** Punctuation that ends a sentence, not the URL (twitter-text leaves it out of the link). */
+const TRAILING = /[.,;:!?'")\]]+$/u;
+const EMOJI = /\p{Emoji_Presentation}|\u{FE0F}|\p{Regional_Indicator}/u;
+
+function weighOf(codePoint: number): number {
+  if (codePoint <= 0x10ff) return 1;
+  return LIGHT_RANGES.some(([lo, hi]) => codePoint >= lo && codePoint <= hi) ? 1 : 2;
+}
+
+function weighText(text: string): number {
+  let n = 0;
+  if (!EMOJI.test(text)) {
+    for (const ch of text) n += weighOf(ch.codePointAt(0) ?? 0);
+    return n;
+  }
+  for (const { segment } of graphemes.segment(text)) {
+    if (EMOJI.test(segment)) { n += 2; continue; }
+    for (const ch of segment) n += weighOf(ch.codePointAt(0) ?? 0);
+  }
+  return n;
+}
+
+/** The weighted length X counts against its 280 limit. */
+export function xWeightedLength(text: string): number {
+  const normal = text.normalize('NFC');
+  let n = 0;
+  let last = 0;
+  for (const m of normal.matchAll(X_URL_RE)) {
+    const url = m[0].replace(TRAILING, '');
+    const start = m.index ?? 0;
+    n += weighText(normal.slice(last, start)) + X_URL_WEIGHT;
+    last = start + url.length;
+  }
+  return n + weighText(normal.slice(last));
+}
+
+const MASTODON_URL_RE = /https?:\/\/[^\s<>"]+/g;
+const MASTODON_MENTION_RE = /(?<![=/\w])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)@[\w.-]+\w/gi;
+
+/** Mastodon's count: links 23, a remote mention as its local part, the rest in graphemes. */
+export function mastodonLength(text: string): number {
+  const countable = text.replace(MASTODON_URL_RE, () => 'x'.repeat(MASTODON_URL_CHARACTERS)).replace(MASTODON_MENTION_RE, '@$1');
+  return graphemeLength(countable);
+}
+
+export function measure(unit: LengthUnit, text: string): number {
+  switch (unit) {
+    case 'graphemes': return graphemeLength(text);
+    case 'x_weighted': return xWeightedLength(text);
+    case 'mastodon': return mastodonLength(text);
+    case 'utf16': return text.length;
+    case 'code_points': return codePointLength(text);
+    case 'utf8_bytes': return utf8Length(text);
+  }
+}
+
+/** The length of one post's text on `platform`, in that network's unit. */
+export function textLength(platform: PlatformName, text: string): number {
+  return measure(TEXT_RULES[platform].unit, text);
+}
+
+export const UNIT_WORDS: Record<LengthUnit, string> = {
+  graphemes: 'characters',
+  x_weighted: 'characters (a link counts 23; CJK characters and emoji count 2)',
+  mastodon: 'characters (a link counts 23)',
+  utf16: 'characters',
+  code_points: 'characters',
+  utf8_bytes: 'bytes (UTF-8)',
+};
+
+// ---- hashtags
+
+const HASHTAG_RE = /(?<![\p{L}\p{N}_])#[\p{L}\p{M}\p{N}_]+/gu;
+
+/** The hashtags of a text, in order, with their #. */
+export function hashtagsOf(text: string): string[] {
+  return text.match(HASHTAG_RE) ?? [];
+}
+
+// ---- checking
+
+/** A post's texts as the networks receive them (the first post, further thread posts, the first comment, a title). */
+export interface PostTexts {
+  text: string;
+  thread?: readonly string[];
+  first_comment?: string;
+  title?: string;
+}
+
+export interface TextProblem {
+  /** Which text: `text`, `thread.N` (1-based), `first_comment` or `title`. */
+  field: string;
+  kind: 'too_long' | 'too_many_bytes' | 'too_many_hashtags' | 'thread_unsupported' | 'comment_unsupported';
+  length: number;
+  limit: number;
+  message: string;
+}
+
+/**
+ * Every length problem of a post on `platform` (empty when it fits): each text against the post limit (and the
+ * byte ceiling where there is one), the title against the title limit, hashtags against the hashtag cap.
+ */
+export function textProblems(platform: PlatformName, post: PostTexts, shape: PostShape = {}): TextProblem[] {
+  const rule = TEXT_RULES[platform];
+  const limit = textLimit(platform, shape);
+  const problems: TextProblem[] = [];
+  const label = (field: string) => (field === 'text' ? 'the text' : field === 'first_comment' ? 'the first comment' : `thread post ${field.slice(7)}`);
+  const texts: Array<[string, string]> = [['text', post.text]];
+  if (post.thread?.length) {
+    if (!rule.thread) problems.push({ field: 'thread', kind: 'thread_unsupported', length: post.thread.length, limit: 0, message: `${platform} has no threads` });
+    else post.thread.forEach((t, i) => texts.push([`thread.${i + 1}`, t]));
+  }
+  if (post.first_comment !== undefined) {
+    if (!rule.firstComment) problems.push({ field: 'first_comment', kind: 'comment_unsupported', length: 1, limit: 0, message: `${platform} takes no first comment` });
+    else texts.push(['first_comment', post.first_comment]);
+  }
+  for (const [field, text] of texts) {
+    const n = measure(rule.unit, text);
+    if (n > limit) {
+      problems.push({ field, kind: 'too_long', length: n, limit, message: `${platform} allows ${limit} ${UNIT_WORDS[rule.unit]} per post; ${label(field)} has ${n}` });
+      continue;
+    }
+    if (rule.maxBytes !== undefined) {
+      const bytes = utf8Length(text);
+      if (bytes > rule.maxBytes) problems.push({ field, kind: 'too_many_bytes', length: bytes, limit: rule.maxBytes, message: `${platform} allows ${rule.maxBytes} bytes per post; ${label(field)} has ${bytes}` });
+    }
+  }
+  if (rule.title?.limit !== undefined && post.title !== undefined) {
+    const n = measure(rule.title.unit, post.title);
+    if (n > rule.title.limit) {
+      problems.push({ field: 'title', kind: 'too_long', length: n, limit: rule.title.limit, message: `${platform} allows ${rule.title.limit} ${UNIT_WORDS[rule.title.unit]} in a title; the title has ${n}` });
+    }
+  }
+  if (rule.maxHashtags !== undefined) {
+    const tags = hashtagsOf(post.text).length;
+    if (tags > rule.maxHashtags) problems.push({ field: 'text', kind: 'too_many_hashtags', length: tags, limit: rule.maxHashtags, message: `${platform} allows ${rule.maxHashtags} hashtags per caption; the text has ${tags}` });
+  }
+  return problems;
+}

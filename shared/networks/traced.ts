@@ -1,0 +1,23 @@
+import type { Registry } from './registry';
+import type { PlatformName } from '../domain/platforms';
+import { traced } from '../tracing';
+
+const CALLS = new Set(['verify', 'publish', 'resume']);
+
+/**
+ * The registry with every network call (verify, publish, resume) in its own X-Ray subsegment `## <platform>.<call>`,
+ * annotated with the platform and the current post id. A pass-through when tracing is off.
+ */
+export function tracedRegistry(registry: Registry): Registry {
+  const out: Registry = {};
+  for (const [platform, adapter] of Object.entries(registry) as Array<[PlatformName, NonNullable<Registry[PlatformName]>]>) {
+    out[platform] = new Proxy(adapter, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof prop !== 'string' || !CALLS.has(prop) || typeof value !== 'function') return value;
+        return (...args: unknown[]) => traced(`## ${platform}.${prop}`, { platform }, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+/** The white label of an account (scope `account`) or one of its brands (scope = brand id) (spec §8.2). */
+export interface Branding {
+  account_id: string;
+  scope: string;
+  display_name: string;
+  /** https URL of the logo (an uploaded media_url). */
+  logo_url?: string;
+  /** #rrggbb */
+  accent?: string;
+  support_email?: string;
+  updated_at: string;
+}
+
+/** White-label settings, one item per (account, scope). */
+export interface BrandingStore {
+  get(accountId: string, scope: string): Promise<Branding | undefined>;
+  put(b: Branding): Promise<void>;
+  list(accountId: string): Promise<Branding[]>;
+}
