@@ -625,7 +625,7 @@ export const routes = {
   postMcp: {
     id: 'post-mcp', stack: 'Mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', handler: 'functions/mcp/handler.ts',
     extraMethods: ['GET', 'DELETE'], functionUrlOutput: 'McpUrl',
-    grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses'], timeoutSeconds: 29, memoryMb: 1024,
+    grants: ['table', 'kms', 'kmsDecrypt', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses'], timeoutSeconds: 29, memoryMb: 1024,
     summary: 'The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405',
     responses: {
       200: { description: 'The JSON-RPC response' }, 202: { description: 'A notification or response accepted' },

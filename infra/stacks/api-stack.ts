@@ -211,12 +211,15 @@ export class ApiStack extends Stack {
       addRouteFunctions(nested, chunk, {
         httpApi: this.httpApi, environment: this.functionEnvironment, grantTargets: this.grantTargets, logRemovalPolicy, functions: this.routeFunctions, logsKey: data.logsKey,
       });
+      // the stage's per-route settings name these routes: they must exist first
+      this.apiStage.node.addDependency(nested);
     }
 
     // Throttles per route (besides the stage default): the in-function limits count per key, account or IP; these
     // cap what one route may cost in total (an open route under a flood, a slow route holding connections).
+    // (Routes of route-group stacks, deployed after this stack, keep the stage default.)
     (this.apiStage.node.defaultChild as apigw.CfnStage).routeSettings = Object.fromEntries(
-      deployedRoutes().map((r) => [`${r.method} ${r.path}`, routeThrottle(r)]));
+      routes.map((r) => [`${r.method} ${r.path}`, routeThrottle(r)]));
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'DispatcherArn', { value: this.dispatcherArn });
