@@ -66,7 +66,8 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
   const name = (part: string) => `SocialPublishing-${stage}-${part}`;
   const common = { stage, ...(settings.env ? { env: settings.env } : {}) };
 
-  const data = new DataStack(app, name('Data'), { ...common, description: 'Social publishing: table, key, media bucket, queues, scheduler group' });
+  const publicOrigin = settings.publicBaseUrl ? new URL(settings.publicBaseUrl).origin : undefined;
+  const data = new DataStack(app, name('Data'), { ...common, ...(publicOrigin ? { publicOrigin } : {}), description: 'Social publishing: table, key, media bucket, queues, scheduler group' });
   const api = new ApiStack(app, name('Api'), {
     ...common,
     data,

@@ -5,6 +5,7 @@ import * as wh from '../shared/api/webhook-schemas';
 import * as m from '../shared/api/media-schemas';
 import * as sch from '../shared/api/schedule-schemas';
 import * as o from '../shared/api/oauth-schemas';
+import * as sec from '../shared/api/security-schemas';
 import * as bill from '../shared/api/billing-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
 import * as mo from '../shared/api/mcp-oauth-schemas';
@@ -49,75 +50,75 @@ export const routes = {
     responses: { 200: { description: 'The confirmation page (HTML)', contentType: 'text/html' }, 400: E('confirm_with_post: JSON clients POST /api/signup/confirm {token}') },
   },
   getMe: {
-    id: 'get-me', method: 'GET', path: '/api/me', tag: 'Account', auth: 'key', grants: ['table'],
+    id: 'get-me', method: 'GET', path: '/api/me', tag: 'Account', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'The account, its plan, usage, brands and connections',
     responses: { 200: { description: 'Account', schema: s.MeResponse }, ...std },
   },
   getUsage: {
-    id: 'get-usage', method: 'GET', path: '/api/usage', tag: 'Account', auth: 'key', grants: ['table'],
+    id: 'get-usage', method: 'GET', path: '/api/usage', tag: 'Account', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'For each plan limit: limit, used, remaining, resets_at',
     responses: { 200: { description: 'Usage', schema: s.UsageResponse }, ...std },
   },
   postKeys: {
-    id: 'post-keys', method: 'POST', path: '/api/keys', tag: 'API keys', auth: 'key', grants: ['table'],
+    id: 'post-keys', method: 'POST', path: '/api/keys', tag: 'API keys', auth: 'key', scope: 'manage', grants: ['table'],
     summary: 'Create an API key (secret shown once); 20 a day per account',
     rateLimit: { limit: 20, windowSeconds: 86_400 },
     body: s.CreateKeyBody, optionalBody: true,
     responses: { 200: { description: 'The new key, with its secret (shown once)', schema: s.CreateKeyResponse }, 400: E('Invalid input'), ...std },
   },
   getKeys: {
-    id: 'get-keys', method: 'GET', path: '/api/keys', tag: 'API keys', auth: 'key', grants: ['table'],
+    id: 'get-keys', method: 'GET', path: '/api/keys', tag: 'API keys', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'List API keys (prefixes only)',
     responses: { 200: { description: 'Keys', schema: s.KeysResponse }, ...std },
   },
   deleteKey: {
-    id: 'delete-key', method: 'DELETE', path: '/api/keys/{id}', tag: 'API keys', auth: 'key', grants: ['table'],
+    id: 'delete-key', method: 'DELETE', path: '/api/keys/{id}', tag: 'API keys', auth: 'key', scope: 'manage', grants: ['table'],
     summary: 'Revoke an API key at once',
     params: s.IdParams,
     responses: { 200: { description: 'Revoked', schema: s.RevokeResponse }, 404: E('Not found or already revoked'), ...std },
   },
   postBrands: {
-    id: 'post-brands', method: 'POST', path: '/api/brands', tag: 'Brands', auth: 'key', grants: ['table'],
+    id: 'post-brands', method: 'POST', path: '/api/brands', tag: 'Brands', auth: 'key', scope: 'manage', grants: ['table'],
     summary: 'Create a brand (plan brand limit: 400 brand_limit_reached)',
     body: s.CreateBrandBody,
     responses: { 200: { description: 'Created', schema: s.CreateBrandResponse }, 400: E('Invalid input or brand_limit_reached'), ...std },
   },
   getBrands: {
-    id: 'get-brands', method: 'GET', path: '/api/brands', tag: 'Brands', auth: 'key', grants: ['table'],
+    id: 'get-brands', method: 'GET', path: '/api/brands', tag: 'Brands', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'List brands',
     responses: { 200: { description: 'Brands', schema: s.BrandsResponse }, ...std },
   },
   patchBrand: {
-    id: 'patch-brand', method: 'PATCH', path: '/api/brands/{id}', tag: 'Brands', auth: 'key', grants: ['table'],
+    id: 'patch-brand', method: 'PATCH', path: '/api/brands/{id}', tag: 'Brands', auth: 'key', scope: 'manage', grants: ['table'],
     summary: 'Rename a brand or set its timezone and posting slots',
     params: s.IdParams, body: s.PatchBrandBody,
     responses: { 200: { description: 'Updated', schema: s.BrandView }, 404: E('brand_not_found'), ...std },
   },
   postConnect: {
-    id: 'post-connect', method: 'POST', path: '/api/connect', tag: 'Connections', auth: 'key', grants: ['table', 'kms'],
+    id: 'post-connect', method: 'POST', path: '/api/connect', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'],
     summary: 'Connect a credential network: the credentials are checked against the network, then stored encrypted',
     body: p.ConnectBody, timeoutSeconds: 29,
     responses: { 200: { description: 'Connected', schema: p.ConnectResponse }, 400: E('invalid_credentials, oauth_platform, brand_required'), 503: E('network_unavailable'), ...std },
   },
   getConnections: {
-    id: 'get-connections', method: 'GET', path: '/api/connections', tag: 'Connections', auth: 'key', grants: ['table'],
+    id: 'get-connections', method: 'GET', path: '/api/connections', tag: 'Connections', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'What is connected, per brand (never the credentials)',
     responses: { 200: { description: 'Connections', schema: p.ConnectionsResponse }, ...std },
   },
   deleteConnection: {
-    id: 'delete-connection', method: 'DELETE', path: '/api/connections/{id}', tag: 'Connections', auth: 'key', grants: ['table'],
+    id: 'delete-connection', method: 'DELETE', path: '/api/connections/{id}', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table'],
     summary: 'Disconnect a network',
     params: s.IdParams,
     responses: { 200: { description: 'Deleted' }, 404: E('not_found'), ...std },
   },
   getConnectHealth: {
-    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', grants: ['table', 'kms', 'oauthConfig'],
+    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', scope: 'read', grants: ['table', 'kms', 'oauthConfig'],
     summary: 'Check the stored credentials against the network again (240 an hour per account)',
     rateLimit: { limit: 240, windowSeconds: 3600 }, params: p.PlatformParams, query: p.BrandQuery,
     responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },
   },
   postPost: {
-    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'],
+    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'],
     summary: 'Publish to one or many networks in parallel: one result per network (60 a minute per account)',
     rateLimit: { limit: 60, windowSeconds: 60 }, body: PostRequestSchema, timeoutSeconds: 29, memoryMb: 1024,
     responses: {
@@ -127,31 +128,31 @@ export const routes = {
     },
   },
   getPostStatus: {
-    id: 'get-post-status', method: 'GET', path: '/api/post/status', tag: 'Publishing', auth: 'key', grants: ['table'],
+    id: 'get-post-status', method: 'GET', path: '/api/post/status', tag: 'Publishing', auth: 'key', scope: 'read', grants: ['table'],
     summary: "A network's status for a post, by our post id (pst_…) or the network's own post id",
     query: p.StatusQuery,
     responses: { 200: { description: 'Status', schema: p.StatusResponse }, 404: E('not_found'), ...std },
   },
   getPosts: {
-    id: 'get-posts', method: 'GET', path: '/api/posts', tag: 'Publishing', auth: 'key', grants: ['table'],
+    id: 'get-posts', method: 'GET', path: '/api/posts', tag: 'Publishing', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'Post history with results, newest first',
     query: p.PostsQuery,
     responses: { 200: { description: 'Posts', schema: p.PostsResponse }, ...std },
   },
   getPost: {
-    id: 'get-post', method: 'GET', path: '/api/posts/{id}', tag: 'Publishing', auth: 'key', grants: ['table'],
+    id: 'get-post', method: 'GET', path: '/api/posts/{id}', tag: 'Publishing', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'One post with each network result and the events recorded for it',
     params: s.IdParams,
     responses: { 200: { description: 'Post', schema: p.PostView }, 404: E('not_found'), ...std },
   },
   postMediaUploadUrl: {
-    id: 'post-media-upload-url', method: 'POST', path: '/api/media/upload-url', tag: 'Media', auth: 'key', grants: ['table', 'bucket'],
+    id: 'post-media-upload-url', method: 'POST', path: '/api/media/upload-url', tag: 'Media', auth: 'key', scope: 'publish', grants: ['table', 'bucket'],
     summary: 'Start an upload: a presigned PUT bound to the content type and size (at most 50 MB); 60 an hour per account',
     rateLimit: { limit: 60, windowSeconds: 3600 }, body: m.UploadUrlBody,
     responses: { 200: { description: 'PUT the raw bytes to upload_url, then finalize with path', schema: m.UploadUrlResponse }, 400: E('Invalid content type or size'), 413: E('too_large: more than 50 MB'), ...std },
   },
   getMediaFinalize: {
-    id: 'get-media-finalize', method: 'GET', path: '/api/media/finalize', tag: 'Media', auth: 'key', grants: ['table', 'bucket'],
+    id: 'get-media-finalize', method: 'GET', path: '/api/media/finalize', tag: 'Media', auth: 'key', scope: 'publish', grants: ['table', 'bucket'],
     summary: 'Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload',
     query: m.FinalizeQuery,
     responses: {
@@ -160,13 +161,13 @@ export const routes = {
     },
   },
   postMediaUploadLink: {
-    id: 'post-media-upload-link', method: 'POST', path: '/api/media/upload-link', tag: 'Media', auth: 'key', grants: ['table'],
+    id: 'post-media-upload-link', method: 'POST', path: '/api/media/upload-link', tag: 'Media', auth: 'key', scope: 'publish', grants: ['table'],
     summary: 'A hosted upload page for someone without an account (works once, for 1 hour); 30 an hour per account',
     rateLimit: { limit: 30, windowSeconds: 3600 }, body: m.UploadLinkBody, optionalBody: true,
     responses: { 200: { description: 'The page URL and its token', schema: m.UploadLinkResponse }, 400: E('Invalid input'), ...std },
   },
   getMediaUploadLink: {
-    id: 'get-media-upload-link', method: 'GET', path: '/api/media/upload-link/{token}', tag: 'Media', auth: 'key', grants: ['table'],
+    id: 'get-media-upload-link', method: 'GET', path: '/api/media/upload-link/{token}', tag: 'Media', auth: 'key', scope: 'read', grants: ['table'],
     summary: "Where an upload link stands (open, uploading, uploaded, expired) and the uploaded file's path",
     params: m.TokenParams,
     responses: { 200: { description: 'Status', schema: m.UploadLinkStatusResponse }, 404: E('not_found'), ...std },
@@ -208,7 +209,7 @@ export const routes = {
     responses: { 200: { description: 'Content-Type and Content-Length of the file, no body' }, 404: { description: 'not_found' } },
   },
   postWebhooks: {
-    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt', 'scheduler'],
     summary: 'Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account',
     rateLimit: { limit: 20, windowSeconds: 86_400 }, body: wh.CreateWebhookBody,
     responses: {
@@ -217,42 +218,42 @@ export const routes = {
     },
   },
   getWebhooks: {
-    id: 'get-webhooks', method: 'GET', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', grants: ['table'],
+    id: 'get-webhooks', method: 'GET', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'List webhook endpoints (never the secrets)',
     responses: { 200: { description: 'Endpoints', schema: wh.WebhooksResponse }, ...std },
   },
   deleteWebhook: {
-    id: 'delete-webhook', method: 'DELETE', path: '/api/webhooks/{id}', tag: 'Webhooks', auth: 'key', grants: ['table'],
+    id: 'delete-webhook', method: 'DELETE', path: '/api/webhooks/{id}', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table'],
     summary: 'Remove a webhook endpoint (pending deliveries to it stop)',
     params: wh.WebhookParams,
     responses: { 200: { description: 'Deleted', schema: wh.DeleteWebhookResponse }, 404: E('not_found'), ...std },
   },
   postWebhookTest: {
-    id: 'post-webhook-test', method: 'POST', path: '/api/webhooks/{id}/test', tag: 'Webhooks', auth: 'key', grants: ['table', 'webhookQueue'],
+    id: 'post-webhook-test', method: 'POST', path: '/api/webhooks/{id}/test', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'webhookQueue'],
     summary: 'Send a webhook.test event to this endpoint (30 an hour per account)',
     rateLimit: { limit: 30, windowSeconds: 3600 }, params: wh.WebhookParams,
     responses: { 202: { description: 'Queued; the try shows in the delivery log', schema: wh.TestWebhookResponse }, 404: E('not_found'), ...std },
   },
   postWebhookRotate: {
-    id: 'post-webhook-rotate', method: 'POST', path: '/api/webhooks/{id}/rotate', tag: 'Webhooks', auth: 'key', grants: ['table', 'kms'],
+    id: 'post-webhook-rotate', method: 'POST', path: '/api/webhooks/{id}/rotate', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'],
     summary: 'New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret',
     rateLimit: { limit: 20, windowSeconds: 86_400 }, params: wh.WebhookParams,
     responses: { 200: { description: 'The new secret', schema: wh.RotateWebhookResponse }, 404: E('not_found'), ...std },
   },
   getWebhookDeliveries: {
-    id: 'get-webhook-deliveries', method: 'GET', path: '/api/webhooks/{id}/deliveries', tag: 'Webhooks', auth: 'key', grants: ['table'],
+    id: 'get-webhook-deliveries', method: 'GET', path: '/api/webhooks/{id}/deliveries', tag: 'Webhooks', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'The delivery log of an endpoint: every try, newest first, paginated (kept 30 days)',
     params: wh.WebhookParams, query: wh.DeliveriesQuery,
     responses: { 200: { description: 'Tries', schema: wh.DeliveriesResponse }, 400: E('invalid_cursor'), 404: E('not_found'), ...std },
   },
   postWebhookRedeliver: {
-    id: 'post-webhook-redeliver', method: 'POST', path: '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', tag: 'Webhooks', auth: 'key', grants: ['table', 'webhookQueue'],
+    id: 'post-webhook-redeliver', method: 'POST', path: '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'webhookQueue'],
     summary: 'Send a delivery again now, with the same Service-Delivery id (60 an hour per account)',
     rateLimit: { limit: 60, windowSeconds: 3600 }, params: wh.DeliveryParams,
     responses: { 202: { description: 'Queued', schema: wh.RedeliverResponse }, 404: E('not_found'), 409: E('conflict'), ...std },
   },
   postSchedule: {
-    id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now',
     body: sch.ScheduleBody,
     responses: {
@@ -262,19 +263,19 @@ export const routes = {
     },
   },
   getSchedules: {
-    id: 'get-schedules', method: 'GET', path: '/api/schedule', tag: 'Scheduling', auth: 'key', grants: ['table'],
+    id: 'get-schedules', method: 'GET', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor',
     query: sch.ScheduleListQuery,
     responses: { 200: { description: 'Schedules', schema: sch.SchedulesResponse }, 400: E('invalid_request'), ...std },
   },
   getSchedule: {
-    id: 'get-schedule', method: 'GET', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', grants: ['table'],
+    id: 'get-schedule', method: 'GET', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'One scheduled post, with each network result once it ran',
     params: s.IdParams,
     responses: { 200: { description: 'Schedule', schema: sch.ScheduleDetail }, 404: E('not_found'), ...std },
   },
   patchSchedule: {
-    id: 'patch-schedule', method: 'PATCH', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    id: 'patch-schedule', method: 'PATCH', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran)',
     params: s.IdParams, body: sch.SchedulePatchBody,
     responses: {
@@ -283,19 +284,19 @@ export const routes = {
     },
   },
   deleteSchedule: {
-    id: 'delete-schedule', method: 'DELETE', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', grants: ['table', 'scheduler'],
+    id: 'delete-schedule', method: 'DELETE', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'scheduler'],
     summary: 'Cancel a scheduled post (409 once it is publishing or ran)',
     params: s.IdParams,
     responses: { 200: { description: 'Canceled', schema: sch.ScheduleView }, 404: E('not_found'), 409: E('schedule_publishing, schedule_not_pending, schedule_deferred'), ...std },
   },
   postBulk: {
-    id: 'post-bulk', method: 'POST', path: '/api/bulk', tag: 'Scheduling', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    id: 'post-bulk', method: 'POST', path: '/api/bulk', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows',
     body: sch.BulkBody, extraContentTypes: ['text/csv'], timeoutSeconds: 29, memoryMb: 1024,
     responses: { 200: { description: 'Per-row report', schema: sch.BulkResponse }, 400: E('too_many_rows, invalid_csv'), ...std },
   },
   postRecurring: {
-    id: 'post-recurring', method: 'POST', path: '/api/recurring', tag: 'Scheduling', auth: 'key', grants: ['table', 'kms', 'scheduler'],
+    id: 'post-recurring', method: 'POST', path: '/api/recurring', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at',
     body: sch.RecurringBody,
     responses: {
@@ -304,24 +305,24 @@ export const routes = {
     },
   },
   getRecurringList: {
-    id: 'get-recurring-list', method: 'GET', path: '/api/recurring', tag: 'Scheduling', auth: 'key', grants: ['table'],
+    id: 'get-recurring-list', method: 'GET', path: '/api/recurring', tag: 'Scheduling', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'Recurring schedules, newest first, with their next run',
     responses: { 200: { description: 'Recurring schedules', schema: sch.RecurringListResponse }, ...std },
   },
   getRecurring: {
-    id: 'get-recurring', method: 'GET', path: '/api/recurring/{id}', tag: 'Scheduling', auth: 'key', grants: ['table'],
+    id: 'get-recurring', method: 'GET', path: '/api/recurring/{id}', tag: 'Scheduling', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'One recurring schedule with its next run (each run is listed by GET /api/schedule with its recurring_id)',
     params: s.IdParams,
     responses: { 200: { description: 'Recurring schedule', schema: sch.RecurringView }, 404: E('not_found'), ...std },
   },
   deleteRecurring: {
-    id: 'delete-recurring', method: 'DELETE', path: '/api/recurring/{id}', tag: 'Scheduling', auth: 'key', grants: ['table', 'scheduler'],
+    id: 'delete-recurring', method: 'DELETE', path: '/api/recurring/{id}', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'scheduler'],
     summary: 'Stop a recurring schedule (runs already made stay)',
     params: s.IdParams,
     responses: { 200: { description: 'Canceled', schema: sch.RecurringView }, 404: E('not_found'), 409: E('recurring_not_active'), ...std },
   },
   postOauthUrl: {
-    id: 'post-oauth-url', method: 'POST', path: '/api/oauth/{platform}/url', tag: 'Connections', auth: 'key', grants: ['table', 'kms', 'oauthConfig'],
+    id: 'post-oauth-url', method: 'POST', path: '/api/oauth/{platform}/url', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt', 'oauthConfig'],
     summary: 'The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it',
     params: o.OAuthPlatformParams, body: o.OAuthUrlBody, optionalBody: true,
     responses: {
@@ -331,7 +332,7 @@ export const routes = {
   },
   getOauthCallback: {
     id: 'get-oauth-callback', method: 'GET', path: '/api/oauth/{platform}/callback', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
-    summary: "The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML)",
+    summary: "The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network",
     params: o.OAuthPlatformParams, query: o.OAuthCallbackQuery, rateLimit: { limit: 60, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: {
       200: { description: 'Connected, or choose a page / business account (HTML)', contentType: 'text/html' },
@@ -347,7 +348,7 @@ export const routes = {
     responses: { 200: { description: 'Connected (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the connect page or redirect_after' }, 400: { description: 'oauth_pick_invalid (HTML)' }, 410: { description: 'oauth_pick_expired (HTML)' } },
   },
   postConnectLink: {
-    id: 'post-connect-link', method: 'POST', path: '/api/connect-link', tag: 'Connections', auth: 'key', grants: ['table'],
+    id: 'post-connect-link', method: 'POST', path: '/api/connect-link', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table'],
     summary: 'A hosted connect page (1 hour, no login) that connects networks into one brand: every network, or only `platform`',
     body: o.ConnectLinkBody, optionalBody: true,
     responses: { 200: { description: 'The link', schema: o.ConnectLinkResponse }, 400: E('invalid_request, brand_required'), 404: E('brand_not_found'), ...std },
@@ -359,19 +360,19 @@ export const routes = {
     responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Expired link (HTML)' } },
   },
   postConnectPageOauth: {
-    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
+    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'],
     summary: "The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand)",
     params: o.ConnectFormParams, body: o.FormBody, optionalBody: true, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 303: { description: "To the network's sign-in" }, 403: { description: 'The link is for another network (HTML)' }, 410: { description: 'Expired link (HTML)' }, 503: { description: 'oauth_not_configured (HTML)' } },
   },
   postConnectPageCredentials: {
-    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
+    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'],
     summary: "The connect page's credential form: checked against the network and saved (encrypted) into the link's brand",
     params: o.ConnectFormParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: { 303: { description: 'Back to the page, which shows the connection' }, 400: { description: 'invalid_credentials (the page with the message)' }, 410: { description: 'Expired link (HTML)' } },
   },
   getX: {
-    id: 'get-x', method: 'GET', path: '/api/x', tag: 'Publishing', auth: 'key', grants: ['table'],
+    id: 'get-x', method: 'GET', path: '/api/x', tag: 'Publishing', auth: 'key', scope: 'read', grants: ['table'],
     summary: "The X add-on: its credit rules, the plan's credits, used, left and the reset date",
     responses: { 200: { description: 'X credits', schema: o.XAddonResponse }, ...std },
   },
@@ -623,9 +624,9 @@ export const routes = {
   },
   // --- MCP server (issue 11) ---
   postMcp: {
-    id: 'post-mcp', stack: 'Mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', handler: 'functions/mcp/handler.ts',
+    id: 'post-mcp', stack: 'Mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', scope: 'read', handler: 'functions/mcp/handler.ts',
     extraMethods: ['GET', 'DELETE'], functionUrlOutput: 'McpUrl',
-    grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses', 'bedrock'], timeoutSeconds: 29, memoryMb: 1024,
+    grants: ['table', 'kms', 'kmsDecrypt', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses', 'bedrock'], timeoutSeconds: 29, memoryMb: 1024,
     summary: 'The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405',
     responses: {
       200: { description: 'The JSON-RPC response' }, 202: { description: 'A notification or response accepted' },
@@ -686,7 +687,7 @@ export const routes = {
   },
   // --- AI drafts (issue 12) ---
   postGenerate: {
-    id: 'post-generate', method: 'POST', path: '/api/generate', tag: 'AI drafts', auth: 'key', grants: ['table', 'bedrock'],
+    id: 'post-generate', method: 'POST', path: '/api/generate', tag: 'AI drafts', auth: 'key', scope: 'publish', grants: ['table', 'bedrock'],
     summary: "One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day",
     body: ai.GenerateInput, timeoutSeconds: 29,
     responses: {
@@ -697,7 +698,7 @@ export const routes = {
     },
   },
   postWeek: {
-    id: 'post-week', method: 'POST', path: '/api/week', tag: 'AI drafts', auth: 'key', grants: ['table', 'kms', 'scheduler', 'bedrock'],
+    id: 'post-week', method: 'POST', path: '/api/week', tag: 'AI drafts', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'scheduler', 'bedrock'],
     summary: "Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft",
     body: ai.WeekInput, timeoutSeconds: 29, memoryMb: 1024,
     responses: {
@@ -706,6 +707,13 @@ export const routes = {
       401: std[401], 429: E('rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url)'),
       503: E('ai_unavailable (Retry-After); nothing was spent'),
     },
+  },
+  // --- Security and robustness sweep (issue 17) ---
+  patchMe: {
+    id: 'patch-me', method: 'PATCH', path: '/api/me', tag: 'Account', auth: 'key', scope: 'manage', grants: ['table'],
+    summary: 'Account settings: the https origins redirect_after may lead to (besides this service)',
+    body: sec.PatchMeBody,
+    responses: { 200: { description: 'Saved', schema: sec.PatchMeResponse }, 400: E('invalid_redirect_origin'), ...std },
   },
 } as const satisfies Record<string, RouteDef>;
 

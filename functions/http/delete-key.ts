@@ -3,4 +3,4 @@ import { ok } from '../../shared/http/reply';
 import { routes } from '../../infra/routes';
 import { revokeApiKey } from '../../shared/app/api-keys';
 
-export const handler = httpHandler(routes.deleteKey, async (req) => ok(await revokeApiKey(req.deps, req.principal.account.id, req.params.id)));
+export const handler = httpHandler(routes.deleteKey, async (req) => ok(await revokeApiKey(req.deps, req.principal.account.id, req.params.id, req.principal)));

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/domain/errors';
 import { isPlatformName } from '../../shared/domain/platforms';
 import { connectPage } from '../../shared/app/connect-link/links';
 import { connectPageUrl } from '../../shared/app/connect-link/issue';
+import { newFormToken } from '../../shared/http/forms';
 import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, type Notice } from '../../shared/app/connect-link/views';
 import { markFor } from '../../shared/app/dashboard/branding';
 
@@ -28,7 +29,11 @@ export const handler = httpHandler(routes.getConnectPage, async (req) => {
       notice = { kind: 'error', platform: failed, text: `${displayName(failed)} was not connected: ${FAILURES[code ?? ''] ?? `the sign-in did not complete (${code ?? 'unknown'}); try again`}.` };
     }
     const mark = await markFor(req.deps, model.link.account_id, model.brand.id);
-    return { status: 200, html: connectPageHtml(model, connectPageUrl(req.deps, req.params.token), req.deps.clock.now(), notice, mark), headers: HOSTED_HEADERS };
+    const form = newFormToken(req.deps.settings.publicBaseUrl);
+    return {
+      status: 200, html: connectPageHtml(model, connectPageUrl(req.deps, req.params.token), req.deps.clock.now(), notice, mark, form.token),
+      headers: HOSTED_HEADERS, cookies: [form.cookie],
+    };
   } catch (err) {
     if (err instanceof AppError && (err.status === 404 || err.status === 410)) return { status: err.status, html: linkErrorHtml(err.status, err.message), headers: HOSTED_HEADERS };
     throw err;

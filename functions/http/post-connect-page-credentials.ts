@@ -3,7 +3,8 @@ import { routes } from '../../infra/routes';
 import { AppError } from '../../shared/domain/errors';
 import { formFields } from '../../shared/api/oauth-schemas';
 import { connectPage, connectWithLink } from '../../shared/app/connect-link/links';
-import { connectPageUrl } from '../../shared/app/connect-link/issue';
+import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';
+import { assertFormToken, assertSameOrigin, formCookie, newFormToken } from '../../shared/http/forms';
 import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/app/connect-link/views';
 
 /**
@@ -14,7 +15,11 @@ export const handler = httpHandler(routes.postConnectPageCredentials, async (req
   const { token, platform } = req.params;
   const base = connectPageUrl(req.deps, token);
   try {
-    await connectWithLink(req.deps, token, platform, formFields(req.rawBody, req.body));
+    const form = formFields(req.rawBody, req.body);
+    assertSameOrigin(req.headers, req.deps.settings.publicBaseUrl);
+    await findConnectLink(req.deps, token); // an unknown or expired link answers 404 / 410 first
+    assertFormToken(form.form_token, formCookie(req.event.cookies, req.headers.cookie), req.headers);
+    await connectWithLink(req.deps, token, platform, form);
     const back = new URL(base);
     back.searchParams.set('connected', platform);
     return seeOther(back.toString());
@@ -24,7 +29,8 @@ export const handler = httpHandler(routes.postConnectPageCredentials, async (req
       return { status: err.status, html: linkErrorHtml(err.status, err.message), headers: HOSTED_HEADERS };
     }
     const model = await connectPage(req.deps, token);
-    const html = connectPageHtml(model, base, req.deps.clock.now(), { kind: 'error', platform, text: `${displayName(platform)} was not connected: ${err.message}` });
-    return { status: err.status, html, headers: HOSTED_HEADERS };
+    const page = newFormToken(req.deps.settings.publicBaseUrl);
+    const html = connectPageHtml(model, base, req.deps.clock.now(), { kind: 'error', platform, text: `${displayName(platform)} was not connected: ${err.message}` }, undefined, page.token);
+    return { status: err.status, html, headers: HOSTED_HEADERS, cookies: [page.cookie] };
   }
 });

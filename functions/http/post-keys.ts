@@ -3,4 +3,4 @@ import { ok } from '../../shared/http/reply';
 import { routes } from '../../infra/routes';
 import { createApiKey } from '../../shared/app/api-keys';
 
-export const handler = httpHandler(routes.postKeys, async (req) => ok(await createApiKey(req.deps, req.principal.account.id, req.body)));
+export const handler = httpHandler(routes.postKeys, async (req) => ok(await createApiKey(req.deps, req.principal.account.id, req.body, req.principal)));

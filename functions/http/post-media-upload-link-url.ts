@@ -1,8 +1,11 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
 import { routes } from '../../infra/routes';
+import { assertSameOrigin } from '../../shared/http/forms';
 import { linkUploadUrl } from '../../shared/app/media/upload-links';
 
 /** The upload page asks for a presigned PUT with the link's token (no login). */
-export const handler = httpHandler(routes.postMediaUploadLinkUrl, async (req) =>
-  ok(await linkUploadUrl(req.deps, req.params.token, req.body)));
+export const handler = httpHandler(routes.postMediaUploadLinkUrl, async (req) => {
+  assertSameOrigin(req.headers, req.deps.settings.publicBaseUrl);
+  return ok(await linkUploadUrl(req.deps, req.params.token, req.body));
+});

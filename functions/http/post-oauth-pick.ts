@@ -3,9 +3,11 @@ import { routes } from '../../infra/routes';
 import { formFields } from '../../shared/api/oauth-schemas';
 import { completePick } from '../../shared/app/oauth/flow';
 import { callbackReply } from '../../shared/app/oauth/views';
+import { assertSameOrigin } from '../../shared/http/forms';
 
 /** The picker page's form: connects the chosen page / business account. */
 export const handler = httpHandler(routes.postOauthPick, async (req) => {
+  assertSameOrigin(req.headers, req.deps.settings.publicBaseUrl);
   const form = formFields(req.rawBody, req.body);
   return callbackReply(req.deps, await completePick(req.deps, req.params.platform, { pick: form.pick, account: form.account }));
 });

@@ -1,3 +1,5 @@
+import { requireScope } from '../../shared/app/auth';
+import { requiredScope } from '../../shared/domain/api-key';
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -65,6 +67,8 @@ export async function callTool(ctx: ToolContext, name: string, args: unknown, re
   const parsed = def.input.safeParse(args ?? {});
   if (!parsed.success) return failed(invalidInput(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
   try {
+    // each tool needs the scope of the REST route it wraps (a read-only key lists, a publish key posts)
+    if (def.route) requireScope(ctx.principal, requiredScope(def.route));
     await limit(ctx, def);
     const out = JSON.parse(JSON.stringify(await def.run(ctx, parsed.data))) as Json;
     const checked = def.output.safeParse(out);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Annotations, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -24,6 +25,8 @@ export interface AppFunctionProps {
   description?: string;
   /** Log group removal: RETAIN keeps a deleted function's logs (prod). @default DESTROY */
   logRemovalPolicy?: RemovalPolicy;
+  /** Customer-managed KMS key encrypting the function's log group. */
+  logsKey?: kms.IKey;
 }
 
 /**
@@ -43,6 +46,7 @@ export class AppFunction extends Construct {
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: logs.RetentionDays.ONE_MONTH,
+      ...(props.logsKey ? { encryptionKey: props.logsKey } : {}),
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
     });
 

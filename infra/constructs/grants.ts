@@ -12,6 +12,8 @@ import type { AppFunction } from './app-function';
  */
 export interface GrantTargets {
   table: dynamodb.ITable;
+  /** The table's customer-managed key: using the table needs it (DynamoDB calls KMS on the caller's behalf). */
+  tableKey?: kms.IKey;
   /** The table's GSIs: granted by name, so no `index/*` wildcard. */
   tableIndexNames: readonly string[];
   publishQueue?: sqs.IQueue;
@@ -49,6 +51,9 @@ export function applyGrants(target: AppFunction, grants: readonly Grant[], t: Gr
       case 'bucket': grantBucket(target, t, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']); break;
       case 'bucketRead': grantBucket(target, t, ['s3:GetObject']); break;
       case 'kms': t.key.grant(target.fn, 'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'); break;
+      // the envelope cipher encrypts with a new data key (GenerateDataKey) and decrypts by unwrapping it (Decrypt)
+      case 'kmsEncrypt': t.key.grant(target.fn, 'kms:GenerateDataKey'); break;
+      case 'kmsDecrypt': t.key.grant(target.fn, 'kms:Decrypt'); break;
       case 'ses': grantSes(target, t); break;
       case 'scheduler': grantScheduler(target, t); break;
       case 'oauthConfig': grantOAuthConfig(target, t); break;
@@ -73,6 +78,14 @@ function grantTable(target: AppFunction, t: GrantTargets): void {
     actions: TABLE_ACTIONS,
     resources: [arn, ...t.tableIndexNames.map((name) => `${arn}/index/${name}`)],
   }));
+  // the table key, only through DynamoDB (kms:ViaService): the role cannot use it directly
+  if (t.tableKey) {
+    target.fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom', 'kms:ReEncryptTo'],
+      resources: [t.tableKey.keyArn],
+      conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(target).region}.amazonaws.com` } },
+    }));
+  }
 }
 
 function grantBucket(target: AppFunction, t: GrantTargets, actions: string[]): void {

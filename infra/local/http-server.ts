@@ -63,6 +63,14 @@ function send(res: http.ServerResponse, result: APIGatewayProxyStructuredResultV
 const json = (status: number, body: unknown): APIGatewayProxyStructuredResultV2 =>
   ({ statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
 
+function decodeParams(names: string[], match: RegExpExecArray): Record<string, string> | undefined {
+  try {
+    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1])]));
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ExtraRoute {
   /** An HTTP method, or '*' for any. */
   method: string;
@@ -99,7 +107,9 @@ export async function startHttpServer(routes: RouteDef[], load: LoadHandler, por
           const refused = json(405, { error: `Method ${req.method} is not allowed here; allowed: ${allow}`, code: 'method_not_allowed', allow: allow.split(', ') });
           return send(res, { ...refused, headers: { ...refused.headers, allow } });
         }
-        const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodeURIComponent(hit.m![i + 1])]));
+        const params = decodeParams(hit.c.names, hit.m!);
+        // percent-encoding that does not decode to UTF-8 (%ff, the overlong %C0%AF) names nothing that exists
+        if (!params) return send(res, json(404, { error: 'Not found: the path is not valid percent-encoded UTF-8', code: 'not_found' }));
         const event = toEvent(req, Buffer.concat(chunks), { route: hit.c.route, params }, port);
         const handler = await load(handlerFile(hit.c.route));
         const result = await handler(event, lambdaContext(hit.c.route.id, (hit.c.route.timeoutSeconds ?? 29) * 1000)) as APIGatewayProxyStructuredResultV2;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TABLE_DEFINITION } from '../../shared/adapters/dynamodb/table-definition';
 
@@ -38,6 +38,8 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;
     await client.send(new CreateTableCommand({ TableName: tableName, ...structuredClone(TABLE_DEFINITION) }));
+    // dynalite answers ResourceNotFound to item calls until the new table is ACTIVE (a moment later)
+    await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 1, maxDelay: 1 }, { TableName: tableName });
   } finally {
     client.destroy();
   }

@@ -3,6 +3,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -42,6 +43,8 @@ export const apiRoutes = () => deployedRoutes().filter((r) => !r.stack);
  */
 export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
   httpApi: apigw.IHttpApi; environment: Record<string, string>; grantTargets: GrantTargets; logRemovalPolicy: RemovalPolicy; functions: Map<string, AppFunction>;
+  /** The service's log key: every function's log group is encrypted with it (issue 17). */
+  logsKey?: kms.IKey;
 }): void {
   for (const route of routes) {
     const fn = new AppFunction(scope, route.id, {
@@ -50,7 +53,7 @@ export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
       memoryMb: route.memoryMb ?? 512,
       timeoutSeconds: route.timeoutSeconds ?? 29,
       environment: o.environment,
-      logRemovalPolicy: o.logRemovalPolicy,
+      logRemovalPolicy: o.logRemovalPolicy, ...(o.logsKey ? { logsKey: o.logsKey } : {}),
     });
     applyGrants(fn, route.grants, o.grantTargets);
     const integration = new HttpLambdaIntegration(`${route.id}-integration`, fn.fn);
@@ -100,12 +103,15 @@ export class ApiStack extends Stack {
   /** Target ARN of the schedules: computed from the dispatcher's fixed name (it needs its own ARN too). */
   readonly dispatcherArn: string;
   readonly grantTargets: GrantTargets;
+  /** The service's log key (data stack): route-group stacks encrypt their log groups with it too. */
+  readonly logsKey: kms.IKey;
   /** The config.ts environment every function of the service gets (see serviceEnvironment). */
   readonly functionEnvironment: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { data } = props;
+    this.logsKey = data.logsKey;
     const prod = isProd(props.stage);
     /** Where the ops team stores OAuth client registrations (docs/operations.md). */
     const oauthSsmPrefix = `/social-publishing/${props.stage}/oauth`;
@@ -124,6 +130,7 @@ export class ApiStack extends Stack {
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
+      encryptionKey: data.logsKey,
       removalPolicy: logRemovalPolicy,
     });
     this.apiStage = new apigw.HttpStage(this, 'DefaultStage', {
@@ -176,6 +183,7 @@ export class ApiStack extends Stack {
     });
     this.grantTargets = {
       table: data.table,
+      tableKey: data.tableKey,
       tableIndexNames: data.tableIndexNames,
       publishQueue: data.queueFor('PUBLISH_QUEUE_URL'),
       webhookQueue: data.queueFor('WEBHOOK_QUEUE_URL'),
@@ -196,7 +204,7 @@ export class ApiStack extends Stack {
       memoryMb: dispatcherDef.memoryMb,
       timeoutSeconds: dispatcherDef.timeoutSeconds,
       environment: this.functionEnvironment,
-      logRemovalPolicy,
+      logRemovalPolicy, logsKey: data.logsKey,
     });
     applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
 
@@ -208,14 +216,32 @@ export class ApiStack extends Stack {
       const nested = new NestedStack(this, `Routes${i / ROUTES_PER_NESTED_STACK + 1}`, { description: `${data.prefix}: route functions ${i + 1}–${i + chunk.length}` });
       Validations.of(nested).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: API_AUTHORIZATION_REASON });
       addRouteFunctions(nested, chunk, {
-        httpApi: this.httpApi, environment: this.functionEnvironment, grantTargets: this.grantTargets, logRemovalPolicy, functions: this.routeFunctions,
+        httpApi: this.httpApi, environment: this.functionEnvironment, grantTargets: this.grantTargets, logRemovalPolicy, functions: this.routeFunctions, logsKey: data.logsKey,
       });
+      // the stage's per-route settings name these routes: they must exist first
+      this.apiStage.node.addDependency(nested);
     }
 
+    // Throttles per route (besides the stage default): the in-function limits count per key, account or IP; these
+    // cap what one route may cost in total (an open route under a flood, a slow route holding connections).
+    // (Routes of route-group stacks, deployed after this stack, keep the stage default.)
+    (this.apiStage.node.defaultChild as apigw.CfnStage).routeSettings = Object.fromEntries(
+      routes.map((r) => [`${r.method} ${r.path}`, routeThrottle(r)]));
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'DispatcherArn', { value: this.dispatcherArn });
   }
+}
+
+/**
+ * The API Gateway throttle of a route: open routes (no key; per-IP limits in the function) 20 requests a second
+ * (burst 40); routes that call networks and may run up to 29 s, 50 (burst 100); others the stage's 100 (burst 200).
+ */
+export function routeThrottle(r: Pick<RouteDef, 'auth' | 'timeoutSeconds'>): { ThrottlingRateLimit: number; ThrottlingBurstLimit: number } {
+  // CloudFormation's RouteSettings map is raw JSON (not converted by the L1 construct): PascalCase keys
+  if (r.auth === 'open') return { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 };
+  if ((r.timeoutSeconds ?? 0) >= 29) return { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 };
+  return { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 };
 }
 
 /** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */

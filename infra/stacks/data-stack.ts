@@ -1,4 +1,5 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -10,6 +11,8 @@ import { workers, type WorkerDef } from '../workers';
 
 export interface DataStackProps extends StackProps {
   stage: string;
+  /** The service's public origin (publicBaseUrl): the only origin the media bucket accepts browser PUTs from. */
+  publicOrigin?: string;
 }
 
 /** A worker's queue and the dead-letter queue its messages move to after `maxReceiveCount` receives. */
@@ -32,6 +35,10 @@ export class DataStack extends Stack {
   readonly table: dynamodb.Table;
   readonly tableIndexNames: string[];
   readonly key: kms.Key;
+  /** Customer-managed key of the table's encryption at rest (issue 17). */
+  readonly tableKey: kms.Key;
+  /** Customer-managed key of every log group of the service (issue 17). */
+  readonly logsKey: kms.Key;
   readonly mediaBucket: s3.Bucket;
   readonly accessLogsBucket: s3.Bucket;
   /** Export holding the media bucket ARN, imported by name by the IAM grants (see grants.ts). */
@@ -61,7 +68,16 @@ export class DataStack extends Stack {
       const name = ks?.find((k) => k.KeyType === 'RANGE')?.AttributeName;
       return name ? keyOf(name) : undefined;
     };
+    this.tableKey = new kms.Key(this, 'TableKey', {
+      description: `${this.prefix}: encryption at rest of the table`,
+      alias: `alias/${this.prefix.toLowerCase()}-table`,
+      enableKeyRotation: true,
+      removalPolicy,
+      ...(prod ? {} : { pendingWindow: Duration.days(7) }),
+    });
     this.table = new dynamodb.Table(this, 'Table', {
+      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: this.tableKey,
       partitionKey: hashOf(TABLE_DEFINITION.KeySchema),
       ...(rangeOf(TABLE_DEFINITION.KeySchema) ? { sortKey: rangeOf(TABLE_DEFINITION.KeySchema) } : {}),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
@@ -92,6 +108,21 @@ export class DataStack extends Stack {
       ...(prod ? {} : { pendingWindow: Duration.days(7) }),
     });
 
+    // ---- KMS key of the log groups: CloudWatch Logs may use it only for this account's log groups.
+    this.logsKey = new kms.Key(this, 'LogsKey', {
+      description: `${this.prefix}: encryption of the service's log groups`,
+      alias: `alias/${this.prefix.toLowerCase()}-logs`,
+      enableKeyRotation: true,
+      removalPolicy,
+      ...(prod ? {} : { pendingWindow: Duration.days(7) }),
+    });
+    this.logsKey.addToResourcePolicy(new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal(`logs.${Aws.REGION}.amazonaws.com`)],
+      actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
+      resources: ['*'],
+      conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*` } },
+    }));
+
     // ---- Media: uploads arrive by presigned PUT from the browser upload page; objects live 30 days.
     this.accessLogsBucket = new s3.Bucket(this, 'AccessLogs', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
@@ -113,9 +144,10 @@ export class DataStack extends Stack {
       lifecycleRules: [
         { id: 'expire-media', expiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
+      // browsers PUT only from the service's own pages (the upload page); files are read through redirects, not CORS
       cors: [{
-        allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
-        allowedOrigins: ['*'],
+        allowedMethods: [s3.HttpMethods.PUT],
+        allowedOrigins: [props.publicOrigin ?? `https://*.execute-api.${Aws.REGION}.amazonaws.com`],
         allowedHeaders: ['content-type', 'content-length'],
         exposedHeaders: ['etag'],
         maxAge: 3000,

@@ -27,7 +27,7 @@ export class RouteGroupStack extends Stack {
     super(scope, id, props);
     addRouteFunctions(this, routesOfGroup(props.group), {
       httpApi: props.api.httpApi, environment: props.api.functionEnvironment, grantTargets: props.api.grantTargets,
-      logRemovalPolicy: isProd(props.stage) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY, functions: this.routeFunctions,
+      logRemovalPolicy: isProd(props.stage) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY, functions: this.routeFunctions, logsKey: props.api.logsKey,
     });
   }
 }

@@ -39,7 +39,7 @@ export class WorkersStack extends Stack {
         memoryMb: def.memoryMb,
         timeoutSeconds: def.timeoutSeconds,
         environment: api.functionEnvironment,
-        logRemovalPolicy,
+        logRemovalPolicy, logsKey: data.logsKey,
       });
       // SqsEventSource grants the consume actions (receive/delete/change visibility) on this queue only.
       fn.fn.addEventSource(new SqsEventSource(wq.queue, { batchSize: def.batchSize, reportBatchItemFailures: true }));

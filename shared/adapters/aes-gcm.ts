@@ -18,10 +18,12 @@ function checkKey(key: Uint8Array): void {
   if (key.length !== KEY_BYTES) throw new Error(`AES-256-GCM needs a ${KEY_BYTES}-byte key`);
 }
 
-export function aesGcmEncrypt(key: Uint8Array, plaintext: string): AesGcmParts {
+/** `aad`: associated data bound to the ciphertext (not stored); decrypt needs the same bytes. */
+export function aesGcmEncrypt(key: Uint8Array, plaintext: string, aad?: Uint8Array): AesGcmParts {
   checkKey(key);
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  if (aad) cipher.setAAD(aad);
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return {
     iv: iv.toString('base64url'),
@@ -30,14 +32,15 @@ export function aesGcmEncrypt(key: Uint8Array, plaintext: string): AesGcmParts {
   };
 }
 
-/** Throws when the key is wrong or any part was altered (GCM authentication). */
-export function aesGcmDecrypt(key: Uint8Array, parts: AesGcmParts): string {
+/** Throws when the key is wrong, any part was altered or the associated data differs (GCM authentication). */
+export function aesGcmDecrypt(key: Uint8Array, parts: AesGcmParts, aad?: Uint8Array): string {
   checkKey(key);
   const iv = Buffer.from(parts.iv, 'base64url');
   const tag = Buffer.from(parts.tag, 'base64url');
   if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new Error('Malformed ciphertext');
   const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   decipher.setAuthTag(tag);
+  if (aad) decipher.setAAD(aad);
   try {
     return Buffer.concat([decipher.update(Buffer.from(parts.ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   } catch {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSafeDisplayText, UNSAFE_DISPLAY_TEXT } from '../domain/display-text';
 import { MEDIA_CONTENT_TYPES } from '../domain/media';
 
 /** Request and response schemas of media uploads and hosted upload links (spec §4; OpenAPI is generated from these). */
@@ -30,7 +31,7 @@ export const FinalizeResponse = z.object({
 
 export const UploadLinkBody = z.object({
   content_type: ContentType.optional().meta({ description: 'Accept only this type on the page' }),
-  note: z.string().trim().max(500).optional().meta({ description: 'Plain text shown on the page, e.g. what to upload' }),
+  note: z.string().trim().max(500).refine((v) => isSafeDisplayText(v, true), UNSAFE_DISPLAY_TEXT).optional().meta({ description: 'Plain text shown on the page, e.g. what to upload' }),
 }).strict();
 
 export const UploadLinkResponse = z.object({

@@ -1,6 +1,11 @@
 import { GuardrailsView } from './guardrail-schemas';
 import { z } from 'zod';
 import { PLAN_NAMES } from '../domain/plans';
+import { KEY_SCOPES } from '../domain/api-key';
+import { isSafeDisplayText, UNSAFE_DISPLAY_TEXT } from '../domain/display-text';
+
+/** A one-line display field (brand and key names): trimmed, 1–100 characters, no control or bidi-override characters. */
+const DisplayName = z.string().trim().min(1).max(100).refine((v) => isSafeDisplayText(v), UNSAFE_DISPLAY_TEXT);
 
 /** Request and response schemas of the account side of the API (OpenAPI is generated from these). */
 
@@ -27,10 +32,13 @@ export const ConfirmResponse = z.object({ api_key: z.string(), key_id: z.string(
 export const KeyView = z.object({
   id: z.string(), name: z.string(), prefix: z.string(), created_at: z.string(),
   expires_at: z.string().nullable(), revoked_at: z.string().nullable(),
+  scopes: z.array(z.enum(KEY_SCOPES)).meta({ description: 'publish: post and schedule; read: GET routes; manage: keys, webhooks, brands, connections' }),
 }).meta({ id: 'ApiKey' });
 export const CreateKeyBody = z.object({
-  name: z.string().trim().min(1).max(100).optional(),
+  name: DisplayName.optional(),
   expires_in_days: z.number().int().min(1).max(3650).optional(),
+  /** Default: the scopes of the key making the request; never wider than them (403 key_scope). */
+  scopes: z.array(z.enum(KEY_SCOPES)).min(1).max(3).optional(),
 }).strict();
 export const CreateKeyResponse = KeyView.extend({ api_key: z.string() });
 export const KeysResponse = z.object({ keys: z.array(KeyView) });
@@ -39,11 +47,11 @@ export const RevokeResponse = z.object({ id: z.string(), revoked: z.literal(true
 
 const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 export const BrandView = z.object({ id: z.string(), name: z.string(), timezone: z.string(), slots: z.array(z.string()), created_at: z.string() }).meta({ id: 'Brand' });
-export const CreateBrandBody = z.object({ name: z.string().trim().min(1).max(100) }).strict();
+export const CreateBrandBody = z.object({ name: DisplayName }).strict();
 export const CreateBrandResponse = z.object({ ok: z.literal(true), brand: BrandView });
 export const BrandsResponse = z.object({ brands: z.array(BrandView) });
 export const PatchBrandBody = z.object({
-  name: z.string().trim().min(1).max(100).optional(),
+  name: DisplayName.optional(),
   timezone: z.string().refine(isTimeZone, 'not an IANA time zone (e.g. Europe/Berlin)').optional(),
   slots: z.array(z.string().regex(TIME_OF_DAY, 'slots are HH:MM, 24-hour')).min(1).max(48).optional(),
 }).strict();
@@ -74,6 +82,7 @@ export const MeResponse = z.object({
   plan: z.string(), key_id: z.string(), usage: UsageResponse,
   brands: z.array(z.object({ id: z.string(), name: z.string() })),
   connections: z.object({ total: z.number(), by_platform: z.record(z.string(), z.number()) }),
+  redirect_origins: z.array(z.string()),
   guardrails: GuardrailsView,
 });
 export { UsageLine };

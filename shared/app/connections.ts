@@ -11,6 +11,7 @@ import { getBrand } from './brands';
 import { labelOf } from './publish/events';
 import { networkContext } from './publish/deliver';
 import { freshCredentials, signInLost } from './oauth/credentials';
+import { connectionContext } from './security/contexts';
 
 /** Credential fields that are URLs the service will call: each must point at a public https address. */
 const URL_FIELDS: Partial<Record<PlatformName, string[]>> = {
@@ -94,7 +95,7 @@ export async function connect(deps: Deps, account: Account, input: { platform: s
     id: newId('con', now), account_id: account.id, brand_id: brand.id, platform,
     handle: verified.handle, label: labelOf(brand.name, verified.handle, platform), status: 'active',
     connected_at: new Date(now).toISOString(),
-    credentials_enc: await deps.cipher.encrypt(JSON.stringify(verified.credentials)),
+    credentials_enc: await deps.cipher.encrypt(JSON.stringify(verified.credentials), connectionContext({ account_id: account.id, brand_id: brand.id, platform }, 'credentials')),
   };
   await deps.connections.put(connection);
   return { ok: true, connection: connectionView(connection) };

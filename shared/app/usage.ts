@@ -68,6 +68,7 @@ export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'con
     usage: u,
     brands: brands.map((b) => ({ id: b.id, name: b.name })),
     connections: { total: connections.length, by_platform },
+    redirect_origins: account.redirect_origins ?? [],
     /** The calling key's own guardrails, read-only (set from the dashboard). */
     guardrails,
   };

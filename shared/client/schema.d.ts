@@ -104,7 +104,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Account settings: the https origins redirect_after may lead to (besides this service) */
+        patch: operations["patch-me"];
         trace?: never;
     };
     "/api/usage": {
@@ -684,7 +685,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML) */
+        /** The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network */
         get: operations["get-oauth-callback"];
         put?: never;
         post?: never;
@@ -1528,6 +1529,8 @@ export interface components {
             created_at: string;
             expires_at: string | null;
             revoked_at: string | null;
+            /** @description publish: post and schedule; read: GET routes; manage: keys, webhooks, brands, connections */
+            scopes: ("publish" | "read" | "manage")[];
         };
         Brand: {
             id: string;
@@ -2669,6 +2672,7 @@ export interface operations {
                                 [key: string]: number;
                             };
                         };
+                        redirect_origins: string[];
                         guardrails: {
                             /** @enum {string} */
                             kind: "key" | "app";
@@ -2681,6 +2685,61 @@ export interface operations {
                             updated_at: string | null;
                         };
                     };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    redirect_origins: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect_origins: string[];
+                    };
+                };
+            };
+            /** @description invalid_redirect_origin */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key */
@@ -2793,6 +2852,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     expires_in_days?: number;
+                    scopes?: ("publish" | "read" | "manage")[];
                 };
             };
         };
@@ -2810,6 +2870,8 @@ export interface operations {
                         created_at: string;
                         expires_at: string | null;
                         revoked_at: string | null;
+                        /** @description publish: post and schedule; read: GET routes; manage: keys, webhooks, brands, connections */
+                        scopes: ("publish" | "read" | "manage")[];
                         api_key: string;
                     };
                 };

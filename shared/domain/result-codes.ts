@@ -32,5 +32,5 @@ export const RESULT_CODES = {
 export type ResultCode = keyof typeof RESULT_CODES;
 
 export function explain(code: string): { what: string; fix: string } {
-  return (RESULT_CODES as Record<string, { what: string; fix: string }>)[code] ?? RESULT_CODES.rejected;
+  return Object.hasOwn(RESULT_CODES, code) ? (RESULT_CODES as Record<string, { what: string; fix: string }>)[code] : RESULT_CODES.rejected;
 }

@@ -6,7 +6,7 @@ import type { Reply } from './reply';
 import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
 import type { SessionPrincipal } from '../app/dashboard/sign-in';
-import { auth, errorHandler, JSON_HEADERS, parseRequest, rateLimit, requestLog, requestState, stateOf } from './middlewares';
+import { auth, errorHandler, JSON_HEADERS, loopbackOnly, parseRequest, rateLimit, requestLog, requestState, stateOf } from './middlewares';
 import { getDeps } from '../container';
 import { config } from '../config';
 import { withLogContext } from '../log';
@@ -33,13 +33,22 @@ export interface HttpRequest<R extends RouteDef> {
   event: APIGatewayProxyEventV2;
 }
 
-function toResult(reply: Reply): APIGatewayProxyStructuredResultV2 {
+/**
+ * Headers of every HTML response (a page may tighten or widen the CSP with its own): nothing loads but inline
+ * style, no framing, no Referer (tokens live in page addresses), no sniffing; HSTS when served over https.
+ */
+export function htmlHeaders(https: boolean): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    'referrer-policy': 'no-referrer',
+    ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}
+
+function toResult(reply: Reply, https: boolean): APIGatewayProxyStructuredResultV2 {
   if (reply.html !== undefined) {
-    return {
-      statusCode: reply.status,
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', ...reply.headers },
-      body: reply.html, cookies: reply.cookies,
-    };
+    return { statusCode: reply.status, headers: { ...htmlHeaders(https), ...reply.headers }, body: reply.html, cookies: reply.cookies };
   }
   return {
     statusCode: reply.status,
@@ -57,7 +66,8 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(requestState(getDeps))
     .use(requestLog(route))
-    .use(errorHandler())
+    .use(errorHandler(route))
+    .use(loopbackOnly(route))
     .use(auth(route))
     .use(rateLimit(route))
     .use(parseRequest(route, () => config().MAX_BODY_BYTES))
@@ -74,7 +84,7 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
         deps: s.deps, ip: s.ip, requestId: s.requestId,
         headers: event.headers ?? {}, event,
       });
-      return toResult(reply);
+      return toResult(reply, s.deps.settings.publicBaseUrl.startsWith('https:'));
     });
   // One correlation id per request (API Gateway's request id), carried into every log line, queue message and
   // webhook delivery the request causes.

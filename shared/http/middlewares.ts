@@ -4,10 +4,12 @@ import type { z } from 'zod';
 import type { RouteDef } from './route';
 import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
-import { authenticate } from '../app/auth';
+import { authenticate, requireScope } from '../app/auth';
+import { requiredScope } from '../domain/api-key';
 import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
-import { AppError, BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
+import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../domain/errors';
+import { isOutage, OUTAGE_RETRY_AFTER_SECONDS } from './outage';
 import { appendLogContext, errorFields, log } from '../log';
 import { sessionPrincipal, type SessionPrincipal } from '../app/dashboard/sign-in';
 import { csrfMatches, presentedCsrf, readCookie, sessionCookieName } from './session';
@@ -70,11 +72,26 @@ export function requestLog(route: RouteDef): Mw {
   return { after: write, onError: write };
 }
 
-/** Exposes AppError messages as `{error, code, ...}` with their status; hides everything else behind a 500. */
-export function errorHandler(): Mw {
+/** 503 with Retry-After for a backing service that could not be reached or throttled; nothing was changed. */
+function unavailable(code: string, what: string): ServiceUnavailableError {
+  return new ServiceUnavailableError(`${what} is unavailable right now: nothing was changed; retry in a few seconds`, {
+    code, details: { retry_after: OUTAGE_RETRY_AFTER_SECONDS }, headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+  });
+}
+
+/**
+ * Exposes AppError messages as `{error, code, ...}` with their status; an outage of a backing service is 503
+ * (`webhooks_unavailable` on webhook routes, `service_unavailable` elsewhere; the auth path answers
+ * `auth_unavailable` itself); everything else is hidden behind a 500.
+ */
+export function errorHandler(route?: Pick<RouteDef, 'tag'>): Mw {
   return {
     onError: (req: Req) => {
-      const err = req.error;
+      let err = req.error;
+      if (!(err instanceof AppError) && isOutage(err)) {
+        log.warn('backing service unavailable', { request_id: stateOf(req.context)?.requestId, ...errorFields(err) });
+        err = route?.tag === 'Webhooks' ? unavailable('webhooks_unavailable', 'The webhook service') : unavailable('service_unavailable', 'The service');
+      }
       if (err instanceof AppError) {
         req.response = { statusCode: err.status, headers: { ...JSON_HEADERS, ...err.headers }, body: JSON.stringify(err.toBody()) };
         return;
@@ -84,6 +101,20 @@ export function errorHandler(): Mw {
         statusCode: 500, headers: JSON_HEADERS,
         body: JSON.stringify({ error: 'Internal error: nothing was changed; try again', code: 'internal_error', request_id: stateOf(req.context)?.requestId }),
       };
+    },
+  };
+}
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
+
+/**
+ * Local-only routes (/dev/*) answer only to a loopback Host header, so a page on another site cannot read the
+ * outbox through DNS rebinding (its requests carry that site's host name); anything else is 404.
+ */
+export function loopbackOnly(route: Pick<RouteDef, 'localOnly'>): Mw {
+  return {
+    before: (req: Req) => {
+      if (route.localOnly && !LOOPBACK_HOST.test(req.event.headers?.host ?? '')) throw new NotFoundError('Not found');
     },
   };
 }
@@ -117,15 +148,21 @@ async function authSession(route: RouteDef, req: Req): Promise<void> {
   s.session = principal;
 }
 
-/** Authenticates the bearer key (key routes) or the dashboard session (session routes). */
+/** Authenticates the bearer key and checks its scope (key routes), or the dashboard session (session routes). */
 export function auth(route: RouteDef): Mw {
   return {
     before: async (req: Req) => {
       if (route.auth === 'open') return;
-      if (route.auth === 'session') return authSession(route, req);
       const s = stateOf(req.context);
-      s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+      try {
+        if (route.auth === 'session') return await authSession(route, req);
+        s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+      } catch (err) {
+        if (!(err instanceof AppError) && isOutage(err)) throw unavailable('auth_unavailable', 'Authentication');
+        throw err;
+      }
       appendLogContext({ account_id: s.principal.account.id });
+      requireScope(s.principal, requiredScope(route));
     },
   };
 }
@@ -193,7 +230,8 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
       const e = req.event;
       if (route.params) {
         const res = route.params.safeParse(e.pathParameters ?? {});
-        if (!res.success) throw new BadRequestError('Invalid path parameters', { details: { issues: issues(res.error) } });
+        // an id, token or name that cannot be valid (too long, wrong shape) names nothing: 404, as spec §7 says for ids
+        if (!res.success) throw new NotFoundError('Not found: no such item', { details: { issues: issues(res.error) } });
         s.params = res.data;
       }
       if (route.query) {

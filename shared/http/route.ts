@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { KeyScope } from '../domain/api-key';
 
 /**
  * One entry of THE route table (infra/routes.ts). The CDK stack, the local server and the OpenAPI document are all
@@ -11,7 +12,8 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
 /** `billingConfig`: read Stripe's keys and prices under BILLING_SSM_PREFIX in SSM Parameter Store (billing routes only). */
 /** `bedrock`: bedrock:InvokeModel on the configured model (BEDROCK_MODEL_ID) only (AI drafts, issue 12). */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'ses' | 'oauthConfig' | 'billingConfig' | 'bedrock';
+/** `kms`: encrypt and decrypt secrets; `kmsEncrypt` / `kmsDecrypt`: only new data keys / only unwrapping them. */
+export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'kmsEncrypt' | 'kmsDecrypt' | 'ses' | 'oauthConfig' | 'billingConfig' | 'bedrock';
 
 export interface ResponseDef {
   description: string;
@@ -27,6 +29,8 @@ export interface RouteDef {
   tag: string;
   /** open: no auth; key: bearer API key; session: dashboard session (403 for a key). */
   auth: 'open' | 'key' | 'session';
+  /** Key routes: the key scope needed (403 key_scope without it); absent = `read` for GET/HEAD, `manage` otherwise. */
+  scope?: KeyScope;
   /** Served only by the local runtime (e.g. /dev/outbox); never deployed. */
   localOnly?: boolean;
   /** Per-account (key routes) or per-IP (open routes) request limit of spec §8.1. */

@@ -34,7 +34,7 @@ export function buildRegistry(cfg: Config): Registry {
     devto: createDevtoAdapter({ apiBase: cfg.DEVTO_API_BASE }),
     hashnode: createHashnodeAdapter({ apiBase: cfg.HASHNODE_API_BASE }),
     slack: createSlackAdapter(),
-    nostr: createNostrAdapter({ defaultRelays: cfg.NOSTR_DEFAULT_RELAYS.split(',').map((r) => r.trim()).filter(Boolean) }),
+    nostr: createNostrAdapter({ defaultRelays: cfg.NOSTR_DEFAULT_RELAYS.split(',').map((r) => r.trim()).filter(Boolean), allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
     tiktok: createTikTokAdapter(h.tiktok),
     youtube: createYouTubeAdapter(h.youtube),
     reddit: createRedditAdapter(h.reddit),

@@ -40,6 +40,8 @@ export interface ScheduleRecord {
   updated_at: string;
   /** When the dispatcher claimed it (ms). */
   claimed_at?: number;
+  /** How many times a stale run was taken over (a run that keeps dying is failed after MAX_TAKEOVERS). */
+  takeovers?: number;
   canceled_at?: string;
   /** Who scheduled it (API key or AI app): its guardrails apply when it publishes (issue 16). */
   actor?: { kind: 'key' | 'app'; id: string };
@@ -96,12 +98,16 @@ export interface ScheduleStore {
   /** Changes a schedule that is still `scheduled` (PATCH, cancel); answers the new record, or undefined. */
   updateScheduled(id: string, patch: Partial<Pick<ScheduleRecord, 'run_at' | 'request' | 'platforms' | 'brand_id' | 'slot' | 'slot_claim' | 'status' | 'canceled_at' | 'counted'>>, nowIso: string): Promise<ScheduleRecord | undefined>;
   /**
-   * Schedules still `scheduled` (not deferrals) whose run_at ≤ `before` (ISO), across accounts, oldest first, at
-   * most `limit`: what the reconciliation sweep fires when an alarm was never armed. Index entries met on the way
-   * whose schedule no longer waits there are dropped.
+   * Schedules still `scheduled` (not deferrals), or `publishing` without a recorded post, whose run_at ≤ `before`
+   * (ISO), across accounts, oldest first, at most `limit`: what the reconciliation sweep fires when an alarm was
+   * never armed, or takes over when a run died. Index entries met on the way whose schedule no longer waits there
+   * are dropped.
    */
   overdue(before: string, limit: number): Promise<ScheduleRecord[]>;
-  /** Records the outcome of a `publishing` schedule (post_id, final status, error); no-op unless publishing. */
+  /**
+   * Records the outcome of a `publishing` schedule (post_id, final status, error); no-op (false) unless publishing.
+   * Once the post is recorded or the run ended, the schedule leaves the sweep's index.
+   */
   settle(id: string, fields: { status: ScheduleStatus; post_id?: string; error?: ScheduleRecord['error'] }, nowIso: string): Promise<boolean>;
 
   createRecurring(r: RecurringRecord): Promise<void>;

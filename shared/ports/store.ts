@@ -1,4 +1,5 @@
 import type { PlanName } from '../domain/plans';
+import type { KeyScope } from '../domain/api-key';
 import type { AccountBilling, PlanChange } from '../domain/billing';
 
 /**
@@ -13,6 +14,8 @@ export interface Account {
   verified: boolean;
   created_at: string;
   brand_count: number;
+  /** https origins redirect_after may lead to (PATCH /api/me); absent = none registered. */
+  redirect_origins?: string[];
   // Billing (issue 13): the subscription state the plan follows, its optimistic version, the customer, the last change.
   billing?: AccountBilling;
   billing_version?: number;
@@ -32,6 +35,8 @@ export interface AccountStore {
   /** Adds one to brand_count if it stays within `limit`; false when the limit is reached. */
   reserveBrand(id: string, limit: number): Promise<boolean>;
   releaseBrand(id: string): Promise<void>;
+  /** Replaces the account's registered redirect origins. */
+  setRedirectOrigins(id: string, origins: string[]): Promise<void>;
 }
 
 export interface ApiKeyRecord {
@@ -44,6 +49,8 @@ export interface ApiKeyRecord {
   created_at: string;
   expires_at?: string;
   revoked_at?: string;
+  /** What the key may do; absent on keys issued before scopes existed (= all three). */
+  scopes?: KeyScope[];
 }
 
 export interface KeyStore {

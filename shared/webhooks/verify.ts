@@ -88,7 +88,7 @@ export function checkWebhook(rawBody: string | Buffer, signatureHeaderValue: str
  *
  *   const event = verifyWebhook(rawBody, req.headers['service-signature'], process.env.WEBHOOK_SECRET, { toleranceSeconds: 300 });
  */
-export function verifyWebhook<T = { id: string; type: string; created_at: string; data: Record<string, unknown> }>(
+export function verifyWebhook<T = { id: string; type: string; created_at: string; delivery_id: string; data: Record<string, unknown> }>(
   rawBody: string | Buffer, signatureHeaderValue: string | undefined | null, secret: string, opts: VerifyOptions = {},
 ): T {
   const res = checkWebhook(rawBody, signatureHeaderValue, secret, opts);

@@ -93,7 +93,7 @@ function setup(): Record<PlatformName, { adapter: NetworkAdapter; creds: Record<
     wordpress: { adapter: createWordpressAdapter(), creds: { site_url: `${f.wordpress.url}/`, username: WP_USER, app_password: WP_APP_PASSWORD } },
     devto: { adapter: createDevtoAdapter({ apiBase: `${f.devto.url}/` }), creds: { api_key: DEVTO_KEY } },
     hashnode: { adapter: createHashnodeAdapter({ apiBase: `${f.hashnode.url}/` }), creds: { token: HASHNODE_TOKEN, publication: PUB_ID } },
-    nostr: { adapter: createNostrAdapter({ defaultRelays: [f.relay.url], relayTimeoutMs: 1000, graceAfterAcceptMs: 50 }), creds: { nsec: nsecEncode(generateSecretKey()) } },
+    nostr: { adapter: createNostrAdapter({ defaultRelays: [f.relay.url], relayTimeoutMs: 1000, graceAfterAcceptMs: 50, allowPrivate: true }), creds: { nsec: nsecEncode(generateSecretKey()) } },
     tiktok: { adapter: createTikTokAdapter({ apiBase: f.tiktok.url, authBase: f.tiktok.url, pollIntervalMs: 50, reserveMs: 20 }), creds: { access_token: f.tiktok.token, open_id: f.tiktok.openId, username: f.tiktok.username }, media: [{ url: 'https://media.example.com/clip.mp4', kind: 'video' }] },
     youtube: { adapter: createYouTubeAdapter({ apiBase: f.youtube.url, uploadBase: f.youtube.url, reserveMs: 100 }), creds: { access_token: f.youtube.token, channel_id: 'UCacme000000000000000001', channel_title: 'Acme Channel' }, media: [{ url: f.youtube.mediaUrl('clip.mp4'), kind: 'video' }] },
     reddit: { adapter: createRedditAdapter({ apiBase: f.reddit.url }), creds: { access_token: f.reddit.token(), username: 'acme_team', user_id: 'k3x9q' }, subreddit: 'test' },

@@ -31,10 +31,18 @@ async function signIn(platform: string): Promise<string> {
   const start = await api('POST', `/api/oauth/${platform}/url`, {});
   expect([platform, start.status]).toEqual([platform, 200]);
   let next = start.body.url as string;
-  expect(next.startsWith(`${rt.url}/sandbox/`)).toBe(true);
+  // the sign-in link binds the sign-in to this "browser" with a cookie, then leads to the simulator
+  expect(next.startsWith(`${rt.url}/api/oauth/${platform}/callback?start=`)).toBe(true);
+  const jar = new Map<string, string>();
   let res!: Response;
   for (let i = 0; i < 8 && next; i++) {
-    res = await fetch(next, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    res = await fetch(next, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA, ...(cookie ? { cookie } : {}) } });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
     const loc = res.headers.get('location');
     next = loc ? new URL(loc, next).toString() : '';
   }

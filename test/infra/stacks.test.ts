@@ -53,12 +53,24 @@ function actionsOf(t: Template, fnId: string): string[] {
     .filter((p) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId));
   const managed = resourcesOf(t, 'AWS::IAM::Role')[roleId]!.Properties!.ManagedPolicyArns;
   expect(managed).toBeUndefined(); // no AWSLambdaBasicExecutionRole: logs are granted on the function's own group
-  return policies.flatMap((p) => (p.Properties!.PolicyDocument.Statement as { Action: string | string[] }[])
+  return policies.flatMap((p) => (p.Properties!.PolicyDocument.Statement as { Action: string | string[]; Condition?: any }[])
+    // the table key, usable only through DynamoDB, comes with the `table` grant (asserted on its own below)
+    .filter((s) => !s.Condition?.StringEquals?.['kms:ViaService'])
     .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])));
 }
 
+/** The statements of the function's role that use the table key through DynamoDB. */
+function tableKeyStatements(t: Template, fnId: string): any[] {
+  const fn = resourcesOf(t, 'AWS::Lambda::Function')[fnId]!;
+  const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;
+  return Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
+    .filter((p) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => p.Properties!.PolicyDocument.Statement as any[])
+    .filter((s) => s.Condition?.StringEquals?.['kms:ViaService']);
+}
+
 const GRANT_ACTION_PREFIX: Record<Grant, string> = {
-  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:', billingConfig: 'ssm:', bedrock: 'bedrock:',
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', kmsEncrypt: 'kms:', kmsDecrypt: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:', billingConfig: 'ssm:', bedrock: 'bedrock:',
 };
 
 describe('stacks', () => {
@@ -103,7 +115,7 @@ describe('data stack', () => {
     data.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
   });
 
-  test('media bucket: private, TLS only, S3-managed encryption, 30-day expiry, CORS for PUT/GET, access logs', () => {
+  test('media bucket: private, TLS only, S3-managed encryption, 30-day expiry, CORS for PUT from the service only, access logs', () => {
     const media = Object.entries(resourcesOf(data, 'AWS::S3::Bucket')).find(([, b]) => b.Properties!.CorsConfiguration)!;
     expect(media).toBeDefined();
     const [mediaId, bucket] = media;
@@ -115,10 +127,14 @@ describe('data stack', () => {
     expect(bucket.Properties!.LifecycleConfiguration.Rules).toEqual(
       expect.arrayContaining([expect.objectContaining({ ExpirationInDays: 30, Status: 'Enabled' })]));
     expect(bucket.Properties!.CorsConfiguration.CorsRules).toEqual([expect.objectContaining({
-      AllowedMethods: expect.arrayContaining(['PUT', 'GET']),
-      AllowedOrigins: ['*'],
+      AllowedMethods: ['PUT'],
+      AllowedOrigins: [{ 'Fn::Join': ['', ['https://*.execute-api.', { Ref: 'AWS::Region' }, '.amazonaws.com']] }],
       AllowedHeaders: expect.arrayContaining(['content-type', 'content-length']),
     })]);
+    // with a public base URL, exactly its origin
+    const own = Template.fromStack(build({ publicBaseUrl: 'https://api.example.org/v1' }).data);
+    const ownMedia = Object.values(own.findResources('AWS::S3::Bucket') as Resources).find((b) => b.Properties!.CorsConfiguration)!;
+    expect(ownMedia.Properties!.CorsConfiguration.CorsRules[0].AllowedOrigins).toEqual(['https://api.example.org']);
     data.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: mediaId },
       PolicyDocument: {
@@ -294,6 +310,66 @@ describe('iam', () => {
         }
       }
     }
+  });
+});
+
+describe('defence in depth (issue 17)', () => {
+  // the routes whose functions are in the API stack (and its nested stacks); route groups have their own stacks
+  const routes = apiRoutes();
+  test('the table is encrypted with its own customer-managed key (rotated); route roles use it only through DynamoDB', () => {
+    const keyId = Object.keys(data.findResources('AWS::KMS::Key', { Properties: { Description: Match.stringLikeRegexp('encryption at rest of the table') } }));
+    expect(keyId).toHaveLength(1);
+    data.hasResourceProperties('AWS::KMS::Key', { Description: Match.stringLikeRegexp('encryption at rest of the table'), EnableKeyRotation: true });
+    data.hasResourceProperties('AWS::DynamoDB::Table', {
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [keyId[0], 'Arn'] } },
+    });
+    for (const r of routes) {
+      const statements = tableKeyStatements(api, functionId(api, `${r.method} ${r.path}`));
+      expect({ route: r.id, uses: statements.length > 0 }).toEqual({ route: r.id, uses: r.grants.includes('table') });
+      for (const st of statements) {
+        expect(st.Action).toEqual(expect.not.arrayContaining([expect.stringMatching(/\*/)]));
+        expect(st.Condition.StringEquals['kms:ViaService']).toEqual({ 'Fn::Join': ['', ['dynamodb.', { Ref: 'AWS::Region' }, '.amazonaws.com']] });
+      }
+    }
+  });
+
+  test('every log group (functions, workers, API access logs) is encrypted with the logs key, which only CloudWatch Logs of this account may use', () => {
+    for (const t of [api, worker]) {
+      const groups = Object.values(resourcesOf(t, 'AWS::Logs::LogGroup'));
+      expect(groups.length).toBeGreaterThan(0);
+      for (const g of groups) expect(g.Properties!.KmsKeyId).toBeDefined();
+    }
+    data.hasResourceProperties('AWS::KMS::Key', {
+      Description: Match.stringLikeRegexp('log groups'), EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({
+        Principal: { Service: { 'Fn::Join': ['', ['logs.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } },
+        Condition: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': Match.anyValue() } },
+      })]) },
+    });
+  });
+
+  test('the credentials key is split by need: routes that only store secrets cannot unwrap them, and the reverse', () => {
+    const kmsOf = (r: { method: string; path: string }) => actionsOf(api, functionId(api, `${r.method} ${r.path}`)).filter((a) => a.startsWith('kms:')).sort();
+    for (const r of routes) {
+      const expected = r.grants.includes('kms') ? ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey']
+        : [...(r.grants.includes('kmsDecrypt') ? ['kms:Decrypt'] : []), ...(r.grants.includes('kmsEncrypt') ? ['kms:GenerateDataKey'] : [])];
+      expect({ route: r.id, kms: kmsOf(r) }).toEqual({ route: r.id, kms: expected });
+    }
+    const byId = (id: string) => routes.find((r) => r.id === id)!;
+    expect(kmsOf(byId('post-connect'))).toEqual(['kms:GenerateDataKey']);
+    expect(kmsOf(byId('post-webhooks'))).toEqual(['kms:GenerateDataKey']);
+    expect(kmsOf(byId('post-schedule'))).toEqual(['kms:Decrypt']);
+    expect(kmsOf(byId('get-me'))).toEqual([]);
+  });
+
+  test('throttles per route: open routes 20/s, slow network routes 50/s, the rest the stage default', () => {
+    const stage = Object.values(resourcesOf(api, 'AWS::ApiGatewayV2::Stage'))[0]!;
+    const settings = stage.Properties!.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    expect(Object.keys(settings).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(settings['POST /api/signup']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+    expect(settings['GET /api/oauth/{platform}/callback']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+    expect(settings['POST /api/post']).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+    expect(settings['GET /api/me']).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
   });
 });
 

@@ -1,3 +1,4 @@
+import { KEY_SCOPES } from '../../shared/domain/api-key';
 import { startTestTable, testDeps } from '../support/deps';
 import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import type { MediaGateway } from '../../shared/app/deps';
@@ -85,12 +86,27 @@ describe('MCP rate limits', () => {
   it('each tool call counts on the caller\'s own requests-a-minute counter (an AI app is not its account\'s key)', async () => {
     const { deps } = testDeps(table, {}, { frozenClock: true });
     const account = { id: 'acc_rl', email: 'rl@example.com', plan: 'free', verified: true } as unknown as Account;
-    const app = { deps, principal: { account, actor: { kind: 'app' as const, id: 'app_rl' } } };
+    const app = { deps, principal: { account, actor: { kind: 'app' as const, id: 'app_rl' }, scopes: [...KEY_SCOPES] } };
     for (let i = 0; i < 60; i++) expect((await callTool(app, 'list_platforms', {}, 'r')).isError).toBeFalsy();
     const limited = await callTool(app, 'list_platforms', {}, 'r');
     expect(limited.isError).toBe(true);
     expect(JSON.parse((limited.content[0] as { text: string }).text)).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number), fix: expect.stringContaining('retry_after') });
-    const key = { deps, principal: { account, actor: { kind: 'key' as const, id: 'key_rl' } } };
+    const key = { deps, principal: { account, actor: { kind: 'key' as const, id: 'key_rl' }, scopes: [...KEY_SCOPES] } };
     expect((await callTool(key, 'list_platforms', {}, 'r')).isError).toBeFalsy();
+  });
+
+  it('each tool needs the scope of the REST route it wraps: a read-only key lists brands but cannot publish or create', async () => {
+    const { deps } = testDeps(table, {}, { frozenClock: true });
+    const account = { id: 'acc_scope', email: 'scope@example.com', plan: 'free', verified: true } as unknown as Account;
+    const reader = { deps, principal: { account, actor: { kind: 'key' as const, id: 'key_reader' }, scopes: ['read' as const] } };
+    expect((await callTool(reader, 'list_brands', {}, 'r')).isError).toBeFalsy();
+    for (const [tool, args, scope] of [
+      ['post_to_social', { platform: 'telegram', text: 'hi' }, 'publish'],
+      ['create_brand', { name: 'Acme' }, 'manage'],
+    ] as const) {
+      const refused = await callTool(reader, tool, args, 'r');
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse((refused.content[0] as { text: string }).text)).toMatchObject({ code: 'key_scope', scope });
+    }
   });
 });

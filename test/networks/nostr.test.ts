@@ -21,7 +21,7 @@ beforeAll(async () => {
   const dead = new FakeRelay();
   deadRelay = await dead.start();
   await dead.stop();
-  adapter = createNostrAdapter({ defaultRelays: relays.map((r) => r.url), relayTimeoutMs: 400, graceAfterAcceptMs: 200 });
+  adapter = createNostrAdapter({ defaultRelays: relays.map((r) => r.url), relayTimeoutMs: 400, graceAfterAcceptMs: 200, allowPrivate: true });
 });
 afterAll(() => Promise.all(relays.map((r) => r.stop())));
 beforeEach(() => relays.forEach((r) => r.reset()));
@@ -122,7 +122,7 @@ describe('nostr publish', () => {
 
   it('no relay answers → timeout within the deadline, sockets closed', async () => {
     relays.forEach((r) => { r.behaviour = { kind: 'silent' }; });
-    const slowAdapter = createNostrAdapter({ defaultRelays: relays.map((r) => r.url) });
+    const slowAdapter = createNostrAdapter({ defaultRelays: relays.map((r) => r.url), allowPrivate: true });
     const { ctx } = testContext({ nsec }, { timeoutMs: 300 });
     const started = Date.now();
     expect(await slowAdapter.publish(content(), ctx)).toMatchObject({ ok: false, kind: 'timeout' });

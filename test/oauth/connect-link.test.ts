@@ -21,22 +21,36 @@ beforeEach(() => { w.fake.reset(); w.telegram.reset(); });
 
 let ip = 0;
 /** An API Gateway v2 event for a hosted-page route (a new client address each time, so per-IP limits stay out of the way). */
-function ev(method: string, routeKey: string, path: string, params: Record<string, string>, o: { query?: Record<string, string>; form?: Record<string, string> } = {}): APIGatewayProxyEventV2 {
+function ev(method: string, routeKey: string, path: string, params: Record<string, string>, o: { query?: Record<string, string>; form?: Record<string, string>; cookies?: string[] } = {}): APIGatewayProxyEventV2 {
   const base = sampleEvent('http/get-platforms.json');
   return {
-    ...base, rawPath: path, routeKey: `${method} ${routeKey}`, pathParameters: params, queryStringParameters: o.query,
+    ...base, rawPath: path, routeKey: `${method} ${routeKey}`, pathParameters: params, queryStringParameters: o.query, cookies: o.cookies,
     body: o.form ? new URLSearchParams(o.form).toString() : undefined,
     headers: { ...base.headers, ...(o.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
     requestContext: { ...base.requestContext, http: { ...base.requestContext.http, method, path, sourceIp: `203.0.113.${++ip % 250}` } },
   };
 }
 const page = (token: string, query?: Record<string, string>) => call(getPage, ev('GET', '/connect/{token}', `/connect/${token}`, { token }, { query }));
-const submit = (token: string, platform: string, form: Record<string, string>) =>
-  call(postCredentials, ev('POST', '/connect/{token}/credentials/{platform}', `/connect/${token}/credentials/${platform}`, { token, platform }, { form }));
-const startOauth = (token: string, platform: string) =>
-  call(postOauth, ev('POST', '/connect/{token}/oauth/{platform}', `/connect/${token}/oauth/${platform}`, { token, platform }, { form: {} }));
+/** What the browser holds after opening the page: its form token (hidden field) and the matching cookie. */
+async function pageForm(token: string): Promise<{ form_token: string; cookie: string }> {
+  const res = await page(token);
+  const form_token = /name="form_token" value="([^"]+)"/.exec(res.raw)?.[1] ?? '';
+  return { form_token, cookie: res.cookies.find((c) => c.startsWith('svc_form='))?.split(';')[0] ?? '' };
+}
+const submit = async (token: string, platform: string, form: Record<string, string>) => {
+  const f = await pageForm(token);
+  return call(postCredentials, ev('POST', '/connect/{token}/credentials/{platform}', `/connect/${token}/credentials/${platform}`, { token, platform }, { form: { form_token: f.form_token, ...form }, cookies: [f.cookie] }));
+};
+/** The browser's cookies (name=value), as set by the sign-in button. */
+let jar: string[] = [];
+const startOauth = async (token: string, platform: string) => {
+  const f = await pageForm(token);
+  const res = await call(postOauth, ev('POST', '/connect/{token}/oauth/{platform}', `/connect/${token}/oauth/${platform}`, { token, platform }, { form: { form_token: f.form_token }, cookies: [f.cookie] }));
+  for (const c of res.cookies) jar = [...jar.filter((j) => !j.startsWith(c.split('=')[0] + '=')), c.split(';')[0]];
+  return res;
+};
 const callback = (platform: string, query: Record<string, string>) =>
-  call(getCallback, ev('GET', '/api/oauth/{platform}/callback', `/api/oauth/${platform}/callback`, { platform }, { query }));
+  call(getCallback, ev('GET', '/api/oauth/{platform}/callback', `/api/oauth/${platform}/callback`, { platform }, { query, cookies: jar }));
 /** The browser at the network: the authorize page redirects straight back to the callback. */
 async function atNetwork(authorizeUrl: string) {
   const res = await fetch(authorizeUrl, { redirect: 'manual' });

@@ -1,3 +1,6 @@
+import { connectionContext } from '../../shared/app/security/contexts';
+import { signInAtNetwork } from '../support/oauth-browser';
+import { setRedirectOrigins } from '../../shared/app/security/redirects';
 import { oauthWorld } from '../support/oauth';
 import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
@@ -21,27 +24,28 @@ beforeEach(() => w.fake.reset());
 
 /** What the browser does at the network: opens the authorize URL, which redirects back to our callback. */
 async function authorize(url: string) {
-  const res = await fetch(url, { redirect: 'manual' });
-  expect(res.status).toBe(302);
-  const back = new URL(res.headers.get('location')!);
-  return { back, query: Object.fromEntries(back.searchParams) as Record<string, string> };
+  const at = await signInAtNetwork(w.deps, url);
+  expect(at.status).toBe(302);
+  return at;
 }
 
 async function signIn(account: Account, platform: PlatformName, input: { brand_id?: string; redirect_after?: string } = {}) {
   const { url } = await startOAuth(w.deps, account, platform, input);
-  const { query } = await authorize(url);
-  return { url, query, outcome: await completeOAuth(w.deps, platform, query) };
+  const { query, nonce } = await authorize(url);
+  return { url, query, nonce, outcome: await completeOAuth(w.deps, platform, query, nonce) };
 }
 
 describe('POST /api/oauth/{platform}/url', () => {
   it('answers the network authorize URL with a state, the callback as redirect_uri, and PKCE only where the network takes it', async () => {
     const acc = await w.newAccount();
-    const li = new URL((await startOAuth(w.deps, acc, 'linkedin', {})).url);
+    const started = await startOAuth(w.deps, acc, 'linkedin', {});
+    expect(started.url).toMatch(/^https:\/\/api\.test\/api\/oauth\/linkedin\/callback\?start=[A-Za-z0-9_-]{43}$/);
+    const li = new URL((await authorize(started.url)).authorizeUrl);
     expect(li.origin + li.pathname).toBe(`${w.fake.url}/oauth/authorize`);
     expect(li.searchParams.get('redirect_uri')).toBe('https://api.test/api/oauth/linkedin/callback');
     expect(li.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(li.searchParams.get('code_challenge')).toBeNull();
-    const x = new URL((await startOAuth(w.deps, acc, 'x', {})).url);
+    const x = new URL((await authorize((await startOAuth(w.deps, acc, 'x', {})).url)).authorizeUrl);
     expect(x.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(x.searchParams.get('code_challenge_method')).toBe('S256');
   });
@@ -67,7 +71,7 @@ describe('POST /api/oauth/{platform}/url', () => {
     });
     const ok = await call(postOauthUrl, event('x'));
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ platform: 'x', brand_id: expect.stringMatching(/^brd_/), expires_in: STATE_TTL_SECONDS, url: expect.stringContaining('/oauth/authorize?') });
+    expect(ok.body).toMatchObject({ platform: 'x', brand_id: expect.stringMatching(/^brd_/), expires_in: STATE_TTL_SECONDS, url: expect.stringContaining('/api/oauth/x/callback?start=') });
     expect((await call(postOauthUrl, event('discord', {}))).body).toMatchObject({ code: 'not_oauth_platform' });
     expect((await call(postOauthUrl, event('youtube', {}))).status).toBe(503);
   });
@@ -84,13 +88,13 @@ describe('the callback', () => {
     // encrypted at rest: the test cipher's envelope, and no token in the clear anywhere on the item
     expect(stored.tokens_enc).toMatch(/^test:/);
     const item = JSON.stringify(stored);
-    const tokens = JSON.parse(await w.deps.cipher.decrypt(stored.tokens_enc!)) as TokenSet;
+    const tokens = JSON.parse(await w.deps.cipher.decrypt(stored.tokens_enc!, connectionContext(stored, 'tokens'))) as TokenSet;
     expect(tokens.access_token).toMatch(/^at-/);
     expect(tokens.refresh_token).toMatch(/^rt-/);
     expect(item).not.toContain(tokens.access_token);
     expect(item).not.toContain(tokens.refresh_token);
     expect(stored.token_expires_at).toBe(tokens.expires_at);
-    expect(JSON.parse(await w.deps.cipher.decrypt(stored.credentials_enc))).toEqual({ account_id: 'acct-1' });
+    expect(JSON.parse(await w.deps.cipher.decrypt(stored.credentials_enc, connectionContext(stored, 'credentials')))).toEqual({ account_id: 'acct-1' });
 
     const { api_key } = await createApiKey(w.deps, acc.id, { name: 'list' });
     const listed = await call(getConnections, sampleEvent('http/get-me.json', { rawPath: '/api/connections', headers: { authorization: `Bearer ${api_key}` } }));
@@ -135,26 +139,28 @@ describe('the callback', () => {
     const acc = await w.newAccount('starter');
     const a = await startOAuth(w.deps, acc, 'x', {});
     const b = await startOAuth(w.deps, acc, 'x', {});
-    const challengeA = new URL(a.url).searchParams.get('code_challenge')!;
-    const challengeB = new URL(b.url).searchParams.get('code_challenge')!;
-    expect(challengeA).not.toBe(challengeB);
     const backA = await authorize(a.url);
     const backB = await authorize(b.url);
+    const challengeA = new URL(backA.authorizeUrl).searchParams.get('code_challenge')!;
+    const challengeB = new URL(backB.authorizeUrl).searchParams.get('code_challenge')!;
+    expect(challengeA).not.toBe(challengeB);
 
-    // A's code presented with B's state: B's verifier goes with it and the network refuses the exchange
-    const crossed = await completeOAuth(w.deps, 'x', { code: backA.query.code, state: backB.query.state });
+    // A's code presented with B's state (in B's browser): B's verifier goes with it and the network refuses the exchange
+    const crossed = await completeOAuth(w.deps, 'x', { code: backA.query.code, state: backB.query.state }, backB.nonce);
     expect(crossed).toMatchObject({ kind: 'failed', status: 502, code: 'oauth_exchange_failed', message: expect.stringContaining('code_verifier does not match') });
     const sentB = new URLSearchParams(w.fake.tokenCalls('authorization_code')[0].text).get('code_verifier')!;
     expect(challengeOf(sentB)).toBe(challengeB);
 
     // a code is only good with the verifier of its own state
     const c = await startOAuth(w.deps, acc, 'x', {});
-    const challengeC = new URL(c.url).searchParams.get('code_challenge')!;
-    expect(await completeOAuth(w.deps, 'x', (await authorize(c.url)).query)).toMatchObject({ kind: 'connected', platform: 'x' });
+    const backC = await authorize(c.url);
+    const challengeC = new URL(backC.authorizeUrl).searchParams.get('code_challenge')!;
+    expect(await completeOAuth(w.deps, 'x', backC.query, backC.nonce)).toMatchObject({ kind: 'connected', platform: 'x' });
     const sentC = new URLSearchParams(w.fake.tokenCalls('authorization_code')[1].text).get('code_verifier')!;
     expect(sentC).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(challengeOf(sentC)).toBe(challengeC);
     // the verifier never travels in the authorize URL
+    expect(backC.authorizeUrl).not.toContain(sentC);
     expect(c.url).not.toContain(sentC);
   });
 
@@ -169,7 +175,9 @@ describe('the callback', () => {
   it('saves into the brand named at the start, and redirects to redirect_after with the outcome', async () => {
     const acc = await w.newAccount('pro');
     const brand = await createBrand(w.deps, acc, 'Client B');
-    const { outcome } = await signIn(acc, 'linkedin', { brand_id: brand.id, redirect_after: 'https://app.example/done?x=1' });
+    await setRedirectOrigins(w.deps, acc, ['https://app.example']);
+    const registered = (await w.deps.accounts.get(acc.id))!;
+    const { outcome } = await signIn(registered, 'linkedin', { brand_id: brand.id, redirect_after: 'https://app.example/done?x=1' });
     expect(outcome).toMatchObject({ kind: 'connected', brand: { id: brand.id, name: 'Client B' } });
     const reply = callbackReply(w.deps, outcome);
     expect(reply.status).toBe(303);
@@ -183,9 +191,10 @@ describe('the callback', () => {
   it('the callback route answers HTML pages, without leaking the code or tokens', async () => {
     const acc = await w.newAccount();
     const { url } = await startOAuth(w.deps, acc, 'linkedin', {});
-    const { query } = await authorize(url);
+    const { query, nonce } = await authorize(url);
     const event = (q: Record<string, string>) => sampleEvent('http/get-platforms.json', {
       rawPath: '/api/oauth/linkedin/callback', routeKey: 'GET /api/oauth/{platform}/callback', pathParameters: { platform: 'linkedin' }, queryStringParameters: q,
+      cookies: [`svc_oauth_linkedin=${nonce}`],
     });
     const ok = await call(getCallback, event(query));
     expect(ok.status).toBe(200);
@@ -220,7 +229,7 @@ describe('the page / business account picker', () => {
     const picked = await completePick(w.deps, 'facebook', { pick: outcome.pick, account: 'page-2' });
     expect(picked).toMatchObject({ kind: 'connected', connection: { platform: 'facebook', handle: 'Acme <Cafe>' } });
     const stored = (await w.deps.connections.listByAccount(acc.id))[0];
-    expect(JSON.parse(await w.deps.cipher.decrypt(stored.credentials_enc))).toEqual({ account_id: 'page-2' });
+    expect(JSON.parse(await w.deps.cipher.decrypt(stored.credentials_enc, connectionContext(stored, 'credentials')))).toEqual({ account_id: 'page-2' });
     expect(await completePick(w.deps, 'facebook', { pick: outcome.pick, account: 'page-1' })).toMatchObject({ kind: 'failed', code: 'oauth_pick_used' });
     expect((await w.deps.connections.listByAccount(acc.id)).map((c) => c.handle)).toEqual(['Acme <Cafe>']);
   });

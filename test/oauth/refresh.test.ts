@@ -1,3 +1,5 @@
+import { connectionContext } from '../../shared/app/security/contexts';
+import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';
 import { startOAuth, completeOAuth, saveOAuthConnection } from '../../shared/app/oauth/flow';
 import { freshCredentials, REFRESH_MARGIN_MS } from '../../shared/app/oauth/credentials';
@@ -25,8 +27,8 @@ async function connected(expiresIn = 3600) {
   const acc = await w.newAccount('pro');
   w.fake.expiresIn = expiresIn;
   const { url } = await startOAuth(w.deps, acc, 'linkedin', {});
-  const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
-  const outcome = await completeOAuth(w.deps, 'linkedin', Object.fromEntries(back.searchParams));
+  const { query, nonce } = await signInAtNetwork(w.deps, url);
+  const outcome = await completeOAuth(w.deps, 'linkedin', query, nonce);
   if (outcome.kind !== 'connected') throw new Error(JSON.stringify(outcome));
   w.fake.server.requests.length = 0;
   const connection = (await w.deps.connections.get(acc.id, outcome.brand.id, 'linkedin'))!;
@@ -38,8 +40,10 @@ async function post(acc: Account, text: string) {
   await w.queue.drain();
   return res;
 }
-const tokensOf = async (acc: Account, brandId: string) =>
-  JSON.parse(await w.deps.cipher.decrypt((await w.deps.connections.get(acc.id, brandId, 'linkedin'))!.tokens_enc!)) as TokenSet;
+const tokensOf = async (acc: Account, brandId: string) => {
+  const c = (await w.deps.connections.get(acc.id, brandId, 'linkedin'))!;
+  return JSON.parse(await w.deps.cipher.decrypt(c.tokens_enc!, connectionContext(c, 'tokens'))) as TokenSet;
+};
 
 describe('token refresh', () => {
   it('tokens far from expiry are used as they are (no refresh call)', async () => {
@@ -128,8 +132,8 @@ describe('token refresh', () => {
     // signing in again makes the connection active
     const { url } = await startOAuth(w.deps, acc, 'linkedin', {});
     w.fake.reset();
-    const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
-    expect(await completeOAuth(w.deps, 'linkedin', Object.fromEntries(back.searchParams))).toMatchObject({ kind: 'connected' });
+    const { query, nonce } = await signInAtNetwork(w.deps, url);
+    expect(await completeOAuth(w.deps, 'linkedin', query, nonce)).toMatchObject({ kind: 'connected' });
     expect((await post(acc, 'reconnected')).results[0]).toMatchObject({ ok: true, status: 'published' });
   });
 

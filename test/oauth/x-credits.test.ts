@@ -1,3 +1,4 @@
+import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';
 import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
@@ -18,8 +19,8 @@ beforeEach(() => { w.fake.reset(); w.telegram.reset(); });
 async function withX(plan: Parameters<typeof w.newAccount>[0]): Promise<Account> {
   const acc = await w.newAccount(plan);
   const { url } = await startOAuth(w.deps, acc, 'x', {});
-  const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
-  expect(await completeOAuth(w.deps, 'x', Object.fromEntries(back.searchParams))).toMatchObject({ kind: 'connected', platform: 'x' });
+  const { query, nonce } = await signInAtNetwork(w.deps, url);
+  expect(await completeOAuth(w.deps, 'x', query, nonce)).toMatchObject({ kind: 'connected', platform: 'x' });
   return acc;
 }
 /** Publishes and lets the worker finish its bookkeeping (reservations are given back right after the result is settled). */

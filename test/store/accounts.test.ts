@@ -109,7 +109,7 @@ describe('API keys', () => {
     const k = await createApiKey(deps, account.id, { name: 'second' });
     const list = await listApiKeys(deps, account.id);
     expect(list.map((x) => x.name)).toEqual(['second', 'First key']);
-    expect(list[0]).toEqual({ id: k.id, name: 'second', prefix: k.api_key.slice(0, 12), created_at: k.created_at, expires_at: null, revoked_at: null });
+    expect(list[0]).toEqual({ id: k.id, name: 'second', prefix: k.api_key.slice(0, 12), created_at: k.created_at, expires_at: null, revoked_at: null, scopes: ['publish', 'read', 'manage'] });
     expect(JSON.stringify(list)).not.toContain(k.api_key);
     expect(JSON.stringify(list)).not.toMatch(/[0-9a-f]{64}/);
   });

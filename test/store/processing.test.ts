@@ -1,3 +1,4 @@
+import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld, register } from '../support/oauth';
 import { startOAuth, completeOAuth } from '../../shared/app/oauth/flow';
 import { publishPost, type PublishMessage } from '../../shared/app/publish/create-post';
@@ -42,8 +43,8 @@ beforeEach(() => { w.fake.reset(); events.length = 0; queue.sent.length = 0; reg
 async function connectedAccount(): Promise<Account> {
   const acc = await w.newAccount('pro');
   const { url } = await startOAuth(w.deps, acc, 'linkedin', {});
-  const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
-  expect(await completeOAuth(w.deps, 'linkedin', Object.fromEntries(back.searchParams))).toMatchObject({ kind: 'connected' });
+  const { query, nonce } = await signInAtNetwork(w.deps, url);
+  expect(await completeOAuth(w.deps, 'linkedin', query, nonce)).toMatchObject({ kind: 'connected' });
   return acc;
 }
 /** Posts a video and waits for the background delivery too (it queues the resume step right after settling). */

@@ -1,3 +1,4 @@
+import { connectionContext } from '../../shared/app/security/contexts';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
@@ -154,7 +155,10 @@ describe('POST /api/post use case', () => {
     const acc = await w.newAccount('free');
     await w.connectTelegram(w.deps, acc);
     await w.connectDiscord(w.deps, acc);
-    await w.deps.connections.put({ ...(await w.deps.connections.get(acc.id, (await w.deps.brands.list(acc.id))[0].id, 'discord'))!, platform: 'slack', id: 'con_01ZZZZZZZZZZZZZZZZZZZZZZZZ' });
+    // a Slack connection with the Discord webhook's credentials, encrypted for the Slack item (values are bound to their item)
+    const discordConn = (await w.deps.connections.get(acc.id, (await w.deps.brands.list(acc.id))[0].id, 'discord'))!;
+    const plain = await w.deps.cipher.decrypt(discordConn.credentials_enc, connectionContext(discordConn, 'credentials'));
+    await w.deps.connections.put({ ...discordConn, platform: 'slack', id: 'con_01ZZZZZZZZZZZZZZZZZZZZZZZZ', credentials_enc: await w.deps.cipher.encrypt(plain, connectionContext({ ...discordConn, platform: 'slack' }, 'credentials')) });
     const res = await post(acc, { platforms: ['telegram', 'bluesky', 'discord', 'slack'], text: 'free plan' });
     expect(res.results.map((r) => [r.platform, r.code ?? r.status])).toEqual([['telegram', 'published'], ['bluesky', 'not_connected'], ['discord', 'networks_per_post'], ['slack', 'networks_per_post']]);
     expect(res.results[3]).toMatchObject({ ok: false, status: 'failed', held: true, upgrade_url: 'https://api.test/dashboard/plan?plan=starter' });

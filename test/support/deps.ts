@@ -102,9 +102,14 @@ export class MemoryScheduler implements Scheduler {
   async cancel(name: string) { this.scheduled.delete(name); this.crons.delete(name); }
 }
 
+/** Readable in tests, and strict about contexts like the real ciphers: a value decrypts only under its own context. */
 const reversible: Cipher = {
-  encrypt: async (p) => `test:${Buffer.from(p).toString('base64')}`,
-  decrypt: async (c) => Buffer.from(c.slice(5), 'base64').toString(),
+  encrypt: async (p, context) => `test:${Buffer.from(JSON.stringify({ p, c: context ?? null })).toString('base64')}`,
+  decrypt: async (c, context) => {
+    const { p, c: bound } = JSON.parse(Buffer.from(c.slice(5), 'base64').toString()) as { p: string; c: Record<string, string> | null };
+    if (bound && JSON.stringify(Object.entries(bound).sort()) !== JSON.stringify(Object.entries(context ?? {}).sort())) throw new Error('Ciphertext failed authentication');
+    return p;
+  },
 };
 
 const noBlobs: Blobs = {

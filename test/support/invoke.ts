@@ -17,5 +17,5 @@ export async function call(handler: Handler, event: APIGatewayProxyEventV2) {
   const res = (await handler(event, lambdaContext('test', 10_000), { signal: new AbortController().signal })) as APIGatewayProxyStructuredResultV2;
   let body: unknown = res.body;
   try { body = res.body ? JSON.parse(res.body) : undefined; } catch { /* html */ }
-  return { status: res.statusCode!, headers: (res.headers ?? {}) as Record<string, string>, body: body as Record<string, unknown>, raw: res.body ?? '' };
+  return { status: res.statusCode!, headers: (res.headers ?? {}) as Record<string, string>, body: body as Record<string, unknown>, raw: res.body ?? '', cookies: res.cookies ?? [] };
 }

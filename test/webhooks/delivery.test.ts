@@ -1,3 +1,4 @@
+import { webhookSecretContext } from '../../shared/app/security/contexts';
 import { startTestTable, testDeps } from '../support/deps';
 import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import type { Account } from '../../shared/ports/store';
@@ -75,7 +76,7 @@ describe('registration', () => {
     expect(res.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     const stored = await t.deps.webhooks.get(acc.id, res.webhook.id);
     expect(stored!.secret_enc).not.toContain(res.secret);
-    expect(await t.deps.cipher.decrypt(stored!.secret_enc)).toBe(res.secret);
+    expect(await t.deps.cipher.decrypt(stored!.secret_enc, webhookSecretContext(stored!))).toBe(res.secret);
     const listed = await listWebhooks(t.deps, acc.id);
     expect(listed.webhooks).toHaveLength(1);
     expect(JSON.stringify(listed)).not.toContain(res.secret);
@@ -160,8 +161,9 @@ describe('fan-out and one try', () => {
     const body = verifyWebhook(req.raw, sig, one.secret, { now: clock.now() });
     expect(await independentVerify(req.raw.toString(), sig, one.secret, Math.floor(clock.now() / 1000))).toBe(true);
     expect(() => verifyWebhook(req.raw, sig, two.secret, { now: clock.now() })).toThrow(/no matching signature/);
-    expect(Object.keys(body)).toEqual(['id', 'type', 'created_at', 'data']);
-    expect(body).toEqual({ id: event.id, type: 'post.published', created_at: event.created_at, data: event.data });
+    expect(Object.keys(body)).toEqual(['id', 'type', 'created_at', 'delivery_id', 'data']);
+    // the id to deduplicate on is inside the signed body, equal to the (unsigned) Service-Delivery header
+    expect(body).toEqual({ id: event.id, type: 'post.published', created_at: event.created_at, delivery_id: req.headers['service-delivery'], data: event.data });
     expect(body.id).toMatch(/^evt_/);
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(body.data).toMatchObject({ platform: 'telegram', status: 'published', post_id: expect.stringMatching(/^pst_/), url: expect.any(String), error: null, code: null, account: { platform: 'telegram', handle: '@acmenews', brand_id: 'brd_x', brand: 'Default' }, brand_id: 'brd_x', source: 'api', idempotency_key: null, label: expect.any(String) });

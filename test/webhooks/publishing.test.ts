@@ -1,3 +1,4 @@
+import { connectionContext } from '../../shared/app/security/contexts';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
@@ -51,7 +52,10 @@ describe('publishing events delivered to webhooks', () => {
     await w.connectDiscord(w.deps, acc);
     const { secret } = await createWebhook(w.deps, acc, { url: rx.url() });
     const brandId = (await w.deps.brands.list(acc.id))[0].id;
-    await w.deps.connections.put({ ...(await w.deps.connections.get(acc.id, brandId, 'discord'))!, platform: 'slack', id: 'con_01ZZZZZZZZZZZZZZZZZZZZZZZY' });
+    // a Slack connection with the Discord webhook's credentials, encrypted for the Slack item (values are bound to their item)
+    const discordConn = (await w.deps.connections.get(acc.id, brandId, 'discord'))!;
+    const plain = await w.deps.cipher.decrypt(discordConn.credentials_enc, connectionContext(discordConn, 'credentials'));
+    await w.deps.connections.put({ ...discordConn, platform: 'slack', id: 'con_01ZZZZZZZZZZZZZZZZZZZZZZZY', credentials_enc: await w.deps.cipher.encrypt(plain, connectionContext({ ...discordConn, platform: 'slack' }, 'credentials')) });
     const res = await post(acc, { platforms: ['telegram', 'discord', 'slack'], text: 'three' });
     expect(res.results[2]).toMatchObject({ held: true, code: 'networks_per_post' });
     const bodies = await deliverAll(secret);

@@ -64,6 +64,14 @@ export class DynamoAccountStore implements AccountStore {
     }));
   }
 
+  async setRedirectOrigins(id: string, origins: string[]) {
+    await this.t.doc.send(new UpdateCommand({
+      TableName: this.t.tableName, Key: keys.account(id),
+      UpdateExpression: 'SET redirect_origins = :o', ConditionExpression: cond.present,
+      ExpressionAttributeValues: { ':o': origins },
+    }));
+  }
+
   async reserveBrand(id: string, limit: number) {
     try {
       await this.t.doc.send(new UpdateCommand({

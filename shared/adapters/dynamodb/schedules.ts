@@ -3,6 +3,8 @@ import type { RecurringRecord, ScheduleQuery, ScheduleRecord, ScheduleStore } fr
 import { isConditionFailure, type TableRef } from './client';
 import { and, cond, or } from './conditions';
 import { GSI1, keys, strip } from './keys';
+import { BadRequestError } from '../../domain/errors';
+import { isId } from '../../domain/ids';
 
 /** A due-index marker outlives its run_at by this long at most (TTL), whatever happens to its schedule. */
 const DUE_MARKER_TTL_SEC = 7 * 86_400;
@@ -21,7 +23,8 @@ export class DynamoScheduleStore implements ScheduleStore {
   constructor(private readonly t: TableRef) {}
 
   async create(s: ScheduleRecord) {
-    if (s.status === 'scheduled' && !s.deferred) await this.putDue(s.id, s.run_at);
+    // a recurring occurrence is written already `publishing`: indexed too, so a run that dies is taken over
+    if ((s.status === 'scheduled' || s.status === 'publishing') && !s.deferred) await this.putDue(s.id, s.run_at);
     try {
       await this.t.doc.send(new PutCommand({
         TableName: this.t.tableName,
@@ -45,6 +48,7 @@ export class DynamoScheduleStore implements ScheduleStore {
     const gsi1pk = keys.scheduleByAccount(accountId, '', '').gsi1pk;
     const lower = q.from ?? '';
     const upper = `${q.to ?? '9999'}#~`;
+    if (lower > upper) return { items: [], cursor: undefined };
     const filters: string[] = [];
     const values: Record<string, unknown> = { ':pk': gsi1pk, ':lo': lower, ':hi': upper };
     const names: Record<string, string> = {};
@@ -83,12 +87,18 @@ export class DynamoScheduleStore implements ScheduleStore {
     return { items, cursor: full && last ? Buffer.from(`${last.run_at}#${last.id}`).toString('base64url') : undefined };
   }
 
-  /** The index position of a cursor (run_at#id): the full key of that item, as DynamoDB's ExclusiveStartKey. */
+  /**
+   * The index position of a cursor (run_at#id): the full key of that item, as DynamoDB's ExclusiveStartKey.
+   * Anything that is not such a cursor is 400 invalid_cursor.
+   */
   private startKey(accountId: string, cursor: string) {
     const text = Buffer.from(cursor, 'base64url').toString();
     const at = text.lastIndexOf('#');
     const runAt = text.slice(0, at);
     const id = text.slice(at + 1);
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/.test(runAt) || !isId('sch', id)) {
+      throw new BadRequestError('cursor is not a next_cursor from a previous page', { code: 'invalid_cursor' });
+    }
     return { ...keys.schedule(id), ...keys.scheduleByAccount(accountId, runAt, id) };
   }
 
@@ -103,9 +113,8 @@ export class DynamoScheduleStore implements ScheduleStore {
         ExpressionAttributeValues: { ':publishing': 'publishing', ':scheduled': 'scheduled', ':due': dueBy, ':now': nowMs, ':false': false, ':iso': new Date(nowMs).toISOString() },
         ReturnValues: 'ALL_OLD',
       }));
-      const old = res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
-      if (old && !old.deferred) await this.dropDue(id, old.run_at);
-      return old;
+      // the due marker stays until the run records its post or ends, so the sweep can take over a run that dies
+      return res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
     } catch (err) {
       if (isConditionFailure(err)) return undefined;
       throw err;
@@ -116,11 +125,11 @@ export class DynamoScheduleStore implements ScheduleStore {
     try {
       await this.t.doc.send(new UpdateCommand({
         TableName: this.t.tableName, Key: keys.schedule(id),
-        UpdateExpression: 'SET claimed_at = :now',
+        UpdateExpression: 'SET claimed_at = :now ADD takeovers :one',
         // the same stale claim, which never recorded a post
         ConditionExpression: and(cond.present, '#status = :publishing', 'claimed_at = :was', 'attribute_not_exists(post_id)'),
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':publishing': 'publishing', ':was': claimedAt, ':now': nowMs },
+        ExpressionAttributeValues: { ':publishing': 'publishing', ':was': claimedAt, ':now': nowMs, ':one': 1 },
       }));
       return true;
     } catch (err) {
@@ -178,7 +187,8 @@ export class DynamoScheduleStore implements ScheduleStore {
     const out: ScheduleRecord[] = [];
     for (const m of markers.slice(0, limit)) {
       const s = await this.get(m.schedule_id);
-      if (s && s.status === 'scheduled' && !s.deferred && s.run_at === m.run_at) out.push(s);
+      const waiting = s?.status === 'scheduled' || (s?.status === 'publishing' && !s.post_id);
+      if (s && waiting && !s.deferred && s.run_at === m.run_at) out.push(s);
       else await this.dropDue(m.schedule_id, m.run_at); // gone, ran, canceled, or moved (its new time has its own)
     }
     return out;
@@ -200,7 +210,7 @@ export class DynamoScheduleStore implements ScheduleStore {
   async settle(id: string, fields: { status: ScheduleRecord['status']; post_id?: string; error?: ScheduleRecord['error'] }, nowIso: string) {
     const sets = ['#status = :status', 'updated_at = :now', ...(fields.post_id ? ['post_id = :post'] : []), ...(fields.error ? ['#error = :error'] : [])];
     try {
-      await this.t.doc.send(new UpdateCommand({
+      const res = await this.t.doc.send(new UpdateCommand({
         TableName: this.t.tableName, Key: keys.schedule(id),
         UpdateExpression: 'SET ' + sets.join(', '),
         // only the run in progress records its outcome (once final, it stays)
@@ -210,7 +220,11 @@ export class DynamoScheduleStore implements ScheduleStore {
           ':status': fields.status, ':publishing': 'publishing', ':now': nowIso,
           ...(fields.post_id ? { ':post': fields.post_id } : {}), ...(fields.error ? { ':error': fields.error } : {}),
         },
+        ReturnValues: 'ALL_NEW',
       }));
+      // a run that recorded its post, or ended, no longer needs the sweep
+      const run = res.Attributes as { run_at?: string; post_id?: string; status?: string } | undefined;
+      if (run?.run_at && (run.post_id || run.status !== 'publishing')) await this.dropDue(id, run.run_at);
       return true;
     } catch (err) {
       if (isConditionFailure(err)) return false;

@@ -1,31 +1,37 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Cipher } from '../../ports/cipher';
+import { contextBytes, type Cipher, type CipherContext } from '../../ports/cipher';
 import { aesGcmDecrypt, aesGcmEncrypt } from '../aes-gcm';
 
 const VERSION = 'l1';
+/** The same, with the context as AES-GCM associated data. */
+const VERSION_BOUND = 'l2';
 const KEY_BYTES = 32;
 
 /**
  * The Cipher port for local mode: AES-256-GCM under one 32-byte key kept in `keyFile` (created on first use, mode
- * 0600), so secrets stay readable across restarts. Format `l1.<iv>.<tag>.<ciphertext>` (base64url).
+ * 0600), so secrets stay readable across restarts. Format `l1.<iv>.<tag>.<ciphertext>` (base64url); `l2.…` when
+ * encrypted with a context, which is the GCM associated data (so it decrypts only under the same context).
  */
 export class LocalKeyCipher implements Cipher {
   private key: Promise<Uint8Array> | undefined;
 
   constructor(private readonly keyFile: string) {}
 
-  async encrypt(plaintext: string): Promise<string> {
-    const { iv, tag, ciphertext } = aesGcmEncrypt(await this.loadKey(), plaintext);
-    return [VERSION, iv, tag, ciphertext].join('.');
+  async encrypt(plaintext: string, context?: CipherContext): Promise<string> {
+    const aad = context ? contextBytes(context) : undefined;
+    const { iv, tag, ciphertext } = aesGcmEncrypt(await this.loadKey(), plaintext, aad);
+    return [aad ? VERSION_BOUND : VERSION, iv, tag, ciphertext].join('.');
   }
 
-  async decrypt(token: string): Promise<string> {
+  async decrypt(token: string, context?: CipherContext): Promise<string> {
     const parts = token.split('.');
-    if (parts.length !== 4 || parts[0] !== VERSION) throw new Error('Unsupported ciphertext format');
-    const [, iv, tag, ciphertext] = parts as [string, string, string, string];
-    return aesGcmDecrypt(await this.loadKey(), { iv, tag, ciphertext });
+    if (parts.length !== 4 || (parts[0] !== VERSION && parts[0] !== VERSION_BOUND)) throw new Error('Unsupported ciphertext format');
+    const [version, iv, tag, ciphertext] = parts as [string, string, string, string];
+    // a bound value needs its context; an unbound one (from before contexts) is read as it is
+    const aad = version === VERSION_BOUND ? contextBytes(context ?? {}) : undefined;
+    return aesGcmDecrypt(await this.loadKey(), { iv, tag, ciphertext }, aad);
   }
 
   private loadKey(): Promise<Uint8Array> {

@@ -79,6 +79,7 @@ export class PlanLifecycleAccounts implements AccountStore {
   setPlan(id: string, plan: PlanName) { return this.inner.setPlan(id, plan); }
   reserveBrand(id: string, limit: number) { return this.inner.reserveBrand(id, limit); }
   releaseBrand(id: string) { return this.inner.releaseBrand(id); }
+  setRedirectOrigins(id: string, origins: string[]) { return this.inner.setRedirectOrigins(id, origins); }
 }
 
 /** Sets the plan without billing (POST /dev/plan, local only): any scheduled change is dropped; the change is recorded. */

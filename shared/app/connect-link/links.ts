@@ -67,7 +67,7 @@ function allowed(link: ConnectLink, platform: string): PlatformName {
  * The page's "Connect with …" button: a sign-in whose state is bound to the link's account and brand (never any
  * other), ends no later than the link, and leads back to the page.
  */
-export async function startLinkOAuth(deps: Deps, token: string, platformName: string): Promise<string> {
+export async function startLinkOAuth(deps: Deps, token: string, platformName: string): Promise<{ url: string; nonce: string }> {
   const link = await findConnectLink(deps, token);
   const platform = allowed(link, platformName);
   const net = await readyNetwork(deps, platform);

@@ -19,7 +19,7 @@ export const DISPLAY_NAMES: Record<PlatformName, string> = {
   hashnode: 'Hashnode', slack: 'Slack', nostr: 'Nostr', tiktok: 'TikTok', youtube: 'YouTube', reddit: 'Reddit', linkedin: 'LinkedIn',
   facebook: 'Facebook', instagram: 'Instagram', x: 'X',
 };
-export const displayName = (p: string) => DISPLAY_NAMES[p as PlatformName] ?? p;
+export const displayName = (p: string) => (Object.hasOwn(DISPLAY_NAMES, p) ? DISPLAY_NAMES[p as PlatformName] : p);
 
 const FIELD_LABELS: Record<string, string> = {
   bot_token: 'Bot token', chat_id: 'Chat ID or @channel', handle: 'Handle', app_password: 'App password', instance_url: 'Instance URL',
@@ -86,7 +86,16 @@ function noticeHtml(n: Notice): string {
   return `<div class="notice ${n.kind}" role="${n.kind === 'error' ? 'alert' : 'status'}">${e(n.text)}</div>`;
 }
 
-function credentialForm(base: string, row: NetworkRow, open: boolean): string {
+const tokenField = (formToken: string | undefined) => (formToken ? `<input type="hidden" name="form_token" value="${e(formToken)}">` : '');
+
+/** Said before a form that would replace the brand's current connection of that network. */
+function replaceWarning(row: NetworkRow): string {
+  if (row.status !== 'connected' && row.status !== 'reauth_required') return '';
+  return `<p class="hint" id="${row.platform}-replaces">Connecting again replaces the current ${e(displayName(row.platform))} connection` +
+    `${row.handle ? ` (${e(row.handle)})` : ''} for this brand.</p>`;
+}
+
+function credentialForm(base: string, row: NetworkRow, open: boolean, formToken?: string): string {
   const name = displayName(row.platform);
   const input = (field: string, required: boolean) => {
     const id = `${row.platform}-${field}`;
@@ -98,12 +107,13 @@ function credentialForm(base: string, row: NetworkRow, open: boolean): string {
   };
   const again = row.status === 'connected' || row.status === 'reauth_required';
   return `<details${open ? ' open' : ''}><summary>${again ? 'Connect again' : 'Enter credentials'}</summary>` +
-    `<form method="post" action="${e(`${base}/credentials/${row.platform}`)}"><fieldset><legend class="hint">${e(name)} credentials, checked with ${e(name)} before they are saved (encrypted)</legend>` +
+    replaceWarning(row) +
+    `<form method="post" action="${e(`${base}/credentials/${row.platform}`)}">${tokenField(formToken)}<fieldset><legend class="hint">${e(name)} credentials, checked with ${e(name)} before they are saved (encrypted)</legend>` +
     row.fields.map((f) => input(f, true)).join('') + row.optional_fields.map((f) => input(f, false)).join('') +
     `<button type="submit">Connect ${e(name)}</button></fieldset></form></details>`;
 }
 
-function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolean): string {
+function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolean, formToken?: string): string {
   const name = displayName(row.platform);
   const [cls, label] = stateText[row.status];
   const state = row.handle ? `${label} as ${row.handle}` : label;
@@ -111,10 +121,11 @@ function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolea
   const again = row.status === 'connected' || row.status === 'reauth_required';
   let action = '';
   if (possible && row.oauth) {
-    action = `<form method="post" action="${e(`${base}/oauth/${row.platform}`)}"><button type="submit"${again ? ' class="secondary"' : ''}>` +
+    action = replaceWarning(row) +
+      `<form method="post" action="${e(`${base}/oauth/${row.platform}`)}">${tokenField(formToken)}<button type="submit"${again ? ` class="secondary" aria-describedby="${row.platform}-replaces"` : ''}>` +
       `${again ? 'Sign in to' : 'Connect with'} ${e(name)}</button></form>`;
   } else if (possible) {
-    action = credentialForm(base, row, !!single || notice?.platform === row.platform);
+    action = credentialForm(base, row, !!single || notice?.platform === row.platform, formToken);
   }
   const own = notice?.platform === row.platform ? noticeHtml(notice) : '';
   return `<li class="net" id="net-${row.platform}" data-status="${row.status}"><h2>${e(name)}</h2>` +
@@ -122,7 +133,7 @@ function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolea
 }
 
 /** The hosted connect page of a link: the brand, every network (or the link's one) and how to connect each. */
-export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number, notice?: Notice, mark?: HostedMark): string {
+export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number, notice?: Notice, mark?: HostedMark, formToken?: string): string {
   const minutes = Math.max(0, Math.round((m.link.expires_at * 1000 - nowMs) / 60_000));
   const until = new Date(m.link.expires_at * 1000).toISOString().slice(11, 16);
   const connected = m.networks.filter((n) => n.status === 'connected').length;
@@ -133,7 +144,7 @@ export function connectPageHtml(m: ConnectPageModel, base: string, nowMs: number
     `This link works until ${until} UTC (about ${minutes} minute${minutes === 1 ? '' : 's'} from now).</p>` +
     (notice && !notice.platform ? noticeHtml(notice) : '') +
     `<p>${connected} of ${m.networks.length} network${m.networks.length === 1 ? '' : 's'} connected.</p>` +
-    `<ul class="nets">${m.networks.map((n) => rowHtml(base, n, notice, single)).join('')}</ul>`, mark);
+    `<ul class="nets">${m.networks.map((n) => rowHtml(base, n, notice, single, formToken)).join('')}</ul>`, mark);
 }
 
 /** 404 / 410 pages of a link that does not exist or has expired (403: the link cannot do that). */

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import { authenticate, type Actor } from '../auth';
+import type { KeyScope } from '../../domain/api-key';
 import { AppError, UnauthorizedError } from '../../domain/errors';
 import { ACCESS_TOKEN_PREFIX } from './server';
 import { authenticateAccessToken, mcpUnauthorized } from './tokens';
@@ -9,6 +10,8 @@ import { authenticateAccessToken, mcpUnauthorized } from './tokens';
 export interface McpCaller {
   account: Account;
   actor: Actor;
+  /** What the caller may do: an API key's scopes; an AI app holds all three (its guardrails limit it). */
+  scopes: KeyScope[];
 }
 
 /**
@@ -22,7 +25,7 @@ export async function authenticateMcp(deps: Pick<Deps, 'keys' | 'accounts' | 'cl
   if (presented.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(deps, presented);
   try {
     const p = await authenticate(deps, authorization);
-    return { account: p.account, actor: p.actor };
+    return { account: p.account, actor: p.actor, scopes: p.scopes };
   } catch (err) {
     if (err instanceof UnauthorizedError) throw mcpUnauthorized(deps, err.message, 'invalid_token');
     if (err instanceof AppError) throw err;

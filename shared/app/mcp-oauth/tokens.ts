@@ -1,3 +1,4 @@
+import { KEY_SCOPES, type KeyScope } from '../../domain/api-key';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps';
@@ -100,6 +101,8 @@ export function mcpUnauthorized(deps: Pick<Deps, 'settings'>, message: string, t
 export interface AppPrincipal {
   account: Account;
   actor: Actor;
+  /** An AI app holds every scope; its guardrails (kind `app`) limit what it does. */
+  scopes: KeyScope[];
   app: AiApp;
 }
 
@@ -117,5 +120,5 @@ export async function authenticateAccessToken(deps: Pick<Deps, 'mcpOAuth' | 'acc
   if (!app) throw mcpUnauthorized(deps, 'The app was revoked by the account owner', 'invalid_token');
   const account = await deps.accounts.get(record.account_id);
   if (!account) throw mcpUnauthorized(deps, 'The access token is not valid', 'invalid_token');
-  return { account, actor: { kind: 'app', id: app.id }, app };
+  return { account, actor: { kind: 'app', id: app.id }, scopes: [...KEY_SCOPES], app };
 }

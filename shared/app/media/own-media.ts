@@ -50,7 +50,13 @@ export function ownFile(deps: { settings: Pick<Deps['settings'], 'publicBaseUrl'
   }
   if (u.origin !== prefix.origin || !u.pathname.startsWith(prefix.pathname)) return undefined;
   const rest = u.pathname.slice(prefix.pathname.length);
-  return rest.includes('/') ? undefined : decodeURIComponent(rest);
+  if (rest.includes('/')) return undefined;
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    // not valid percent-encoded UTF-8: still our media path, naming no file (media_unreachable, not a fetch)
+    return rest;
+  }
 }
 
 async function readAll(deps: OwnDeps, item: MediaItem, signal: AbortSignal): Promise<Uint8Array> {

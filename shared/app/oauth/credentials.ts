@@ -6,6 +6,8 @@ import { randomToken } from '../../domain/ids';
 import { recordReauth } from '../publish/events';
 import { networkContext } from '../publish/deliver';
 import { redirectUri } from './urls';
+import type { CipherContext } from '../../ports/cipher';
+import { connectionContext } from '../security/contexts';
 
 /** Tokens are renewed when they have less than this left, so a publish never starts with a dying token. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -27,14 +29,14 @@ const canRefresh = (p: OAuthProvider | undefined, t: TokenSet, now: number) =>
 /** What an adapter gets for an OAuth connection: `access_token` plus the account fields the provider returned. */
 const merge = (tokens: TokenSet, account: Record<string, string>) => ({ access_token: tokens.access_token, ...account });
 
-async function decryptJson<T>(deps: Pick<Deps, 'cipher'>, enc: string): Promise<T> {
-  return JSON.parse(await deps.cipher.decrypt(enc)) as T;
+async function decryptJson<T>(deps: Pick<Deps, 'cipher'>, enc: string, context: CipherContext): Promise<T> {
+  return JSON.parse(await deps.cipher.decrypt(enc, context)) as T;
 }
 
 /** A connection's credentials as stored, without renewing anything (checks before sending, health pages). */
 export async function readCredentials(deps: Pick<Deps, 'cipher'>, c: Connection): Promise<Record<string, string>> {
-  const account = await decryptJson<Record<string, string>>(deps, c.credentials_enc);
-  return c.tokens_enc ? merge(await decryptJson<TokenSet>(deps, c.tokens_enc), account) : account;
+  const account = await decryptJson<Record<string, string>>(deps, c.credentials_enc, connectionContext(c, 'credentials'));
+  return c.tokens_enc ? merge(await decryptJson<TokenSet>(deps, c.tokens_enc, connectionContext(c, 'tokens')), account) : account;
 }
 
 /**
@@ -61,8 +63,8 @@ export async function signInLost(deps: Deps, connection: Connection, error: stri
 export async function freshCredentials(deps: Deps, connection: Connection, opts: { force?: boolean; rejected?: string; post?: PostRecord } = {}): Promise<FreshCredentials> {
   if (!connection.tokens_enc) return { ok: true, credentials: await readCredentials(deps, connection) };
   const now = deps.clock.now();
-  const tokens = await decryptJson<TokenSet>(deps, connection.tokens_enc);
-  const account = await decryptJson<Record<string, string>>(deps, connection.credentials_enc);
+  const tokens = await decryptJson<TokenSet>(deps, connection.tokens_enc, connectionContext(connection, 'tokens'));
+  const account = await decryptJson<Record<string, string>>(deps, connection.credentials_enc, connectionContext(connection, 'credentials'));
   if (!opts.force && !needsRefresh(tokens, now)) return { ok: true, credentials: merge(tokens, account) };
 
   const provider = deps.oauth.providers[connection.platform];
@@ -88,7 +90,7 @@ export async function freshCredentials(deps: Deps, connection: Connection, opts:
     const current = await deps.connections.get(connection.account_id, connection.brand_id, connection.platform);
     if (!current || current.id !== connection.id || !current.tokens_enc) return gone(connection);
     if (current.status === 'reauth_required') return { ok: false, failure: { ok: false, kind: 'reauth', error: `The ${connection.platform} connection needs a new sign-in` } };
-    const latest = await decryptJson<TokenSet>(deps, current.tokens_enc);
+    const latest = await decryptJson<TokenSet>(deps, current.tokens_enc, connectionContext(current, 'tokens'));
     // renewed by another worker between our read and the lock
     if (latest.access_token !== stale && !needsRefresh(latest, deps.clock.now())) return { ok: true, credentials: merge(latest, account) };
 
@@ -104,7 +106,7 @@ export async function freshCredentials(deps: Deps, connection: Connection, opts:
       refresh_token: res.refresh_token ?? latest.refresh_token,
       refresh_expires_at: res.refresh_expires_at ?? latest.refresh_expires_at,
     };
-    if (!(await deps.connections.saveTokens(current, { tokens_enc: await deps.cipher.encrypt(JSON.stringify(next)), token_expires_at: next.expires_at }))) return gone(connection);
+    if (!(await deps.connections.saveTokens(current, { tokens_enc: await deps.cipher.encrypt(JSON.stringify(next), connectionContext(current, 'tokens')), token_expires_at: next.expires_at }))) return gone(connection);
     return { ok: true, credentials: merge(next, account) };
   } finally {
     await deps.locks.release(lockKey, owner);
@@ -118,7 +120,7 @@ async function waitForOtherRefresh(deps: Deps, connection: Connection, stale: st
     const current = await deps.connections.get(connection.account_id, connection.brand_id, connection.platform);
     if (!current || current.id !== connection.id || !current.tokens_enc) return gone(connection);
     if (current.status === 'reauth_required') return { ok: false, failure: { ok: false, kind: 'reauth', error: `The ${connection.platform} connection needs a new sign-in` } };
-    const latest = await decryptJson<TokenSet>(deps, current.tokens_enc);
+    const latest = await decryptJson<TokenSet>(deps, current.tokens_enc, connectionContext(current, 'tokens'));
     if (latest.access_token !== stale && latest.access_token !== tokens.access_token) return { ok: true, credentials: await readCredentials(deps, current) };
   }
   if (!expired(tokens, deps.clock.now())) return { ok: true, credentials: await readCredentials(deps, connection) };

@@ -5,6 +5,7 @@ import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../netw
 import type { Failure } from '../../networks/types';
 import { AppError, BadRequestError } from '../../domain/errors';
 import { newId, randomToken } from '../../domain/ids';
+import { checkRedirectAfter } from '../security/redirects';
 import { isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
 import { sha256Hex } from '../../domain/api-key';
 import { connectionView, targetBrand } from '../connections';
@@ -13,8 +14,11 @@ import { networkContext } from '../publish/deliver';
 import { envName } from './clients';
 import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
 import { redirectUri } from './urls';
+import { newBrowserNonce } from './browser';
+import { connectionContext } from '../security/contexts';
 
 const PICK_KIND = 'oauth-pick';
+const START_KIND = 'oauth-start';
 const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
 
 /** An OAuth network ready for a sign-in: its provider and the service's registration there. */
@@ -48,36 +52,55 @@ export async function readyNetwork(deps: Pick<Deps, 'oauth' | 'settings'>, name:
   return { platform: name, provider, app: { clientId: client.clientId, clientSecret: client.clientSecret, redirectUri: redirectUri(deps, name) } };
 }
 
-/** A redirect_after must be an absolute http(s) URL; it is kept server-side with the state. */
-function checkRedirect(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  let url: URL;
-  try { url = new URL(value); } catch { url = new URL('invalid:'); }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new BadRequestError('redirect_after must be an absolute http(s) URL', { code: 'invalid_redirect' });
-  }
-  return url.toString();
-}
-
-/** Builds the network's authorize URL for a new state (with a PKCE pair when the network takes one). */
+/**
+ * Builds the network's authorize URL for a new state (with a PKCE pair when the network takes one), bound to a new
+ * browser nonce: the caller sets the nonce cookie in the browser it sends to `url`.
+ */
 export async function authorizeUrl(deps: Deps, net: ReadyNetwork, s: { account_id: string; brand_id: string; redirect_after?: string; link_token?: string }, notAfterSec?: number) {
   const pkce = net.provider.pkce ? pkcePair() : undefined;
-  const state = await createState(deps, { ...s, platform: net.platform, code_verifier: pkce?.verifier }, { notAfterSec });
-  return net.provider.authorizeUrl({ app: net.app, state, codeChallenge: pkce?.challenge });
+  const nonce = newBrowserNonce();
+  const state = await createState(deps, { ...s, platform: net.platform, code_verifier: pkce?.verifier, browser_hash: sha256Hex(nonce) }, { notAfterSec });
+  return { url: net.provider.authorizeUrl({ app: net.app, state, codeChallenge: pkce?.challenge }), nonce };
 }
 
 /**
  * POST /api/oauth/{platform}/url: the sign-in URL for one of the account's brands.
  * 1. An OAuth network with a configured client (400 not_oauth_platform / 503 oauth_not_configured).
  * 2. The brand (named, or the only one; several → 400 brand_required).
- * 3. A one-time state bound to account, brand, network and a 15-minute expiry; PKCE where the network takes it.
+ * 3. redirect_after only to an allowed origin (400 invalid_redirect).
+ * 4. A one-time state bound to account, brand, network, a browser nonce and a 15-minute expiry; PKCE where the
+ *    network takes it. The answered URL is this service's start link (one use), which sets the nonce cookie in the
+ *    browser that opens it and sends it on to the network.
  */
 export async function startOAuth(deps: Deps, account: Account, name: string, input: { brand_id?: string; redirect_after?: string }) {
   const net = await readyNetwork(deps, name);
   const brand = await targetBrand(deps, account, input.brand_id);
-  const redirect_after = checkRedirect(input.redirect_after);
-  const url = await authorizeUrl(deps, net, { account_id: account.id, brand_id: brand.id, redirect_after });
-  return { url, platform: net.platform, brand_id: brand.id, expires_in: STATE_TTL_SECONDS };
+  const redirect_after = checkRedirectAfter(deps, account, input.redirect_after);
+  const { url, nonce } = await authorizeUrl(deps, net, { account_id: account.id, brand_id: brand.id, redirect_after });
+  const start = randomToken();
+  await deps.tokens.put({
+    kind: START_KIND, hash: sha256Hex(start), account_id: account.id,
+    data: { platform: net.platform, authorize_enc: await deps.cipher.encrypt(url), nonce_enc: await deps.cipher.encrypt(nonce) },
+    expires_at: Math.floor(deps.clock.now() / 1000) + STATE_TTL_SECONDS,
+  });
+  const startUrl = `${deps.settings.publicBaseUrl}/api/oauth/${net.platform}/callback?start=${start}`;
+  return { url: startUrl, platform: net.platform, brand_id: brand.id, expires_in: STATE_TTL_SECONDS };
+}
+
+/**
+ * GET /api/oauth/{platform}/callback?start=<token>: the sign-in URL of POST /api/oauth/{platform}/url, opened in a
+ * browser (served by the callback route, so no extra function).
+ * Uses the start token once and answers where to send the browser and the nonce to give it (as a cookie). A used,
+ * expired or unknown token is 400/410: nothing else is revealed.
+ */
+export async function beginOAuth(deps: Pick<Deps, 'tokens' | 'cipher' | 'clock'>, name: string, token: string | undefined): Promise<{ location: string; nonce: string; platform: PlatformName }> {
+  const res = token && token.length <= 200 ? await deps.tokens.consume(START_KIND, sha256Hex(token), deps.clock.now()) : undefined;
+  if (!res?.ok || res.token.data.platform !== name || !isPlatformName(name)) {
+    if (res && !res.ok && res.reason === 'expired') throw new AppError(410, 'oauth_state_expired', 'This sign-in link expired: start the connection again');
+    if (res && !res.ok && res.reason === 'used') throw new AppError(400, 'oauth_state_used', 'This sign-in link was already opened: start the connection again');
+    throw new AppError(400, 'oauth_state_invalid', 'This sign-in link is not one this service made: start the connection again');
+  }
+  return { location: await deps.cipher.decrypt(res.token.data.authorize_enc), nonce: await deps.cipher.decrypt(res.token.data.nonce_enc), platform: name };
 }
 
 /** Where a finished sign-in leads: back to the connect page it came from, to redirect_after, or a result page. */
@@ -96,17 +119,23 @@ const failedOutcome = (platform: string, err: AppError, back: Return = {}): Call
 /**
  * The callback (GET /api/oauth/{platform}/callback?code&state).
  * 1. Use the state once (tampered/unknown 400, replayed 400, late 410); it names the account, brand and network.
+ *    The browser must hold the state's nonce cookie (400 oauth_browser_mismatch), checked before the code is used.
  * 2. The network's own refusal (error=access_denied …) ends here.
  * 3. Exchange the code (with the state's PKCE verifier) and list the accounts the tokens can post as.
  * 4. One account: save the connection (tokens encrypted). Several (Facebook pages, Instagram business accounts,
  *    channels…): keep the tokens for 15 minutes under a one-time pick token and let the person choose.
  */
-export async function completeOAuth(deps: Deps, name: string, q: { code?: string; state?: string; error?: string; error_description?: string }): Promise<CallbackOutcome> {
+export async function completeOAuth(
+  deps: Deps, name: string, q: { code?: string; state?: string; error?: string; error_description?: string }, browserNonce?: string,
+): Promise<CallbackOutcome> {
   if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new AppError(404, 'not_found', `${name} has no OAuth sign-in`));
   let back: Return = {};
   try {
     const s = await consumeState(deps, name, q.state);
     back = { redirect_after: s.redirect_after, link_token: s.link_token };
+    if (s.browser_hash && (!browserNonce || sha256Hex(browserNonce) !== s.browser_hash)) {
+      throw new AppError(400, 'oauth_browser_mismatch', 'This sign-in was started in another browser (or its cookie was lost): start the connection again from this browser');
+    }
     if (q.error) throw new AppError(400, 'oauth_denied', `${name} did not grant access: ${(q.error_description ?? q.error).slice(0, 300)}`);
     if (!q.code) throw new AppError(400, 'oauth_code_missing', `${name} sent no authorization code back`);
     const net = await readyNetwork(deps, name);
@@ -185,8 +214,8 @@ export async function saveOAuthConnection(deps: Pick<Deps, 'cipher' | 'clock' | 
     id: newId('con', now), account_id: accountId, brand_id: brand.id, platform,
     handle: account.handle, label: labelOf(brand.name, account.handle, platform), status: 'active',
     connected_at: new Date(now).toISOString(),
-    credentials_enc: await deps.cipher.encrypt(JSON.stringify(account.credentials)),
-    tokens_enc: await deps.cipher.encrypt(JSON.stringify(tokens)),
+    credentials_enc: await deps.cipher.encrypt(JSON.stringify(account.credentials), connectionContext({ account_id: accountId, brand_id: brand.id, platform }, 'credentials')),
+    tokens_enc: await deps.cipher.encrypt(JSON.stringify(tokens), connectionContext({ account_id: accountId, brand_id: brand.id, platform }, 'tokens')),
     ...(tokens.expires_at !== undefined ? { token_expires_at: tokens.expires_at } : {}),
   };
   await deps.connections.put(connection);

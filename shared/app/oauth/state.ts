@@ -27,6 +27,8 @@ export interface OAuthState {
   redirect_after?: string;
   /** Started from a connect link: that link's token, to send the person back to its page. */
   link_token?: string;
+  /** SHA-256 of the browser nonce (shared/app/oauth/browser.ts) the callback must be presented with. */
+  browser_hash?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function createState(deps: Pick<Deps, 'tokens' | 'cipher' | 'clock'
   if (s.code_verifier) data.verifier_enc = await deps.cipher.encrypt(s.code_verifier);
   if (s.redirect_after) data.redirect_after = s.redirect_after;
   if (s.link_token) data.link_enc = await deps.cipher.encrypt(s.link_token);
+  if (s.browser_hash) data.browser = s.browser_hash;
   await deps.tokens.put({
     kind: STATE_KIND, hash: sha256Hex(state), account_id: s.account_id, data,
     expires_at: Math.min(nowSec + STATE_TTL_SECONDS, opts.notAfterSec ?? Number.MAX_SAFE_INTEGER),
@@ -68,5 +71,6 @@ export async function consumeState(deps: Pick<Deps, 'tokens' | 'cipher' | 'clock
     code_verifier: data.verifier_enc ? await deps.cipher.decrypt(data.verifier_enc) : undefined,
     redirect_after: data.redirect_after,
     link_token: data.link_enc ? await deps.cipher.decrypt(data.link_enc) : undefined,
+    browser_hash: data.browser,
   };
 }

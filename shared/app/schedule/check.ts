@@ -8,6 +8,8 @@ import { validatePost, type PostRequest, type ValidPost } from '../publish/reque
 import { resolveBrand } from '../publish/brand';
 import { precheck } from '../publish/checks';
 import { contentFor } from '../publish/content';
+import { UnsafeTargetError } from '../../net/address-guard';
+import type { PlatformName } from '../../domain/platforms';
 
 /** A post request that passed every check that can be made before its time, with its brand fixed. */
 export interface CheckedPost {
@@ -17,7 +19,7 @@ export interface CheckedPost {
   request: PostRequest;
 }
 
-type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher'>;
+type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher' | 'media'>;
 
 /**
  * Everything about a post that can be checked before its time, with the publishing core's own functions:
@@ -26,7 +28,9 @@ type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher'>;
  * 3. precheck per network (available, connected in the brand, sign-in valid, media the network needs and takes,
  *    the adapter's own limits). A network that would fail makes the request a 400 with that network's code
  *    (e.g. not_connected, media_required, bad_media), naming the networks and their results.
- * Media links are not fetched now: they are checked once when the post is sent, like POST /api/post.
+ * 4. Every media link passes the address guard now (https, public address; no fetch): a private or malformed link
+ *    is 400 media_unreachable at once instead of failing at run time. The links are fetched once when the post is
+ *    sent, like POST /api/post (they may not exist yet).
  */
 export async function checkNow(deps: CheckDeps, account: Account, req: PostRequest): Promise<CheckedPost> {
   const valid = validatePost(req);
@@ -35,6 +39,22 @@ export async function checkNow(deps: CheckDeps, account: Account, req: PostReque
   for (const platform of valid.platforms) {
     const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, 'pst_check'));
     if ('ok' in checked) problems.push(checked);
+  }
+  const links = new Map<string, PlatformName[]>();
+  for (const platform of valid.platforms) {
+    for (const m of contentFor(valid.payload, platform, 'pst_check').media) links.set(m.url, [...(links.get(m.url) ?? []), platform]);
+  }
+  for (const [url, platforms] of links) {
+    try {
+      await deps.media.checkTarget(url);
+    } catch (err) {
+      if (!(err instanceof UnsafeTargetError)) throw err;
+      for (const platform of platforms) {
+        if (!problems.some((p) => p.platform === platform)) {
+          problems.push({ platform, ok: false, status: 'failed', code: 'media_unreachable', error: `${url.split('?')[0].slice(0, 200)}: ${err.message}` });
+        }
+      }
+    }
   }
   if (problems.length) {
     const first = problems[0];
@@ -62,7 +82,7 @@ export function cachedReads<D extends CheckDeps>(deps: D): D {
   const connections: ConnectionStore = Object.create(deps.connections);
   connections.listByAccount = (a) => once<Connection[]>(`connections#${a}`, () => deps.connections.listByAccount(a));
   const cipher: Cipher = Object.create(deps.cipher);
-  cipher.decrypt = (c) => once(`decrypt#${c}`, () => deps.cipher.decrypt(c));
+  cipher.decrypt = (c, context) => once(`decrypt#${c}#${JSON.stringify(context ?? {})}`, () => deps.cipher.decrypt(c, context));
   // the other dependencies through the prototype, so lazily built ones stay unbuilt until used
   return Object.assign(Object.create(deps) as D, { brands, connections, cipher });
 }

@@ -3,6 +3,8 @@ import type { ScheduleRecord } from '../../ports/schedules';
 import { AppError } from '../../domain/errors';
 import { nextOccurrence } from '../../domain/cron';
 import { log } from '../../log';
+import { newId } from '../../domain/ids';
+import { labelOf } from '../publish/events';
 import { publishPost } from '../publish/create-post';
 import { PostRequestSchema, validatePost } from '../publish/request';
 import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
@@ -14,7 +16,9 @@ import { putMetric } from '../../metrics';
  *    fire racing a cancel loses the claim and does nothing: at most one publish.
  * 2. Not claimed: still `scheduled` means the alarm fired early or is left from an earlier run_at → re-arm it for
  *    the item's run_at. `publishing` with no post after STALE_RUN_MS means the dispatcher died mid-way → take over
- *    (the post's duplicate lock still refuses a second publish if the first got that far).
+ *    (the post's duplicate lock still refuses a second publish if the first got that far). The sweep calls this for
+ *    such runs too, so one left by a dead dispatcher is taken over within STALE_RUN_MS + one sweep period. A run
+ *    that has already been taken over MAX_TAKEOVERS times is failed instead (post.failed per network).
  * 3. Give back the place on the plan's scheduled-posts counter, then publish (see `run`).
  */
 export async function fireScheduled(deps: Deps, scheduleId: string): Promise<void> {
@@ -33,8 +37,43 @@ export async function fireScheduled(deps: Deps, scheduleId: string): Promise<voi
     const stale = current.status === 'publishing' && !current.post_id && current.claimed_at !== undefined && now - current.claimed_at > STALE_RUN_MS;
     if (!stale || !(await deps.schedules.takeOver(scheduleId, current.claimed_at!, now))) return;
     record = current;
+    if ((current.takeovers ?? 0) >= MAX_TAKEOVERS) {
+      await failRun(deps, record, 'schedule_failed', 'The scheduled post could not be sent: its run failed repeatedly. Nothing was published');
+      return;
+    }
   }
-  await run(deps, record, `sch:${record.id}`);
+  await run(deps, record, runKey(record));
+}
+
+/** Runs taken over this many times and still dying are failed rather than tried again. */
+export const MAX_TAKEOVERS = 2;
+
+/** The schedule's own duplicate key of a run (the occurrence's for a recurring one; a user's idempotency_key locks too). */
+function runKey(record: ScheduleRecord): string {
+  if (record.recurring_id && record.occurrence) return `rec:${record.recurring_id}:${record.occurrence}`;
+  return `sch:${record.id}`;
+}
+
+/**
+ * Ends a run that published nothing as `failed` and records post.failed for each of its networks (post_id null,
+ * schedule_id set), so webhook receivers hear of it. The conditional settle makes it happen once.
+ */
+export async function failRun(deps: Pick<Deps, 'schedules' | 'events' | 'brands' | 'clock'>, record: ScheduleRecord, code: string, message: string): Promise<void> {
+  const nowMs = deps.clock.now();
+  if (!(await deps.schedules.settle(record.id, { status: 'failed', error: { code, error: message } }, iso(nowMs)))) return;
+  const brandName = (await deps.brands.get(record.account_id, record.brand_id))?.name ?? null;
+  const key = record.request?.idempotency_key;
+  for (const platform of record.platforms) {
+    await deps.events.record({
+      id: newId('evt', nowMs), type: 'post.failed', created_at: iso(nowMs), account_id: record.account_id,
+      data: {
+        platform, status: 'failed', post_id: null, url: null, error: message, code,
+        account: { platform, handle: null, brand_id: record.brand_id, brand: brandName },
+        brand_id: record.brand_id, source: 'schedule', schedule_id: record.id,
+        idempotency_key: typeof key === 'string' ? key : null, label: labelOf(brandName ?? record.brand_id, platform, platform),
+      },
+    });
+  }
 }
 
 /**
@@ -77,7 +116,9 @@ export async function fireRecurring(deps: Deps, recurringId: string, occurrenceT
 /**
  * Publishes a claimed schedule through exactly the path of POST /api/post (publishPost: brand, checks, fan-out,
  * duplicate protection, counting, events) with source `schedule` and its schedule_id, without waiting for the
- * networks. Records the post on the item; a request refused as a whole (e.g. its brand is gone) fails the item.
+ * networks. Records the post on the item; a request refused as a whole (e.g. its brand is gone, a media link is
+ * refused) fails the item with post.failed per network. Any other error leaves the run `publishing` for the sweep
+ * to take over (an outage heals; a run that keeps dying is failed after MAX_TAKEOVERS).
  */
 async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Promise<void> {
   const nowIso = () => iso(deps.clock.now());
@@ -86,8 +127,15 @@ async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Pr
     await deps.schedules.settle(record.id, { status: 'failed', error: { code: 'account_not_found', error: 'The account no longer exists' } }, nowIso());
     return;
   }
+  let valid: ReturnType<typeof validatePost>;
   try {
-    const valid = validatePost(PostRequestSchema.parse({ ...record.request, brand_id: record.brand_id }));
+    valid = validatePost(PostRequestSchema.parse({ ...record.request, brand_id: record.brand_id }));
+  } catch (err) {
+    const message = err instanceof AppError ? err.message : 'The stored request is no longer valid';
+    await failRun(deps, record, err instanceof AppError ? err.code : 'invalid_request', message);
+    return;
+  }
+  try {
     // the user's idempotency_key (if any) locks and is echoed in events; else the schedule's own key locks, unseen
     const res = await publishPost(deps, account, { ...valid, duplicate_key: duplicateKey }, { source: 'schedule', schedule_id: record.id, wait: false, actor: record.actor });
     await linkPost(deps, record.id, res.post_id);
@@ -99,7 +147,7 @@ async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Pr
       await linkPost(deps, record.id, holder);
       return;
     }
-    await deps.schedules.settle(record.id, { status: 'failed', error: { code: err.code, error: err.message } }, nowIso());
+    await failRun(deps, record, err.code, err.message);
   }
 }
 

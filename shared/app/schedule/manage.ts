@@ -85,6 +85,8 @@ export interface ScheduleListQuery {
   cursor?: string;
 }
 
+const YEAR_10000 = Date.UTC(10000, 0, 1);
+
 /**
  * GET /api/schedule: by run_at ascending, filtered by status, brand, run_at range (ISO 8601 with offset) and
  * deferred; `cursor` pages on. A filter on a final status also looks at runs still marked publishing, settling them.
@@ -94,6 +96,7 @@ export async function listSchedules(deps: Pick<Deps, 'schedules' | 'posts' | 'cl
     if (v === undefined) return undefined;
     const ms = Date.parse(v);
     if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(v) || Number.isNaN(ms)) throw new BadRequestError(`${name} must be ISO 8601 with a UTC offset`, { code: 'invalid_request' });
+    if (ms < 0 || ms >= YEAR_10000) throw new BadRequestError(`${name} must be between the years 1970 and 9999`, { code: 'invalid_request' });
     return new Date(ms).toISOString();
   };
   const widened = q.status && FINAL_STATUSES.includes(q.status) && q.status !== 'canceled';

@@ -9,7 +9,9 @@ import { iso, mapLimit } from './common';
  * and arming its one-time alarm (or an alarm lost otherwise) would leave the post never published. Every 5 minutes
  * the sweep fires, through the dispatcher's own path (fireScheduled: the conditional claim scheduled → publishing),
  * the schedules still `scheduled` whose run_at is more than SWEEP_GRACE_MS past. A late real alarm, a second sweep
- * or a racing cancel loses the claim, so a post is still published at most once.
+ * or a racing cancel loses the claim, so a post is still published at most once. It also hands runs still
+ * `publishing` without a post to fireScheduled, which takes over the ones older than STALE_RUN_MS (a dispatcher that
+ * died mid-run): so no schedule stays `publishing` longer than STALE_RUN_MS + one sweep period (10 minutes).
  */
 
 /** A schedule this long past its run_at and still waiting lost its alarm (the alarm normally fires within seconds). */

@@ -9,6 +9,7 @@ import {
 import { signatureHeader } from '../../webhooks/verify';
 import { errorFields, log } from '../../log';
 import { getWebhook } from './endpoints';
+import { webhookSecretContext } from '../security/contexts';
 import { putMetric } from '../../metrics';
 
 /**
@@ -20,7 +21,7 @@ import { putMetric } from '../../metrics';
  * (3) one SQS message per delivery is sent. A failure in (3) is logged and left to the sweep, which re-queues any
  * pending delivery more than SWEEP_GRACE_MS past due. A try is claimed before sending and recorded after; the SQS
  * message is deleted only once the next try is queued, so a worker crash at any point repeats the step, never
- * loses the delivery (receivers deduplicate on Service-Delivery).
+ * loses the delivery (receivers deduplicate on the signed body's delivery_id, or its id per endpoint).
  */
 
 /** A claim older than this belongs to a stopped worker (the worker's timeout is 30 s). */
@@ -70,8 +71,11 @@ export class RetryLater extends Error {
 type FanoutDeps = Pick<Deps, 'webhooks' | 'queue' | 'clock'> & { settings: Pick<Deps['settings'], 'webhookQueueUrl'> };
 type WorkerDeps = Pick<Deps, 'webhooks' | 'webhookSender' | 'queue' | 'scheduler' | 'clock' | 'cipher' | 'settings'>;
 
-/** The body every try of an event carries (spec §6): id, type, created_at, data. */
-export const eventBody = (e: ServiceEvent) => JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data });
+/**
+ * The body every try of an event carries (spec §6): id, type, created_at, data, plus delivery_id (the
+ * Service-Delivery id) so the id a receiver deduplicates on is covered by the signature.
+ */
+export const eventBody = (e: ServiceEvent, deliveryId: string) => JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, delivery_id: deliveryId, data: e.data });
 
 /** The endpoints an event goes to: subscribers of its type; webhook.test only to the endpoint it names. */
 export function recipients(event: ServiceEvent, endpoints: WebhookEndpoint[]): WebhookEndpoint[] {
@@ -85,10 +89,9 @@ export async function prepareDeliveries(deps: FanoutDeps, event: ServiceEvent): 
   if (targets.length === 0) return [];
   const now = deps.clock.now();
   const at = new Date(now).toISOString();
-  const body = eventBody(event);
   const deliveries = targets.map((e): WebhookDelivery => ({
     delivery_id: deliveryIdOf(event.id, e.id), webhook_id: e.id, account_id: event.account_id, event_id: event.id,
-    type: event.type as WebhookEventName, body, state: 'pending', attempts: 0, max_attempts: MAX_ATTEMPTS,
+    type: event.type as WebhookEventName, body: eventBody(event, deliveryIdOf(event.id, e.id)), state: 'pending', attempts: 0, max_attempts: MAX_ATTEMPTS,
     next_attempt_at: now, queued_attempt: 0, rescues: 0, created_at: at, updated_at: at,
   }));
   await Promise.all(deliveries.map((d) => deps.webhooks.putDelivery(d)));
@@ -154,8 +157,9 @@ async function ensureNextQueued(deps: WorkerDeps, d: WebhookDelivery): Promise<v
 
 /** The headers of one try; the signature carries a v1 for the current secret and, after a rotation, the previous. */
 export async function signedHeaders(deps: Pick<Deps, 'cipher'>, endpoint: WebhookEndpoint, d: Pick<WebhookDelivery, 'delivery_id' | 'type' | 'body'>, nowMs: number): Promise<Record<string, string>> {
-  const secrets = [await deps.cipher.decrypt(endpoint.secret_enc)];
-  if (endpoint.previous_secret_enc && (endpoint.previous_secret_until ?? 0) > nowMs) secrets.push(await deps.cipher.decrypt(endpoint.previous_secret_enc));
+  const context = webhookSecretContext(endpoint);
+  const secrets = [await deps.cipher.decrypt(endpoint.secret_enc, context)];
+  if (endpoint.previous_secret_enc && (endpoint.previous_secret_until ?? 0) > nowMs) secrets.push(await deps.cipher.decrypt(endpoint.previous_secret_enc, context));
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,

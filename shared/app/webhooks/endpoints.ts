@@ -9,6 +9,7 @@ import { DEFAULT_WEBHOOK_EVENTS, deliveryIdOf, isWebhookEvent, newWebhookSecret,
 import { UnsafeTargetError } from '../../net/address-guard';
 import { upgradeUrl } from '../brands';
 import { ensureSweepSchedule } from './deliver';
+import { webhookSecretContext } from '../security/contexts';
 
 /** The endpoint counter never expires by itself (it counts endpoints that exist): year 9999. */
 const NO_EXPIRY_SEC = 253_402_300_799;
@@ -65,9 +66,10 @@ export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender
   const now = deps.clock.now();
   const secret = newWebhookSecret();
   try {
+    const id = newId('wh', now);
     const endpoint: WebhookEndpoint = {
-      id: newId('wh', now), account_id: account.id, url: new URL(input.url).toString(), events,
-      secret_enc: await deps.cipher.encrypt(secret), created_at: new Date(now).toISOString(),
+      id, account_id: account.id, url: new URL(input.url).toString(), events,
+      secret_enc: await deps.cipher.encrypt(secret, webhookSecretContext({ account_id: account.id, id })), created_at: new Date(now).toISOString(),
     };
     await deps.webhooks.create(endpoint);
     return { webhook: webhookView(endpoint), secret };
@@ -101,7 +103,7 @@ export async function rotateWebhookSecret(deps: Pick<Deps, 'webhooks' | 'cipher'
   const secret = newWebhookSecret();
   const until = now + ROTATION_OVERLAP_MS;
   const at = new Date(now).toISOString();
-  if (!(await deps.webhooks.rotate(accountId, webhookId, await deps.cipher.encrypt(secret), endpoint.secret_enc, until, at))) {
+  if (!(await deps.webhooks.rotate(accountId, webhookId, await deps.cipher.encrypt(secret, webhookSecretContext(endpoint)), endpoint.secret_enc, until, at))) {
     throw new NotFoundError('No such webhook endpoint');
   }
   return { webhook: webhookView({ ...endpoint, rotated_at: at }), secret, previous_secret_expires_at: new Date(until).toISOString() };

@@ -4,7 +4,10 @@ import { decode, noteEncode, npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import { platform } from '../../domain/platforms';
 import { guarded, rejected } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
-import { probeRelay, sendEvent, type RelayOutcome, type WebSocketConstructor } from './relays';
+import { probeRelay, sendEvent, type RelayOutcome, type RelayTarget, type WebSocketConstructor } from './relays';
+import { sandboxOrigin, UnsafeTargetError, type HostLookup } from '../../net/address-guard';
+import { checkedAddresses } from '../../net/pinned-fetch';
+import { pinnedLookup } from '../../net/pinned-request';
 
 export type { WebSocketConstructor } from './relays';
 
@@ -12,6 +15,8 @@ export type { WebSocketConstructor } from './relays';
 export const NOSTR_MAX_EVENT_BYTES = 65_536;
 /** Wait applied when relays answer "rate-limited:" and none accepted (NIP-01 gives no wait). */
 export const NOSTR_RATE_LIMIT_WAIT = 60;
+/** Most relays one connection may list. */
+export const NOSTR_MAX_RELAYS = 10;
 
 export interface NostrOptions {
   defaultRelays?: string[];
@@ -21,13 +26,21 @@ export interface NostrOptions {
   relayTimeoutMs?: number;
   /** Once one relay has accepted, how much longer the others may take before their sockets are closed. */
   graceAfterAcceptMs?: number;
+  /** ALLOW_PRIVATE_TARGETS: ws:// and private addresses allowed (tests, local demos). Default false: wss:// to public addresses only. */
+  allowPrivate?: boolean;
+  /** Name resolution for the address check (tests inject it). */
+  lookup?: HostLookup;
 }
 
 /**
  * Nostr (NIP-01 kind-1 text notes over relay WebSockets; no server account).
  *
  * Credentials: nsec (NIP-19 `nsec1…`, or 64 hex characters; normalised to nsec1…), optional relays (comma-separated
- * ws:// or wss:// URLs, normalised; the default relays are used when absent).
+ * wss:// URLs, at most 10, normalised; ws:// only with allowPrivate; the default relays are used when absent).
+ * Every relay goes through the address guard before each connection (verify, publish, health): its host must
+ * resolve only to public addresses, and the socket connects to the checked address (no DNS rebinding). At verify a
+ * relay that fails the guard refuses the credentials without contacting anything; at publish it counts as
+ * unreachable. Failure texts never carry what a relay's address answered at the socket level (refusal, status).
  *
  * verify: the key decodes (else rejected "not a valid nsec") and at least one relay accepts a WebSocket connection
  * before the deadline; handle = npub1…. publish: a kind-1 event {content: text + media URLs on new lines, tags: [],
@@ -45,8 +58,10 @@ export function createNostrAdapter({
   WebSocketImpl = WebSocket,
   relayTimeoutMs = 8000,
   graceAfterAcceptMs = 2000,
+  allowPrivate = false,
+  lookup,
 }: NostrOptions = {}): NetworkAdapter {
-  const opts = { defaultRelays, Impl: WebSocketImpl, relayTimeoutMs, graceAfterAcceptMs };
+  const opts = { defaultRelays, Impl: WebSocketImpl, relayTimeoutMs, graceAfterAcceptMs, allowPrivate, lookup };
   return {
     name: 'nostr',
     verify: (ctx) => guarded(() => verify(opts, ctx)),
@@ -55,7 +70,10 @@ export function createNostrAdapter({
   };
 }
 
-interface Opts { defaultRelays: string[]; Impl: WebSocketConstructor; relayTimeoutMs: number; graceAfterAcceptMs: number }
+interface Opts {
+  defaultRelays: string[]; Impl: WebSocketConstructor; relayTimeoutMs: number; graceAfterAcceptMs: number;
+  allowPrivate: boolean; lookup?: HostLookup;
+}
 
 /** The secret key bytes of an nsec1… or 64-hex credential; undefined when it is not a valid key. */
 export function secretKey(nsec: string | undefined): Uint8Array | undefined {
@@ -73,31 +91,68 @@ export function secretKey(nsec: string | undefined): Uint8Array | undefined {
   return key;
 }
 
-/** The relay list from credentials.relays (comma/space separated), else the defaults; a Failure names a bad URL. */
-export function relayList(raw: string | undefined, defaults: string[]): string[] | Failure {
+/**
+ * The relay list from credentials.relays (comma/space separated), else the defaults; a Failure names a bad URL.
+ * wss:// only (ws:// too with allowPrivate), no user:pass@, at most NOSTR_MAX_RELAYS.
+ */
+export function relayList(raw: string | undefined, defaults: string[], allowPrivate = false): string[] | Failure {
   const items = (raw ?? '').split(/[\s,]+/).map((s) => s.trim()).filter((s) => s);
   if (!items.length) return [...defaults];
+  const wanted = allowPrivate ? 'a ws:// or wss:// URL' : 'a wss:// URL';
   const relays: string[] = [];
   for (const item of items) {
     let url: URL;
-    try { url = new URL(item); } catch { return rejected(`relays: "${item.slice(0, 100)}" is not a ws:// or wss:// URL`); }
-    if (url.protocol !== 'wss:' && url.protocol !== 'ws:') return rejected(`relays: "${item.slice(0, 100)}" is not a ws:// or wss:// URL`);
+    try { url = new URL(item); } catch { return rejected(`relays: "${item.slice(0, 100)}" is not ${wanted}`); }
+    if (url.protocol !== 'wss:' && !(url.protocol === 'ws:' && (allowPrivate || isSandboxRelay(url)))) return rejected(`relays: "${item.slice(0, 100)}" is not ${wanted}`);
+    if (url.username || url.password) return rejected(`relays: "${url.host}" must not carry a user name or password`);
     const normal = url.pathname === '/' && !url.search ? `${url.protocol}//${url.host}` : url.href;
     if (!relays.includes(normal)) relays.push(normal);
   }
+  if (relays.length > NOSTR_MAX_RELAYS) return rejected(`relays: at most ${NOSTR_MAX_RELAYS} relays per connection (got ${relays.length})`);
   return relays;
+}
+
+/** The local sandbox's simulated relay (sandbox mode only): the one ws:// relay the address guard lets through. */
+function isSandboxRelay(url: URL): boolean {
+  const sandbox = sandboxOrigin();
+  return !!sandbox && url.origin.replace(/^ws/, 'http') === sandbox && url.pathname.startsWith('/sandbox/');
+}
+
+/** The relay's checked address to connect to; an UnsafeTargetError when it is not a public address (nothing contacted). */
+async function relayTarget(opts: Opts, relay: string): Promise<RelayTarget> {
+  const asHttp = relay.replace(/^ws(s?):/i, 'http$1:');
+  const { addresses } = await checkedAddresses(asHttp, { allowPrivate: opts.allowPrivate, lookup: opts.lookup });
+  return { relay, lookup: pinnedLookup(addresses[0]) };
+}
+
+/** Every relay's target, or the relays that failed the address guard. */
+async function relayTargets(opts: Opts, relays: string[]): Promise<{ targets: RelayTarget[]; refused: string[] }> {
+  const targets: RelayTarget[] = [];
+  const refused: string[] = [];
+  await Promise.all(relays.map(async (relay) => {
+    try {
+      targets.push(await relayTarget(opts, relay));
+    } catch (err) {
+      if (!(err instanceof UnsafeTargetError)) throw err;
+      refused.push(relay);
+    }
+  }));
+  targets.sort((a, b) => relays.indexOf(a.relay) - relays.indexOf(b.relay));
+  return { targets, refused };
 }
 
 async function verify(opts: Opts, ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
   const key = secretKey(ctx.credentials.nsec);
   if (!key) return rejected('nsec is not a valid nsec (expected nsec1… or 64 hex characters)');
-  const relays = relayList(ctx.credentials.relays, opts.defaultRelays);
+  const relays = relayList(ctx.credentials.relays, opts.defaultRelays, opts.allowPrivate);
   if (!Array.isArray(relays)) return relays;
+  const { targets, refused } = await relayTargets(opts, relays);
+  if (refused.length) return rejected(`relays: ${refused.map((r) => r.slice(0, 100)).join(', ')} ${refused.length > 1 ? 'are' : 'is'} not a public address`);
 
   const first = new AbortController();
   const local: NetworkContext = { ...ctx, signal: AbortSignal.any([ctx.signal, first.signal]) };
-  const outcomes = await Promise.all(relays.map((relay) =>
-    probeRelay(opts.Impl, relay, local, opts.relayTimeoutMs).then((o) => { if (o.state === 'accepted') first.abort(); return o; })));
+  const outcomes = await Promise.all(targets.map((target) =>
+    probeRelay(opts.Impl, target, local, opts.relayTimeoutMs).then((o) => { if (o.state === 'accepted') first.abort(); return o; })));
   if (!outcomes.some((o) => o.state === 'accepted')) {
     const detail = describe(outcomes);
     if (outcomes.some((o) => o.state === 'silent')) return { ok: false, kind: 'timeout', error: `No Nostr relay answered before the deadline (${detail})` };
@@ -127,10 +182,11 @@ function check(content: PublishContent): Failure | undefined {
 async function publish(opts: Opts, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
   const key = secretKey(ctx.credentials.nsec);
   if (!key) return { ok: false, kind: 'reauth', error: 'The stored nsec is not a valid Nostr secret key: connect Nostr again' };
-  const relays = relayList(ctx.credentials.relays, opts.defaultRelays);
+  const relays = relayList(ctx.credentials.relays, opts.defaultRelays, opts.allowPrivate);
   if (!Array.isArray(relays)) return relays;
   const problem = check(content);
   if (problem) return problem;
+  const { targets, refused } = await relayTargets(opts, relays);
 
   const event = finalizeEvent({ kind: 1, created_at: Math.floor(ctx.now() / 1000), tags: [], content: noteContent(content) }, key);
 
@@ -138,12 +194,13 @@ async function publish(opts: Opts, content: PublishContent, ctx: NetworkContext)
   const grace = new AbortController();
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const local: NetworkContext = { ...ctx, signal: AbortSignal.any([ctx.signal, grace.signal]) };
-  const outcomes = await Promise.all(relays.map((relay) =>
-    sendEvent(opts.Impl, relay, event, local, opts.relayTimeoutMs).then((o) => {
+  const sent = await Promise.all(targets.map((target) =>
+    sendEvent(opts.Impl, target, event, local, opts.relayTimeoutMs).then((o) => {
       if (o.state === 'accepted' && !graceTimer) graceTimer = setTimeout(() => grace.abort(), opts.graceAfterAcceptMs);
       return o;
     })));
   clearTimeout(graceTimer);
+  const outcomes: RelayOutcome[] = [...sent, ...refused.map((relay) => ({ relay, state: 'unreachable' as const, message: 'not a public address' }))];
 
   if (outcomes.some((o) => o.state === 'accepted')) {
     return { ok: true, status: 'published', id: event.id, url: `https://njump.me/${noteEncode(event.id)}` };

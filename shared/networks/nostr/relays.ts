@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { NetworkContext } from '../types';
 
 /** The part of a WebSocket (the `ws` package's API) the relay code uses; `ws`'s WebSocket class fits it. */
@@ -10,7 +11,14 @@ export interface RelaySocket {
   on(event: 'error', listener: (err: Error) => void): unknown;
   on(event: 'close', listener: () => void): unknown;
 }
-export type WebSocketConstructor = new (url: string) => RelaySocket;
+/** `lookup` pins the connection to the address the guard checked (the `ws` package passes it to net/tls.connect). */
+export type WebSocketConstructor = new (url: string, options?: { lookup?: LookupFunction; followRedirects?: false }) => RelaySocket;
+
+/** A relay to open: its URL, and the checked address to connect to (absent only with ALLOW_PRIVATE_TARGETS). */
+export interface RelayTarget {
+  relay: string;
+  lookup?: LookupFunction;
+}
 
 /** What one relay did with an event: accepted (OK true, or OK false "duplicate:"), refused (OK false), no OK in time, or no connection. */
 export interface RelayOutcome {
@@ -21,7 +29,7 @@ export interface RelayOutcome {
 
 /** Calls `step` once and settles when it resolves, the relay's timer fires, or the deadline aborts; always closes the socket. */
 function session<T>(
-  Impl: WebSocketConstructor, relay: string, ctx: NetworkContext, timeoutMs: number,
+  Impl: WebSocketConstructor, target: RelayTarget, ctx: NetworkContext, timeoutMs: number,
   onTimeout: () => T, onFailure: (why: string) => T,
   handlers: (ws: RelaySocket, finish: (value: T) => void) => void,
 ): Promise<T> {
@@ -41,21 +49,23 @@ function session<T>(
     if (ctx.signal.aborted) { onAbort(); return; }
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      ws = new Impl(relay);
-    } catch (err) {
-      finish(onFailure(err instanceof Error ? err.message : 'could not open a WebSocket'));
+      ws = new Impl(target.relay, target.lookup ? { lookup: target.lookup, followRedirects: false } : { followRedirects: false });
+    } catch {
+      finish(onFailure('could not open a WebSocket'));
       return;
     }
-    // An error listener stays attached so that a late error (after terminate) never goes unhandled.
-    ws.on('error', (err) => finish(onFailure(err.message || 'connection error')));
+    // An error listener stays attached so that a late error (after terminate) never goes unhandled. What failed
+    // (refused, status code, TLS) is not passed on: the text must not tell what answered at an address.
+    ws.on('error', () => finish(onFailure('no WebSocket connection')));
     ws.on('close', () => finish(onFailure('connection closed')));
     handlers(ws, finish);
   });
 }
 
 /** Settles "accepted" as soon as the relay accepts a WebSocket connection, else "unreachable" / "silent" (deadline). */
-export function probeRelay(Impl: WebSocketConstructor, relay: string, ctx: NetworkContext, timeoutMs: number): Promise<RelayOutcome> {
-  return session<RelayOutcome>(Impl, relay, ctx, timeoutMs,
+export function probeRelay(Impl: WebSocketConstructor, target: RelayTarget, ctx: NetworkContext, timeoutMs: number): Promise<RelayOutcome> {
+  const relay = target.relay;
+  return session<RelayOutcome>(Impl, target, ctx, timeoutMs,
     () => ({ relay, state: 'silent', message: 'no connection before the deadline' }),
     (why) => ({ relay, state: 'unreachable', message: why }),
     (ws, finish) => ws.on('open', () => finish({ relay, state: 'accepted' })));
@@ -63,10 +73,11 @@ export function probeRelay(Impl: WebSocketConstructor, relay: string, ctx: Netwo
 
 /** Sends ["EVENT", event] and waits for the relay's ["OK", id, accepted, message]. */
 export function sendEvent(
-  Impl: WebSocketConstructor, relay: string, event: { id: string }, ctx: NetworkContext, timeoutMs: number,
+  Impl: WebSocketConstructor, target: RelayTarget, event: { id: string }, ctx: NetworkContext, timeoutMs: number,
 ): Promise<RelayOutcome> {
+  const relay = target.relay;
   let sent = false;
-  return session<RelayOutcome>(Impl, relay, ctx, timeoutMs,
+  return session<RelayOutcome>(Impl, target, ctx, timeoutMs,
     () => ({ relay, state: 'silent', message: sent ? 'no OK before the deadline' : 'no connection before the deadline' }),
     (why) => ({ relay, state: sent ? 'silent' : 'unreachable', message: why }),
     (ws, finish) => {
@@ -74,8 +85,8 @@ export function sendEvent(
         try {
           ws.send(JSON.stringify(['EVENT', event]));
           sent = true;
-        } catch (err) {
-          finish({ relay, state: 'unreachable', message: err instanceof Error ? err.message : 'send failed' });
+        } catch {
+          finish({ relay, state: 'unreachable', message: 'send failed' });
         }
       });
       ws.on('message', (data) => {
