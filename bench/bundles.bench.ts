@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { routeList } from '../infra/routes';
+import { handlerFile } from '../shared/http/route';
 import { dispatcher, workers } from '../infra/workers';
 
 /**
@@ -31,7 +32,7 @@ interface Fn { name: string; file: string }
 
 function functions(): { present: Fn[]; missing: Fn[] } {
   const all: Fn[] = [
-    ...routeList.filter((r) => !r.localOnly).map((r) => ({ name: r.id, file: `functions/http/${r.id}.ts` })),
+    ...routeList.filter((r) => !r.localOnly).map((r) => ({ name: r.id, file: handlerFile(r) })),
     ...workers.map((w) => ({ name: w.id, file: w.handler })),
     { name: dispatcher.id, file: dispatcher.handler },
   ];

@@ -4,6 +4,7 @@ import { ApiStack } from '../infra/stacks/api-stack';
 import { DataStack, isProd } from '../infra/stacks/data-stack';
 import { ObservabilityStack } from '../infra/stacks/observability-stack';
 import { WorkersStack } from '../infra/stacks/workers-stack';
+import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack';
 
 /**
  * The CDK app (cdk.json: `npx tsx bin/app.ts`). Settings come from context (`-c key=value`):
@@ -11,7 +12,7 @@ import { WorkersStack } from '../infra/stacks/workers-stack';
  *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required for prod
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
- * Stacks: SocialPublishing-<stage>-Data, -Api, -Workers, -Observability (see docs/operations.md).
+ * Stacks: SocialPublishing-<stage>-Data, -Api, one per route group (-Dashboard, -Mcp), -Workers, -Observability (see docs/operations.md).
  */
 export interface AppSettings {
   stage: string;
@@ -53,6 +54,8 @@ export function settingsFrom(app: App): AppSettings {
 export interface ServiceStacks {
   data: DataStack;
   api: ApiStack;
+  /** Route groups of the route table (e.g. Mcp), each in its own stack on the same HTTP API. */
+  groups: RouteGroupStack[];
   workers: WorkersStack;
   observability: ObservabilityStack;
 }
@@ -73,6 +76,11 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',
   });
   api.addStackDependency(data);
+  const groups = routeGroups().map((group) => {
+    const stack = new RouteGroupStack(app, name(group), { ...common, api, group, description: `Social publishing: the ${group} routes on the HTTP API` });
+    stack.addStackDependency(api);
+    return stack;
+  });
   const workers = new WorkersStack(app, name('Workers'), { ...common, data, api, description: 'Social publishing: queue workers' });
   workers.addStackDependency(data);
   workers.addStackDependency(api);
@@ -88,7 +96,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
 
   Tags.of(app).add('project', 'social-publishing');
   Tags.of(app).add('stage', stage);
-  return { data, api, workers, observability };
+  return { data, api, groups, workers, observability };
 }
 
 if (require.main === module) {

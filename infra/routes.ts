@@ -7,6 +7,7 @@ import * as sch from '../shared/api/schedule-schemas';
 import * as o from '../shared/api/oauth-schemas';
 import * as bill from '../shared/api/billing-schemas';
 import { PostRequestSchema } from '../shared/app/publish/request';
+import * as mo from '../shared/api/mcp-oauth-schemas';
 import * as d from '../shared/api/dashboard-schemas';
 import * as g from '../shared/api/guardrail-schemas';
 import * as a from '../shared/api/approval-schemas';
@@ -411,7 +412,7 @@ export const routes = {
     responses: { 200: { description: 'Billing overview', schema: bill.BillingOverviewResponse }, ...std },
   },
   postDashboardPlanCheckout: {
-    id: 'post-dashboard-plan-checkout', method: 'POST', path: '/dashboard/plan/checkout', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    id: 'post-dashboard-plan-checkout', stack: 'Dashboard', method: 'POST', path: '/dashboard/plan/checkout', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
     summary: "The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval",
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: {
@@ -420,7 +421,7 @@ export const routes = {
     },
   },
   postDashboardPlanPortal: {
-    id: 'post-dashboard-plan-portal', method: 'POST', path: '/dashboard/plan/portal', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    id: 'post-dashboard-plan-portal', stack: 'Dashboard', method: 'POST', path: '/dashboard/plan/portal', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
     summary: "The Plan page's billing button: 303 to Stripe's customer portal",
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: { 303: { description: "To Stripe's customer portal" }, 403: E('session_required, csrf_failed'), 503: { description: 'billing_unavailable (the Plan page with the message)' } },
@@ -437,43 +438,43 @@ export const routes = {
     },
   // --- Dashboard: sign-in, session, pages (issue 16) ---
   getDashboardSignIn: {
-    id: 'get-dashboard-sign-in', method: 'GET', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: [],
+    id: 'get-dashboard-sign-in', stack: 'Dashboard', method: 'GET', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: [],
     summary: 'The sign-in page: an email field for a magic link (HTML)',
     query: d.SignInQuery,
     responses: { 200: { description: 'Sign-in page (HTML)', contentType: 'text/html' } },
   },
   postDashboardSignIn: {
-    id: 'post-dashboard-sign-in', method: 'POST', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: ['table', 'ses'],
+    id: 'post-dashboard-sign-in', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: ['table', 'ses'],
     summary: 'Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email)',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 200: { description: 'Check your email (HTML)', contentType: 'text/html' }, 400: { description: 'Invalid email (HTML)' }, 429: { description: 'Rate limited (HTML)' } },
   },
   getDashboardSignInLink: {
-    id: 'get-dashboard-sign-in-link', method: 'GET', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
+    id: 'get-dashboard-sign-in-link', stack: 'Dashboard', method: 'GET', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
     summary: 'The emailed link: a page with one "Sign in" button (the GET never uses the link up)',
     query: d.SignInLinkQuery,
     responses: { 200: { description: 'Sign-in button (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
   },
   postDashboardSignInLink: {
-    id: 'post-dashboard-sign-in-link', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
+    id: 'post-dashboard-sign-in-link', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
     summary: 'The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 303: { description: 'Signed in: to the return path' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
   },
   postDashboardSignOut: {
-    id: 'post-dashboard-sign-out', method: 'POST', path: '/dashboard/sign-out', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'post-dashboard-sign-out', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-out', tag: 'Dashboard', auth: 'session', grants: ['table'],
     summary: 'Ends the session at once and clears the cookie',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true,
     responses: { 200: { description: 'Signed out (HTML)', contentType: 'text/html' }, 403: E('session_required, csrf_failed') },
   },
   getDashboard: {
-    id: 'get-dashboard', method: 'GET', path: '/dashboard', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'get-dashboard', stack: 'Dashboard', method: 'GET', path: '/dashboard', tag: 'Dashboard', auth: 'session', grants: ['table'],
     summary: 'Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in',
     query: d.EmptyQuery,
     responses: { 200: { description: 'Overview (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   getDashboardPlan: {
-    id: 'get-dashboard-plan', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
+    id: 'get-dashboard-plan', stack: 'Dashboard', method: 'GET', path: '/dashboard/plan', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],
     summary: 'The plan page every upgrade_url points to: the plan table and what the account uses',
     query: d.PlanQuery,
     responses: { 200: { description: 'Plan (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
@@ -525,19 +526,19 @@ export const routes = {
     responses: { 200: { description: 'Decided (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used, expired or decided (HTML)' } },
   },
   getDashboardApprovals: {
-    id: 'get-dashboard-approvals', method: 'GET', path: '/dashboard/approvals', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'get-dashboard-approvals', stack: 'Dashboard', method: 'GET', path: '/dashboard/approvals', tag: 'Dashboard', auth: 'session', grants: ['table'],
     summary: 'Approvals: the queue of held posts, recent decisions, and the approval rules',
     query: d.FlashQuery,
     responses: { 200: { description: 'Approvals (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   postDashboardApprovalDecision: {
-    id: 'post-dashboard-approval-decision', method: 'POST', path: '/dashboard/approvals/{id}/decision', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
+    id: 'post-dashboard-approval-decision', stack: 'Dashboard', method: 'POST', path: '/dashboard/approvals/{id}/decision', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
     summary: 'The owner approves (publishes) or rejects (with a note) a held post',
     params: s.IdParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
     responses: { 303: { description: 'Back to the approvals page' }, 403: E('session_required, csrf_failed'), 404: E('approval_not_found'), 409: { description: 'Already decided (HTML)' } },
   },
   postDashboardApprovalRules: {
-    id: 'post-dashboard-approval-rules', method: 'POST', path: '/dashboard/approvals/rules', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'post-dashboard-approval-rules', stack: 'Dashboard', method: 'POST', path: '/dashboard/approvals/rules', tag: 'Dashboard', auth: 'session', grants: ['table'],
     summary: 'Sets the approval rule of the account or a brand (always, or for listed networks); paid plans',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 303: { description: 'Back to the approvals page' }, 402: { description: 'plan_feature (HTML)' }, 403: E('session_required, csrf_failed') },
@@ -619,6 +620,69 @@ export const routes = {
     summary: 'Branding page actions (form field action)',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  // --- MCP server (issue 11) ---
+  postMcp: {
+    id: 'post-mcp', stack: 'Mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', handler: 'functions/mcp/handler.ts',
+    extraMethods: ['GET', 'DELETE'], functionUrlOutput: 'McpUrl',
+    grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses'], timeoutSeconds: 29, memoryMb: 1024,
+    summary: 'The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405',
+    responses: {
+      200: { description: 'The JSON-RPC response' }, 202: { description: 'A notification or response accepted' },
+      400: E('Invalid JSON-RPC'), 405: E('GET or DELETE: the server is stateless'), 406: { description: 'Accept lacks application/json or text/event-stream' }, ...std,
+    },
+  },
+  getOauthProtectedResource: {
+    id: 'get-oauth-protected-resource', stack: 'Mcp', method: 'GET', path: '/.well-known/oauth-protected-resource', tag: 'MCP', auth: 'open', grants: [],
+    summary: "Protected resource metadata of the MCP server (RFC 9728): its URL and its authorization server",
+    responses: { 200: { description: 'Metadata', schema: mo.ProtectedResourceMetadata } },
+  },
+  getOauthAuthorizationServer: {
+    id: 'get-oauth-authorization-server', stack: 'Mcp', method: 'GET', path: '/.well-known/oauth-authorization-server', tag: 'MCP', auth: 'open', grants: [],
+    summary: 'Authorization server metadata (RFC 8414): code flow with PKCE S256, dynamic registration, client ID metadata documents, revocation',
+    responses: { 200: { description: 'Metadata', schema: mo.AuthorizationServerMetadata } },
+  },
+  postOauthRegister: {
+    id: 'post-oauth-register', stack: 'Mcp', method: 'POST', path: '/oauth/register', tag: 'MCP', auth: 'open', grants: ['table'],
+    summary: 'Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP',
+    body: mo.RegistrationBody, rateLimit: { limit: 20, windowSeconds: 3600 },
+    responses: { 201: { description: 'Registered', schema: mo.RegisteredClient }, 400: { description: 'invalid_client_metadata', schema: mo.OAuthErrorBody }, 429: std[429] },
+  },
+  getDashboardAppsAuthorize: {
+    id: 'get-dashboard-apps-authorize', stack: 'Mcp', method: 'GET', path: '/dashboard/apps/authorize', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: 'The authorization endpoint: the consent page (signed-in owner) for an MCP client; code flow with PKCE S256 only',
+    query: mo.AuthorizeQuery,
+    responses: { 200: { description: 'Consent page (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page, or back to the app with an error' }, 400: { description: 'Unknown app or redirect URI (HTML)' } },
+  },
+  postDashboardAppsAuthorize: {
+    id: 'post-dashboard-apps-authorize', stack: 'Mcp', method: 'POST', path: '/dashboard/apps/authorize', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: "The consent page's answer: allow (a single-use code for 5 minutes) or deny, back to the app's redirect URI",
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 303: { description: 'Back to the app with code or error' }, 400: { description: 'Unknown app or redirect URI (HTML)' }, 403: E('session_required, csrf_failed') },
+  },
+  postOauthToken: {
+    id: 'post-oauth-token', stack: 'Mcp', method: 'POST', path: '/oauth/token', tag: 'MCP', auth: 'open', grants: ['table'],
+    summary: 'Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 120, windowSeconds: 60 },
+    responses: { 200: { description: 'Tokens', schema: mo.TokenResponse }, 400: { description: 'invalid_grant, invalid_request, invalid_target, unsupported_grant_type', schema: mo.OAuthErrorBody }, 429: std[429] },
+  },
+  postOauthRevoke: {
+    id: 'post-oauth-revoke', stack: 'Mcp', method: 'POST', path: '/oauth/revoke', tag: 'MCP', auth: 'open', grants: ['table'],
+    summary: 'Token revocation (RFC 7009): an access or refresh token stops working at once',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 120, windowSeconds: 60 },
+    responses: { 200: { description: 'Revoked (also for an unknown token)' }, 400: { description: 'invalid_request', schema: mo.OAuthErrorBody }, 429: std[429] },
+  },
+  getDashboardApps: {
+    id: 'get-dashboard-apps', stack: 'Mcp', method: 'GET', path: '/dashboard/apps', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: 'The AI apps page: MCP clients the owner allowed, with revoke buttons',
+    query: mo.AppsQuery,
+    responses: { 200: { description: 'AI apps (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardAppRevoke: {
+    id: 'post-dashboard-app-revoke', stack: 'Mcp', method: 'POST', path: '/dashboard/apps/{id}/revoke', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: 'Revoke an AI app: its tokens stop working at once',
+    params: mo.AppParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true,
+    responses: { 303: { description: 'Back to the AI apps page' }, 403: E('session_required, csrf_failed'), 404: E('not_found') },
   },
   // --- AI drafts (issue 12) ---
   postGenerate: {

@@ -22,11 +22,12 @@ import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
 import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
 import { DynamoMediaStore } from './adapters/dynamodb/media';
 import { TableScheduler } from './adapters/dynamodb/table-scheduler';
+import { DynamoMcpOAuthStore } from './adapters/dynamodb/mcp-oauth';
+import { McpAppRegistry } from './adapters/mcp-app-registry';
 import { DynamoBillingStore } from './adapters/dynamodb/billing';
 import { PlanLifecycleAccounts } from './app/billing/plan-state';
 import { DynamoSessionStore } from './adapters/dynamodb/sessions';
 import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
-import { noApps } from './adapters/no-apps';
 import { DynamoApprovalStore } from './adapters/dynamodb/approvals';
 import { DynamoBrandingStore } from './adapters/dynamodb/branding';
 import { checkUrl } from './net/address-guard';
@@ -199,8 +200,10 @@ export function buildDeps(cfg: Config): Deps {
     clock: () => systemClock,
     // Dashboard (issue 16)
     sessions: () => new DynamoSessionStore(table),
+    // --- MCP server (issue 11)
+    mcpOAuth: () => new DynamoMcpOAuthStore(table),
     guardrails: () => new DynamoGuardrailStore(table),
-    apps: () => noApps,
+    apps: () => new McpAppRegistry(new DynamoMcpOAuthStore(table)),
     approvals: () => new DynamoApprovalStore(table),
     branding: () => new DynamoBrandingStore(table),
     // --- AI drafts (issue 12)

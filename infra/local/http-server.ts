@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { RouteDef } from '../../shared/http/route';
+import { handlerFile, type RouteDef } from '../../shared/http/route';
 import { lambdaContext, type LoadHandler } from './invoke';
 
 /** API Gateway's payload limit; bodies above it never reach a function. */
@@ -32,7 +32,7 @@ export function toEvent(req: http.IncomingMessage, body: Buffer, match: { route:
   const contentType = headers['content-type'] ?? '';
   const textual = body.length === 0 || TEXTUAL.test(contentType);
   const now = new Date();
-  const routeKey = `${match.route.method} ${match.route.path}`;
+  const routeKey = `${req.method ?? match.route.method} ${match.route.path}`;
   return {
     version: '2.0',
     routeKey,
@@ -92,7 +92,7 @@ export async function startHttpServer(routes: RouteDef[], load: LoadHandler, por
         if (special) return await special.handle(req, res, Buffer.concat(chunks));
         if (tooLarge) return send(res, json(413, { error: 'Request body too large', code: 'too_large' }));
         const candidates = compiled.map((c) => ({ c, m: c.regex.exec(path) })).filter((x) => x.m);
-        const hit = candidates.find((x) => x.c.route.method === req.method);
+        const hit = candidates.find((x) => x.c.route.method === req.method || x.c.route.extraMethods?.includes(req.method as RouteDef['method']));
         if (!hit) {
           if (!candidates.length) return send(res, json(404, { error: 'Not found', code: 'not_found' }));
           const allow = [...new Set(candidates.map((x) => x.c.route.method))].join(', ');
@@ -101,7 +101,7 @@ export async function startHttpServer(routes: RouteDef[], load: LoadHandler, por
         }
         const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodeURIComponent(hit.m![i + 1])]));
         const event = toEvent(req, Buffer.concat(chunks), { route: hit.c.route, params }, port);
-        const handler = await load(`functions/http/${hit.c.route.id}.ts`);
+        const handler = await load(handlerFile(hit.c.route));
         const result = await handler(event, lambdaContext(hit.c.route.id, (hit.c.route.timeoutSeconds ?? 29) * 1000)) as APIGatewayProxyStructuredResultV2;
         send(res, result);
       } catch (err) {

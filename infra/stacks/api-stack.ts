@@ -3,9 +3,10 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { handlerFile, type Grant } from '../../shared/http/route';
+import { handlerFile, type Grant, type RouteDef } from '../../shared/http/route';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
 import { AppFunction } from '../constructs/app-function';
 import { applyGrants, type GrantTargets } from '../constructs/grants';
@@ -25,8 +26,51 @@ export interface ApiStackProps extends StackProps {
   bedrockModelId?: string;
 }
 
+const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
+  + 'hashed and looked up in the table, with per-key rate limits, or the dashboard session cookie with CSRF, or an MCP OAuth '
+  + 'token. Routes with auth "open" (catalog, signup, signup confirmation, hosted link pages) are public by design and '
+  + 'rate-limited per IP.';
+
 /** The routes of the route table that AWS serves (localOnly ones exist only in the local runtime). */
 export const deployedRoutes = () => routeList.filter((r) => !r.localOnly);
+/** The deployed routes whose functions are in this stack (the others are in their route group's stack). */
+export const apiRoutes = () => deployedRoutes().filter((r) => !r.stack);
+
+/**
+ * One function per route, each granted exactly its route's `grants`, integrated with the HTTP API on the route's
+ * methods; a route with `functionUrlOutput` also gets a function URL and that output.
+ */
+export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
+  httpApi: apigw.IHttpApi; environment: Record<string, string>; grantTargets: GrantTargets; logRemovalPolicy: RemovalPolicy; functions: Map<string, AppFunction>;
+}): void {
+  for (const route of routes) {
+    const fn = new AppFunction(scope, route.id, {
+      handlerFile: handlerFile(route),
+      description: `${route.method} ${route.path}`,
+      memoryMb: route.memoryMb ?? 512,
+      timeoutSeconds: route.timeoutSeconds ?? 29,
+      environment: o.environment,
+      logRemovalPolicy: o.logRemovalPolicy,
+    });
+    applyGrants(fn, route.grants, o.grantTargets);
+    const integration = new HttpLambdaIntegration(`${route.id}-integration`, fn.fn);
+    const methods = [route.method, ...(route.extraMethods ?? [])].map((m) => apigw.HttpMethod[m]);
+    if (o.httpApi instanceof apigw.HttpApi && Stack.of(o.httpApi) === scope) {
+      o.httpApi.addRoutes({ path: route.path, methods, integration });
+    } else {
+      for (const method of methods) {
+        const r = new apigw.HttpRoute(scope, `${route.id}-${method}-route`, { httpApi: o.httpApi, routeKey: apigw.HttpRouteKey.with(route.path, method), integration });
+        Validations.of(r).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: API_AUTHORIZATION_REASON });
+      }
+    }
+    o.functions.set(route.id, fn);
+    if (route.functionUrlOutput) {
+      // The function authenticates every request itself (bearer key or OAuth token), as behind the HTTP API.
+      const url = fn.fn.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE, invokeMode: lambda.InvokeMode.BUFFERED });
+      new CfnOutput(scope, route.functionUrlOutput, { value: url.url, description: `Function URL of ${route.method} ${route.path}` });
+    }
+  }
+}
 
 /**
  * Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it; queue
@@ -75,13 +119,8 @@ export class ApiStack extends Stack {
       description: 'Social publishing REST API',
       createDefaultStage: false,
     });
-    const routesAuthorizedInFunctions = (scope: Construct) => Validations.of(scope).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-APIG4',
-      reason: 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
-        + 'hashed and looked up in the table, with per-key rate limits, or the dashboard session cookie with CSRF. Routes '
-        + 'with auth "open" (catalog, signup, signup confirmation, hosted link pages) are public by design and rate-limited per IP.',
-    });
-    routesAuthorizedInFunctions(this.httpApi);
+    Validations.of(this.httpApi).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: API_AUTHORIZATION_REASON });
+
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -161,31 +200,18 @@ export class ApiStack extends Stack {
     });
     applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
 
-    // ---- One function per deployed route, in nested stacks of ROUTES_PER_NESTED_STACK (the 500-resource limit).
-    const deployed = deployedRoutes();
-    const groups: NestedStack[] = [];
-    for (const [i, route] of deployed.entries()) {
-      if (i % ROUTES_PER_NESTED_STACK === 0) {
-        groups.push(new NestedStack(this, `Routes${groups.length + 1}`, { description: `${data.prefix}: route functions ${i + 1}–${Math.min(i + ROUTES_PER_NESTED_STACK, deployed.length)}` }));
-        routesAuthorizedInFunctions(groups[groups.length - 1]);
-      }
-      const scope = groups[groups.length - 1];
-      const fn = new AppFunction(scope, route.id, {
-        handlerFile: handlerFile(route),
-        description: `${route.method} ${route.path}`,
-        memoryMb: route.memoryMb ?? 512,
-        timeoutSeconds: route.timeoutSeconds ?? 29,
-        environment: this.functionEnvironment,
-        logRemovalPolicy,
+    // ---- One function per deployed route of this stack (routes with `stack` live in a RouteGroupStack), in nested
+    // stacks of ROUTES_PER_NESTED_STACK routes (CloudFormation's 500-resource limit).
+    const routes = apiRoutes();
+    for (let i = 0; i < routes.length; i += ROUTES_PER_NESTED_STACK) {
+      const chunk = routes.slice(i, i + ROUTES_PER_NESTED_STACK);
+      const nested = new NestedStack(this, `Routes${i / ROUTES_PER_NESTED_STACK + 1}`, { description: `${data.prefix}: route functions ${i + 1}–${i + chunk.length}` });
+      Validations.of(nested).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: API_AUTHORIZATION_REASON });
+      addRouteFunctions(nested, chunk, {
+        httpApi: this.httpApi, environment: this.functionEnvironment, grantTargets: this.grantTargets, logRemovalPolicy, functions: this.routeFunctions,
       });
-      applyGrants(fn, route.grants, this.grantTargets);
-      new apigw.HttpRoute(scope, `${route.id}-route`, {
-        httpApi: this.httpApi,
-        routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${route.id}-integration`, fn.fn),
-      });
-      this.routeFunctions.set(route.id, fn);
     }
+
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'DispatcherArn', { value: this.dispatcherArn });

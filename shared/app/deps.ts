@@ -14,6 +14,7 @@ import type { ScheduleStore } from '../ports/schedules';
 import type { FetchedMedia } from '../networks/types';
 import type { BillingStore, PaymentProvider } from '../ports/billing';
 import type { SessionStore } from '../ports/sessions';
+import type { McpOAuthStore } from '../ports/mcp-oauth';
 import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
 import type { ApprovalStore } from '../ports/approvals';
 import type { BrandingStore } from '../ports/branding';
@@ -68,6 +69,9 @@ export interface Deps {
   // Dashboard (issue 16)
   /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
   sessions: SessionStore;
+  // --- MCP server (issue 11)
+  /** The MCP OAuth authorization server: clients, AI apps, codes and tokens (shared/app/mcp-oauth). */
+  mcpOAuth: McpOAuthStore;
   /** Guardrails per actor (API key or AI app), enforced in the publish path (shared/app/guardrails). */
   guardrails: GuardrailStore;
   /** AI apps (MCP OAuth clients) an account has; the MCP feature plugs in its registry. */

@@ -36,7 +36,9 @@ export class BadRequestError extends AppError {
 export class UnauthorizedError extends AppError {
   constructor(message = 'A valid API key is required: send Authorization: Bearer svc_live_...', options?: AppErrorOptions) {
     // RFC 9110 §11.6.1: a 401 names the scheme it wants
-    super(401, 'unauthorized', message, { ...options, headers: { 'WWW-Authenticate': 'Bearer', ...options?.headers } });
+    // a caller's own challenge (e.g. the MCP server's resource_metadata) replaces the plain one, whatever its case
+    const own = Object.keys(options?.headers ?? {}).some((h) => h.toLowerCase() === 'www-authenticate');
+    super(401, 'unauthorized', message, { ...options, headers: { ...(own ? {} : { 'WWW-Authenticate': 'Bearer' }), ...options?.headers } });
   }
 }
 export class PlanFeatureError extends AppError {

@@ -44,6 +44,18 @@ export interface RouteDef {
   grants: readonly Grant[];
   timeoutSeconds?: number;
   memoryMb?: number;
+  // --- MCP server (issue 11) ---
+  /** Project-relative handler file when it is not functions/http/<id>.ts (e.g. the MCP server's own function). */
+  handler?: string;
+  /** Other methods on the same path answered by the same function (the MCP endpoint answers 405 to GET itself). */
+  extraMethods?: readonly HttpMethod[];
+  /** The function also gets a Lambda function URL (no IAM auth: the function authenticates), output under this name. */
+  functionUrlOutput?: string;
+  /**
+   * Deploy this route's function in its own stack `SocialPublishing-<stage>-<stack>` (routes on the same HTTP API),
+   * so that the API stack stays under CloudFormation's 500 resources; default: the API stack.
+   */
+  stack?: string;
 }
 
-export const handlerFile = (route: Pick<RouteDef, 'id'>) => `functions/http/${route.id}.ts`;
+export const handlerFile = (route: Pick<RouteDef, 'id' | 'handler'>) => route.handler ?? `functions/http/${route.id}.ts`;

@@ -84,7 +84,13 @@ describe('the typed client (shared/client) against the local runtime', () => {
       // a documented answer (billing answers its documented 503 when Stripe is not configured), or a middleware 4xx
       // (403 session_required: dashboard routes refuse API keys)
       expect({ route: r.id, status, fine: documented.includes(status) || [400, 401, 403, 404, 415, 429].includes(status) }).toEqual({ route: r.id, status, fine: true });
-      if (status >= 400 && r.method !== 'HEAD' && (res.response.headers.get('content-type') ?? '').includes('json')) {
+      if (r.id === 'post-mcp') {
+        // the MCP server speaks JSON-RPC: a refused request is a JSON-RPC error, not the REST {error, code}
+        expect(res.error).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+      } else if (r.path.startsWith('/oauth/') && status >= 400) {
+        // the MCP authorization server answers OAuth's own error shape (RFC 6749 §5.2, RFC 7591 §3.2.2)
+        expect({ route: r.id, error: res.error }).toEqual({ route: r.id, error: expect.objectContaining({ error: expect.any(String) }) });
+      } else if (status >= 400 && r.method !== 'HEAD' && (res.response.headers.get('content-type') ?? '').includes('json')) {
         expect({ route: r.id, error: res.error }).toEqual({ route: r.id, error: expect.objectContaining({ code: expect.any(String), error: expect.any(String) }) });
       }
       called.push(r.id);

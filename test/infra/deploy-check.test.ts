@@ -21,7 +21,7 @@ describe('deploy:check (offline)', () => {
     for (const r of first.reports) {
       expect(r).toMatchObject({ synthOk: true, nag: [] });
       // nested stacks (the route groups) are listed with their parents; every stack stays under CloudFormation's 500
-      expect(r.stacks.map((s) => s.name).filter((n) => !n.endsWith('.nested'))).toEqual(['Api', 'Data', 'Observability', 'Workers'].map((p) => `SocialPublishing-${r.stage}-${p}`));
+      expect(r.stacks.map((s) => s.name).filter((n) => !n.endsWith('.nested'))).toEqual(['Api', 'Dashboard', 'Data', 'Mcp', 'Observability', 'Workers'].map((p) => `SocialPublishing-${r.stage}-${p}`));
       for (const s of r.stacks) expect(s.resources).toBeLessThan(500);
       expect(r.diff.every((d) => d.isNew)).toBe(true);
     }

@@ -67,7 +67,8 @@ test.each(['dev', 'prod'])('stage %s: no unsuppressed AwsSolutions errors or war
   const { report, error } = synthWithNag(app, outdir);
   expect(describeViolations(report)).toEqual([]);
   expect(error).toBeUndefined();
-  expect(Object.keys(stacks)).toHaveLength(4);
+  expect(Object.keys(stacks)).toHaveLength(5);
+  expect(stacks.groups.map((g) => g.stackName)).toEqual([`SocialPublishing-${stage}-Dashboard`, `SocialPublishing-${stage}-Mcp`]);
 });
 
 test('every suppression is a specific rule with a real reason', () => {

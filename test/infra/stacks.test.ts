@@ -7,7 +7,8 @@ process.env.CDK_VALIDATION = 'false';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildStacks, type ServiceStacks } from '../../bin/app';
-import { deployedRoutes } from '../../infra/stacks/api-stack';
+import { apiRoutes, deployedRoutes } from '../../infra/stacks/api-stack';
+import { routesOfGroup, routeGroups } from '../../infra/stacks/route-group-stack';
 import { routeList } from '../../infra/routes';
 import { workers } from '../../infra/workers';
 import type { Grant } from '../../shared/http/route';
@@ -155,13 +156,14 @@ describe('data stack', () => {
 });
 
 describe('api stack', () => {
-  const routes = deployedRoutes();
+  const routes = apiRoutes();
 
   test('deploys every non-local route and no local-only one', () => {
-    expect(routes.length).toBe(routeList.filter((r) => !r.localOnly).length);
+    expect(routes.length + routeGroups().reduce((n, g) => n + routesOfGroup(g).length, 0)).toBe(routeList.filter((r) => !r.localOnly).length);
+    expect(deployedRoutes().length).toBe(routeList.filter((r) => !r.localOnly).length);
     expect(routes.length).toBeGreaterThan(0);
     api.resourceCountIs('AWS::Lambda::Function', routes.length + 1); // + the dispatcher
-    api.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length);
+    api.resourceCountIs('AWS::ApiGatewayV2::Route', routes.reduce((n, r) => n + 1 + (r.extraMethods?.length ?? 0), 0));
     for (const r of routes) {
       api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
       functionId(api, `${r.method} ${r.path}`);
@@ -268,7 +270,7 @@ describe('workers stack', () => {
 describe('every function', () => {
   test('runs nodejs22.x on arm64 with active tracing and a one-month log group', () => {
     let count = 0;
-    for (const t of [api, worker]) {
+    for (const t of [api, worker, ...stacks.groups.map((g) => Template.fromStack(g))]) {
       for (const fn of Object.values(resourcesOf(t, 'AWS::Lambda::Function'))) {
         expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
         count++;
@@ -321,7 +323,7 @@ describe('OAuth client registrations', () => {
     const ssmStatements = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
       .flatMap((p) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
       .filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')) && JSON.stringify(s.Resource).includes('/oauth'));
-    expect(ssmStatements.length).toBe(routeList.filter((r) => !r.localOnly && r.grants.includes('oauthConfig')).length);
+    expect(ssmStatements.length).toBe(routeList.filter((r) => !r.localOnly && !r.stack && r.grants.includes('oauthConfig')).length);
     for (const s of ssmStatements) {
       expect(s.Action).toBe('ssm:GetParametersByPath');
       expect(JSON.stringify(s.Resource)).toContain(':parameter/social-publishing/dev/oauth');
@@ -344,14 +346,14 @@ describe('media reads', () => {
 
 describe('Billing secrets (issue 13)', () => {
   test("Stripe's keys are read from SSM under the stage prefix, only by the billing routes; no function has them in its environment", () => {
-    const t = api;
-    const fns = Object.values(resourcesOf(t, 'AWS::Lambda::Function'));
+    const templates = [api, ...stacks.groups.map((st) => Template.fromStack(st))];
+    const fns = templates.flatMap((t) => Object.values(resourcesOf(t, 'AWS::Lambda::Function')));
     for (const f of fns) {
       const vars = (f.Properties!.Environment as { Variables: Record<string, string> }).Variables;
       expect(vars.BILLING_SSM_PREFIX).toBe('/social-publishing/dev/stripe');
       expect(Object.keys(vars).filter((k) => k.startsWith('STRIPE_'))).toEqual([]);
     }
-    const billingStatements = Object.values(resourcesOf(t, 'AWS::IAM::Policy'))
+    const billingStatements = templates.flatMap((t) => Object.values(resourcesOf(t, 'AWS::IAM::Policy')))
       .flatMap((p) => p.Properties!.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
       .filter((s) => JSON.stringify(s.Resource).includes(':parameter/social-publishing/dev/stripe'));
     const billingRoutes = routeList.filter((r) => !r.localOnly && r.grants.includes('billingConfig')).map((r) => r.id).sort();

@@ -31,8 +31,9 @@ import { StripePayments } from '../../shared/adapters/stripe/stripe-payments';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { config } from '../../shared/config';
 import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
+import { DynamoMcpOAuthStore } from '../../shared/adapters/dynamodb/mcp-oauth';
+import { McpAppRegistry } from '../../shared/adapters/mcp-app-registry';
 import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
-import { noApps } from '../../shared/adapters/no-apps';
 import { DynamoApprovalStore } from '../../shared/adapters/dynamodb/approvals';
 import { DynamoBrandingStore } from '../../shared/adapters/dynamodb/branding';
 import { deliver } from '../../shared/app/publish/deliver';
@@ -142,8 +143,9 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     payments: unconfiguredPayments,
     billing: new DynamoBillingStore(table),
     sessions: new DynamoSessionStore(table),
+    mcpOAuth: new DynamoMcpOAuthStore(table),
     guardrails: new DynamoGuardrailStore(table),
-    apps: noApps,
+    apps: new McpAppRegistry(new DynamoMcpOAuthStore(table)),
     approvals: new DynamoApprovalStore(table),
     branding: new DynamoBrandingStore(table),
     ai: new LocalDrafter(),

@@ -61,6 +61,14 @@ export const keys = {
   planChangePrefix: 'PLANCHG#',
   // Dashboard (issue 16): sessions by hash.
   session: (hash: string) => ({ pk: `SESSION#${hash}`, sk: 'SESSION' }),
+  // MCP OAuth (issue 11): clients by the hash of client_id (a CIMD client_id is a URL), AI apps under the account
+  // with a pointer per client (one live app per account and client), codes and tokens by hash.
+  oauthClient: (clientIdHash: string) => ({ pk: `OAUTHCLIENT#${clientIdHash}`, sk: 'CLIENT' }),
+  aiApp: (accountId: string, appId: string) => ({ pk: `ACC#${accountId}`, sk: `APP#${appId}` }),
+  aiAppPrefix: 'APP#',
+  aiAppByClient: (accountId: string, clientIdHash: string) => ({ pk: `ACC#${accountId}`, sk: `APPCLIENT#${clientIdHash}` }),
+  oauthCode: (hash: string) => ({ pk: `OAUTHCODE#${hash}`, sk: 'CODE' }),
+  oauthToken: (hash: string) => ({ pk: `OAUTHTOKEN#${hash}`, sk: 'TOKEN' }),
   // Guardrails per actor (API key or AI app) under the account.
   guardrails: (accountId: string, kind: string, id: string) => ({ pk: `ACC#${accountId}`, sk: `GUARD#${kind}#${id}` }),
   guardrailsPrefix: 'GUARD#',

@@ -37,6 +37,7 @@ export const NAV: ReadonlyArray<{ id: string; href: string; label: string }> = [
   { id: 'connections', href: '/dashboard/connections', label: 'Connections' },
   { id: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
   { id: 'branding', href: '/dashboard/branding', label: 'Branding' },
+  { id: 'apps', href: '/dashboard/apps', label: 'AI apps' },
   { id: 'plan', href: '/dashboard/plan', label: 'Plan' },
 ];
 

@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { build } from 'esbuild';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { startLocalRuntime, TABLE_NAME, type LocalRuntime } from '../infra/local/runtime';
+import { routes } from '../infra/routes';
+import { handlerFile } from '../shared/http/route';
+import { client, must, signup } from './support/api';
+import { BenchNetworks } from './support/networks';
+import { fmt, percentile, printRows } from './support/stats';
+
+/**
+ * The MCP server (issue 11) through the whole local runtime.
+ *
+ * 1. `tools/call post_to_social` (the SDK's Client over Streamable HTTP, one initialize, then one stateless POST per
+ *    call) against `POST /api/post` with the same post to one network (Discord's fake answering at once), N
+ *    sequential posts each, interleaved (one REST, one MCP, …) so that both see the same machine load; p50/p99 and the
+ *    MCP/REST ratio. Both publish through the same use case, queue and worker: the difference is the MCP layer
+ *    (JSON-RPC parsing, a new server and transport per request, schema checks of input and output).
+ * 2. Cold start of the MCP function bundle (esbuild as the CDK bundles it): in a fresh `node`, the time to require
+ *    the bundle, then the first `initialize` and the first `tools/list` through the handler (a function-URL event
+ *    with an API key, against the runtime's embedded DynamoDB); median of 5 processes. Lambda's own start-up is not in
+ *    it; the AWS SDK's first DynamoDB call is.
+ */
+const N = Number(process.env.MCP_BENCH_POSTS ?? 40);
+const RUNS = 5;
+const RUN = Date.now().toString(36);
+const ROOT = path.resolve(__dirname, '..');
+
+const median = (xs: number[]) => percentile(xs, 50);
+
+async function compare(base: string, key: string): Promise<void> {
+  const api = client(base, key);
+  const mcp = new Client({ name: 'bench', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  const rest: number[] = [];
+  const tool: number[] = [];
+  const post = async (i: number, via: 'rest' | 'mcp') => {
+    const body = { platform: 'discord', text: `Bench MCP ${RUN} ${via} ${i}` };
+    const t = performance.now();
+    if (via === 'rest') {
+      must(await api('POST', '/api/post', body), 'POST /api/post');
+      rest.push(performance.now() - t);
+    } else {
+      const res = await mcp.callTool({ name: 'post_to_social', arguments: body });
+      if (res.isError) throw new Error(`post_to_social failed: ${JSON.stringify(res.content)}`);
+      tool.push(performance.now() - t);
+    }
+  };
+  for (let i = 0; i < 3; i++) { await post(-i - 1, 'rest'); await post(-i - 1, 'mcp'); }
+  rest.length = 0;
+  tool.length = 0;
+  for (let i = 0; i < N; i++) { await post(i, 'rest'); await post(i, 'mcp'); }
+  await mcp.close();
+  console.log(`\n### Publish one post to 1 network (Discord fake, D = 0), ${N} sequential each, interleaved`);
+  printRows([
+    ['POST /api/post', `p50 ${fmt(percentile(rest, 50))} ms, p99 ${fmt(percentile(rest, 99))} ms`],
+    ['tools/call post_to_social', `p50 ${fmt(percentile(tool, 50))} ms, p99 ${fmt(percentile(tool, 99))} ms`],
+    ['ratio MCP / REST', `p50 ${fmt(percentile(tool, 50) / percentile(rest, 50), 2)}×, p99 ${fmt(percentile(tool, 99) / percentile(rest, 99), 2)}×`],
+  ]);
+}
+
+const COLD_SCRIPT = `
+const t0 = process.hrtime.bigint();
+const { handler } = require(process.argv[1]);
+const t1 = process.hrtime.bigint();
+const key = process.argv[2];
+const ev = (id, method, params) => ({
+  version: '2.0', rawPath: '/', rawQueryString: '', isBase64Encoded: false,
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer ' + key, 'mcp-protocol-version': '${LATEST_PROTOCOL_VERSION}' },
+  requestContext: { domainName: 'fn.lambda-url.local', http: { method: 'POST', path: '/', sourceIp: '127.0.0.1' }, requestId: 'r' + id },
+  body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+});
+const ctx = { awsRequestId: 'cold', functionName: 'post-mcp', getRemainingTimeInMillis: () => 29000 };
+(async () => {
+  const a = await handler(ev(1, 'initialize', { protocolVersion: '${LATEST_PROTOCOL_VERSION}', capabilities: {}, clientInfo: { name: 'cold', version: '1' } }), ctx);
+  const t2 = process.hrtime.bigint();
+  const b = await handler(ev(2, 'tools/list', {}), ctx);
+  const t3 = process.hrtime.bigint();
+  if (a.statusCode !== 200 || b.statusCode !== 200 || JSON.parse(b.body).result.tools.length !== 21) throw new Error('bad answer ' + a.statusCode + ' ' + b.statusCode + ' ' + b.body.slice(0, 200));
+  const ms = (x, y) => Number(y - x) / 1e6;
+  console.log(JSON.stringify({ require: ms(t0, t1), initialize: ms(t1, t2), list: ms(t2, t3) }));
+  process.exit(0);
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
+async function coldStart(key: string, dataDir: string): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-mcp-'));
+  try {
+    const out = await build({
+      entryPoints: [path.join(ROOT, handlerFile(routes.postMcp))], absWorkingDir: ROOT, bundle: true, minify: true, platform: 'node',
+      target: 'node22', format: 'cjs', sourcemap: false, write: false, outfile: path.join(tmp, 'index.js'), logLevel: 'silent',
+    });
+    const file = path.join(tmp, 'index.js');
+    fs.writeFileSync(file, out.outputFiles[0]!.contents);
+    const env = {
+      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'error',
+      RUNTIME: 'local', DATA_DIR: dataDir, TABLE_NAME, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? '',
+    };
+    const samples: Array<{ require: number; initialize: number; list: number }> = [];
+    for (let i = 0; i < RUNS; i++) {
+      // async: the embedded DynamoDB answering the child runs in this process's event loop
+      const { stdout: text } = await promisify(execFile)(process.execPath, ['-e', COLD_SCRIPT, file, key], { env, cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+      samples.push(JSON.parse(text.trim().split('\n').pop()!));
+    }
+    const row = (k: 'require' | 'initialize' | 'list') => `median ${fmt(median(samples.map((s) => s[k])))} ms (min ${fmt(Math.min(...samples.map((s) => s[k])))}, max ${fmt(Math.max(...samples.map((s) => s[k])))})`;
+    console.log(`\n### MCP function cold start: bundle ${(out.outputFiles[0]!.contents.byteLength / 1024).toFixed(0)} KB, ${RUNS} fresh processes`);
+    printRows([
+      ['require the bundle', row('require')],
+      ['first initialize (key lookup included)', row('initialize')],
+      ['then tools/list', row('list')],
+      ['require + first initialize', `median ${fmt(median(samples.map((s) => s.require + s.initialize)))} ms`],
+    ]);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<void> {
+  console.log('\n## MCP server — tools/call post_to_social vs POST /api/post, and the MCP function\'s cold start');
+  const nets = new BenchNetworks();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-mcp-data-'));
+  let rt: LocalRuntime | undefined;
+  try {
+    await nets.start();
+    rt = await startLocalRuntime({ port: 0, dataDir, env: { LOG_LEVEL: 'silent', ALLOW_PRIVATE_TARGETS: '1', DISABLE_RATE_LIMITS: '1', ...nets.runtimeEnv() } });
+    const key = await signup(rt.url, `bench-mcp-${RUN}@example.com`);
+    const api = client(rt.url, key);
+    for (const body of nets.connectBodies().filter((b) => b.platform === 'discord')) must(await api('POST', '/api/connect', body), 'POST /api/connect discord');
+    nets.setDelay(0);
+    await compare(rt.url, key);
+    await coldStart(key, dataDir);
+  } finally {
+    await rt?.stop();
+    await nets.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,8 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { authorizationServerMetadata } from '../../shared/app/mcp-oauth/server';
+
+/** RFC 8414: the authorization server metadata of the MCP server's OAuth sign-in. */
+export const handler = httpHandler(routes.getOauthAuthorizationServer, async (req) =>
+  ok(authorizationServerMetadata(req.deps), { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' }));

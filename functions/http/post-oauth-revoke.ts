@@ -1,0 +1,8 @@
+import { httpHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/reply';
+import { routes } from '../../infra/routes';
+import { revokeToken } from '../../shared/app/mcp-oauth/tokens';
+import { oauthForm } from '../../shared/http/oauth-form';
+
+/** Token revocation (RFC 7009): 200 whether or not the token was known. */
+export const handler = httpHandler(routes.postOauthRevoke, async (req) => ok(await revokeToken(req.deps, oauthForm(req))));

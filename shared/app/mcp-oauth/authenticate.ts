@@ -1,0 +1,31 @@
+import type { Deps } from '../deps';
+import type { Account } from '../../ports/store';
+import { authenticate, type Actor } from '../auth';
+import { AppError, UnauthorizedError } from '../../domain/errors';
+import { ACCESS_TOKEN_PREFIX } from './server';
+import { authenticateAccessToken, mcpUnauthorized } from './tokens';
+
+/** Who calls the MCP server: the account and the actor (an API key, or an AI app signed in with OAuth). */
+export interface McpCaller {
+  account: Account;
+  actor: Actor;
+}
+
+/**
+ * The MCP endpoint's authentication: a bearer API key (as on the REST API) or an OAuth access token. Every 401
+ * carries `WWW-Authenticate: Bearer resource_metadata=…` so that an MCP client can discover how to sign in.
+ */
+export async function authenticateMcp(deps: Pick<Deps, 'keys' | 'accounts' | 'clock' | 'mcpOAuth' | 'settings'>, authorization: string | undefined): Promise<McpCaller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw mcpUnauthorized(deps, 'Authenticate: send Authorization: Bearer with an API key (svc_live_…) or an OAuth access token');
+  const presented = match[1]!;
+  if (presented.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(deps, presented);
+  try {
+    const p = await authenticate(deps, authorization);
+    return { account: p.account, actor: p.actor };
+  } catch (err) {
+    if (err instanceof UnauthorizedError) throw mcpUnauthorized(deps, err.message, 'invalid_token');
+    if (err instanceof AppError) throw err;
+    throw err;
+  }
+}

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import type { Account } from '../../ports/store';
+import type { AiApp, OAuthTokenRecord } from '../../ports/mcp-oauth';
+import type { Actor } from '../auth';
+import { sha256Hex } from '../../domain/api-key';
+import { UnauthorizedError } from '../../domain/errors';
+import {
+  ACCESS_TOKEN_PREFIX, ACCESS_TOKEN_TTL_SECONDS, OAuthProtocolError, REFRESH_TOKEN_PREFIX, REFRESH_TOKEN_TTL_SECONDS,
+  mcpResourceOf, newSecret, resourceMetadataUrlOf,
+} from './server';
+
+/**
+ * Token requests (OAuth 2.1 §4.1.3 and §4.3), form-encoded. Parameters this server does not use are ignored, as
+ * RFC 6749 §3.2 requires.
+ */
+export const TokenRequest = z.discriminatedUnion('grant_type', [
+  z.object({
+    grant_type: z.literal('authorization_code'), code: z.string().min(1).max(200), code_verifier: z.string().min(43).max(128),
+    client_id: z.string().min(1).max(2000), redirect_uri: z.string().max(2000).optional(), resource: z.string().max(2000).optional(),
+  }),
+  z.object({
+    grant_type: z.literal('refresh_token'), refresh_token: z.string().min(1).max(200), client_id: z.string().min(1).max(2000),
+    resource: z.string().max(2000).optional(), scope: z.string().max(200).optional(),
+  }),
+]);
+
+const invalidGrant = (why: string) => new OAuthProtocolError(400, 'invalid_grant', why);
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+async function issue(deps: Pick<Deps, 'mcpOAuth' | 'clock'>, from: Pick<OAuthTokenRecord, 'app_id' | 'account_id' | 'client_id' | 'resource' | 'scope'>) {
+  const base = { app_id: from.app_id, account_id: from.account_id, client_id: from.client_id, resource: from.resource, scope: from.scope };
+  const now = deps.clock.now();
+  const nowSec = Math.floor(now / 1000);
+  const access = newSecret(ACCESS_TOKEN_PREFIX);
+  const refresh = newSecret(REFRESH_TOKEN_PREFIX);
+  const created_at = new Date(now).toISOString();
+  await deps.mcpOAuth.putToken({ ...base, hash: sha256Hex(access), kind: 'access', expires_at: nowSec + ACCESS_TOKEN_TTL_SECONDS, created_at });
+  await deps.mcpOAuth.putToken({ ...base, hash: sha256Hex(refresh), kind: 'refresh', expires_at: nowSec + REFRESH_TOKEN_TTL_SECONDS, created_at });
+  return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh, scope: base.scope };
+}
+
+async function liveApp(deps: Pick<Deps, 'mcpOAuth'>, accountId: string, appId: string): Promise<AiApp | undefined> {
+  const app = await deps.mcpOAuth.getApp(accountId, appId);
+  return app && !app.revoked_at ? app : undefined;
+}
+
+/**
+ * The token endpoint: a code (used once, PKCE S256 verified, same client, redirect URI and resource) or a refresh
+ * token (rotated: used once, a new pair each time) for a 1-hour access token and a 30-day refresh token.
+ */
+export async function tokenRequest(deps: Pick<Deps, 'mcpOAuth' | 'clock' | 'settings'>, form: Record<string, string>) {
+  const parsed = TokenRequest.safeParse(form);
+  if (!parsed.success) {
+    const unsupported = form.grant_type !== undefined && !['authorization_code', 'refresh_token'].includes(form.grant_type);
+    if (unsupported) throw new OAuthProtocolError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    throw new OAuthProtocolError(400, 'invalid_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  }
+  const req = parsed.data;
+  const resource = mcpResourceOf(deps);
+  if (req.resource !== undefined && req.resource.replace(/\/+$/, '') !== resource) {
+    throw new OAuthProtocolError(400, 'invalid_target', `Tokens are issued only for this MCP server: resource=${resource}`);
+  }
+  const now = deps.clock.now();
+  const at = new Date(now).toISOString();
+  if (req.grant_type === 'authorization_code') {
+    const code = await deps.mcpOAuth.redeemCode(sha256Hex(req.code), Math.floor(now / 1000), at);
+    if (!code) throw invalidGrant('The code is unknown, expired or already used');
+    if (code.client_id !== req.client_id) throw invalidGrant('The code was issued to another client');
+    if (req.redirect_uri !== undefined && req.redirect_uri !== code.redirect_uri) throw invalidGrant('redirect_uri differs from the authorization request');
+    if (s256(req.code_verifier) !== code.code_challenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
+    if (!(await liveApp(deps, code.account_id, code.app_id))) throw invalidGrant('The app was revoked');
+    return issue(deps, code);
+  }
+  const old = await deps.mcpOAuth.useRefreshToken(sha256Hex(req.refresh_token), Math.floor(now / 1000), at);
+  if (!old) throw invalidGrant('The refresh token is unknown, expired, revoked or already used');
+  if (old.client_id !== req.client_id) throw invalidGrant('The refresh token was issued to another client');
+  if (!(await liveApp(deps, old.account_id, old.app_id))) throw invalidGrant('The app was revoked');
+  return issue(deps, old);
+}
+
+/** Revocation (RFC 7009): the token stops working at once; unknown tokens are answered the same (200). */
+export async function revokeToken(deps: Pick<Deps, 'mcpOAuth' | 'clock'>, form: Record<string, string>) {
+  const token = form.token;
+  if (!token) throw new OAuthProtocolError(400, 'invalid_request', 'token is required');
+  const record = await deps.mcpOAuth.getToken(sha256Hex(token));
+  if (record && (!form.client_id || form.client_id === record.client_id)) {
+    await deps.mcpOAuth.revokeToken(record.hash, new Date(deps.clock.now()).toISOString());
+  }
+  return {};
+}
+
+/** A 401 of the MCP endpoint: names the protected resource metadata (RFC 9728 §5.1) so that clients can sign in. */
+export function mcpUnauthorized(deps: Pick<Deps, 'settings'>, message: string, tokenError?: 'invalid_token'): UnauthorizedError {
+  const params = [`resource_metadata="${resourceMetadataUrlOf(deps)}"`, ...(tokenError ? [`error="${tokenError}"`, `error_description="${message.replace(/"/g, "'")}"`] : [])];
+  return new UnauthorizedError(message, { headers: { 'www-authenticate': `Bearer ${params.join(', ')}` } });
+}
+
+export interface AppPrincipal {
+  account: Account;
+  actor: Actor;
+  app: AiApp;
+}
+
+/**
+ * An OAuth access token at the MCP endpoint: known, live, not revoked, bound to this server's MCP URL (a token for
+ * another resource is refused), and its app not revoked; the caller is the app (actor kind `app`).
+ */
+export async function authenticateAccessToken(deps: Pick<Deps, 'mcpOAuth' | 'accounts' | 'clock' | 'settings'>, token: string): Promise<AppPrincipal> {
+  const record = await deps.mcpOAuth.getToken(sha256Hex(token));
+  if (!record || record.kind !== 'access') throw mcpUnauthorized(deps, 'The access token is not valid', 'invalid_token');
+  if (record.revoked_at) throw mcpUnauthorized(deps, 'The access token was revoked', 'invalid_token');
+  if (record.expires_at * 1000 <= deps.clock.now()) throw mcpUnauthorized(deps, 'The access token has expired', 'invalid_token');
+  if (record.resource !== mcpResourceOf(deps)) throw mcpUnauthorized(deps, 'The access token is for another resource', 'invalid_token');
+  const app = await liveApp(deps, record.account_id, record.app_id);
+  if (!app) throw mcpUnauthorized(deps, 'The app was revoked by the account owner', 'invalid_token');
+  const account = await deps.accounts.get(record.account_id);
+  if (!account) throw mcpUnauthorized(deps, 'The access token is not valid', 'invalid_token');
+  return { account, actor: { kind: 'app', id: app.id }, app };
+}

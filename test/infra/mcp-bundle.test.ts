@@ -1,0 +1,49 @@
+/**
+ * The MCP function bundles for real (AppFunction's esbuild settings through a CDK synth) into a CommonJS file that
+ * loads and answers outside the project (no node_modules): a GET is 405 and a POST without credentials is 401 with
+ * the protected resource metadata. Guards the cold start: the bundle once threw at load time when zod was
+ * initialised after the MCP SDK's module-level schemas (see the comment at the top of functions/mcp/handler.ts).
+ */
+process.env.CDK_VALIDATION = 'false';
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { AppFunction } from '../../infra/constructs/app-function';
+import { routes } from '../../infra/routes';
+import { handlerFile } from '../../shared/http/route';
+
+let outdir: string;
+afterAll(() => { if (outdir) fs.rmSync(outdir, { recursive: true, force: true }); });
+
+test('the MCP handler bundles into a CJS file that loads and answers 405 / 401 with WWW-Authenticate', () => {
+  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bundle-'));
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'McpBundleCheck');
+  new AppFunction(stack, 'Mcp', { handlerFile: handlerFile(routes.postMcp), memoryMb: 1024 });
+  app.synth();
+  const dir = fs.readdirSync(outdir).map((d) => path.join(outdir, d)).find((d) => d.includes('asset.') && fs.statSync(d).isDirectory())!;
+  const bundle = path.join(dir, 'index.js');
+  const script = `
+    const { handler } = require(${JSON.stringify(bundle)});
+    const ev = (method, headers) => ({ version: '2.0', rawPath: '/', rawQueryString: '', headers, isBase64Encoded: false,
+      requestContext: { domainName: 'fn.lambda-url.us-east-1.on.aws', http: { method, path: '/', sourceIp: '203.0.113.9' }, requestId: 'b' },
+      body: method === 'POST' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : undefined });
+    const ctx = { awsRequestId: 'bundle', functionName: 'post-mcp', getRemainingTimeInMillis: () => 29000 };
+    (async () => {
+      const get = await handler(ev('GET', { accept: 'text/event-stream' }), ctx);
+      const post = await handler(ev('POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }), ctx);
+      process.stdout.write(JSON.stringify({ get: [get.statusCode, get.headers.allow], post: [post.statusCode, post.headers['www-authenticate']] }));
+    })().catch((e) => { console.error(e); process.exit(1); });
+  `;
+  const out = execFileSync(process.execPath, ['-e', script], {
+    cwd: os.tmpdir(), encoding: 'utf8', timeout: 20_000,
+    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', RUNTIME: 'aws', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'https://api.example.org', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  expect(JSON.parse(out)).toEqual({
+    get: [405, 'POST'],
+    post: [401, 'Bearer resource_metadata="https://api.example.org/.well-known/oauth-protected-resource"'],
+  });
+});

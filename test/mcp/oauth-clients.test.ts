@@ -1,0 +1,96 @@
+import { startTestTable, testDeps } from '../support/deps';
+import type { TableRef } from '../../shared/adapters/dynamodb/client';
+import type { MediaGateway } from '../../shared/app/deps';
+import type { Account } from '../../shared/ports/store';
+import { checkAuthorizeRequest, decideAuthorization, UnredirectableAuthorizeError } from '../../shared/app/mcp-oauth/authorize';
+import { isAllowedRedirectUri, registerClient } from '../../shared/app/mcp-oauth/clients';
+import { callTool } from '../../functions/mcp/server';
+
+let table: TableRef;
+let stop: () => Promise<void>;
+beforeAll(async () => ({ table, stop } = await startTestTable()));
+afterAll(() => stop());
+
+const DOC_URL = 'https://agent.example/oauth/client.json';
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+/** A media gateway whose fetch serves one client metadata document (and records what was fetched). */
+function documentServer(doc: unknown, status = 200) {
+  const fetched: string[] = [];
+  const fetch = (async (url: string) => {
+    fetched.push(String(url));
+    return new Response(typeof doc === 'string' ? doc : JSON.stringify(doc), { status, headers: { 'content-type': 'application/json' } });
+  }) as unknown as typeof globalThis.fetch;
+  return { fetched, media: { fetch } as unknown as MediaGateway };
+}
+
+const request = (o: Record<string, string> = {}) => ({
+  response_type: 'code', client_id: DOC_URL, redirect_uri: 'https://agent.example/cb', code_challenge: CHALLENGE, code_challenge_method: 'S256', state: 'st', ...o,
+});
+
+describe('Client ID Metadata Documents', () => {
+  it('a URL client_id is resolved from its document through the address-checked fetch', async () => {
+    const server = documentServer({ client_id: DOC_URL, client_name: 'Agent by URL', redirect_uris: ['https://agent.example/cb'] });
+    const { deps } = testDeps(table, { media: server.media });
+    const checked = await checkAuthorizeRequest(deps, request());
+    expect(server.fetched).toEqual([DOC_URL]);
+    expect(checked).toMatchObject({ ok: true, client: { client_id: DOC_URL, client_name: 'Agent by URL', kind: 'metadata_document' } });
+    const account = { id: 'acc_cimd', email: 'cimd@example.com', plan: 'starter', verified: true } as unknown as Account;
+    const back = new URL(await decideAuthorization(deps, account, request(), true));
+    expect(back.origin + back.pathname).toBe('https://agent.example/cb');
+    expect(back.searchParams.get('code')).toMatch(/^mcp_code_/);
+    expect((await deps.mcpOAuth.listApps('acc_cimd')).map((a) => a.client_name)).toEqual(['Agent by URL']);
+  });
+
+  it('refuses a document for another client_id, an unknown redirect URI, a bad document or a failed fetch', async () => {
+    const cases = [
+      documentServer({ client_id: 'https://other.example/client.json', client_name: 'X', redirect_uris: ['https://agent.example/cb'] }),
+      documentServer({ client_id: DOC_URL, client_name: 'X', redirect_uris: ['https://elsewhere.example/cb'] }),
+      documentServer({ client_id: DOC_URL, redirect_uris: ['http://not-loopback.example/cb'] }),
+      documentServer('not json'),
+      documentServer({ client_id: DOC_URL, redirect_uris: ['https://agent.example/cb'] }, 404),
+    ];
+    for (const server of cases) {
+      const { deps } = testDeps(table, { media: server.media });
+      await expect(checkAuthorizeRequest(deps, request())).rejects.toBeInstanceOf(UnredirectableAuthorizeError);
+    }
+  });
+});
+
+describe('registration and the authorization request', () => {
+  it('redirect URIs: https, loopback http, private-use schemes; never other http, fragments or javascript', () => {
+    expect(['https://a.example/cb', 'http://127.0.0.1:8080/cb', 'http://localhost/cb', 'http://[::1]:9/cb', 'com.example.app:/cb'].every(isAllowedRedirectUri)).toBe(true);
+    expect(['http://a.example/cb', 'https://a.example/cb#x', 'javascript:alert(1)', 'data:text/html,x', 'not a url'].some(isAllowedRedirectUri)).toBe(false);
+  });
+
+  it('errors after the redirect URI is known go back to the app; plain PKCE and foreign resources are refused', async () => {
+    const { deps } = testDeps(table);
+    const client = await registerClient(deps, { client_name: 'Reg', redirect_uris: ['http://127.0.0.1:9999/cb'] });
+    const base = { ...request(), client_id: client.client_id, redirect_uri: 'http://127.0.0.1:9999/cb' };
+    const errorOf = async (q: Record<string, string>) => {
+      const r = await checkAuthorizeRequest(deps, q as never);
+      return r.ok ? 'ok' : new URL(r.redirect).searchParams.get('error');
+    };
+    expect(await errorOf(base)).toBe('ok');
+    expect(await errorOf({ ...base, code_challenge_method: 'plain' })).toBe('invalid_request');
+    expect(await errorOf({ ...base, response_type: 'token' })).toBe('unsupported_response_type');
+    expect(await errorOf({ ...base, scope: 'admin' })).toBe('invalid_scope');
+    expect(await errorOf({ ...base, resource: 'https://other.example/mcp' })).toBe('invalid_target');
+    await expect(checkAuthorizeRequest(deps, { ...base, redirect_uri: 'http://127.0.0.1:9999/other' })).rejects.toBeInstanceOf(UnredirectableAuthorizeError);
+    await expect(checkAuthorizeRequest(deps, { ...base, client_id: 'mcpc_unknown' })).rejects.toBeInstanceOf(UnredirectableAuthorizeError);
+  });
+});
+
+describe('MCP rate limits', () => {
+  it('each tool call counts on the caller\'s own requests-a-minute counter (an AI app is not its account\'s key)', async () => {
+    const { deps } = testDeps(table, {}, { frozenClock: true });
+    const account = { id: 'acc_rl', email: 'rl@example.com', plan: 'free', verified: true } as unknown as Account;
+    const app = { deps, principal: { account, actor: { kind: 'app' as const, id: 'app_rl' } } };
+    for (let i = 0; i < 60; i++) expect((await callTool(app, 'list_platforms', {}, 'r')).isError).toBeFalsy();
+    const limited = await callTool(app, 'list_platforms', {}, 'r');
+    expect(limited.isError).toBe(true);
+    expect(JSON.parse((limited.content[0] as { text: string }).text)).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number), fix: expect.stringContaining('retry_after') });
+    const key = { deps, principal: { account, actor: { kind: 'key' as const, id: 'key_rl' } } };
+    expect((await callTool(key, 'list_platforms', {}, 'r')).isError).toBeFalsy();
+  });
+});
