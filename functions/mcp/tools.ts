@@ -133,7 +133,7 @@ export const TOOLS: ToolDef[] = [
     name: 'plan_week', title: 'Plan a week with AI',
     description: "Seven days of drafts in the brand's posting slots; with schedule: true each day becomes a scheduled post (plan caps apply).",
     input: ai.WeekInput, output: ai.WeekResponse, annotations: { ...CREATE, openWorldHint: true }, route: routes.postWeek,
-    run: async ({ deps, principal }, input) => planWeek(deps, principal.account, input),
+    run: async ({ deps, principal }, input) => planWeek(deps, principal.account, input, principal.actor),
     summary: (out) => `${plural(out.days.length, 'day')} planned for brand ${out.brand_id}${out.scheduled ? `, ${out.scheduled.accepted} scheduled, ${out.scheduled.rejected} refused` : ''}.`,
   }),
   tool({
