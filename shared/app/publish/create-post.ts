@@ -17,36 +17,15 @@ import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
 import { releaseXCredits, reserveXCredits, xPlanRefusal } from './x-credits';
-import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails, platformRefusal, reserveActorCap } from '../guardrails/enforce';
-import { holdForApproval, holdReason } from '../approvals/approvals';
+import { holdForApproval, holdReason } from '../approvals/hold';
+import type { PublishMessage, PublishOptions } from './publish-message';
 import { appendLogContext } from '../../log';
+
+export type { PublishMessage, PublishOptions };
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
-
-export interface PublishOptions {
-  source: 'api' | 'schedule';
-  schedule_id?: string;
-  /** Wait for the workers' results (POST /api/post); false answers right after fan-out. */
-  wait: boolean;
-  /** Who publishes (API key or AI app): its guardrails apply (issue 16). Absent: no actor guardrails. */
-  actor?: Actor;
-  /** Publishing a post that was held and is now approved: its reserved post id (which holds the lock already). */
-  approval?: { id: string; post_id: string };
-}
-
-export interface PublishMessage {
-  post_id: string;
-  platform: PlatformName;
-  /** Deferral number this message carries (0 for the first send). */
-  deferral: number;
-  /** Until when someone waits for the answer (ms); a network wait that fits is served inside it. */
-  respond_by?: number;
-  /** A 'processing' network's next step (async media): the worker calls adapter.resume for step `step`. */
-  resume?: boolean;
-  step?: number;
-}
 
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").

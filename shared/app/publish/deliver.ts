@@ -11,7 +11,7 @@ import { releaseXCredits } from './x-credits';
 import { freshCredentials, signInLost } from '../oauth/credentials';
 import { failed, fromFailure, published } from './results';
 import { releaseLockIfAllFailed } from './lock';
-import type { PublishMessage } from './create-post';
+import type { PublishMessage } from './publish-message';
 import { recordDeferral } from '../schedule/deferral';
 import { putMetric } from '../../metrics';
 import { log } from '../../log';

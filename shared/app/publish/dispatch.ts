@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { isPlatformName } from '../../domain/platforms';
-import type { PublishMessage } from './create-post';
+import type { PublishMessage } from './publish-message';
 import { dispatchWebhookTry, sweepDeliveries, WebhookDispatchInput, WebhookSweepInput } from '../webhooks/deliver';
 import { fireRecurring, fireScheduled } from '../schedule/fire';
 import { markDeferralFired } from '../schedule/deferral';

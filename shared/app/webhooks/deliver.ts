@@ -9,6 +9,9 @@ import {
 import { signatureHeader } from '../../webhooks/verify';
 import { errorFields, log } from '../../log';
 import { getWebhook } from './endpoints';
+import { ensureSweepSchedule, SWEEP_SCHEDULE, WebhookSweepInput } from './sweep-schedule';
+
+export { ensureSweepSchedule, SWEEP_SCHEDULE, WebhookSweepInput };
 import { webhookSecretContext } from '../security/contexts';
 import { putMetric } from '../../metrics';
 
@@ -45,20 +48,6 @@ export const WebhookDispatchInput = z.object({
   delivery_id: z.string().refine(isUuid, 'not a delivery id'),
   attempt: z.number().int().min(1).max(1000),
 });
-
-/** The dispatcher input of the recurring sweep (see ensureSweepSchedule). */
-export const WebhookSweepInput = z.object({ kind: z.literal('webhook-sweep') });
-
-/** The recurring timer that runs the sweep: every 5 minutes, through the dispatcher. */
-export const SWEEP_SCHEDULE = { name: 'webhook-sweep', cron: '*/5 * * * *', timezone: 'UTC' } as const;
-
-/**
- * Creates (or refreshes) the sweep's recurring timer; called when an endpoint is registered, so a deployment
- * without webhooks runs no sweep. Idempotent (one timer by name).
- */
-export async function ensureSweepSchedule(deps: Pick<Deps, 'scheduler'>): Promise<void> {
-  await deps.scheduler.scheduleCron({ ...SWEEP_SCHEDULE, input: { kind: 'webhook-sweep' } satisfies z.infer<typeof WebhookSweepInput> });
-}
 
 /** The worker cannot take this try now (in flight elsewhere, or the previous try not recorded yet): SQS retries. */
 export class RetryLater extends Error {

@@ -8,7 +8,7 @@ import { usageKeys } from '../../domain/usage';
 import { DEFAULT_WEBHOOK_EVENTS, deliveryIdOf, isWebhookEvent, newWebhookSecret, ROTATION_OVERLAP_MS, type WebhookEventName } from '../../domain/webhooks';
 import { UnsafeTargetError } from '../../net/address-guard';
 import { upgradeUrl } from '../brands';
-import { ensureSweepSchedule } from './deliver';
+import { ensureSweepSchedule } from './sweep-schedule';
 import { webhookSecretContext } from '../security/contexts';
 
 /** The endpoint counter never expires by itself (it counts endpoints that exist): year 9999. */
