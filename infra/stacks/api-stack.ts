@@ -12,6 +12,7 @@ import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
 import { AppFunction } from '../constructs/app-function';
 import { applyGrants, type GrantTargets } from '../constructs/grants';
 import { routeList } from '../routes';
+import { tableStatementsOf } from '../table-access';
 import { dispatcher as dispatcherDef } from '../workers';
 import { isProd, type DataStack } from './data-stack';
 
@@ -55,7 +56,7 @@ export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
       environment: o.environment,
       logRemovalPolicy: o.logRemovalPolicy, ...(o.logsKey ? { logsKey: o.logsKey } : {}),
     });
-    applyGrants(fn, route.grants, o.grantTargets);
+    applyGrants(fn, route.grants, o.grantTargets, tableStatementsOf(route));
     const integration = new HttpLambdaIntegration(`${route.id}-integration`, fn.fn);
     const methods = [route.method, ...(route.extraMethods ?? [])].map((m) => apigw.HttpMethod[m]);
     if (o.httpApi instanceof apigw.HttpApi && Stack.of(o.httpApi) === scope) {
