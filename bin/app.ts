@@ -12,6 +12,7 @@ import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack'
  *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required for prod
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
+ *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency   see ConcurrencySettings
  * Stacks: SocialPublishing-<stage>-Data, -Api, one per route group (-Dashboard, -Mcp), -Workers, -Observability (see docs/operations.md).
  */
 export interface AppSettings {
@@ -23,6 +24,31 @@ export interface AppSettings {
   // --- AI drafts (issue 12)
   /** -c bedrockModelId=...: the Bedrock model of AI drafts (granted to the AI functions only). */
   bedrockModelId?: string;
+  // --- Concurrency in AWS (issue 18)
+  concurrency: ConcurrencySettings;
+}
+
+/**
+ * How much of the account's Lambda concurrency the queue consumers may take, and what the publish route keeps for
+ * itself, so that a burst of scheduled posts cannot starve the API (docs/operations.md, Concurrency).
+ */
+export interface ConcurrencySettings {
+  /** -c publishMaxConcurrency=N: at most N publish worker instances (the event source mapping's maximum concurrency, 2–1000). */
+  publishWorker: number;
+  /** -c webhookMaxConcurrency=N: at most N webhook delivery instances (2–1000). */
+  webhookWorker: number;
+  /** -c postReservedConcurrency=N: concurrency reserved for (and capping) POST /api/post; 0 reserves none. */
+  postRoute: number;
+}
+
+export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 50 };
+
+function integerContext(app: App, key: string, fallback: number, min: number, max: number): number {
+  const v: unknown = app.node.tryGetContext(key);
+  if (v === undefined || v === null || v === '') return fallback;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`Invalid ${key} "${String(v)}": a whole number from ${min} to ${max}`);
+  return n;
 }
 
 export function settingsFrom(app: App): AppSettings {
@@ -39,6 +65,11 @@ export function settingsFrom(app: App): AppSettings {
   const alarmEmail = ctx('alarmEmail');
   const bedrockModelId = ctx('bedrockModelId');
   if (bedrockModelId && !/^[A-Za-z0-9][A-Za-z0-9.:_-]{0,199}$/.test(bedrockModelId)) throw new Error(`Invalid bedrockModelId "${bedrockModelId}"`);
+  const concurrency: ConcurrencySettings = {
+    publishWorker: integerContext(app, 'publishMaxConcurrency', DEFAULT_CONCURRENCY.publishWorker, 2, 1000),
+    webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
+    postRoute: integerContext(app, 'postReservedConcurrency', DEFAULT_CONCURRENCY.postRoute, 0, 1000),
+  };
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   return {
@@ -47,6 +78,7 @@ export function settingsFrom(app: App): AppSettings {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
+    concurrency,
     ...(account || region ? { env: { ...(account ? { account } : {}), ...(region ? { region } : {}) } } : {}),
   };
 }
@@ -74,6 +106,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     mailFrom: settings.mailFrom,
     ...(settings.publicBaseUrl ? { publicBaseUrl: settings.publicBaseUrl } : {}),
     ...(settings.bedrockModelId ? { bedrockModelId: settings.bedrockModelId } : {}),
+    reservedConcurrency: { 'post-post': settings.concurrency.postRoute },
     description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',
   });
   api.addStackDependency(data);
@@ -82,7 +115,10 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     stack.addStackDependency(api);
     return stack;
   });
-  const workers = new WorkersStack(app, name('Workers'), { ...common, data, api, description: 'Social publishing: queue workers' });
+  const workers = new WorkersStack(app, name('Workers'), {
+    ...common, data, api, description: 'Social publishing: queue workers',
+    maxConcurrency: { 'publish-worker': settings.concurrency.publishWorker, 'webhook-worker': settings.concurrency.webhookWorker },
+  });
   workers.addStackDependency(data);
   workers.addStackDependency(api);
   const observability = new ObservabilityStack(app, name('Observability'), {

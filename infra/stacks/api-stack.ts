@@ -26,6 +26,9 @@ export interface ApiStackProps extends StackProps {
   // --- AI drafts (issue 12)
   /** The Bedrock model of AI drafts (BEDROCK_MODEL_ID); default the config default. */
   bedrockModelId?: string;
+  // --- Concurrency in AWS (issue 18)
+  /** Reserved concurrency by route id (0 or absent: none), e.g. the publish route's, so a burst elsewhere cannot starve it. */
+  reservedConcurrency?: Record<string, number>;
 }
 
 const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
@@ -221,6 +224,12 @@ export class ApiStack extends Stack {
       });
       // the stage's per-route settings name these routes: they must exist first
       this.apiStage.node.addDependency(nested);
+    }
+
+    for (const [routeId, reserved] of Object.entries(props.reservedConcurrency ?? {})) {
+      const fn = this.routeFunctions.get(routeId);
+      if (!fn) throw new Error(`reservedConcurrency: no function of route ${routeId} in the API stack`);
+      if (reserved > 0) (fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = reserved;
     }
 
     // Throttles per route (besides the stage default): the in-function limits count per key, account or IP; these
