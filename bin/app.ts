@@ -1,5 +1,6 @@
 import './env';
-import { App, Tags, type Environment } from 'aws-cdk-lib';
+import { App, Tags, Validations, type Environment } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from '../infra/stacks/api-stack';
 import { DataStack, isProd } from '../infra/stacks/data-stack';
 import { ObservabilityStack } from '../infra/stacks/observability-stack';
@@ -13,6 +14,7 @@ import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack'
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
  *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency   see ConcurrencySettings
+ *   nag            `false` skips the cdk-nag checks that otherwise run at every synth
  * Stacks: SocialPublishing-<stage>-Data, -Api, one per route group (-Dashboard, -Mcp), -Workers, -Observability (see docs/operations.md).
  */
 export interface AppSettings {
@@ -136,8 +138,20 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
   return { data, api, groups, workers, observability };
 }
 
+/**
+ * cdk-nag's AwsSolutions pack as a policy-validation plugin of the app, so `cdk synth` and `cdk deploy` report its
+ * findings (validation-report.json in cdk.out) and fail on an unacknowledged error; acknowledgements with their
+ * reasons sit next to the resources (docs/operations.md, Security checks). `-c nag=false` skips it.
+ */
+export function addSecurityChecks(app: App): boolean {
+  if (String(app.node.tryGetContext('nag') ?? 'true') === 'false') return false;
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return true;
+}
+
 if (require.main === module) {
   const app = new App();
+  addSecurityChecks(app);
   buildStacks(app);
   app.synth();
 }
