@@ -209,7 +209,7 @@ export const routes = {
     responses: { 200: { description: 'Content-Type and Content-Length of the file, no body' }, 404: { description: 'not_found' } },
   },
   postWebhooks: {
-    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt', 'scheduler'],
+    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'],
     summary: 'Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account',
     rateLimit: { limit: 20, windowSeconds: 86_400 }, body: wh.CreateWebhookBody,
     responses: {

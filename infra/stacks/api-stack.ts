@@ -6,6 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 import { handlerFile, type Grant, type RouteDef } from '../../shared/http/route';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
@@ -14,6 +15,7 @@ import { applyGrants, type GrantTargets } from '../constructs/grants';
 import { routeList } from '../routes';
 import { tableStatementsOf } from '../table-access';
 import { dispatcher as dispatcherDef } from '../workers';
+import { awsCronExpression, SWEEP_SCHEDULES } from '../sweep-schedules';
 import { isProd, type DataStack } from './data-stack';
 
 export interface ApiStackProps extends StackProps {
@@ -211,6 +213,29 @@ export class ApiStack extends Stack {
       logRemovalPolicy, logsKey: data.logsKey,
     });
     applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
+
+    // ---- The recurring sweeps (infra/sweep-schedules.ts), part of the deployment. In the default schedule group, so
+    // the functions' scheduler grant (the service's group only) cannot change or delete them.
+    for (const sweep of SWEEP_SCHEDULES) {
+      const schedule = new scheduler.CfnSchedule(this, `Sweep-${sweep.name}`, {
+        name: `${data.prefix}-${sweep.name}`,
+        groupName: 'default',
+        description: `${data.prefix}: runs the dispatcher's ${sweep.name} every 5 minutes`,
+        scheduleExpression: awsCronExpression(sweep.cron),
+        scheduleExpressionTimezone: sweep.timezone,
+        flexibleTimeWindow: { mode: 'OFF' },
+        state: 'ENABLED',
+        target: {
+          arn: this.dispatcherArn,
+          roleArn: this.schedulerRole.roleArn,
+          input: JSON.stringify(sweep.input),
+          // the next run comes 5 minutes later: a short retry, then the scheduler DLQ (its alarm)
+          retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 240 },
+          deadLetterConfig: { arn: data.schedulerDlq.queueArn },
+        },
+      });
+      schedule.node.addDependency(this.dispatcher);
+    }
 
     // ---- One function per deployed route of this stack (routes with `stack` live in a RouteGroupStack), in nested
     // stacks of ROUTES_PER_NESTED_STACK routes (CloudFormation's 500-resource limit).
