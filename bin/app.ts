@@ -5,6 +5,7 @@ import { ApiStack } from '../infra/stacks/api-stack';
 import { DataStack, isProd } from '../infra/stacks/data-stack';
 import { ObservabilityStack } from '../infra/stacks/observability-stack';
 import { WorkersStack } from '../infra/stacks/workers-stack';
+import { EdgeStack } from '../infra/stacks/edge-stack';
 import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack';
 
 /**
@@ -15,6 +16,7 @@ import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack'
  *   alarmEmail     optional address subscribed to the alarm topic
  *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency   see ConcurrencySettings
  *   nag            `false` skips the cdk-nag checks that otherwise run at every synth
+ *   waf            `true` adds CloudFront + a WAF web ACL in front of the API (stack -Edge, us-east-1); wafRateLimit
  * Stacks: SocialPublishing-<stage>-Data, -Api, one per route group (-Dashboard, -Mcp), -Workers, -Observability (see docs/operations.md).
  */
 export interface AppSettings {
@@ -28,6 +30,9 @@ export interface AppSettings {
   bedrockModelId?: string;
   // --- Concurrency in AWS (issue 18)
   concurrency: ConcurrencySettings;
+  // --- WAF (issue 17)
+  /** -c waf=true: CloudFront with a WAF web ACL in front of the API (stack -Edge in us-east-1); requests per IP per 5 minutes. */
+  waf?: { rateLimit: number };
 }
 
 /**
@@ -72,6 +77,8 @@ export function settingsFrom(app: App): AppSettings {
     webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
     postRoute: integerContext(app, 'postReservedConcurrency', DEFAULT_CONCURRENCY.postRoute, 0, 1000),
   };
+  const waf = String(app.node.tryGetContext('waf') ?? 'false') === 'true'
+    ? { rateLimit: integerContext(app, 'wafRateLimit', 2000, 100, 2_000_000_000) } : undefined;
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   return {
@@ -81,6 +88,7 @@ export function settingsFrom(app: App): AppSettings {
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
     concurrency,
+    ...(waf ? { waf } : {}),
     ...(account || region ? { env: { ...(account ? { account } : {}), ...(region ? { region } : {}) } } : {}),
   };
 }
@@ -92,6 +100,8 @@ export interface ServiceStacks {
   groups: RouteGroupStack[];
   workers: WorkersStack;
   observability: ObservabilityStack;
+  /** With -c waf=true: CloudFront + WAF in front of the API, in us-east-1. */
+  edge?: EdgeStack;
 }
 
 /** Adds the service's four stacks to `app`: Data → Api → Workers → Observability (deployment order). */
@@ -133,9 +143,23 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
   });
   observability.addStackDependency(workers);
 
+  let edge: EdgeStack | undefined;
+  if (settings.waf) {
+    // a CLOUDFRONT web ACL exists only in us-east-1; the API's domain reaches it by a cross-region reference, which
+    // needs the API stack's region to be known
+    const region = settings.env?.region;
+    if (!region) throw new Error('-c waf=true needs the deployment region: set CDK_DEFAULT_REGION (or AWS_REGION with the CDK CLI) so the us-east-1 edge stack can reference the API');
+    edge = new EdgeStack(app, name('Edge'), {
+      stage, prefix: data.prefix, api, rateLimit: settings.waf.rateLimit,
+      env: { ...settings.env, region: 'us-east-1' },
+      description: 'Social publishing: CloudFront with a WAF web ACL in front of the HTTP API (us-east-1)',
+    });
+    edge.addStackDependency(api);
+  }
+
   Tags.of(app).add('project', 'social-publishing');
   Tags.of(app).add('stage', stage);
-  return { data, api, groups, workers, observability };
+  return { data, api, groups, workers, observability, ...(edge ? { edge } : {}) };
 }
 
 /**
