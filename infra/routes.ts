@@ -38,7 +38,7 @@ export const routes = {
     responses: { 200: { description: 'OpenAPI document' } },
   },
   postSignup: {
-    id: 'post-signup', method: 'POST', path: '/api/signup', tag: 'Account', auth: 'open', grants: ['table', 'ses'], tableItems: ['EMAIL#', 'ACC#', 'TOKEN#signup#', 'CTR#rl#'],
+    id: 'post-signup', method: 'POST', path: '/api/signup', tag: 'Account', auth: 'open', grants: ['table', 'ses'],
     summary: 'Sign up: emails a one-time confirmation link that issues the first API key (5 an hour per IP, 3 a day per email)',
     body: s.SignupBody,
     responses: { 200: { description: 'Email sent (same answer for known addresses)', schema: s.SignupResponse }, 400: E('Invalid email'), 429: std[429] },
@@ -112,7 +112,7 @@ export const routes = {
     responses: { 200: { description: 'Deleted' }, 404: E('not_found'), ...std },
   },
   getConnectHealth: {
-    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', scope: 'read', grants: ['table', 'kms', 'oauthConfig'], tableAccess: 'readWrite', tableWrites: ['ACC#', 'LOCK#', 'WHD#'],
+    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', scope: 'read', grants: ['table', 'kms', 'oauthConfig'],
     summary: 'Check the stored credentials against the network again (240 an hour per account)',
     rateLimit: { limit: 240, windowSeconds: 3600 }, params: p.PlatformParams, query: p.BrandQuery,
     responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },
@@ -152,7 +152,7 @@ export const routes = {
     responses: { 200: { description: 'PUT the raw bytes to upload_url, then finalize with path', schema: m.UploadUrlResponse }, 400: E('Invalid content type or size'), 413: E('too_large: more than 50 MB'), ...std },
   },
   getMediaFinalize: {
-    id: 'get-media-finalize', method: 'GET', path: '/api/media/finalize', tag: 'Media', auth: 'key', scope: 'publish', grants: ['table', 'bucket'], tableAccess: 'readWrite', tableWrites: ['MEDIA#', 'UPLINK#'],
+    id: 'get-media-finalize', method: 'GET', path: '/api/media/finalize', tag: 'Media', auth: 'key', scope: 'publish', grants: ['table', 'bucket'],
     summary: 'Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload',
     query: m.FinalizeQuery,
     responses: {
@@ -173,13 +173,13 @@ export const routes = {
     responses: { 200: { description: 'Status', schema: m.UploadLinkStatusResponse }, 404: E('not_found'), ...std },
   },
   getMediaUploadPage: {
-    id: 'get-media-upload-page', method: 'GET', path: '/upload/{token}', tag: 'Media', auth: 'open', grants: ['table'], tableItems: ['UPLINK#', 'ACC#'],
+    id: 'get-media-upload-page', method: 'GET', path: '/upload/{token}', tag: 'Media', auth: 'open', grants: ['table'],
     summary: 'The hosted upload page of an upload link (HTML; no login, only the token)',
     params: m.TokenParams, rateLimit: { limit: 120, windowSeconds: 3600 },
     responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Link used or expired (HTML)' } },
   },
   postMediaUploadLinkUrl: {
-    id: 'post-media-upload-link-url', method: 'POST', path: '/api/media/upload-link/{token}/url', tag: 'Media', auth: 'open', grants: ['table', 'bucket'], tableItems: ['UPLINK#', 'MEDIA#', 'CTR#rl#'],
+    id: 'post-media-upload-link-url', method: 'POST', path: '/api/media/upload-link/{token}/url', tag: 'Media', auth: 'open', grants: ['table', 'bucket'],
     summary: "Called by the upload page: a presigned PUT for the link's account (token only)",
     params: m.TokenParams, body: m.UploadUrlBody, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: {
@@ -188,7 +188,7 @@ export const routes = {
     },
   },
   postMediaUploadLinkComplete: {
-    id: 'post-media-upload-link-complete', method: 'POST', path: '/api/media/upload-link/{token}/complete', tag: 'Media', auth: 'open', grants: ['table', 'bucket'], tableItems: ['UPLINK#', 'MEDIA#', 'CTR#rl#'],
+    id: 'post-media-upload-link-complete', method: 'POST', path: '/api/media/upload-link/{token}/complete', tag: 'Media', auth: 'open', grants: ['table', 'bucket'],
     summary: 'Called by the upload page after the PUT: checks the file and closes the link (single use)',
     params: m.TokenParams, body: m.CompleteUploadBody, rateLimit: { limit: 60, windowSeconds: 3600 },
     responses: {
@@ -197,13 +197,13 @@ export const routes = {
     },
   },
   getMediaFile: {
-    id: 'get-media-file', method: 'GET', path: '/media/{file}', tag: 'Media', auth: 'open', grants: ['table', 'bucketRead'], tableItems: ['MEDIA#'],
+    id: 'get-media-file', method: 'GET', path: '/media/{file}', tag: 'Media', auth: 'open', grants: ['table', 'bucketRead'],
     summary: 'An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted',
     params: m.MediaFileParams,
     responses: { 302: { description: 'Redirect to the file in storage' }, 404: E('not_found') },
   },
   headMediaFile: {
-    id: 'head-media-file', method: 'HEAD', path: '/media/{file}', tag: 'Media', auth: 'open', grants: ['table'], tableItems: ['MEDIA#'],
+    id: 'head-media-file', method: 'HEAD', path: '/media/{file}', tag: 'Media', auth: 'open', grants: ['table'],
     summary: "An uploaded file's type and size (for fetchers that check a link with HEAD first)",
     params: m.MediaFileParams,
     responses: { 200: { description: 'Content-Type and Content-Length of the file, no body' }, 404: { description: 'not_found' } },
@@ -263,13 +263,13 @@ export const routes = {
     },
   },
   getSchedules: {
-    id: 'get-schedules', method: 'GET', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'read', grants: ['table'], tableAccess: 'readWrite', tableWrites: ['SCH#', 'SCHDUE#'],
+    id: 'get-schedules', method: 'GET', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor',
     query: sch.ScheduleListQuery,
     responses: { 200: { description: 'Schedules', schema: sch.SchedulesResponse }, 400: E('invalid_request'), ...std },
   },
   getSchedule: {
-    id: 'get-schedule', method: 'GET', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'read', grants: ['table'], tableAccess: 'readWrite', tableWrites: ['SCH#', 'SCHDUE#'],
+    id: 'get-schedule', method: 'GET', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'read', grants: ['table'],
     summary: 'One scheduled post, with each network result once it ran',
     params: s.IdParams,
     responses: { 200: { description: 'Schedule', schema: sch.ScheduleDetail }, 404: E('not_found'), ...std },
@@ -331,7 +331,7 @@ export const routes = {
     },
   },
   getOauthCallback: {
-    id: 'get-oauth-callback', method: 'GET', path: '/api/oauth/{platform}/callback', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'], tableAccess: 'readWrite', tableItems: ['TOKEN#oauth-', 'ACC#', 'CTR#rl#'],
+    id: 'get-oauth-callback', method: 'GET', path: '/api/oauth/{platform}/callback', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
     summary: "The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network",
     params: o.OAuthPlatformParams, query: o.OAuthCallbackQuery, rateLimit: { limit: 60, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: {
@@ -342,7 +342,7 @@ export const routes = {
     },
   },
   postOauthPick: {
-    id: 'post-oauth-pick', method: 'POST', path: '/api/oauth/{platform}/pick', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'], tableItems: ['TOKEN#oauth-', 'ACC#', 'CTR#rl#'],
+    id: 'post-oauth-pick', method: 'POST', path: '/api/oauth/{platform}/pick', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'],
     summary: "The picker's answer: connects the chosen page / business account (form post from the picker page)",
     params: o.OAuthPlatformParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 200: { description: 'Connected (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the connect page or redirect_after' }, 400: { description: 'oauth_pick_invalid (HTML)' }, 410: { description: 'oauth_pick_expired (HTML)' } },
@@ -354,19 +354,19 @@ export const routes = {
     responses: { 200: { description: 'The link', schema: o.ConnectLinkResponse }, 400: E('invalid_request, brand_required'), 404: E('brand_not_found'), ...std },
   },
   getConnectPage: {
-    id: 'get-connect-page', method: 'GET', path: '/connect/{token}', tag: 'Connections', auth: 'open', grants: ['table', 'oauthConfig'], tableItems: ['TOKEN#connect-link#', 'ACC#'],
+    id: 'get-connect-page', method: 'GET', path: '/connect/{token}', tag: 'Connections', auth: 'open', grants: ['table', 'oauthConfig'],
     summary: 'The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms',
     params: o.ConnectPageParams, query: o.ConnectPageQuery, rateLimit: { limit: 120, windowSeconds: 60 },
     responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Expired link (HTML)' } },
   },
   postConnectPageOauth: {
-    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'], tableItems: ['TOKEN#connect-link#', 'TOKEN#oauth-', 'ACC#', 'CTR#rl#'],
+    id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'],
     summary: "The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand)",
     params: o.ConnectFormParams, body: o.FormBody, optionalBody: true, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 303: { description: "To the network's sign-in" }, 403: { description: 'The link is for another network (HTML)' }, 410: { description: 'Expired link (HTML)' }, 503: { description: 'oauth_not_configured (HTML)' } },
   },
   postConnectPageCredentials: {
-    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'], tableItems: ['TOKEN#connect-link#', 'ACC#', 'CTR#rl#'],
+    id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'],
     summary: "The connect page's credential form: checked against the network and saved (encrypted) into the link's brand",
     params: o.ConnectFormParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: { 303: { description: 'Back to the page, which shows the connection' }, 400: { description: 'invalid_credentials (the page with the message)' }, 410: { description: 'Expired link (HTML)' } },
@@ -428,7 +428,7 @@ export const routes = {
     responses: { 303: { description: "To Stripe's customer portal" }, 403: E('session_required, csrf_failed'), 503: { description: 'billing_unavailable (the Plan page with the message)' } },
   },
   postBillingStripeWebhook: {
-    id: 'post-billing-stripe-webhook', method: 'POST', path: '/billing/stripe-webhook', tag: 'Billing', auth: 'open', grants: ['table', 'billingConfig'], tableItems: ['BILLEVT#', 'BILLCUS#', 'ACC#'],
+    id: 'post-billing-stripe-webhook', method: 'POST', path: '/billing/stripe-webhook', tag: 'Billing', auth: 'open', grants: ['table', 'billingConfig'],
     summary: "Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once",
     rawBody: true,
     responses: {
@@ -445,19 +445,19 @@ export const routes = {
     responses: { 200: { description: 'Sign-in page (HTML)', contentType: 'text/html' } },
   },
   postDashboardSignIn: {
-    id: 'post-dashboard-sign-in', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: ['table', 'ses'], tableItems: ['EMAIL#', 'TOKEN#signin#', 'CTR#rl#'],
+    id: 'post-dashboard-sign-in', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in', tag: 'Dashboard', auth: 'open', grants: ['table', 'ses'],
     summary: 'Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email)',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 200: { description: 'Check your email (HTML)', contentType: 'text/html' }, 400: { description: 'Invalid email (HTML)' }, 429: { description: 'Rate limited (HTML)' } },
   },
   getDashboardSignInLink: {
-    id: 'get-dashboard-sign-in-link', stack: 'Dashboard', method: 'GET', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'], tableItems: ['TOKEN#signin#'],
+    id: 'get-dashboard-sign-in-link', stack: 'Dashboard', method: 'GET', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
     summary: 'The emailed link: a page with one "Sign in" button (the GET never uses the link up)',
     query: d.SignInLinkQuery,
     responses: { 200: { description: 'Sign-in button (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
   },
   postDashboardSignInLink: {
-    id: 'post-dashboard-sign-in-link', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'], tableItems: ['TOKEN#signin#', 'SESSION#', 'ACC#', 'CTR#rl#'],
+    id: 'post-dashboard-sign-in-link', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
     summary: 'The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
     responses: { 303: { description: 'Signed in: to the return path' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
@@ -491,7 +491,7 @@ export const routes = {
   },
   // --- sandbox, strict requests and contract fixes (issue 10) ---
   postSignupConfirm: {
-    id: 'post-signup-confirm', method: 'POST', path: '/api/signup/confirm', tag: 'Account', auth: 'open', grants: ['table'], tableItems: ['TOKEN#signup#', 'ACC#', 'KEY#', 'CTR#rl#'],
+    id: 'post-signup-confirm', method: 'POST', path: '/api/signup/confirm', tag: 'Account', auth: 'open', grants: ['table'],
     summary: 'Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form)',
     body: s.ConfirmBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: { 200: { description: 'The API key, shown once', schema: s.ConfirmResponse }, 400: E('Invalid input'), 410: E('link_expired: used or expired'), 429: std[429] },
@@ -515,13 +515,13 @@ export const routes = {
     responses: { 200: { description: 'The link', schema: a.ClientLinkResponse }, 402: E('plan_feature (pro)'), 404: E('approval_not_found'), 409: E('approval_decided'), ...std },
   },
   getReview: {
-    id: 'get-review', method: 'GET', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table'], tableItems: ['TOKEN#approval-link#', 'APR#', 'ACC#'],
+    id: 'get-review', method: 'GET', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table'],
     summary: "The emailed owner link or a client approver link: the held post and two buttons (the GET never decides)",
     params: a.ReviewParams,
     responses: { 200: { description: 'Review page (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown or tampered link (HTML)' }, 410: { description: 'Used or expired link, or already decided (HTML)' } },
   },
   postReview: {
-    id: 'post-review', method: 'POST', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'], tableItems: ['TOKEN#approval-link#', 'APR#', 'ACC#', 'POST#', 'LOCK#', 'CTR#', 'PACE#', 'MEDIA#', 'WHD#', 'SCH#', 'SCHDUE#', 'SLOT#'],
+    id: 'post-review', method: 'POST', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
     summary: 'Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once',
     params: a.ReviewParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: { 200: { description: 'Decided (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used, expired or decided (HTML)' } },
@@ -644,7 +644,7 @@ export const routes = {
     responses: { 200: { description: 'Metadata', schema: mo.AuthorizationServerMetadata } },
   },
   postOauthRegister: {
-    id: 'post-oauth-register', stack: 'Mcp', method: 'POST', path: '/oauth/register', tag: 'MCP', auth: 'open', grants: ['table'], tableItems: ['OAUTHCLIENT#', 'CTR#rl#'],
+    id: 'post-oauth-register', stack: 'Mcp', method: 'POST', path: '/oauth/register', tag: 'MCP', auth: 'open', grants: ['table'],
     summary: 'Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP',
     body: mo.RegistrationBody, rateLimit: { limit: 20, windowSeconds: 3600 },
     responses: { 201: { description: 'Registered', schema: mo.RegisteredClient }, 400: { description: 'invalid_client_metadata', schema: mo.OAuthErrorBody }, 429: std[429] },
@@ -662,13 +662,13 @@ export const routes = {
     responses: { 303: { description: 'Back to the app with code or error' }, 400: { description: 'Unknown app or redirect URI (HTML)' }, 403: E('session_required, csrf_failed') },
   },
   postOauthToken: {
-    id: 'post-oauth-token', stack: 'Mcp', method: 'POST', path: '/oauth/token', tag: 'MCP', auth: 'open', grants: ['table'], tableItems: ['OAUTHCODE#', 'OAUTHTOKEN#', 'OAUTHCLIENT#', 'ACC#', 'CTR#rl#'],
+    id: 'post-oauth-token', stack: 'Mcp', method: 'POST', path: '/oauth/token', tag: 'MCP', auth: 'open', grants: ['table'],
     summary: 'Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 120, windowSeconds: 60 },
     responses: { 200: { description: 'Tokens', schema: mo.TokenResponse }, 400: { description: 'invalid_grant, invalid_request, invalid_target, unsupported_grant_type', schema: mo.OAuthErrorBody }, 429: std[429] },
   },
   postOauthRevoke: {
-    id: 'post-oauth-revoke', stack: 'Mcp', method: 'POST', path: '/oauth/revoke', tag: 'MCP', auth: 'open', grants: ['table'], tableItems: ['OAUTHTOKEN#', 'CTR#rl#'],
+    id: 'post-oauth-revoke', stack: 'Mcp', method: 'POST', path: '/oauth/revoke', tag: 'MCP', auth: 'open', grants: ['table'],
     summary: 'Token revocation (RFC 7009): an access or refresh token stops working at once',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 120, windowSeconds: 60 },
     responses: { 200: { description: 'Revoked (also for an unknown token)' }, 400: { description: 'invalid_request', schema: mo.OAuthErrorBody }, 429: std[429] },

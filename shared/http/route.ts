@@ -60,20 +60,6 @@ export interface RouteDef {
    * so that the API stack stays under CloudFormation's 500 resources; default: the API stack.
    */
   stack?: string;
-  // --- Least privilege per route (issue 17) ---
-  /**
-   * What the function may do to the table (with the `table` grant): `read` (GetItem, BatchGetItem, Query,
-   * ConditionCheckItem) or `readWrite` (also PutItem, UpdateItem, DeleteItem, BatchWriteItem); default `read` for
-   * GET/HEAD, `readWrite` otherwise. A `read` route that rate-limits may still update its rate-limit counters.
-   */
-  tableAccess?: 'read' | 'readWrite';
-  /**
-   * The partition-key prefixes (keys.ts) of the only items the function may touch, e.g. `['MEDIA#']`; enforced with
-   * `dynamodb:LeadingKeys` (required for open routes with the `table` grant). Absent: any item.
-   */
-  tableItems?: readonly string[];
-  /** The partition-key prefixes of the only items the function may write (default `tableItems`, else any item). */
-  tableWrites?: readonly string[];
 }
 
 export const handlerFile = (route: Pick<RouteDef, 'id' | 'handler'>) => route.handler ?? `functions/http/${route.id}.ts`;

@@ -9,7 +9,8 @@ import { App, type Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { buildStacks } from '../../bin/app';
 import { deployedRoutes } from '../../infra/stacks/api-stack';
-import { tableAccessOf, tableStatementsOf, TABLE_WRITE_ACTIONS, RATE_LIMIT_COUNTERS, PLAN_SETTLE_ATTRIBUTES } from '../../infra/table-access';
+import { declarationOf, tableAccessOf, tableStatementsOf, TABLE_DECLARATIONS, TABLE_WRITE_ACTIONS, RATE_LIMIT_COUNTERS, PLAN_SETTLE_ATTRIBUTES } from '../../infra/table-access';
+import { routeList } from '../../infra/routes';
 import type { RouteDef } from '../../shared/http/route';
 import { templateWithNested } from '../support/cdk';
 
@@ -82,7 +83,7 @@ describe('table permissions per route', () => {
         const attributes = s.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'];
         const counters = keys?.length === 1 && keys[0] === `${RATE_LIMIT_COUNTERS}*` && writes.join() === 'dynamodb:UpdateItem';
         const planSettle = keys?.join() === 'ACC#*' && attributes !== undefined && JSON.stringify(attributes) === JSON.stringify(PLAN_SETTLE_ATTRIBUTES);
-        const declaredWrites = route.tableWrites ?? route.tableItems;
+        const declaredWrites = declarationOf(route).writes ?? declarationOf(route).items;
         const declared = tableAccessOf(route) === 'readWrite' && declaredWrites !== undefined
           && JSON.stringify(keys) === JSON.stringify(declaredWrites.map((p) => `${p}*`));
         expect({ route: route.id, writes, keys, allowed: counters || planSettle || declared }).toEqual({ route: route.id, writes, keys, allowed: true });
@@ -96,7 +97,7 @@ describe('table permissions per route', () => {
     const open = tableRoutes().filter((r) => r.auth === 'open');
     expect(open.map((r) => r.id)).toEqual(expect.arrayContaining(['get-media-file', 'get-oauth-callback', 'get-connect-page', 'post-signup-confirm', 'get-review']));
     for (const route of open) {
-      expect({ route: route.id, tableItems: (route.tableItems?.length ?? 0) > 0 }).toEqual({ route: route.id, tableItems: true });
+      expect({ route: route.id, tableItems: (declarationOf(route).items?.length ?? 0) > 0 }).toEqual({ route: route.id, tableItems: true });
       for (const s of tableStatements(route)) {
         const keys = s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
         expect({ route: route.id, keys: keys !== undefined && keys.length > 0 }).toEqual({ route: route.id, keys: true });
@@ -107,6 +108,11 @@ describe('table permissions per route', () => {
     expect(tableStatements(open.find((r) => r.id === 'get-media-file')!)[0]!.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MEDIA#*'] } });
     const callback = JSON.stringify(tableStatements(open.find((r) => r.id === 'get-oauth-callback')!));
     for (const other of ['KEY#', 'SESSION#', 'POST#', 'EMAIL#']) expect(callback).not.toContain(other);
+  });
+
+  test('every declaration names a route of the route table', () => {
+    const ids = new Set(routeList.map((r) => r.id));
+    expect(Object.keys(TABLE_DECLARATIONS).filter((id) => !ids.has(id))).toEqual([]);
   });
 
   test('the signup confirmation page and the catalog touch no table at all', () => {
