@@ -1,0 +1,177 @@
+import net from 'node:net';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DecryptCommand, GenerateDataKeyCommand, KMSClient, KMSInternalException } from '@aws-sdk/client-kms';
+import { call, sampleEvent } from '../support/invoke';
+import { startTestTable, testDeps } from '../support/deps';
+import { setDeps } from '../../shared/container';
+import { signup, confirmSignup } from '../../shared/app/signup';
+import { KmsEnvelopeCipher } from '../../shared/adapters/aws/kms-cipher';
+import { SqsQueue, sqsClient } from '../../shared/adapters/aws/sqs-queue';
+import { createTelegramAdapter } from '../../shared/networks/telegram';
+import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { usageKeys } from '../../shared/domain/usage';
+import { handler as postConnect } from '../../functions/http/post-connect';
+import { handler as getConnections } from '../../functions/http/get-connections';
+import { handler as postWebhooks } from '../../functions/http/post-webhooks';
+import { handler as getWebhooks } from '../../functions/http/get-webhooks';
+import { handler as postWebhookRotate } from '../../functions/http/post-webhook-rotate';
+import { handler as postPost } from '../../functions/http/post-post';
+import type { Deps } from '../../shared/app/deps';
+import type { Queue } from '../../shared/ports/queue';
+
+/**
+ * Issue 17, outages beyond the table: KMS (the AWS cipher, its client mocked to throttle or fail to connect) and SQS
+ * (the AWS queue adapter pointed at a closed loopback port) unreachable. Each request answers 503 with Retry-After
+ * (`webhooks_unavailable` on webhook routes, `service_unavailable` elsewhere) or, for a post whose queue send
+ * failed, ends each network failed with everything it took given back; nothing is half-written.
+ */
+const kms = mockClient(KMSClient);
+const DATA_KEY = new Uint8Array(32).fill(7);
+const kmsUp = () => {
+  kms.reset();
+  let n = 0;
+  kms.on(GenerateDataKeyCommand).callsFake(async () => ({ Plaintext: DATA_KEY, CiphertextBlob: Buffer.from(`wrapped-${++n}`) }));
+  kms.on(DecryptCommand).resolves({ Plaintext: DATA_KEY });
+};
+const throttled = () => new KMSInternalException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 500 } });
+const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:443'), { code: 'ECONNREFUSED' });
+/** KMS down: every call fails; a fresh cipher (its data-key cache empty) so decrypting must reach KMS. */
+const kmsDown = (error: () => Error) => {
+  kms.reset();
+  kms.onAnyCommand().callsFake(async () => { throw error(); });
+  deps.cipher = new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test');
+};
+
+const telegram = new TelegramFake();
+let stopTable: () => Promise<void>;
+let deps: Deps;
+let accountId: string;
+let key: string;
+let closed: net.Server;
+let closedPort = 0;
+
+beforeAll(async () => {
+  await telegram.start();
+  const t = await startTestTable();
+  stopTable = t.stop;
+  kmsUp();
+  const world = testDeps(t.table);
+  deps = world.deps;
+  world.queue.worker = deps; // publish messages are delivered as the worker would
+  deps.cipher = new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test');
+  deps.networks = { ...deps.networks, telegram: createTelegramAdapter({ apiBase: telegram.url }) };
+  setDeps(deps);
+  const mail = testDeps(t.table);
+  await signup(mail.deps, { email: 'kms-sqs@example.com', ip: '198.51.100.9' });
+  const done = await confirmSignup(mail.deps, new URL(mail.mailer.sent.at(-1)!.links[0]).searchParams.get('token')!);
+  key = done.api_key;
+  accountId = done.account.id;
+  // a loopback port with nothing listening: found by listening on port 0, then closed
+  closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  closedPort = (closed.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+});
+afterAll(async () => {
+  setDeps(undefined);
+  kms.restore();
+  await telegram.stop();
+  await stopTable();
+});
+beforeEach(() => {
+  kmsUp();
+  deps.cipher = new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test');
+});
+
+let ip = 0;
+const ev = (method: string, p: string, o: { body?: unknown; pathParameters?: Record<string, string> } = {}): APIGatewayProxyEventV2 => {
+  const base = sampleEvent('http/get-platforms.json');
+  return {
+    ...base, rawPath: p, routeKey: `${method} ${p}`, body: o.body === undefined ? undefined : JSON.stringify(o.body), pathParameters: o.pathParameters,
+    headers: { ...base.headers, ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), authorization: `Bearer ${key}` },
+    requestContext: { ...base.requestContext, http: { ...base.requestContext.http, method, path: p, sourceIp: `198.51.100.${++ip % 250}` } },
+  };
+};
+const expect503 = (res: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, code: string) => {
+  expect(res.status).toBe(503);
+  expect(res.headers['Retry-After'] ?? res.headers['retry-after']).toMatch(/^\d+$/);
+  expect(res.body).toMatchObject({ code, retry_after: expect.any(Number) });
+  expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|10\.1\.2\.3|127\.0\.0\.1|Rate exceeded|stack/);
+};
+const connectTelegram = () => call(postConnect, ev('POST', '/api/connect', { body: { platform: 'telegram', credentials: { bot_token: telegram.token, chat_id: '@acmenews' } } }));
+const counter = async (k: string) => (await deps.counters.get(k)) ?? 0;
+const sends = () => telegram.methods.filter((m) => m.startsWith('send')).length;
+
+describe('KMS unreachable', () => {
+  it('connect answers 503 service_unavailable and saves nothing; with KMS back the same call connects', async () => {
+    kmsDown(throttled);
+    expect503(await connectTelegram(), 'service_unavailable');
+    expect((await call(getConnections, ev('GET', '/api/connections'))).body.connections).toEqual([]);
+    kmsDown(unreachable);
+    expect503(await connectTelegram(), 'service_unavailable');
+    expect((await call(getConnections, ev('GET', '/api/connections'))).body.connections).toEqual([]);
+    kmsUp();
+    expect((await connectTelegram()).status).toBe(200);
+    expect((await call(getConnections, ev('GET', '/api/connections'))).body.connections).toEqual([expect.objectContaining({ platform: 'telegram' })]);
+  });
+
+  it('webhook create and rotate answer 503 webhooks_unavailable: no endpoint, its place given back, the old secret kept', async () => {
+    kmsDown(throttled);
+    const refused = await call(postWebhooks, ev('POST', '/api/webhooks', { body: { url: 'https://127.0.0.1/hooks/in' } }));
+    expect503(refused, 'webhooks_unavailable');
+    expect((await call(getWebhooks, ev('GET', '/api/webhooks'))).body.webhooks).toEqual([]);
+    expect(await counter(usageKeys.webhooks(accountId))).toBe(0);
+
+    kmsUp();
+    const made = await call(postWebhooks, ev('POST', '/api/webhooks', { body: { url: 'https://127.0.0.1/hooks/in' } }));
+    expect(made.status).toBe(201);
+    const id = (made.body.webhook as { id: string }).id;
+    const before = (await deps.webhooks.list(accountId)).find((e) => e.id === id)!;
+    kmsDown(unreachable);
+    expect503(await call(postWebhookRotate, ev('POST', `/api/webhooks/${id}/rotate`, { pathParameters: { id } })), 'webhooks_unavailable');
+    expect((await deps.webhooks.list(accountId)).find((e) => e.id === id)).toEqual(before);
+    expect(await counter(usageKeys.webhooks(accountId))).toBe(1);
+  });
+
+  it('a post whose credentials cannot be decrypted answers 503 before anything is stored, sent or spent', async () => {
+    kmsDown(throttled);
+    const res = await call(postPost, ev('POST', '/api/post', { body: { platform: 'telegram', text: 'kms down' } }));
+    expect503(res, 'service_unavailable');
+    expect(sends()).toBe(0);
+    expect(await counter(usageKeys.posts(accountId, deps.clock.now()))).toBe(0);
+    // nothing half-written: with KMS back the same post goes out (no duplicate lock left behind)
+    kmsUp();
+    const again = await call(postPost, ev('POST', '/api/post', { body: { platform: 'telegram', text: 'kms down' } }));
+    expect(again.status).toBe(200);
+    expect(again.body.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: true })]);
+  });
+});
+
+describe('SQS unreachable', () => {
+  let memory: Queue;
+  beforeAll(() => {
+    memory = deps.queue;
+    const client = sqsClient({ region: 'us-east-1', endpoint: `http://127.0.0.1:${closedPort}` });
+    (client.config as { maxAttempts?: () => Promise<number> }).maxAttempts = async () => 1;
+    deps.queue = new SqsQueue(client);
+  });
+  afterAll(() => { deps.queue = memory; });
+
+  it('a post whose messages cannot be queued ends failed per network, not 500: nothing sent, the month\'s posts and the duplicate lock given back', async () => {
+    const sent = sends();
+    const res = await call(postPost, ev('POST', '/api/post', { body: { platform: 'telegram', text: 'sqs down' } }));
+    expect(res.status).not.toBe(500);
+    expect(res.body.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: false, status: 'failed', code: 'internal_error' })]);
+    expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
+    const post = await deps.posts.get(res.body.post_id as string);
+    expect(post!.networks).toEqual([expect.objectContaining({ platform: 'telegram', state: 'done', reserved: false })]);
+    expect(sends()).toBe(sent);
+    expect(await counter(usageKeys.posts(accountId, deps.clock.now()))).toBe(1); // the one post of the KMS test, not this one
+
+    // the queue back: the same post is not a duplicate and goes out
+    deps.queue = memory;
+    const again = await call(postPost, ev('POST', '/api/post', { body: { platform: 'telegram', text: 'sqs down' } }));
+    expect(again.body.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: true })]);
+  });
+});
