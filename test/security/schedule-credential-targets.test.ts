@@ -2,8 +2,8 @@ import net from 'node:net';
 import { publishingWorld } from '../support/publishing';
 import { bulkSchedule, createSchedule } from '../../shared/app/schedule/create';
 import { createRecurring } from '../../shared/app/schedule/recurring';
-import { RecurringRequestSchema, ScheduleRequestSchema } from '../../shared/app/schedule/request';
-import { listSchedules } from '../../shared/app/schedule/manage';
+import { RecurringRequestSchema, SchedulePatchSchema, ScheduleRequestSchema } from '../../shared/app/schedule/request';
+import { listSchedules, patchSchedule, getSchedule } from '../../shared/app/schedule/manage';
 import { mediaGateway } from '../../shared/container';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { connectionContext } from '../../shared/app/security/contexts';
@@ -82,12 +82,19 @@ describe('schedule, bulk and recurring check credential URLs at creation', () =>
     expect(contacted).toBe(0);
   });
 
-  it('a public credential address is accepted (nothing is contacted when scheduling)', async () => {
+  it('a public credential address is accepted; a PATCH after the connection moved to a private one is refused', async () => {
     const acc = await w.newAccount('pro');
     await storeConnection(acc, 'discord', { webhook_url: 'https://93.184.216.34/api/webhooks/1/abc' });
     const s = await createSchedule(guarded, acc, ScheduleRequestSchema.parse({ platform: 'discord', text: `public hook ${++n}`, run_at: inMinutes(30) }));
     expect(s).toMatchObject({ status: 'scheduled', platforms: ['discord'] });
     expect(await scheduledCount(acc)).toBe(1);
+
+    // the connection is replaced by one on a private address: changing the post's content checks it again
+    await storeConnection(acc, 'discord', { webhook_url: `https://127.0.0.1:${port}/api/webhooks/1/abc` });
+    await expect(patchSchedule(guarded, acc, s.schedule_id, SchedulePatchSchema.parse({ text: `changed ${++n}` })))
+      .rejects.toMatchObject({ status: 400, code: 'invalid_credentials' });
+    expect(await getSchedule(w.deps, acc.id, s.schedule_id)).toMatchObject({ status: 'scheduled', text: expect.stringMatching(/^public hook/) });
+    expect(contacted).toBe(0);
   });
 
   it('with ALLOW_PRIVATE_TARGETS (tests, local demos) a loopback credential URL is accepted', async () => {
