@@ -6,7 +6,9 @@ import { call, sampleEvent } from '../support/invoke';
 import { startTestTable, testDeps } from '../support/deps';
 import { setDeps } from '../../shared/container';
 import { signup, confirmSignup } from '../../shared/app/signup';
+import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { KmsEnvelopeCipher } from '../../shared/adapters/aws/kms-cipher';
+import { EventBridgeScheduler } from '../../shared/adapters/aws/eventbridge-scheduler';
 import { SqsQueue, sqsClient } from '../../shared/adapters/aws/sqs-queue';
 import { createTelegramAdapter } from '../../shared/networks/telegram';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
@@ -17,12 +19,17 @@ import { handler as postWebhooks } from '../../functions/http/post-webhooks';
 import { handler as getWebhooks } from '../../functions/http/get-webhooks';
 import { handler as postWebhookRotate } from '../../functions/http/post-webhook-rotate';
 import { handler as postPost } from '../../functions/http/post-post';
+import { handler as postSchedule } from '../../functions/http/post-schedule';
+import { handler as postRecurring } from '../../functions/http/post-recurring';
+import { handler as getSchedules } from '../../functions/http/get-schedules';
 import type { Deps } from '../../shared/app/deps';
 import type { Queue } from '../../shared/ports/queue';
+import type { Scheduler } from '../../shared/ports/scheduler';
 
 /**
- * Issue 17, outages beyond the table: KMS (the AWS cipher, its client mocked to throttle or fail to connect) and SQS
- * (the AWS queue adapter pointed at a closed loopback port) unreachable. Each request answers 503 with Retry-After
+ * Issue 17, outages beyond the table: KMS (the AWS cipher, its client mocked to throttle or fail to connect), SQS
+ * (the AWS queue adapter pointed at a closed loopback port) and EventBridge Scheduler (its client mocked to throttle
+ * the post's own alarm, after the schedule item is written) unreachable. Each request answers 503 with Retry-After
  * (`webhooks_unavailable` on webhook routes, `service_unavailable` elsewhere) or, for a post whose queue send
  * failed, ends each network failed with everything it took given back; nothing is half-written.
  */
@@ -173,5 +180,33 @@ describe('SQS unreachable', () => {
     deps.queue = memory;
     const again = await call(postPost, ev('POST', '/api/post', { body: { platform: 'telegram', text: 'sqs down' } }));
     expect(again.body.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: true })]);
+  });
+});
+
+describe('EventBridge Scheduler throttled after the schedule is written', () => {
+  const eventBridge = mockClient(SchedulerClient);
+  let memory: Scheduler;
+  beforeAll(() => {
+    memory = deps.scheduler;
+    // the service's own recurring sweeps are armed; the post's alarm (s-…, r-…) is throttled
+    eventBridge.on(CreateScheduleCommand).callsFake(async (input: { Name?: string }) => {
+      if (/^[sr]-/.test(input.Name ?? '')) throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
+      return {};
+    });
+    deps.scheduler = new EventBridgeScheduler(new SchedulerClient({ region: 'us-east-1' }), {
+      groupName: 'test', targetArn: 'arn:aws:lambda:us-east-1:123456789012:function:dispatch', roleArn: 'arn:aws:iam::123456789012:role/scheduler',
+    });
+  });
+  afterAll(() => { deps.scheduler = memory; eventBridge.restore(); });
+
+  it('schedule and recurring answer 503 service_unavailable: no live schedule, the scheduled-posts place given back', async () => {
+    const runAt = new Date(deps.clock.now() + 3_600_000).toISOString();
+    expect503(await call(postSchedule, ev('POST', '/api/schedule', { body: { platform: 'telegram', text: 'alarm down', run_at: runAt } })), 'service_unavailable');
+    expect503(await call(postRecurring, ev('POST', '/api/recurring', { body: { platform: 'telegram', text: 'alarm down', cron: '0 9 * * 1', timezone: 'UTC' } })), 'service_unavailable');
+    expect(await counter(usageKeys.scheduled(accountId))).toBe(0);
+    // the item written before the alarm failed is marked canceled: nothing fires for it, it holds no place
+    const listed = (await call(getSchedules, ev('GET', '/api/schedule'))).body.schedules as Array<{ text: string; status: string }>;
+    expect(listed.filter((x) => x.text === 'alarm down').map((x) => x.status)).toEqual(['canceled']);
+    expect((await deps.schedules.listRecurring(accountId)).filter((r) => r.status === 'active')).toEqual([]);
   });
 });
