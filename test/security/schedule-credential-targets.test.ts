@@ -8,7 +8,7 @@ import { mediaGateway } from '../../shared/container';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { connectionContext } from '../../shared/app/security/contexts';
 import { defaultBrandId } from '../../shared/app/signup';
-import { usageKeys } from '../../shared/domain/usage';
+import { usage } from '../../shared/app/usage';
 import { newId } from '../../shared/domain/ids';
 import type { Deps } from '../../shared/app/deps';
 import type { Account } from '../../shared/ports/store';
@@ -50,7 +50,7 @@ async function storeConnection(account: Account, platform: PlatformName, credent
 
 let n = 0;
 const inMinutes = (m: number) => new Date(w.clock.now() + m * 60_000).toISOString();
-const scheduledCount = async (account: Account) => (await w.deps.counters.get(usageKeys.scheduled(account.id))) ?? 0;
+const scheduledCount = async (account: Account) => (await usage(w.deps, account)).scheduled_at_a_time.used;
 
 describe('schedule, bulk and recurring check credential URLs at creation', () => {
   it('a stored Discord webhook on a loopback address is refused now (400 invalid_credentials), nothing contacted or kept', async () => {
