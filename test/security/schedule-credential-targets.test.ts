@@ -82,6 +82,20 @@ describe('schedule, bulk and recurring check credential URLs at creation', () =>
     expect(contacted).toBe(0);
   });
 
+  it('a stored Nostr relay on a private address is refused too; public relays (or the defaults) are accepted', async () => {
+    const acc = await w.newAccount('pro');
+    const nsec = 'nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5';
+    await storeConnection(acc, 'nostr', { nsec, relays: `wss://93.184.216.34,wss://127.0.0.1:${port}` });
+    const err = await createSchedule(guarded, acc, ScheduleRequestSchema.parse({ platform: 'nostr', text: `private relay ${++n}`, run_at: inMinutes(30) })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400, code: 'invalid_credentials', details: { platforms: ['nostr'] } });
+    expect((err as Error).message).toContain(`relay wss://127.0.0.1:${port}`);
+    await storeConnection(acc, 'nostr', { nsec, relays: 'wss://93.184.216.34' });
+    expect(await createSchedule(guarded, acc, ScheduleRequestSchema.parse({ platform: 'nostr', text: `public relay ${++n}`, run_at: inMinutes(30) }))).toMatchObject({ status: 'scheduled' });
+    await storeConnection(acc, 'nostr', { nsec });
+    expect(await createSchedule(guarded, acc, ScheduleRequestSchema.parse({ platform: 'nostr', text: `default relays ${++n}`, run_at: inMinutes(30) }))).toMatchObject({ status: 'scheduled' });
+    expect(contacted).toBe(0);
+  });
+
   it('a public credential address is accepted; a PATCH after the connection moved to a private one is refused', async () => {
     const acc = await w.newAccount('pro');
     await storeConnection(acc, 'discord', { webhook_url: 'https://93.184.216.34/api/webhooks/1/abc' });
