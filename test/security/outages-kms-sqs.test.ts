@@ -7,6 +7,7 @@ import { startTestTable, testDeps } from '../support/deps';
 import { setDeps } from '../../shared/container';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import { SendMessageBatchCommand, SQSClient, type SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
 import { KmsEnvelopeCipher } from '../../shared/adapters/aws/kms-cipher';
 import { EventBridgeScheduler } from '../../shared/adapters/aws/eventbridge-scheduler';
 import { SqsQueue, sqsClient } from '../../shared/adapters/aws/sqs-queue';
@@ -17,6 +18,9 @@ import { handler as getConnections } from '../../functions/http/get-connections'
 import { handler as postWebhooks } from '../../functions/http/post-webhooks';
 import { handler as getWebhooks } from '../../functions/http/get-webhooks';
 import { handler as postWebhookRotate } from '../../functions/http/post-webhook-rotate';
+import { handler as postWebhookTest } from '../../functions/http/post-webhook-test';
+import { handler as postWebhookRedeliver } from '../../functions/http/post-webhook-redeliver';
+import { isOutage } from '../../shared/http/outage';
 import { handler as postPost } from '../../functions/http/post-post';
 import { handler as getPostStatus } from '../../functions/http/get-post-status';
 import { handler as getUsage } from '../../functions/http/get-usage';
@@ -183,6 +187,36 @@ describe('SQS unreachable', () => {
     deps.queue = memory;
     const again = await call(postPost, ev('POST', '/api/post', { body: { platform: 'telegram', text: 'sqs down' } }));
     expect(again.body.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: true })]);
+  });
+});
+
+describe('SQS answering but refusing every entry on its side', () => {
+  const sqs = mockClient(SQSClient);
+  let memory: Queue;
+  let senderFault = false;
+  beforeAll(() => {
+    memory = deps.queue;
+    sqs.on(SendMessageBatchCommand).callsFake(async (input: SendMessageBatchCommandInput) => ({
+      Successful: [], Failed: (input.Entries ?? []).map((e) => ({ Id: e.Id!, Code: senderFault ? 'InvalidParameterValue' : 'InternalError', SenderFault: senderFault })),
+    }));
+  });
+  afterAll(() => { deps.queue = memory; sqs.restore(); });
+
+  it('a webhook re-send answers 503 webhooks_unavailable (not 500); a refusal that is the message\'s fault stays a bug', async () => {
+    const made = await call(postWebhooks, ev('POST', '/api/webhooks', { body: { url: 'https://127.0.0.1/hooks/resend' } }));
+    const id = (made.body.webhook as { id: string }).id;
+    const sent = await call(postWebhookTest, ev('POST', `/api/webhooks/${id}/test`, { pathParameters: { id } }));
+    expect(sent.status).toBe(202);
+    const deliveryId = sent.body.delivery_id as string;
+
+    deps.queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), { retryDelayMs: 1 });
+    const path = `/api/webhooks/${id}/deliveries/${deliveryId}/redeliver`;
+    expect503(await call(postWebhookRedeliver, ev('POST', path, { pathParameters: { id, delivery_id: deliveryId } })), 'webhooks_unavailable');
+
+    senderFault = true;
+    const bug = await deps.queue.sendAll('memory://webhooks', [{ id: 'x', body: { delivery_id: deliveryId, attempt: 1 } }]).catch((e: unknown) => e);
+    expect(bug).toBeInstanceOf(Error);
+    expect(isOutage(bug)).toBe(false);
   });
 });
 
