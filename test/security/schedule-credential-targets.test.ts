@@ -111,6 +111,38 @@ describe('schedule, bulk and recurring check credential URLs at creation', () =>
     expect(contacted).toBe(0);
   });
 
+  it('a bulk to one webhook checks its address once; a refusal is not remembered, a pass only for a minute', async () => {
+    const acc = await w.newAccount('pro');
+    await storeConnection(acc, 'discord', { webhook_url: 'https://hooks.example.net/api/webhooks/1/abc' });
+    const checked: string[] = [];
+    let privateNow = false;
+    const counting: Deps = {
+      ...guarded,
+      media: { ...guarded.media, checkTarget: async (url) => { checked.push(url); if (privateNow) await guarded.media.checkTarget('https://10.0.0.1/'); } },
+    };
+    const rows = Array.from({ length: 25 }, (_, i) => ({ platform: 'discord', text: `bulk ${i} ${++n}`, run_at: inMinutes(60 + i) }));
+    expect(await bulkSchedule(counting, acc, { posts: rows })).toMatchObject({ accepted: 25, rejected: 0 });
+    expect(checked.filter((u) => u.startsWith('https://hooks.example.net'))).toHaveLength(1);
+
+    // another request, a new host answer: refused, and asked again each time while it is refused
+    privateNow = true;
+    const fresh: Deps = { ...counting };
+    for (let i = 0; i < 2; i++) {
+      await expect(createSchedule(fresh, acc, ScheduleRequestSchema.parse({ platform: 'discord', text: `now private ${++n}`, run_at: inMinutes(30) })))
+        .rejects.toMatchObject({ code: 'invalid_credentials' });
+    }
+    expect(checked.filter((u) => u.startsWith('https://hooks.example.net'))).toHaveLength(3);
+    // a pass is remembered for a minute by the same deps (recurring and PATCH use the container's), then asked again
+    privateNow = false;
+    const recurring = (text: string) => createRecurring(fresh, acc, RecurringRequestSchema.parse({ platform: 'discord', text, cron: '0 9 * * 1', timezone: 'UTC' }));
+    await recurring(`public again ${++n}`);
+    await recurring(`remembered ${++n}`);
+    expect(checked.filter((u) => u.startsWith('https://hooks.example.net'))).toHaveLength(4);
+    w.clock.advance(61_000);
+    await recurring(`asked again ${++n}`);
+    expect(checked.filter((u) => u.startsWith('https://hooks.example.net'))).toHaveLength(5);
+  });
+
   it('with ALLOW_PRIVATE_TARGETS (tests, local demos) a loopback credential URL is accepted', async () => {
     const acc = await w.newAccount('pro');
     await storeConnection(acc, 'discord', { webhook_url: `http://127.0.0.1:${port}/api/webhooks/1/abc` });

@@ -20,7 +20,7 @@ export interface CheckedPost {
   request: PostRequest;
 }
 
-type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher' | 'media'>;
+type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher' | 'media' | 'clock'>;
 
 /**
  * Everything about a post that can be checked before its time, with the publishing core's own functions:
