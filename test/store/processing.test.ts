@@ -34,8 +34,9 @@ beforeAll(async () => {
   w = await oauthWorld([{ name: 'linkedin' }]);
   queue = new StepQueue(() => w.deps);
   w.deps.queue = queue;
-  const inner = w.deps.events;
-  w.deps.events = { record: async (e) => { events.push(e); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) };
+  // every event handed to webhook endpoints (a network's outcome event is stored with its result)
+  const inner = w.deps.fanOut;
+  w.deps.fanOut = { prepare: async (e) => { events.push(e); return inner.prepare(e); }, forget: (id) => inner.forget(id) };
 });
 afterAll(async () => { await Promise.all(queue.running); await w.stop(); });
 beforeEach(() => { w.fake.reset(); events.length = 0; queue.sent.length = 0; register(w.deps, w.fake, [{ name: 'linkedin' }]); });
@@ -122,7 +123,7 @@ describe('async media: processing → resume → published', () => {
     const net = await network(res.post_id);
     // the network forgets the upload (its status call answers 404): the stored resume state is made to point at it
     const claimed = await w.deps.posts.claim(res.post_id, 'linkedin', ['processing'], w.clock.now());
-    expect(claimed).toBe(true);
+    expect(claimed).toBeTruthy();
     await w.deps.posts.settle(res.post_id, 'linkedin', 'processing', net.result!, { resume_enc: await w.deps.cipher.encrypt(JSON.stringify({ upload_id: 'post-missing', step: '1' })) });
     w.clock.advance(31_000);
     await deliver(w.deps, queue.resumes()[0].body);
