@@ -1,6 +1,6 @@
 import type { PlatformName } from '../domain/platforms';
 import type { NetworkResult, PostPayload } from '../domain/post';
-import type { Brand } from './store';
+import type { Account, Brand } from './store';
 import type { Guardrails } from './guardrails';
 import type { ApprovalRule } from './approvals';
 
@@ -141,13 +141,15 @@ export interface PostStore {
 
 /** What the publish path reads from the account before sending: brands, connections, the actor's guardrails, approval rules. */
 export interface PublishContext {
+  /** The account item as stored (a plan change that came due is applied by AccountStore.get, not here). */
+  account?: Account;
   brands: Brand[];
   connections: Connection[];
   guardrails?: Guardrails;
   approvalRules: ApprovalRule[];
 }
 
-/** Reads a PublishContext in one query of the account's partition. */
+/** Reads a PublishContext (with the account item) in one query of the account's partition. */
 export interface PublishContextStore {
   load(accountId: string, actor?: { kind: 'key' | 'app'; id: string }): Promise<PublishContext>;
 }
