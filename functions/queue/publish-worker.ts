@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { coldStart } from '../../shared/metrics';
 import { getDeps } from '../../shared/container';
-import { deliver } from '../../shared/app/publish/deliver';
+import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import { PublishMessage } from '../../shared/app/publish/publish-message';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { correlationOf } from './correlation';
@@ -24,7 +24,7 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
     }
     await withLogContext({ post_id: parsed.post_id, platform: parsed.platform }, async () => {
       try {
-        await deliver(deps, parsed);
+        await sendToNetwork(deps, parsed);
       } catch (err) {
         log.error('publish failed; will retry', { message_id: record.messageId, post_id: parsed.post_id, platform: parsed.platform, ...errorFields(err) });
         failures.push({ itemIdentifier: record.messageId });

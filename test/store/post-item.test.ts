@@ -1,7 +1,7 @@
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
-import { deliver } from '../../shared/app/publish/deliver';
+import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import { getPost, postStatus } from '../../shared/app/publish/queries';
 import { newId } from '../../shared/domain/ids';
 import type { NetworkRecord, PostRecord } from '../../shared/ports/publishing';
@@ -74,7 +74,7 @@ describe('one item per post: claims and settles (embedded DynamoDB)', () => {
     const acc = await w.discordAccount();
     const res = await publishPost(w.deps, acc, validatePost({ platform: 'discord', text: 'redelivered' }), { source: 'api', wait: false });
     const message = w.queue.sent.at(-1)!.message.body as PublishMessage;
-    await Promise.all([...Array.from({ length: 5 }, () => deliver(w.deps, message)), w.queue.drain()]);
+    await Promise.all([...Array.from({ length: 5 }, () => sendToNetwork(w.deps, message)), w.queue.drain()]);
     expect(w.discord.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     const stored = await getPost(w.deps, acc.id, res.post_id);
     expect(stored.results).toEqual([expect.objectContaining({ platform: 'discord', ok: true, status: 'published' })]);

@@ -2,7 +2,7 @@ import { connectionContext } from '../../shared/app/security/contexts';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
-import { deliver, STALE_CLAIM_MS } from '../../shared/app/publish/deliver';
+import { sendToNetwork, STALE_CLAIM_MS } from '../../shared/app/publish/send-to-network';
 import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
 import { getPost, postStatus } from '../../shared/app/publish/queries';
 import { AppError } from '../../shared/domain/errors';
@@ -91,9 +91,9 @@ describe('POST /api/post use case', () => {
     w.queue.worker = undefined;
     try {
       const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'redelivered' }), { source: 'api', wait: false });
-      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof deliver>[1];
-      await Promise.all([deliver(w.deps, msg), deliver(w.deps, msg), deliver(w.deps, msg)]);
-      await deliver(w.deps, msg);
+      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof sendToNetwork>[1];
+      await Promise.all([sendToNetwork(w.deps, msg), sendToNetwork(w.deps, msg), sendToNetwork(w.deps, msg)]);
+      await sendToNetwork(w.deps, msg);
       expect(w.telegramSends()).toBe(1);
       expect((await getPost(w.deps, acc.id, res.post_id)).events).toHaveLength(1);
     } finally {
@@ -108,11 +108,11 @@ describe('POST /api/post use case', () => {
     try {
       const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'crash' }), { source: 'api', wait: false });
       expect(await w.deps.posts.claim(res.post_id, 'telegram', ['queued'], w.clock.now())).toBeTruthy(); // the dead worker
-      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof deliver>[1];
-      await deliver(w.deps, msg);
+      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof sendToNetwork>[1];
+      await sendToNetwork(w.deps, msg);
       expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ status: 'sending' === 'sending' ? 'processing' : '' });
       w.clock.advance(STALE_CLAIM_MS + 1);
-      await deliver(w.deps, msg);
+      await sendToNetwork(w.deps, msg);
       const after = await getPost(w.deps, acc.id, res.post_id);
       expect(after.results[0]).toMatchObject({ ok: false, status: 'unknown', code: 'timed_out' });
       expect(after.events.map((e) => [e.type, e.data.status])).toEqual([['post.failed', 'unknown']]);

@@ -37,7 +37,7 @@ import { McpAppRegistry } from '../../shared/adapters/mcp-app-registry';
 import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
 import { DynamoApprovalStore } from '../../shared/adapters/dynamodb/approvals';
 import { DynamoBrandingStore } from '../../shared/adapters/dynamodb/branding';
-import { deliver } from '../../shared/app/publish/deliver';
+import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
 import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
 
@@ -91,7 +91,7 @@ export class MemoryQueue implements Queue {
     if (this.failWith) throw this.failWith;
     for (const message of messages) {
       this.sent.push({ queueUrl, message });
-      if (this.worker && queueUrl === this.worker.settings.publishQueueUrl) this.running.push(deliver(this.worker, message.body as PublishMessage));
+      if (this.worker && queueUrl === this.worker.settings.publishQueueUrl) this.running.push(sendToNetwork(this.worker, message.body as PublishMessage));
     }
   }
   /** Waits for every background delivery started so far. */

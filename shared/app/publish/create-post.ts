@@ -28,7 +28,7 @@ export type { PublishMessage, PublishOptions };
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
 /** How often the API reads the networks' states while it waits for the workers (one small read each time). */
-export const RESULT_POLL_MS = 10;
+export const RESULT_POLL_MS = 20;
 
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").
@@ -160,7 +160,7 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
     for (const n of settled) networks[networks.findIndex((x) => x.platform === n.platform)] = n;
   }
 
-  const final = opts.wait && sendable.length ? await waitForResults(deps, postId, networks, started + deps.settings.publishWaitMs) : networks;
+  const final = opts.wait && sendable.length ? await waitForResults(deps, postId, networks, deps.clock.now() + deps.settings.publishWaitMs) : networks;
   const ordered = valid.platforms.map((platform) => {
     const n = final.find((x) => x.platform === platform)!;
     // a 'processing' network (async media) answers ok with status processing; the worker finishes it later

@@ -36,7 +36,7 @@ const OWN_WAIT_BUDGET_MS = 60_000;
  * 4. Settle the result with its event; give back the reservations on failure; hand the event to webhooks; mark a
  *    connection whose sign-in expired; release the duplicate lock when every network failed.
  */
-export async function deliver(deps: Deps, msg: PublishMessage): Promise<void> {
+export async function sendToNetwork(deps: Deps, msg: PublishMessage): Promise<void> {
   const now = deps.clock.now();
   const claimed = msg.resume
     ? await deps.posts.claim(msg.post_id, msg.platform, ['processing'], now, { resumes: msg.step ?? 0, dueBy: now + 1_000 })
@@ -154,7 +154,7 @@ async function queueResume(deps: Deps, post: PostRecord, net: NetworkRecord, aft
 
 /**
  * One resume step of a 'processing' network (message `{resume: true, step}`).
- * 1. Claimed by deliver (processing → sending, conditional: one worker per step, only the current step, only once
+ * 1. Claimed by sendToNetwork (processing → sending, conditional: one worker per step, only the current step, only once
  *    due; a message that arrives before resume_at — waits past SQS's 15 minutes — is queued again for the rest).
  * 2. adapter.resume with the stored state and renewed credentials.
  * 3. Still processing (or a network wait) → processing again with the next step; published / failed → finish, so
