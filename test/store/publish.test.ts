@@ -9,6 +9,7 @@ import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { Account } from '../../shared/ports/store';
+import { captureOutput } from '../support/log-capture';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
 beforeAll(async () => { w = await publishingWorld(); });
@@ -273,11 +274,21 @@ describe('POST /api/post use case', () => {
     const acc = await w.newAccount('pro');
     await w.connectTelegram(w.deps, acc);
     w.queue.failWith = new Error('SQS down');
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'error';
+    const output = captureOutput();
     try {
       const res = await post(acc, { platform: 'telegram', text: 'queue down' });
       expect(res.results[0]).toMatchObject({ ok: false, code: 'internal_error' });
       expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(0);
+      // the queue's error is logged with the post, never swallowed
+      expect(output.json().filter((l) => l.level === 'ERROR' || l.level === 'error')).toEqual([
+        expect.objectContaining({ message: expect.stringContaining('could not be queued'), post_id: res.post_id, error_message: 'SQS down' }),
+      ]);
+      expect((await getPost(w.deps, acc.id, res.post_id)).events.map((e) => [e.type, e.data.code])).toEqual([['post.failed', 'internal_error']]);
     } finally {
+      output.restore();
+      process.env.LOG_LEVEL = level;
       w.queue.failWith = undefined;
     }
     expect((await post(acc, { platform: 'telegram', text: 'queue down' })).results[0].ok).toBe(true);
