@@ -42,6 +42,7 @@ export const PublishMessage = z.object({
   /** A 'processing' network's next step (async media): the worker calls adapter.resume for step `step`. */
   resume: z.boolean().optional(),
   step: z.number().int().min(0).optional(),
-  connection: ConnectionSnapshot.optional(),
+  /** A snapshot that does not parse (e.g. a connection stored without a field) is dropped: the worker reads it. */
+  connection: ConnectionSnapshot.optional().catch(undefined),
 });
 export type PublishMessage = z.infer<typeof PublishMessage>;
