@@ -23,9 +23,10 @@ export class DynamoPublishContextStore implements PublishContextStore {
       ExpressionAttributeValues: { ':pk': keys.account(accountId).pk, ':from': keys.account(accountId).sk, ':to': `${keys.guardrailsPrefix}\uffff` },
     });
     const of = (prefix: string) => items.filter((i) => String(i.sk).startsWith(prefix));
-    const account = items.find((i) => i.sk === keys.account(accountId).sk);
+    // as AccountStore.get answers it: without the brand places still pending (brand_pending)
+    const { brand_pending: _pending, ...account } = items.find((i) => i.sk === keys.account(accountId).sk) ?? {};
     return {
-      ...(account ? { account: strip<Account>(account) } : {}),
+      ...(account.pk ? { account: strip<Account>(account) } : {}),
       approvalRules: of(keys.approvalRulePrefix).map((i) => strip<ApprovalRule>(i)),
       brands: of(keys.brandPrefix).map((i) => strip<Brand>(i)),
       connections: of(keys.connectionPrefix).map((i) => strip<Connection>(i)),
