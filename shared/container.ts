@@ -33,7 +33,8 @@ import { DynamoBrandingStore } from './adapters/dynamodb/branding';
 import { checkUrl } from './net/address-guard';
 import { downloadDocument, downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
-import { WebhookEventSink } from './app/webhooks/deliver';
+import { WebhookFanOut } from './app/webhooks/fan-out';
+import { DynamoPublishContextStore } from './adapters/dynamodb/publish-context';
 import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './app/oauth/clients';
 import { isPlatformName } from './domain/platforms';
@@ -178,10 +179,7 @@ export function buildDeps(cfg: Config): Deps {
     posts: () => new DynamoPostStore(table),
     locks: () => new DynamoLockStore(table),
     pace: () => new DynamoPaceStore(table),
-    // Every recorded event fans out to the account's webhook endpoints (deliveries written, then queued).
-    events: () => new WebhookEventSink(new DynamoEventSink(table), () => ({
-      webhooks: shared.webhooks, queue: shared.queue, clock: systemClock, settings: { webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL },
-    })),
+    events: () => new DynamoEventSink(table),
     webhooks: () => shared.webhooks,
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
     schedules: () => new DynamoScheduleStore(table),
@@ -208,6 +206,9 @@ export function buildDeps(cfg: Config): Deps {
     branding: () => new DynamoBrandingStore(table),
     // --- AI drafts (issue 12)
     ai: () => draftProvider(cfg),
+    // --- Lean publish path (issue 18)
+    publishContext: () => new DynamoPublishContextStore(table),
+    fanOut: () => new WebhookFanOut(() => deps),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,

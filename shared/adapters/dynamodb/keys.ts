@@ -16,6 +16,8 @@ export const keys = {
   post: (postId: string) => ({ pk: `POST#${postId}`, sk: 'POST' }),
   postByAccount: (accountId: string, postId: string) => ({ gsi1pk: `ACC#${accountId}#POSTS`, gsi1sk: postId }),
   network: (postId: string, platform: string) => ({ pk: `POST#${postId}`, sk: `NET#${platform}` }),
+  /** A published network's own post id → our post (pointer item; posts before the single post item used networkById). */
+  networkPointer: (accountId: string, platform: string, networkPostId: string) => ({ pk: `NETID#${accountId}#${platform}#${networkPostId}`, sk: 'NETID' }),
   networkById: (accountId: string, platform: string, networkPostId: string) => ({ gsi1pk: `NETID#${accountId}#${platform}#${networkPostId}`, gsi1sk: 'NET' }),
   event: (postId: string, eventId: string) => ({ pk: `POST#${postId}`, sk: `EVT#${eventId}` }),
   eventByAccount: (accountId: string, eventId: string) => ({ gsi1pk: `ACC#${accountId}#EVENTS`, gsi1sk: eventId }),
