@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CounterStore } from '../../ports/store';
 import { counterShards, counterShares } from '../../domain/usage';
@@ -31,9 +32,13 @@ export class DynamoCounterStore implements CounterStore {
   ) {}
 
   private shards(key: string) { return (this.opts.shardsOf ?? counterShards)(key); }
-  private pick(n: number) { return Math.min(n - 1, Math.floor((this.opts.random ?? Math.random)() * n)); }
+  /** The item to try first: the one `spreadBy` hashes to, else a random one. */
+  private pick(n: number, spreadBy?: string) {
+    if (spreadBy !== undefined) return createHash('sha256').update(spreadBy).digest().readUInt32BE(0) % n;
+    return Math.min(n - 1, Math.floor((this.opts.random ?? Math.random)() * n));
+  }
 
-  async increment(key: string, amount: number, limit: number, expiresAtSec: number) {
+  async increment(key: string, amount: number, limit: number, expiresAtSec: number, spreadBy?: string) {
     const n = this.shards(key);
     if (amount > limit) return { allowed: false, count: await this.get(key) };
     if (n === 1) {
@@ -45,10 +50,19 @@ export class DynamoCounterStore implements CounterStore {
       return { allowed: count <= limit, count };
     }
     const shares = counterShares(limit, n);
-    const fits = shares.flatMap((s, i) => (s >= amount ? [i] : []));
-    if (fits.length) {
-      const count = await this.add(key, fits[this.pick(fits.length)], amount, shares, expiresAtSec);
-      if (count !== undefined) return { allowed: true, count };
+    if (amount >= n) {
+      // a large amount (e.g. a bulk of scheduled posts) is spread evenly, so later releases find it on any item
+      const even = shares.map((_, i) => Math.floor(amount / n) + (i < amount % n ? 1 : 0));
+      if (even.every((take, i) => take <= shares[i]) && (await this.addAll(key, even.flatMap((take, i) => (take > 0 ? [[i, take] as [number, number]] : [])), shares, expiresAtSec))) {
+        return { allowed: true, count: amount };
+      }
+    } else {
+      const fits = shares.flatMap((s, i) => (s >= amount ? [i] : []));
+      const first = spreadBy !== undefined && shares[this.pick(n, spreadBy)] >= amount ? this.pick(n, spreadBy) : fits[this.pick(fits.length)];
+      if (first !== undefined) {
+        const count = await this.add(key, first, amount, shares, expiresAtSec);
+        if (count !== undefined) return { allowed: true, count };
+      }
     }
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const items = await this.read(key, n);
@@ -74,17 +88,15 @@ export class DynamoCounterStore implements CounterStore {
         plan.push([i, take]);
         left -= take;
       }
-      const added = await Promise.all(plan.map(([i, take]) => this.add(key, i, take, shares, expiresAtSec)));
-      if (added.every((c) => c !== undefined)) return { allowed: true, count: total + amount };
-      await Promise.all(plan.map(([i, take], j) => (added[j] === undefined ? undefined : this.subtract(key, i, take))));
+      if (await this.addAll(key, plan, shares, expiresAtSec)) return { allowed: true, count: total + amount };
     }
     return { allowed: false, count: await this.get(key) };
   }
 
-  async release(key: string, amount: number) {
+  async release(key: string, amount: number, spreadBy?: string) {
     if (amount <= 0) return;
     const n = this.shards(key);
-    if (await this.subtract(key, n === 1 ? 0 : this.pick(n), amount)) return;
+    if (await this.subtract(key, n === 1 ? 0 : this.pick(n, spreadBy), amount)) return;
     if (n === 1) return; // never below zero
     let left = amount;
     for (let round = 0; round < MAX_ROUNDS && left > 0; round++) {
@@ -125,6 +137,14 @@ export class DynamoCounterStore implements CounterStore {
       if (!isConditionFailure(err)) throw err;
       return undefined;
     }
+  }
+
+  /** Adds each [item, amount] of `plan` within its share, all or nothing: what was added is given back if any is refused. */
+  private async addAll(key: string, plan: Array<[number, number]>, shares: number[], expiresAtSec: number): Promise<boolean> {
+    const added = await Promise.all(plan.map(([i, take]) => this.add(key, i, take, shares, expiresAtSec)));
+    if (added.every((c) => c !== undefined)) return true;
+    await Promise.all(plan.map(([i, take], j) => (added[j] === undefined ? undefined : this.subtract(key, i, take))));
+    return false;
   }
 
   /** Takes `amount` off item `shard` if it holds that much; answers whether it did. */
