@@ -15,7 +15,7 @@ const DUE = 24;
 
 describe('the local timer poller: many schedules due at once, two pollers on one table', () => {
   it(`${DUE} schedules due at the same second: each timer fires once across two pollers, and each post is published once even when every firing is delivered twice`, async () => {
-    const scheduler = new TableScheduler(w.table, () => w.clock.now());
+    const scheduler = new TableScheduler(w.table, w.clock);
     const deps: Deps = { ...w.deps, scheduler };
     const acc = await w.discordAccount('pro');
     // a whole second, as run_at is kept (rounded up otherwise)
@@ -42,7 +42,7 @@ describe('the local timer poller: many schedules due at once, two pollers on one
       await Promise.all([dispatch(deps, parsed), dispatch(deps, parsed)]);
       if (fired.length === DUE) allFired();
     };
-    const pollers = [1, 2].map(() => startTimerPoller(scheduler, fire, { intervalMs: 10, concurrency: 8, now: () => w.clock.now(), onError: (e) => errors.push(e) }));
+    const pollers = [1, 2].map(() => startTimerPoller(scheduler, fire, { intervalMs: 10, concurrency: 8, clock: w.clock, onError: (e) => errors.push(e) }));
     await done;
     await Promise.all(pollers.map((p) => p.stop()));
     await w.queue.drain();

@@ -5,6 +5,7 @@ import { counterShards, counterShares } from '../../domain/usage';
 import { isConditionFailure, type TableRef } from './client';
 import { cond, or } from './conditions';
 import { keys } from './keys';
+import { systemClock } from '../../ports/clock';
 
 /** Read-and-retry rounds of one increment or release under contention before it gives up (refuses / leaves the rest). */
 const MAX_ROUNDS = 20;
@@ -27,7 +28,7 @@ interface Item { count: number; live: boolean }
 export class DynamoCounterStore implements CounterStore {
   constructor(
     private readonly t: TableRef,
-    private readonly nowSec: () => number = () => Math.floor(Date.now() / 1000),
+    private readonly nowSec: () => number = () => Math.floor(systemClock.now() / 1000),
     private readonly opts: { shardsOf?: (key: string) => number; random?: () => number } = {},
   ) {}
 
