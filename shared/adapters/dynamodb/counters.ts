@@ -20,10 +20,12 @@ interface Item { count: number; live: boolean }
  * A hot counter (counterShards(key) > 1: the month's posts, the scheduled posts, an actor's cap) is spread over
  * several items so a burst of one account is not throttled on one partition. Item i may hold at most its share of
  * the limit (counterShares), checked by its own conditional ADD, so the items never add up to more than the limit.
- * An increment tries one random item with room; when that one is full it reads all the items in one BatchGet,
- * refuses when the total has no room, and otherwise tries the items with the most room (an amount larger than any
- * one item's room is split over several, and given back if another writer got there first). A release takes from a
- * random item, or after one BatchGet from the fullest ones; no item goes below zero. Reads sum the items (BatchGet).
+ * An increment tries one item (the one its `spreadBy` id hashes to, else a random one; an amount of at least one
+ * per item is spread evenly over all of them); when that fails it reads all the items in one BatchGet, refuses when
+ * the total has no room, and otherwise tries the items with the most room (an amount larger than any one item's room
+ * is split over several, all or nothing: the parts are given back if another writer got there first). A release
+ * takes from the `spreadBy` (or a random) item, else after one BatchGet from the fullest ones; no item goes below
+ * zero. Reads sum the items (one BatchGet).
  */
 export class DynamoCounterStore implements CounterStore {
   constructor(
