@@ -4,6 +4,8 @@ import { DynamoCounterStore } from '../../shared/adapters/dynamodb/counters';
 import { keys } from '../../shared/adapters/dynamodb/keys';
 import { COUNTER_SHARDS, counterShards, counterShares, usageKeys } from '../../shared/domain/usage';
 import type { TableRef } from '../../shared/adapters/dynamodb/client';
+import { usage } from '../../shared/app/usage';
+import type { Account } from '../../shared/ports/store';
 
 let table: TableRef;
 let stop: () => Promise<void>;
@@ -94,6 +96,18 @@ describe('counters spread over several items (embedded DynamoDB, real concurrenc
     expect(total).toBeLessThanOrEqual(60);
     expect(total).toBeGreaterThanOrEqual(allowed - 20);
     expect(total).toBeLessThanOrEqual(allowed);
+  });
+
+  it('GET /api/usage reads the sum of the items: posts this month and scheduled posts as counted', async () => {
+    const now = Date.UTC(2026, 10, 24, 12);
+    const account: Account = { id: `acc_${++n}`, email: 'u@example.com', plan: 'pro', verified: true, created_at: new Date(now).toISOString(), brand_count: 1 };
+    await Promise.all(Array.from({ length: 37 }, () => counters.increment(usageKeys.posts(account.id, now), 1, 10_000, EXP)));
+    await Promise.all(Array.from({ length: 12 }, (_, i) => counters.increment(usageKeys.scheduled(account.id), 1, 1_000, EXP, `sch_${i}`)));
+    await Promise.all(Array.from({ length: 5 }, (_, i) => counters.release(usageKeys.scheduled(account.id), 1, `sch_${i}`)));
+    expect((await items(usageKeys.posts(account.id, now))).filter((c) => c > 0).length).toBeGreaterThan(1);
+    const u = await usage({ counters, clock: { now: () => now } }, account);
+    expect(u.posts_per_month).toMatchObject({ limit: 10_000, used: 37, remaining: 9_963 });
+    expect(u.scheduled_at_a_time).toMatchObject({ limit: 1_000, used: 7, remaining: 993 });
   });
 
   it('a single-item counter keeps its exact conditional behaviour and expiry', async () => {
