@@ -12,6 +12,8 @@ let stop: () => Promise<void>;
 let counters: DynamoCounterStore;
 beforeAll(async () => { ({ table, stop } = await startTestTable()); counters = new DynamoCounterStore(table); });
 afterAll(() => stop());
+// real concurrency against the embedded engine: slow on a loaded machine, never asserted on time
+jest.setTimeout(120_000);
 
 const EXP = 4_102_444_800;
 let n = 0;
@@ -34,21 +36,21 @@ describe('counters spread over several items (embedded DynamoDB, real concurrenc
     }
   });
 
-  it('300 concurrent increments of one account against a limit of 100: exactly 100 allowed, the total exactly 100, spread over the items', async () => {
+  it('120 concurrent increments of one account against a limit of 50: exactly 50 allowed, the total exactly 50, spread over the items', async () => {
     const key = postsKey();
-    const outcomes = await Promise.all(Array.from({ length: 300 }, () => counters.increment(key, 1, 100, EXP)));
-    expect(outcomes.filter((o) => o.allowed)).toHaveLength(100);
-    expect(outcomes.filter((o) => !o.allowed).every((o) => o.count === 100)).toBe(true);
-    expect(await counters.get(key)).toBe(100);
+    const outcomes = await Promise.all(Array.from({ length: 120 }, () => counters.increment(key, 1, 50, EXP)));
+    expect(outcomes.filter((o) => o.allowed)).toHaveLength(50);
+    expect(outcomes.filter((o) => !o.allowed).every((o) => o.count === 50)).toBe(true);
+    expect(await counters.get(key)).toBe(50);
     const stored = await items(key);
-    expect(stored).toEqual(counterShares(100, COUNTER_SHARDS));
+    expect(stored).toEqual(counterShares(50, COUNTER_SHARDS));
   });
 
-  it('below the limit nothing is refused and no count is lost: 200 concurrent increments against 1,000', async () => {
+  it('below the limit nothing is refused and no count is lost: 100 concurrent increments against 1,000', async () => {
     const key = postsKey();
-    const outcomes = await Promise.all(Array.from({ length: 200 }, () => counters.increment(key, 1, 1_000, EXP)));
+    const outcomes = await Promise.all(Array.from({ length: 100 }, () => counters.increment(key, 1, 1_000, EXP)));
     expect(outcomes.every((o) => o.allowed)).toBe(true);
-    expect(await counters.get(key)).toBe(200);
+    expect(await counters.get(key)).toBe(100);
     // a burst lands on several items, not one
     expect((await items(key)).filter((c) => c > 0).length).toBeGreaterThan(1);
   });
@@ -76,9 +78,9 @@ describe('counters spread over several items (embedded DynamoDB, real concurrenc
 
   it('concurrent releases are exact and never go below zero; given-back places are taken again up to the limit', async () => {
     const key = postsKey();
-    await Promise.all(Array.from({ length: 60 }, () => counters.increment(key, 1, 60, EXP)));
-    expect(await counters.get(key)).toBe(60);
-    await Promise.all(Array.from({ length: 45 }, () => counters.release(key, 1)));
+    await Promise.all(Array.from({ length: 40 }, () => counters.increment(key, 1, 40, EXP)));
+    expect(await counters.get(key)).toBe(40);
+    await Promise.all(Array.from({ length: 25 }, () => counters.release(key, 1)));
     expect(await counters.get(key)).toBe(15);
     await Promise.all([counters.release(key, 4), counters.release(key, 6)]);
     expect(await counters.get(key)).toBe(5);
@@ -88,12 +90,12 @@ describe('counters spread over several items (embedded DynamoDB, real concurrenc
     expect((await items(key)).every((c) => c === 0)).toBe(true);
     // increments and releases at once: the limit still holds and the total is exact
     const outcomes = await Promise.all([
-      ...Array.from({ length: 100 }, () => counters.increment(key, 1, 60, EXP)),
+      ...Array.from({ length: 60 }, () => counters.increment(key, 1, 40, EXP)),
       ...Array.from({ length: 20 }, () => counters.release(key, 1)),
     ]);
     const allowed = outcomes.filter((o) => o && o.allowed).length;
     const total = await counters.get(key);
-    expect(total).toBeLessThanOrEqual(60);
+    expect(total).toBeLessThanOrEqual(40);
     expect(total).toBeGreaterThanOrEqual(allowed - 20);
     expect(total).toBeLessThanOrEqual(allowed);
   });
