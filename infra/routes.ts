@@ -44,7 +44,7 @@ export const routes = {
     responses: { 200: { description: 'Email sent (same answer for known addresses)', schema: s.SignupResponse }, 400: E('Invalid email'), 429: std[429] },
   },
   getSignupConfirm: {
-    id: 'get-signup-confirm', method: 'GET', path: '/api/signup/confirm', tag: 'Account', auth: 'open', grants: ['table'],
+    id: 'get-signup-confirm', method: 'GET', path: '/api/signup/confirm', tag: 'Account', auth: 'open', grants: [],
     summary: 'Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it',
     query: s.ConfirmQuery,
     responses: { 200: { description: 'The confirmation page (HTML)', contentType: 'text/html' }, 400: E('confirm_with_post: JSON clients POST /api/signup/confirm {token}') },
@@ -184,6 +184,7 @@ export const routes = {
     params: m.TokenParams, body: m.UploadUrlBody, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: {
       200: { description: 'Upload URL', schema: m.UploadUrlResponse }, 400: E('Invalid or not accepted type'), 404: E('Unknown link'),
+      403: E('cross_site_form, form_token_invalid (the page token in X-Form-Token)'),
       410: E('link_used, link_expired'), 413: E('too_large'), 429: std[429],
     },
   },
@@ -193,6 +194,7 @@ export const routes = {
     params: m.TokenParams, body: m.CompleteUploadBody, rateLimit: { limit: 60, windowSeconds: 3600 },
     responses: {
       200: { description: 'Uploaded', schema: m.CompleteUploadResponse }, 400: E('upload_mismatch'), 404: E('Not uploaded yet or unknown'),
+      403: E('cross_site_form, form_token_invalid (the page token in X-Form-Token)'),
       410: E('link_expired'), 429: std[429],
     },
   },
@@ -209,7 +211,7 @@ export const routes = {
     responses: { 200: { description: 'Content-Type and Content-Length of the file, no body' }, 404: { description: 'not_found' } },
   },
   postWebhooks: {
-    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt', 'scheduler'],
+    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'],
     summary: 'Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account',
     rateLimit: { limit: 20, windowSeconds: 86_400 }, body: wh.CreateWebhookBody,
     responses: {
