@@ -11,6 +11,8 @@ export const keys = {
   brandPrefix: 'BRAND#',
   token: (kind: string, hash: string) => ({ pk: `TOKEN#${kind}#${hash}`, sk: 'TOKEN' }),
   counter: (key: string) => ({ pk: `CTR#${key}`, sk: 'CTR' }),
+  /** Item `shard` of a counter spread over several items (shared/domain/usage.ts counterShards); item 0 is `counter`. */
+  counterShard: (key: string, shard: number) => ({ pk: shard === 0 ? `CTR#${key}` : `CTR#${key}#s${shard}`, sk: 'CTR' }),
   connection: (accountId: string, brandId: string, platform: string) => ({ pk: `ACC#${accountId}`, sk: `CON#${brandId}#${platform}` }),
   connectionPrefix: 'CON#',
   post: (postId: string) => ({ pk: `POST#${postId}`, sk: 'POST' }),

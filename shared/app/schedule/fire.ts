@@ -27,7 +27,7 @@ export async function fireScheduled(deps: Deps, scheduleId: string): Promise<voi
   let record = await deps.schedules.claim(scheduleId, iso(now + DUE_TOLERANCE_MS), now);
   if (record) {
     putMetric('ScheduleLateness', Math.max(0, now - Date.parse(record.run_at)), { kind: 'scheduled' });
-    if (record.counted) await releaseScheduled(deps, record.account_id);
+    if (record.counted) await releaseScheduled(deps, record.account_id, record.id);
   } else {
     const current = await deps.schedules.get(scheduleId);
     if (!current || current.deferred) return;
@@ -109,7 +109,7 @@ export async function fireRecurring(deps: Deps, recurringId: string, occurrenceT
     const more = nextOccurrence(rec.cron, rec.timezone, new Date(Math.max(occMs, now)), rec.ends_at ? new Date(rec.ends_at) : undefined);
     if (!more && (await deps.schedules.endRecurring(rec.id, 'ended', iso(now)))) {
       await deps.scheduler.cancel(timerName.recurring(rec.id));
-      if (rec.counted) await releaseScheduled(deps, rec.account_id);
+      if (rec.counted) await releaseScheduled(deps, rec.account_id, rec.id);
     }
   }
 }
