@@ -1,5 +1,5 @@
 import type { Deps } from './deps';
-import type { NetworkContext } from '../networks/types';
+import type { NetworkContext } from '../ports/networks';
 import { RateLimitedError } from '../domain/errors';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));

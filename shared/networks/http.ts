@@ -1,4 +1,4 @@
-import type { Failure, NetworkContext } from './types';
+import type { Failure, NetworkContext } from '../ports/networks';
 
 /**
  * The shared request helper of every adapter: deadline-bound requests, tolerant body parsing, and the generic

@@ -1,5 +1,5 @@
-import type { TokenSet } from './oauth';
-import type { Failure } from './types';
+import type { TokenSet } from '../ports/oauth';
+import type { Failure } from '../ports/networks';
 import { classifyStatus, rejected, type HttpResult } from './http';
 
 /**

@@ -15,7 +15,7 @@ import { handler as getOpenapi } from '../../functions/http/get-openapi';
 import { handler as getConfirm } from '../../functions/http/get-signup-confirm';
 import { handler as postConfirm } from '../../functions/http/post-signup-confirm';
 import { PLATFORMS } from '../../shared/domain/platforms';
-import { envClients } from '../../shared/app/oauth/clients';
+import { envClients } from '../../shared/adapters/env-oauth-clients';
 
 let table: TableRef;
 let stop: () => Promise<void>;

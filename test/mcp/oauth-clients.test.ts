@@ -1,7 +1,7 @@
 import { KEY_SCOPES } from '../../shared/domain/api-key';
 import { startTestTable, testDeps } from '../support/deps';
 import type { TableRef } from '../../shared/adapters/dynamodb/client';
-import type { MediaGateway } from '../../shared/app/deps';
+import type { MediaGateway } from '../../shared/ports/media-gateway';
 import type { Account } from '../../shared/ports/store';
 import { checkAuthorizeRequest, decideAuthorization, UnredirectableAuthorizeError } from '../../shared/app/mcp-oauth/authorize';
 import { isAllowedRedirectUri, registerClient } from '../../shared/app/mcp-oauth/clients';

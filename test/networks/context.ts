@@ -1,4 +1,4 @@
-import type { NetworkContext } from '../../shared/networks/types';
+import type { NetworkContext } from '../../shared/ports/networks';
 import { MediaUnreachable } from '../../shared/networks/http';
 
 /** A NetworkContext for adapter tests: real fetch against loopback fakes, a short deadline, recorded pacing. */

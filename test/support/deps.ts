@@ -23,7 +23,7 @@ import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
 import { WebhookEventSink } from '../../shared/app/webhooks/deliver';
 import { DynamoScheduleStore } from '../../shared/adapters/dynamodb/schedules';
 import { buildOAuthProviders, buildRegistry } from '../../shared/networks/registry';
-import { envClients } from '../../shared/app/oauth/clients';
+import { envClients } from '../../shared/adapters/env-oauth-clients';
 import { mediaGateway } from '../../shared/container';
 import { DynamoMediaStore } from '../../shared/adapters/dynamodb/media';
 import { DynamoBillingStore } from '../../shared/adapters/dynamodb/billing';

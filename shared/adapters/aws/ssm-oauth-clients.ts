@@ -1,6 +1,6 @@
 import { GetParametersByPathCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { PlatformName } from '../../domain/platforms';
-import type { OAuthClient, OAuthClients } from '../../app/oauth/clients';
+import type { OAuthClient, OAuthClients } from '../../ports/oauth';
 
 /**
  * OAuth client registrations from SSM Parameter Store: SecureString parameters

@@ -4,7 +4,7 @@ import type { ApprovalRecord } from '../../ports/approvals';
 import type { Guardrails } from '../../ports/guardrails';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
-import type { ValidPost } from '../publish/request';
+import type { ValidPost } from '../../domain/post';
 import type { PublishOptions } from '../publish/publish-message';
 import { newId, randomToken } from '../../domain/ids';
 import { sha256Hex } from '../../domain/api-key';

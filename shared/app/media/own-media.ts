@@ -1,4 +1,5 @@
-import type { Deps, MediaGateway } from '../deps';
+import type { Deps } from '../deps';
+import type { MediaGateway } from '../../ports/media-gateway';
 import type { MediaItem } from '../../ports/media';
 import { kindOfType, MEDIA_TYPES, mediaUrlPrefix } from '../../domain/media';
 import { MediaUnreachable } from '../../networks/http';

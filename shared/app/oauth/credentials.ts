@@ -1,7 +1,7 @@
 import type { Deps } from '../deps';
 import type { Connection, PostRecord } from '../../ports/publishing';
-import type { OAuthProvider, TokenSet } from '../../networks/oauth';
-import type { Failure } from '../../networks/types';
+import type { OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure } from '../../ports/networks';
 import { randomToken } from '../../domain/ids';
 import { recordReauth } from '../publish/events';
 import { networkContext } from '../network-context';

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
-import type { Failure, NetworkContext, PublishOutcome } from '../../networks/types';
+import type { Failure, NetworkContext, PublishOutcome } from '../../ports/networks';
 import { newId } from '../../domain/ids';
 import { usageKeys } from '../../domain/usage';
 import { contentFor } from './content';

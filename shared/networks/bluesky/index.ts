@@ -1,4 +1,4 @@
-import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Failure, NetworkContext } from '../types';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { classifyStatus, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 
 /** XRPC plumbing of the Bluesky adapter: the session call and the sorting of `{error, message}` answers. */

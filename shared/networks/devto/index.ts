@@ -2,7 +2,7 @@ import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 
 /** Forem: `validates :title … maximum 128` (characters, after whitespace runs are collapsed). */
 export const DEVTO_MAX_TITLE_CHARS = TEXT_RULES.devto.title!.limit!;

@@ -1,5 +1,5 @@
 import { checkAlt, checkFile } from '../media-fit';
-import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';

@@ -1,5 +1,5 @@
-import type { OAuthApp, TokenSet } from '../oauth';
-import type { Failure, NetworkContext } from '../types';
+import type { OAuthApp, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { classifyStatus, rejected, request, type HttpResult } from '../http';
 import { field, formInit, num, str, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 

@@ -1,5 +1,5 @@
-import type { OAuthAccount, OAuthProvider } from '../oauth';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { OAuthAccount, OAuthProvider } from '../../ports/oauth';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, rejected, request, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';

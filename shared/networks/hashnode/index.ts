@@ -1,6 +1,6 @@
 import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 
 /** Hashnode's GraphQL server takes request bodies up to 100 KB (102,400 bytes); this caps the article size. */
 export const HASHNODE_MAX_BODY_BYTES = 100 * 1024;

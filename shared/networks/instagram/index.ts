@@ -1,5 +1,5 @@
-import type { OAuthAccount, OAuthProvider } from '../oauth';
-import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { OAuthAccount, OAuthProvider } from '../../ports/oauth';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, rejected } from '../http';
 import { field, idString, num, str } from '../oauth-tokens';
 import {

@@ -1,6 +1,6 @@
 import { checkFile } from '../media-fit';
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../../ports/networks';
 import { badMedia, guarded, jsonInit, rejected, request } from '../http';
 import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkLinkedin, escapeLittleText, linkedinFailure } from './rules';

@@ -1,5 +1,5 @@
 import { checkAlt } from '../media-fit';
-import type { Failure, PublishContent } from '../types';
+import type { Failure, PublishContent } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { lengthFailure } from '../text-check';
 import { MASTODON_DEFAULT_MAX_CHARACTERS } from '../../domain/text-length';

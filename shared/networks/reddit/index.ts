@@ -1,5 +1,5 @@
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, request } from '../http';
 import { basicAuth, field, formInit, idString, oauthError, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkReddit, redditFailure, submission, submitErrors, submitFailure } from './rules';

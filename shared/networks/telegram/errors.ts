@@ -1,4 +1,4 @@
-import type { Failure, NetworkContext } from '../types';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 
 /** The Bot API envelope: `{ok:true, result}` or `{ok:false, error_code, description, parameters}`. */

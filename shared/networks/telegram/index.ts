@@ -1,5 +1,5 @@
 import { telegramMessageRef } from '../post-refs';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure, mediaKinds } from '../text-check';

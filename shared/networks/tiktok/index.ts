@@ -1,4 +1,4 @@
-import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { checkFile } from '../media-fit';
 import { failureFromError, guarded, guardedBeforeCreate, rejected, request, type HttpResult } from '../http';
 import { field, idString, str } from '../oauth-tokens';

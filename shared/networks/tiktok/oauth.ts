@@ -1,5 +1,5 @@
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, NetworkContext } from '../types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { guarded, jsonInit, request, type HttpResult } from '../http';
 import { field, formInit, idString, num, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { succeeded, tiktokFailure } from './rules';

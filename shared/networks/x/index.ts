@@ -1,4 +1,4 @@
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../../ports/networks';
 import { guarded, guardedBeforeCreate, jsonInit, request } from '../http';
 import { field, idString } from '../oauth-tokens';
 import { xFailure } from './errors';

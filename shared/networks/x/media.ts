@@ -1,4 +1,4 @@
-import type { Failure, FetchedMedia, MediaItem, NetworkContext } from '../types';
+import type { Failure, FetchedMedia, MediaItem, NetworkContext } from '../../ports/networks';
 import { jsonInit, rejected, request } from '../http';
 import { field, idString, num, str } from '../oauth-tokens';
 import { xFailure } from './errors';

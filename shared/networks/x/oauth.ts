@@ -1,5 +1,5 @@
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, NetworkContext } from '../types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { guarded, rejected, request } from '../http';
 import { basicAuth, field, formInit, idString, oauthError, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { xFailure } from './errors';

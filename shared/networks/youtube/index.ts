@@ -1,4 +1,4 @@
-import type { FetchedMedia, Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { FetchedMedia, Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { badMedia, failureFromError, guarded, jsonInit, rejected, request } from '../http';
 import { readVideoInfo } from '../../media/video-info';
 import { myChannels, trimBase, YOUTUBE_API_BASE, YOUTUBE_UPLOAD_BASE, type YouTubeOptions } from './oauth';

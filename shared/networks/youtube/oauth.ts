@@ -1,5 +1,5 @@
-import type { OAuthAccount, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, NetworkContext } from '../types';
+import type { OAuthAccount, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { guarded, request } from '../http';
 import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { youtubeFailure } from './rules';
