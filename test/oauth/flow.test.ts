@@ -6,7 +6,7 @@ import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
 import { startOAuth, completeOAuth, completePick } from '../../shared/app/oauth/flow';
 import { challengeOf, STATE_TTL_SECONDS } from '../../shared/app/oauth/state';
-import { callbackReply } from '../../shared/app/oauth/views';
+import { callbackReply } from '../../shared/http/pages/oauth-result';
 import { createBrand } from '../../shared/app/brands';
 import { createApiKey } from '../../shared/app/api-keys';
 import { staticClients } from '../support/oauth';
