@@ -209,7 +209,7 @@ export function buildDeps(cfg: Config): Deps {
     branding: () => new DynamoBrandingStore(table),
     // --- AI drafts (issue 12)
     ai: () => draftProvider(cfg),
-    settings: () => ({
+    settings: () => Object.freeze({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,

@@ -68,7 +68,8 @@ export interface Deps {
   // --- AI drafts (issue 12)
   /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
   ai: DraftProvider;
-  settings: {
+  /** Deployment settings, read-only: a test that needs others replaces the whole object. */
+  settings: Readonly<{
     publicBaseUrl: string;
     runtime: 'aws' | 'local';
     publishQueueUrl: string;
@@ -83,5 +84,12 @@ export interface Deps {
     // --- AI drafts (issue 12)
     /** Deadline of one provider call (ms; default 20 s). */
     aiTimeoutMs?: number;
-  };
+  }>;
 }
+
+/** The deployment settings use cases read (public URL, queues, deadlines). */
+export type Settings = Deps['settings'];
+
+/** What a network adapter's context is built from (shared/app/network-context.ts): adapters, pacing, media, time. */
+export type NetworkDeps = Pick<Deps, 'clock' | 'media' | 'pace' | 'settings'>;
+

@@ -1,11 +1,11 @@
-import type { Deps } from './deps';
+import type { NetworkDeps } from './deps';
 import type { NetworkContext } from '../ports/networks';
 import { RateLimitedError } from '../domain/errors';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 /** The context an adapter runs in: deadline, abortable fetch, capped media download, shared pacing. */
-export function networkContext(deps: Deps, credentials: Record<string, string>): NetworkContext {
+export function networkContext(deps: NetworkDeps, credentials: Record<string, string>): NetworkContext {
   const deadline = deps.clock.now() + deps.settings.networkTimeoutMs;
   const signal = AbortSignal.timeout(deps.settings.networkTimeoutMs);
   return {
