@@ -160,7 +160,7 @@ export function buildDeps(cfg: Config): Deps {
     keys: () => new DynamoKeyStore(table),
     brands: () => new DynamoBrandStore(table),
     tokens: () => new DynamoTokenStore(table),
-    counters: () => new DynamoCounterStore(table),
+    counters: () => new DynamoCounterStore(table, () => Math.floor(deps.clock.now() / 1000)),
     mailer: () => local
       ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'))
       : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
@@ -180,9 +180,7 @@ export function buildDeps(cfg: Config): Deps {
     locks: () => new DynamoLockStore(table),
     pace: () => new DynamoPaceStore(table),
     // Every recorded event fans out to the account's webhook endpoints (deliveries written, then queued).
-    events: () => new WebhookEventSink(new DynamoEventSink(table), () => ({
-      webhooks: shared.webhooks, queue: shared.queue, clock: systemClock, settings: { webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL },
-    })),
+    events: () => new WebhookEventSink(new DynamoEventSink(table), () => deps),
     webhooks: () => shared.webhooks,
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
     schedules: () => new DynamoScheduleStore(table),
@@ -195,9 +193,7 @@ export function buildDeps(cfg: Config): Deps {
     },
     oauth: () => ({ providers: registryModule().buildOAuthProviders(cfg), clients: oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
-    media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), {
-      get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
-    }),
+    media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,
     // Dashboard (issue 16)
     sessions: () => new DynamoSessionStore(table),

@@ -1,7 +1,6 @@
-import { startTestTable, testDeps } from '../support/deps';
+import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import type { Deps } from '../../shared/app/deps';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { handler as getPlatforms } from '../../functions/http/get-platforms';
@@ -17,7 +16,7 @@ import { handler as postConfirm } from '../../functions/http/post-signup-confirm
 import { PLATFORMS } from '../../shared/domain/platforms';
 import { envClients } from '../../shared/adapters/env-oauth-clients';
 
-let table: TableRef;
+let table: TestTable;
 let stop: () => Promise<void>;
 let deps: Deps;
 let mailer: ReturnType<typeof testDeps>['mailer'];

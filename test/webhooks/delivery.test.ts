@@ -1,6 +1,5 @@
 import { webhookSecretContext } from '../../shared/app/security/contexts';
-import { startTestTable, testDeps } from '../support/deps';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
+import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import type { Account } from '../../shared/ports/store';
 import type { ServiceEvent } from '../../shared/ports/publishing';
 import { newId } from '../../shared/domain/ids';
@@ -20,7 +19,7 @@ import { AppError } from '../../shared/domain/errors';
 import { independentVerify } from './independent';
 import { WebhookReceiver } from './receiver';
 
-let table: TableRef;
+let table: TestTable;
 let stopTable: () => Promise<void>;
 let t: ReturnType<typeof testDeps>;
 let rx: WebhookReceiver;
