@@ -41,6 +41,7 @@ import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
 import { traceClient } from './tracing';
 import { tracedRegistry } from './networks/traced';
+import { trimBase } from './domain/values';
 
 /*
  * Heavy adapters (AWS SDK clients other than DynamoDB's, the network adapters with their WebSocket and crypto
@@ -147,7 +148,7 @@ function lazily<T extends object>(factories: { [K in keyof T]: () => T[K] }): T 
 export function buildDeps(cfg: Config): Deps {
   const table: TableRef = { doc: documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT }), tableName: cfg.TABLE_NAME };
   const local = cfg.RUNTIME === 'local';
-  const publicBaseUrl = cfg.PUBLIC_BASE_URL.replace(/\/$/, '');
+  const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);
   const shared = lazily<{ queue: Queue; blobs: Blobs; uploads: DynamoMediaStore; webhooks: DynamoWebhookStore }>({
     queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT })); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },

@@ -71,6 +71,9 @@ export type Failure =
 
 export type PublishOutcome = Published | Failure;
 
+/** Whether a value an adapter or provider answered is a Failure (the `ok: false` side of its union). */
+export const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
+
 /** What a successful credential check learned about the account. */
 export interface VerifiedAccount {
   ok: true;

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import type { Account, Brand } from '../../ports/store';
 import type { Connection } from '../../ports/publishing';
 import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
-import type { Failure } from '../../ports/networks';
+import { isFailure } from '../../ports/networks';
 import { AppError, BadRequestError } from '../../domain/errors';
 import { newId, randomToken } from '../../domain/ids';
 import { checkRedirectAfter } from '../security/redirects';
@@ -18,7 +18,6 @@ import { connectionContext } from '../security/contexts';
 
 const PICK_KIND = 'oauth-pick';
 const START_KIND = 'oauth-start';
-const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
 
 /** An OAuth network ready for a sign-in: its provider and the service's registration there. */
 export interface ReadyNetwork {

@@ -3,6 +3,7 @@ import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
+import { trimBase } from '../../domain/values';
 
 /** Forem: `validates :title … maximum 128` (characters, after whitespace runs are collapsed). */
 export const DEVTO_MAX_TITLE_CHARS = TEXT_RULES.devto.title!.limit!;
@@ -37,7 +38,7 @@ export interface DevtoOptions { apiBase?: string }
  * rate_limited (Retry-After, else "try again in N seconds" in the body, else 300 s); 5xx → transient.
  */
 export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions = {}): NetworkAdapter {
-  const base = apiBase.replace(/\/+$/, '');
+  const base = trimBase(apiBase);
   return {
     name: 'devto',
     verify: (ctx) => guarded(() => verify(base, ctx)),

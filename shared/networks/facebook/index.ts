@@ -5,9 +5,10 @@ import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
 import { field, idString, str } from '../oauth-tokens';
 import {
-  FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages, trimBase,
+  FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages,
   type GraphError, type GraphOptions,
 } from './graph';
+import { trimBase } from '../../domain/values';
 
 export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
 
