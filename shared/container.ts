@@ -34,7 +34,7 @@ import { DynamoBrandingStore } from './adapters/dynamodb/branding';
 import { checkUrl } from './net/address-guard';
 import { downloadDocument, downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
-import { WebhookEventSink } from './app/webhooks/deliver';
+import { WebhookEventSink } from './app/webhooks/deliveries';
 import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';

@@ -1,5 +1,5 @@
 import { getDeps } from '../../shared/container';
-import { deliverWebhook, RetryLater, WebhookMessage } from '../../shared/app/webhooks/deliver';
+import { deliverWebhook, RetryLater, WebhookMessage } from '../../shared/app/webhooks/deliveries';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { sqsBatchHandler } from './sqs-batch';
 

@@ -3,7 +3,7 @@ import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
 import { deliver, STALE_CLAIM_MS } from '../../shared/app/publish/deliver';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { getPost, postStatus } from '../../shared/app/publish/queries';
 import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';

@@ -11,8 +11,8 @@ import {
 } from '../../shared/app/webhooks/endpoints';
 import {
   CLAIM_STALE_MS, deliverWebhook, redeliver, RetryLater, SWEEP_GRACE_MS, SWEEP_SCHEDULE, sweepDeliveries, type WebhookMessage,
-} from '../../shared/app/webhooks/deliver';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+} from '../../shared/app/webhooks/deliveries';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
 import { verifyWebhook, parseSignatureHeader } from '../../shared/webhooks/verify';
 import { AppError } from '../../shared/domain/errors';
