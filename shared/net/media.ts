@@ -1,4 +1,4 @@
-import { MediaUnreachable } from '../networks/http';
+import { MediaUnreachable } from '../ports/networks';
 import type { FetchedMedia } from '../ports/networks';
 import { checkUrl, UnsafeTargetError, type HostLookup } from './address-guard';
 import { checkedAddresses, pinnedFetch, type PinnedFetchInit } from './pinned-fetch';

@@ -9,6 +9,11 @@ import type { PublishContent } from '../domain/content';
 
 export type { MediaItem, MediaKind, PostOptions, PublishContent } from '../domain/content';
 
+/** A media (or document) link that cannot be fetched or used: what NetworkContext.fetchMedia throws. */
+export class MediaUnreachable extends Error {
+  constructor(message: string, cause?: unknown) { super(message, { cause }); this.name = 'MediaUnreachable'; }
+}
+
 /** Bytes of a media item, fetched by the service with its address checks and size cap. */
 export interface FetchedMedia {
   bytes: Uint8Array;

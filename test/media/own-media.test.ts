@@ -11,7 +11,7 @@ import { ownFile, withOwnMedia } from '../../shared/app/media/own-media';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 import { connect } from '../../shared/app/connections';
-import { MediaUnreachable } from '../../shared/networks/http';
+import { MediaUnreachable } from '../../shared/ports/networks';
 import { put, samples } from './world';
 
 /**

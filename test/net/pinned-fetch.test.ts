@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { UnsafeTargetError, type HostLookup } from '../../shared/net/address-guard';
 import { guardedFetch, pinnedFetch, type PinnedFetchInit } from '../../shared/net/pinned-fetch';
 import { downloadMedia, probeMedia } from '../../shared/net/media';
-import { MediaUnreachable } from '../../shared/networks/http';
+import { MediaUnreachable } from '../../shared/ports/networks';
 import { mediaGateway } from '../../shared/container';
 import { networkContext } from '../../shared/app/network-context';
 import type { Deps } from '../../shared/app/deps';
