@@ -3,7 +3,7 @@ import { getDeps } from '../../shared/container';
 import { deliver } from '../../shared/app/publish/deliver';
 import { isPlatformName, type PlatformName } from '../../shared/domain/platforms';
 import { errorFields, log, withLogContext } from '../../shared/log';
-import { sqsBatchHandler } from './sqs-batch';
+import { sqsMessageHandler } from './sqs-batch';
 
 const Message = z.object({
   post_id: z.string().regex(/^pst_[0-9A-Z]{26}$/),
@@ -19,14 +19,7 @@ const Message = z.object({
  * The publish worker: one record = one network of one post. Records are processed in parallel; a record that
  * throws is reported in batchItemFailures (SQS retries it, then the DLQ); a malformed record is logged and dropped.
  */
-export const handler = sqsBatchHandler(async (record) => {
-  let parsed: z.infer<typeof Message>;
-  try {
-    parsed = Message.parse(JSON.parse(record.body));
-  } catch (err) {
-    log.error('publish message dropped: malformed', { message_id: record.messageId, ...errorFields(err) });
-    return;
-  }
+export const handler = sqsMessageHandler('publish', Message, async (parsed, record) => {
   await withLogContext({ post_id: parsed.post_id, platform: parsed.platform }, async () => {
     try {
       await deliver(getDeps(), { ...parsed, platform: parsed.platform as PlatformName });

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import sqsPartialBatchFailure from '@middy/sqs-partial-batch-failure';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { coldStart } from '../../shared/metrics';
-import { withLogContext } from '../../shared/log';
+import { errorFields, log, withLogContext } from '../../shared/log';
 import { correlationOf } from './correlation';
 
 /**
@@ -25,4 +25,21 @@ export function sqsBatchHandler(onRecord: (record: SQSRecord) => Promise<void>) 
     coldStart(context?.functionName);
     return batch(event, context ?? ({} as Context));
   };
+}
+
+/**
+ * A worker of one message shape: each record's body is parsed with `schema` (JSON, then the schema); a malformed
+ * record is logged as "<what> message dropped: malformed" and dropped (never retried), the others go to `onMessage`.
+ */
+export function sqsMessageHandler<T>(what: string, schema: { parse(value: unknown): T }, onMessage: (message: T, record: SQSRecord) => Promise<void>) {
+  return sqsBatchHandler(async (record) => {
+    let message: T;
+    try {
+      message = schema.parse(JSON.parse(record.body));
+    } catch (err) {
+      log.error(`${what} message dropped: malformed`, { message_id: record.messageId, ...errorFields(err) });
+      return;
+    }
+    await onMessage(message, record);
+  });
 }

@@ -1,21 +1,14 @@
 import { getDeps } from '../../shared/container';
 import { deliverWebhook, RetryLater, WebhookMessage } from '../../shared/app/webhooks/deliveries';
 import { errorFields, log, withLogContext } from '../../shared/log';
-import { sqsBatchHandler } from './sqs-batch';
+import { sqsMessageHandler } from './sqs-batch';
 
 /**
  * The webhook delivery worker: one record = one try of one delivery, records in parallel. A try that cannot run now
  * (in flight elsewhere, or its predecessor not recorded) or that hit an internal error is reported in
  * batchItemFailures, so SQS brings it back after the visibility timeout; a malformed record is logged and dropped.
  */
-export const handler = sqsBatchHandler(async (record) => {
-  let msg: WebhookMessage;
-  try {
-    msg = WebhookMessage.parse(JSON.parse(record.body));
-  } catch (err) {
-    log.error('webhook message dropped: malformed', { message_id: record.messageId, ...errorFields(err) });
-    return;
-  }
+export const handler = sqsMessageHandler('webhook', WebhookMessage, async (msg) => {
   await withLogContext({ delivery_id: msg.delivery_id, attempt: msg.attempt }, async () => {
     try {
       await deliverWebhook(getDeps(), msg);

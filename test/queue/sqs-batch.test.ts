@@ -1,5 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { sqsBatchHandler } from '../../functions/queue/sqs-batch';
+import { z } from 'zod';
+import { sqsBatchHandler, sqsMessageHandler } from '../../functions/queue/sqs-batch';
 import { CORRELATION_ATTRIBUTE, log } from '../../shared/log';
 import { captureOutput } from '../support/log-capture';
 
@@ -38,5 +39,15 @@ describe('the SQS partial-batch handler of the queue workers', () => {
     const lines = capture.json().filter((l) => l.message === 'handled');
     expect(lines.find((l) => l.body === 'one')).toMatchObject({ correlation_id: 'req-aaa', message_id: 'm-1' });
     expect(lines.find((l) => l.body === 'two')).toMatchObject({ correlation_id: 'm-2', message_id: 'm-2' });
+  });
+
+  it('drops a malformed record with one error line (never retried) and hands the parsed others on', async () => {
+    const got: number[] = [];
+    const handler = sqsMessageHandler('demo', z.object({ n: z.number() }), async (message) => { got.push(message.n); });
+    const out = await handler({ Records: [record('m-1', '{"n":1}'), record('m-2', 'not json'), record('m-3', '{"n":"three"}'), record('m-4', '{"n":4}')] });
+    expect(out).toEqual({ batchItemFailures: [] });
+    expect(got.sort()).toEqual([1, 4]);
+    const dropped = capture.json().filter((l) => l.message === 'demo message dropped: malformed');
+    expect(dropped.map((l) => l.message_id).sort()).toEqual(['m-2', 'm-3']);
   });
 });
