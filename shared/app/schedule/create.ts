@@ -11,7 +11,6 @@ import { SlotFinder } from './slots';
 import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, type RunAt } from './common';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import { parseBulkCsv } from './csv';
-import { ensureScheduleSweep } from './sweep';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import { unknownFieldError, unknownFieldsOf } from '../unknown-fields';
@@ -79,9 +78,6 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
       if (err instanceof AppError) fail(r.row, err); else throw err;
     }
   }
-
-  // the safety net first: a row whose alarm is lost after its item is written is fired by the sweep
-  if (pending.length) await ensureScheduleSweep(deps);
 
   const slots = new SlotFinder(deps, now);
   const placed: Pending[] = [];

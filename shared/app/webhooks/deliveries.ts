@@ -9,9 +9,9 @@ import {
 import { signatureHeader } from '../../webhooks/verify';
 import { errorFields, log } from '../../log';
 import { getWebhook } from './endpoints';
-import { ensureSweepSchedule, SWEEP_SCHEDULE, WebhookSweepInput } from './sweep-schedule';
+import { SWEEP_SCHEDULE, WebhookSweepInput } from './sweep-schedule';
 
-export { ensureSweepSchedule, SWEEP_SCHEDULE, WebhookSweepInput };
+export { SWEEP_SCHEDULE, WebhookSweepInput };
 import { webhookSecretContext } from '../security/contexts';
 import { putMetric } from '../../metrics';
 

@@ -8,7 +8,6 @@ import { usageKeys } from '../../domain/usage';
 import { DEFAULT_WEBHOOK_EVENTS, deliveryIdOf, isWebhookEvent, newWebhookSecret, ROTATION_OVERLAP_MS, type WebhookEventName } from '../../domain/webhooks';
 import { UnsafeTargetError } from '../../net/address-guard';
 import { upgradeUrl } from '../brands';
-import { ensureSweepSchedule } from './sweep-schedule';
 import { webhookSecretContext } from '../security/contexts';
 
 /** The endpoint counter never expires by itself (it counts endpoints that exist): year 9999. */
@@ -42,12 +41,12 @@ export function subscribedEvents(events: string[] | undefined): WebhookEventName
  * Registers an endpoint (POST /api/webhooks).
  * 1. Validate the event names (defaults: post.published, post.failed, connection.reauth_required).
  * 2. Check the URL: https, resolving only to public addresses (400 invalid_webhook_url).
- * 3. Make sure the delivery sweep's recurring timer exists (idempotent).
- * 4. Reserve a place on the account's endpoint counter within the plan's limit (400 webhook_limit_reached).
- * 5. Generate the secret, store it encrypted with the endpoint; give the place back if the write fails.
- * 6. Answer the endpoint and the secret (the only time it is shown, besides a rotation).
+ * 3. Reserve a place on the account's endpoint counter within the plan's limit (400 webhook_limit_reached).
+ * 4. Generate the secret, store it encrypted with the endpoint; give the place back if the write fails.
+ * 5. Answer the endpoint and the secret (the only time it is shown, besides a rotation).
+ * (The delivery sweep's recurring timer is part of the deployment: infra/sweep-schedules.ts.)
  */
-export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender' | 'counters' | 'cipher' | 'clock' | 'settings' | 'scheduler'>, account: Account, input: { url: string; events?: string[] }) {
+export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender' | 'counters' | 'cipher' | 'clock' | 'settings'>, account: Account, input: { url: string; events?: string[] }) {
   const events = subscribedEvents(input.events);
   try {
     await deps.webhookSender.check(input.url);
@@ -55,7 +54,6 @@ export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender
     if (err instanceof UnsafeTargetError) throw new BadRequestError(err.message, { code: 'invalid_webhook_url', details: { reason: err.reason } });
     throw err;
   }
-  await ensureSweepSchedule(deps);
   const limit = PLANS[account.plan].webhooks;
   const counter = usageKeys.webhooks(account.id);
   if (!(await deps.counters.increment(counter, 1, limit, NO_EXPIRY_SEC)).allowed) {
