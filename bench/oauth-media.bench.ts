@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { NetworkContext } from '../shared/networks/types';
+import type { NetworkContext } from '../shared/ports/networks';
 import { createYouTubeAdapter } from '../shared/networks/youtube';
 import { weightedLength } from '../shared/networks/x';
 import { YouTubeFake } from '../infra/local/sandbox/youtube';

@@ -3,7 +3,7 @@ import { createInstagramAdapter } from '../shared/networks/instagram';
 import { createLinkedinAdapter } from '../shared/networks/linkedin';
 import { escapeLittleText } from '../shared/networks/linkedin/rules';
 import { createRedditAdapter } from '../shared/networks/reddit';
-import type { NetworkAdapter, PublishContent } from '../shared/networks/types';
+import type { NetworkAdapter, PublishContent } from '../shared/ports/networks';
 import { FacebookFake } from '../infra/local/sandbox/facebook';
 import { InstagramFake } from '../infra/local/sandbox/instagram';
 import { LinkedinFake } from '../infra/local/sandbox/linkedin';

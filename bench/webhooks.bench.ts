@@ -10,7 +10,7 @@ import { ensureTable, startDynamo } from '../infra/local/services';
 import { documentClient } from '../shared/adapters/dynamodb/client';
 import { DynamoWebhookStore } from '../shared/adapters/dynamodb/webhooks';
 import { HttpWebhookSender } from '../shared/adapters/webhook-sender';
-import { deliverWebhook, prepareDeliveries, type WebhookMessage } from '../shared/app/webhooks/deliver';
+import { deliverWebhook, prepareDeliveries, type WebhookMessage } from '../shared/app/webhooks/deliveries';
 import { newId } from '../shared/domain/ids';
 import { newWebhookSecret } from '../shared/domain/webhooks';
 import type { Deps } from '../shared/app/deps';

@@ -1,11 +1,12 @@
 import path from 'node:path';
-import type { Deps, MediaGateway } from './app/deps';
+import type { Deps } from './app/deps';
+import type { MediaGateway } from './ports/media-gateway';
 import { config, type Config } from './config';
 import { systemClock } from './ports/clock';
 import type { Blobs } from './ports/blobs';
 import type { Queue } from './ports/queue';
 import type { Scheduler } from './ports/scheduler';
-import type { OAuthClients } from './app/oauth/clients';
+import type { OAuthClients } from './ports/oauth';
 import type { DraftProvider } from './ports/ai';
 import { documentClient, type TableRef } from './adapters/dynamodb/client';
 import { DynamoAccountStore } from './adapters/dynamodb/accounts';
@@ -36,11 +37,12 @@ import { guardedFetch } from './net/pinned-fetch';
 import { WebhookFanOut } from './app/webhooks/fan-out';
 import { DynamoPublishContextStore } from './adapters/dynamodb/publish-context';
 import { withOwnMedia } from './app/media/own-media';
-import { envClients, firstOf } from './app/oauth/clients';
+import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
 import { traceClient } from './tracing';
 import { tracedRegistry } from './networks/traced';
+import { trimBase } from './domain/values';
 
 /*
  * Heavy adapters (AWS SDK clients other than DynamoDB's, the network adapters with their WebSocket and crypto
@@ -147,7 +149,7 @@ function lazily<T extends object>(factories: { [K in keyof T]: () => T[K] }): T 
 export function buildDeps(cfg: Config): Deps {
   const table: TableRef = { doc: documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT }), tableName: cfg.TABLE_NAME };
   const local = cfg.RUNTIME === 'local';
-  const publicBaseUrl = cfg.PUBLIC_BASE_URL.replace(/\/$/, '');
+  const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);
   const shared = lazily<{ queue: Queue; blobs: Blobs; uploads: DynamoMediaStore; webhooks: DynamoWebhookStore }>({
     queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT })); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },
@@ -160,7 +162,7 @@ export function buildDeps(cfg: Config): Deps {
     keys: () => new DynamoKeyStore(table),
     brands: () => new DynamoBrandStore(table),
     tokens: () => new DynamoTokenStore(table),
-    counters: () => new DynamoCounterStore(table),
+    counters: () => new DynamoCounterStore(table, () => Math.floor(deps.clock.now() / 1000)),
     mailer: () => local
       ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'))
       : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
@@ -192,9 +194,7 @@ export function buildDeps(cfg: Config): Deps {
     },
     oauth: () => ({ providers: registryModule().buildOAuthProviders(cfg), clients: oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
-    media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), {
-      get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
-    }),
+    media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,
     // Dashboard (issue 16)
     sessions: () => new DynamoSessionStore(table),
@@ -209,7 +209,7 @@ export function buildDeps(cfg: Config): Deps {
     // --- Lean publish path (issue 18)
     publishContext: () => new DynamoPublishContextStore(table),
     fanOut: () => new WebhookFanOut(() => deps),
-    settings: () => ({
+    settings: () => Object.freeze({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,

@@ -5,7 +5,7 @@ import { isPlatformName } from '../../shared/domain/platforms';
 import { connectPage } from '../../shared/app/connect-link/links';
 import { connectPageUrl } from '../../shared/app/connect-link/issue';
 import { newFormToken } from '../../shared/http/forms';
-import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, type Notice } from '../../shared/app/connect-link/views';
+import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, type Notice } from '../../shared/http/pages/connect-page';
 import { markFor } from '../../shared/app/dashboard/branding';
 
 const FAILURES: Record<string, string> = {

@@ -2,9 +2,9 @@ import { httpHandler } from '../../shared/http/handler';
 import { routes } from '../../infra/routes';
 import { AppError } from '../../shared/domain/errors';
 import { beginOAuth, completeOAuth } from '../../shared/app/oauth/flow';
-import { callbackReply } from '../../shared/app/oauth/views';
+import { callbackReply } from '../../shared/http/pages/oauth-result';
 import { browserCookie, browserNonceOf, clearBrowserCookie } from '../../shared/app/oauth/browser';
-import { hostedReply, seeOther } from '../../shared/app/connect-link/views';
+import { hostedReply, seeOther } from '../../shared/http/pages/connect-page';
 import { escapeHtml as e } from '../../shared/http/reply';
 
 /**

@@ -5,4 +5,4 @@ import { bulkSchedule } from '../../shared/app/schedule/create';
 
 /** JSON {posts: [...]} or, with Content-Type text/csv, the raw CSV text. */
 export const handler = httpHandler(routes.postBulk, async (req) =>
-  ok(await bulkSchedule(req.deps, req.principal.account, req.rawBody !== undefined ? { csv: req.rawBody } : { posts: req.body.posts }, req.principal.actor)));
+  ok(await bulkSchedule(req.deps, req.principal.account, req.rawBody !== undefined ? { csv: req.rawBody } : { posts: req.body.posts }, req.principal.actor, req.principal.context)));

@@ -5,7 +5,7 @@ import { formFields } from '../../shared/api/oauth-schemas';
 import { connectPage, connectWithLink } from '../../shared/app/connect-link/links';
 import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';
 import { assertFormToken, assertSameOrigin, formCookie, newFormToken } from '../../shared/http/forms';
-import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/app/connect-link/views';
+import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/http/pages/connect-page';
 
 /**
  * The page's credential form: on success 303 back to the page (which shows the connection); on refusal the page

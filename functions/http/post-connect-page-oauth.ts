@@ -3,7 +3,7 @@ import { routes } from '../../infra/routes';
 import { AppError } from '../../shared/domain/errors';
 import { startLinkOAuth } from '../../shared/app/connect-link/links';
 import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';
-import { HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/app/connect-link/views';
+import { HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/http/pages/connect-page';
 import { browserCookie } from '../../shared/app/oauth/browser';
 import { assertFormToken, assertSameOrigin, formCookie } from '../../shared/http/forms';
 import { formFields } from '../../shared/api/oauth-schemas';

@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { routes } from '../../infra/routes';
 import { formFields } from '../../shared/api/oauth-schemas';
 import { completePick } from '../../shared/app/oauth/flow';
-import { callbackReply } from '../../shared/app/oauth/views';
+import { callbackReply } from '../../shared/http/pages/oauth-result';
 import { assertSameOrigin } from '../../shared/http/forms';
 
 /** The picker page's form: connects the chosen page / business account. */

@@ -4,4 +4,4 @@ import { routes } from '../../infra/routes';
 import { createSchedule } from '../../shared/app/schedule/create';
 
 export const handler = httpHandler(routes.postSchedule, async (req) =>
-  ok(await createSchedule(req.deps, req.principal.account, req.body, req.principal.actor)));
+  ok(await createSchedule(req.deps, req.principal.account, req.body, req.principal.actor, req.principal.context)));

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { accepted } from '../../shared/http/reply';
 import { routes } from '../../infra/routes';
-import { redeliver } from '../../shared/app/webhooks/deliver';
+import { redeliver } from '../../shared/app/webhooks/deliveries';
 
 export const handler = httpHandler(routes.postWebhookRedeliver, async (req) =>
   accepted(await redeliver(req.deps, req.principal.account.id, req.params.id, req.params.delivery_id)));

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { getDeps } from '../../shared/container';
 import { coldStart } from '../../shared/metrics';
-import { DispatchInput, dispatch } from '../../shared/app/publish/dispatch';
+import { DispatchInput, dispatch } from '../../shared/app/timers/route-timer';
 import { log, withLogContext } from '../../shared/log';
 
 /** EventBridge Scheduler's target (and the local timer poller's): validates the input, then dispatches. */

@@ -1,4 +1,5 @@
 import { AiUnavailableError, type DraftJob, type DraftProvider, type ModelReply } from '../ports/ai';
+import { trimBase } from '../domain/values';
 
 export interface OpenAiCompatibleOptions {
   /** The API base, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1. */
@@ -30,7 +31,7 @@ export class OpenAiCompatibleDrafter implements DraftProvider {
 
   constructor(private readonly opts: OpenAiCompatibleOptions) {
     this.model = opts.model;
-    this.url = `${opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    this.url = `${trimBase(opts.baseUrl)}/chat/completions`;
   }
 
   async draft(job: DraftJob, signal: AbortSignal): Promise<ModelReply> {

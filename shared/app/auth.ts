@@ -1,8 +1,7 @@
 import type { Deps } from './deps';
 import type { Account, ApiKeyRecord } from '../ports/store';
 import type { PublishContext } from '../ports/publishing';
-import { settle } from '../domain/billing';
-import { stateOf } from './billing/plan-state';
+import { loadPublishingAccount } from './publish/publishing-account';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors';
 import { isWellFormedApiKey, scopesOf, sha256Hex, type KeyScope } from '../domain/api-key';
 
@@ -41,17 +40,12 @@ export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock
   if (key.revoked_at) throw new UnauthorizedError('The API key was revoked');
   if (key.expires_at && Date.parse(key.expires_at) <= deps.clock.now()) throw new UnauthorizedError('The API key has expired');
   const actor: Actor = { kind: 'key', id: key.id };
-  const context = opts.publishing && deps.publishContext ? await deps.publishContext.load(key.account_id, actor) : undefined;
-  const account = context?.account && planInForce(context.account, deps.clock.now()) ? context.account : await deps.accounts.get(key.account_id);
+  const loaded = opts.publishing && deps.publishContext ? await loadPublishingAccount({ ...deps, publishContext: deps.publishContext }, key.account_id, actor) : undefined;
+  const context = loaded?.context;
+  const account = loaded ? loaded.account : await deps.accounts.get(key.account_id);
   if (!account) throw new UnauthorizedError('The API key is not valid');
   if (!account.verified) throw new ForbiddenError('Confirm your email address first: open the link we emailed you', { code: 'email_unverified' });
   return { account, key, scopes: scopesOf(key), actor, ...(context ? { context } : {}) };
-}
-
-/** True when the stored plan is the plan in force (no scheduled change or grace period has come due). */
-function planInForce(account: Account, nowMs: number): boolean {
-  const state = stateOf(account);
-  return settle(state, nowMs).state === state;
 }
 
 /** 403 `key_scope` (naming the scope) unless the key holds `scope`. */

@@ -5,11 +5,11 @@ import { AppError, BadRequestError, NotFoundError, RateLimitedError, ServiceUnav
 import { isId, newId } from '../domain/ids';
 import { isPlatformName, platform as platformInfo, type PlatformName } from '../domain/platforms';
 import { explain } from '../domain/result-codes';
-import type { Failure } from '../networks/types';
+import type { Failure } from '../ports/networks';
 import { UnsafeTargetError } from '../net/address-guard';
 import { getBrand } from './brands';
 import { labelOf } from './publish/events';
-import { networkContext } from './publish/send-to-network';
+import { networkContext } from './network-context';
 import { freshCredentials, signInLost } from './oauth/credentials';
 import { connectionContext } from './security/contexts';
 import { URL_FIELDS } from './security/credential-targets';

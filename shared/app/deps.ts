@@ -8,10 +8,10 @@ import type { Blobs } from '../ports/blobs';
 import type { MediaStore } from '../ports/media';
 import type { ConnectionStore, EventFanOut, EventSink, LockStore, PaceStore, PostStore, PublishContextStore } from '../ports/publishing';
 import type { WebhookSender, WebhookStore } from '../ports/webhooks';
-import type { Registry } from '../networks/registry';
-import type { OAuthNetworks } from './oauth/clients';
+import type { Registry } from '../ports/networks';
+import type { OAuthNetworks } from '../ports/oauth';
 import type { ScheduleStore } from '../ports/schedules';
-import type { FetchedMedia } from '../networks/types';
+import type { MediaGateway } from '../ports/media-gateway';
 import type { BillingStore, PaymentProvider } from '../ports/billing';
 import type { SessionStore } from '../ports/sessions';
 import type { McpOAuthStore } from '../ports/mcp-oauth';
@@ -19,21 +19,6 @@ import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
 import type { ApprovalStore } from '../ports/approvals';
 import type { BrandingStore } from '../ports/branding';
 import type { DraftProvider } from '../ports/ai';
-
-/** Media links: a one-time check before sending and a capped download for networks that need the bytes. */
-export interface MediaGateway {
-  probe(url: string): Promise<{ ok: true; content_type: string; kind: 'image' | 'video'; bytes?: number } | { ok: false; reason: string }>;
-  download(url: string, signal: AbortSignal): Promise<FetchedMedia>;
-  /** A document (PDF) link, same checks and cap as download (issue 15: LinkedIn document posts). */
-  downloadDocument?(url: string, signal: AbortSignal): Promise<FetchedMedia>;
-  /** Throws UnsafeTargetError when a credential URL (instance, site, webhook) points at a non-public address. */
-  checkTarget(url: string): Promise<void>;
-  /**
-   * The fetch network adapters get (ctx.fetch): every hop is address-checked (public only unless
-   * ALLOW_PRIVATE_TARGETS) and connected to the checked address, so a credential URL cannot be rebound.
-   */
-  fetch: typeof fetch;
-}
 
 /** Everything a use case may need, built once per cold start by shared/container.ts. */
 export interface Deps {
@@ -88,7 +73,8 @@ export interface Deps {
   publishContext: PublishContextStore;
   /** Hands recorded events to webhook endpoints: the explicit step after recording (shared/app/webhooks/fan-out.ts). */
   fanOut: EventFanOut;
-  settings: {
+  /** Deployment settings, read-only: a test that needs others replaces the whole object. */
+  settings: Readonly<{
     publicBaseUrl: string;
     runtime: 'aws' | 'local';
     publishQueueUrl: string;
@@ -103,5 +89,12 @@ export interface Deps {
     // --- AI drafts (issue 12)
     /** Deadline of one provider call (ms; default 20 s). */
     aiTimeoutMs?: number;
-  };
+  }>;
 }
+
+/** The deployment settings use cases read (public URL, queues, deadlines). */
+export type Settings = Deps['settings'];
+
+/** What a network adapter's context is built from (shared/app/network-context.ts): adapters, pacing, media, time. */
+export type NetworkDeps = Pick<Deps, 'clock' | 'media' | 'pace' | 'settings'>;
+

@@ -1,6 +1,5 @@
 import type { Deps } from './deps';
-import { PLATFORMS, type Platform } from '../domain/platforms';
-import { envName } from './oauth/clients';
+import { envName, PLATFORMS, type Platform } from '../domain/platforms';
 
 /** A network as GET /api/platforms shows it: `available` is what this server can do now, with the reason when not. */
 export type PlatformView = Platform & { unavailable_reason?: 'not_configured' | 'not_offered'; reason?: string };

@@ -1,4 +1,5 @@
 import { isId } from './ids';
+import { trimBase } from './values';
 
 /**
  * Media uploads (spec §4 "Media upload flow", §3 upload states, §8.3): the accepted content types, the size limit,
@@ -67,4 +68,4 @@ export function parseMediaFileName(file: string): { mediaId: string; secret: str
 }
 
 /** Where the public media URLs of this deployment live: `${publicBaseUrl}/media/`. */
-export const mediaUrlPrefix = (publicBaseUrl: string) => `${publicBaseUrl.replace(/\/$/, '')}/media/`;
+export const mediaUrlPrefix = (publicBaseUrl: string) => `${trimBase(publicBaseUrl)}/media/`;

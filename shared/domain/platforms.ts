@@ -60,3 +60,6 @@ export function platform(name: PlatformName): Platform {
 
 export const CREDENTIAL_PLATFORMS = PLATFORMS.filter((p) => !p.oauth).map((p) => p.name);
 export const OAUTH_PLATFORMS = PLATFORMS.filter((p) => p.oauth).map((p) => p.name);
+
+/** Prefix of a network's environment variables (`<NAME>_CLIENT_ID`…): `x` → `X`, `linkedin` → `LINKEDIN`. */
+export const envName = (platform: PlatformName) => platform.toUpperCase();

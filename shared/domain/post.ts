@@ -1,5 +1,5 @@
 import type { PlatformName } from './platforms';
-import type { MediaKind, PostOptions } from '../networks/types';
+import type { MediaKind, PostOptions } from './content';
 
 /** A media item of a post request, with its kind known or guessed from the link. */
 export interface MediaRef {
@@ -24,6 +24,16 @@ export interface PostPayload {
   privacy?: 'public' | 'unlisted' | 'private';
   subreddit?: string;
   per_platform: Partial<Record<PlatformName, PerPlatformDraft>>;
+}
+
+/** A post request after validation: the networks, the payload, and the brand and duplicate keys it names. */
+export interface ValidPost {
+  platforms: PlatformName[];
+  payload: PostPayload;
+  brand_id?: string;
+  idempotency_key?: string;
+  /** A duplicate key the service chose (schedules, recurring occurrences): locks like idempotency_key, never shown. */
+  duplicate_key?: string;
 }
 
 /** One element of results[] (spec §2.3). */

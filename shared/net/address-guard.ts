@@ -180,12 +180,6 @@ export function sandboxOrigin(): string | undefined {
   return v ? v : undefined;
 }
 
-/** True when ALLOW_PRIVATE_TARGETS is '1' or 'true' (tests and local demos only; never set in AWS). */
-export function allowPrivateTargets(): boolean {
-  const v = (process.env.ALLOW_PRIVATE_TARGETS ?? '').trim().toLowerCase();
-  return v === '1' || v === 'true';
-}
-
 function privateAddress(host: string, resolved?: string): UnsafeTargetError {
   const where = resolved ? `${host} resolves to ${resolved}` : host;
   return new UnsafeTargetError('private_address',

@@ -1,5 +1,5 @@
-import { MediaUnreachable } from '../networks/http';
-import type { FetchedMedia } from '../networks/types';
+import { MediaUnreachable } from '../ports/networks';
+import type { FetchedMedia } from '../ports/networks';
 import { checkUrl, UnsafeTargetError, type HostLookup } from './address-guard';
 import { checkedAddresses, pinnedFetch, type PinnedFetchInit } from './pinned-fetch';
 

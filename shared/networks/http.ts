@@ -1,4 +1,4 @@
-import type { Failure, NetworkContext } from './types';
+import { MediaUnreachable, type Failure, type NetworkContext } from '../ports/networks';
 
 /**
  * The shared request helper of every adapter: deadline-bound requests, tolerant body parsing, and the generic
@@ -19,9 +19,6 @@ export class NetworkTimeout extends Error {
 }
 export class NetworkUnreachable extends Error {
   constructor(cause?: unknown) { super('The network could not be reached', { cause }); this.name = 'NetworkUnreachable'; }
-}
-export class MediaUnreachable extends Error {
-  constructor(message: string, cause?: unknown) { super(message, { cause }); this.name = 'MediaUnreachable'; }
 }
 
 /** Sends one request bound to ctx.signal; throws NetworkTimeout / NetworkUnreachable, never hangs past the deadline. */

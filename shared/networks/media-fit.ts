@@ -1,7 +1,7 @@
 import type { PlatformName } from '../domain/platforms';
 import { readVideoInfo } from '../media/video-info';
 import { badMedia, graphemeLength } from './http';
-import type { Failure, FetchedMedia, MediaItem } from './types';
+import type { Failure, FetchedMedia, MediaItem } from '../ports/networks';
 
 /**
  * Media fitness per network (issue 15): alt-text limits, accepted types, sizes, and for video the duration and frame

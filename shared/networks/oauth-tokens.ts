@@ -1,13 +1,13 @@
-import type { TokenSet } from './oauth';
-import type { Failure } from './types';
+import type { TokenSet } from '../ports/oauth';
+import type { Failure } from '../ports/networks';
 import { classifyStatus, rejected, type HttpResult } from './http';
+import { isRecord, trimBase } from '../domain/values';
 
 /**
  * Small helpers shared by the OAuth providers (LinkedIn, Facebook, Instagram, Reddit): building authorize URLs,
  * form bodies, turning a token answer into a TokenSet and sorting token-endpoint errors. No network calls here.
  */
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const field = (body: unknown, key: string): unknown => (isRecord(body) ? body[key] : undefined);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 /** A string, or a number written as a string (ids that some APIs send as numbers). */
@@ -21,7 +21,7 @@ export const num = (v: unknown): number | undefined => {
 export function urlWithQuery(base: string, path: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) query.set(k, v);
-  return `${base.replace(/\/+$/, '')}${path}?${query.toString().replace(/\+/g, '%20')}`;
+  return `${trimBase(base)}${path}?${query.toString().replace(/\+/g, '%20')}`;
 }
 
 /** An `application/x-www-form-urlencoded` request init. */

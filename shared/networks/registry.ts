@@ -1,7 +1,6 @@
 import type { Config } from '../config';
-import type { PlatformName } from '../domain/platforms';
-import type { NetworkAdapter } from './types';
-import type { OAuthProvider } from './oauth';
+import type { Registry } from '../ports/networks';
+import type { OAuthProviders } from '../ports/oauth';
 import { createTelegramAdapter } from './telegram';
 import { createBlueskyAdapter } from './bluesky';
 import { createMastodonAdapter } from './mastodon';
@@ -18,9 +17,6 @@ import { createLinkedinAdapter, createLinkedinProvider } from './linkedin';
 import { createFacebookAdapter, createFacebookProvider } from './facebook';
 import { createInstagramAdapter, createInstagramProvider } from './instagram';
 import { createXAdapter, createXProvider } from './x';
-
-export type Registry = Partial<Record<PlatformName, NetworkAdapter>>;
-export type OAuthProviders = Partial<Record<PlatformName, OAuthProvider>>;
 
 /** Maps network names to their adapters, with base URLs from the configuration (overridable for tests). */
 export function buildRegistry(cfg: Config): Registry {

@@ -1,6 +1,6 @@
 import type { PlatformName } from '../domain/platforms';
-import type { NetworkAdapter, PublishOutcome } from './types';
-import type { Registry } from './registry';
+import type { NetworkAdapter, PublishOutcome } from '../ports/networks';
+import type { Registry } from '../ports/networks';
 
 /**
  * Sandbox mode (local only): a post published to a simulated network links to that network's newest entry in the

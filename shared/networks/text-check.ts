@@ -1,6 +1,6 @@
 import type { PlatformName } from '../domain/platforms';
 import { textProblems, type PostShape, type PostTexts } from '../domain/text-length';
-import type { Failure, PublishContent } from './types';
+import type { Failure, PublishContent } from '../ports/networks';
 import { rejected } from './http';
 
 /**

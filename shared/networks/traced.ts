@@ -1,4 +1,4 @@
-import type { Registry } from './registry';
+import type { Registry } from '../ports/networks';
 import type { PlatformName } from '../domain/platforms';
 import { traced } from '../tracing';
 

@@ -1,5 +1,5 @@
 import type { PlatformName } from '../domain/platforms';
-import type { ValidPost } from '../app/publish/request';
+import type { ValidPost } from '../domain/post';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired';
 export type DecidedBy = 'owner' | 'client' | 'expiry';

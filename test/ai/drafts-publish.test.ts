@@ -4,7 +4,7 @@ import { startTestTable, testDeps } from '../support/deps';
 import { testContext } from '../networks/context';
 import { generateDrafts } from '../../shared/app/ai/generate';
 import { PLATFORM_NAMES, type PlatformName } from '../../shared/domain/platforms';
-import type { MediaItem, NetworkAdapter, PublishContent } from '../../shared/networks/types';
+import type { MediaItem, NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import type { DraftView } from '../../shared/api/ai-schemas';
 import type { Account } from '../../shared/ports/store';
 import { createTelegramAdapter } from '../../shared/networks/telegram';

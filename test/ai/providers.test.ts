@@ -1,4 +1,4 @@
-import { startTestTable, testDeps } from '../support/deps';
+import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import { BedrockFake, OpenAiFake } from '../fakes/bedrock';
 import { bedrockClient, BedrockDrafter } from '../../shared/adapters/aws/bedrock-drafter';
 import { OpenAiCompatibleDrafter } from '../../shared/adapters/openai-drafter';
@@ -9,10 +9,9 @@ import { textProblems, hashtagsOf, xWeightedLength } from '../../shared/domain/t
 import { usageKeys } from '../../shared/domain/usage';
 import type { Deps } from '../../shared/app/deps';
 import type { Account } from '../../shared/ports/store';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
 
 const MODEL = 'amazon.nova-lite-v1:0';
-let table: TableRef;
+let table: TestTable;
 let stopTable: () => Promise<void>;
 const bedrock = new BedrockFake();
 const openai = new OpenAiFake();

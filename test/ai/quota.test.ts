@@ -1,4 +1,4 @@
-import { startTestTable, testDeps, ManualClock } from '../support/deps';
+import { startTestTable, testDeps, ManualClock, type TestTable } from '../support/deps';
 import { generateDrafts } from '../../shared/app/ai/generate';
 import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
 import { AiUnavailableError, type DraftJob, type DraftProvider } from '../../shared/ports/ai';
@@ -6,9 +6,8 @@ import { usageKeys } from '../../shared/domain/usage';
 import { usage } from '../../shared/app/usage';
 import { AppError } from '../../shared/domain/errors';
 import type { Account } from '../../shared/ports/store';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
 
-let table: TableRef;
+let table: TestTable;
 let stop: () => Promise<void>;
 beforeAll(async () => { ({ table, stop } = await startTestTable()); });
 afterAll(async () => { await stop(); });

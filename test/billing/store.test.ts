@@ -1,5 +1,4 @@
-import { startTestTable, testDeps } from '../support/deps';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
+import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import { DynamoBillingStore } from '../../shared/adapters/dynamodb/billing';
 import { StripePayments, priceTableFrom } from '../../shared/adapters/stripe/stripe-payments';
 import { PlanLifecycleAccounts } from '../../shared/app/billing/plan-state';
@@ -8,7 +7,7 @@ import { signup, confirmSignup } from '../../shared/app/signup';
 import { TEST_PRICES, TEST_SECRET_KEY, TEST_WEBHOOK_SECRET, signedDelivery, stripeEvent, subscriptionObject, invoiceObject } from '../fakes/stripe';
 
 /** Billing invariants against the embedded DynamoDB, with real concurrency. */
-let table: TableRef;
+let table: TestTable;
 let stop: () => Promise<void>;
 beforeAll(async () => ({ table, stop } = await startTestTable()));
 afterAll(() => stop());

@@ -1,7 +1,6 @@
-import { startTestTable, testDeps } from '../support/deps';
+import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import type { Deps } from '../../shared/app/deps';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { handler as getPlatforms } from '../../functions/http/get-platforms';
@@ -15,9 +14,9 @@ import { handler as getOpenapi } from '../../functions/http/get-openapi';
 import { handler as getConfirm } from '../../functions/http/get-signup-confirm';
 import { handler as postConfirm } from '../../functions/http/post-signup-confirm';
 import { PLATFORMS } from '../../shared/domain/platforms';
-import { envClients } from '../../shared/app/oauth/clients';
+import { envClients } from '../../shared/adapters/env-oauth-clients';
 
-let table: TableRef;
+let table: TestTable;
 let stop: () => Promise<void>;
 let deps: Deps;
 let mailer: ReturnType<typeof testDeps>['mailer'];

@@ -10,7 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { buildStacks } from '../../bin/app';
 import { awsCronExpression, SWEEP_SCHEDULES } from '../../infra/sweep-schedules';
-import { DispatchInput } from '../../shared/app/publish/dispatch';
+import { DispatchInput } from '../../shared/app/timers/route-timer';
 import { documentClient } from '../../shared/adapters/dynamodb/client';
 import { routes } from '../../infra/routes';
 import { startRuntime } from '../support/runtime';

@@ -5,13 +5,13 @@ import { publishingWorld } from '../support/publishing';
 import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { startS3, type Service } from '../../infra/local/services';
 import { S3Blobs, s3Client } from '../../shared/adapters/aws/s3-blobs';
-import type { MediaGateway } from '../../shared/app/deps';
+import type { MediaGateway } from '../../shared/ports/media-gateway';
 import { createUploadUrl, finalizeUpload } from '../../shared/app/media/uploads';
 import { ownFile, withOwnMedia } from '../../shared/app/media/own-media';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 import { connect } from '../../shared/app/connections';
-import { MediaUnreachable } from '../../shared/networks/http';
+import { MediaUnreachable } from '../../shared/ports/networks';
 import { put, samples } from './world';
 
 /**

@@ -1,7 +1,8 @@
 import {
-  allowPrivateTargets, checkUrl, isPublicAddress, parseHostToIp, UnsafeTargetError,
+  checkUrl, isPublicAddress, parseHostToIp, UnsafeTargetError,
   type CheckUrlOptions, type HostLookup, type UnsafeTargetReason,
 } from '../../shared/net/address-guard';
+import { parseConfig } from '../../shared/config';
 
 /** Injected resolver: no real DNS in tests (the machine has no Internet). */
 const DNS: Record<string, string[]> = {
@@ -196,17 +197,13 @@ describe('parseHostToIp', () => {
   });
 });
 
-describe('allowPrivateTargets', () => {
-  const saved = process.env.ALLOW_PRIVATE_TARGETS;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.ALLOW_PRIVATE_TARGETS;
-    else process.env.ALLOW_PRIVATE_TARGETS = saved;
-  });
-
-  test.each([['1', true], ['true', true], ['TRUE', true], ['0', false], ['false', false], ['', false], [undefined, false]])(
+describe('ALLOW_PRIVATE_TARGETS (shared/config.ts)', () => {
+  test.each([['1', true], ['true', true], ['0', false], ['false', false], [undefined, false]])(
     'ALLOW_PRIVATE_TARGETS=%s → %s', (value, expected) => {
-      if (value === undefined) delete process.env.ALLOW_PRIVATE_TARGETS;
-      else process.env.ALLOW_PRIVATE_TARGETS = value;
-      expect(allowPrivateTargets()).toBe(expected);
+      expect(parseConfig({ ALLOW_PRIVATE_TARGETS: value }).ALLOW_PRIVATE_TARGETS).toBe(expected);
     });
+
+  test('any other value stops the configuration with the variable named', () => {
+    expect(() => parseConfig({ ALLOW_PRIVATE_TARGETS: 'yes' })).toThrow(/ALLOW_PRIVATE_TARGETS/);
+  });
 });

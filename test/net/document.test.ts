@@ -1,4 +1,4 @@
-import { MediaUnreachable } from '../../shared/networks/http';
+import { MediaUnreachable } from '../../shared/ports/networks';
 import { downloadDocument } from '../../shared/net/media';
 import { FakeServer } from '../../infra/local/sandbox/server';
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { MediaUnreachable } from '../../shared/networks/http';
+import { MediaUnreachable } from '../../shared/ports/networks';
 import { UnsafeTargetError, type HostLookup } from '../../shared/net/address-guard';
 import { downloadMedia, probeMedia, sniffKind } from '../../shared/net/media';
 

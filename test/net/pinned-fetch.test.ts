@@ -3,9 +3,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { UnsafeTargetError, type HostLookup } from '../../shared/net/address-guard';
 import { guardedFetch, pinnedFetch, type PinnedFetchInit } from '../../shared/net/pinned-fetch';
 import { downloadMedia, probeMedia } from '../../shared/net/media';
-import { MediaUnreachable } from '../../shared/networks/http';
+import { MediaUnreachable } from '../../shared/ports/networks';
 import { mediaGateway } from '../../shared/container';
-import { networkContext } from '../../shared/app/publish/send-to-network';
+import { networkContext } from '../../shared/app/network-context';
 import type { Deps } from '../../shared/app/deps';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);

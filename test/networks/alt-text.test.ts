@@ -2,7 +2,7 @@ import { createDiscordAdapter } from '../../shared/networks/discord';
 import { createInstagramAdapter } from '../../shared/networks/instagram';
 import { createLinkedinAdapter } from '../../shared/networks/linkedin';
 import { createWordpressAdapter } from '../../shared/networks/wordpress';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
 import { InstagramFake } from '../../infra/local/sandbox/instagram';
 import { LinkedinFake } from '../../infra/local/sandbox/linkedin';

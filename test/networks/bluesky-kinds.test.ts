@@ -1,5 +1,5 @@
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
-import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
+import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { BlueskyVideoFake } from '../../infra/local/sandbox/bluesky-video';
 import { buildMp4 } from '../support/mp4';

@@ -1,6 +1,6 @@
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import { findSpans } from '../../shared/networks/bluesky/facets';
-import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
+import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { testContext } from './context';
 

@@ -1,5 +1,5 @@
-import type { NetworkContext } from '../../shared/networks/types';
-import { MediaUnreachable } from '../../shared/networks/http';
+import type { NetworkContext } from '../../shared/ports/networks';
+import { MediaUnreachable } from '../../shared/ports/networks';
 
 /** A NetworkContext for adapter tests: real fetch against loopback fakes, a short deadline, recorded pacing. */
 export function testContext(credentials: Record<string, string>, opts: { timeoutMs?: number; paceWaitMs?: number } = {}) {

@@ -1,5 +1,5 @@
 import { createDevtoAdapter, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS, hashtags } from '../../shared/networks/devto';
-import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
+import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
 import { testContext } from './context';
 

@@ -1,5 +1,5 @@
 import { createDiscordAdapter } from '../../shared/networks/discord';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
 import { testContext } from './context';
 

@@ -1,6 +1,6 @@
 import { createFacebookAdapter, createFacebookProvider, GRAPH_VERSION } from '../../shared/networks/facebook';
-import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
-import type { PublishContent } from '../../shared/networks/types';
+import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
+import type { PublishContent } from '../../shared/ports/networks';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import { FakeServer } from '../../infra/local/sandbox/server';
 import { testContext } from './context';

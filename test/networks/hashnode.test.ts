@@ -1,5 +1,5 @@
 import { createHashnodeAdapter, DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, ME_QUERY, PUBLISH_MUTATION } from '../../shared/networks/hashnode';
-import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
+import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { FakeHashnode, HASHNODE_TOKEN, PUB2_ID, PUB_ID } from '../../infra/local/sandbox/hashnode';
 import { testContext } from './context';
 

@@ -1,7 +1,7 @@
 import { createInstagramAdapter, createInstagramProvider } from '../../shared/networks/instagram';
 import { GRAPH_VERSION } from '../../shared/networks/facebook/graph';
-import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
-import type { PublishContent } from '../../shared/networks/types';
+import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
+import type { PublishContent } from '../../shared/ports/networks';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import { InstagramFake } from '../../infra/local/sandbox/instagram';
 import { ctxWithSleeps, testContext } from './context';

@@ -1,5 +1,5 @@
 import { createLinkedinAdapter, createLinkedinProvider, LINKEDIN_VERSION } from '../../shared/networks/linkedin';
-import type { OAuthApp } from '../../shared/networks/oauth';
+import type { OAuthApp } from '../../shared/ports/oauth';
 import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
 import { testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';

@@ -1,7 +1,7 @@
 import { createLinkedinAdapter, createLinkedinProvider, LINKEDIN_VERSION } from '../../shared/networks/linkedin';
 import { escapeLittleText } from '../../shared/networks/linkedin/rules';
-import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
-import type { PublishContent } from '../../shared/networks/types';
+import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
+import type { PublishContent } from '../../shared/ports/networks';
 import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
 import { ctxWithSleeps, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';

@@ -1,5 +1,5 @@
 import { createMastodonAdapter } from '../../shared/networks/mastodon';
-import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
+import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { testContext } from './context';
 

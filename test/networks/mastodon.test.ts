@@ -1,6 +1,6 @@
 import { createMastodonAdapter } from '../../shared/networks/mastodon';
 import { statusLength } from '../../shared/networks/mastodon/rules';
-import type { NetworkAdapter, PublishContent } from '../../shared/networks/types';
+import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { ctxWithSleeps, testContext } from './context';
 

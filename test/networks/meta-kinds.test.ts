@@ -1,6 +1,6 @@
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createInstagramAdapter } from '../../shared/networks/instagram';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { MetaKindsFake } from '../../infra/local/sandbox/meta-kinds';
 import { ctxWithSleeps, testContext } from './context';
 

@@ -1,7 +1,7 @@
 import { generateSecretKey, getPublicKey, verifyEvent, type Event } from 'nostr-tools/pure';
 import { decode, noteEncode, npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import { createNostrAdapter, NOSTR_MAX_EVENT_BYTES } from '../../shared/networks/nostr';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { eventually, FakeRelay } from '../../infra/local/sandbox/nostr';
 import { testContext } from './context';
 

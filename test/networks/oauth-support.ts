@@ -1,5 +1,5 @@
 import type { PlatformName } from '../../shared/domain/platforms';
-import type { OAuthApp, OAuthProvider, TokenSet } from '../../shared/networks/oauth';
+import type { OAuthApp, OAuthProvider, TokenSet } from '../../shared/ports/oauth';
 import type { OAuthFake } from '../../infra/local/sandbox/oauth-authority';
 import { testContext } from './context';
 

@@ -1,7 +1,7 @@
 import { createRedditAdapter, createRedditProvider, REDDIT_DEFAULT_USER_AGENT } from '../../shared/networks/reddit';
 import { subredditName, waitFromMessage } from '../../shared/networks/reddit/rules';
-import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
-import type { PublishContent } from '../../shared/networks/types';
+import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
+import type { PublishContent } from '../../shared/ports/networks';
 import { RedditFake } from '../../infra/local/sandbox/reddit';
 import { testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';

@@ -1,5 +1,5 @@
 import { createSlackAdapter, slackMessageId } from '../../shared/networks/slack';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { SlackFake } from '../../infra/local/sandbox/slack';
 import { testContext } from './context';
 

@@ -1,5 +1,5 @@
 import { createTelegramAdapter } from '../../shared/networks/telegram';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { testContext } from './context';
 

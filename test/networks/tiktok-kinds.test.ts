@@ -1,5 +1,5 @@
 import { createTikTokAdapter } from '../../shared/networks/tiktok';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { FakeServer } from '../../infra/local/sandbox/server';
 import { TikTokUploadFake } from '../../infra/local/sandbox/tiktok-upload';
 import { buildMp4 } from '../support/mp4';

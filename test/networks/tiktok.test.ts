@@ -1,6 +1,6 @@
 import { createTikTokAdapter, createTikTokProvider } from '../../shared/networks/tiktok';
-import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
-import type { PublishContent } from '../../shared/networks/types';
+import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
+import type { PublishContent } from '../../shared/ports/networks';
 import { TikTokFake } from '../../infra/local/sandbox/tiktok';
 import { ctxWithSleeps, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';

@@ -1,5 +1,5 @@
 import { createWordpressAdapter, htmlParagraphs, WORDPRESS_MAX_BODY_BYTES } from '../../shared/networks/wordpress';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { FakeWordpress, PNG_BYTES, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
 import { testContext } from './context';
 

@@ -1,5 +1,5 @@
 import { createXAdapter } from '../../shared/networks/x';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { XFake } from '../../infra/local/sandbox/x';
 import { buildMp4 } from '../support/mp4';
 import { testContext } from './context';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createXAdapter, createXProvider, weightedLength } from '../../shared/networks/x';
-import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
-import type { PublishContent } from '../../shared/networks/types';
+import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
+import type { PublishContent } from '../../shared/ports/networks';
 import { XFake } from '../../infra/local/sandbox/x';
 import { ctxWithSleeps, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';

@@ -1,5 +1,5 @@
 import { createYouTubeAdapter } from '../../shared/networks/youtube';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { YouTubeFake } from '../../infra/local/sandbox/youtube';
 import { buildMp4 } from '../support/mp4';
 import { testContext } from './context';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createYouTubeAdapter, createYouTubeProvider, secondsUntilPacificMidnight } from '../../shared/networks/youtube';
-import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
-import type { PublishContent } from '../../shared/networks/types';
+import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
+import type { PublishContent } from '../../shared/ports/networks';
 import { YouTubeFake } from '../../infra/local/sandbox/youtube';
 import { testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';

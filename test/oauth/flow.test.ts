@@ -6,14 +6,14 @@ import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
 import { startOAuth, completeOAuth, completePick } from '../../shared/app/oauth/flow';
 import { challengeOf, STATE_TTL_SECONDS } from '../../shared/app/oauth/state';
-import { callbackReply } from '../../shared/app/oauth/views';
+import { callbackReply } from '../../shared/http/pages/oauth-result';
 import { createBrand } from '../../shared/app/brands';
 import { createApiKey } from '../../shared/app/api-keys';
-import { staticClients } from '../../shared/app/oauth/clients';
+import { staticClients } from '../support/oauth';
 import { handler as getConnections } from '../../functions/http/get-connections';
 import { handler as postOauthUrl } from '../../functions/http/post-oauth-url';
 import { handler as getCallback } from '../../functions/http/get-oauth-callback';
-import type { TokenSet } from '../../shared/networks/oauth';
+import type { TokenSet } from '../../shared/ports/oauth';
 import type { Account } from '../../shared/ports/store';
 import type { PlatformName } from '../../shared/domain/platforms';
 

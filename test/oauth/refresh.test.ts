@@ -9,7 +9,7 @@ import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 import { usageKeys } from '../../shared/domain/usage';
 import type { ServiceEvent } from '../../shared/ports/publishing';
-import type { TokenSet } from '../../shared/networks/oauth';
+import type { TokenSet } from '../../shared/ports/oauth';
 import type { Account } from '../../shared/ports/store';
 
 let w: Awaited<ReturnType<typeof oauthWorld>>;

@@ -1,7 +1,7 @@
 import { mockClient } from 'aws-sdk-client-mock';
 import { GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { SsmOAuthClients } from '../../shared/adapters/aws/ssm-oauth-clients';
-import { envClients, firstOf } from '../../shared/app/oauth/clients';
+import { envClients, firstOf } from '../../shared/adapters/env-oauth-clients';
 
 const ssm = mockClient(SSMClient);
 beforeEach(() => ssm.reset());

@@ -4,7 +4,7 @@ import { getSchedule, listSchedules } from '../../shared/app/schedule/manage';
 import { createRecurring, deleteRecurring, getRecurring, listRecurring } from '../../shared/app/schedule/recurring';
 import { occurrenceScheduleId } from '../../shared/app/schedule/common';
 import { RecurringRequestSchema, type RecurringRequest } from '../../shared/app/schedule/request';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { getPost } from '../../shared/app/publish/queries';
 import { updateBrand } from '../../shared/app/brands';
 import { AppError } from '../../shared/domain/errors';

@@ -2,8 +2,9 @@ import { startTestTable, testDeps } from '../support/deps';
 import { WebhookReceiver } from '../webhooks/receiver';
 import { newId } from '../../shared/domain/ids';
 import { createWebhook } from '../../shared/app/webhooks/endpoints';
-import { deliverWebhook, SWEEP_GRACE_MS, type WebhookMessage } from '../../shared/app/webhooks/deliver';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+import { deliverWebhook, SWEEP_GRACE_MS, type WebhookMessage } from '../../shared/app/webhooks/deliveries';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
+import { recordEvent } from '../../shared/app/webhooks/record-event';
 import type { Account } from '../../shared/ports/store';
 
 /** The dispatcher routes the webhook sweep's timer to the webhook sweep (the timer's input, as the scheduler sends it). */
@@ -23,7 +24,7 @@ describe('dispatcher: the webhook sweep timer', () => {
 
     t.queue.failWith = new Error('SQS unavailable');
     const postId = newId('pst', clock.now());
-    await t.deps.events.record({
+    await recordEvent(t.deps, {
       id: newId('evt', clock.now()), type: 'post.published', created_at: new Date(clock.now()).toISOString(), account_id: account.id,
       data: {
         platform: 'telegram', status: 'published', post_id: postId, url: 'https://t.me/acmenews/41', error: null, code: null,

@@ -4,7 +4,7 @@ import { cancelSchedule, getSchedule, listSchedules, patchSchedule } from '../..
 import { fireScheduled } from '../../shared/app/schedule/fire';
 import { STALE_RUN_MS } from '../../shared/app/schedule/common';
 import { ScheduleRequestSchema, type ScheduleRequest } from '../../shared/app/schedule/request';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 import { getPost } from '../../shared/app/publish/queries';

@@ -7,7 +7,7 @@ import { recordDeferral } from '../../shared/app/schedule/deferral';
 import { SCHEDULE_SWEEP, SWEEP_GRACE_MS, sweepSchedules } from '../../shared/app/schedule/sweep';
 import { SWEEP_SCHEDULES } from '../../infra/sweep-schedules';
 import { SchedulePatchSchema, ScheduleRequestSchema, type ScheduleRequest } from '../../shared/app/schedule/request';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { keys } from '../../shared/adapters/dynamodb/keys';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../shared/app/deps';

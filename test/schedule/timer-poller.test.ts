@@ -4,7 +4,7 @@ import { startTimerPoller } from '../../infra/local/timer-poller';
 import { createSchedule } from '../../shared/app/schedule/create';
 import { getSchedule } from '../../shared/app/schedule/manage';
 import { ScheduleRequestSchema } from '../../shared/app/schedule/request';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import type { Deps } from '../../shared/app/deps';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;

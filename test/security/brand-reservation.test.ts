@@ -1,11 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { startTestTable, testDeps, type ManualClock } from '../support/deps';
+import { startTestTable, testDeps, type ManualClock, type TestTable } from '../support/deps';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { BRAND_RESERVATION_LEASE_MS, createBrand } from '../../shared/app/brands';
 import { DynamoAccountStore } from '../../shared/adapters/dynamodb/accounts';
 import { DynamoBrandStore } from '../../shared/adapters/dynamodb/brands';
 import { PLANS } from '../../shared/domain/plans';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import type { Deps } from '../../shared/app/deps';
 import type { Account } from '../../shared/ports/store';
 
@@ -15,7 +14,7 @@ import type { Account } from '../../shared/ports/store';
  * document-client wrapper), as a table that goes away mid-request does. No orphan may hold a place for good: a
  * reservation left pending is reclaimed once its lease is over, exactly once under concurrency (embedded DynamoDB).
  */
-let table: TableRef;
+let table: TestTable;
 let stop: () => Promise<void>;
 let deps: Deps;
 let clock: ManualClock;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { generateSecretKey } from 'nostr-tools/pure';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { createNostrAdapter, NOSTR_MAX_RELAYS } from '../../shared/networks/nostr';
-import type { PublishContent } from '../../shared/networks/types';
+import type { PublishContent } from '../../shared/ports/networks';
 import { FakeRelay } from '../../infra/local/sandbox/nostr';
 import { testContext } from '../networks/context';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';

@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { call, sampleEvent } from '../support/invoke';
 import { testDeps } from '../support/deps';
-import { documentClient } from '../../shared/adapters/dynamodb/client';
 import { ensureTable, startDynamo, type Service } from '../../infra/local/services';
 import { setDeps } from '../../shared/container';
 import { signup, confirmSignup } from '../../shared/app/signup';
@@ -34,16 +33,15 @@ beforeAll(async () => {
   await startEngine();
   await ensureTable(engine.endpoint, tableName);
   // one attempt per call: the SDK's retries would only slow the refused calls down
-  const doc = documentClient({ region: 'us-east-1', endpoint: engine.endpoint });
-  (doc.config as { maxAttempts?: () => Promise<number> }).maxAttempts = async () => 1;
-  deps = testDeps({ doc, tableName }).deps;
+  process.env.AWS_MAX_ATTEMPTS = '1';
+  deps = testDeps({ tableName, endpoint: engine.endpoint }).deps;
   setDeps(deps);
-  const t = testDeps({ doc, tableName });
+  const t = testDeps({ tableName, endpoint: engine.endpoint });
   await signup(t.deps, { email: 'outage@example.com', ip: '198.51.100.7' });
   const link = t.mailer.sent.at(-1)!.links[0];
   key = (await confirmSignup(t.deps, new URL(link).searchParams.get('token')!)).api_key;
 });
-afterAll(async () => { setDeps(undefined); await stopEngine().catch(() => undefined); });
+afterAll(async () => { delete process.env.AWS_MAX_ATTEMPTS; setDeps(undefined); await stopEngine().catch(() => undefined); });
 
 let ip = 0;
 const ev = (method: string, p: string, o: { body?: unknown; auth?: boolean } = {}): APIGatewayProxyEventV2 => {

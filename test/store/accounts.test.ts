@@ -1,14 +1,13 @@
-import { startTestTable, testDeps } from '../support/deps';
+import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import { signup, confirmSignup, defaultBrandId } from '../../shared/app/signup';
 import { authenticate } from '../../shared/app/auth';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../shared/app/api-keys';
 import { createBrand, updateBrand } from '../../shared/app/brands';
 import { hit, perMinute } from '../../shared/app/rate-limit';
 import { AppError, RateLimitedError } from '../../shared/domain/errors';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 
-let table: TableRef;
+let table: TestTable;
 let stop: () => Promise<void>;
 beforeAll(async () => ({ table, stop } = await startTestTable()));
 afterAll(() => stop());

@@ -2,7 +2,7 @@ import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
 import { getPost } from '../../shared/app/publish/queries';
-import { dispatch } from '../../shared/app/publish/dispatch';
+import { dispatch } from '../../shared/app/timers/route-timer';
 import { setGuardrails } from '../../shared/app/guardrails/guardrails';
 import { createApiKey } from '../../shared/app/api-keys';
 import {

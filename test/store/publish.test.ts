@@ -3,7 +3,7 @@ import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
 import { sendToNetwork, STALE_CLAIM_MS } from '../../shared/app/publish/send-to-network';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { getPost, postStatus } from '../../shared/app/publish/queries';
 import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';
@@ -258,15 +258,15 @@ describe('POST /api/post use case', () => {
     const acc = await w.newAccount('pro');
     await w.connectTelegram(w.deps, acc);
     w.telegram.failNext({ delayMs: 1500, status: 200, body: { ok: true, result: { message_id: 99, chat: { id: -1001234567890, type: 'channel', username: 'acmenews' } } } });
-    const saved = w.deps.settings.publishWaitMs;
-    w.deps.settings.publishWaitMs = 300;
+    const saved = w.deps.settings;
+    w.deps.settings = { ...saved, publishWaitMs: 300 };
     try {
       const res = await post(acc, { platform: 'telegram', text: 'slow' });
       expect(res.results[0]).toMatchObject({ ok: false, status: 'unknown', code: 'timed_out' });
       await w.queue.drain();
       expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ ok: true, status: 'published', id: '99' });
     } finally {
-      w.deps.settings.publishWaitMs = saved;
+      w.deps.settings = saved;
     }
   });
 

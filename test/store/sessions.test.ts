@@ -1,12 +1,11 @@
-import { startTestTable, testDeps } from '../support/deps';
+import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { checkSignInLink, completeSignIn, requestSignInLink, sessionPrincipal, SESSION_TTL_SECONDS, signOut, startSession } from '../../shared/app/dashboard/sign-in';
 import { sha256Hex } from '../../shared/domain/api-key';
 import { AppError, RateLimitedError } from '../../shared/domain/errors';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
-let table: TableRef;
+let table: TestTable;
 let stop: () => Promise<void>;
 beforeAll(async () => ({ table, stop } = await startTestTable()));
 afterAll(() => stop());

@@ -7,50 +7,22 @@ import type { Queue, QueueMessage } from '../../shared/ports/queue';
 import type { CronInvocation, ScheduledInvocation, Scheduler } from '../../shared/ports/scheduler';
 import type { Blobs } from '../../shared/ports/blobs';
 import { documentClient, type TableRef } from '../../shared/adapters/dynamodb/client';
-import { DynamoAccountStore } from '../../shared/adapters/dynamodb/accounts';
-import { DynamoKeyStore } from '../../shared/adapters/dynamodb/api-keys';
-import { DynamoBrandStore } from '../../shared/adapters/dynamodb/brands';
-import { DynamoTokenStore } from '../../shared/adapters/dynamodb/tokens';
-import { DynamoCounterStore } from '../../shared/adapters/dynamodb/counters';
 import { ensureTable, startDynamo, type Service } from '../../infra/local/services';
-import { DynamoConnectionStore } from '../../shared/adapters/dynamodb/connections';
-import { DynamoPostStore } from '../../shared/adapters/dynamodb/posts';
-import { DynamoLockStore } from '../../shared/adapters/dynamodb/locks';
-import { DynamoPaceStore } from '../../shared/adapters/dynamodb/pace';
-import { DynamoEventSink } from '../../shared/adapters/dynamodb/events';
-import { DynamoWebhookStore } from '../../shared/adapters/dynamodb/webhooks';
-import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
-import { WebhookFanOut } from '../../shared/app/webhooks/fan-out';
-import { DynamoPublishContextStore } from '../../shared/adapters/dynamodb/publish-context';
-import { DynamoScheduleStore } from '../../shared/adapters/dynamodb/schedules';
-import { buildOAuthProviders, buildRegistry } from '../../shared/networks/registry';
-import { envClients } from '../../shared/app/oauth/clients';
-import { mediaGateway } from '../../shared/container';
-import { DynamoMediaStore } from '../../shared/adapters/dynamodb/media';
-import { DynamoBillingStore } from '../../shared/adapters/dynamodb/billing';
-import { StripePayments } from '../../shared/adapters/stripe/stripe-payments';
-import { withOwnMedia } from '../../shared/app/media/own-media';
-import { config } from '../../shared/config';
-import { DynamoSessionStore } from '../../shared/adapters/dynamodb/sessions';
-import { DynamoMcpOAuthStore } from '../../shared/adapters/dynamodb/mcp-oauth';
-import { McpAppRegistry } from '../../shared/adapters/mcp-app-registry';
-import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
-import { DynamoApprovalStore } from '../../shared/adapters/dynamodb/approvals';
-import { DynamoBrandingStore } from '../../shared/adapters/dynamodb/branding';
+import { buildDeps } from '../../shared/container';
+import { parseConfig } from '../../shared/config';
 import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
-import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
 
-/** Billing as on a server without Stripe configured (checkout and portal: 503 billing_unavailable). */
-export const unconfiguredPayments = new StripePayments(async () => undefined);
+/** A table of the embedded DynamoDB: where it listens, and a document client for tests that read it directly. */
+export type TestTable = TableRef & { endpoint: string };
 
 /** An in-memory embedded DynamoDB (dynalite) with the project's table, one per test file. */
-export async function startTestTable(): Promise<{ table: TableRef; stop: () => Promise<void>; endpoint: string }> {
+export async function startTestTable(): Promise<{ table: TestTable; stop: () => Promise<void>; endpoint: string }> {
   const dynamo: Service = await startDynamo(undefined);
   const tableName = `t-${randomUUID()}`;
   await ensureTable(dynamo.endpoint, tableName);
   const doc = documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint });
-  return { table: { doc, tableName }, endpoint: dynamo.endpoint, stop: async () => { doc.destroy(); await dynamo.stop(); } };
+  return { table: { doc, tableName, endpoint: dynamo.endpoint }, endpoint: dynamo.endpoint, stop: async () => { doc.destroy(); await dynamo.stop(); } };
 }
 
 /** Records emails instead of sending them. */
@@ -125,47 +97,24 @@ const noBlobs: Blobs = {
   putStream: async () => { throw new Error('blobs not configured in this test'); },
 };
 
-/** Deps over the embedded table, with in-memory mail/queue/scheduler and a manual clock. */
-export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: { frozenClock?: boolean } = {}) {
+/**
+ * Deps as the production container wires them (shared/container.ts `buildDeps`, local runtime) over the embedded
+ * table, with only what a test must own replaced: in-memory mail, queue and scheduler, a test clock, a readable
+ * cipher, no blob storage. Settings come from the configuration: https://api.test, memory:// queues, 4 s network
+ * deadline, 6 s publish wait, private targets allowed (the fakes listen on 127.0.0.1), no Stripe, the local drafter.
+ */
+export function testDeps(table: Pick<TestTable, 'tableName' | 'endpoint'>, overrides: Partial<Deps> = {}, opts: { frozenClock?: boolean } = {}) {
   const mailer = new MemoryMailer();
   const clock = opts.frozenClock ? new ManualClock(Date.now()) : new OffsetClock();
   const queue = new MemoryQueue();
   const scheduler = new MemoryScheduler();
-  const deps: Deps = {
-    accounts: new DynamoAccountStore(table),
-    keys: new DynamoKeyStore(table),
-    brands: new DynamoBrandStore(table),
-    tokens: new DynamoTokenStore(table),
-    counters: new DynamoCounterStore(table, () => Math.floor(clock.now() / 1000)),
-    connections: new DynamoConnectionStore(table),
-    posts: new DynamoPostStore(table),
-    locks: new DynamoLockStore(table),
-    pace: new DynamoPaceStore(table),
-    events: new DynamoEventSink(table),
-    schedules: new DynamoScheduleStore(table),
-    networks: buildRegistry(config()),
-    oauth: { providers: buildOAuthProviders(config()), clients: envClients(config()) },
-    media: mediaGateway(true),
-    uploads: new DynamoMediaStore(table),
-    webhooks: new DynamoWebhookStore(table),
-    webhookSender: new HttpWebhookSender({ allowPrivate: true }),
-    payments: unconfiguredPayments,
-    billing: new DynamoBillingStore(table),
-    sessions: new DynamoSessionStore(table),
-    mcpOAuth: new DynamoMcpOAuthStore(table),
-    guardrails: new DynamoGuardrailStore(table),
-    apps: new McpAppRegistry(new DynamoMcpOAuthStore(table)),
-    approvals: new DynamoApprovalStore(table),
-    branding: new DynamoBrandingStore(table),
-    ai: new LocalDrafter(),
-    publishContext: new DynamoPublishContextStore(table),
-    // As in the container: recorded events fan out to webhook endpoints (messages land in queue.sent under memory://webhooks).
-    fanOut: new WebhookFanOut(() => deps),
-    mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
-    settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
-    ...overrides,
-  };
-  // As in the container: own uploads (${publicBaseUrl}/media/…) are answered from the table and blobs (read at call time).
-  deps.media = withOwnMedia(deps.media, deps);
+  const deps = buildDeps(parseConfig({
+    ...process.env,
+    RUNTIME: 'local', TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, AWS_REGION: 'us-east-1',
+    PUBLIC_BASE_URL: 'https://api.test', PUBLISH_QUEUE_URL: 'memory://publish', WEBHOOK_QUEUE_URL: 'memory://webhooks',
+    NETWORK_TIMEOUT_MS: '4000', PUBLISH_WAIT_MS: '6000', ALLOW_PRIVATE_TARGETS: '1',
+    STRIPE_SECRET_KEY: undefined, OAUTH_SSM_PREFIX: undefined, SANDBOX_ORIGIN: undefined, AI_PROVIDER: 'local',
+  }));
+  Object.assign(deps, { mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs }, overrides);
   return { deps, mailer, clock, queue, scheduler };
 }

@@ -1,11 +1,15 @@
 import type { PlatformName } from '../../shared/domain/platforms';
-import type { OAuthProvider, TokenSet } from '../../shared/networks/oauth';
-import type { Failure, NetworkAdapter, NetworkContext, PublishOutcome } from '../../shared/networks/types';
+import type { OAuthClient, OAuthClients, OAuthProvider, TokenSet } from '../../shared/ports/oauth';
+import type { Failure, NetworkAdapter, NetworkContext, PublishOutcome } from '../../shared/ports/networks';
 import { classifyStatus, failureFromError, request } from '../../shared/networks/http';
-import { staticClients } from '../../shared/app/oauth/clients';
 import { OAuthNetworkFake } from '../../infra/local/sandbox/oauth-network';
 import { publishingWorld } from './publishing';
 import type { Deps } from '../../shared/app/deps';
+
+/** Fixed client registrations. */
+export function staticClients(clients: Partial<Record<PlatformName, OAuthClient>>): OAuthClients {
+  return { get: async (platform) => clients[platform] };
+}
 
 /**
  * A tiny OAuthProvider + NetworkAdapter for infra/local/sandbox/oauth-network.ts, so the OAuth framework (state, PKCE,

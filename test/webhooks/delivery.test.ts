@@ -1,6 +1,5 @@
 import { webhookSecretContext } from '../../shared/app/security/contexts';
-import { startTestTable, testDeps } from '../support/deps';
-import type { TableRef } from '../../shared/adapters/dynamodb/client';
+import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import type { Account } from '../../shared/ports/store';
 import type { ServiceEvent } from '../../shared/ports/publishing';
 import { newId } from '../../shared/domain/ids';
@@ -12,16 +11,16 @@ import {
 } from '../../shared/app/webhooks/endpoints';
 import {
   CLAIM_STALE_MS, deliverWebhook, redeliver, RetryLater, SWEEP_GRACE_MS, SWEEP_SCHEDULE, sweepDeliveries, type WebhookMessage,
-} from '../../shared/app/webhooks/deliver';
-import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
+} from '../../shared/app/webhooks/deliveries';
+import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
 import { verifyWebhook, parseSignatureHeader } from '../../shared/webhooks/verify';
 import { AppError } from '../../shared/domain/errors';
 import { independentVerify } from './independent';
 import { WebhookReceiver } from './receiver';
-import { recordEvent } from '../../shared/app/webhooks/fan-out';
+import { recordEvent } from '../../shared/app/webhooks/record-event';
 
-let table: TableRef;
+let table: TestTable;
 let stopTable: () => Promise<void>;
 let t: ReturnType<typeof testDeps>;
 let rx: WebhookReceiver;

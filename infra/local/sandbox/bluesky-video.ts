@@ -1,25 +1,20 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 /**
  * A loopback Bluesky video service (video.bsky.app): `app.bsky.video.uploadVideo` answers a JobStatus and
  * `app.bsky.video.getJobStatus` walks each job through `states` (one per poll) before completing it with a blob.
  * Requests are recorded for exact assertions; `override(nsid, reply)` replaces one endpoint's answer.
  */
-export class BlueskyVideoFake {
-  readonly server = new FakeServer((req) => this.route(req));
+export class BlueskyVideoFake extends NetworkSimulator {
   /** The states a job reports on successive getJobStatus calls; past the end it is JOB_STATE_COMPLETED with a blob. */
   states: string[] = ['JOB_STATE_ENCODING'];
   readonly overrides = new Map<string, (req: RecordedRequest) => FakeReply>();
   private readonly polls = new Map<string, number>();
   private jobs = 0;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
 
-  reset(): void {
-    this.server.requests.length = 0;
+  override reset(): void {
+    super.reset();
     this.overrides.clear();
     this.polls.clear();
     this.states = ['JOB_STATE_ENCODING'];
@@ -40,7 +35,7 @@ export class BlueskyVideoFake {
 
   private readonly sizes = new Map<string, number>();
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     const nsid = req.path.replace(/^\/xrpc\//, '');
     const override = this.overrides.get(nsid);
     if (override) return override(req);

@@ -1,12 +1,11 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 /**
  * A loopback Bluesky PDS: createSession, uploadBlob, resolveHandle, createRecord, getServiceAuth (the token for the
  * video service) and app.bsky.feed.getPosts (`posts`, as the PDS proxies it to the AppView) as the real XRPC endpoints
  * answer them, plus GET /media/<name> serving test media bytes. `override(nsid, reply)` replaces one endpoint's answer.
  */
-export class BlueskyFake {
-  readonly server = new FakeServer((req) => this.route(req));
+export class BlueskyFake extends NetworkSimulator {
   /** handle → password accepted by createSession (the app password). */
   readonly accounts = new Map<string, { password: string; did: string }>([['alice.test', { password: 'abcd-efgh-ijkl-mnop', did: 'did:plc:alice' }]]);
   /** Handles that resolveHandle knows. */
@@ -20,13 +19,9 @@ export class BlueskyFake {
   private records = 0;
   private blobs = 0;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
 
-  reset(): void {
-    this.server.requests.length = 0;
+  override reset(): void {
+    super.reset();
     this.overrides.clear();
     this.media.clear();
     this.posts.clear();
@@ -45,7 +40,7 @@ export class BlueskyFake {
 
   mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     if (req.path.startsWith('/media/')) {
       const m = this.media.get(req.path.slice('/media/'.length));
       return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };

@@ -1,4 +1,4 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 export const DEVTO_KEY = 'devto-test-key-123';
 
@@ -6,17 +6,12 @@ export const DEVTO_KEY = 'devto-test-key-123';
  * A loopback Forem (dev.to) API: GET /api/users/me and POST /api/articles. Checks the `api-key` header like dev.to
  * (401 {error:'unauthorized', status:401}); tests override a route's answer through `replies`.
  */
-export class FakeDevto {
-  readonly server = new FakeServer((req) => this.route(req));
+export class FakeDevto extends NetworkSimulator {
   replies: Partial<Record<'me' | 'articles', FakeReply>> = {};
   nextId = 1001;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     if (req.headers['api-key'] !== DEVTO_KEY) return { status: 401, body: { error: 'unauthorized', status: 401 } };
     if (req.method === 'GET' && req.path === '/api/users/me') {
       return this.replies.me ?? { status: 200, body: { id: 42, username: 'ada', name: 'Ada L', profile_image: 'https://x/p.png' } };

@@ -1,4 +1,4 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 /**
  * A loopback Discord webhook endpoint: `GET /api/webhooks/<id>/<token>` answers the Webhook object and
@@ -6,8 +6,7 @@ import { FakeServer, type FakeReply, type RecordedRequest } from './server';
  * an unknown id 404 (10015 Unknown Webhook). A multipart POST (payload_json + files[n], attachments[].description as
  * alt text) is read as Discord does. `failNext` queues replies for the next POSTs.
  */
-export class DiscordFake {
-  readonly server: FakeServer;
+export class DiscordFake extends NetworkSimulator {
   webhookId = '1234567890123456789';
   webhookToken = 'tok_EN-secret_abc123';
   guildId = '111111111111111111';
@@ -17,16 +16,9 @@ export class DiscordFake {
   private static readonly FIRST_ID = 333333333333333000n;
   private nextId = DiscordFake.FIRST_ID;
 
-  constructor() {
-    this.server = new FakeServer((req) => this.handle(req));
-  }
-
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get requests(): RecordedRequest[] { return this.server.requests; }
   get webhookPath(): string { return `/api/webhooks/${this.webhookId}/${this.webhookToken}`; }
   get webhookUrl(): string { return `${this.server.url}${this.webhookPath}`; }
-  reset(): void { this.server.requests.length = 0; this.queued.length = 0; this.nextId = DiscordFake.FIRST_ID; }
+  override reset(): void { super.reset(); this.queued.length = 0; this.nextId = DiscordFake.FIRST_ID; }
   failNext(reply: FakeReply): void { this.queued.push(reply); }
 
   /** The payload_json part of a multipart/form-data message (files with attachments[].description). */
@@ -36,7 +28,7 @@ export class DiscordFake {
     try { return m ? JSON.parse(m[1]) : undefined; } catch { return undefined; }
   }
 
-  private handle(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     const m = /^\/api\/(?:v\d+\/)?webhooks\/(\d+)\/([^/]+)$/.exec(req.path);
     if (!m || m[1] !== this.webhookId) return { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
     if (m[2] !== this.webhookToken) return { status: 401, body: { message: 'Invalid Webhook Token', code: 50027 } };

@@ -1,4 +1,4 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 export const HASHNODE_TOKEN = 'hn-pat-0123456789';
 export const PUB_ID = '64a1b2c3d4e5f60718293a4b';
@@ -11,8 +11,7 @@ export interface GqlBody { query: string; variables?: { input?: Record<string, u
  * query text. A missing or wrong `Authorization` gives HTTP 200 with errors[UNAUTHENTICATED], as Hashnode does.
  * `schema: 'current'` refuses `coverImageOptions` on PublishPostInput the way Apollo refuses an unknown input field.
  */
-export class FakeHashnode {
-  readonly server = new FakeServer((req) => this.route(req));
+export class FakeHashnode extends NetworkSimulator {
   replies: Partial<Record<'me' | 'publish' | 'draft', FakeReply>> = {};
   schema: 'legacy' | 'current' = 'legacy';
   publications = [
@@ -20,13 +19,9 @@ export class FakeHashnode {
     { id: PUB2_ID, title: 'Team blog', url: 'https://blog.example.com' },
   ];
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
   body(i: number): GqlBody { return this.server.requests[i].json as GqlBody; }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     if (req.method !== 'POST' || req.path !== '/') return { status: 404, body: 'Not found' };
     const { query, variables } = req.json as GqlBody;
     if (req.headers.authorization !== HASHNODE_TOKEN) {

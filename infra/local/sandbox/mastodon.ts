@@ -1,4 +1,4 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 type Handler = (req: RecordedRequest) => FakeReply;
 
@@ -9,8 +9,7 @@ type Handler = (req: RecordedRequest) => FakeReply;
  * `override('POST /api/v1/statuses', reply)` replaces one route's answer; `processing` sets how many polls a media
  * upload answers 206 after its 202 (0 = the upload answers 200 at once).
  */
-export class MastodonFake {
-  readonly server = new FakeServer((req) => this.route(req));
+export class MastodonFake extends NetworkSimulator {
   token = 'good-token';
   maxCharacters = 500;
   processing = 0;
@@ -22,13 +21,9 @@ export class MastodonFake {
   private uploads = 0;
   private polls = new Map<string, number>();
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
 
-  reset(): void {
-    this.server.requests.length = 0;
+  override reset(): void {
+    super.reset();
     this.overrides.clear();
     this.media.clear();
     this.polls.clear();
@@ -54,7 +49,7 @@ export class MastodonFake {
 
   mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     if (req.method === 'GET' && req.path.startsWith('/media/')) {
       const m = this.media.get(req.path.slice('/media/'.length));
       return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };

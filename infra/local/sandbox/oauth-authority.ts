@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 /**
  * The OAuth half shared by the network fakes (TikTok, X, YouTube, LinkedIn, Reddit, Facebook / Instagram):
@@ -197,17 +197,12 @@ export type FakeRoute = (req: RecordedRequest) => FakeReply | Promise<FakeReply>
  * by "METHOD /path", `failNext(route, reply)` (a reply played once for that route: the fake's route() asks
  * `playQueued`), `revoke()` and the bearer check.
  */
-export abstract class OAuthFake {
-  readonly server = new FakeServer((req) => this.route(req));
+export abstract class OAuthFake extends NetworkSimulator {
   abstract readonly oauth: OAuthAuthority;
   private readonly queued = new Map<string, FakeRoute[]>();
   /** Counter for the ids a fake hands out; back to 0 on reset. */
   protected n = 0;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
   get clientId(): string { return this.oauth.clientId; }
   get clientSecret(): string { return this.oauth.clientSecret; }
   /** "METHOD /path" of each API request (media downloads left out), in order. */
@@ -216,8 +211,8 @@ export abstract class OAuthFake {
   /** The URL of a file served under /media/ (see serveMedia). */
   mediaUrl(name: string): string { return `${this.url}/media/${name}`; }
 
-  reset(): void {
-    this.server.requests.length = 0;
+  override reset(): void {
+    super.reset();
     this.queued.clear();
     this.oauth.reset();
     this.n = 0;
@@ -231,8 +226,6 @@ export abstract class OAuthFake {
     list.push(typeof reply === 'function' ? reply : () => reply);
     this.queued.set(route, list);
   }
-
-  protected abstract route(req: RecordedRequest): FakeReply | Promise<FakeReply>;
 
   /** The path calls and find() name a request by (FacebookFake leaves the version prefix out). */
   protected pathOf(req: RecordedRequest): string { return req.path; }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 export interface FakeOAuthAccount { id: string; handle: string }
 interface Grant { client_id: string; redirect_uri: string; challenge?: string; used: boolean }
@@ -17,8 +17,7 @@ interface Token { account: 'user'; expires_at: number; refresh: string }
  * - GET  /posts/:id → {status: processing | published}
  * - GET  /media/<name>.mp4 | .png → a small public media file (for posts with media)
  */
-export class OAuthNetworkFake {
-  readonly server: FakeServer;
+export class OAuthNetworkFake extends NetworkSimulator {
   clientId = 'fake-client-id';
   clientSecret = 'fake-client-secret';
   accounts: FakeOAuthAccount[] = [{ id: 'acct-1', handle: '@fakeuser' }];
@@ -38,14 +37,6 @@ export class OAuthNetworkFake {
   private revoked = false;
   private n = 0;
 
-  constructor() {
-    this.server = new FakeServer((req) => this.handle(req));
-  }
-
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
   /** Token endpoint calls of one grant type. */
   tokenCalls(grant: 'authorization_code' | 'refresh_token'): RecordedRequest[] {
     return this.requests.filter((r) => r.path === '/oauth/token' && new URLSearchParams(r.text).get('grant_type') === grant);
@@ -55,8 +46,8 @@ export class OAuthNetworkFake {
   revoke(): void { this.revoked = true; this.tokens.clear(); }
   /** Makes every access token issued so far expired at the network. */
   expireAccessTokens(): void { for (const t of this.tokens.values()) t.expires_at = 0; }
-  reset(): void {
-    this.server.requests.length = 0;
+  override reset(): void {
+    super.reset();
     this.revoked = false; this.deny = false; this.processingPolls = 0; this.refreshDelayMs = 0; this.rejectNextPosts = 0; this.expiresIn = 3600;
     this.accounts = [{ id: 'acct-1', handle: '@fakeuser' }];
   }
@@ -75,7 +66,7 @@ export class OAuthNetworkFake {
     return t && t.expires_at > Date.now() ? t : undefined;
   }
 
-  private async handle(req: RecordedRequest): Promise<FakeReply> {
+  protected async route(req: RecordedRequest): Promise<FakeReply> {
     if (req.method === 'GET' && req.path === '/oauth/authorize') {
       const q = req.url.searchParams;
       const redirect = new URL(q.get('redirect_uri') ?? 'http://invalid.test/');

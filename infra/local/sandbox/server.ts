@@ -96,3 +96,21 @@ export class FakeServer {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 }
+
+/**
+ * The base of every HTTP network simulator: a FakeServer answering through `route()`, with the start, stop, url,
+ * requests and reset that tests and the sandbox use. A simulator answers requests in `route()` and clears its own
+ * state in an `override reset()` that calls `super.reset()`.
+ */
+export abstract class NetworkSimulator {
+  readonly server = new FakeServer((req) => this.route(req));
+
+  start(): Promise<string> { return this.server.start(); }
+  stop(): Promise<void> { return this.server.stop(); }
+  get url(): string { return this.server.url; }
+  get requests(): RecordedRequest[] { return this.server.requests; }
+  /** Forgets the requests received. */
+  reset(): void { this.server.requests.length = 0; }
+
+  protected abstract route(req: RecordedRequest): FakeReply | Promise<FakeReply>;
+}

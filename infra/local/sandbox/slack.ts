@@ -1,33 +1,25 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 /**
  * A loopback Slack incoming webhook: `POST /services/<team>/<bot>/<secret>` answers 200 `ok` (text/plain) like Slack,
  * an unknown hook 404 `no_service`, a body without text 400 `no_text`. `failNext` queues replies for the next POSTs.
  */
-export class SlackFake {
-  readonly server: FakeServer;
+export class SlackFake extends NetworkSimulator {
   team = 'T0ACME123';
   bot = 'B0HOOK456';
   secret = 'SeCrEt0123456789abcdefGH';
   readonly queued: FakeReply[] = [];
 
-  constructor() {
-    this.server = new FakeServer((req) => this.handle(req));
-  }
-
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get requests(): RecordedRequest[] { return this.server.requests; }
   get webhookPath(): string { return `/services/${this.team}/${this.bot}/${this.secret}`; }
   get webhookUrl(): string { return `${this.server.url}${this.webhookPath}`; }
-  reset(): void { this.server.requests.length = 0; this.queued.length = 0; }
+  override reset(): void { super.reset(); this.queued.length = 0; }
   failNext(reply: FakeReply): void { this.queued.push(reply); }
 
   static text(status: number, body: string, headers: Record<string, string> = {}): FakeReply {
     return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers }, body };
   }
 
-  private handle(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     if (req.method !== 'POST' || req.path !== this.webhookPath) return SlackFake.text(404, 'no_service');
     const queued = this.queued.shift();
     if (queued) return queued;

@@ -1,4 +1,4 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 export interface FakeChat { id: number; type: 'private' | 'group' | 'supergroup' | 'channel'; title?: string; username?: string }
 
@@ -8,8 +8,7 @@ export interface FakeChat { id: number; type: 'private' | 'group' | 'supergroup'
  * earlier message, else "message to be replied not found"), and plays queued replies (`failNext`)
  * for the next send call.
  */
-export class TelegramFake {
-  readonly server: FakeServer;
+export class TelegramFake extends NetworkSimulator {
   token = '123456789:AAE-test_token';
   bot = { id: 123456789, is_bot: true, first_name: 'Acme', username: 'acme_bot' };
   chats: FakeChat[] = [
@@ -21,17 +20,9 @@ export class TelegramFake {
   readonly queued: FakeReply[] = [];
   private nextMessageId = 41;
 
-  constructor() {
-    this.server = new FakeServer((req) => this.handle(req));
-  }
-
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
   /** The Bot API method of each request received, in order. */
   get methods(): string[] { return this.requests.map((r) => r.path.split('/').pop() ?? ''); }
-  reset(): void { this.server.requests.length = 0; this.queued.length = 0; this.nextMessageId = 41; }
+  override reset(): void { super.reset(); this.queued.length = 0; this.nextMessageId = 41; }
 
   failNext(reply: FakeReply): void { this.queued.push(reply); }
 
@@ -44,7 +35,7 @@ export class TelegramFake {
     return this.chats.find((c) => String(c.id) === key || (c.username && `@${c.username}` === key));
   }
 
-  private handle(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.path);
     if (!m) return { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } };
     const [, token, method] = m;

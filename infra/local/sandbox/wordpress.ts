@@ -1,4 +1,4 @@
-import { FakeServer, type FakeReply, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 /** A 1×1 PNG the fake serves at /files/cover.png for featured-image tests. */
 export const PNG_BYTES = Buffer.from(
@@ -14,16 +14,11 @@ export const WP_APP_PASSWORD = 'abcd efgh ijkl mnop';
  * /files/* media downloads. Checks Basic auth like WordPress does (401 rest_not_logged_in / incorrect_password);
  * tests override any route's answer through `replies`.
  */
-export class FakeWordpress {
-  readonly server = new FakeServer((req) => this.route(req));
+export class FakeWordpress extends NetworkSimulator {
   replies: Partial<Record<'me' | 'media' | 'posts', FakeReply>> = {};
   nextPostId = 101;
   nextMediaId = 7;
 
-  start(): Promise<string> { return this.server.start(); }
-  stop(): Promise<void> { return this.server.stop(); }
-  get url(): string { return this.server.url; }
-  get requests(): RecordedRequest[] { return this.server.requests; }
   /** Requests to the WordPress API (media downloads left out). */
   get apiRequests(): RecordedRequest[] { return this.server.requests.filter((r) => r.path.startsWith('/wp-json/')); }
 
@@ -31,7 +26,7 @@ export class FakeWordpress {
     return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   }
 
-  private route(req: RecordedRequest): FakeReply {
+  protected route(req: RecordedRequest): FakeReply {
     if (req.method === 'GET' && req.path === '/files/cover.png') {
       return { status: 200, headers: { 'content-type': 'image/png' }, body: PNG_BYTES };
     }

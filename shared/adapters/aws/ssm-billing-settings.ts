@@ -1,5 +1,6 @@
 import { GetParametersByPathCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { priceTableFrom, type StripeSettings } from '../stripe/stripe-payments';
+import { trimBase } from '../../domain/values';
 
 /**
  * Stripe's settings from SSM Parameter Store: SecureString parameters under the billing prefix named like the local
@@ -8,7 +9,7 @@ import { priceTableFrom, type StripeSettings } from '../stripe/stripe-payments';
  * environment variable. Undefined (billing not configured) when the secret key is absent.
  */
 export async function ssmBillingSettings(client: SSMClient, prefix: string): Promise<StripeSettings | undefined> {
-  const root = prefix.replace(/\/+$/, '');
+  const root = trimBase(prefix);
   const values = new Map<string, string>();
   let next: string | undefined;
   do {

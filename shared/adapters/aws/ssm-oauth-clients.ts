@@ -1,6 +1,7 @@
 import { GetParametersByPathCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { PlatformName } from '../../domain/platforms';
-import type { OAuthClient, OAuthClients } from '../../app/oauth/clients';
+import type { OAuthClient, OAuthClients } from '../../ports/oauth';
+import { trimBase } from '../../domain/values';
 
 /**
  * OAuth client registrations from SSM Parameter Store: SecureString parameters
@@ -13,7 +14,7 @@ export class SsmOAuthClients implements OAuthClients {
   private readonly prefix: string;
 
   constructor(private readonly client: SSMClient, prefix: string) {
-    this.prefix = prefix.replace(/\/+$/, '');
+    this.prefix = trimBase(prefix);
   }
 
   async get(platform: PlatformName): Promise<OAuthClient | undefined> {

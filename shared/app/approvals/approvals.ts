@@ -10,7 +10,7 @@ import { planFeature } from '../guardrails/guardrails';
 import { log } from '../../log';
 import { publishPost } from '../publish/create-post';
 import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, expiryTimerName, issueReviewLink } from './hold';
-import { recordEvent } from '../webhooks/fan-out';
+import { recordEvent } from '../webhooks/record-event';
 
 export { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, approvalView, expiryTimerName };
 

@@ -4,12 +4,12 @@ import type { ApprovalRecord, ApprovalRule } from '../../ports/approvals';
 import type { Guardrails } from '../../ports/guardrails';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
-import type { ValidPost } from '../publish/request';
+import type { ValidPost } from '../../domain/post';
 import type { PublishOptions } from '../publish/publish-message';
 import { newId, randomToken } from '../../domain/ids';
 import { sha256Hex } from '../../domain/api-key';
 import { PLANS } from '../../domain/plans';
-import { recordEvent } from '../webhooks/fan-out';
+import { recordEvent } from '../webhooks/record-event';
 
 /*
  * Holding a post for approval (spec §5.7): the publish path asks holdReasonFrom (with the account's rules) and calls holdForApproval; deciding

@@ -8,7 +8,7 @@ import { createBrand, updateBrand } from '../brands';
 import { connectionHealth, disconnect, listConnections, targetBrand } from '../connections';
 import { issueConnectLink } from '../connect-link/issue';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhookSecret, testWebhook } from '../webhooks/endpoints';
-import { redeliver } from '../webhooks/deliver';
+import { redeliver } from '../webhooks/deliveries';
 import { PLANS } from '../../domain/plans';
 
 /**

@@ -6,6 +6,7 @@ import { newId } from '../../domain/ids';
 import { AUTH_CODE_TTL_SECONDS, MCP_SCOPE, issuerOf, mcpResourceOf, newSecret } from './server';
 import { resolveClient } from './clients';
 import type { AuthorizeQuery } from '../../api/mcp-oauth-schemas';
+import { trimBase } from '../../domain/values';
 
 /** A request that cannot be sent back to the client (unknown client or redirect URI): shown as a page, never redirected. */
 export class UnredirectableAuthorizeError extends Error {}
@@ -42,7 +43,7 @@ export async function checkAuthorizeRequest(deps: Pick<Deps, 'mcpOAuth' | 'media
   }
   if (q.scope !== undefined && q.scope.split(' ').some((s) => s !== '' && s !== MCP_SCOPE)) return fail('invalid_scope', `The only scope is ${MCP_SCOPE}`);
   const resource = mcpResourceOf(deps);
-  if (q.resource !== undefined && q.resource.replace(/\/+$/, '') !== resource) {
+  if (q.resource !== undefined && trimBase(q.resource) !== resource) {
     return fail('invalid_target', `Tokens are issued only for this MCP server: resource=${resource}`);
   }
   return { ok: true, client, request: { ...q, redirect_uri: redirectUri, code_challenge: q.code_challenge }, resource };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps';
 import { AppError, type AppErrorOptions } from '../../domain/errors';
+import { trimBase } from '../../domain/values';
 
 /** The one scope: use the MCP tools as the account (what the consent page lists; never approve, never guardrails). */
 export const MCP_SCOPE = 'mcp';
@@ -12,7 +13,7 @@ export const ACCESS_TOKEN_PREFIX = 'mcp_at_';
 export const REFRESH_TOKEN_PREFIX = 'mcp_rt_';
 
 /** The authorization server's issuer: the service's public origin. */
-export const issuerOf = (deps: Pick<Deps, 'settings'>) => deps.settings.publicBaseUrl.replace(/\/+$/, '');
+export const issuerOf = (deps: Pick<Deps, 'settings'>) => trimBase(deps.settings.publicBaseUrl);
 /** The protected resource (RFC 8707 / RFC 9728): the MCP server's URL; every token is bound to it. */
 export const mcpResourceOf = (deps: Pick<Deps, 'settings'>) => `${issuerOf(deps)}/api/mcp`;
 export const resourceMetadataUrlOf = (deps: Pick<Deps, 'settings'>) => `${issuerOf(deps)}/.well-known/oauth-protected-resource`;

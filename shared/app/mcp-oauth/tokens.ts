@@ -11,6 +11,7 @@ import {
   ACCESS_TOKEN_PREFIX, ACCESS_TOKEN_TTL_SECONDS, OAuthProtocolError, REFRESH_TOKEN_PREFIX, REFRESH_TOKEN_TTL_SECONDS,
   mcpResourceOf, newSecret, resourceMetadataUrlOf,
 } from './server';
+import { trimBase } from '../../domain/values';
 
 /**
  * Token requests (OAuth 2.1 §4.1.3 and §4.3), form-encoded. Parameters this server does not use are ignored, as
@@ -60,7 +61,7 @@ export async function tokenRequest(deps: Pick<Deps, 'mcpOAuth' | 'clock' | 'sett
   }
   const req = parsed.data;
   const resource = mcpResourceOf(deps);
-  if (req.resource !== undefined && req.resource.replace(/\/+$/, '') !== resource) {
+  if (req.resource !== undefined && trimBase(req.resource) !== resource) {
     throw new OAuthProtocolError(400, 'invalid_target', `Tokens are issued only for this MCP server: resource=${resource}`);
   }
   const now = deps.clock.now();

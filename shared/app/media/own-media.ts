@@ -1,7 +1,8 @@
-import type { Deps, MediaGateway } from '../deps';
+import type { Deps } from '../deps';
+import type { MediaGateway } from '../../ports/media-gateway';
 import type { MediaItem } from '../../ports/media';
 import { kindOfType, MEDIA_TYPES, mediaUrlPrefix } from '../../domain/media';
-import { MediaUnreachable } from '../../networks/http';
+import { MediaUnreachable } from '../../ports/networks';
 import { uploadedItemOfFile } from './uploads';
 
 type OwnDeps = Pick<Deps, 'uploads' | 'blobs' | 'clock'> & { settings: Pick<Deps['settings'], 'publicBaseUrl'> };

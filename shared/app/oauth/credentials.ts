@@ -1,10 +1,10 @@
 import type { Deps } from '../deps';
 import type { Connection, PostRecord } from '../../ports/publishing';
-import type { OAuthProvider, TokenSet } from '../../networks/oauth';
-import type { Failure } from '../../networks/types';
+import type { OAuthProvider, TokenSet } from '../../ports/oauth';
+import { isFailure, type Failure } from '../../ports/networks';
 import { randomToken } from '../../domain/ids';
 import { recordReauth } from '../publish/events';
-import { networkContext } from '../publish/send-to-network';
+import { networkContext } from '../network-context';
 import { redirectUri } from './urls';
 import type { CipherContext } from '../../ports/cipher';
 import { connectionContext } from '../security/contexts';
@@ -19,7 +19,6 @@ const WAIT_STEPS = 40;
 
 export type FreshCredentials = { ok: true; credentials: Record<string, string> } | { ok: false; failure: Failure };
 
-const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const needsRefresh = (t: TokenSet, now: number) => t.expires_at !== undefined && t.expires_at - now < REFRESH_MARGIN_MS;
 const expired = (t: TokenSet, now: number) => t.expires_at !== undefined && t.expires_at <= now;

@@ -1,17 +1,16 @@
 import type { Deps } from '../deps';
 import type { Account, Brand } from '../../ports/store';
 import type { Connection } from '../../ports/publishing';
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../networks/oauth';
-import type { Failure } from '../../networks/types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import { isFailure } from '../../ports/networks';
 import { AppError, BadRequestError } from '../../domain/errors';
 import { newId, randomToken } from '../../domain/ids';
 import { checkRedirectAfter } from '../security/redirects';
-import { isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
+import { envName, isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
 import { sha256Hex } from '../../domain/api-key';
 import { connectionView, targetBrand } from '../connections';
 import { labelOf } from '../publish/events';
-import { networkContext } from '../publish/send-to-network';
-import { envName } from './clients';
+import { networkContext } from '../network-context';
 import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
 import { redirectUri } from './urls';
 import { newBrowserNonce } from './browser';
@@ -19,7 +18,6 @@ import { connectionContext } from '../security/contexts';
 
 const PICK_KIND = 'oauth-pick';
 const START_KIND = 'oauth-start';
-const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
 
 /** An OAuth network ready for a sign-in: its provider and the service's registration there. */
 export interface ReadyNetwork {

@@ -3,7 +3,7 @@ import type { Connection } from '../../ports/publishing';
 import type { Plan } from '../../domain/plans';
 import { platform as platformInfo, type PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
-import type { PublishContent } from '../../networks/types';
+import type { PublishContent } from '../../ports/networks';
 import { failed, fromFailure } from './results';
 import { readCredentials } from '../oauth/credentials';
 import { checkAlt, checkProbed } from '../../networks/media-fit';

@@ -1,6 +1,6 @@
 import type { PlatformName } from '../../domain/platforms';
 import type { PerPlatformDraft, PostPayload } from '../../domain/post';
-import type { PostOptions, PublishContent } from '../../networks/types';
+import type { PostOptions, PublishContent } from '../../ports/networks';
 
 /** What one network gets: the post's fields with that network's per_platform draft laid over them. */
 export function contentFor(payload: PostPayload, platform: PlatformName, postId: string): PublishContent {

@@ -3,7 +3,7 @@ import type { Connection, PostRecord, ServiceEvent } from '../../ports/publishin
 import type { NetworkResult } from '../../domain/post';
 import { newId } from '../../domain/ids';
 import { issueConnectLink } from '../connect-link/issue';
-import { recordEvent } from '../webhooks/fan-out';
+import { recordEvent } from '../webhooks/record-event';
 import { putMetric } from '../../metrics';
 
 /** The human label of a connected account in events, e.g. `Acme · @acme (bluesky)`. */

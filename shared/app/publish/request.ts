@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BadRequestError } from '../../domain/errors';
 import { isPlatformName, type PlatformName } from '../../domain/platforms';
 import { nearestName, unknownFieldError } from '../unknown-fields';
-import { guessKind, type MediaRef, type PerPlatformDraft, type PostPayload } from '../../domain/post';
+import { guessKind, type MediaRef, type PerPlatformDraft, type PostPayload, type ValidPost } from '../../domain/post';
 import { checkOptions, PostOptionFields } from './options';
 
 /** Spec §2.2: the body of POST /api/post (also the post fields of POST /api/schedule). */
@@ -48,15 +48,7 @@ export const PostRequestSchema = z.object({
   idempotency_key: z.string().min(1).max(200).optional(),
 }).strict().meta({ id: 'PostRequest' });
 export type PostRequest = z.infer<typeof PostRequestSchema>;
-
-export interface ValidPost {
-  platforms: PlatformName[];
-  payload: PostPayload;
-  brand_id?: string;
-  idempotency_key?: string;
-  /** A duplicate key the service chose (schedules, recurring occurrences): locks like idempotency_key, never shown. */
-  duplicate_key?: string;
-}
+export type { ValidPost };
 
 const THREAD_NETWORKS: PlatformName[] = ['x', 'bluesky', 'mastodon'];
 const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon', 'facebook', 'instagram'];

@@ -1,13 +1,13 @@
 import type { Deps } from '../deps';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
-import type { Failure, NetworkContext, PublishOutcome } from '../../networks/types';
-import { RateLimitedError } from '../../domain/errors';
+import type { Failure, NetworkContext, PublishOutcome } from '../../ports/networks';
 import { newId } from '../../domain/ids';
 import { contentFor } from './content';
 import { countOutcome, outcomeEvent } from './events';
 import { giveBack } from './reservations';
 import { freshCredentials, signInLost } from '../oauth/credentials';
+import { networkContext } from '../network-context';
 import { failed, fromFailure, published } from './results';
 import { releaseLockIfAllFailed } from './lock';
 import type { PublishMessage } from './publish-message';
@@ -211,29 +211,6 @@ async function sendWithRetries(deps: Deps, platform: string, publish: Publish, c
     }
     return outcome;
   }
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
-/** The context an adapter runs in: deadline, abortable fetch, capped media download, shared pacing. */
-export function networkContext(deps: Deps, credentials: Record<string, string>): NetworkContext {
-  const deadline = deps.clock.now() + deps.settings.networkTimeoutMs;
-  const signal = AbortSignal.timeout(deps.settings.networkTimeoutMs);
-  return {
-    credentials, deadline, signal,
-    fetch: deps.media.fetch,
-    fetchMedia: (url) => deps.media.download(url, signal),
-    ...(deps.media.downloadDocument ? { fetchDocument: (url: string) => deps.media.downloadDocument!(url, signal) } : {}),
-    async pace(key, spacingMs) {
-      const now = deps.clock.now();
-      const slot = await deps.pace.reserve(key, spacingMs, now);
-      const wait = slot - now;
-      if (now + wait > deadline - 1_000) throw new RateLimitedError(wait / 1000, `${key} is busy: the next free slot is in ${Math.ceil(wait / 1000)} s`);
-      return wait;
-    },
-    now: () => deps.clock.now(),
-    sleep,
-  };
 }
 
 /** Queues the network for right after the network's wait (spec §3: rate_limited_deferred). */

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import type { NetworkResult } from '../../domain/post';
-import type { PublishContent } from '../../networks/types';
+import type { PublishContent } from '../../ports/networks';
 import { PLANS } from '../../domain/plans';
 import { platform as platformInfo, X_CREDIT_RULE } from '../../domain/platforms';
 import { nextMonthStart, usageKeys } from '../../domain/usage';

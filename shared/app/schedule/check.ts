@@ -78,8 +78,13 @@ export async function checkNow(deps: CheckDeps, account: Account, req: PostReque
  * Deps whose reads of brands, connections and credentials are remembered for one request, so checking 500 bulk
  * rows reads each once (and decrypts each credential once). Writes go straight through.
  */
-export function cachedReads<D extends CheckDeps>(deps: D): D {
+export function cachedReads<D extends CheckDeps>(deps: D, known?: { accountId: string; brands: Brand[]; connections: Connection[] }): D {
   const memo = new Map<string, Promise<unknown>>();
+  // what the caller already read (the publish routes' one query of the account) is not read again
+  if (known) {
+    memo.set(`brands#${known.accountId}`, Promise.resolve(known.brands));
+    memo.set(`connections#${known.accountId}`, Promise.resolve(known.connections));
+  }
   const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     if (!memo.has(key)) memo.set(key, load().catch((err) => { memo.delete(key); throw err; }));
     return memo.get(key) as Promise<T>;

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
+import type { PublishContext } from '../../ports/publishing';
 import type { ScheduleRecord } from '../../ports/schedules';
 import type { z } from 'zod';
 import { AppError, BadRequestError } from '../../domain/errors';
@@ -54,10 +55,11 @@ function issuesText(error: z.ZodError): string {
  *    item whose alarm is lost is fired by the sweep (its recurring timer is armed, once per process, before step 2;
  *    see sweep.ts). A row whose writes fail gives back what it took.
  */
-export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor } = {}): Promise<RowOutcome[]> {
+export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor; context?: PublishContext } = {}): Promise<RowOutcome[]> {
   const now = deps.clock.now();
-  const guard = await loadGuardrails(deps, account.id, opts.actor);
-  const reads = cachedReads(deps);
+  // the authentication's one query of the account (publish routes) already holds the guardrails, brands, connections
+  const guard = opts.context ? (opts.actor ? opts.context.guardrails : undefined) : await loadGuardrails(deps, account.id, opts.actor);
+  const reads = cachedReads(deps, opts.context && { accountId: account.id, ...opts.context });
   const outcomes = new Map<number, RowOutcome>();
   const fail = (row: number, error: AppError) => outcomes.set(row, { row, ok: false, error });
 
@@ -174,8 +176,8 @@ export const scheduledView = (s: ScheduleRecord) => ({
 });
 
 /** POST /api/schedule: one row; its failure is the request's error. */
-export async function createSchedule(deps: Deps, account: Account, body: ScheduleRequest, actor?: Actor) {
-  const [outcome] = await scheduleRows(deps, account, [{ row: 1, fields: body }], { actor });
+export async function createSchedule(deps: Deps, account: Account, body: ScheduleRequest, actor?: Actor, context?: PublishContext) {
+  const [outcome] = await scheduleRows(deps, account, [{ row: 1, fields: body }], { actor, context });
   if (!outcome.ok) throw outcome.error;
   return scheduledView(outcome.schedule);
 }
@@ -184,7 +186,7 @@ export async function createSchedule(deps: Deps, account: Account, body: Schedul
  * POST /api/bulk: JSON {posts: [...]} or text/csv, at most 500 rows (400 too_many_rows, nothing scheduled). Valid rows
  * are scheduled, invalid ones reported {row, code, error}; the answer counts both.
  */
-export async function bulkSchedule(deps: Deps, account: Account, input: { posts: unknown[] } | { csv: string }, actor?: Actor) {
+export async function bulkSchedule(deps: Deps, account: Account, input: { posts: unknown[] } | { csv: string }, actor?: Actor, context?: PublishContext) {
   let rows: RowInput[];
   if ('csv' in input) {
     rows = parseBulkCsv(input.csv).map((r) => ({ row: r.row, fields: r.fields, problem: r.problem }));
@@ -194,7 +196,7 @@ export async function bulkSchedule(deps: Deps, account: Account, input: { posts:
     }
     rows = input.posts.map((fields, i) => ({ row: i + 1, fields }));
   }
-  const outcomes = await scheduleRows(deps, account, rows, { runAtDefault: 'next_slot', actor });
+  const outcomes = await scheduleRows(deps, account, rows, { runAtDefault: 'next_slot', actor, context });
   const accepted = outcomes.filter((o): o is Extract<RowOutcome, { ok: true }> => o.ok);
   const rejected = outcomes.filter((o): o is Extract<RowOutcome, { ok: false }> => !o.ok);
   return {

@@ -6,10 +6,11 @@ import { log } from '../../log';
 import { newId } from '../../domain/ids';
 import { labelOf } from '../publish/events';
 import { publishPost } from '../publish/create-post';
+import { loadPublishingAccount } from '../publish/publishing-account';
 import { PostRequestSchema, validatePost } from '../publish/request';
 import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
 import { putMetric } from '../../metrics';
-import { recordEvent } from '../webhooks/fan-out';
+import { recordEvent } from '../webhooks/record-event';
 
 /**
  * The dispatcher's side of a one-time scheduled post (its alarm fired):
@@ -123,7 +124,8 @@ export async function fireRecurring(deps: Deps, recurringId: string, occurrenceT
  */
 async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Promise<void> {
   const nowIso = () => iso(deps.clock.now());
-  const account = await deps.accounts.get(record.account_id);
+  // the account and what publishing needs in one query, handed to publishPost (decisions.md "Lean publish path")
+  const { account, context } = await loadPublishingAccount(deps, record.account_id, record.actor);
   if (!account) {
     await deps.schedules.settle(record.id, { status: 'failed', error: { code: 'account_not_found', error: 'The account no longer exists' } }, nowIso());
     return;
@@ -138,7 +140,7 @@ async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Pr
   }
   try {
     // the user's idempotency_key (if any) locks and is echoed in events; else the schedule's own key locks, unseen
-    const res = await publishPost(deps, account, { ...valid, duplicate_key: duplicateKey }, { source: 'schedule', schedule_id: record.id, wait: false, actor: record.actor });
+    const res = await publishPost(deps, account, { ...valid, duplicate_key: duplicateKey }, { source: 'schedule', schedule_id: record.id, wait: false, actor: record.actor, context });
     await linkPost(deps, record.id, res.post_id);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -9,7 +9,7 @@ import { DEFAULT_WEBHOOK_EVENTS, deliveryIdOf, isWebhookEvent, newWebhookSecret,
 import { UnsafeTargetError } from '../../net/address-guard';
 import { upgradeUrl } from '../brands';
 import { webhookSecretContext } from '../security/contexts';
-import { recordEvent } from './fan-out';
+import { recordEvent } from './record-event';
 
 /** The endpoint counter never expires by itself (it counts endpoints that exist): year 9999. */
 const NO_EXPIRY_SEC = 253_402_300_799;

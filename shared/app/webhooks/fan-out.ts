@@ -1,7 +1,6 @@
-import type { Deps } from '../deps';
 import type { EventFanOut, ServiceEvent } from '../../ports/publishing';
 import type { WebhookEndpoint } from '../../ports/webhooks';
-import { prepareDeliveries, queueFirstTries, type FanoutDeps } from './deliver';
+import { prepareDeliveries, queueFirstTries, type FanoutDeps } from './deliveries';
 
 /**
  * How long a container keeps an account's endpoint list for the fan-out (decisions.md "Lean publish path"): an
@@ -43,11 +42,4 @@ export class WebhookFanOut implements EventFanOut {
     this.cache.set(accountId, { at: now, endpoints });
     return endpoints;
   }
-}
-
-/** Records an event and hands it to the account's webhook endpoints: deliveries written, event stored, tries queued. */
-export async function recordEvent(deps: Pick<Deps, 'events' | 'fanOut'>, event: ServiceEvent): Promise<void> {
-  const queue = await deps.fanOut.prepare(event);
-  await deps.events.record(event);
-  await queue();
 }

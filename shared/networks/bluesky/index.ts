@@ -1,4 +1,4 @@
-import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import { isFailure, type Failure, type FetchedMedia, type NetworkAdapter, type NetworkContext, type PublishContent, type PublishOutcome, type VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
@@ -9,6 +9,7 @@ import { blueskyPostRef } from '../post-refs';
 import { readVideoInfo } from '../../media/video-info';
 import { readLinkCard } from './link-card';
 import { pollVideoJob, uploadVideo, type VideoJob } from './video';
+import { trimBase } from '../../domain/values';
 
 export interface BlueskyAdapterOptions {
   /** The PDS origin (XRPC base); the default is the real one, tests point it at a loopback fake. */
@@ -84,8 +85,8 @@ export function createBlueskyAdapter({
   apiBase = 'https://bsky.social', sessions = new SessionCache(), videoBase = 'https://video.bsky.app',
   pollIntervalMs = 2000, reserveMs = 4000, resumeAfterSeconds = 10,
 }: BlueskyAdapterOptions = {}): NetworkAdapter {
-  const base = apiBase.replace(/\/+$/, '');
-  const video = { base: videoBase.replace(/\/+$/, ''), pollIntervalMs, reserveMs };
+  const base = trimBase(apiBase);
+  const video = { base: trimBase(videoBase), pollIntervalMs, reserveMs };
   const xrpc = (nsid: string): string => `${base}/xrpc/${nsid}`;
 
   async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
@@ -126,7 +127,6 @@ export function createBlueskyAdapter({
     return blob ?? { ok: false, kind: 'transient', error: `bluesky ${what} answered without a blob` };
   }
 
-  const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
 
   async function uploadImages(ctx: NetworkContext, session: Session, content: PublishContent, files: FetchedMedia[]): Promise<MediaEmbed | Failure> {
     const images: Array<{ image: unknown; alt: string }> = [];

@@ -1,4 +1,4 @@
-import type { FetchedMedia, NetworkContext } from '../types';
+import type { FetchedMedia, NetworkContext } from '../../ports/networks';
 
 /**
  * The page behind a Bluesky link card (app.bsky.embed.external): og:title / og:description / og:image (else

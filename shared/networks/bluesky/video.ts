@@ -1,4 +1,4 @@
-import type { Failure, FetchedMedia, NetworkContext } from '../types';
+import type { Failure, FetchedMedia, NetworkContext } from '../../ports/networks';
 import { rejected, request } from '../http';
 import { field, str, xrpcFailure, type Session } from './xrpc';
 

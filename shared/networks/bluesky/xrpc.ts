@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Failure, NetworkContext } from '../types';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { classifyStatus, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
+import { isRecord } from '../../domain/values';
 
 /** XRPC plumbing of the Bluesky adapter: the session call and the sorting of `{error, message}` answers. */
 
@@ -13,7 +14,6 @@ export interface Session {
   pds?: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 export const field = (body: unknown, key: string): unknown => (isRecord(body) ? body[key] : undefined);
 

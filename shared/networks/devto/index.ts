@@ -2,7 +2,9 @@ import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
+import { trimBase } from '../../domain/values';
+import { articleStatus } from '../article-status';
 
 /** Forem: `validates :title … maximum 128` (characters, after whitespace runs are collapsed). */
 export const DEVTO_MAX_TITLE_CHARS = TEXT_RULES.devto.title!.limit!;
@@ -37,20 +39,13 @@ export interface DevtoOptions { apiBase?: string }
  * rate_limited (Retry-After, else "try again in N seconds" in the body, else 300 s); 5xx → transient.
  */
 export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions = {}): NetworkAdapter {
-  const base = apiBase.replace(/\/+$/, '');
+  const base = trimBase(apiBase);
   return {
     name: 'devto',
     verify: (ctx) => guarded(() => verify(base, ctx)),
     check,
     publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
   };
-}
-
-function normaliseStatus(value: string | undefined): 'published' | 'draft' | undefined {
-  const v = (value ?? '').trim().toLowerCase();
-  if (!v || v === 'published' || v === 'publish') return 'published';
-  if (v === 'draft') return 'draft';
-  return undefined;
 }
 
 function headers(apiKey: string): Record<string, string> {
@@ -60,7 +55,7 @@ function headers(apiKey: string): Record<string, string> {
 async function verify(base: string, ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
   const apiKey = (ctx.credentials.api_key ?? '').trim();
   if (!apiKey) return rejected('api_key is missing');
-  const status = normaliseStatus(ctx.credentials.default_status);
+  const status = articleStatus(ctx.credentials.default_status);
   if (!status) return rejected("default_status must be 'published' or 'draft'");
   const res = await request(ctx, `${base}/api/users/me`, { method: 'GET', headers: headers(apiKey) });
   if (res.status !== 200) return devtoFailure(res, 'checking the api_key');
@@ -83,7 +78,7 @@ function check(content: PublishContent): Failure | undefined {
 async function publish(base: string, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
   const apiKey = (ctx.credentials.api_key ?? '').trim();
   if (!apiKey) return { ok: false, kind: 'reauth', error: 'api_key is missing' };
-  const status = normaliseStatus(ctx.credentials.default_status);
+  const status = articleStatus(ctx.credentials.default_status);
   if (!status) return rejected("default_status must be 'published' or 'draft'");
   const problem = check(content);
   if (problem) return problem;

@@ -1,8 +1,9 @@
 import { checkAlt, checkFile } from '../media-fit';
-import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
+import { isRecord } from '../../domain/values';
 
 export const DISCORD_CONTENT_LIMIT = TEXT_RULES.discord.limit;
 
@@ -10,7 +11,6 @@ export const DISCORD_CONTENT_LIMIT = TEXT_RULES.discord.limit;
 // the optional /sandbox/discord prefix: the local sandbox's simulator (its origin is the only private one allowed)
 const WEBHOOK_PATH = /^(?:\/sandbox\/discord)?\/api\/(?:v\d+\/)?webhooks\/(\d+)\/([A-Za-z0-9_-]+)\/?$/;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
 
 /**

@@ -1,7 +1,8 @@
-import type { OAuthApp, TokenSet } from '../oauth';
-import type { Failure, NetworkContext } from '../types';
+import type { OAuthApp, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { classifyStatus, rejected, request, type HttpResult } from '../http';
 import { field, formInit, num, str, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
+import { trimBase } from '../../domain/values';
 
 /**
  * Graph API plumbing shared by the Facebook Pages and Instagram (Facebook Login) adapters: the pinned version, GET and
@@ -21,7 +22,6 @@ export interface GraphOptions {
   authBase?: string;
 }
 
-export const trimBase = (s: string) => s.replace(/\/+$/, '');
 export const graphUrl = (base: string, path: string, params: Record<string, string | undefined> = {}) =>
   urlWithQuery(base, `/${GRAPH_VERSION}${path}`, params);
 

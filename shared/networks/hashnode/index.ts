@@ -1,6 +1,7 @@
 import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
+import { articleStatus } from '../article-status';
 
 /** Hashnode's GraphQL server takes request bodies up to 100 KB (102,400 bytes); this caps the article size. */
 export const HASHNODE_MAX_BODY_BYTES = 100 * 1024;
@@ -48,13 +49,6 @@ export function createHashnodeAdapter({ apiBase = 'https://gql.hashnode.com' }: 
     check,
     publish: (content, ctx) => guarded(() => publish(apiBase, content, ctx)),
   };
-}
-
-function normaliseStatus(value: string | undefined): 'published' | 'draft' | undefined {
-  const v = (value ?? '').trim().toLowerCase();
-  if (!v || v === 'published' || v === 'publish') return 'published';
-  if (v === 'draft') return 'draft';
-  return undefined;
 }
 
 async function gql(apiBase: string, ctx: NetworkContext, token: string, query: string, variables?: Record<string, unknown>): Promise<Gql> {
@@ -115,7 +109,7 @@ function pickPublication(me: Me, wanted: string): Publication | Failure {
 async function verify(apiBase: string, ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
   const token = (ctx.credentials.token ?? '').trim();
   if (!token) return rejected('token is missing');
-  const status = normaliseStatus(ctx.credentials.default_status);
+  const status = articleStatus(ctx.credentials.default_status);
   if (!status) return rejected("default_status must be 'published' or 'draft'");
   const me = await fetchMe(apiBase, ctx, token);
   if ('ok' in me) return me;
@@ -148,7 +142,7 @@ function check(content: PublishContent, credentials: Record<string, string>): Fa
   if (content.media.some((m) => m.kind !== 'image')) return rejected('Hashnode takes an image as the cover; video is not supported', 'bad_media');
   if (!articleTitle(content)) return rejected('Hashnode needs a title: give a title or a text whose first line can be used');
   const pub = OBJECT_ID.test(credentials.publication ?? '') ? credentials.publication : '0'.repeat(24);
-  const draft = normaliseStatus(credentials.default_status) === 'draft';
+  const draft = articleStatus(credentials.default_status) === 'draft';
   const bytes = Buffer.byteLength(JSON.stringify(requestBody(content, pub, draft)), 'utf8');
   if (bytes > HASHNODE_MAX_BODY_BYTES) {
     return rejected(`Hashnode accepts requests up to ${HASHNODE_MAX_BODY_BYTES} bytes (100 KB); this article makes a ${bytes}-byte request`, 'text_too_long');
@@ -159,7 +153,7 @@ function check(content: PublishContent, credentials: Record<string, string>): Fa
 async function publish(apiBase: string, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
   const token = (ctx.credentials.token ?? '').trim();
   if (!token) return { ok: false, kind: 'reauth', error: 'token is missing' };
-  const status = normaliseStatus(ctx.credentials.default_status);
+  const status = articleStatus(ctx.credentials.default_status);
   if (!status) return rejected("default_status must be 'published' or 'draft'");
   const problem = check(content, ctx.credentials);
   if (problem) return problem;

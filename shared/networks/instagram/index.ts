@@ -1,11 +1,12 @@
-import type { OAuthAccount, OAuthProvider } from '../oauth';
-import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { OAuthAccount, OAuthProvider } from '../../ports/oauth';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, rejected } from '../http';
 import { field, idString, num, str } from '../oauth-tokens';
 import {
-  FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages, trimBase, type GraphOptions,
+  FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages, type GraphOptions,
 } from '../facebook/graph';
 import { checkInstagram, instagramRefine, mediaSubcodeFailure } from './rules';
+import { trimBase } from '../../domain/values';
 
 export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_comments'] as const;
 

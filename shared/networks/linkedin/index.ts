@@ -1,10 +1,11 @@
 import { checkFile } from '../media-fit';
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../../ports/networks';
 import { badMedia, guarded, jsonInit, rejected, request } from '../http';
 import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkLinkedin, escapeLittleText, linkedinFailure } from './rules';
 import { encodeUrn, uploadDocument, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
+import { trimBase } from '../../domain/values';
 
 export const LINKEDIN_API_BASE = 'https://api.linkedin.com';
 export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com';
@@ -39,7 +40,6 @@ export interface LinkedinOptions {
   organizations?: boolean;
 }
 
-const trimBase = (s: string) => s.replace(/\/+$/, '');
 const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}`;
 const personUrn = (sub: string) => `urn:li:person:${sub}`;
 

@@ -1,4 +1,4 @@
-import type { Failure, FetchedMedia, NetworkContext } from '../types';
+import type { Failure, FetchedMedia, NetworkContext } from '../../ports/networks';
 import { jsonInit, request } from '../http';
 import { field, num, str } from '../oauth-tokens';
 import { linkedinFailure } from './rules';

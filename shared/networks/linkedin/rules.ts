@@ -1,5 +1,5 @@
 import { checkAlt } from '../media-fit';
-import type { Failure, MediaItem, PublishContent } from '../types';
+import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';

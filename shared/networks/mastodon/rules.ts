@@ -1,15 +1,15 @@
 import { checkAlt } from '../media-fit';
-import type { Failure, PublishContent } from '../types';
+import type { Failure, PublishContent } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { lengthFailure } from '../text-check';
 import { MASTODON_DEFAULT_MAX_CHARACTERS } from '../../domain/text-length';
+import { isRecord } from '../../domain/values';
 
 /** Mastodon's local rules: instance address, status length counting, media fit, and the sorting of error answers. */
 
 export { MASTODON_DEFAULT_MAX_CHARACTERS, MASTODON_URL_CHARACTERS, mastodonLength as statusLength } from '../../domain/text-length';
 export const MASTODON_MAX_MEDIA = 4;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const field = (body: unknown, key: string): unknown => (isRecord(body) ? body[key] : undefined);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 

@@ -3,7 +3,7 @@ import { finalizeEvent, getPublicKey } from 'nostr-tools/pure';
 import { decode, noteEncode, npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import { platform } from '../../domain/platforms';
 import { guarded, rejected } from '../http';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { probeRelay, sendEvent, type RelayOutcome, type RelayTarget, type WebSocketConstructor } from './relays';
 import { sandboxOrigin, UnsafeTargetError, type HostLookup } from '../../net/address-guard';
 import { checkedAddresses } from '../../net/pinned-fetch';

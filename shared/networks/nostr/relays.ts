@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import type { NetworkContext } from '../types';
+import type { NetworkContext } from '../../ports/networks';
 
 /** The part of a WebSocket (the `ws` package's API) the relay code uses; `ws`'s WebSocket class fits it. */
 export interface RelaySocket {

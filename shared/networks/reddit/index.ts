@@ -1,8 +1,9 @@
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, request } from '../http';
 import { basicAuth, field, formInit, idString, oauthError, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkReddit, redditFailure, submission, submitErrors, submitFailure } from './rules';
+import { trimBase } from '../../domain/values';
 
 export const REDDIT_API_BASE = 'https://oauth.reddit.com';
 export const REDDIT_AUTH_BASE = 'https://www.reddit.com';
@@ -18,8 +19,6 @@ export interface RedditOptions {
   /** User-Agent sent on every call (required by Reddit). */
   userAgent?: string;
 }
-
-const trimBase = (s: string) => s.replace(/\/+$/, '');
 
 /**
  * Reddit sign-in (no PKCE): authorize `/api/v1/authorize?...&duration=permanent&scope=identity submit`; token

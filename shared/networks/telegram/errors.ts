@@ -1,5 +1,6 @@
-import type { Failure, NetworkContext } from '../types';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
+import { isRecord } from '../../domain/values';
 
 /** The Bot API envelope: `{ok:true, result}` or `{ok:false, error_code, description, parameters}`. */
 export interface TelegramEnvelope {
@@ -9,8 +10,6 @@ export interface TelegramEnvelope {
   description?: string;
   parameters?: { retry_after?: number; migrate_to_chat_id?: number };
 }
-
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function envelope(res: HttpResult): TelegramEnvelope | undefined {
   const j = res.json;

@@ -1,9 +1,10 @@
 import { telegramMessageRef } from '../post-refs';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure, mediaKinds } from '../text-check';
-import { classifyTelegram, envelope, isRecord, paced } from './errors';
+import { classifyTelegram, envelope, paced } from './errors';
+import { isRecord, trimBase } from '../../domain/values';
 
 export interface TelegramAdapterOptions {
   /** Bot API origin; the default is the real one, tests point it at a loopback fake. */
@@ -58,7 +59,7 @@ function asChat(v: unknown): Chat {
  * A 400 with migrate_to_chat_id (group upgraded to a supergroup) is retried once on the new chat id.
  */
 export function createTelegramAdapter({ apiBase = 'https://api.telegram.org' }: TelegramAdapterOptions = {}): NetworkAdapter {
-  const base = apiBase.replace(/\/+$/, '');
+  const base = trimBase(apiBase);
 
   const call = (ctx: NetworkContext, token: string, method: string, body: Record<string, unknown>): Promise<HttpResult> =>
     request(ctx, `${base}/bot${token}/${method}`, jsonInit('POST', body));

@@ -1,9 +1,10 @@
-import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { checkFile } from '../media-fit';
 import { failureFromError, guarded, guardedBeforeCreate, rejected, request, type HttpResult } from '../http';
 import { field, idString, str } from '../oauth-tokens';
-import { creatorInfo, tiktokJson, trimBase, userInfo, TIKTOK_API_BASE, type TikTokOptions } from './oauth';
+import { creatorInfo, tiktokJson, userInfo, TIKTOK_API_BASE, type TikTokOptions } from './oauth';
 import { checkContent, choosePrivacy, codeFailure, errorCode, privacyRefused, succeeded, tiktokFailure } from './rules';
+import { trimBase } from '../../domain/values';
 
 export { createTikTokProvider, TIKTOK_API_BASE, TIKTOK_AUTH_BASE, TIKTOK_SCOPES, type TikTokOptions } from './oauth';
 

@@ -1,8 +1,9 @@
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, NetworkContext } from '../types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { guarded, jsonInit, request, type HttpResult } from '../http';
 import { field, formInit, idString, num, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { succeeded, tiktokFailure } from './rules';
+import { trimBase } from '../../domain/values';
 
 export const TIKTOK_API_BASE = 'https://open.tiktokapis.com';
 export const TIKTOK_AUTH_BASE = 'https://www.tiktok.com';
@@ -15,7 +16,6 @@ export interface TikTokOptions {
   authBase?: string;
 }
 
-export const trimBase = (base: string): string => base.replace(/\/+$/, '');
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
 /** TikTok asks for JSON bodies as `application/json; charset=UTF-8`. */
 export const tiktokJson = (body: unknown, token: string): RequestInit =>

@@ -1,4 +1,4 @@
-import type { Failure, MediaItem, PublishContent } from '../types';
+import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure, mediaKinds } from '../text-check';

@@ -1,7 +1,7 @@
 import { checkAlt } from '../media-fit';
 import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 
 /** PHP's default post_max_size (8 MB): the JSON request carrying the post must fit in it. Hosts may allow more. */
 export const WORDPRESS_MAX_BODY_BYTES = 8 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { Failure } from '../types';
+import type { Failure } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { field, str } from '../oauth-tokens';
 

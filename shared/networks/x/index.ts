@@ -1,12 +1,13 @@
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../types';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../../ports/networks';
 import { guarded, guardedBeforeCreate, jsonInit, request } from '../http';
 import { field, idString } from '../oauth-tokens';
 import { xFailure } from './errors';
 import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
-import { bearer, me, trimBase, X_API_BASE, type XOptions } from './oauth';
+import { bearer, me, X_API_BASE, type XOptions } from './oauth';
 import { checkContent } from './text';
 import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
+import { trimBase } from '../../domain/values';
 
 export { createXProvider, X_API_BASE, X_AUTH_BASE, X_SCOPES, type XOptions } from './oauth';
 export { weightedLength } from './text';

@@ -1,9 +1,10 @@
-import type { Failure, FetchedMedia, MediaItem, NetworkContext } from '../types';
+import type { Failure, FetchedMedia, MediaItem, NetworkContext } from '../../ports/networks';
 import { jsonInit, rejected, request } from '../http';
 import { field, idString, num, str } from '../oauth-tokens';
 import { xFailure } from './errors';
 import { bearer } from './oauth';
 import { isGif } from './text';
+import { isRecord } from '../../domain/values';
 
 /**
  * X media upload v2, chunked for every kind: `POST /2/media/upload/initialize` {media_type, total_bytes,
@@ -13,8 +14,6 @@ import { isGif } from './text';
 
 /** A media id and whether X is done with it ('ready') or still processing it ('pending', look again after `checkAfter` s). */
 export type Uploaded = { id: string; state: 'ready' } | { id: string; state: 'pending'; checkAfter: number };
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 function category(item: MediaItem): string {
   if (item.kind === 'video') return 'tweet_video';

@@ -1,8 +1,9 @@
-import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, NetworkContext } from '../types';
+import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { guarded, rejected, request } from '../http';
 import { basicAuth, field, formInit, idString, oauthError, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { xFailure } from './errors';
+import { trimBase } from '../../domain/values';
 
 export const X_API_BASE = 'https://api.x.com';
 export const X_AUTH_BASE = 'https://x.com';
@@ -15,7 +16,6 @@ export interface XOptions {
   authBase?: string;
 }
 
-export const trimBase = (base: string): string => base.replace(/\/+$/, '');
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
 
 export interface XUser { id: string; username: string; name?: string }

@@ -1,5 +1,5 @@
 import { checkAlt } from '../media-fit';
-import type { Failure, MediaItem, PublishContent } from '../types';
+import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../http';
 import { lengthFailure } from '../text-check';
 

@@ -1,13 +1,14 @@
-import type { FetchedMedia, Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../types';
+import type { FetchedMedia, Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { badMedia, failureFromError, guarded, jsonInit, rejected, request } from '../http';
 import { readVideoInfo } from '../../media/video-info';
-import { myChannels, trimBase, YOUTUBE_API_BASE, YOUTUBE_UPLOAD_BASE, type YouTubeOptions } from './oauth';
+import { myChannels, YOUTUBE_API_BASE, YOUTUBE_UPLOAD_BASE, type YouTubeOptions } from './oauth';
 import { checkContent, youtubeFailure } from './rules';
 import { probe, sendFrom, type UploadState, type UploadTarget } from './upload';
 
 export {
   createYouTubeProvider, GOOGLE_AUTH_BASE, GOOGLE_TOKEN_BASE, YOUTUBE_API_BASE, YOUTUBE_SCOPES, YOUTUBE_UPLOAD_BASE, type YouTubeOptions,
 } from './oauth';
+import { trimBase } from '../../domain/values';
 export { secondsUntilPacificMidnight } from './rules';
 
 export interface YouTubeAdapterOptions extends YouTubeOptions {

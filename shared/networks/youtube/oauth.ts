@@ -1,8 +1,9 @@
-import type { OAuthAccount, OAuthProvider, TokenSet } from '../oauth';
-import type { Failure, NetworkContext } from '../types';
+import type { OAuthAccount, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { guarded, request } from '../http';
 import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { youtubeFailure } from './rules';
+import { trimBase } from '../../domain/values';
 
 export const YOUTUBE_API_BASE = 'https://www.googleapis.com';
 export const YOUTUBE_UPLOAD_BASE = 'https://www.googleapis.com';
@@ -24,7 +25,6 @@ export interface YouTubeOptions {
   tokenBase?: string;
 }
 
-export const trimBase = (base: string): string => base.replace(/\/+$/, '');
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
 
 export interface Channel { id: string; title: string; handle: string }

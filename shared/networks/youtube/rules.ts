@@ -1,4 +1,4 @@
-import type { Failure, PublishContent } from '../types';
+import type { Failure, PublishContent } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';

@@ -1,4 +1,4 @@
-import type { Failure, NetworkContext } from '../types';
+import type { Failure, NetworkContext } from '../../ports/networks';
 import { NetworkTimeout, NetworkUnreachable, request, type HttpResult } from '../http';
 import { field, str } from '../oauth-tokens';
 import { youtubeFailure } from './rules';

@@ -1,5 +1,5 @@
 import type { PlatformName } from '../domain/platforms';
-import type { Failure, NetworkContext } from './types';
+import type { Failure, NetworkContext } from './networks';
 
 /**
  * The contract of an OAuth network's sign-in (tiktok, youtube, reddit, linkedin, facebook, instagram, x). Posting
@@ -49,4 +49,25 @@ export interface OAuthProvider {
   refresh?(tokens: TokenSet, app: OAuthApp, ctx: NetworkContext): Promise<TokenSet | Failure>;
   /** The accounts these tokens can post as; several (pages) → the user picks one on the result page. */
   accounts(tokens: TokenSet, ctx: NetworkContext): Promise<OAuthAccount[] | Failure>;
+}
+
+/** The sign-in side of the OAuth networks, by network (shared/networks/registry.ts builds it). */
+export type OAuthProviders = Partial<Record<PlatformName, OAuthProvider>>;
+
+/** The service's client registration at one OAuth network (client id and secret, from configuration). */
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Where client registrations come from: the environment locally, SSM Parameter Store in AWS. */
+export interface OAuthClients {
+  /** The registration of that network; undefined when this deployment has none (the network is "not configured"). */
+  get(platform: PlatformName): Promise<OAuthClient | undefined>;
+}
+
+/** The OAuth side of the networks: each network's sign-in provider, and the service's registrations. */
+export interface OAuthNetworks {
+  providers: OAuthProviders;
+  clients: OAuthClients;
 }

@@ -1,65 +1,17 @@
 import type { PlatformName } from '../domain/platforms';
+import type { PublishContent } from '../domain/content';
 
 /**
- * The one interface every network adapter implements (Postiz-style provider, kept small and typed).
+ * The port every network adapter implements (Postiz-style provider, kept small and typed), and the registry of them
+ * (the OAuth networks' sign-in side is in oauth.ts).
  * Adapters never touch the store, the queue or AWS: everything they need arrives in the NetworkContext.
  */
 
-export type MediaKind = 'image' | 'video';
+export type { MediaItem, MediaKind, PostOptions, PublishContent } from '../domain/content';
 
-export interface MediaItem {
-  url: string;
-  kind: MediaKind;
-  /** Known when the service checked or stored the media (e.g. image/png). */
-  content_type?: string;
-  /** Size in bytes, when the media check learned it (Content-Length / Content-Range). */
-  bytes?: number;
-  /** Alt text (media[].alt, photo_alt): sent where the network has a field for it. */
-  alt?: string;
-}
-
-/** What one network is asked to publish: the post request after per_platform overrides are applied. */
-export interface PublishContent {
-  text: string;
-  title?: string;
-  media: MediaItem[];
-  /** Further posts chained after the first one (X, Bluesky, Mastodon). */
-  thread: string[];
-  /** A comment posted under the first post (LinkedIn, X, Bluesky, Mastodon, Facebook, Instagram). */
-  first_comment?: string;
-  privacy?: 'public' | 'unlisted' | 'private';
-  subreddit?: string;
-  /** Stable for one (post, network): use it where the network offers idempotency (Mastodon Idempotency-Key). */
-  idempotency_key: string;
-  /** The network's own post kinds (per_platform options), validated at request time. */
-  options?: PostOptions;
-}
-
-/**
- * per_platform options of the network's own post kinds (issue 15). Each is accepted only for the networks that
- * support it (shared/app/publish/options.ts); adapters read the ones of their network.
- */
-export interface PostOptions {
-  /** Reply to an existing post: its URL (or id / at:// URI). x, bluesky, mastodon. */
-  reply_to?: string;
-  /** Quote an existing post by URL (or id / at:// URI). x, bluesky. */
-  quote?: string;
-  /** A link card: `true` = the first link of the text, or the page URL to show. bluesky. */
-  link_card?: true | string;
-  /** A poll. x. */
-  poll?: { options: string[]; duration_minutes: number };
-  /** The video as a Reel. facebook. */
-  reel?: true;
-  /** The image or video as a Story. instagram. */
-  story?: true;
-  /** A document post (PDF carousel): the PDF link and its title. linkedin. */
-  document?: { url: string; title: string };
-  /** TikTok's privacy level, one the creator is offered. tiktok. */
-  privacy_level?: 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
-  /** A custom thumbnail (JPEG/PNG ≤ 2 MB). youtube. */
-  thumbnail_url?: string;
-  /** A playlist of the channel to add the video to. youtube. */
-  playlist_id?: string;
+/** A media (or document) link that cannot be fetched or used: what NetworkContext.fetchMedia throws. */
+export class MediaUnreachable extends Error {
+  constructor(message: string, cause?: unknown) { super(message, { cause }); this.name = 'MediaUnreachable'; }
 }
 
 /** Bytes of a media item, fetched by the service with its address checks and size cap. */
@@ -124,6 +76,9 @@ export type Failure =
 
 export type PublishOutcome = Published | Failure;
 
+/** Whether a value an adapter or provider answered is a Failure (the `ok: false` side of its union). */
+export const isFailure = (v: unknown): v is Failure => typeof v === 'object' && v !== null && (v as { ok?: unknown }).ok === false;
+
 /** What a successful credential check learned about the account. */
 export interface VerifiedAccount {
   ok: true;
@@ -143,3 +98,6 @@ export interface NetworkAdapter {
   /** Continues a 'processing' publish from the state it returned (async media, resumable uploads). */
   resume?(content: PublishContent, state: Record<string, string>, ctx: NetworkContext): Promise<PublishOutcome>;
 }
+
+/** The adapters this deployment has, by network (shared/networks/registry.ts builds it). */
+export type Registry = Partial<Record<PlatformName, NetworkAdapter>>;

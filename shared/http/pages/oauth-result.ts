@@ -1,9 +1,8 @@
-import type { Deps } from '../deps';
-import type { Reply } from '../../http/reply';
-import { escapeHtml as e } from '../../http/reply';
-import { connectPageUrl } from '../connect-link/issue';
-import { displayName, hostedReply, seeOther } from '../connect-link/views';
-import type { CallbackOutcome } from './flow';
+import type { Deps } from '../../app/deps';
+import { escapeHtml as e, type Reply } from '../reply';
+import { connectPageUrl } from '../../app/connect-link/issue';
+import { displayName, hostedReply, seeOther } from './connect-page';
+import type { CallbackOutcome } from '../../app/oauth/flow';
 
 /** Query parameters a finished sign-in adds to redirect_after (and to the connect page). */
 function withParams(url: string, params: Record<string, string>): string {

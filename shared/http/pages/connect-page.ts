@@ -1,7 +1,6 @@
-import type { Reply } from '../../http/reply';
-import { escapeHtml as e } from '../../http/reply';
+import { escapeHtml as e, type Reply } from '../reply';
 import type { PlatformName } from '../../domain/platforms';
-import type { ConnectPageModel, NetworkRow } from './links';
+import type { ConnectPageModel, NetworkRow } from '../../app/connect-link/links';
 
 /**
  * The hosted pages (connect link, OAuth result and picker): plain HTML, no script, no external asset, one small

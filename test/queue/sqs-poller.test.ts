@@ -1,0 +1,42 @@
+import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { startSqs, type SqsService } from '../../infra/local/services';
+import { startPoller } from '../../infra/local/sqs-poller';
+import type { AnyHandler } from '../../infra/local/invoke';
+import { sqsBatchHandler } from '../../functions/queue/sqs-batch';
+
+/** The local event-source mapping against the embedded SQS: only the records reported in batchItemFailures come back. */
+describe('local SQS poller', () => {
+  let sqs: SqsService;
+  let client: SQSClient;
+  beforeAll(async () => {
+    sqs = await startSqs();
+    client = new SQSClient({ region: 'us-east-1', endpoint: sqs.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  });
+  afterAll(async () => { client.destroy(); await sqs.stop(); });
+
+  it('deletes the records that succeeded and redelivers only the failed one', async () => {
+    const { url } = await sqs.createQueue('partial', { visibilityTimeoutSeconds: 1, maxReceiveCount: 5 });
+    const deliveries: string[] = [];
+    let secondTry!: () => void;
+    const retried = new Promise<void>((resolve) => { secondTry = resolve; });
+    const handler = sqsBatchHandler(async (record) => {
+      deliveries.push(record.body);
+      if (record.body === 'flaky' && deliveries.filter((b) => b === 'flaky').length === 1) throw new Error('first try fails');
+      if (record.body === 'flaky') secondTry();
+    });
+    const poller = startPoller(client, {
+      name: 'partial', queueUrl: url, queueArn: 'arn:aws:sqs:us-east-1:000000000000:partial', batchSize: 10, timeoutMs: 5_000,
+      load: async () => handler as AnyHandler, concurrency: 1,
+    });
+    try {
+      await client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: ['a', 'flaky', 'b'].map((body, i) => ({ Id: String(i), MessageBody: body })) }));
+      await retried;
+    } finally {
+      await poller.stop();
+    }
+    const left = (await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }))).Attributes!;
+    expect(left).toMatchObject({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
+    expect(deliveries.filter((b) => b === 'flaky')).toHaveLength(2);
+    expect(deliveries.filter((b) => b !== 'flaky').sort()).toEqual(['a', 'b']);
+  });
+});
