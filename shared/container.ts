@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Deps, MediaGateway } from './app/deps';
 import { config, type Config } from './config';
-import { systemClock } from './ports/clock';
+import { systemClock, type Clock } from './ports/clock';
 import type { Blobs } from './ports/blobs';
 import type { Queue } from './ports/queue';
 import type { Scheduler } from './ports/scheduler';
@@ -147,8 +147,10 @@ export function buildDeps(cfg: Config): Deps {
   const table: TableRef = { doc: documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT }), tableName: cfg.TABLE_NAME };
   const local = cfg.RUNTIME === 'local';
   const publicBaseUrl = cfg.PUBLIC_BASE_URL.replace(/\/$/, '');
+  // Adapters built here read deps.clock at each call (a test may replace it after they are built).
+  const liveClock: Clock = { now: () => deps.clock.now(), sleep: (ms) => deps.clock.sleep(ms) };
   const shared = lazily<{ queue: Queue; blobs: Blobs; uploads: DynamoMediaStore; webhooks: DynamoWebhookStore }>({
-    queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT })); },
+    queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT }), { clock: liveClock }); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },
     uploads: () => new DynamoMediaStore(table),
     webhooks: () => new DynamoWebhookStore(table),
@@ -159,16 +161,16 @@ export function buildDeps(cfg: Config): Deps {
     keys: () => new DynamoKeyStore(table),
     brands: () => new DynamoBrandStore(table),
     tokens: () => new DynamoTokenStore(table),
-    counters: () => new DynamoCounterStore(table),
+    counters: () => new DynamoCounterStore(table, () => Math.floor(liveClock.now() / 1000)),
     mailer: () => local
-      ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'))
+      ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'), liveClock)
       : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
     cipher: () => local
       ? new (localCipherModule().LocalKeyCipher)(path.join(cfg.DATA_DIR, 'local.key'))
       : new (kmsModule().KmsEnvelopeCipher)(traceClient(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION })), cfg.KMS_KEY_ID),
     queue: () => shared.queue,
     scheduler: (): Scheduler => local
-      ? new TableScheduler(table)
+      ? new TableScheduler(table, liveClock)
       : new (schedulerModule().EventBridgeScheduler)(traceClient(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION })), {
         groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
       }),
@@ -180,10 +182,10 @@ export function buildDeps(cfg: Config): Deps {
     pace: () => new DynamoPaceStore(table),
     // Every recorded event fans out to the account's webhook endpoints (deliveries written, then queued).
     events: () => new WebhookEventSink(new DynamoEventSink(table), () => ({
-      webhooks: shared.webhooks, queue: shared.queue, clock: systemClock, settings: { webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL },
+      webhooks: shared.webhooks, queue: shared.queue, clock: liveClock, settings: { webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL },
     })),
     webhooks: () => shared.webhooks,
-    webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
+    webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS, clock: liveClock }),
     schedules: () => new DynamoScheduleStore(table),
     networks: () => {
       const registry = tracedRegistry(registryModule().buildRegistry(cfg));
@@ -195,7 +197,7 @@ export function buildDeps(cfg: Config): Deps {
     oauth: () => ({ providers: registryModule().buildOAuthProviders(cfg), clients: oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
     media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), {
-      get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: systemClock, settings: { publicBaseUrl },
+      get uploads() { return shared.uploads; }, get blobs() { return shared.blobs; }, clock: liveClock, settings: { publicBaseUrl },
     }),
     clock: () => systemClock,
     // Dashboard (issue 16)

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
+import { shiftedClock } from '../support/clock';
 import { signInThroughOutbox } from '../support/dashboard';
 import { axeViolations } from '../support/axe';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
@@ -216,7 +217,7 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
       `Bearer resource_metadata="${rt.url}/.well-known/oauth-protected-resource", error="invalid_token", error_description="The access token is for another resource"`);
 
     const realClock = deps.clock;
-    deps.clock = { now: () => realClock.now() + 3601 * 1000 };
+    deps.clock = shiftedClock(realClock, 3601 * 1000);
     try {
       const expired = await rawMcp(access);
       expect(expired.status).toBe(401);

@@ -3,13 +3,14 @@ import type { CounterStore } from '../../ports/store';
 import { isConditionFailure, type TableRef } from './client';
 import { cond, or } from './conditions';
 import { keys } from './keys';
+import { systemClock } from '../../ports/clock';
 
 /**
  * Fixed-window counters shared by every Lambda instance: callers put the window into the key, so each window is
  * its own item, incremented with a conditional ADD so the limit holds under concurrency; TTL removes old windows.
  */
 export class DynamoCounterStore implements CounterStore {
-  constructor(private readonly t: TableRef, private readonly nowSec: () => number = () => Math.floor(Date.now() / 1000)) {}
+  constructor(private readonly t: TableRef, private readonly nowSec: () => number = () => Math.floor(systemClock.now() / 1000)) {}
 
   async increment(key: string, amount: number, limit: number, expiresAtSec: number) {
     if (amount > limit) return { allowed: false, count: await this.get(key) };

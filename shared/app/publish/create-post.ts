@@ -212,15 +212,15 @@ async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[
   void err;
 }
 
-/** Polls the post's networks until none is queued or sending, or `budgetMs` of wall time has passed. */
+/** Polls the post's networks until none is queued or sending, or `budgetMs` has passed on the injected clock. */
 async function waitForResults(deps: Deps, postId: string, budgetMs: number) {
-  const until = Date.now() + budgetMs;
+  const until = deps.clock.now() + budgetMs;
   let delay = 10;
   for (;;) {
     const current = (await deps.posts.get(postId))!;
     const pending = current.networks.some((n) => n.state === 'queued' || n.state === 'sending');
-    if (!pending || Date.now() >= until) return current;
-    await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, until - Date.now()))));
+    if (!pending || deps.clock.now() >= until) return current;
+    await deps.clock.sleep(Math.min(delay, Math.max(1, until - deps.clock.now())));
     delay = Math.min(Math.ceil(delay * 1.5), 100);
   }
 }

@@ -195,18 +195,16 @@ async function sendWithRetries(deps: Deps, platform: string, publish: Publish, c
     if (outcome.ok) return outcome;
     const left = waitLimit - deps.clock.now();
     if (outcome.kind === 'transient' && attempt < TRANSIENT_RETRIES && left > 2_000) {
-      await sleep(Math.min(500 * 2 ** attempt, left - 1_000));
+      await deps.clock.sleep(Math.min(500 * 2 ** attempt, left - 1_000));
       continue;
     }
     if (outcome.kind === 'rate_limited' && outcome.retry_after * 1000 < left - 1_000 && attempt < TRANSIENT_RETRIES + 3) {
-      await sleep(outcome.retry_after * 1000);
+      await deps.clock.sleep(outcome.retry_after * 1000);
       continue;
     }
     return outcome;
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 /** The context an adapter runs in: deadline, abortable fetch, capped media download, shared pacing. */
 export function networkContext(deps: Deps, credentials: Record<string, string>): NetworkContext {
@@ -225,7 +223,7 @@ export function networkContext(deps: Deps, credentials: Record<string, string>):
       return wait;
     },
     now: () => deps.clock.now(),
-    sleep,
+    sleep: (ms) => deps.clock.sleep(ms),
   };
 }
 
