@@ -4,6 +4,7 @@ import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
 import { YouTubeFake } from '../../infra/local/sandbox/youtube';
 import { testContext } from './context';
+import { ManualClock } from '../support/clock';
 import { oauthApp, signInThrough } from './oauth-support';
 
 const KIB = 1024;
@@ -147,9 +148,12 @@ describe('adapter', () => {
 
   it('the deadline during a chunk → processing by the deadline; resume finishes the same session', async () => {
     fake.interruptNext(1000, { hang: true });
-    const started = Date.now();
-    const out = await adapter.publish(content(), testContext(creds, { timeoutMs: 400 }).ctx);
-    expect(Date.now() - started).toBeLessThan(400);
+    // A call with 60 s left on its (real) signal, but on its clock only 250 ms before the adapter must stop sending
+    // (reserveMs 100): only the chunk's own deadline can end the hanging PUT before the test's timeout.
+    const clock = new ManualClock(Date.now());
+    const { ctx } = testContext(creds, { timeoutMs: 60_000, clock });
+    clock.advance(60_000 - 100 - 250);
+    const out = await adapter.publish(content(), ctx);
     expect(out).toMatchObject({ ok: true, status: 'processing', resume: { after_seconds: 1, state: { offset: '0', attempt: '0' } } });
     if (!out.ok || !out.resume) throw new Error('expected resume');
     expect(await adapter.resume!(content(), out.resume.state, testContext(creds).ctx)).toMatchObject({ ok: true, status: 'published', id: 'Yt000000001' });
