@@ -1,27 +1,41 @@
 import type { TableScheduler } from '../../shared/adapters/dynamodb/table-scheduler';
+import { systemClock, type Clock } from '../../shared/ports/clock';
 
 /** Due timers read per query; a full batch is followed by the next one at once. */
 const BATCH = 100;
+
+export interface TimerPollerOptions {
+  intervalMs?: number;
+  concurrency?: number;
+  onError?: (err: unknown) => void;
+  /** What "due" means (default: the real clock). */
+  clock?: Clock;
+  /** No ticking of its own: timers fire only when `tick()` is called (tests drive the scheduler). */
+  manual?: boolean;
+}
 
 /**
  * The local EventBridge Scheduler: every `intervalMs` it lists due timers from the table, claims each once
  * (conditional delete) and fires `fire(input)`, up to `concurrency` at a time (in AWS every schedule invokes the
  * dispatcher on its own, so many due at the same second run side by side). Timers survive a restart, and one that
- * came due while the runtime was down fires at the first tick.
+ * came due while the runtime was down fires at the first tick. `tick()` runs one more pass now (after the one
+ * under way) and resolves when every timer it fired has been handled.
  */
-export function startTimerPoller(scheduler: TableScheduler, fire: (input: Record<string, unknown>) => Promise<void>, opts: { intervalMs?: number; concurrency?: number; onError?: (err: unknown) => void } = {}) {
+export function startTimerPoller(scheduler: TableScheduler, fire: (input: Record<string, unknown>) => Promise<void>, opts: TimerPollerOptions = {}) {
+  const clock = opts.clock ?? systemClock;
   let running = true;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
-  const tick = async () => {
+  const pass = async () => {
     try {
       for (;;) {
-        const due = await scheduler.due(new Date(), BATCH);
+        const now = clock.now();
+        const due = await scheduler.due(new Date(now), BATCH);
         let next = 0;
         const worker = async () => {
           while (running && next < due.length) {
             const t = due[next++];
-            if (await scheduler.claim(t.name, t.runAt)) await fire(t.input).catch((err) => opts.onError?.(err));
+            if (await scheduler.claim(t.name, t.runAt, now)) await fire(t.input).catch((err) => opts.onError?.(err));
           }
         };
         await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 16, due.length) }, worker));
@@ -31,12 +45,14 @@ export function startTimerPoller(scheduler: TableScheduler, fire: (input: Record
       opts.onError?.(err);
     }
   };
+  const tick = () => (current = current.then(pass));
   const schedule = () => {
-    if (!running) return;
-    timer = setTimeout(() => { current = tick().finally(schedule); }, opts.intervalMs ?? 250);
+    if (!running || opts.manual) return;
+    timer = setTimeout(() => { void tick().finally(schedule); }, opts.intervalMs ?? 250);
   };
-  current = tick().finally(schedule);
+  if (!opts.manual) void tick().finally(schedule);
   return {
+    tick,
     stop: async () => { running = false; if (timer) clearTimeout(timer); await current; },
   };
 }
