@@ -110,7 +110,10 @@ describe('POST /api/post use case', () => {
       expect(await w.deps.posts.claim(res.post_id, 'telegram', ['queued'], w.clock.now())).toBe(true); // the dead worker
       const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof deliver>[1];
       await deliver(w.deps, msg);
-      expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ status: 'sending' === 'sending' ? 'processing' : '' });
+      // a fresh claim is left to its worker: still sending (shown as processing), nothing sent by this delivery
+      expect((await w.deps.posts.get(res.post_id))!.networks.map((n) => n.state)).toEqual(['sending']);
+      expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ platform: 'telegram', status: 'processing' });
+      expect(w.telegramSends()).toBe(0);
       w.clock.advance(STALE_CLAIM_MS + 1);
       await deliver(w.deps, msg);
       const after = await getPost(w.deps, acc.id, res.post_id);
