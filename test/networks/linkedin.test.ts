@@ -9,7 +9,7 @@ import { oauthApp, signInThrough } from './oauth-support';
 const fake = new LinkedinFake();
 let provider: ReturnType<typeof createLinkedinProvider>;
 let adapter: ReturnType<typeof createLinkedinAdapter>;
-/** Keeps most of the 2 s test deadline in reserve: stops polling ~100 ms in, so the processing path is quick yet not load-sensitive. */
+/** Keeps most of the 2 s test deadline in reserve: on the context's clock it stops polling 100 ms in (two 50 ms polls). */
 let patient: ReturnType<typeof createLinkedinAdapter>;
 let app: OAuthApp;
 let creds: Record<string, string>;

@@ -178,10 +178,10 @@ describe('adapter', () => {
   it('quotaExceeded / uploadLimitExceeded → rate_limited until midnight Pacific', async () => {
     for (const reason of ['quotaExceeded', 'uploadLimitExceeded']) {
       fake.failNext('POST /upload/youtube/v3/videos', YouTubeFake.error(403, reason, 'The request cannot be completed because you have exceeded your quota.'));
-      const expected = secondsUntilPacificMidnight(Date.now());
-      const out = await adapter.publish(content(), testContext(creds).ctx);
+      const { ctx, clock } = testContext(creds);
+      const out = await adapter.publish(content(), ctx);
       if (out.ok || out.kind !== 'rate_limited') throw new Error(`expected rate_limited, got ${JSON.stringify(out)}`);
-      expect(Math.abs(out.retry_after - expected)).toBeLessThanOrEqual(2);
+      expect(out.retry_after).toBe(secondsUntilPacificMidnight(clock.now()));
       expect(out.error).toContain(reason);
     }
   });
