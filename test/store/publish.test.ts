@@ -150,8 +150,12 @@ describe('POST /api/post use case', () => {
     const acc = await w.newAccount('pro');
     await w.connectTelegram(w.deps, acc);
     w.telegram.failNext(TelegramFake.error(429, 'Too Many Requests: retry after 1', { retry_after: 1 }));
+    const slept = w.clock.sleeps.length;
     const res = await post(acc, { platform: 'telegram', text: 'soon' });
     expect(res.results[0]).toMatchObject({ ok: true, status: 'published' });
+    // sent again after exactly the wait Telegram asked for, slept on the injected clock
+    expect(w.clock.sleeps.slice(slept)).toContain(1000);
+    expect(w.telegram.requests.filter((r) => r.path.endsWith('/sendMessage'))).toHaveLength(2);
   });
 
   it('Free plan: the first two networks in request order get the places, whatever their own checks say; the rest are held', async () => {

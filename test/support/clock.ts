@@ -51,11 +51,18 @@ export class ManualClock implements Clock {
   }
 }
 
-/** A clock that follows real time, shifted by hand (`advance`), for tests where time must also pass. */
+/**
+ * A clock that follows real time, shifted by hand (`advance`), for tests where time must also pass (work runs in
+ * the background while a use case waits). Its sleeps are real; `sleeps` records each one asked for, in ms.
+ */
 export class OffsetClock implements Clock {
+  readonly sleeps: number[] = [];
   private offset = 0;
   now() { return Date.now() + this.offset; }
-  sleep(ms: number) { return new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms))); }
+  sleep(ms: number) {
+    this.sleeps.push(ms);
+    return new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+  }
   advance(ms: number) { this.offset += ms; }
   get ms() { return this.now(); }
   set ms(value: number) { this.offset = value - Date.now(); }
