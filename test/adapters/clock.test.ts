@@ -13,8 +13,8 @@ describe('the Clock port', () => {
     await expect(systemClock.sleep(-10)).resolves.toBeUndefined();
   });
 
-  it('ManualClock: sleepers wake only when time is moved past their wake-up, earliest first', async () => {
-    const clock = new ManualClock(1_000);
+  it('ManualClock (advance): sleepers wake only when time is moved past their wake-up, earliest first', async () => {
+    const clock = new ManualClock(1_000, { sleeps: 'advance' });
     const woke: string[] = [];
     const a = clock.sleep(300).then(() => woke.push(`a@${clock.now()}`));
     const b = clock.sleep(100).then(() => woke.push(`b@${clock.now()}`));
@@ -33,8 +33,15 @@ describe('the Clock port', () => {
     expect(clock.pending).toBe(0);
   });
 
-  it('ManualClock instant: each sleep moves time by its length at once (virtual time)', async () => {
-    const clock = new ManualClock(0, { instant: true });
+  it('ManualClock (real, the default): a sleep waits real time while the clock stands still', async () => {
+    const clock = new ManualClock(5_000);
+    await clock.sleep(5);
+    expect(clock.now()).toBe(5_000);
+    expect(clock.sleeps).toEqual([5]);
+  });
+
+  it('ManualClock (instant): each sleep moves time by its length at once (virtual time)', async () => {
+    const clock = new ManualClock(0, { sleeps: 'instant' });
     await clock.sleep(1_500);
     await clock.sleep(250);
     expect(clock.now()).toBe(1_750);

@@ -11,7 +11,7 @@ import { ManualClock } from '../support/clock';
  */
 export function testContext(credentials: Record<string, string>, opts: { timeoutMs?: number; paceWaitMs?: number; clock?: ManualClock } = {}) {
   const timeoutMs = opts.timeoutMs ?? 2000;
-  const clock = opts.clock ?? new ManualClock(Date.now(), { instant: true });
+  const clock = opts.clock ?? new ManualClock(Date.now(), { sleeps: 'instant' });
   const paced: Array<{ key: string; spacingMs: number }> = [];
   const deadline = new AbortController();
   const ctx: NetworkContext = {

@@ -28,7 +28,7 @@ afterAll(() => Promise.all(relays.map((r) => r.stop())));
 beforeEach(() => relays.forEach((r) => r.reset()));
 
 /** Nostr's only wait is the grace period after a relay accepts: its clock stands still unless a test moves it. */
-const relayContext = (credentials: Record<string, string>) => testContext(credentials, { clock: new ManualClock(Date.now()) });
+const relayContext = (credentials: Record<string, string>) => testContext(credentials, { clock: new ManualClock(Date.now(), { sleeps: 'advance' }) });
 const allClosed = () => Promise.all(relays.map((r) => r.allClosed()));
 
 describe('nostr verify', () => {
@@ -98,7 +98,7 @@ describe('nostr publish', () => {
     relays[1].behaviour = { kind: 'silent' };
     // No real timer can end it (a minute per relay and on the signal): only the grace period, on the context's clock.
     const patient = createNostrAdapter({ defaultRelays: relays.map((r) => r.url), relayTimeoutMs: 60_000, graceAfterAcceptMs: 200, allowPrivate: true });
-    const clock = new ManualClock(Date.now());
+    const clock = new ManualClock(Date.now(), { sleeps: 'advance' });
     const { ctx } = testContext({ nsec, relays: [relays[0].url, relays[1].url, deadRelay].join(',') }, { clock, timeoutMs: 60_000 });
     const silentHasIt = relays[1].nextEvent();
     const out = patient.publish(content(), ctx);
