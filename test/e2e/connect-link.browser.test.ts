@@ -32,7 +32,7 @@ beforeAll(async () => {
   register(getDeps(), network, [{ name: 'linkedin' }]);
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await rt?.stop();

@@ -19,7 +19,7 @@ beforeAll(async () => {
   rt = await startRuntime();
   key = await signupThroughApi(rt.url, 'sandbox@example.com', 'pro');
   api = client(rt.url, key);
-}, 60_000);
+}, 120_000);
 afterAll(async () => { await rt?.stop(); });
 
 const sandbox = async () => (await client(rt.url)('GET', '/dev/sandbox')).body as {

@@ -72,7 +72,7 @@ beforeAll(async () => {
   callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await rt?.stop();
