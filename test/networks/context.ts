@@ -7,8 +7,11 @@ import { ManualClock } from '../support/clock';
  * A NetworkContext for adapter tests: real fetch against loopback fakes, recorded pacing, and a manual clock
  * (`clock`): the deadline is `timeoutMs` ahead on that clock, and by default every sleep moves it forward at once
  * (virtual time: polls and waits are recorded in `clock.sleeps` and checked against the deadline without waiting).
- * `signal` is the only real timer: it aborts a request that hangs (socket level) after `timeoutMs` of real time.
+ * The deadline passes when the test says so (`expire`, or `expireOnHang`); `signal` also carries a real 60 s
+ * safety timer, so a test that forgot to expire fails on its own instead of hanging, never because the machine is slow.
  */
+const SAFETY_MS = 60_000;
+
 export function testContext(credentials: Record<string, string>, opts: { timeoutMs?: number; paceWaitMs?: number; clock?: ManualClock } = {}) {
   const timeoutMs = opts.timeoutMs ?? 2000;
   const clock = opts.clock ?? new ManualClock(Date.now(), { sleeps: 'instant' });
@@ -17,7 +20,7 @@ export function testContext(credentials: Record<string, string>, opts: { timeout
   const ctx: NetworkContext = {
     credentials,
     deadline: clock.now() + timeoutMs,
-    signal: AbortSignal.any([deadline.signal, AbortSignal.timeout(timeoutMs)]),
+    signal: AbortSignal.any([deadline.signal, AbortSignal.timeout(SAFETY_MS)]),
     fetch: globalThis.fetch,
     async fetchMedia(url: string) {
       let res: Response;

@@ -148,7 +148,8 @@ describe('publish', () => {
   it('a thread entry that hangs keeps the published first status', async () => {
     let n = 0;
     fake.override('POST /api/v1/statuses', () => (++n === 1 ? { status: 200, body: { id: '9', url: `${fake.url}/@alice/9` } } : { hang: true }));
-    const out = await adapter.publish(content({ thread: ['two'] }), testContext(creds, { timeoutMs: 300 }).ctx);
+    const { ctx, expire } = testContext(creds);
+    const out = await expireOnHang(fake.server, expire, () => adapter.publish(content({ thread: ['two'] }), ctx));
     expect(out).toEqual({ ok: true, status: 'published', id: '9', url: `${fake.url}/@alice/9` });
   });
 

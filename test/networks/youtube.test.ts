@@ -3,7 +3,7 @@ import { createYouTubeAdapter, createYouTubeProvider, secondsUntilPacificMidnigh
 import type { OAuthApp, TokenSet } from '../../shared/networks/oauth';
 import type { PublishContent } from '../../shared/networks/types';
 import { YouTubeFake } from '../../infra/local/sandbox/youtube';
-import { testContext } from './context';
+import { expireOnHang, testContext } from './context';
 import { ManualClock } from '../support/clock';
 import { oauthApp, signInThrough } from './oauth-support';
 
@@ -197,7 +197,8 @@ describe('adapter', () => {
     expect(await adapter.publish(content(), testContext({ ...creds, access_token: 'expired' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
     expect(fake.sessions.size).toBe(0);
     fake.failNext('POST /upload/youtube/v3/videos', { hang: true });
-    expect(await adapter.publish(content(), testContext(creds, { timeoutMs: 300 }).ctx)).toMatchObject({ ok: false, kind: 'transient', error: expect.stringContaining('nothing was uploaded') });
+    const { ctx, expire } = testContext(creds);
+    expect(await expireOnHang(fake.server, expire, () => adapter.publish(content(), ctx))).toMatchObject({ ok: false, kind: 'transient', error: expect.stringContaining('nothing was uploaded') });
   });
 
   it('an unreachable video → media_unreachable; an invalid title refused by YouTube → rejected', async () => {
