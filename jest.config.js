@@ -11,6 +11,8 @@ module.exports = {
   // fauxqs exports only an ESM "import" entry; map it to its file so the transform above compiles it.
   moduleNameMapper: { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
-  testTimeout: 30000,
+  // A timeout catches a hang, never slowness: no test asserts elapsed time, and on the shared 2-core machine under
+  // load the longest end-to-end tests take several times their idle duration.
+  testTimeout: 120_000,
   maxWorkers: 2,
 };

@@ -77,8 +77,8 @@ async function throughput(): Promise<Array<[string, string]>> {
     for (const [delayMs, n] of [[0, FAST_N], [200, SLOW_N]] as const) {
       const rx = await receiver(delayMs);
       for (const concurrency of [10, 50]) {
-        const account = newId('acc');
-        const id = newId('wh');
+        const account = newId('acc', Date.now());
+        const id = newId('wh', Date.now());
         const endpoint = { id, account_id: account, url: rx.url, events: ['post.published' as const], secret_enc: newWebhookSecret(), created_at: new Date().toISOString() };
         await webhooks.create(endpoint);
         const messages: WebhookMessage[] = [];

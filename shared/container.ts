@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Deps } from './app/deps';
 import type { MediaGateway } from './ports/media-gateway';
 import { config, type Config } from './config';
-import { systemClock } from './ports/clock';
+import { systemClock, type Clock } from './ports/clock';
 import type { Blobs } from './ports/blobs';
 import type { Queue } from './ports/queue';
 import type { Scheduler } from './ports/scheduler';
@@ -151,7 +151,7 @@ export function buildDeps(cfg: Config): Deps {
   const local = cfg.RUNTIME === 'local';
   const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);
   const shared = lazily<{ queue: Queue; blobs: Blobs; uploads: DynamoMediaStore; webhooks: DynamoWebhookStore }>({
-    queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT })); },
+    queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT }), { clock: liveClock }); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },
     uploads: () => new DynamoMediaStore(table),
     webhooks: () => new DynamoWebhookStore(table),
@@ -164,14 +164,14 @@ export function buildDeps(cfg: Config): Deps {
     tokens: () => new DynamoTokenStore(table),
     counters: () => new DynamoCounterStore(table, () => Math.floor(deps.clock.now() / 1000)),
     mailer: () => local
-      ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'))
+      ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'), liveClock)
       : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
     cipher: () => local
       ? new (localCipherModule().LocalKeyCipher)(path.join(cfg.DATA_DIR, 'local.key'))
       : new (kmsModule().KmsEnvelopeCipher)(traceClient(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION })), cfg.KMS_KEY_ID),
     queue: () => shared.queue,
     scheduler: (): Scheduler => local
-      ? new TableScheduler(table)
+      ? new TableScheduler(table, liveClock)
       : new (schedulerModule().EventBridgeScheduler)(traceClient(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION })), {
         groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
       }),
@@ -183,7 +183,7 @@ export function buildDeps(cfg: Config): Deps {
     pace: () => new DynamoPaceStore(table),
     events: () => new DynamoEventSink(table),
     webhooks: () => shared.webhooks,
-    webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
+    webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS, clock: liveClock }),
     schedules: () => new DynamoScheduleStore(table),
     networks: () => {
       const registry = tracedRegistry(registryModule().buildRegistry(cfg));

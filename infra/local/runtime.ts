@@ -5,7 +5,9 @@ import { dispatcher, workers } from '../workers';
 import { SWEEP_SCHEDULES } from '../sweep-schedules';
 import { config, parseConfig, resetConfig } from '../../shared/config';
 import { setDeps, getDeps } from '../../shared/container';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
+import type { Clock } from '../../shared/ports/clock';
 import { TableScheduler } from '../../shared/adapters/dynamodb/table-scheduler';
 import { documentClient } from '../../shared/adapters/dynamodb/client';
 import { ensureTable, startDynamo, startS3, startSqs } from './services';
@@ -27,6 +29,10 @@ export interface LocalOptions {
   /** Extra raw routes served before the route table (e.g. local media downloads). */
   extraRoutes?: ExtraRoute[];
   log?: (line: string) => void;
+  /** Time for the handlers and the timers (tests pass a clock they move); default: the real clock. */
+  clock?: Clock;
+  /** Timers fire only on `runTimers()`, never on their own (tests drive the scheduler); default: a tick every 250 ms. */
+  manualTimers?: boolean;
 }
 
 export interface LocalRuntime {
@@ -39,6 +45,10 @@ export interface LocalRuntime {
   sandbox?: Sandbox;
   /** Networks left to the user's own <NAME>_API_BASE / client settings in sandbox mode (explicit wins). */
   explicitNetworks: string[];
+  /** Fires every timer due now (on the runtime's clock) and resolves when the dispatcher has handled each. */
+  runTimers(): Promise<void>;
+  /** Resolves once every queue is empty and no worker is handling a message (the work in flight is done). */
+  drained(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,6 +104,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   resetConfig();
   config();
   setDeps(undefined);
+  if (opts.clock) getDeps().clock = opts.clock;
 
   const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
   const onError = (err: unknown) => log(`local runtime: ${(err as Error)?.stack ?? String(err)}`);
@@ -101,19 +112,35 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     name: w.id, queueUrl: queues[w.id].url, queueArn: `arn:aws:sqs:us-east-1:000000000000:${w.queueName}`,
     batchSize: w.batchSize, timeoutMs: w.timeoutSeconds * 1000, load: () => loadHandler(w.handler), onError,
   }));
-  const tableScheduler = new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint }), tableName: TABLE_NAME });
+  const tableScheduler = new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint }), tableName: TABLE_NAME }, opts.clock);
   // the deployment's recurring sweeps (EventBridge Scheduler schedules of the CDK API stack in AWS)
   for (const sweep of SWEEP_SCHEDULES) await tableScheduler.scheduleCron({ ...sweep });
   const timers = startTimerPoller(
     tableScheduler,
     async (input) => { await (await loadHandler(dispatcher.handler))(input, lambdaContext(dispatcher.id, dispatcher.timeoutSeconds * 1000)); },
-    { onError },
+    { onError, clock: opts.clock, manual: opts.manualTimers },
   );
+  const queueCounts = async () => Promise.all(workers.map(async (w) => {
+    const res = await client.send(new GetQueueAttributesCommand({
+      QueueUrl: queues[w.id].url,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
+    }));
+    return Object.values(res.Attributes ?? {}).reduce((sum, n) => sum + Number(n), 0);
+  }));
   // Stored media is deleted after 30 days: the bucket lifecycle rule and TTL in AWS, this sweep locally.
   const mediaSweep = startMediaSweep(getDeps, { onError });
 
   return {
     url, port: http.port, dataDir, networks: given.NETWORKS, sandbox, explicitNetworks,
+    runTimers: () => timers.tick(),
+    async drained() {
+      for (;;) {
+        // listen first, so a receive that ends while the queues are read is not missed
+        const received = Promise.race(pollers.map((p) => p.nextReceive()));
+        if ((await queueCounts()).every((n) => n === 0)) return;
+        await received;
+      }
+    },
     async stop() {
       await http.stop();
       await sandbox?.nostr.stop();

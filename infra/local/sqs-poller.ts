@@ -38,43 +38,55 @@ function toRecord(m: Message, arn: string): SQSRecord {
 export function startPoller(sqs: SQSClient, opts: PollerOptions) {
   let running = true;
   const abort = new AbortController();
+  let batchWaiters: Array<() => void> = [];
+  const batchDone = () => { const w = batchWaiters; batchWaiters = []; for (const wake of w) wake(); };
+  /** One receive, and the batch's handling and deletion when messages came. */
+  const receiveAndHandle = async () => {
+    let messages: Message[] = [];
+    try {
+      const res = await sqs.send(new ReceiveMessageCommand({
+        QueueUrl: opts.queueUrl, MaxNumberOfMessages: opts.batchSize, WaitTimeSeconds: 1,
+        MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'],
+      }), { abortSignal: abort.signal });
+      messages = res.Messages ?? [];
+    } catch (err) {
+      if (!running) return;
+      opts.onError?.(err);
+      await new Promise((r) => setTimeout(r, 500));
+      return;
+    }
+    if (messages.length === 0) return;
+    const event: SQSEvent = { Records: messages.map((m) => toRecord(m, opts.queueArn)) };
+    let failed = new Set<string>();
+    try {
+      const handler = await opts.load();
+      const out = (await handler(event, lambdaContext(opts.name, opts.timeoutMs))) as SQSBatchResponse | undefined;
+      failed = new Set((out?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (err) {
+      opts.onError?.(err);
+      return; // the whole batch becomes visible again after the visibility timeout
+    }
+    const done = messages.filter((m) => !failed.has(m.MessageId!));
+    if (done.length) {
+      await sqs.send(new DeleteMessageBatchCommand({
+        QueueUrl: opts.queueUrl,
+        Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+      })).catch((err) => opts.onError?.(err));
+    }
+  };
   const receiveLoop = async () => {
     while (running) {
-      let messages: Message[] = [];
       try {
-        const res = await sqs.send(new ReceiveMessageCommand({
-          QueueUrl: opts.queueUrl, MaxNumberOfMessages: opts.batchSize, WaitTimeSeconds: 1,
-          MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'],
-        }), { abortSignal: abort.signal });
-        messages = res.Messages ?? [];
-      } catch (err) {
-        if (!running) break;
-        opts.onError?.(err);
-        await new Promise((r) => setTimeout(r, 500));
-        continue;
-      }
-      if (messages.length === 0) continue;
-      const event: SQSEvent = { Records: messages.map((m) => toRecord(m, opts.queueArn)) };
-      let failed = new Set<string>();
-      try {
-        const handler = await opts.load();
-        const out = (await handler(event, lambdaContext(opts.name, opts.timeoutMs))) as SQSBatchResponse | undefined;
-        failed = new Set((out?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-      } catch (err) {
-        opts.onError?.(err);
-        continue; // the whole batch becomes visible again after the visibility timeout
-      }
-      const done = messages.filter((m) => !failed.has(m.MessageId!));
-      if (done.length) {
-        await sqs.send(new DeleteMessageBatchCommand({
-          QueueUrl: opts.queueUrl,
-          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-        })).catch((err) => opts.onError?.(err));
+        await receiveAndHandle();
+      } finally {
+        batchDone();
       }
     }
   };
   const loops = Array.from({ length: opts.concurrency ?? 4 }, () => receiveLoop());
   return {
     stop: async () => { running = false; abort.abort(); await Promise.all(loops); },
+    /** Resolves when any receive loop finishes its next receive (with or without a batch handled). */
+    nextReceive: () => new Promise<void>((resolve) => batchWaiters.push(resolve)),
   };
 }

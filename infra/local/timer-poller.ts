@@ -10,23 +10,30 @@ const BATCH = 250;
  */
 const CONCURRENCY = 16;
 
+export interface TimerPollerOptions {
+  intervalMs?: number;
+  concurrency?: number;
+  onError?: (err: unknown) => void;
+  /** What "due" means (default: the real clock). */
+  clock?: Clock;
+  /** No ticking of its own: timers fire only when `tick()` is called (tests drive the scheduler). */
+  manual?: boolean;
+}
+
 /**
  * The local EventBridge Scheduler: every `intervalMs` it lists due timers from the table, claims each once
- * (conditional delete) and fires `fire(input)`, up to `concurrency` at a time, so many timers due at the same second
- * run side by side. Two pollers on one table fire each timer once (the claim), and the dispatcher's
- * own claim keeps a scheduled post published once even if a timer fired twice. Timers survive a restart, and one
- * that came due while the runtime was down fires at the first tick. `clock` says what "due" means.
+ * (conditional delete) and fires `fire(input)`, up to `concurrency` at a time (in AWS every schedule invokes the
+ * dispatcher on its own, so many due at the same second run side by side). Timers survive a restart, and one that
+ * came due while the runtime was down fires at the first tick. `tick()` runs one more pass now (after the one
+ * under way) and resolves when every timer it fired has been handled. Two pollers on one table fire each timer once
+ * (the claim), and the dispatcher's own claim keeps a scheduled post published once even if a timer fired twice.
  */
-export function startTimerPoller(
-  scheduler: TableScheduler,
-  fire: (input: Record<string, unknown>) => Promise<void>,
-  opts: { intervalMs?: number; concurrency?: number; onError?: (err: unknown) => void; clock?: Clock } = {},
-) {
+export function startTimerPoller(scheduler: TableScheduler, fire: (input: Record<string, unknown>) => Promise<void>, opts: TimerPollerOptions = {}) {
   const clock = opts.clock ?? systemClock;
   let running = true;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
-  const tick = async () => {
+  const pass = async () => {
     try {
       for (;;) {
         const now = clock.now();
@@ -45,12 +52,14 @@ export function startTimerPoller(
       opts.onError?.(err);
     }
   };
+  const tick = () => (current = current.then(pass));
   const schedule = () => {
-    if (!running) return;
-    timer = setTimeout(() => { current = tick().finally(schedule); }, opts.intervalMs ?? 250);
+    if (!running || opts.manual) return;
+    timer = setTimeout(() => { void tick().finally(schedule); }, opts.intervalMs ?? 250);
   };
-  current = tick().finally(schedule);
+  if (!opts.manual) void tick().finally(schedule);
   return {
+    tick,
     stop: async () => { running = false; if (timer) clearTimeout(timer); await current; },
   };
 }

@@ -2,6 +2,7 @@ import { promises as dns } from 'node:dns';
 import type { SendResult, WebhookSender } from '../ports/webhooks';
 import { checkUrl, UnsafeTargetError, type HostLookup } from '../net/address-guard';
 import { pinnedRequest, PinnedRequestError } from '../net/pinned-request';
+import { systemClock, type Clock } from '../ports/clock';
 import { DELIVERY_TIMEOUT_MS, MAX_RESPONSE_BYTES, RESPONSE_EXCERPT_CHARS } from '../domain/webhooks';
 
 export interface HttpWebhookSenderOptions {
@@ -13,8 +14,8 @@ export interface HttpWebhookSenderOptions {
   maxResponseBytes?: number;
   /** Extra trusted CA (tests with a self-signed https receiver). */
   ca?: string | Buffer;
-  /** Time source for duration_ms. */
-  now?: () => number;
+  /** Time source for duration_ms (default: the real clock). */
+  clock?: Clock;
 }
 
 const systemLookup: HostLookup = async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
@@ -51,9 +52,9 @@ export class HttpWebhookSender implements WebhookSender {
   }
 
   async send(rawUrl: string, headers: Record<string, string>, body: string): Promise<SendResult> {
-    const now = this.opts.now ?? Date.now;
-    const started = now();
-    const took = () => Math.max(0, now() - started);
+    const clock = this.opts.clock ?? systemClock;
+    const started = clock.now();
+    const took = () => Math.max(0, clock.now() - started);
     let target: { url: URL; address: string };
     try {
       target = await this.resolve(rawUrl);

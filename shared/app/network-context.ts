@@ -2,8 +2,6 @@ import type { NetworkDeps } from './deps';
 import type { NetworkContext } from '../ports/networks';
 import { RateLimitedError } from '../domain/errors';
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
 /** The context an adapter runs in: deadline, abortable fetch, capped media download, shared pacing. */
 export function networkContext(deps: NetworkDeps, credentials: Record<string, string>): NetworkContext {
   const deadline = deps.clock.now() + deps.settings.networkTimeoutMs;
@@ -21,6 +19,6 @@ export function networkContext(deps: NetworkDeps, credentials: Record<string, st
       return wait;
     },
     now: () => deps.clock.now(),
-    sleep,
+    sleep: (ms) => deps.clock.sleep(ms),
   };
 }

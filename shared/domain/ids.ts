@@ -14,7 +14,7 @@ let lastRandom: number[] = [];
  * A ULID: 48-bit millisecond time + 80 random bits, Crockford base32, so ids sort by creation time. Monotonic
  * within a process: ids made in the same millisecond increment the random part, so they keep their order too.
  */
-export function ulid(nowMs: number = Date.now()): string {
+export function ulid(nowMs: number): string {
   let time = '';
   let t = nowMs;
   for (let i = 0; i < 10; i++) {
@@ -32,7 +32,8 @@ export function ulid(nowMs: number = Date.now()): string {
   return time + lastRandom.map((d) => CROCKFORD[d]).join('');
 }
 
-export function newId<P extends IdPrefix>(prefix: P, nowMs?: number): `${P}_${string}` {
+/** A prefixed ULID made at `nowMs` (the caller's injected clock). */
+export function newId<P extends IdPrefix>(prefix: P, nowMs: number): `${P}_${string}` {
   return `${prefix}_${ulid(nowMs)}`;
 }
 

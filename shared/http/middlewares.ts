@@ -51,9 +51,10 @@ export function requestState(getDeps: () => Deps): Mw {
   return {
     before: (req: Req) => {
       const e = req.event;
+      const deps = getDeps();
       (req.context as HttpContext).state = {
-        deps: getDeps(),
-        startedAt: Date.now(),
+        deps,
+        startedAt: deps.clock.now(),
         ip: e.requestContext?.http?.sourceIp ?? 'unknown',
         requestId: e.requestContext?.requestId ?? req.context.awsRequestId ?? 'local',
       };
@@ -66,7 +67,7 @@ export function requestLog(route: RouteDef): Mw {
   const write = (req: Req) => {
     const s = stateOf(req.context);
     const status = req.response?.statusCode ?? 500;
-    const fields = { route: route.id, method: route.method, status, duration_ms: s ? Date.now() - s.startedAt : undefined, request_id: s?.requestId, account_id: (s?.principal ?? s?.session)?.account.id };
+    const fields = { route: route.id, method: route.method, status, duration_ms: s ? s.deps.clock.now() - s.startedAt : undefined, request_id: s?.requestId, account_id: (s?.principal ?? s?.session)?.account.id };
     if (status >= 500) log.error('request', fields); else log.info('request', fields);
   };
   return { after: write, onError: write };

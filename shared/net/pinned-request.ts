@@ -96,12 +96,11 @@ export function pinnedRequest(req: PinnedRequest): Promise<PinnedResponse> {
       });
       res.on('end', done);
       res.on('error', done);
-      // the status line arrived in time: the body gets what is left of the deadline, then whatever was read counts
-      clearTimeout(timer);
-      timer = setTimeout(() => { truncated = true; done(); }, Math.max(0, deadline - Date.now()));
+      // the status line arrived in time: at the deadline, whatever of the body was read counts
+      atDeadline = () => { truncated = true; done(); };
     });
-    const deadline = Date.now() + req.timeoutMs;
-    let timer = setTimeout(() => fail(new PinnedRequestError('timeout', `no answer within ${req.timeoutMs} ms`)), req.timeoutMs);
+    let atDeadline = () => fail(new PinnedRequestError('timeout', `no answer within ${req.timeoutMs} ms`));
+    const timer = setTimeout(() => atDeadline(), req.timeoutMs);
     request.on('error', (err: NodeJS.ErrnoException) => fail(new PinnedRequestError(err.code ?? 'error', describe(err))));
     if (req.body !== undefined) request.end(req.body);
     else request.end();

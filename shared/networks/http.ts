@@ -12,6 +12,8 @@ export interface HttpResult {
   text: string;
   /** Parsed JSON body, or undefined when the body is not JSON. */
   json: unknown;
+  /** When the answer was read, on the context's clock (ms): HTTP-date and reset headers count from here. */
+  at: number;
 }
 
 export class NetworkTimeout extends Error {
@@ -39,7 +41,7 @@ export async function request(ctx: NetworkContext, url: string, init: RequestIni
   }
   let json: unknown;
   try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
-  return { status: res.status, headers: res.headers, text, json };
+  return { status: res.status, headers: res.headers, text, json, at: ctx.now() };
 }
 
 export function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
@@ -51,7 +53,7 @@ function isAbort(err: unknown): boolean {
 }
 
 /** Seconds from a Retry-After header (seconds or HTTP date); undefined when absent or unparseable. */
-export function retryAfterSeconds(headers: Headers, now: number = Date.now()): number | undefined {
+export function retryAfterSeconds(headers: Headers, now: number): number | undefined {
   const raw = headers.get('retry-after');
   if (!raw) return undefined;
   const secs = Number(raw);
@@ -62,7 +64,7 @@ export function retryAfterSeconds(headers: Headers, now: number = Date.now()): n
 
 /** Generic classification of a non-2xx answer; adapters call it after handling their own signals. */
 export function classifyStatus(res: HttpResult, message: string, defaultRetryAfter = 60): Failure {
-  if (res.status === 429) return { ok: false, kind: 'rate_limited', retry_after: retryAfterSeconds(res.headers) ?? defaultRetryAfter, error: message };
+  if (res.status === 429) return { ok: false, kind: 'rate_limited', retry_after: retryAfterSeconds(res.headers, res.at) ?? defaultRetryAfter, error: message };
   if (res.status === 401 || res.status === 403) return { ok: false, kind: 'reauth', error: message };
   if (res.status >= 500) return { ok: false, kind: 'transient', error: message };
   return { ok: false, kind: 'rejected', code: 'rejected', error: message };

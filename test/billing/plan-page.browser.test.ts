@@ -30,7 +30,7 @@ beforeAll(async () => {
   rt = await startRuntime(fake.env());
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await rt?.stop();
@@ -85,5 +85,5 @@ describe('Plan page billing in a browser', () => {
     expect(serious(await axeViolations(page))).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, 'plan-billing-subscribed.png'), fullPage: true });
     await page.close();
-  }, 60_000);
+  }, 120_000);
 });

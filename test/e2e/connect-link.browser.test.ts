@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
+import { shiftedClock } from '../support/clock';
 import { register } from '../support/oauth';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { OAuthNetworkFake } from '../../infra/local/sandbox/oauth-network';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   register(getDeps(), network, [{ name: 'linkedin' }]);
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await rt?.stop();
@@ -81,7 +82,7 @@ describe('connect link in a browser', () => {
     // an hour later the same link shows the expiry page
     const deps = getDeps();
     const realClock = deps.clock;
-    deps.clock = { ...realClock, now: () => realClock.now() + (CONNECT_LINK_TTL_SECONDS + 60) * 1000 };
+    deps.clock = shiftedClock(realClock, (CONNECT_LINK_TTL_SECONDS + 60) * 1000);
     try {
       const expired = await page.goto(link.body.url as string);
       expect(expired!.status()).toBe(410);

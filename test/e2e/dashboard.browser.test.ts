@@ -35,7 +35,7 @@ beforeAll(async () => {
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, acceptDownloads: true });
   page = await browser.newPage();
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await rt?.stop();

@@ -53,12 +53,9 @@ describe('publishing through the local runtime (API → SQS → worker → fake 
     expect(telegram.requests.filter((r) => r.path.endsWith('/sendMessage')).map((r) => (r.json as { text: string }).text)).toEqual(['Launch day']);
 
     const postId = res.body.post_id as string;
-    // the worker records each event right after settling its network: wait for both
-    let stored = await api('GET', `/api/posts/${postId}`);
-    for (let i = 0; i < 50 && (stored.body.events as unknown[]).length < 2; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      stored = await api('GET', `/api/posts/${postId}`);
-    }
+    // the worker records each event right after settling its network: once it is done, both are there
+    await rt.drained();
+    const stored = await api('GET', `/api/posts/${postId}`);
     expect((stored.body.events as Array<{ type: string }>).map((e) => e.type)).toEqual(['post.published', 'post.published']);
     const status = await api('GET', `/api/post/status?platform=discord&id=${results[1].id}`);
     expect(status.body).toMatchObject({ post_id: postId, status: 'published' });

@@ -52,7 +52,7 @@ beforeAll(async () => {
   });
   expect(banner).toContain('SANDBOX');
   expect(banner).toContain(`${base}/dev/sandbox/inbox`);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   if (server && server.exitCode === null) {

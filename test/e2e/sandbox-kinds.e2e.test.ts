@@ -11,7 +11,7 @@ let api: ReturnType<typeof client>;
 beforeAll(async () => {
   rt = await startRuntime();
   api = client(rt.url, await signupThroughApi(rt.url, 'kinds@example.com', 'pro'));
-}, 60_000);
+}, 120_000);
 afterAll(async () => { await rt?.stop(); });
 
 it('a Bluesky video with alt text: the sandbox video service processes it and the post embeds it', async () => {
@@ -24,7 +24,7 @@ it('a Bluesky video with alt text: the sandbox video service processes it and th
   expect(sb.blueskyVideo.calls('app.bsky.video.uploadVideo')).toHaveLength(1);
   const record = (sb.bluesky.calls('com.atproto.repo.createRecord').at(-1)!.json as { record: { embed: Record<string, unknown> } }).record;
   expect(record.embed).toMatchObject({ $type: 'app.bsky.embed.video', alt: 'A short demo clip', video: { $type: 'blob', mimeType: 'video/mp4' } });
-}, 30_000);
+}, 120_000);
 
 it('a request with an option the network does not have is refused before the sandbox sees anything', async () => {
   const before = rt.sandbox!.bluesky.requests.length;

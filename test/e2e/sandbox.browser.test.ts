@@ -24,7 +24,7 @@ beforeAll(async () => {
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   fs.mkdirSync(SHOTS, { recursive: true });
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await rt?.stop();

@@ -19,7 +19,7 @@ beforeAll(async () => {
   rt = await startRuntime();
   key = await signupThroughApi(rt.url, 'sandbox@example.com', 'pro');
   api = client(rt.url, key);
-}, 60_000);
+}, 120_000);
 afterAll(async () => { await rt?.stop(); });
 
 const sandbox = async () => (await client(rt.url)('GET', '/dev/sandbox')).body as {
@@ -105,11 +105,8 @@ describe('npm start runs every network as a simulator (sandbox mode, the default
     // the simulator's container was IN_PROGRESS on the first status read, then FINISHED, then published
     const statusReads = rt.sandbox!.graph.requests.filter((r) => r.method === 'GET' && r.url.searchParams.get('fields')?.includes('status_code'));
     expect(statusReads.length).toBeGreaterThanOrEqual(2);
-    let stored = await api('GET', `/api/posts/${photo.body.post_id as string}`);
-    for (let i = 0; i < 50 && (stored.body.results as Array<{ status: string }>)[0].status !== 'published'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      stored = await api('GET', `/api/posts/${photo.body.post_id as string}`);
-    }
+    await rt.drained();
+    const stored = await api('GET', `/api/posts/${photo.body.post_id as string}`);
     expect((stored.body.results as Array<{ status: string }>)[0].status).toBe('published');
     const reddit = await api('POST', '/api/post', { platform: 'reddit', text: 'r', subreddit: 'test' });
     expect((reddit.body.results as Array<Record<string, unknown>>)[0]).toMatchObject({ ok: false, code: 'platform_unavailable' });
@@ -175,11 +172,8 @@ describe('npm start runs every network as a simulator (sandbox mode, the default
       expect(hook.status).toBe(201);
       const test = await api('POST', `/api/webhooks/${(hook.body.webhook as { id: string }).id}/test`);
       expect(test.status).toBe(202);
-      let delivered: InboxEntry[] = [];
-      for (let i = 0; i < 100 && delivered.length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        delivered = (await sandbox()).inbox.filter((e) => e.network === 'webhook');
-      }
+      await rt.drained();
+      const delivered: InboxEntry[] = (await sandbox()).inbox.filter((e) => e.network === 'webhook');
       expect(delivered.length).toBe(1);
     } finally {
       await new Promise<void>((r) => listener.close(() => r()));

@@ -5,6 +5,7 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
 import type { LocalRuntime } from '../../infra/local/runtime';
+import { OffsetClock } from '../support/clock';
 
 const telegram = new TelegramFake();
 const discord = new DiscordFake();
@@ -19,59 +20,53 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sends = () => telegram.requests.filter((r) => r.path.endsWith('/sendMessage'));
 
-/** Polls until `check` answers a value (the poller ticks every 250 ms; the worker then sends). */
-async function until<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await sleep(100);
-  }
-}
-
 describe('scheduling through the local runtime', () => {
-  it('a post scheduled a few seconds ahead survives a restart of the runtime and publishes once, with source schedule', async () => {
-    rt = await startRuntime(env(), dataDir);
+  it('a post scheduled ahead survives a restart of the runtime and publishes once, with source schedule', async () => {
+    // The runtime's clock is moved by the test and its timers fire only when the test runs them: no time window.
+    const clock = new OffsetClock();
+    rt = await startRuntime(env(), dataDir, { clock, manualTimers: true });
     const key = await signupThroughApi(rt.url, 'scheduler@example.com');
     let api = client(rt.url, key);
     expect((await api('POST', '/api/connect', { platform: 'telegram', credentials: { bot_token: telegram.token, chat_id: '@acmenews' } })).status).toBe(200);
 
-    const runAt = new Date(Date.now() + 2_000).toISOString();
+    const runAt = new Date(clock.now() + 60_000).toISOString();
     const created = await api('POST', '/api/schedule', { platform: 'telegram', text: 'Scheduled hello', run_at: runAt });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ schedule_id: expect.stringMatching(/^sch_/), status: 'scheduled' });
     const id = created.body.schedule_id as string;
     expect((await api('GET', '/api/usage')).body).toMatchObject({ scheduled_at_a_time: { used: 1, limit: 10 } });
 
+    await rt.runTimers(); // not due yet: nothing fires
     await rt.stop();
     rt = undefined;
-    await sleep(Math.max(0, Date.parse(created.body.run_at as string) - Date.now()) + 500); // due while the runtime is down
     expect(sends()).toHaveLength(0);
+    clock.advance(61_000); // due while the runtime is down
 
-    rt = await startRuntime(env(), dataDir);
+    rt = await startRuntime(env(), dataDir, { clock, manualTimers: true });
     api = client(rt.url, key);
-    const done = await until(async () => {
-      const s = await api('GET', `/api/schedule/${id}`);
-      return s.body.status === 'published' ? s.body : undefined;
-    });
+    await rt.runTimers(); // the first tick after the restart fires it
+    await rt.drained(); // and the worker has handled the message
+    const done = (await api('GET', `/api/schedule/${id}`)).body;
     expect(done).toMatchObject({ schedule_id: id, post_id: expect.stringMatching(/^pst_/), results: [{ platform: 'telegram', ok: true, status: 'published' }] });
     const post = await api('GET', `/api/posts/${done.post_id as string}`);
     expect(post.body).toMatchObject({ source: 'schedule', schedule_id: id });
     expect((post.body.events as Array<{ type: string; data: Record<string, unknown> }>).map((e) => [e.type, e.data.source, e.data.schedule_id]))
       .toEqual([['post.published', 'schedule', id]]);
-    await sleep(600); // a few more poller ticks: still one send
+    await rt.runTimers(); // more ticks find nothing left to fire, and no message is left anywhere
+    await rt.runTimers();
+    await rt.drained();
     expect(sends().map((r) => (r.json as { text: string }).text)).toEqual(['Scheduled hello']);
     expect((await api('GET', '/api/usage')).body).toMatchObject({ scheduled_at_a_time: { used: 0 } });
     const cancel = await api('DELETE', `/api/schedule/${id}`);
     expect([cancel.status, cancel.body.code]).toEqual([409, 'schedule_not_pending']);
+    await rt.stop();
+    rt = undefined;
   });
 
   it('the HTTP surface: validation codes, bulk CSV, list filters, PATCH, DELETE and recurring', async () => {
-    rt ??= await startRuntime(env(), dataDir);
+    rt = await startRuntime(env());
     const key = await signupThroughApi(rt.url, 'bulk@example.com', 'pro');
     const api = client(rt.url, key);
     expect((await api('POST', '/api/connect', { platform: 'discord', credentials: { webhook_url: discord.webhookUrl } })).status).toBe(200);

@@ -42,7 +42,7 @@ describe('signed webhooks through the local runtime (API → event → SQS → w
     expect((res.body.results as Array<{ ok: boolean }>).map((r) => r.ok)).toEqual([true, false]);
 
     await rx.waitFor(2);
-    await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
+    await rt.drained(); // every queue empty and no worker busy: nothing more is on its way
     expect(rx.received).toHaveLength(2);
     const bodies = await Promise.all(rx.received.map(async (r) => {
       const sig = r.headers['service-signature'] as string;

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
+import { shiftedClock } from '../support/clock';
 import { signInThroughOutbox } from '../support/dashboard';
 import { axeViolations } from '../support/axe';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
@@ -71,7 +72,7 @@ beforeAll(async () => {
   callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await rt?.stop();
@@ -216,7 +217,7 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
       `Bearer resource_metadata="${rt.url}/.well-known/oauth-protected-resource", error="invalid_token", error_description="The access token is for another resource"`);
 
     const realClock = deps.clock;
-    deps.clock = { ...realClock, now: () => realClock.now() + 3601 * 1000 };
+    deps.clock = shiftedClock(realClock, 3601 * 1000);
     try {
       const expired = await rawMcp(access);
       expect(expired.status).toBe(401);

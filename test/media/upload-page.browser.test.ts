@@ -29,7 +29,7 @@ beforeAll(async () => {
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();

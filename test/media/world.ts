@@ -21,7 +21,7 @@ export async function mediaWorld() {
   const t = testDeps(table, { blobs });
   return {
     ...t, table, blobs, s3Endpoint: s3.endpoint,
-    newAccountId: () => newId('acc'),
+    newAccountId: () => newId('acc', Date.now()),
     stop: async () => {
       client.destroy();
       await s3.stop();

@@ -7,6 +7,7 @@ import { MediaUnreachable } from '../../shared/ports/networks';
 import { mediaGateway } from '../../shared/container';
 import { networkContext } from '../../shared/app/network-context';
 import type { Deps } from '../../shared/app/deps';
+import { systemClock } from '../../shared/ports/clock';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
@@ -169,7 +170,7 @@ describe('guardedFetch (ctx.fetch of network adapters)', () => {
   });
 
   test('networkContext hands adapters the gateway fetch: loopback credential URLs are refused without allowPrivate', async () => {
-    const deps = { clock: { now: () => Date.now() }, settings: { networkTimeoutMs: 2000 }, media: mediaGateway(false) } as unknown as Deps;
+    const deps = { clock: systemClock, settings: { networkTimeoutMs: 2000 }, media: mediaGateway(false) } as unknown as Deps;
     const ctx = networkContext(deps, {});
     await expect(ctx.fetch(`https://127.0.0.1:${port}/json`, { signal: ctx.signal })).rejects.toThrow(/private or local address/);
     await expect(ctx.fetch(`http://localhost:${port}/json`)).rejects.toThrow(/must start with https/);

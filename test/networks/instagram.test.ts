@@ -4,13 +4,13 @@ import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import { InstagramFake } from '../../infra/local/sandbox/instagram';
-import { ctxWithSleeps, testContext } from './context';
+import { ctxWithSleeps, expireOnHang, testContext } from './context';
 import { oauthApp } from './oauth-support';
 
 const fake = new InstagramFake();
 let provider: ReturnType<typeof createInstagramProvider>;
 let adapter: ReturnType<typeof createInstagramAdapter>;
-/** Keeps most of the 2 s test deadline in reserve: stops polling ~100 ms in, so the processing path is quick yet not load-sensitive. */
+/** Keeps most of the 2 s test deadline in reserve: on the context's clock it stops polling 100 ms in (two 50 ms polls). */
 let patient: ReturnType<typeof createInstagramAdapter>;
 let app: OAuthApp;
 let creds: Record<string, string>;
@@ -124,7 +124,9 @@ describe('adapter', () => {
 
   it('IN_PROGRESS past the deadline → processing with {container_id}; resume() publishes once FINISHED', async () => {
     fake.containerPolls = 1000;
-    const out = await patient.publish(content({ media: [reel] }), ctxWithSleeps(creds).ctx);
+    const { ctx, sleeps } = ctxWithSleeps(creds);
+    const out = await patient.publish(content({ media: [reel] }), ctx);
+    expect(sleeps).toEqual([50, 50]);
     expect(out).toEqual({
       ok: true, status: 'processing', id: '17900000000000001', url: 'https://www.instagram.com/acme.bakery/',
       resume: { after_seconds: 20, state: { step: 'container', container_id: '17900000000000001' } },
@@ -194,8 +196,8 @@ describe('adapter', () => {
 
   it('no answer → timeout by the deadline', async () => {
     fake.failNext(`POST /${ig}/media_publish`, { hang: true });
-    const started = Date.now();
-    expect(await adapter.publish(content(), testContext(creds, { timeoutMs: 300 }).ctx)).toMatchObject({ ok: false, kind: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    const { ctx, expire } = testContext(creds);
+    const out = await expireOnHang(fake.server, expire, () => adapter.publish(content(), ctx));
+    expect(out).toMatchObject({ ok: false, kind: 'timeout' });
   });
 });

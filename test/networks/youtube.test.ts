@@ -3,7 +3,8 @@ import { createYouTubeAdapter, createYouTubeProvider, secondsUntilPacificMidnigh
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
 import { YouTubeFake } from '../../infra/local/sandbox/youtube';
-import { testContext } from './context';
+import { expireOnHang, testContext } from './context';
+import { ManualClock } from '../support/clock';
 import { oauthApp, signInThrough } from './oauth-support';
 
 const KIB = 1024;
@@ -147,9 +148,12 @@ describe('adapter', () => {
 
   it('the deadline during a chunk → processing by the deadline; resume finishes the same session', async () => {
     fake.interruptNext(1000, { hang: true });
-    const started = Date.now();
-    const out = await adapter.publish(content(), testContext(creds, { timeoutMs: 400 }).ctx);
-    expect(Date.now() - started).toBeLessThan(400);
+    // A call with 60 s left on its (real) signal, but on its clock only 250 ms before the adapter must stop sending
+    // (reserveMs 100): only the chunk's own deadline can end the hanging PUT before the test's timeout.
+    const clock = new ManualClock(Date.now());
+    const { ctx } = testContext(creds, { timeoutMs: 60_000, clock });
+    clock.advance(60_000 - 100 - 250);
+    const out = await adapter.publish(content(), ctx);
     expect(out).toMatchObject({ ok: true, status: 'processing', resume: { after_seconds: 1, state: { offset: '0', attempt: '0' } } });
     if (!out.ok || !out.resume) throw new Error('expected resume');
     expect(await adapter.resume!(content(), out.resume.state, testContext(creds).ctx)).toMatchObject({ ok: true, status: 'published', id: 'Yt000000001' });
@@ -174,10 +178,10 @@ describe('adapter', () => {
   it('quotaExceeded / uploadLimitExceeded → rate_limited until midnight Pacific', async () => {
     for (const reason of ['quotaExceeded', 'uploadLimitExceeded']) {
       fake.failNext('POST /upload/youtube/v3/videos', YouTubeFake.error(403, reason, 'The request cannot be completed because you have exceeded your quota.'));
-      const expected = secondsUntilPacificMidnight(Date.now());
-      const out = await adapter.publish(content(), testContext(creds).ctx);
+      const { ctx, clock } = testContext(creds);
+      const out = await adapter.publish(content(), ctx);
       if (out.ok || out.kind !== 'rate_limited') throw new Error(`expected rate_limited, got ${JSON.stringify(out)}`);
-      expect(Math.abs(out.retry_after - expected)).toBeLessThanOrEqual(2);
+      expect(out.retry_after).toBe(secondsUntilPacificMidnight(clock.now()));
       expect(out.error).toContain(reason);
     }
   });
@@ -193,7 +197,8 @@ describe('adapter', () => {
     expect(await adapter.publish(content(), testContext({ ...creds, access_token: 'expired' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
     expect(fake.sessions.size).toBe(0);
     fake.failNext('POST /upload/youtube/v3/videos', { hang: true });
-    expect(await adapter.publish(content(), testContext(creds, { timeoutMs: 300 }).ctx)).toMatchObject({ ok: false, kind: 'transient', error: expect.stringContaining('nothing was uploaded') });
+    const { ctx, expire } = testContext(creds);
+    expect(await expireOnHang(fake.server, expire, () => adapter.publish(content(), ctx))).toMatchObject({ ok: false, kind: 'transient', error: expect.stringContaining('nothing was uploaded') });
   });
 
   it('an unreachable video → media_unreachable; an invalid title refused by YouTube → rejected', async () => {

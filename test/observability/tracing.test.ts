@@ -7,10 +7,14 @@ import type { AddressInfo } from 'node:net';
 
 const daemon = dgram.createSocket('udp4');
 const packets: Array<Record<string, unknown>> = [];
+const waiters: Array<{ n: number; wake: () => void }> = [];
 daemon.on('message', (msg) => {
   const [, body] = msg.toString('utf8').split('\n');
   try { packets.push(JSON.parse(body) as Record<string, unknown>); } catch { /* not a segment */ }
+  for (const w of waiters.filter((x) => packets.length >= x.n)) { waiters.splice(waiters.indexOf(w), 1); w.wake(); }
 });
+/** Resolves once `n` segments have arrived. */
+const received = (n: number) => (packets.length >= n ? Promise.resolve() : new Promise<void>((wake) => waiters.push({ n, wake })));
 
 let stopDynamo: (() => Promise<void>) | undefined;
 afterAll(async () => {
@@ -50,7 +54,7 @@ describe('Powertools Tracer around network and AWS calls', () => {
     const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
     await documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint }).send(new GetCommand({ TableName: 'trace-table', Key: { pk: 'a', sk: 'b' } }));
 
-    for (let i = 0; i < 50 && packets.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    await received(3);
     const publish = packets.find((p) => p.name === '## telegram.publish');
     expect(publish).toMatchObject({ trace_id: '1-5759e988-bd862e3fe1be46a994272793', parent_id: '53995c3f42cd8ad8', annotations: { platform: 'telegram', post_id: 'pst_01ARZ3NDEKTSV4RRFFQ69G5FAV' } });
     const verify = packets.find((p) => p.name === '## telegram.verify');

@@ -111,7 +111,10 @@ describe('POST /api/post use case', () => {
       expect(await w.deps.posts.claim(res.post_id, 'telegram', ['queued'], w.clock.now())).toBeTruthy(); // the dead worker
       const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof sendToNetwork>[1];
       await sendToNetwork(w.deps, msg);
-      expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ status: 'sending' === 'sending' ? 'processing' : '' });
+      // a fresh claim is left to its worker: still sending (shown as processing), nothing sent by this delivery
+      expect((await w.deps.posts.get(res.post_id))!.networks.map((n) => n.state)).toEqual(['sending']);
+      expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ platform: 'telegram', status: 'processing' });
+      expect(w.telegramSends()).toBe(0);
       w.clock.advance(STALE_CLAIM_MS + 1);
       await sendToNetwork(w.deps, msg);
       const after = await getPost(w.deps, acc.id, res.post_id);
@@ -148,8 +151,12 @@ describe('POST /api/post use case', () => {
     const acc = await w.newAccount('pro');
     await w.connectTelegram(w.deps, acc);
     w.telegram.failNext(TelegramFake.error(429, 'Too Many Requests: retry after 1', { retry_after: 1 }));
+    const slept = w.clock.sleeps.length;
     const res = await post(acc, { platform: 'telegram', text: 'soon' });
     expect(res.results[0]).toMatchObject({ ok: true, status: 'published' });
+    // sent again after exactly the wait Telegram asked for, slept on the injected clock
+    expect(w.clock.sleeps.slice(slept)).toContain(1000);
+    expect(w.telegram.requests.filter((r) => r.path.endsWith('/sendMessage'))).toHaveLength(2);
   });
 
   it('Free plan: the first two networks in request order get the places, whatever their own checks say; the rest are held', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../shared/app/deps';
 import type { Email, Mailer } from '../../shared/ports/mailer';
-import type { Clock } from '../../shared/ports/clock';
+import { ManualClock, OffsetClock } from './clock';
 import type { Cipher } from '../../shared/ports/cipher';
 import type { Queue, QueueMessage } from '../../shared/ports/queue';
 import type { CronInvocation, ScheduledInvocation, Scheduler } from '../../shared/ports/scheduler';
@@ -31,24 +31,7 @@ export class MemoryMailer implements Mailer {
   async send(email: Email) { this.sent.push(email); }
 }
 
-/** A clock that follows real time, shifted by hand (`advance`), for tests where time must also pass. */
-export class OffsetClock implements Clock {
-  private offset = 0;
-  now() { return Date.now() + this.offset; }
-  advance(ms: number) { this.offset += ms; }
-  get ms() { return this.now(); }
-  set ms(value: number) { this.offset = value - Date.now(); }
-  sleep(ms: number) { return new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms))); }
-}
-
-/** A clock tests move by hand; it stands still otherwise. */
-export class ManualClock implements Clock {
-  constructor(public ms: number = Date.UTC(2026, 10, 21, 12, 0, 0)) {}
-  now() { return this.ms; }
-  advance(ms: number) { this.ms += ms; }
-  /** Waits real time (workers run meanwhile); this clock still stands still. */
-  sleep(ms: number) { return new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms))); }
-}
+export { ManualClock, OffsetClock } from './clock';
 
 /**
  * Records sent messages; with `worker` set, each publish message is delivered in the background as the worker

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
+import { startLocalRuntime, type LocalOptions, type LocalRuntime } from '../../infra/local/runtime';
 
-/** Starts the whole local runtime on a random port with a fresh data dir. */
-export async function startRuntime(env: Record<string, string> = {}, dataDir?: string): Promise<LocalRuntime> {
+/** Starts the whole local runtime on a random port with a fresh data dir (`opts`: a test clock, manual timers). */
+export async function startRuntime(env: Record<string, string> = {}, dataDir?: string, opts: Pick<LocalOptions, 'clock' | 'manualTimers'> = {}): Promise<LocalRuntime> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'spa-e2e-'));
-  return startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: 'silent', ...env } });
+  return startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: 'silent', ...env }, ...opts });
 }
 
 /** A tiny JSON client for the runtime. */

@@ -40,7 +40,7 @@ beforeEach(() => {
 
 let n = 0;
 async function newAccount(plan: PlanName = 'free'): Promise<Account> {
-  const account: Account = { id: newId('acc'), email: `wh${++n}@example.com`, plan, verified: true, created_at: new Date().toISOString(), brand_count: 1 };
+  const account: Account = { id: newId('acc', Date.now()), email: `wh${++n}@example.com`, plan, verified: true, created_at: new Date().toISOString(), brand_count: 1 };
   await t.deps.accounts.createAccount(account);
   return account;
 }

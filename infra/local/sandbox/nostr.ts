@@ -20,6 +20,8 @@ export class FakeRelay {
   behaviour: RelayBehaviour = { kind: 'accept' };
   private wss?: WebSocketServer;
   private mountedAt?: string;
+  private eventWaiters: Array<() => void> = [];
+  private closeWaiters: Array<() => void> = [];
 
   async start(): Promise<string> {
     this.wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -43,6 +45,7 @@ export class FakeRelay {
   private listen(): void {
     this.wss!.on('connection', (socket: WebSocket) => {
       this.connections++;
+      socket.on('close', () => { if (this.openClients === 0) this.wake('closeWaiters'); });
       socket.on('message', (data) => {
         let frame: unknown;
         try { frame = JSON.parse(String(data)); } catch { return; }
@@ -50,6 +53,7 @@ export class FakeRelay {
         this.frames.push(frame);
         if (frame[0] !== 'EVENT') return;
         this.eventTimes.push(new Date().toISOString());
+        this.wake('eventWaiters');
         const id = (frame[1] as { id?: string }).id;
         const b = this.behaviour;
         if (b.kind === 'accept') socket.send(JSON.stringify(['NOTICE', 'welcome']));
@@ -63,6 +67,23 @@ export class FakeRelay {
     if (this.mountedAt) return this.mountedAt;
     const { port } = this.wss!.address() as AddressInfo;
     return `ws://127.0.0.1:${port}`;
+  }
+
+  /** Resolves when the next EVENT frame arrives. */
+  nextEvent(): Promise<void> {
+    return new Promise((resolve) => this.eventWaiters.push(resolve));
+  }
+
+  /** Resolves once the relay holds no open socket (every connection was closed). */
+  allClosed(): Promise<void> {
+    if (this.openClients === 0) return Promise.resolve();
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  private wake(which: 'eventWaiters' | 'closeWaiters') {
+    const waiters = this[which];
+    this[which] = [];
+    for (const w of waiters) w();
   }
 
   /** Sockets the relay still holds open. */
@@ -87,14 +108,5 @@ export class FakeRelay {
     for (const c of this.wss.clients) c.terminate();
     if (this.mountedAt) { this.wss.close(); return; }
     await new Promise<void>((resolve) => this.wss!.close(() => resolve()));
-  }
-}
-
-/** Polls until `cond` holds (or throws after `ms`): used to see that the adapter closed every socket. */
-export async function eventually(cond: () => boolean, ms = 1000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -36,6 +36,7 @@ export class FakeServer {
   private server?: http.Server;
   private mountedAt?: string;
   private readonly sockets = new Set<import('node:net').Socket>();
+  private hangWaiters: Array<(req: RecordedRequest) => void> = [];
   handler: FakeHandler;
 
   constructor(handler: FakeHandler = () => ({ status: 404, body: { error: 'no route' } })) {
@@ -72,7 +73,12 @@ export class FakeServer {
     } catch (err) {
       reply = { status: 500, body: { error: String(err) } };
     }
-    if (reply.hang) return;
+    if (reply.hang) {
+      const waiters = this.hangWaiters;
+      this.hangWaiters = [];
+      for (const w of waiters) w(recorded);
+      return;
+    }
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     const headers: Record<string, string> = { ...reply.headers };
     let payload: string | Buffer = '';
@@ -83,6 +89,11 @@ export class FakeServer {
     }
     res.writeHead(reply.status ?? 200, headers);
     res.end(payload);
+  }
+
+  /** Resolves with the next request left hanging (a `hang` reply), so a test can let the deadline pass right then. */
+  nextHang(): Promise<RecordedRequest> {
+    return new Promise((resolve) => this.hangWaiters.push(resolve));
   }
 
   get url(): string {

@@ -1,5 +1,6 @@
 import { SQSClient, SendMessageBatchCommand, type BatchResultErrorEntry, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
 import type { Queue, QueueMessage } from '../../ports/queue';
+import { systemClock, type Clock } from '../../ports/clock';
 import { CORRELATION_ATTRIBUTE, correlationId } from '../../log';
 import { traceClient } from '../../tracing';
 
@@ -9,6 +10,8 @@ const RETRY_ROUNDS = 3;
 export interface SqsQueueOptions {
   /** Backoff before the first retry round; doubles each round. */
   retryDelayMs?: number;
+  /** Sleeps the backoff (default: the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -19,12 +22,14 @@ export interface SqsQueueOptions {
  */
 export class SqsQueue implements Queue {
   private readonly retryDelayMs: number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly client: SQSClient,
     opts: SqsQueueOptions = {},
   ) {
     this.retryDelayMs = opts.retryDelayMs ?? 100;
+    this.clock = opts.clock ?? systemClock;
   }
 
   async sendAll(queueUrl: string, messages: QueueMessage[]): Promise<void> {
@@ -54,7 +59,7 @@ export class SqsQueue implements Queue {
       if (round >= RETRY_ROUNDS) return [...permanent, ...retryable];
       const retryIds = new Set(retryable.map((f) => f.Id));
       pending = pending.filter((e) => retryIds.has(e.Id));
-      await sleep(this.retryDelayMs * 2 ** round);
+      await this.clock.sleep(this.retryDelayMs * 2 ** round);
     }
   }
 }
@@ -67,10 +72,6 @@ function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
     ...(correlation ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlation } } } : {}),
     ...(message.delaySeconds !== undefined ? { DelaySeconds: message.delaySeconds } : {}),
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** An SQS client; with `endpoint` (the embedded fauxqs locally) it uses dummy credentials and ignores queue-URL hosts. */

@@ -58,13 +58,14 @@ export async function registerClient(deps: Pick<Deps, 'mcpOAuth' | 'clock'>, bod
   const parsed = ClientRegistrationBody.safeParse(body);
   if (!parsed.success) throw invalidMetadata(parsed.error);
   const m = parsed.data;
+  const now = deps.clock.now();
   const record: OAuthClientRecord = {
-    client_id: newId('mcpc'),
+    client_id: newId('mcpc', now),
     client_name: m.client_name ?? new URL(m.redirect_uris[0]!).host ?? 'Unnamed app',
     redirect_uris: m.redirect_uris,
     kind: 'registered',
     ...(m.client_uri ? { client_uri: m.client_uri } : {}),
-    created_at: new Date(deps.clock.now()).toISOString(),
+    created_at: new Date(now).toISOString(),
   };
   await deps.mcpOAuth.putClient(record);
   return clientView(record);

@@ -19,7 +19,6 @@ const WAIT_STEPS = 40;
 
 export type FreshCredentials = { ok: true; credentials: Record<string, string> } | { ok: false; failure: Failure };
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const needsRefresh = (t: TokenSet, now: number) => t.expires_at !== undefined && t.expires_at - now < REFRESH_MARGIN_MS;
 const expired = (t: TokenSet, now: number) => t.expires_at !== undefined && t.expires_at <= now;
 const canRefresh = (p: OAuthProvider | undefined, t: TokenSet, now: number) =>
@@ -115,7 +114,7 @@ export async function freshCredentials(deps: Deps, connection: Connection, opts:
 /** Another worker holds the refresh lock: re-read the connection until its tokens change (or the sign-in is lost). */
 async function waitForOtherRefresh(deps: Deps, connection: Connection, stale: string, tokens: TokenSet): Promise<FreshCredentials> {
   for (let i = 0; i < WAIT_STEPS; i++) {
-    await sleep(WAIT_STEP_MS);
+    await deps.clock.sleep(WAIT_STEP_MS);
     const current = await deps.connections.get(connection.account_id, connection.brand_id, connection.platform);
     if (!current || current.id !== connection.id || !current.tokens_enc) return gone(connection);
     if (current.status === 'reauth_required') return { ok: false, failure: { ok: false, kind: 'reauth', error: `The ${connection.platform} connection needs a new sign-in` } };

@@ -128,7 +128,7 @@ function devtoFailure(res: HttpResult, doing: string): Failure {
   if (res.status === 401) return { ok: false, kind: 'reauth', error: `dev.to refused the api_key while ${doing} (${text}): create a new key at dev.to/settings/extensions` };
   if (res.status === 429) {
     const fromBody = /try again in (\d+) seconds?/i.exec(res.text)?.[1];
-    const retry = retryAfterSeconds(res.headers) ?? (fromBody ? Number(fromBody) : DEVTO_DEFAULT_RETRY_AFTER);
+    const retry = retryAfterSeconds(res.headers, res.at) ?? (fromBody ? Number(fromBody) : DEVTO_DEFAULT_RETRY_AFTER);
     return { ok: false, kind: 'rate_limited', retry_after: retry, error: `dev.to rate limit: ${text}` };
   }
   return classifyStatus(res, `dev.to answered ${res.status} while ${doing}: ${text}`);

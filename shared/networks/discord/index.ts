@@ -39,7 +39,7 @@ export function classifyDiscord(res: HttpResult, what: string): Failure {
   const detail = typeof body.message === 'string' ? body.message : res.text.slice(0, 200) || `HTTP ${res.status}`;
   const message = `Discord ${what} failed (${res.status}${code !== undefined ? `, code ${code}` : ''}): ${detail}`;
   if (res.status === 429) {
-    const secs = typeof body.retry_after === 'number' ? body.retry_after : retryAfterSeconds(res.headers) ?? 5;
+    const secs = typeof body.retry_after === 'number' ? body.retry_after : retryAfterSeconds(res.headers, res.at) ?? 5;
     return { ok: false, kind: 'rate_limited', retry_after: Math.max(1, Math.ceil(secs)), error: message };
   }
   if (res.status === 404 || code === 10015) return { ok: false, kind: 'reauth', error: `${message} — the webhook was deleted; create a new one and reconnect` };

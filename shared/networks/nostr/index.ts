@@ -190,16 +190,19 @@ async function publish(opts: Opts, content: PublishContent, ctx: NetworkContext)
 
   const event = finalizeEvent({ kind: 1, created_at: Math.floor(ctx.now() / 1000), tags: [], content: noteContent(content) }, key);
 
-  // Once one relay accepted, the others get a grace period, then their sockets are closed.
+  // Once one relay accepted, the others get a grace period (on the context's clock), then their sockets are closed.
   const grace = new AbortController();
-  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let graceStarted = false;
   const local: NetworkContext = { ...ctx, signal: AbortSignal.any([ctx.signal, grace.signal]) };
   const sent = await Promise.all(targets.map((target) =>
     sendEvent(opts.Impl, target, event, local, opts.relayTimeoutMs).then((o) => {
-      if (o.state === 'accepted' && !graceTimer) graceTimer = setTimeout(() => grace.abort(), opts.graceAfterAcceptMs);
+      if (o.state === 'accepted' && !graceStarted) {
+        graceStarted = true;
+        void ctx.sleep(opts.graceAfterAcceptMs).then(() => grace.abort());
+      }
       return o;
     })));
-  clearTimeout(graceTimer);
+  grace.abort();
   const outcomes: RelayOutcome[] = [...sent, ...refused.map((relay) => ({ relay, state: 'unreachable' as const, message: 'not a public address' }))];
 
   if (outcomes.some((o) => o.state === 'accepted')) {

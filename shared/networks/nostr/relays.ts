@@ -45,7 +45,7 @@ function session<T>(
       resolve(value);
     };
     const onAbort = () => finish(onTimeout());
-    const timer = setTimeout(onAbort, Math.max(0, Math.min(timeoutMs, ctx.deadline - Date.now())));
+    const timer = setTimeout(onAbort, Math.max(0, Math.min(timeoutMs, ctx.deadline - ctx.now())));
     if (ctx.signal.aborted) { onAbort(); return; }
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {

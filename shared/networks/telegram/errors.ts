@@ -41,7 +41,7 @@ export function classifyTelegram(res: HttpResult, what: string): Failure {
   const desc = env?.description ?? (res.text.slice(0, 200) || `HTTP ${res.status}`);
   const message = `Telegram ${what} failed (${code}): ${desc}`;
   if (code === 429 || res.status === 429) {
-    const wait = env?.parameters?.retry_after ?? retryAfterSeconds(res.headers) ?? 30;
+    const wait = env?.parameters?.retry_after ?? retryAfterSeconds(res.headers, res.at) ?? 30;
     return { ok: false, kind: 'rate_limited', retry_after: Math.max(1, Math.ceil(wait)), error: message };
   }
   if (code === 401 || code === 404) return { ok: false, kind: 'reauth', error: `${message} — the bot token is invalid or revoked; create a new one with @BotFather` };

@@ -212,7 +212,7 @@ function wpFailure(res: HttpResult, doing: string, media = false): Failure {
     const to = res.headers.get('location');
     return rejected(`WordPress redirected ${doing}${to ? ` to ${to}` : ''}: set site_url to the address the site answers on`);
   }
-  if (res.status === 429) return { ok: false, kind: 'rate_limited', retry_after: retryAfterSeconds(res.headers) ?? 60, error: message };
+  if (res.status === 429) return { ok: false, kind: 'rate_limited', retry_after: retryAfterSeconds(res.headers, res.at) ?? 60, error: message };
   if (res.status === 401 || res.status === 403) {
     const hint = code === 'rest_cannot_create' || code === 'rest_cannot_publish' || code === 'rest_cannot_create_post'
       ? ': the user needs the Author role or higher'

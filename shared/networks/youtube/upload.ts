@@ -43,7 +43,8 @@ const authHeaders = (t: UploadTarget) => ({ authorization: `Bearer ${t.token}`, 
 
 /**
  * Sends the bytes from `offset` in `chunkSize` pieces until the upload completes, a chunk is interrupted (network
- * error, 5xx, no answer) or `stopAt` (ms) comes: each PUT is aborted at stopAt, leaving time to answer.
+ * error, 5xx, no answer) or `stopAt` (ms, on the context's clock) comes: each PUT is aborted when the time left
+ * until stopAt has passed (a socket-level timer), leaving time to answer.
  */
 export async function sendFrom(ctx: NetworkContext, t: UploadTarget, offset: number, chunkSize: number, stopAt: number): Promise<UploadState> {
   const total = t.bytes.length;
@@ -52,7 +53,8 @@ export async function sendFrom(ctx: NetworkContext, t: UploadTarget, offset: num
     const left = stopAt - ctx.now();
     if (left <= 0) return { kind: 'partial', offset: at, interrupted: false };
     const end = Math.min(at + chunkSize, total);
-    const bounded: NetworkContext = { ...ctx, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(left)]) };
+    const chunkDeadline = AbortSignal.timeout(left);
+    const bounded: NetworkContext = { ...ctx, signal: AbortSignal.any([ctx.signal, chunkDeadline]) };
     let res: HttpResult;
     try {
       res = await request(bounded, t.sessionUri, {
@@ -61,7 +63,9 @@ export async function sendFrom(ctx: NetworkContext, t: UploadTarget, offset: num
         body: t.bytes.slice(at, end),
       });
     } catch (err) {
-      if (err instanceof NetworkTimeout || err instanceof NetworkUnreachable) return { kind: 'partial', offset: at, interrupted: !(err instanceof NetworkTimeout) || ctx.now() < stopAt };
+      // the time ran out (this chunk's or the call's deadline): not an interruption, the session is intact
+      const ranOut = err instanceof NetworkTimeout && (chunkDeadline.aborted || ctx.signal.aborted);
+      if (err instanceof NetworkTimeout || err instanceof NetworkUnreachable) return { kind: 'partial', offset: at, interrupted: !ranOut };
       throw err;
     }
     const state = settle(res, 'upload', ctx.now(), at);
