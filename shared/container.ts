@@ -150,6 +150,8 @@ export function buildDeps(cfg: Config): Deps {
   const table: TableRef = { doc: documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT }), tableName: cfg.TABLE_NAME };
   const local = cfg.RUNTIME === 'local';
   const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);
+  // Adapters built here read deps.clock at each call (a test may replace it after they are built).
+  const liveClock: Clock = { now: () => deps.clock.now(), sleep: (ms) => deps.clock.sleep(ms) };
   const shared = lazily<{ queue: Queue; blobs: Blobs; uploads: DynamoMediaStore; webhooks: DynamoWebhookStore }>({
     queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT }), { clock: liveClock }); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },

@@ -17,7 +17,7 @@ describe('dispatcher: the webhook sweep timer', () => {
   it('re-queues a delivery whose enqueue was lost, and that delivery then reaches the endpoint once', async () => {
     const t = testDeps(own.table, {}, { frozenClock: true });
     const clock = t.clock as unknown as { now(): number; advance(ms: number): void };
-    const account: Account = { id: newId('acc'), email: 'sweep@example.com', plan: 'free', verified: true, created_at: new Date(clock.now()).toISOString(), brand_count: 1 };
+    const account: Account = { id: newId('acc', clock.now()), email: 'sweep@example.com', plan: 'free', verified: true, created_at: new Date(clock.now()).toISOString(), brand_count: 1 };
     await t.deps.accounts.createAccount(account);
     await createWebhook(t.deps, account, { url: rx.url() });
     const messages = () => t.queue.sent.filter((s) => s.queueUrl === t.deps.settings.webhookQueueUrl).map((s) => s.message.body as WebhookMessage);

@@ -94,7 +94,8 @@ describe('a schedule can never be stuck', () => {
     const acc = await w.discordAccount();
     const text = `always dies ${++n}`;
     const s = await schedule(acc, { platform: 'discord', text, run_at: inMinutes(5) });
-    const dying: Deps = { ...deps, accounts: { ...deps.accounts, get: async () => { throw new Error('table unreachable'); } } };
+    const unreachable = async (): Promise<never> => { throw new Error('table unreachable'); };
+    const dying: Deps = { ...deps, accounts: { ...deps.accounts, get: unreachable }, publishContext: { load: unreachable } };
     w.clock.ms = Date.parse(s.run_at) + 10;
     await expect(fireScheduled(dying, s.schedule_id)).rejects.toThrow('table unreachable');
     for (let i = 0; i < MAX_TAKEOVERS; i++) {
