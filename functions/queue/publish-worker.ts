@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { coldStart } from '../../shared/metrics';
-import { z } from 'zod';
+import * as z from 'zod';
 import { getDeps } from '../../shared/container';
 import { deliver } from '../../shared/app/publish/deliver';
 import { isPlatformName, type PlatformName } from '../../shared/domain/platforms';

@@ -7,6 +7,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { LAMBDA_BUNDLE, wiringOf } from '../bundling';
+import { wiringDefines, type WiringDeclaration } from '../../shared/wiring/declaration';
 
 /** The repository root: handler paths in routes.ts and workers.ts are relative to it. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -27,6 +29,8 @@ export interface AppFunctionProps {
   logRemovalPolicy?: RemovalPolicy;
   /** Customer-managed KMS key encrypting the function's log group. */
   logsKey?: kms.IKey;
+  /** What the bundle wires (shared/wiring/declaration.ts). @default the declaration of the route or worker whose handler this is */
+  wiring?: WiringDeclaration;
 }
 
 /**
@@ -84,17 +88,19 @@ export class AppFunction extends Construct {
       ...(props.functionName ? { functionName: props.functionName } : {}),
       ...(props.description ? { description: props.description } : {}),
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(LAMBDA_BUNDLE.nodeOptions ? { NODE_OPTIONS: LAMBDA_BUNDLE.nodeOptions } : {}),
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         ...props.environment,
       },
+      // infra/bundling.ts: the same settings the bench measures and the bundle-graph test checks
       bundling: {
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false, // stack traces need the mappings, not a copy of the sources (keeps the zip small)
-        target: 'node22',
+        minify: LAMBDA_BUNDLE.minify,
+        sourceMap: LAMBDA_BUNDLE.sourceMap,
+        sourcesContent: LAMBDA_BUNDLE.sourcesContent,
+        target: LAMBDA_BUNDLE.target,
         format: OutputFormat.CJS,
-        // Ship the locked @aws-sdk/* versions (package-lock) instead of whatever the Lambda runtime carries.
+        mainFields: [...LAMBDA_BUNDLE.mainFields],
+        define: placeholder ? {} : wiringDefines(props.wiring ?? wiringOf(props.handlerFile)),
         bundleAwsSDK: true,
       },
     });

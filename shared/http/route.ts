@@ -46,6 +46,11 @@ export interface RouteDef {
   params?: z.ZodObject;
   responses: Record<number, ResponseDef>;
   grants: readonly Grant[];
+  /**
+   * The function talks to the social networks (network adapters, OAuth sign-in providers): only then are they in its
+   * bundle (shared/wiring/declaration.ts).
+   */
+  networks?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
   // --- MCP server (issue 11) ---

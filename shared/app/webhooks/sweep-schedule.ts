@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 
 /** The dispatcher input of the recurring sweep (see ensureSweepSchedule). */
