@@ -14,6 +14,7 @@ import { wiringDefines, type WiringDeclaration } from '../shared/wiring/declarat
  *   modules), not taken from the Lambda runtime: the locked versions run, and it loads faster (docs/decisions.md).
  * - `mainFields: module, main`: packages' ES module builds, so esbuild drops what a function does not use.
  * - `define`: the container's wiring switches for this function (shared/wiring/declaration.ts).
+ * - The SDK clients read the execution role's credentials from the environment only (shared/wiring/lambda-credentials.ts).
  * - Source maps are written but not loaded at start (no --enable-source-maps; docs/decisions.md).
  */
 export const LAMBDA_BUNDLE = {
@@ -25,6 +26,8 @@ export const LAMBDA_BUNDLE = {
   /** A map next to the code, without copies of the sources (keeps the zip small). */
   sourceMap: true,
   sourcesContent: false,
+  /** Packages replaced in every bundle (esbuild alias; paths relative to the project root). */
+  alias: { '@aws-sdk/credential-provider-node': './shared/wiring/lambda-credentials.ts' } as Record<string, string>,
   /** NODE_OPTIONS of every function: empty, so stack traces are not mapped at start (see decisions). */
   nodeOptions: '' as string,
 } as const;
@@ -60,6 +63,7 @@ export function esbuildOptions(root: string, handler: string, outfile: string): 
     minify: LAMBDA_BUNDLE.minify,
     mainFields: LAMBDA_BUNDLE.mainFields,
     define: wiringDefines(wiringOf(handler)),
+    alias: LAMBDA_BUNDLE.alias,
     outfile,
   };
 }

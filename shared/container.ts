@@ -79,8 +79,8 @@ const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = (
   ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/aws/bedrock-drafter');
 const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => process.env.SPA_WIRE_AI === 'off'
   ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/openai-drafter');
-const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => process.env.SPA_WIRE_AI === 'off'
-  ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/local/local-drafter');
+const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => process.env.SPA_WIRE_LOCAL === 'off'
+  ? unwired('The local drafter (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-drafter');
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;

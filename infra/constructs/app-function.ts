@@ -101,6 +101,7 @@ export class AppFunction extends Construct {
         format: OutputFormat.CJS,
         mainFields: [...LAMBDA_BUNDLE.mainFields],
         define: placeholder ? {} : wiringDefines(props.wiring ?? wiringOf(props.handlerFile)),
+        esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
         bundleAwsSDK: true,
       },
     });
