@@ -27,7 +27,11 @@ export const LAMBDA_BUNDLE = {
   sourceMap: true,
   sourcesContent: false,
   /** Packages replaced in every bundle (esbuild alias; paths relative to the project root). */
-  alias: { '@aws-sdk/credential-provider-node': './shared/wiring/lambda-credentials.ts' } as Record<string, string>,
+  alias: {
+    '@aws-sdk/credential-provider-node': './shared/wiring/lambda-credentials.ts',
+    // one luxon: cron-parser require()s its CommonJS build, our imports would add its ES build (70 KB twice)
+    luxon: './node_modules/luxon/build/node/luxon.js',
+  } as Record<string, string>,
   /** NODE_OPTIONS of every function: empty, so stack traces are not mapped at start (see decisions). */
   nodeOptions: '' as string,
 } as const;

@@ -18,20 +18,21 @@ export interface WorkerDef extends WiringDeclaration {
   memoryMb: number;
 }
 
-export const workers: WorkerDef[] = [
-  {
-    id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
-    batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
-    grants: ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'], networks: true,
-  },
-  {
-    // Signed webhook deliveries: one try ≤ 10 s per record; a claim older than 40 s is stale (CLAIM_STALE_MS), so a
-    // message redelivered after the 60 s visibility timeout can take over a crashed worker's try.
-    id: 'webhook-worker', handler: 'functions/queue/webhook-delivery.ts', queueEnv: 'WEBHOOK_QUEUE_URL', queueName: 'webhooks',
-    batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 60, maxReceiveCount: 5, memoryMb: 512,
-    grants: ['table', 'kms', 'scheduler', 'webhookQueue'],
-  },
-];
+export const publishWorker: WorkerDef = {
+  id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
+  batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
+  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'], networks: true,
+};
+
+export const webhookWorker: WorkerDef = {
+  // Signed webhook deliveries: one try ≤ 10 s per record; a claim older than 40 s is stale (CLAIM_STALE_MS), so a
+  // message redelivered after the 60 s visibility timeout can take over a crashed worker's try.
+  id: 'webhook-worker', handler: 'functions/queue/webhook-delivery.ts', queueEnv: 'WEBHOOK_QUEUE_URL', queueName: 'webhooks',
+  batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 60, maxReceiveCount: 5, memoryMb: 512,
+  grants: ['table', 'kms', 'scheduler', 'webhookQueue'],
+};
+
+export const workers: WorkerDef[] = [publishWorker, webhookWorker];
 
 /** The scheduler's target: fires scheduled and rate-limit-deferred posts, long webhook waits and the webhook sweep (input validated with zod). */
 export const dispatcher = {

@@ -19,6 +19,7 @@ import { envClients, firstOf } from './app/oauth/clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
 import { traceClient } from './tracing';
+import { declaredDeps, type WiringDeclaration } from './wiring/declaration';
 
 /*
  * Each adapter is loaded with require() on first use, behind its wiring switch `process.env.SPA_WIRE_<GROUP>`. In a
@@ -259,6 +260,20 @@ let deps: Deps | undefined;
 export function getDeps(): Deps {
   deps ??= buildDeps(config());
   return deps;
+}
+
+/**
+ * The dependencies as one function sees them: only what its declaration (route or worker grants, networks) wires,
+ * as its Lambda bundle does (shared/wiring/declaration.ts). One view per dependencies object (setDeps starts anew).
+ */
+export function depsFor(fn: string, declaration: WiringDeclaration): () => Deps {
+  const views = new WeakMap<Deps, Deps>();
+  return () => {
+    const all = getDeps();
+    let view = views.get(all);
+    if (!view) views.set(all, view = declaredDeps(all, fn, declaration));
+    return view;
+  };
 }
 
 /** Replaces the dependencies (tests) or forgets them so the next call rebuilds from the environment. */

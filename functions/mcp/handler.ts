@@ -13,7 +13,7 @@ import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
 import { mcpServer } from './server';
-import { getDeps } from '../../shared/container';
+import { depsFor } from '../../shared/container';
 import { config } from '../../shared/config';
 
 const route = routes.postMcp;
@@ -24,7 +24,7 @@ const route = routes.postMcp;
  * stateless mode) and DELETE (no sessions) answer 405.
  */
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-  .use(requestState(getDeps))
+  .use(requestState(depsFor('route post-mcp', routes.postMcp)))
   .use(requestLog(route))
   .use(errorHandler())
   .use({

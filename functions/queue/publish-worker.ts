@@ -1,7 +1,8 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { coldStart } from '../../shared/metrics';
 import * as z from 'zod';
-import { getDeps } from '../../shared/container';
+import { depsFor } from '../../shared/container';
+import { publishWorker } from '../../infra/workers';
 import { deliver } from '../../shared/app/publish/deliver';
 import { isPlatformName, type PlatformName } from '../../shared/domain/platforms';
 import { errorFields, log, withLogContext } from '../../shared/log';
@@ -17,13 +18,16 @@ const Message = z.object({
   step: z.number().int().min(0).optional(),
 });
 
+/** What this function declares it uses (infra/workers.ts), as its Lambda bundle wires it. */
+const workerDeps = depsFor('publish-worker', publishWorker);
+
 /**
  * The publish worker: one record = one network of one post. Records are processed in parallel; a record that
  * throws is reported in batchItemFailures (SQS retries it, then the DLQ); a malformed record is logged and dropped.
  */
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   coldStart(context?.functionName);
-  const deps = getDeps();
+  const deps = workerDeps();
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(event.Records.map((record) => withLogContext({ correlation_id: correlationOf(record), message_id: record.messageId }, async () => {
     let parsed: z.infer<typeof Message>;

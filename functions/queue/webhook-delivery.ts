@@ -1,9 +1,13 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { coldStart } from '../../shared/metrics';
-import { getDeps } from '../../shared/container';
+import { depsFor } from '../../shared/container';
+import { webhookWorker } from '../../infra/workers';
 import { deliverWebhook, RetryLater, WebhookMessage } from '../../shared/app/webhooks/deliver';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { correlationOf } from './correlation';
+
+/** What this function declares it uses (infra/workers.ts), as its Lambda bundle wires it. */
+const workerDeps = depsFor('webhook-worker', webhookWorker);
 
 /**
  * The webhook delivery worker: one record = one try of one delivery, records in parallel. A try that cannot run now
@@ -12,7 +16,7 @@ import { correlationOf } from './correlation';
  */
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   coldStart(context?.functionName);
-  const deps = getDeps();
+  const deps = workerDeps();
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(event.Records.map((record) => withLogContext({ correlation_id: correlationOf(record), message_id: record.messageId }, async () => {
     let msg: WebhookMessage;

@@ -7,8 +7,7 @@ import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
 import type { SessionPrincipal } from '../app/dashboard/sign-in';
 import { auth, errorHandler, JSON_HEADERS, loopbackOnly, parseRequest, rateLimit, requestLog, requestState, stateOf } from './middlewares';
-import { getDeps } from '../container';
-import { declaredDeps } from '../wiring/declaration';
+import { depsFor } from '../container';
 import { config } from '../config';
 import { withLogContext } from '../log';
 import { coldStart } from '../metrics';
@@ -65,13 +64,7 @@ function toResult(reply: Reply, https: boolean): APIGatewayProxyStructuredResult
  */
 export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>): LambdaHttpHandler {
   // The route sees only the dependencies it declares (grants, networks): the same ones its Lambda bundle carries.
-  const views = new WeakMap<Deps, Deps>();
-  const routeDeps = (): Deps => {
-    const deps = getDeps();
-    let view = views.get(deps);
-    if (!view) views.set(deps, view = declaredDeps(deps, `route ${route.id}`, route));
-    return view;
-  };
+  const routeDeps = depsFor(`route ${route.id}`, route);
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(requestState(routeDeps))
     .use(requestLog(route))

@@ -5,7 +5,8 @@
  *
  * Fast: functions of the same wiring are built together, nothing is written, and packages are left external (their
  * insides are the same in every bundle; what matters is which ones the function's own graph imports). Three full
- * production builds then check inside the packages: no zod locale but English, not the SDK's full credential chain.
+ * production builds then check inside the packages: no zod locale but English, not the SDK's full credential chain,
+ * luxon once.
  */
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
@@ -95,7 +96,7 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
   });
 });
 
-test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod locale but English, not the full SDK credential chain', async (id) => {
+test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod locale but English, not the full SDK credential chain, one luxon', async (id) => {
   const fn = functions.find((f) => f.id === id)!;
   const out = await build({ ...esbuildOptions(ROOT, fn.handler, path.join(ROOT, 'cdk.out', 'bundle-graph', `${id}.js`)), write: false, metafile: true, logLevel: 'silent' });
   const inputs = Object.entries(Object.values(out.metafile!.outputs)[0]!.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
@@ -103,6 +104,7 @@ test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod
   expect(inputs.filter((f) => f.includes('node_modules/@aws-sdk/credential-provider-node/'))).toEqual([]);
   expect(inputs).toContain('shared/wiring/lambda-credentials.ts');
   expect(inputs.some((f) => f.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
+  expect(inputs.filter((f) => f.includes('node_modules/luxon/build/') && !f.endsWith('luxon/build/node/luxon.js'))).toEqual([]);
 });
 
 test("the workers' and the dispatcher's declarations are the grants their stacks give them", () => {
