@@ -17,24 +17,34 @@ import { wiringDefines, type WiringDeclaration } from '../shared/wiring/declarat
  * - The SDK clients read the execution role's credentials from the environment only (shared/wiring/lambda-credentials.ts).
  * - Source maps are written but not loaded at start (no --enable-source-maps; docs/decisions.md).
  */
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+
 export const LAMBDA_BUNDLE = {
   platform: 'node',
   target: 'node22',
   format: 'cjs',
   minify: true,
   mainFields: ['module', 'main'] as string[],
+  /**
+   * `bundled`: the locked SDK inside each bundle (only the clients the function wires). `runtime`: left out and
+   * loaded from the Lambda runtime's own copy (smaller bundles, an SDK version we neither lock nor test).
+   */
+  awsSdk: 'bundled' as 'bundled' | 'runtime',
   /** A map next to the code, without copies of the sources (keeps the zip small). */
   sourceMap: true,
   sourcesContent: false,
-  /** Packages replaced in every bundle (esbuild alias; paths relative to the project root). */
+  /** Packages replaced in every bundle (esbuild alias; absolute paths: esbuild resolves them in its working directory). */
   alias: {
-    '@aws-sdk/credential-provider-node': './shared/wiring/lambda-credentials.ts',
+    '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'shared/wiring/lambda-credentials.ts'),
     // one luxon: cron-parser require()s its CommonJS build, our imports would add its ES build (70 KB twice)
-    luxon: './node_modules/luxon/build/node/luxon.js',
+    luxon: path.join(PROJECT_ROOT, 'node_modules/luxon/build/node/luxon.js'),
   } as Record<string, string>,
   /** NODE_OPTIONS of every function: empty, so stack traces are not mapped at start (see decisions). */
   nodeOptions: '' as string,
 } as const;
+
+/** Packages left out of every bundle (loaded from the Lambda runtime). */
+export const LAMBDA_EXTERNALS: string[] = LAMBDA_BUNDLE.awsSdk === 'runtime' ? ['@aws-sdk/*', '@smithy/*'] : [];
 
 /** One deployed Lambda function: its name, its handler file and what it declares it wires. */
 export interface LambdaFunction { id: string; handler: string; wiring: WiringDeclaration }
@@ -68,6 +78,7 @@ export function esbuildOptions(root: string, handler: string, outfile: string): 
     mainFields: LAMBDA_BUNDLE.mainFields,
     define: wiringDefines(wiringOf(handler)),
     alias: LAMBDA_BUNDLE.alias,
+    external: LAMBDA_EXTERNALS,
     outfile,
   };
 }

@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LAMBDA_BUNDLE, wiringOf } from '../bundling';
+import { LAMBDA_BUNDLE, LAMBDA_EXTERNALS, wiringOf } from '../bundling';
 import { wiringDefines, type WiringDeclaration } from '../../shared/wiring/declaration';
 
 /** The repository root: handler paths in routes.ts and workers.ts are relative to it. */
@@ -34,8 +34,9 @@ export interface AppFunctionProps {
 }
 
 /**
- * A NodejsFunction with the project's defaults: Node.js 22 on arm64, esbuild bundle (minified, source maps, CJS:
- * middy 6 is ESM-only but esbuild converts it), active tracing, and its own log group kept one month.
+ * A NodejsFunction with the project's defaults: Node.js 22 on arm64, an esbuild bundle with infra/bundling.ts's
+ * settings (minified CJS — middy 6 is ESM-only but esbuild converts it —, a source map beside it, only the adapters
+ * the function's declaration wires), active tracing, and its own log group kept one month.
  *
  * The function gets its own role without the AWSLambdaBasicExecutionRole managed policy: it may write only to its
  * own log group, and every other permission is added by infra/constructs/grants.ts from the route/worker's grants.
@@ -102,7 +103,8 @@ export class AppFunction extends Construct {
         mainFields: [...LAMBDA_BUNDLE.mainFields],
         define: placeholder ? {} : wiringDefines(props.wiring ?? wiringOf(props.handlerFile)),
         esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
-        bundleAwsSDK: true,
+        bundleAwsSDK: LAMBDA_BUNDLE.awsSdk === 'bundled',
+        externalModules: LAMBDA_EXTERNALS,
       },
     });
 
