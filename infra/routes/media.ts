@@ -43,6 +43,7 @@ export const mediaRoutes = {
     params: m.TokenParams, body: m.UploadUrlBody, rateLimit: { limit: 30, windowSeconds: 3600 },
     responses: {
       200: { description: 'Upload URL', schema: m.UploadUrlResponse }, 400: E('Invalid or not accepted type'), 404: E('Unknown link'),
+      403: E('cross_site_form, form_token_invalid (the page token in X-Form-Token)'),
       410: E('link_used, link_expired'), 413: E('too_large'), 429: std[429],
     },
   },
@@ -52,6 +53,7 @@ export const mediaRoutes = {
     params: m.TokenParams, body: m.CompleteUploadBody, rateLimit: { limit: 60, windowSeconds: 3600 },
     responses: {
       200: { description: 'Uploaded', schema: m.CompleteUploadResponse }, 400: E('upload_mismatch'), 404: E('Not uploaded yet or unknown'),
+      403: E('cross_site_form, form_token_invalid (the page token in X-Form-Token)'),
       410: E('link_expired'), 429: std[429],
     },
   },

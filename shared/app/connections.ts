@@ -12,11 +12,7 @@ import { labelOf } from './publish/events';
 import { networkContext } from './publish/deliver';
 import { freshCredentials, signInLost } from './oauth/credentials';
 import { connectionContext } from './security/contexts';
-
-/** Credential fields that are URLs the service will call: each must point at a public https address. */
-const URL_FIELDS: Partial<Record<PlatformName, string[]>> = {
-  mastodon: ['instance_url'], wordpress: ['site_url'], discord: ['webhook_url'], slack: ['webhook_url'],
-};
+import { URL_FIELDS } from './security/credential-targets';
 
 export const connectionView = (c: Connection) => ({
   id: c.id, platform: c.platform, brand_id: c.brand_id, handle: c.handle, label: c.label, status: c.status, connected_at: c.connected_at,

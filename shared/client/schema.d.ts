@@ -3886,6 +3886,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description cross_site_form, form_token_invalid (the page token in X-Form-Token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown link */
             404: {
                 headers: {
@@ -3960,6 +3969,15 @@ export interface operations {
             };
             /** @description upload_mismatch */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description cross_site_form, form_token_invalid (the page token in X-Form-Token) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

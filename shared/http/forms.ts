@@ -8,9 +8,13 @@ import { ForbiddenError } from '../domain/errors';
  *    same-origin (or none: typed by the person). Anything else is 403 `cross_site_form`.
  * 2. The connect page's forms also carry a per-page token (`form_token`) that must equal the `svc_form` cookie the
  *    page set (HttpOnly, SameSite=Strict, scoped to /connect/): another site can neither read it nor make the
- *    browser send it, so it cannot post the page's forms on someone's behalf (403 `form_token_invalid`).
+ *    browser send it, so it cannot post the page's forms on someone's behalf (403 `form_token_invalid`). The upload
+ *    page does the same for its two requests: the token in the `X-Form-Token` header, the cookie scoped to its
+ *    link's /api/media/upload-link/{token}/ path.
  */
 export const FORM_COOKIE = 'svc_form';
+/** The header the upload page's script sends its per-page token in. */
+export const FORM_TOKEN_HEADER = 'x-form-token';
 
 type Headers = Record<string, string | undefined>;
 
@@ -23,11 +27,11 @@ export function assertSameOrigin(headers: Headers, publicBaseUrl: string): void 
   }
 }
 
-/** A fresh per-page token and the Set-Cookie that holds it for the page's forms. */
-export function newFormToken(publicBaseUrl: string): { token: string; cookie: string } {
+/** A fresh per-page token and the Set-Cookie that holds it for the page's forms (sent only to `path`). */
+export function newFormToken(publicBaseUrl: string, path = '/connect/'): { token: string; cookie: string } {
   const token = randomBytes(24).toString('base64url');
   const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : '';
-  return { token, cookie: `${FORM_COOKIE}=${token}; Path=/connect/; Max-Age=3600; HttpOnly; SameSite=Strict${secure}` };
+  return { token, cookie: `${FORM_COOKIE}=${token}; Path=${path}; Max-Age=3600; HttpOnly; SameSite=Strict${secure}` };
 }
 
 /** The page token of the request's cookies (API Gateway v2 `cookies`, or a Cookie header). */

@@ -6,6 +6,8 @@ import { MAX_UPLOAD_BYTES, MEDIA_CONTENT_TYPES, type MediaContentType } from '..
  * person picks a file and uploads it straight to storage with a progress bar, then sees the path to hand back.
  * Accessible: every control has a label, native keyboard behaviour, a live status region, focus moves to the result.
  * The script runs under a nonce-based Content-Security-Policy; fetches go only to this origin and to storage.
+ * Its two requests to this service carry the page's per-page token (X-Form-Token, checked against the page's
+ * HttpOnly cookie scoped to the link's API path; shared/http/forms.ts).
  */
 
 const LABELS: Record<MediaContentType, string> = {
@@ -15,6 +17,8 @@ const LABELS: Record<MediaContentType, string> = {
 
 export interface UploadPageInput {
   token: string;
+  /** The per-page token (newFormToken) the page's requests send back. */
+  formToken: string;
   contentType?: MediaContentType;
   note?: string;
   expiresAt: Date;
@@ -31,13 +35,17 @@ export function uploadPageCsp(nonce: string, storageOrigin: string): string {
   ].join('; ');
 }
 
+/** The API path of an upload link's page requests: the per-page token cookie is sent only there. */
+export const uploadLinkApiPath = (token: string) => `/api/media/upload-link/${token}/`;
+
 export function uploadPage(input: UploadPageInput): string {
   const types = input.contentType ? [input.contentType] : MEDIA_CONTENT_TYPES;
   const accepted = types.map((t) => LABELS[t]).join(', ');
   const cfg = {
     types, accepted, maxBytes: MAX_UPLOAD_BYTES,
-    urlEndpoint: `/api/media/upload-link/${input.token}/url`,
-    completeEndpoint: `/api/media/upload-link/${input.token}/complete`,
+    urlEndpoint: `${uploadLinkApiPath(input.token)}url`,
+    completeEndpoint: `${uploadLinkApiPath(input.token)}complete`,
+    formToken: input.formToken,
   };
   // JSON inside a non-executed script element: escape "<" so the text cannot close the element.
   const cfgJson = JSON.stringify(cfg).replace(/</g, '\\u003c');
@@ -97,7 +105,7 @@ ${input.note ? `<p class="note">${escapeHtml(input.note)}</p>` : ''}
     });
   }
   function post(url, body) {
-    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit' }).then(json);
+    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-form-token': cfg.formToken }, body: JSON.stringify(body), credentials: 'same-origin' }).then(json);
   }
   function put(upload, file) {
     return new Promise(function (resolve, reject) {
@@ -141,6 +149,7 @@ ${input.note ? `<p class="note">${escapeHtml(input.note)}</p>` : ''}
       })
       .catch(function (err) {
         busy(false);
+        box.hidden = true;
         say('The upload did not work: ' + err.message + '. You can try again.');
       });
   });

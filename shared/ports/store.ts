@@ -32,9 +32,17 @@ export interface AccountStore {
   findIdByEmail(email: string): Promise<string | undefined>;
   markVerified(id: string): Promise<void>;
   setPlan(id: string, plan: PlanName): Promise<void>;
-  /** Adds one to brand_count if it stays within `limit`; false when the limit is reached. */
-  reserveBrand(id: string, limit: number): Promise<boolean>;
-  releaseBrand(id: string): Promise<void>;
+  /**
+   * Adds one to brand_count if it stays within `limit`, noting `brandId` as pending until the brand is written
+   * (settleBrand) or its place is given back (releaseBrand); false when the limit is reached.
+   */
+  reserveBrand(id: string, limit: number, brandId: string): Promise<boolean>;
+  /** The pending brand was written: it keeps its place. False when it was not pending (settled or released already). */
+  settleBrand(id: string, brandId: string): Promise<boolean>;
+  /** The pending brand was not written: its place is given back. False when it was not pending (settled or released already). */
+  releaseBrand(id: string, brandId: string): Promise<boolean>;
+  /** Brands reserved and neither settled nor released yet (in flight, or left by a request that died). */
+  pendingBrands(id: string): Promise<string[]>;
   /** Replaces the account's registered redirect origins. */
   setRedirectOrigins(id: string, origins: string[]): Promise<void>;
 }

@@ -13,7 +13,8 @@ export interface SqsQueueOptions {
 
 /**
  * The Queue port on SQS: SendMessageBatch in chunks of 10; entries SQS reports as failed are sent again (up to 3
- * more rounds with a short backoff), and whatever still fails makes sendAll throw, naming the failed ids.
+ * more rounds with a short backoff), and whatever still fails makes sendAll throw, naming the failed ids (an outage
+ * error, code ServiceUnavailable, when none of them failed through the message's own fault).
  * Entries failed with SenderFault (the message itself is invalid) are not retried, as resending cannot help.
  */
 export class SqsQueue implements Queue {
@@ -33,7 +34,9 @@ export class SqsQueue implements Queue {
     }
     if (failures.length > 0) {
       const detail = failures.map((f) => `${f.Id} (${f.Code ?? 'error'}${f.Message ? `: ${f.Message}` : ''})`).join(', ');
-      throw new Error(`SQS SendMessageBatch failed for ${failures.length} message(s): ${detail}`);
+      const err = new Error(`SQS SendMessageBatch failed for ${failures.length} message(s): ${detail}`);
+      // SQS's own failures only (none the messages' fault): an outage the caller answers 503 to, not a bug
+      throw failures.some((f) => f.SenderFault) ? err : Object.assign(err, { code: 'ServiceUnavailable' });
     }
   }
 

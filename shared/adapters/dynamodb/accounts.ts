@@ -40,7 +40,9 @@ export class DynamoAccountStore implements AccountStore {
 
   async get(id: string) {
     const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.account(id), ConsistentRead: true }));
-    return res.Item ? strip<Account>(res.Item) : undefined;
+    if (!res.Item) return undefined;
+    const { brand_pending: _pending, ...item } = res.Item;
+    return strip<Account>(item);
   }
 
   async findIdByEmail(email: string) {
@@ -72,14 +74,15 @@ export class DynamoAccountStore implements AccountStore {
     }));
   }
 
-  async reserveBrand(id: string, limit: number) {
+  async reserveBrand(id: string, limit: number, brandId: string) {
     try {
       await this.t.doc.send(new UpdateCommand({
         TableName: this.t.tableName, Key: keys.account(id),
-        UpdateExpression: 'ADD brand_count :one',
+        // the place and the brand it is for, pending until the brand is written or the place given back
+        UpdateExpression: 'ADD brand_count :one, brand_pending :ids',
         // below the plan's brand limit
         ConditionExpression: and(cond.present, 'brand_count < :limit'),
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ids': new Set([brandId]) },
       }));
       return true;
     } catch (err) {
@@ -88,11 +91,31 @@ export class DynamoAccountStore implements AccountStore {
     }
   }
 
-  async releaseBrand(id: string) {
-    await this.t.doc.send(new UpdateCommand({
-      TableName: this.t.tableName, Key: keys.account(id),
-      UpdateExpression: 'ADD brand_count :minus', ConditionExpression: and(cond.present, 'brand_count > :zero'),
-      ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  async settleBrand(id: string, brandId: string) {
+    return this.ifPending(id, brandId, 'DELETE brand_pending :ids');
+  }
+
+  async releaseBrand(id: string, brandId: string) {
+    return this.ifPending(id, brandId, 'ADD brand_count :minus DELETE brand_pending :ids', { ':minus': -1 });
+  }
+
+  async pendingBrands(id: string) {
+    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.account(id), ConsistentRead: true, ProjectionExpression: 'brand_pending' }));
+    return [...((res.Item?.brand_pending as Set<string> | undefined) ?? [])];
+  }
+
+  /** Applies `update` once per pending brand: the condition that it is still pending makes a repeat (or a race) a no-op. */
+  private async ifPending(id: string, brandId: string, update: string, values: Record<string, unknown> = {}) {
+    try {
+      await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.account(id), UpdateExpression: update,
+        ConditionExpression: and(cond.present, 'contains(brand_pending, :id)'),
+        ExpressionAttributeValues: { ':ids': new Set([brandId]), ':id': brandId, ...values },
+      }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
   }
 }

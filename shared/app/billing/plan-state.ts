@@ -77,8 +77,10 @@ export class PlanLifecycleAccounts implements AccountStore {
   findIdByEmail(email: string) { return this.inner.findIdByEmail(email); }
   markVerified(id: string) { return this.inner.markVerified(id); }
   setPlan(id: string, plan: PlanName) { return this.inner.setPlan(id, plan); }
-  reserveBrand(id: string, limit: number) { return this.inner.reserveBrand(id, limit); }
-  releaseBrand(id: string) { return this.inner.releaseBrand(id); }
+  reserveBrand(id: string, limit: number, brandId: string) { return this.inner.reserveBrand(id, limit, brandId); }
+  settleBrand(id: string, brandId: string) { return this.inner.settleBrand(id, brandId); }
+  releaseBrand(id: string, brandId: string) { return this.inner.releaseBrand(id, brandId); }
+  pendingBrands(id: string) { return this.inner.pendingBrands(id); }
   setRedirectOrigins(id: string, origins: string[]) { return this.inner.setRedirectOrigins(id, origins); }
 }
 

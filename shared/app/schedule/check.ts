@@ -6,7 +6,8 @@ import type { NetworkResult } from '../../domain/post';
 import { AppError } from '../../domain/errors';
 import { validatePost, type PostRequest, type ValidPost } from '../publish/request';
 import { resolveBrand } from '../publish/brand';
-import { precheck } from '../publish/checks';
+import { precheck, type Sendable } from '../publish/checks';
+import { credentialTargetProblem } from '../security/credential-targets';
 import { contentFor } from '../publish/content';
 import { UnsafeTargetError } from '../../net/address-guard';
 import type { PlatformName } from '../../domain/platforms';
@@ -19,7 +20,7 @@ export interface CheckedPost {
   request: PostRequest;
 }
 
-type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher' | 'media'>;
+type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher' | 'media' | 'clock'>;
 
 /**
  * Everything about a post that can be checked before its time, with the publishing core's own functions:
@@ -31,14 +32,18 @@ type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher' | '
  * 4. Every media link passes the address guard now (https, public address; no fetch): a private or malformed link
  *    is 400 media_unreachable at once instead of failing at run time. The links are fetched once when the post is
  *    sent, like POST /api/post (they may not exist yet).
+ * 5. The connection's credential URLs and Nostr relays pass the same address guard now (credentialTargetProblem): a
+ *    stored instance, site, webhook or relay URL that points at a private address is 400 invalid_credentials.
  */
 export async function checkNow(deps: CheckDeps, account: Account, req: PostRequest): Promise<CheckedPost> {
   const valid = validatePost(req);
   const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
   const problems: NetworkResult[] = [];
+  const sendable: Sendable[] = [];
   for (const platform of valid.platforms) {
     const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, 'pst_check'));
     if ('ok' in checked) problems.push(checked);
+    else sendable.push(checked);
   }
   const links = new Map<string, PlatformName[]>();
   for (const platform of valid.platforms) {
@@ -55,6 +60,10 @@ export async function checkNow(deps: CheckDeps, account: Account, req: PostReque
         }
       }
     }
+  }
+  for (const s of sendable) {
+    const unsafe = problems.some((p) => p.platform === s.platform) ? undefined : await credentialTargetProblem(deps, s.platform, s.credentials);
+    if (unsafe) problems.push(unsafe);
   }
   if (problems.length) {
     const first = problems[0];
