@@ -52,7 +52,7 @@ export interface LambdaFunction { id: string; handler: string; wiring: WiringDec
 /** Every function the stacks deploy: the routes (not the local-only ones), the queue workers and the dispatcher. */
 export function lambdaFunctions(): LambdaFunction[] {
   return [
-    ...routeList.filter((r) => !r.localOnly).map((r) => ({ id: r.id, handler: handlerFile(r), wiring: { grants: r.grants, networks: r.networks } })),
+    ...routeList.filter((r) => !r.localOnly).map((r) => ({ id: r.id, handler: handlerFile(r), wiring: { grants: r.grants, networks: r.networks, presigns: r.presigns } })),
     ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: { grants: w.grants, networks: w.networks } })),
     { id: dispatcher.id, handler: dispatcher.handler, wiring: { grants: dispatcher.grants, networks: dispatcher.networks } },
   ];

@@ -32,7 +32,7 @@ export const mediaRoutes = {
     responses: { 200: { description: 'Status', schema: m.UploadLinkStatusResponse }, 404: E('not_found'), ...std },
   },
   getMediaUploadPage: {
-    id: 'get-media-upload-page', method: 'GET', path: '/upload/{token}', tag: 'Media', auth: 'open', grants: ['table', 'bucketRead'],
+    id: 'get-media-upload-page', method: 'GET', path: '/upload/{token}', tag: 'Media', auth: 'open', grants: ['table'], presigns: true,
     summary: 'The hosted upload page of an upload link (HTML; no login, only the token)',
     params: m.TokenParams, rateLimit: { limit: 120, windowSeconds: 3600 },
     responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Link used or expired (HTML)' } },

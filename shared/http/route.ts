@@ -51,6 +51,8 @@ export interface RouteDef {
    * bundle (shared/wiring/declaration.ts).
    */
   networks?: boolean;
+  /** The function signs S3 URLs but needs no S3 permission (its bundle gets the S3 client, its role no S3 grant). */
+  presigns?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
   // --- MCP server (issue 11) ---

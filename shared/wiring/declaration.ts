@@ -18,6 +18,8 @@ export interface WiringDeclaration {
   grants: readonly Grant[];
   /** Carries the network adapters and the OAuth sign-in providers (publish, check credentials, connect). */
   networks?: boolean;
+  /** Signs S3 URLs without any S3 permission of its own (the S3 client is wired, no grant is given). */
+  presigns?: boolean;
 }
 
 const GROUP_OF_GRANT: Record<Grant, WireGroup> = {
@@ -29,6 +31,7 @@ const GROUP_OF_GRANT: Record<Grant, WireGroup> = {
 export function wiredGroups(d: WiringDeclaration): Set<WireGroup> {
   const groups = new Set<WireGroup>(d.grants.map((g) => GROUP_OF_GRANT[g]));
   if (d.networks) groups.add('NETWORKS');
+  if (d.presigns) groups.add('S3');
   return groups;
 }
 
@@ -47,7 +50,7 @@ const GROUP_OF_MEMBER: Partial<Record<keyof Deps, WireGroup>> = {
 };
 
 const DECLARE: Record<Exclude<WireGroup, 'LOCAL'>, string> = {
-  TABLE: "the 'table' grant", SQS: "a 'publishQueue' or 'webhookQueue' grant", S3: "a 'bucket' or 'bucketRead' grant", SES: "the 'ses' grant",
+  TABLE: "the 'table' grant", SQS: "a 'publishQueue' or 'webhookQueue' grant", S3: "a 'bucket' or 'bucketRead' grant (or `presigns: true`)", SES: "the 'ses' grant",
   KMS: "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant", SCHEDULER: "the 'scheduler' grant", OAUTH_SSM: "the 'oauthConfig' grant",
   BILLING: "the 'billingConfig' grant", AI: "the 'bedrock' grant", NETWORKS: '`networks: true`',
 };
