@@ -6,17 +6,25 @@ import path from 'node:path';
 import { startLocalRuntime } from '../infra/local/runtime';
 import { DiscordFake } from '../infra/local/sandbox/discord';
 import { TelegramFake } from '../infra/local/sandbox/telegram';
+import { SlackFake } from '../infra/local/sandbox/slack';
+import { MastodonFake } from '../infra/local/sandbox/mastodon';
 import { WebhookReceiver } from '../test/webhooks/receiver';
+import { logContext } from '../shared/log';
 import { client, must, signup } from './support/api';
 
 /**
  * AWS calls per published post, measured through the whole local runtime (the same adapters and SDK calls as in
- * AWS, pointed at the embedded stand-ins): every HTTP request the SDK makes is counted by service and operation
- * (node:diagnostics_channel), and the log bytes written are measured. One post = POST /api/post to two networks
- * (telegram + discord fakes) of an account with one webhook endpoint, i.e. 2 network results and 2 webhook
- * deliveries. The monthly cost table of docs/operations.md is computed from these counts (see COST below).
+ * AWS, pointed at the embedded stand-ins): every HTTP request the SDK makes on behalf of a request or a queue
+ * message (it runs with a correlation id; the local scheduler's own table polling does not exist in AWS and is not
+ * counted) is counted by service and operation (node:diagnostics_channel).
+ * 1. DynamoDB calls per post to 1 and to 3 networks (discord, slack, mastodon fakes: none paced) of an account
+ *    without webhooks, answering at once (D = 0): API (auth, publish path, the wait's result reads), worker.
+ * 2. One post = POST /api/post to two networks (telegram + discord fakes) of an account with one webhook endpoint,
+ *    i.e. 2 network results and 2 webhook deliveries (fan-out and the delivery worker included); the log bytes
+ *    written are measured too. The monthly cost table of docs/operations.md is computed from these counts.
  */
 const POSTS = 20;
+const SETTLE_MS = 500;
 
 /** us-east-1 on-demand list prices (USD), checked November 2026 against the AWS pricing pages. */
 const PRICE = {
@@ -40,7 +48,12 @@ export async function run(): Promise<void> {
   await Promise.all([telegram.start(), discord.start(), rx.start()]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-calls-'));
   const rt = await startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: 'silent', POWERTOOLS_METRICS_DISABLED: 'true', ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url, DISABLE_RATE_LIMITS: '1' } });
+  const discord2 = new DiscordFake();
+  const slack = new SlackFake();
+  const mastodon = new MastodonFake();
+  await Promise.all([discord2.start(), slack.start(), mastodon.start()]);
   try {
+    await perNetworkCounts(rt.url, { discord: discord2, slack, mastodon });
     const key = await signup(rt.url, 'calls@example.com');
     const api = client(rt.url, key);
     must(await api('POST', '/api/connect', { platform: 'telegram', credentials: { bot_token: telegram.token, chat_id: '@acmenews' } }), 'connect telegram');
@@ -57,7 +70,7 @@ export async function run(): Promise<void> {
     const onRequest = (msg: unknown) => {
       const req = (msg as { request: ClientRequest }).request;
       const service = endpoints.get(String(req.getHeader('host') ?? ''));
-      if (!service) return;
+      if (!service || !logContext().correlation_id) return;
       const target = String(req.getHeader('x-amz-target') ?? '').split('.').pop() || req.method;
       counts.set(`${service} ${target}`, (counts.get(`${service} ${target}`) ?? 0) + 1);
     };
@@ -74,7 +87,7 @@ export async function run(): Promise<void> {
     try {
       for (let i = 0; i < POSTS; i++) must(await api('POST', '/api/post', { platforms: ['telegram', 'discord'], text: `count ${i}` }), 'post');
       await rx.waitFor(2 + POSTS * 2);
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
     } finally {
       process.stdout.write = write;
       process.env.LOG_LEVEL = 'silent';
@@ -108,7 +121,42 @@ export async function run(): Promise<void> {
     console.log(`(per post: $${perPost.toFixed(7)}; DynamoDB writes ${dynamoWrites.toFixed(1)}, reads ${dynamoReads.toFixed(1)}, SQS requests ${sqs.toFixed(1)})`);
   } finally {
     await rt.stop();
-    await Promise.all([telegram.stop(), discord.stop(), rx.stop()]);
+    await Promise.all([telegram.stop(), discord.stop(), rx.stop(), discord2.stop(), slack.stop(), mastodon.stop()]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Part 1: DynamoDB calls per post to 1 and to 3 networks of an account without webhooks (D = 0). */
+async function perNetworkCounts(url: string, fakes: { discord: DiscordFake; slack: SlackFake; mastodon: MastodonFake }): Promise<void> {
+  const api = client(url, await signup(url, 'calls-networks@example.com'));
+  must(await api('POST', '/api/connect', { platform: 'discord', credentials: { webhook_url: fakes.discord.webhookUrl } }), 'connect discord');
+  must(await api('POST', '/api/connect', { platform: 'slack', credentials: { webhook_url: fakes.slack.webhookUrl } }), 'connect slack');
+  must(await api('POST', '/api/connect', { platform: 'mastodon', credentials: { instance_url: fakes.mastodon.url, access_token: fakes.mastodon.token } }), 'connect mastodon');
+  const dynamoHost = new URL(process.env.DYNAMODB_ENDPOINT!).host;
+  let n = 0;
+  const rows: Array<[string, Map<string, number>]> = [];
+  for (const platforms of [['discord'], ['discord', 'slack', 'mastodon']]) {
+    must(await api('POST', '/api/post', { platforms, text: `warm-up ${++n}` }), 'post');
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const counts = new Map<string, number>();
+    const onRequest = (msg: unknown) => {
+      const req = (msg as { request: ClientRequest }).request;
+      if (String(req.getHeader('host') ?? '') !== dynamoHost || !logContext().correlation_id) return;
+      const op = String(req.getHeader('x-amz-target') ?? '').split('.').pop() || req.method;
+      counts.set(op, (counts.get(op) ?? 0) + 1);
+    };
+    diagnostics.subscribe('http.client.request.start', onRequest);
+    try {
+      for (let i = 0; i < POSTS; i++) must(await api('POST', '/api/post', { platforms, text: `count ${++n}` }), 'post');
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+    } finally {
+      diagnostics.unsubscribe('http.client.request.start', onRequest);
+    }
+    rows.push([`${platforms.length} network${platforms.length > 1 ? 's' : ''} (${platforms.join(', ')})`, counts]);
+  }
+  const ops = [...new Set(rows.flatMap(([, c]) => [...c.keys()]))].sort();
+  console.log(`\n## DynamoDB calls per post, no webhooks, D = 0 (mean of ${POSTS} posts; GetItem includes the API's result reads)`);
+  console.log(`| call | ${rows.map(([label]) => label).join(' | ')} |\n|---|${rows.map(() => '---|').join('')}`);
+  for (const op of ops) console.log(`| ${op} | ${rows.map(([, c]) => ((c.get(op) ?? 0) / POSTS).toFixed(1)).join(' | ')} |`);
+  console.log(`| **total** | ${rows.map(([, c]) => ([...c.values()].reduce((a, b) => a + b, 0) / POSTS).toFixed(1)).join(' | ')} |`);
 }

@@ -79,11 +79,12 @@ async function throughput(): Promise<Array<[string, string]>> {
       for (const concurrency of [10, 50]) {
         const account = newId('acc');
         const id = newId('wh');
-        await webhooks.create({ id, account_id: account, url: rx.url, events: ['post.published'], secret_enc: newWebhookSecret(), created_at: new Date().toISOString() });
+        const endpoint = { id, account_id: account, url: rx.url, events: ['post.published' as const], secret_enc: newWebhookSecret(), created_at: new Date().toISOString() };
+        await webhooks.create(endpoint);
         const messages: WebhookMessage[] = [];
         for (let i = 0; i < n; i++) {
           const now = Date.now();
-          const [d] = await prepareDeliveries(deps, { id: newId('evt', now), type: 'post.published', created_at: new Date(now).toISOString(), account_id: account, data: { platform: 'discord', post_id: newId('pst', now), status: 'published', n: i } });
+          const [d] = await prepareDeliveries(deps, { id: newId('evt', now), type: 'post.published', created_at: new Date(now).toISOString(), account_id: account, data: { platform: 'discord', post_id: newId('pst', now), status: 'published', n: i } }, [endpoint]);
           messages.push({ delivery_id: d.delivery_id, attempt: 1 });
         }
         const started = performance.now();

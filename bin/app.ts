@@ -1,9 +1,11 @@
 import './env';
-import { App, Tags, type Environment } from 'aws-cdk-lib';
+import { App, Tags, Validations, type Environment } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from '../infra/stacks/api-stack';
 import { DataStack, isProd } from '../infra/stacks/data-stack';
 import { ObservabilityStack } from '../infra/stacks/observability-stack';
 import { WorkersStack } from '../infra/stacks/workers-stack';
+import { EdgeStack } from '../infra/stacks/edge-stack';
 import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack';
 
 /**
@@ -12,6 +14,9 @@ import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack'
  *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required for prod
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
+ *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency   see ConcurrencySettings
+ *   nag            `false` skips the cdk-nag checks that otherwise run at every synth
+ *   waf            `true` adds CloudFront + a WAF web ACL in front of the API (stack -Edge, us-east-1); wafRateLimit
  * Stacks: SocialPublishing-<stage>-Data, -Api, one per route group (-Dashboard, -Mcp), -Workers, -Observability (see docs/operations.md).
  */
 export interface AppSettings {
@@ -23,6 +28,34 @@ export interface AppSettings {
   // --- AI drafts (issue 12)
   /** -c bedrockModelId=...: the Bedrock model of AI drafts (granted to the AI functions only). */
   bedrockModelId?: string;
+  // --- Concurrency in AWS (issue 18)
+  concurrency: ConcurrencySettings;
+  // --- WAF (issue 17)
+  /** -c waf=true: CloudFront with a WAF web ACL in front of the API (stack -Edge in us-east-1); requests per IP per 5 minutes. */
+  waf?: { rateLimit: number };
+}
+
+/**
+ * How much of the account's Lambda concurrency the queue consumers may take, and what the publish route keeps for
+ * itself, so that a burst of scheduled posts cannot starve the API (docs/operations.md, Concurrency).
+ */
+export interface ConcurrencySettings {
+  /** -c publishMaxConcurrency=N: at most N publish worker instances (the event source mapping's maximum concurrency, 2–1000). */
+  publishWorker: number;
+  /** -c webhookMaxConcurrency=N: at most N webhook delivery instances (2–1000). */
+  webhookWorker: number;
+  /** -c postReservedConcurrency=N: concurrency reserved for (and capping) POST /api/post; 0 reserves none. */
+  postRoute: number;
+}
+
+export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 50 };
+
+function integerContext(app: App, key: string, fallback: number, min: number, max: number): number {
+  const v: unknown = app.node.tryGetContext(key);
+  if (v === undefined || v === null || v === '') return fallback;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`Invalid ${key} "${String(v)}": a whole number from ${min} to ${max}`);
+  return n;
 }
 
 export function settingsFrom(app: App): AppSettings {
@@ -39,6 +72,13 @@ export function settingsFrom(app: App): AppSettings {
   const alarmEmail = ctx('alarmEmail');
   const bedrockModelId = ctx('bedrockModelId');
   if (bedrockModelId && !/^[A-Za-z0-9][A-Za-z0-9.:_-]{0,199}$/.test(bedrockModelId)) throw new Error(`Invalid bedrockModelId "${bedrockModelId}"`);
+  const concurrency: ConcurrencySettings = {
+    publishWorker: integerContext(app, 'publishMaxConcurrency', DEFAULT_CONCURRENCY.publishWorker, 2, 1000),
+    webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
+    postRoute: integerContext(app, 'postReservedConcurrency', DEFAULT_CONCURRENCY.postRoute, 0, 1000),
+  };
+  const waf = String(app.node.tryGetContext('waf') ?? 'false') === 'true'
+    ? { rateLimit: integerContext(app, 'wafRateLimit', 2000, 100, 2_000_000_000) } : undefined;
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   return {
@@ -47,6 +87,8 @@ export function settingsFrom(app: App): AppSettings {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
+    concurrency,
+    ...(waf ? { waf } : {}),
     ...(account || region ? { env: { ...(account ? { account } : {}), ...(region ? { region } : {}) } } : {}),
   };
 }
@@ -58,6 +100,8 @@ export interface ServiceStacks {
   groups: RouteGroupStack[];
   workers: WorkersStack;
   observability: ObservabilityStack;
+  /** With -c waf=true: CloudFront + WAF in front of the API, in us-east-1. */
+  edge?: EdgeStack;
 }
 
 /** Adds the service's four stacks to `app`: Data → Api → Workers → Observability (deployment order). */
@@ -74,6 +118,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     mailFrom: settings.mailFrom,
     ...(settings.publicBaseUrl ? { publicBaseUrl: settings.publicBaseUrl } : {}),
     ...(settings.bedrockModelId ? { bedrockModelId: settings.bedrockModelId } : {}),
+    reservedConcurrency: { 'post-post': settings.concurrency.postRoute },
     description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',
   });
   api.addStackDependency(data);
@@ -82,7 +127,10 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     stack.addStackDependency(api);
     return stack;
   });
-  const workers = new WorkersStack(app, name('Workers'), { ...common, data, api, description: 'Social publishing: queue workers' });
+  const workers = new WorkersStack(app, name('Workers'), {
+    ...common, data, api, description: 'Social publishing: queue workers',
+    maxConcurrency: { 'publish-worker': settings.concurrency.publishWorker, 'webhook-worker': settings.concurrency.webhookWorker },
+  });
   workers.addStackDependency(data);
   workers.addStackDependency(api);
   const observability = new ObservabilityStack(app, name('Observability'), {
@@ -95,13 +143,39 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
   });
   observability.addStackDependency(workers);
 
+  let edge: EdgeStack | undefined;
+  if (settings.waf) {
+    // a CLOUDFRONT web ACL exists only in us-east-1; the API's domain reaches it by a cross-region reference, which
+    // needs the API stack's region to be known
+    const region = settings.env?.region;
+    if (!region) throw new Error('-c waf=true needs the deployment region: set CDK_DEFAULT_REGION (or AWS_REGION with the CDK CLI) so the us-east-1 edge stack can reference the API');
+    edge = new EdgeStack(app, name('Edge'), {
+      stage, prefix: data.prefix, api, rateLimit: settings.waf.rateLimit,
+      env: { ...settings.env, region: 'us-east-1' },
+      description: 'Social publishing: CloudFront with a WAF web ACL in front of the HTTP API (us-east-1)',
+    });
+    edge.addStackDependency(api);
+  }
+
   Tags.of(app).add('project', 'social-publishing');
   Tags.of(app).add('stage', stage);
-  return { data, api, groups, workers, observability };
+  return { data, api, groups, workers, observability, ...(edge ? { edge } : {}) };
+}
+
+/**
+ * cdk-nag's AwsSolutions pack as a policy-validation plugin of the app, so `cdk synth` and `cdk deploy` report its
+ * findings (validation-report.json in cdk.out) and fail on an unacknowledged error; acknowledgements with their
+ * reasons sit next to the resources (docs/operations.md, Security checks). `-c nag=false` skips it.
+ */
+export function addSecurityChecks(app: App): boolean {
+  if (String(app.node.tryGetContext('nag') ?? 'true') === 'false') return false;
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return true;
 }
 
 if (require.main === module) {
   const app = new App();
+  addSecurityChecks(app);
   buildStacks(app);
   app.synth();
 }

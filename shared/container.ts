@@ -13,7 +13,7 @@ import type { TableRef } from './adapters/dynamodb/client';
 import { checkUrl } from './net/address-guard';
 import { downloadDocument, downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
-import { WebhookEventSink } from './app/webhooks/deliver';
+import { WebhookFanOut } from './app/webhooks/fan-out';
 import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './app/oauth/clients';
 import { isPlatformName } from './domain/platforms';
@@ -194,10 +194,7 @@ export function buildDeps(cfg: Config): Deps {
     posts: () => new (db().DynamoPostStore)(table()),
     locks: () => new (db().DynamoLockStore)(table()),
     pace: () => new (db().DynamoPaceStore)(table()),
-    // Every recorded event fans out to the account's webhook endpoints (deliveries written, then queued).
-    events: () => new WebhookEventSink(new (db().DynamoEventSink)(table()), () => ({
-      webhooks: shared.webhooks, queue: shared.queue, clock: systemClock, settings: { webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL },
-    })),
+    events: () => new (db().DynamoEventSink)(table()),
     webhooks: () => shared.webhooks,
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
     schedules: () => new (db().DynamoScheduleStore)(table()),
@@ -225,6 +222,9 @@ export function buildDeps(cfg: Config): Deps {
     branding: () => new (db().DynamoBrandingStore)(table()),
     // --- AI drafts (issue 12)
     ai: () => draftProvider(cfg),
+    // --- Lean publish path (issue 18)
+    publishContext: () => new (db().DynamoPublishContextStore)(table()),
+    fanOut: () => new WebhookFanOut(() => deps),
     settings: () => ({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,

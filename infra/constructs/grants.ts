@@ -5,6 +5,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Grant } from '../../shared/http/route';
 import type { AppFunction } from './app-function';
+import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, type TableStatement } from '../table-access';
 
 /**
  * What the route/worker `grants` names refer to. Built by the stacks from the data stack's resources; the
@@ -35,17 +36,17 @@ export interface GrantTargets {
 }
 
 
-/** DynamoDB item actions of grantReadWriteData, without the stream actions (the table has no stream). */
-const TABLE_ACTIONS = [
-  'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem',
-  'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:DescribeTable',
-];
+/** The table statement of workers and the dispatcher: read and write any item. */
+export const FULL_TABLE_ACCESS: readonly TableStatement[] = [{ actions: [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS] }];
 
-/** Gives `target` exactly the listed permissions (least privilege: nothing is granted by default). */
-export function applyGrants(target: AppFunction, grants: readonly Grant[], t: GrantTargets): void {
+/**
+ * Gives `target` exactly the listed permissions (least privilege: nothing is granted by default); `table` grants
+ * `tableStatements` (a route's, from infra/table-access.ts; default: read and write any item).
+ */
+export function applyGrants(target: AppFunction, grants: readonly Grant[], t: GrantTargets, tableStatements: readonly TableStatement[] = FULL_TABLE_ACCESS): void {
   for (const grant of new Set(grants)) {
     switch (grant) {
-      case 'table': grantTable(target, t); break;
+      case 'table': grantTable(target, t, tableStatements); break;
       case 'publishQueue': queue(t.publishQueue, 'publishQueue', 'PUBLISH_QUEUE_URL').grantSendMessages(target.fn); break;
       case 'webhookQueue': queue(t.webhookQueue, 'webhookQueue', 'WEBHOOK_QUEUE_URL').grantSendMessages(target.fn); break;
       case 'bucket': grantBucket(target, t, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']); break;
@@ -72,12 +73,25 @@ function queue(q: sqs.IQueue | undefined, grant: string, env: string): sqs.IQueu
   return q;
 }
 
-function grantTable(target: AppFunction, t: GrantTargets): void {
+/**
+ * The table statements on the table and its indexes; a statement bounded to partition-key prefixes gets the
+ * `dynamodb:LeadingKeys` condition (on an index it applies to the index's partition key) — every key of the
+ * request must match one prefix, and a request without a key (Scan) is never granted.
+ */
+function grantTable(target: AppFunction, t: GrantTargets, statements: readonly TableStatement[]): void {
   const arn = t.table.tableArn;
-  target.fn.addToRolePolicy(new iam.PolicyStatement({
-    actions: TABLE_ACTIONS,
-    resources: [arn, ...t.tableIndexNames.map((name) => `${arn}/index/${name}`)],
-  }));
+  for (const s of statements) {
+    target.fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: [...s.actions],
+      resources: [arn, ...t.tableIndexNames.map((name) => `${arn}/index/${name}`)],
+      ...(s.prefixes || s.attributes ? {
+        conditions: {
+          ...(s.prefixes ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': s.prefixes.map((p) => `${p}*`) } } : {}),
+          ...(s.attributes ? { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...s.attributes] } } : {}),
+        },
+      } : {}),
+    }));
+  }
   // the table key, only through DynamoDB (kms:ViaService): the role cannot use it directly
   if (t.tableKey) {
     target.fn.addToRolePolicy(new iam.PolicyStatement({

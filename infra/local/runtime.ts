@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { routeList } from '../routes';
 import { dispatcher, workers } from '../workers';
+import { SWEEP_SCHEDULES } from '../sweep-schedules';
 import { config, parseConfig, resetConfig } from '../../shared/config';
 import { setDeps, getDeps } from '../../shared/container';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
@@ -100,8 +101,11 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     name: w.id, queueUrl: queues[w.id].url, queueArn: `arn:aws:sqs:us-east-1:000000000000:${w.queueName}`,
     batchSize: w.batchSize, timeoutMs: w.timeoutSeconds * 1000, load: () => loadHandler(w.handler), onError,
   }));
+  const tableScheduler = new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint }), tableName: TABLE_NAME });
+  // the deployment's recurring sweeps (EventBridge Scheduler schedules of the CDK API stack in AWS)
+  for (const sweep of SWEEP_SCHEDULES) await tableScheduler.scheduleCron({ ...sweep });
   const timers = startTimerPoller(
-    new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint }), tableName: TABLE_NAME }),
+    tableScheduler,
     async (input) => { await (await loadHandler(dispatcher.handler))(input, lambdaContext(dispatcher.id, dispatcher.timeoutSeconds * 1000)); },
     { onError },
   );

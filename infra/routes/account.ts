@@ -13,7 +13,7 @@ export const accountRoutes = {
     responses: { 200: { description: 'Email sent (same answer for known addresses)', schema: s.SignupResponse }, 400: E('Invalid email'), 429: std[429] },
   },
   getSignupConfirm: {
-    id: 'get-signup-confirm', method: 'GET', path: '/api/signup/confirm', tag: 'Account', auth: 'open', grants: ['table'],
+    id: 'get-signup-confirm', method: 'GET', path: '/api/signup/confirm', tag: 'Account', auth: 'open', grants: [],
     summary: 'Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it',
     query: s.ConfirmQuery,
     responses: { 200: { description: 'The confirmation page (HTML)', contentType: 'text/html' }, 400: E('confirm_with_post: JSON clients POST /api/signup/confirm {token}') },

@@ -5,7 +5,7 @@ import { E, std } from './errors';
 /** The Webhooks routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
 export const webhooksRoutes = {
   postWebhooks: {
-    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt', 'scheduler'],
+    id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'],
     summary: 'Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account',
     rateLimit: { limit: 20, windowSeconds: 86_400 }, body: wh.CreateWebhookBody,
     responses: {

@@ -6,13 +6,16 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 import { handlerFile, type Grant, type RouteDef } from '../../shared/http/route';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
 import { AppFunction } from '../constructs/app-function';
 import { applyGrants, type GrantTargets } from '../constructs/grants';
 import { routeList } from '../routes';
+import { tableStatementsOf } from '../table-access';
 import { dispatcher as dispatcherDef } from '../workers';
+import { awsCronExpression, SWEEP_SCHEDULES } from '../sweep-schedules';
 import { isProd, type DataStack } from './data-stack';
 
 export interface ApiStackProps extends StackProps {
@@ -25,6 +28,9 @@ export interface ApiStackProps extends StackProps {
   // --- AI drafts (issue 12)
   /** The Bedrock model of AI drafts (BEDROCK_MODEL_ID); default the config default. */
   bedrockModelId?: string;
+  // --- Concurrency in AWS (issue 18)
+  /** Reserved concurrency by route id (0 or absent: none), e.g. the publish route's, so a burst elsewhere cannot starve it. */
+  reservedConcurrency?: Record<string, number>;
 }
 
 const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
@@ -55,7 +61,7 @@ export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
       environment: o.environment,
       logRemovalPolicy: o.logRemovalPolicy, ...(o.logsKey ? { logsKey: o.logsKey } : {}),
     });
-    applyGrants(fn, route.grants, o.grantTargets);
+    applyGrants(fn, route.grants, o.grantTargets, tableStatementsOf(route));
     const integration = new HttpLambdaIntegration(`${route.id}-integration`, fn.fn);
     const methods = [route.method, ...(route.extraMethods ?? [])].map((m) => apigw.HttpMethod[m]);
     if (o.httpApi instanceof apigw.HttpApi && Stack.of(o.httpApi) === scope) {
@@ -208,6 +214,29 @@ export class ApiStack extends Stack {
     });
     applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
 
+    // ---- The recurring sweeps (infra/sweep-schedules.ts), part of the deployment. In the default schedule group, so
+    // the functions' scheduler grant (the service's group only) cannot change or delete them.
+    for (const sweep of SWEEP_SCHEDULES) {
+      const schedule = new scheduler.CfnSchedule(this, `Sweep-${sweep.name}`, {
+        name: `${data.prefix}-${sweep.name}`,
+        groupName: 'default',
+        description: `${data.prefix}: runs the dispatcher's ${sweep.name} every 5 minutes`,
+        scheduleExpression: awsCronExpression(sweep.cron),
+        scheduleExpressionTimezone: sweep.timezone,
+        flexibleTimeWindow: { mode: 'OFF' },
+        state: 'ENABLED',
+        target: {
+          arn: this.dispatcherArn,
+          roleArn: this.schedulerRole.roleArn,
+          input: JSON.stringify(sweep.input),
+          // the next run comes 5 minutes later: a short retry, then the scheduler DLQ (its alarm)
+          retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 240 },
+          deadLetterConfig: { arn: data.schedulerDlq.queueArn },
+        },
+      });
+      schedule.node.addDependency(this.dispatcher);
+    }
+
     // ---- One function per deployed route of this stack (routes with `stack` live in a RouteGroupStack), in nested
     // stacks of ROUTES_PER_NESTED_STACK routes (CloudFormation's 500-resource limit).
     const routes = apiRoutes();
@@ -220,6 +249,12 @@ export class ApiStack extends Stack {
       });
       // the stage's per-route settings name these routes: they must exist first
       this.apiStage.node.addDependency(nested);
+    }
+
+    for (const [routeId, reserved] of Object.entries(props.reservedConcurrency ?? {})) {
+      const fn = this.routeFunctions.get(routeId);
+      if (!fn) throw new Error(`reservedConcurrency: no function of route ${routeId} in the API stack`);
+      if (reserved > 0) (fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = reserved;
     }
 
     // Throttles per route (besides the stage default): the in-function limits count per key, account or IP; these

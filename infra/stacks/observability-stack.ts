@@ -19,7 +19,15 @@ export const ALARM_THRESHOLDS = {
   failureRate: 0.5, minResults: 5,
   /** Oldest webhook try waiting past its due time (ms). */
   webhookBacklogMs: 10 * 60_000,
+  // --- Concurrency in AWS (issue 18)
+  /** Oldest message of the publish queue (s): a due post should be picked up within seconds. */
+  publishQueueAgeSeconds: 5 * 60,
+  /** The publish route's p99 duration, as a share of its timeout. */
+  postDurationShareOfTimeout: 0.8,
 } as const;
+
+/** The route whose function publishes (reserved concurrency, throttle and duration alarms). */
+export const POST_ROUTE_ID = 'post-post';
 
 export interface ObservabilityStackProps extends StackProps {
   stage: string;
@@ -127,6 +135,21 @@ export class ObservabilityStack extends Stack {
       operations: [dynamodb.Operation.GET_ITEM, dynamodb.Operation.PUT_ITEM, dynamodb.Operation.UPDATE_ITEM, dynamodb.Operation.DELETE_ITEM, dynamodb.Operation.QUERY],
       period: fiveMinutes,
     }), 0, 'DynamoDB throttled requests on the table in the last 5 minutes.', 'alarm-throttles');
+
+    // --- Concurrency in AWS (issue 18): the publish route's throttles and duration, the publish queue's backlog
+    const post = props.api.routeFunctions.get(POST_ROUTE_ID);
+    if (!post) throw new Error(`No function of route ${POST_ROUTE_ID} in the API stack`);
+    threshold('post-throttles', post.fn.metricThrottles({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }), 0,
+      'POST /api/post was throttled in the last 5 minutes (its reserved concurrency is used up).', 'alarm-post-throttles');
+    const postTimeoutMs = post.fn.timeout!.toMilliseconds();
+    threshold('post-duration', post.fn.metricDuration({ period: fiveMinutes, statistic: cloudwatch.Stats.p(99) }),
+      Math.round(postTimeoutMs * ALARM_THRESHOLDS.postDurationShareOfTimeout),
+      `POST /api/post took more than ${ALARM_THRESHOLDS.postDurationShareOfTimeout * 100} % of its ${postTimeoutMs / 1000} s timeout at p99 over 5 minutes.`, 'alarm-post-duration');
+    const publishQueue = props.data.queueFor('PUBLISH_QUEUE_URL');
+    if (publishQueue) {
+      threshold('publish-queue-age', publishQueue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes, statistic: cloudwatch.Stats.MAXIMUM }),
+        ALARM_THRESHOLDS.publishQueueAgeSeconds, 'A message waited in the publish queue for more than 5 minutes.', 'alarm-publish-queue-age');
+    }
 
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       prefix, httpApiId: props.api.httpApi.apiId, deadLetterQueues: props.data.deadLetterQueues,

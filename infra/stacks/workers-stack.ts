@@ -13,6 +13,8 @@ export interface WorkersStackProps extends StackProps {
   data: DataStack;
   /** Supplies the service environment (API URL, scheduler role, dispatcher ARN) and the grant targets. */
   api: ApiStack;
+  /** The event source mapping's maximum concurrency by worker id (issue 18); absent: Lambda's default (no cap). */
+  maxConcurrency?: Record<string, number>;
 }
 
 /**
@@ -42,7 +44,9 @@ export class WorkersStack extends Stack {
         logRemovalPolicy, logsKey: data.logsKey,
       });
       // SqsEventSource grants the consume actions (receive/delete/change visibility) on this queue only.
-      fn.fn.addEventSource(new SqsEventSource(wq.queue, { batchSize: def.batchSize, reportBatchItemFailures: true }));
+      // maxConcurrency caps the instances the queue may take, so a burst of due posts leaves concurrency to the API
+      const maxConcurrency = props.maxConcurrency?.[def.id];
+      fn.fn.addEventSource(new SqsEventSource(wq.queue, { batchSize: def.batchSize, reportBatchItemFailures: true, ...(maxConcurrency ? { maxConcurrency } : {}) }));
       const grants = WORKER_GRANTS.filter((g) => g !== 'webhookQueue' || api.grantTargets.webhookQueue);
       applyGrants(fn, grants, api.grantTargets);
       this.workerFunctions.set(def.id, { def, fn, queue: wq });

@@ -1,5 +1,8 @@
 import type { Deps } from './deps';
 import type { Account, ApiKeyRecord } from '../ports/store';
+import type { PublishContext } from '../ports/publishing';
+import { settle } from '../domain/billing';
+import { stateOf } from './billing/plan-state';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors';
 import { isWellFormedApiKey, scopesOf, sha256Hex, type KeyScope } from '../domain/api-key';
 
@@ -16,6 +19,8 @@ export interface Principal {
   scopes: KeyScope[];
   /** For API keys `{kind: 'key', id: key.id}`; guardrails are looked up by the actor. */
   actor: Actor;
+  /** Routes that publish: the account's brands, connections, guardrails and approval rules, read with the account. */
+  context?: PublishContext;
 }
 
 /**
@@ -23,8 +28,10 @@ export interface Principal {
  * 1. The header must be `Bearer svc_live_…` of the right shape (401 otherwise).
  * 2. The key's SHA-256 is looked up with a strongly consistent read (revocation is effective at once).
  * 3. Unknown, revoked or expired keys are 401; an account whose email is not verified is 403.
+ * With `publishing` (routes of the publish scope) the account is read in the same query as what publishing needs
+ * (PublishContextStore); when a plan change has come due it is read again through AccountStore.get, which applies it.
  */
-export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock'>, authorization: string | undefined): Promise<Principal> {
+export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock'> & Partial<Pick<Deps, 'publishContext'>>, authorization: string | undefined, opts: { publishing?: boolean } = {}): Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new UnauthorizedError();
   const presented = match[1];
@@ -33,10 +40,18 @@ export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock
   if (!key) throw new UnauthorizedError('The API key is not valid');
   if (key.revoked_at) throw new UnauthorizedError('The API key was revoked');
   if (key.expires_at && Date.parse(key.expires_at) <= deps.clock.now()) throw new UnauthorizedError('The API key has expired');
-  const account = await deps.accounts.get(key.account_id);
+  const actor: Actor = { kind: 'key', id: key.id };
+  const context = opts.publishing && deps.publishContext ? await deps.publishContext.load(key.account_id, actor) : undefined;
+  const account = context?.account && planInForce(context.account, deps.clock.now()) ? context.account : await deps.accounts.get(key.account_id);
   if (!account) throw new UnauthorizedError('The API key is not valid');
   if (!account.verified) throw new ForbiddenError('Confirm your email address first: open the link we emailed you', { code: 'email_unverified' });
-  return { account, key, scopes: scopesOf(key), actor: { kind: 'key', id: key.id } };
+  return { account, key, scopes: scopesOf(key), actor, ...(context ? { context } : {}) };
+}
+
+/** True when the stored plan is the plan in force (no scheduled change or grace period has come due). */
+function planInForce(account: Account, nowMs: number): boolean {
+  const state = stateOf(account);
+  return settle(state, nowMs).state === state;
 }
 
 /** 403 `key_scope` (naming the scope) unless the key holds `scope`. */

@@ -9,7 +9,7 @@ import type { Failure } from '../networks/types';
 import { UnsafeTargetError } from '../net/address-guard';
 import { getBrand } from './brands';
 import { labelOf } from './publish/events';
-import { networkContext } from './publish/deliver';
+import { networkContext } from './publish/send-to-network';
 import { freshCredentials, signInLost } from './oauth/credentials';
 import { connectionContext } from './security/contexts';
 import { URL_FIELDS } from './security/credential-targets';

@@ -6,7 +6,7 @@ import type { Queue } from '../ports/queue';
 import type { Scheduler } from '../ports/scheduler';
 import type { Blobs } from '../ports/blobs';
 import type { MediaStore } from '../ports/media';
-import type { ConnectionStore, EventSink, LockStore, PaceStore, PostStore } from '../ports/publishing';
+import type { ConnectionStore, EventFanOut, EventSink, LockStore, PaceStore, PostStore, PublishContextStore } from '../ports/publishing';
 import type { WebhookSender, WebhookStore } from '../ports/webhooks';
 import type { Registry } from '../networks/registry';
 import type { OAuthNetworks } from './oauth/clients';
@@ -83,6 +83,11 @@ export interface Deps {
   // --- AI drafts (issue 12)
   /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
   ai: DraftProvider;
+  // --- Lean publish path (issue 18)
+  /** The account's brands, connections, guardrails and approval rules in one read (shared/app/publish). */
+  publishContext: PublishContextStore;
+  /** Hands recorded events to webhook endpoints: the explicit step after recording (shared/app/webhooks/fan-out.ts). */
+  fanOut: EventFanOut;
   settings: {
     publicBaseUrl: string;
     runtime: 'aws' | 'local';

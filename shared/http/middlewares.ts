@@ -156,7 +156,7 @@ export function auth(route: RouteDef): Mw {
       const s = stateOf(req.context);
       try {
         if (route.auth === 'session') return await authSession(route, req);
-        s.principal = await authenticate(s.deps, req.event.headers?.authorization);
+        s.principal = await authenticate(s.deps, req.event.headers?.authorization, { publishing: requiredScope(route) === 'publish' });
       } catch (err) {
         if (!(err instanceof AppError) && isOutage(err)) throw unavailable('auth_unavailable', 'Authentication');
         throw err;

@@ -1,5 +1,8 @@
 import type { PlatformName } from '../domain/platforms';
 import type { NetworkResult, PostPayload } from '../domain/post';
+import type { Account, Brand } from './store';
+import type { Guardrails } from './guardrails';
+import type { ApprovalRule } from './approvals';
 
 /** Persistence ports of the publishing core. Every invariant is a single-item conditional write. */
 
@@ -81,6 +84,8 @@ export interface NetworkRecord {
   resume_enc?: string;
   resume_at?: number;
   resumes?: number;
+  /** The post.published / post.failed event of the network's final outcome, stored with the result that settles it. */
+  event?: ServiceEvent;
 }
 
 /** Fields written with a settle: deferrals, the reservation flag, and the resume state of a 'processing' network. */
@@ -92,24 +97,61 @@ export interface SettleExtra {
   resumes?: number;
 }
 
+/** What a claim must also match: the deferral the message carries, and for a resume step its number and due time. */
+export interface ClaimMatch {
+  deferrals?: number;
+  resumes?: number;
+  /** A 'processing' network is claimable only once its resume_at is at most this (ms). */
+  dueBy?: number;
+}
+
+/** A post with every network's state and result, as one read (or one conditional write) answers it. */
+export interface StoredPost {
+  post: PostRecord;
+  networks: NetworkRecord[];
+}
+
+/**
+ * Posts. A post and its networks are one item: each network's state is a path of that item, so a claim and a
+ * settle are single conditional updates that answer the whole post (no re-read), and a poll is one small read.
+ */
 export interface PostStore {
-  /** Writes the networks first, then the post item (a crash in between leaves no visible post). */
+  /** Writes the post with every network in one conditional put (the post id is new). */
   create(post: PostRecord, networks: NetworkRecord[]): Promise<void>;
-  get(postId: string): Promise<{ post: PostRecord; networks: NetworkRecord[] } | undefined>;
-  /** Newest first. */
+  /** The post, its networks and (for posts stored before networks were part of the post item) their own items. */
+  get(postId: string): Promise<StoredPost | undefined>;
+  /** The state and result of these networks only (a small projected read for the API's wait). */
+  poll(postId: string, platforms: PlatformName[]): Promise<Array<Pick<NetworkRecord, 'platform' | 'state' | 'result'>> | undefined>;
+  /** Newest first, with each post's networks. */
   list(accountId: string, limit: number, before?: string): Promise<PostRecord[]>;
-  /** The network items of many posts in a few batched reads (the activity log and its CSV export); by post id. */
+  /** The network states of many posts in a few batched reads (the activity log and its CSV export); by post id. */
   networksOf(posts: Array<Pick<PostRecord, 'id' | 'platforms'>>): Promise<Map<string, NetworkRecord[]>>;
   /**
-   * Moves a network from one of `from` to `sending`. Only one caller can win; a `sending` claim older than
-   * `staleBeforeMs` can be taken over only by `takeOverStale` (to close it as unknown, never to resend).
+   * Moves a network from one of `from` to `sending` (also matching `match`). Only one caller can win: the winner
+   * gets the post as it is after the claim; a loser gets undefined. A `sending` claim is never taken again here.
    */
-  claim(postId: string, platform: PlatformName, from: NetworkState[], nowMs: number): Promise<boolean>;
-  /** Sets the final (or scheduled, or processing) state and result; only from `sending`. */
-  settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra?: SettleExtra): Promise<void>;
-  /** Writes a result without a claim (checks before sending). */
-  setResult(postId: string, platform: PlatformName, result: NetworkResult): Promise<void>;
+  claim(postId: string, platform: PlatformName, from: NetworkState[], nowMs: number, match?: ClaimMatch): Promise<StoredPost | undefined>;
+  /**
+   * Sets the final (or scheduled, or processing) state and result, with the outcome event when there is one; only
+   * from `sending` (throws otherwise). Answers the post after the change.
+   */
+  settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra?: SettleExtra, event?: ServiceEvent): Promise<StoredPost>;
   findByNetworkId(accountId: string, platform: PlatformName, networkPostId: string): Promise<string | undefined>;
+}
+
+/** What the publish path reads from the account before sending: brands, connections, the actor's guardrails, approval rules. */
+export interface PublishContext {
+  /** The account item as stored (a plan change that came due is applied by AccountStore.get, not here). */
+  account?: Account;
+  brands: Brand[];
+  connections: Connection[];
+  guardrails?: Guardrails;
+  approvalRules: ApprovalRule[];
+}
+
+/** Reads a PublishContext (with the account item) in one query of the account's partition. */
+export interface PublishContextStore {
+  load(accountId: string, actor?: { kind: 'key' | 'app'; id: string }): Promise<PublishContext>;
 }
 
 export interface LockStore {
@@ -133,7 +175,20 @@ export interface ServiceEvent {
   data: Record<string, unknown>;
 }
 
+/** Stored events. Recording an event only stores it: handing it to webhook endpoints is the EventFanOut's step. */
 export interface EventSink {
   record(event: ServiceEvent): Promise<void>;
+  /** The post's events: those stored with its networks' results and those recorded on their own, by id. */
   listForPost(postId: string): Promise<ServiceEvent[]>;
+}
+
+/**
+ * Hands events to the account's webhook endpoints, in two steps around storing the event: `prepare` writes one
+ * pending delivery per subscribed endpoint before the event is stored (so a stored event always has its
+ * deliveries), and the function it answers queues their first tries after.
+ */
+export interface EventFanOut {
+  prepare(event: ServiceEvent): Promise<() => Promise<void>>;
+  /** The account's endpoints changed: its cached subscription list is dropped (this container sees it at once). */
+  forget(accountId: string): void;
 }

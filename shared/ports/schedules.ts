@@ -85,6 +85,11 @@ export interface ScheduleQuery {
 export interface ScheduleStore {
   /** Writes a new schedule; false (and no change) when that id exists. */
   create(s: ScheduleRecord): Promise<boolean>;
+  /**
+   * Writes schedules whose ids are new (never written before: no existence check), each with its due-index marker,
+   * in as few calls as the table allows; throws if any could not be written (some may have been).
+   */
+  createNew(records: ScheduleRecord[]): Promise<void>;
   get(id: string): Promise<ScheduleRecord | undefined>;
   /** The account's schedules by run_at ascending, filtered; `cursor` continues after the last one answered. */
   list(accountId: string, q: ScheduleQuery): Promise<{ items: ScheduleRecord[]; cursor?: string }>;

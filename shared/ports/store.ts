@@ -110,10 +110,12 @@ export interface TokenStore {
 export interface CounterStore {
   /**
    * Adds `amount` to the counter `key` unless that would pass `limit`; the counter lives until `expiresAtSec`.
-   * Answers whether it was added and the count after (or the current count when refused).
+   * Answers whether it was added and the count after (the current total when refused; when added to a counter
+   * spread over several items, the count of the item it went to). `spreadBy` (optional, e.g. a schedule id) places
+   * it where the release with the same `spreadBy` looks first.
    */
-  increment(key: string, amount: number, limit: number, expiresAtSec: number): Promise<{ allowed: boolean; count: number }>;
+  increment(key: string, amount: number, limit: number, expiresAtSec: number, spreadBy?: string): Promise<{ allowed: boolean; count: number }>;
   /** Gives back `amount` (never below zero), e.g. a post reservation whose network failed. */
-  release(key: string, amount: number): Promise<void>;
+  release(key: string, amount: number, spreadBy?: string): Promise<void>;
   get(key: string): Promise<number>;
 }

@@ -22,5 +22,6 @@ export { DynamoSessionStore } from '../adapters/dynamodb/sessions';
 export { DynamoGuardrailStore } from '../adapters/dynamodb/guardrails';
 export { DynamoApprovalStore } from '../adapters/dynamodb/approvals';
 export { DynamoBrandingStore } from '../adapters/dynamodb/branding';
+export { DynamoPublishContextStore } from '../adapters/dynamodb/publish-context';
 export { McpAppRegistry } from '../adapters/mcp-app-registry';
 export { PlanLifecycleAccounts } from '../app/billing/plan-state';

@@ -77,7 +77,7 @@ describe('OutboxMailer', () => {
   it('writes one JSON file per email and lists them newest first', async () => {
     const outbox = join(dir, 'outbox');
     let now = Date.UTC(2026, 0, 1, 12, 0, 0);
-    const mailer = new OutboxMailer(outbox, { now: () => now });
+    const mailer = new OutboxMailer(outbox, { now: () => now, sleep: async () => {} });
     await mailer.send(email(1));
     now += 1000;
     await mailer.send(email(2));

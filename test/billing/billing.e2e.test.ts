@@ -152,9 +152,9 @@ describe('the Stripe webhook', () => {
     const deps = getDeps();
     const real = deps.clock;
     try {
-      deps.clock = { now: () => real.now() + 7 * 86_400_000 - 60_000 };
+      deps.clock = { ...real, now: () => real.now() + 7 * 86_400_000 - 60_000 };
       expect((await a.api('GET', '/api/me')).body.plan).toBe('pro');
-      deps.clock = { now: () => real.now() + 7 * 86_400_000 + 60_000 };
+      deps.clock = { ...real, now: () => real.now() + 7 * 86_400_000 + 60_000 };
       expect((await a.api('GET', '/api/me')).body.plan).toBe('free');
       expect((await overview(a.api)).changes[0]).toMatchObject({ from: 'pro', to: 'free', by: 'system', reason: 'payment_failed_grace_ended' });
     } finally {
@@ -247,9 +247,9 @@ describe('end to end', () => {
     const deps = getDeps();
     const real = deps.clock;
     try {
-      deps.clock = { now: () => periodEnd * 1000 - 1000 };
+      deps.clock = { sleep: real.sleep, now: () => periodEnd * 1000 - 1000 };
       expect((await a.api('GET', '/api/me')).body.plan).toBe('pro');
-      deps.clock = { now: () => periodEnd * 1000 + 1000 };
+      deps.clock = { sleep: real.sleep, now: () => periodEnd * 1000 + 1000 };
       expect((await a.api('GET', '/api/me')).body.plan).toBe('free');
       o = await overview(a.api);
       expect(o.pending_change).toBeNull();

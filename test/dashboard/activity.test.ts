@@ -74,7 +74,7 @@ describe('activity log and CSV export', () => {
       },
       presignGet: async (key: string, _s: number, o?: { downloadName?: string }) => `https://s3.test/${key}?download=${o?.downloadName}`,
     } as unknown as Blobs;
-    const res = await exportActivity({ posts: store, blobs, clock: { now: () => Date.UTC(2026, 10, 24) } }, 'acc_1', {});
+    const res = await exportActivity({ posts: store, blobs, clock: { now: () => Date.UTC(2026, 10, 24), sleep: async () => {} } }, 'acc_1', {});
     expect(res.url).toMatch(/^https:\/\/s3\.test\/exports\/acc_1\/[0-9A-Z]{26}\/posts-2026-11-24\.csv\?download=posts-2026-11-24\.csv$/);
     expect(seen[0]).toBe(0);
     expect(seen[1]).toBeLessThanOrEqual(100);

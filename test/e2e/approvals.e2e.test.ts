@@ -119,7 +119,7 @@ describe('approval expiry through the local runtime', () => {
     expect((await api('GET', `/api/approvals/${held.body.approval_id}`)).body).toMatchObject({ status: 'pending' });
     const deps = getDeps();
     const realClock = deps.clock;
-    deps.clock = { now: () => realClock.now() + (APPROVAL_TTL_SECONDS + 60) * 1000 };
+    deps.clock = { ...realClock, now: () => realClock.now() + (APPROVAL_TTL_SECONDS + 60) * 1000 };
     try {
       // the owner's emailed link has run out with the approval
       const outbox = JSON.parse((await client(rt.url)('GET', '/dev/outbox')).text) as Array<{ to: string; subject: string; links: string[] }>;

@@ -81,7 +81,7 @@ describe('connect link in a browser', () => {
     // an hour later the same link shows the expiry page
     const deps = getDeps();
     const realClock = deps.clock;
-    deps.clock = { now: () => realClock.now() + (CONNECT_LINK_TTL_SECONDS + 60) * 1000 };
+    deps.clock = { ...realClock, now: () => realClock.now() + (CONNECT_LINK_TTL_SECONDS + 60) * 1000 };
     try {
       const expired = await page.goto(link.body.url as string);
       expect(expired!.status()).toBe(410);

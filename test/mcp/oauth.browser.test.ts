@@ -216,7 +216,7 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
       `Bearer resource_metadata="${rt.url}/.well-known/oauth-protected-resource", error="invalid_token", error_description="The access token is for another resource"`);
 
     const realClock = deps.clock;
-    deps.clock = { now: () => realClock.now() + 3601 * 1000 };
+    deps.clock = { ...realClock, now: () => realClock.now() + 3601 * 1000 };
     try {
       const expired = await rawMcp(access);
       expect(expired.status).toBe(401);

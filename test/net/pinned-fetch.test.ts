@@ -5,7 +5,7 @@ import { guardedFetch, pinnedFetch, type PinnedFetchInit } from '../../shared/ne
 import { downloadMedia, probeMedia } from '../../shared/net/media';
 import { MediaUnreachable } from '../../shared/networks/http';
 import { mediaGateway } from '../../shared/container';
-import { networkContext } from '../../shared/app/publish/deliver';
+import { networkContext } from '../../shared/app/publish/send-to-network';
 import type { Deps } from '../../shared/app/deps';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);

@@ -4,7 +4,8 @@ import { createSchedule } from '../../shared/app/schedule/create';
 import { cancelSchedule, getSchedule, patchSchedule } from '../../shared/app/schedule/manage';
 import { fireScheduled } from '../../shared/app/schedule/fire';
 import { recordDeferral } from '../../shared/app/schedule/deferral';
-import { ensureScheduleSweep, SCHEDULE_SWEEP, SWEEP_GRACE_MS, sweepSchedules } from '../../shared/app/schedule/sweep';
+import { SCHEDULE_SWEEP, SWEEP_GRACE_MS, sweepSchedules } from '../../shared/app/schedule/sweep';
+import { SWEEP_SCHEDULES } from '../../infra/sweep-schedules';
 import { SchedulePatchSchema, ScheduleRequestSchema, type ScheduleRequest } from '../../shared/app/schedule/request';
 import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
 import { keys } from '../../shared/adapters/dynamodb/keys';
@@ -30,8 +31,8 @@ const inMinutes = (m: number) => new Date(w.clock.now() + m * 60_000).toISOStrin
 const schedule = (deps: Deps, acc: Account, body: Partial<ScheduleRequest>) => createSchedule(deps, acc, ScheduleRequestSchema.parse(body));
 const sendsOf = (text: string) => w.discord.requests.filter((r) => r.method === 'POST' && r.text.includes(text)).length;
 /** The sweep's timer fires: the dispatcher gets its input, as EventBridge Scheduler (or the local poller) sends it. */
-const sweepTimer = async (scheduler: MemoryScheduler = w.scheduler) => {
-  const timer = scheduler.crons.get(SCHEDULE_SWEEP.name);
+const sweepTimer = async () => {
+  const timer = SWEEP_SCHEDULES.find((t) => t.name === SCHEDULE_SWEEP.name);
   expect(timer).toBeDefined();
   await dispatch(w.deps, DispatchInput.parse(timer!.input));
   await w.queue.drain();
@@ -50,19 +51,19 @@ describe('schedule sweep: a schedule whose alarm was never armed is still publis
 
     // due, but within the grace (its alarm may still be on its way): left alone
     w.clock.ms = Date.parse(s.run_at) + SWEEP_GRACE_MS - 5_000;
-    await sweepTimer(lost.scheduler as MemoryScheduler);
+    await sweepTimer();
     expect(sendsOf(text)).toBe(0);
     expect((await getSchedule(w.deps, acc.id, s.schedule_id)).status).toBe('scheduled');
 
     w.clock.ms = Date.parse(s.run_at) + SWEEP_GRACE_MS + 5_000;
-    await sweepTimer(lost.scheduler as MemoryScheduler);
+    await sweepTimer();
     expect(sendsOf(text)).toBe(1);
     const after = await getSchedule(w.deps, acc.id, s.schedule_id);
     expect(after).toMatchObject({ status: 'published', post_id: expect.stringMatching(/^pst_/) });
     expect(await dueMarker(s.schedule_id, s.run_at)).toBeUndefined();
 
     // a second sweep, and the real alarm arriving late, lose the claim
-    await sweepTimer(lost.scheduler as MemoryScheduler);
+    await sweepTimer();
     await fireScheduled(w.deps, s.schedule_id);
     await dispatch(w.deps, DispatchInput.parse({ kind: 'scheduled', schedule_id: s.schedule_id }));
     await w.queue.drain();
@@ -155,7 +156,7 @@ describe('schedule sweep: leaves alone what it must not fire', () => {
 });
 
 describe('schedule sweep timer', () => {
-  it('is armed when posts are scheduled: one recurring every-5-minutes timer, armed once', async () => {
+  it('is part of the deployment (infra/sweep-schedules.ts), not armed by scheduling posts', async () => {
     const acc = await w.discordAccount();
     const scheduler = new MemoryScheduler();
     const crons: string[] = [];
@@ -165,9 +166,8 @@ describe('schedule sweep timer', () => {
     const deps: Deps = { ...w.deps, scheduler: counting };
     await schedule(deps, acc, { platform: 'discord', text: unique('arm 1'), run_at: inMinutes(30) });
     await schedule(deps, acc, { platform: 'discord', text: unique('arm 2'), run_at: inMinutes(31) });
-    await ensureScheduleSweep(deps);
-    expect(crons).toEqual(['schedule-sweep']);
-    expect(scheduler.crons.get('schedule-sweep')).toEqual({ name: 'schedule-sweep', cron: '*/5 * * * *', timezone: 'UTC', input: { kind: 'schedule-sweep' } });
-    expect(DispatchInput.parse(scheduler.crons.get('schedule-sweep')!.input)).toEqual({ kind: 'schedule-sweep' });
+    expect(crons).toEqual([]);
+    expect(SCHEDULE_SWEEP).toEqual({ name: 'schedule-sweep', cron: '*/5 * * * *', timezone: 'UTC' });
+    expect(DispatchInput.parse({ kind: 'schedule-sweep' })).toEqual({ kind: 'schedule-sweep' });
   });
 });

@@ -3,7 +3,7 @@ import { oauthWorld, register } from '../support/oauth';
 import { startOAuth, completeOAuth } from '../../shared/app/oauth/flow';
 import { publishPost, type PublishMessage } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
-import { deliver, MAX_PROCESSING_MS } from '../../shared/app/publish/deliver';
+import { sendToNetwork, MAX_PROCESSING_MS } from '../../shared/app/publish/send-to-network';
 import { postStatus } from '../../shared/app/publish/queries';
 import { usageKeys } from '../../shared/domain/usage';
 import type { Deps } from '../../shared/app/deps';
@@ -19,7 +19,7 @@ class StepQueue implements Queue {
   async sendAll(_url: string, messages: QueueMessage[]) {
     for (const m of messages) {
       this.sent.push(m);
-      if (!m.delaySeconds) this.running.push(deliver(this.worker(), m.body as PublishMessage));
+      if (!m.delaySeconds) this.running.push(sendToNetwork(this.worker(), m.body as PublishMessage));
     }
   }
   resumes(): Array<{ body: PublishMessage; delaySeconds?: number }> {
@@ -34,8 +34,9 @@ beforeAll(async () => {
   w = await oauthWorld([{ name: 'linkedin' }]);
   queue = new StepQueue(() => w.deps);
   w.deps.queue = queue;
-  const inner = w.deps.events;
-  w.deps.events = { record: async (e) => { events.push(e); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) };
+  // every event handed to webhook endpoints (a network's outcome event is stored with its result)
+  const inner = w.deps.fanOut;
+  w.deps.fanOut = { prepare: async (e) => { events.push(e); return inner.prepare(e); }, forget: (id) => inner.forget(id) };
 });
 afterAll(async () => { await Promise.all(queue.running); await w.stop(); });
 beforeEach(() => { w.fake.reset(); events.length = 0; queue.sent.length = 0; register(w.deps, w.fake, [{ name: 'linkedin' }]); });
@@ -76,7 +77,7 @@ describe('async media: processing → resume → published', () => {
     expect(await postStatus(w.deps, acc.id, 'linkedin', res.post_id)).toMatchObject({ status: 'processing' });
 
     // a message that arrives early is queued again for the rest of the wait; the network is not asked
-    await deliver(w.deps, queue.resumes()[0].body);
+    await sendToNetwork(w.deps, queue.resumes()[0].body);
     expect(statusCalls()).toBe(0);
     expect(queue.resumes()).toHaveLength(2);
     expect(queue.resumes()[1]).toEqual({ body: expect.objectContaining({ step: 1 }), delaySeconds: expect.any(Number) });
@@ -84,7 +85,7 @@ describe('async media: processing → resume → published', () => {
 
     // step 1: still processing → step 2
     w.clock.advance(31_000);
-    await deliver(w.deps, queue.resumes()[0].body);
+    await sendToNetwork(w.deps, queue.resumes()[0].body);
     expect(statusCalls()).toBe(1);
     net = await network(res.post_id);
     expect(net).toMatchObject({ state: 'processing', resumes: 2 });
@@ -92,13 +93,13 @@ describe('async media: processing → resume → published', () => {
     expect(queue.resumes().at(-1)).toEqual({ body: expect.objectContaining({ step: 2, resume: true }), delaySeconds: 30 });
 
     // a duplicate of step 1 is dropped
-    await deliver(w.deps, queue.resumes()[1].body);
+    await sendToNetwork(w.deps, queue.resumes()[1].body);
     expect(statusCalls()).toBe(1);
 
     // step 2: published → done, post.published once, counted once
     w.clock.advance(31_000);
     const step2 = queue.resumes().at(-1)!.body;
-    await Promise.all([deliver(w.deps, step2), deliver(w.deps, step2)]);
+    await Promise.all([sendToNetwork(w.deps, step2), sendToNetwork(w.deps, step2)]);
     expect(statusCalls()).toBe(2);
     net = await network(res.post_id);
     expect(net).toMatchObject({ state: 'done', reserved: true, result: { ok: true, status: 'published', id } });
@@ -109,7 +110,7 @@ describe('async media: processing → resume → published', () => {
     expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(1);
 
     // once done, further copies change nothing
-    await deliver(w.deps, step2);
+    await sendToNetwork(w.deps, step2);
     expect(typesFor(res.post_id)).toEqual(['post.published']);
     expect(statusCalls()).toBe(2);
   });
@@ -122,10 +123,10 @@ describe('async media: processing → resume → published', () => {
     const net = await network(res.post_id);
     // the network forgets the upload (its status call answers 404): the stored resume state is made to point at it
     const claimed = await w.deps.posts.claim(res.post_id, 'linkedin', ['processing'], w.clock.now());
-    expect(claimed).toBe(true);
+    expect(claimed).toBeTruthy();
     await w.deps.posts.settle(res.post_id, 'linkedin', 'processing', net.result!, { resume_enc: await w.deps.cipher.encrypt(JSON.stringify({ upload_id: 'post-missing', step: '1' })) });
     w.clock.advance(31_000);
-    await deliver(w.deps, queue.resumes()[0].body);
+    await sendToNetwork(w.deps, queue.resumes()[0].body);
     expect(await network(res.post_id)).toMatchObject({ state: 'done', reserved: false, result: { ok: false, code: 'rejected', status: 'failed' } });
     expect(typesFor(res.post_id)).toEqual(['post.failed']);
     expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(0);
@@ -138,21 +139,21 @@ describe('async media: processing → resume → published', () => {
     const res = await videoPost(acc, 'a very slow upload');
     expect(queue.resumes()[0]).toEqual({ body: expect.objectContaining({ step: 1 }), delaySeconds: 900 });
     w.clock.advance(901_000);
-    await deliver(w.deps, queue.resumes()[0].body);
+    await sendToNetwork(w.deps, queue.resumes()[0].body);
     expect(statusCalls()).toBe(0);
     expect(queue.resumes()[1].delaySeconds).toBe(900);
     w.clock.advance(900_000);
-    await deliver(w.deps, queue.resumes()[1].body);
+    await sendToNetwork(w.deps, queue.resumes()[1].body);
     expect(statusCalls()).toBe(0);
     expect(queue.resumes()[2].delaySeconds).toBeGreaterThan(190);
     expect(queue.resumes()[2].delaySeconds).toBeLessThanOrEqual(200);
     w.clock.advance(200_000);
-    await deliver(w.deps, queue.resumes()[2].body);
+    await sendToNetwork(w.deps, queue.resumes()[2].body);
     expect(statusCalls()).toBe(1);
     expect(await network(res.post_id)).toMatchObject({ state: 'processing', resumes: 2 });
 
     w.clock.advance(MAX_PROCESSING_MS);
-    await deliver(w.deps, queue.resumes().at(-1)!.body);
+    await sendToNetwork(w.deps, queue.resumes().at(-1)!.body);
     expect(await network(res.post_id)).toMatchObject({ state: 'done', result: { ok: false, status: 'unknown', code: 'timed_out' } });
     expect(typesFor(res.post_id)).toEqual(['post.failed']);
   });

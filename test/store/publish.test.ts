@@ -2,13 +2,14 @@ import { connectionContext } from '../../shared/app/security/contexts';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
-import { deliver, STALE_CLAIM_MS } from '../../shared/app/publish/deliver';
+import { sendToNetwork, STALE_CLAIM_MS } from '../../shared/app/publish/send-to-network';
 import { dispatch, DispatchInput } from '../../shared/app/publish/dispatch';
 import { getPost, postStatus } from '../../shared/app/publish/queries';
 import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { Account } from '../../shared/ports/store';
+import { captureOutput } from '../support/log-capture';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
 beforeAll(async () => { w = await publishingWorld(); });
@@ -91,9 +92,9 @@ describe('POST /api/post use case', () => {
     w.queue.worker = undefined;
     try {
       const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'redelivered' }), { source: 'api', wait: false });
-      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof deliver>[1];
-      await Promise.all([deliver(w.deps, msg), deliver(w.deps, msg), deliver(w.deps, msg)]);
-      await deliver(w.deps, msg);
+      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof sendToNetwork>[1];
+      await Promise.all([sendToNetwork(w.deps, msg), sendToNetwork(w.deps, msg), sendToNetwork(w.deps, msg)]);
+      await sendToNetwork(w.deps, msg);
       expect(w.telegramSends()).toBe(1);
       expect((await getPost(w.deps, acc.id, res.post_id)).events).toHaveLength(1);
     } finally {
@@ -107,12 +108,12 @@ describe('POST /api/post use case', () => {
     w.queue.worker = undefined;
     try {
       const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'crash' }), { source: 'api', wait: false });
-      expect(await w.deps.posts.claim(res.post_id, 'telegram', ['queued'], w.clock.now())).toBe(true); // the dead worker
-      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof deliver>[1];
-      await deliver(w.deps, msg);
+      expect(await w.deps.posts.claim(res.post_id, 'telegram', ['queued'], w.clock.now())).toBeTruthy(); // the dead worker
+      const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof sendToNetwork>[1];
+      await sendToNetwork(w.deps, msg);
       expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ status: 'sending' === 'sending' ? 'processing' : '' });
       w.clock.advance(STALE_CLAIM_MS + 1);
-      await deliver(w.deps, msg);
+      await sendToNetwork(w.deps, msg);
       const after = await getPost(w.deps, acc.id, res.post_id);
       expect(after.results[0]).toMatchObject({ ok: false, status: 'unknown', code: 'timed_out' });
       expect(after.events.map((e) => [e.type, e.data.status])).toEqual([['post.failed', 'unknown']]);
@@ -273,11 +274,21 @@ describe('POST /api/post use case', () => {
     const acc = await w.newAccount('pro');
     await w.connectTelegram(w.deps, acc);
     w.queue.failWith = new Error('SQS down');
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'error';
+    const output = captureOutput();
     try {
       const res = await post(acc, { platform: 'telegram', text: 'queue down' });
       expect(res.results[0]).toMatchObject({ ok: false, code: 'internal_error' });
       expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(0);
+      // the queue's error is logged with the post, never swallowed
+      expect(output.json().filter((l) => l.level === 'ERROR' || l.level === 'error')).toEqual([
+        expect.objectContaining({ message: expect.stringContaining('could not be queued'), post_id: res.post_id, error_message: 'SQS down' }),
+      ]);
+      expect((await getPost(w.deps, acc.id, res.post_id)).events.map((e) => [e.type, e.data.code])).toEqual([['post.failed', 'internal_error']]);
     } finally {
+      output.restore();
+      process.env.LOG_LEVEL = level;
       w.queue.failWith = undefined;
     }
     expect((await post(acc, { platform: 'telegram', text: 'queue down' })).results[0].ok).toBe(true);

@@ -20,7 +20,8 @@ import { DynamoPaceStore } from '../../shared/adapters/dynamodb/pace';
 import { DynamoEventSink } from '../../shared/adapters/dynamodb/events';
 import { DynamoWebhookStore } from '../../shared/adapters/dynamodb/webhooks';
 import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
-import { WebhookEventSink } from '../../shared/app/webhooks/deliver';
+import { WebhookFanOut } from '../../shared/app/webhooks/fan-out';
+import { DynamoPublishContextStore } from '../../shared/adapters/dynamodb/publish-context';
 import { DynamoScheduleStore } from '../../shared/adapters/dynamodb/schedules';
 import { buildOAuthProviders, buildRegistry } from '../../shared/networks/registry';
 import { envClients } from '../../shared/app/oauth/clients';
@@ -36,7 +37,7 @@ import { McpAppRegistry } from '../../shared/adapters/mcp-app-registry';
 import { DynamoGuardrailStore } from '../../shared/adapters/dynamodb/guardrails';
 import { DynamoApprovalStore } from '../../shared/adapters/dynamodb/approvals';
 import { DynamoBrandingStore } from '../../shared/adapters/dynamodb/branding';
-import { deliver } from '../../shared/app/publish/deliver';
+import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
 import { LocalDrafter } from '../../shared/adapters/local/local-drafter';
 
@@ -65,6 +66,7 @@ export class OffsetClock implements Clock {
   advance(ms: number) { this.offset += ms; }
   get ms() { return this.now(); }
   set ms(value: number) { this.offset = value - Date.now(); }
+  sleep(ms: number) { return new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms))); }
 }
 
 /** A clock tests move by hand; it stands still otherwise. */
@@ -72,6 +74,8 @@ export class ManualClock implements Clock {
   constructor(public ms: number = Date.UTC(2026, 10, 21, 12, 0, 0)) {}
   now() { return this.ms; }
   advance(ms: number) { this.ms += ms; }
+  /** Waits real time (workers run meanwhile); this clock still stands still. */
+  sleep(ms: number) { return new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms))); }
 }
 
 /**
@@ -87,7 +91,7 @@ export class MemoryQueue implements Queue {
     if (this.failWith) throw this.failWith;
     for (const message of messages) {
       this.sent.push({ queueUrl, message });
-      if (this.worker && queueUrl === this.worker.settings.publishQueueUrl) this.running.push(deliver(this.worker, message.body as PublishMessage));
+      if (this.worker && queueUrl === this.worker.settings.publishQueueUrl) this.running.push(sendToNetwork(this.worker, message.body as PublishMessage));
     }
   }
   /** Waits for every background delivery started so far. */
@@ -154,13 +158,14 @@ export function testDeps(table: TableRef, overrides: Partial<Deps> = {}, opts: {
     approvals: new DynamoApprovalStore(table),
     branding: new DynamoBrandingStore(table),
     ai: new LocalDrafter(),
+    publishContext: new DynamoPublishContextStore(table),
+    // As in the container: recorded events fan out to webhook endpoints (messages land in queue.sent under memory://webhooks).
+    fanOut: new WebhookFanOut(() => deps),
     mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs,
     settings: { publicBaseUrl: 'https://api.test', runtime: 'local', publishQueueUrl: 'memory://publish', webhookQueueUrl: 'memory://webhooks', networkTimeoutMs: 4_000, publishWaitMs: 6_000 },
     ...overrides,
   };
   // As in the container: own uploads (${publicBaseUrl}/media/…) are answered from the table and blobs (read at call time).
   deps.media = withOwnMedia(deps.media, deps);
-  // As in the container: recorded events fan out to webhook endpoints (messages land in queue.sent under memory://webhooks).
-  if (!overrides.events) deps.events = new WebhookEventSink(deps.events, () => deps);
   return { deps, mailer, clock, queue, scheduler };
 }

@@ -19,6 +19,7 @@ import { verifyWebhook, parseSignatureHeader } from '../../shared/webhooks/verif
 import { AppError } from '../../shared/domain/errors';
 import { independentVerify } from './independent';
 import { WebhookReceiver } from './receiver';
+import { recordEvent } from '../../shared/app/webhooks/fan-out';
 
 let table: TableRef;
 let stopTable: () => Promise<void>;
@@ -81,7 +82,8 @@ describe('registration', () => {
     expect(listed.webhooks).toHaveLength(1);
     expect(JSON.stringify(listed)).not.toContain(res.secret);
     expect(JSON.stringify(listed)).not.toContain('secret');
-    expect(t.scheduler.crons.get(SWEEP_SCHEDULE.name)).toMatchObject({ cron: '*/5 * * * *', input: { kind: 'webhook-sweep' } });
+    // the delivery sweep's timer is part of the deployment (infra/sweep-schedules.ts), not armed here
+    expect(t.scheduler.crons.has(SWEEP_SCHEDULE.name)).toBe(false);
   });
 
   it('unknown event names are a 400 naming them; approval.* and webhook.test are accepted', async () => {
@@ -142,7 +144,7 @@ describe('fan-out and one try', () => {
     const two = await createWebhook(t.deps, acc, { url: rx.url('/two'), events: ['post.published'] });
     await createWebhook(t.deps, acc, { url: rx.url('/three'), events: ['post.failed'] });
     const event = postEvent(acc);
-    await t.deps.events.record(event);
+    await recordEvent(t.deps, event);
     const msgs = newMessages();
     expect(msgs.map((m) => m.body.attempt)).toEqual([1, 1]);
     expect(new Set(msgs.map((m) => m.body.delivery_id))).toEqual(new Set([deliveryIdOf(event.id, one.webhook.id), deliveryIdOf(event.id, two.webhook.id)]));
@@ -177,8 +179,8 @@ describe('fan-out and one try', () => {
     const acc = await newAccount();
     await createWebhook(t.deps, acc, { url: rx.url() });
     const event = postEvent(acc);
-    await t.deps.events.record(event);
-    await t.deps.events.record(event);
+    await recordEvent(t.deps, event);
+    await recordEvent(t.deps, event);
     const msgs = newMessages();
     expect(new Set(msgs.map((m) => m.body.delivery_id)).size).toBe(1);
     for (const m of msgs) await deliverWebhook(t.deps, m.body);
@@ -201,7 +203,7 @@ describe('fan-out and one try', () => {
   it('a duplicate message for a try already made sends nothing', async () => {
     const acc = await newAccount();
     await createWebhook(t.deps, acc, { url: rx.url() });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
     expect(await deliverWebhook(t.deps, m.body)).toBe('sent');
     expect(await deliverWebhook(t.deps, m.body)).toBe('duplicate');
@@ -213,7 +215,7 @@ describe('fan-out and one try', () => {
   it('an endpoint deleted before the try closes the delivery without sending', async () => {
     const acc = await newAccount();
     const wh = await createWebhook(t.deps, acc, { url: rx.url() });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
     await deleteWebhook(t.deps, acc.id, wh.webhook.id);
     expect(await deliverWebhook(t.deps, m.body)).toBe('abandoned');
@@ -254,7 +256,7 @@ describe('retries (injected clock)', () => {
     const wh = await createWebhook(t.deps, acc, { url: rx.url() });
     rx.reply = () => ({ status: 500, body: 'boom' });
     const start = clock.now();
-    await t.deps.events.record(postEvent(acc, 'post.failed'));
+    await recordEvent(t.deps, postEvent(acc, 'post.failed'));
     const [first] = newMessages();
     await deliverWebhook(t.deps, first.body);
     const attempts = [first.body.attempt];
@@ -290,7 +292,7 @@ describe('retries (injected clock)', () => {
     await createWebhook(t.deps, acc, { url: rx.url() });
     let calls = 0;
     rx.reply = () => (++calls < 3 ? { status: 502 } : { status: 204 });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     await deliverWebhook(t.deps, newMessages()[0].body);
     await runNextTry(60);
     const third = await runNextTry(300);
@@ -303,7 +305,7 @@ describe('retries (injected clock)', () => {
     const acc = await newAccount();
     const wh = await createWebhook(t.deps, acc, { url: rx.url('/moved') });
     rx.reply = (r) => (r.path === '/moved' ? { status: 301, headers: { location: rx.url('/new') } } : { status: 200 });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     await deliverWebhook(t.deps, newMessages()[0].body);
     expect(rx.received.map((r) => r.path)).toEqual(['/moved']);
     const [entry] = (await listDeliveries(t.deps, acc.id, wh.webhook.id, 5)).deliveries;
@@ -316,7 +318,7 @@ describe('a worker crash loses no delivery', () => {
   it('a claimed try whose worker stopped is taken over once the claim is stale', async () => {
     const acc = await newAccount();
     await createWebhook(t.deps, acc, { url: rx.url() });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
     // a worker claims try 1 and dies before sending
     expect(await t.deps.webhooks.claim(m.body.delivery_id, 1, clock.now(), clock.now() - CLAIM_STALE_MS)).toBeDefined();
@@ -332,7 +334,7 @@ describe('a worker crash loses no delivery', () => {
     const acc = await newAccount();
     await createWebhook(t.deps, acc, { url: rx.url() });
     rx.reply = () => ({ status: 500 });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
     // the worker records try 1 and dies before queueing try 2 (the SQS message of try 1 is not deleted)
     const failQueue = new Error('worker stopped');
@@ -352,7 +354,7 @@ describe('a worker crash loses no delivery', () => {
   it('a try whose predecessor is not recorded yet waits', async () => {
     const acc = await newAccount();
     await createWebhook(t.deps, acc, { url: rx.url() });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
     await expect(deliverWebhook(t.deps, { delivery_id: m.body.delivery_id, attempt: 3 })).rejects.toBeInstanceOf(RetryLater);
     expect(rx.received).toHaveLength(0);
@@ -373,7 +375,7 @@ describe('a worker crash loses no delivery', () => {
     await createWebhook(t.deps, acc, { url: rx.url() });
     t.queue.failWith = new Error('SQS unavailable');
     const event = postEvent(acc);
-    await t.deps.events.record(event); // does not throw: the delivery is stored, the sweep re-queues it
+    await recordEvent(t.deps, event); // does not throw: the delivery is stored, the sweep re-queues it
     t.queue.failWith = undefined;
     expect(await t.deps.events.listForPost(event.data.post_id as string)).toHaveLength(1);
     expect(newMessages()).toHaveLength(0);
@@ -393,7 +395,7 @@ describe('a worker crash loses no delivery', () => {
     await withOwnTable();
     const acc = await newAccount();
     await createWebhook(t.deps, acc, { url: rx.url() });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
     for (let i = 0; i < 5; i++) {
       clock.advance(SWEEP_GRACE_MS + 1000);
@@ -412,7 +414,7 @@ describe('secret rotation', () => {
     const rotated = await rotateWebhookSecret(t.deps, acc.id, wh.webhook.id);
     expect(rotated.secret).not.toBe(wh.secret);
     expect(Date.parse(rotated.previous_secret_expires_at) - clock.now()).toBe(24 * 3_600_000);
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     await deliverWebhook(t.deps, newMessages()[0].body);
     const sig = rx.received[0].headers['service-signature'] as string;
     expect(parseSignatureHeader(sig)!.signatures).toHaveLength(2);
@@ -421,7 +423,7 @@ describe('secret rotation', () => {
     expect(await independentVerify(rx.received[0].raw.toString(), sig, wh.secret, Math.floor(clock.now() / 1000))).toBe(true);
 
     clock.advance(24 * 3_600_000 + 1000);
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     await deliverWebhook(t.deps, newMessages()[0].body);
     const later = rx.received[1].headers['service-signature'] as string;
     expect(parseSignatureHeader(later)!.signatures).toHaveLength(1);
@@ -434,7 +436,7 @@ describe('re-send', () => {
   it('a final delivery is sent again with the same Service-Delivery id and logged as the next try', async () => {
     const acc = await newAccount();
     const wh = await createWebhook(t.deps, acc, { url: rx.url() });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
     await deliverWebhook(t.deps, m.body);
     const res = await redeliver(t.deps, acc.id, wh.webhook.id, m.body.delivery_id);
@@ -455,7 +457,7 @@ describe('re-send', () => {
     const acc = await newAccount();
     const wh = await createWebhook(t.deps, acc, { url: rx.url() });
     rx.reply = () => ({ status: 503 });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     await deliverWebhook(t.deps, newMessages()[0].body);
     const [scheduled] = newMessages(); // try 2 in 60 s
     rx.reply = () => ({ status: 200 });
@@ -473,7 +475,7 @@ describe('re-send', () => {
     const acc = await newAccount('pro');
     const a = await createWebhook(t.deps, acc, { url: rx.url('/a') });
     const b = await createWebhook(t.deps, acc, { url: rx.url('/b') });
-    await t.deps.events.record(postEvent(acc));
+    await recordEvent(t.deps, postEvent(acc));
     const [first] = newMessages();
     await expect(redeliver(t.deps, acc.id, a.webhook.id, 'not-a-uuid')).rejects.toMatchObject({ status: 404 });
     await expect(redeliver(t.deps, acc.id, a.webhook.id, '00000000-0000-8000-8000-000000000000')).rejects.toMatchObject({ status: 404 });

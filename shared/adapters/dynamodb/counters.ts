@@ -1,49 +1,192 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CounterStore } from '../../ports/store';
+import { counterShards, counterShares } from '../../domain/usage';
 import { isConditionFailure, type TableRef } from './client';
 import { cond, or } from './conditions';
 import { keys } from './keys';
+import { systemClock } from '../../ports/clock';
+
+/** Read-and-retry rounds of one increment or release under contention before it gives up (refuses / leaves the rest). */
+const MAX_ROUNDS = 20;
+
+interface Item { count: number; live: boolean }
 
 /**
  * Fixed-window counters shared by every Lambda instance: callers put the window into the key, so each window is
- * its own item, incremented with a conditional ADD so the limit holds under concurrency; TTL removes old windows.
+ * its own item (or items), incremented with a conditional ADD so the limit holds under concurrency; TTL removes old
+ * windows.
+ *
+ * A hot counter (counterShards(key) > 1: the month's posts, the scheduled posts, an actor's cap) is spread over
+ * several items so a burst of one account is not throttled on one partition. Item i may hold at most its share of
+ * the limit (counterShares), checked by its own conditional ADD, so the items never add up to more than the limit.
+ * An increment tries one item (the one its `spreadBy` id hashes to, else a random one; an amount of at least one
+ * per item is spread evenly over all of them); when that fails it reads all the items in one BatchGet, refuses when
+ * the total has no room, and otherwise tries the items with the most room (an amount larger than any one item's room
+ * is split over several, all or nothing: the parts are given back if another writer got there first). A release
+ * takes from the `spreadBy` (or a random) item, else after one BatchGet from the fullest ones; no item goes below
+ * zero. Reads sum the items (one BatchGet).
  */
 export class DynamoCounterStore implements CounterStore {
-  constructor(private readonly t: TableRef, private readonly nowSec: () => number = () => Math.floor(Date.now() / 1000)) {}
+  constructor(
+    private readonly t: TableRef,
+    private readonly nowSec: () => number = () => Math.floor(systemClock.now() / 1000),
+    private readonly opts: { shardsOf?: (key: string) => number; random?: () => number } = {},
+  ) {}
 
-  async increment(key: string, amount: number, limit: number, expiresAtSec: number) {
+  private shards(key: string) { return (this.opts.shardsOf ?? counterShards)(key); }
+  /** The item to try first: the one `spreadBy` hashes to, else a random one. */
+  private pick(n: number, spreadBy?: string) {
+    if (spreadBy !== undefined) return createHash('sha256').update(spreadBy).digest().readUInt32BE(0) % n;
+    return Math.min(n - 1, Math.floor((this.opts.random ?? Math.random)() * n));
+  }
+
+  async increment(key: string, amount: number, limit: number, expiresAtSec: number, spreadBy?: string) {
+    const n = this.shards(key);
     if (amount > limit) return { allowed: false, count: await this.get(key) };
-    try {
-      const res = await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.counter(key),
-        UpdateExpression: 'ADD #count :amount SET expires_at = :exp',
-        // a new counter, or one still below the limit after adding
-        ConditionExpression: or(cond.absent, '#count <= :room'),
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':amount': amount, ':room': limit - amount, ':exp': expiresAtSec },
-        ReturnValues: 'UPDATED_NEW',
-      }));
-      return { allowed: true, count: Number(res.Attributes?.count ?? amount) };
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      return { allowed: false, count: await this.get(key) };
+    if (n === 1) {
+      const count = await this.add(key, 0, amount, limit, expiresAtSec);
+      return count === undefined ? { allowed: false, count: await this.get(key) } : { allowed: true, count };
+    }
+    if (amount <= 0) {
+      const count = await this.get(key);
+      return { allowed: count <= limit, count };
+    }
+    const shares = counterShares(limit, n);
+    if (amount >= n) {
+      // a large amount (e.g. a bulk of scheduled posts) is spread evenly, so later releases find it on any item
+      const even = shares.map((_, i) => Math.floor(amount / n) + (i < amount % n ? 1 : 0));
+      if (even.every((take, i) => take <= shares[i]) && (await this.addAll(key, even.flatMap((take, i) => (take > 0 ? [[i, take] as [number, number]] : [])), shares, expiresAtSec))) {
+        return { allowed: true, count: amount };
+      }
+    } else {
+      const fits = shares.flatMap((s, i) => (s >= amount ? [i] : []));
+      const first = spreadBy !== undefined && shares[this.pick(n, spreadBy)] >= amount ? this.pick(n, spreadBy) : fits[this.pick(fits.length)];
+      if (first !== undefined) {
+        const count = await this.add(key, first, amount, shares, expiresAtSec);
+        if (count !== undefined) return { allowed: true, count };
+      }
+    }
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const items = await this.read(key, n);
+      const total = sum(items.map((i) => i.count));
+      if (total + amount > limit) return { allowed: false, count: total };
+      const room = shares.map((s, i) => Math.max(0, s - items[i].count));
+      // an item above its share (the limit was lowered in this window) lends nothing to the others
+      if (sum(room) < amount) return { allowed: false, count: total };
+      const order = room.map((_, i) => i).filter((i) => room[i] > 0).sort((a, b) => room[b] - room[a]);
+      if (room[order[0]] >= amount) {
+        for (const i of order.filter((j) => room[j] >= amount)) {
+          const count = await this.add(key, i, amount, shares, expiresAtSec);
+          if (count !== undefined) return { allowed: true, count };
+        }
+        continue;
+      }
+      // no one item has room for all of it: take it from several, all or nothing
+      const plan: Array<[number, number]> = [];
+      let left = amount;
+      for (const i of order) {
+        if (!left) break;
+        const take = Math.min(room[i], left);
+        plan.push([i, take]);
+        left -= take;
+      }
+      if (await this.addAll(key, plan, shares, expiresAtSec)) return { allowed: true, count: total + amount };
+    }
+    return { allowed: false, count: await this.get(key) };
+  }
+
+  async release(key: string, amount: number, spreadBy?: string) {
+    if (amount <= 0) return;
+    const n = this.shards(key);
+    if (await this.subtract(key, n === 1 ? 0 : this.pick(n, spreadBy), amount)) return;
+    if (n === 1) return; // never below zero
+    let left = amount;
+    for (let round = 0; round < MAX_ROUNDS && left > 0; round++) {
+      const items = await this.read(key, n);
+      const order = items.map((_, i) => i).filter((i) => items[i].count > 0).sort((a, b) => items[b].count - items[a].count);
+      if (!order.length) return; // nothing left to give back: never below zero
+      for (const i of order) {
+        if (!left) break;
+        const take = Math.min(items[i].count, left);
+        if (await this.subtract(key, i, take)) left -= take;
+      }
     }
   }
 
-  async release(key: string, amount: number) {
-    await this.t.doc.send(new UpdateCommand({
-      TableName: this.t.tableName, Key: keys.counter(key),
-      UpdateExpression: 'ADD #count :minus',
-      // never below zero
-      ConditionExpression: '#count >= :amount',
-      ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minus': -amount, ':amount': amount },
-    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+  async get(key: string) {
+    const items = await this.read(key, this.shards(key));
+    return sum(items.map((i) => (i.live ? i.count : 0)));
   }
 
-  async get(key: string) {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.counter(key), ConsistentRead: true }));
-    if (!res.Item) return 0;
-    if (typeof res.Item.expires_at === 'number' && res.Item.expires_at < this.nowSec()) return 0;
-    return Number(res.Item.count ?? 0);
+  /**
+   * Adds `amount` to item `shard` if it stays within its share (`shares[shard]`, or `limit` for a single item).
+   * Answers the item's count after, or undefined when the condition refused it.
+   */
+  private async add(key: string, shard: number, amount: number, sharesOrLimit: number[] | number, expiresAtSec: number): Promise<number | undefined> {
+    const share = typeof sharesOrLimit === 'number' ? sharesOrLimit : sharesOrLimit[shard];
+    try {
+      const res = await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.counterShard(key, shard),
+        UpdateExpression: 'ADD #count :amount SET expires_at = :exp',
+        // a new item, or one still within its share after adding
+        ConditionExpression: or(cond.absent, '#count <= :room'),
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':amount': amount, ':room': share - amount, ':exp': expiresAtSec },
+        ReturnValues: 'UPDATED_NEW',
+      }));
+      return Number(res.Attributes?.count ?? amount);
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return undefined;
+    }
+  }
+
+  /** Adds each [item, amount] of `plan` within its share, all or nothing: what was added is given back if any is refused. */
+  private async addAll(key: string, plan: Array<[number, number]>, shares: number[], expiresAtSec: number): Promise<boolean> {
+    const added = await Promise.all(plan.map(([i, take]) => this.add(key, i, take, shares, expiresAtSec)));
+    if (added.every((c) => c !== undefined)) return true;
+    await Promise.all(plan.map(([i, take], j) => (added[j] === undefined ? undefined : this.subtract(key, i, take))));
+    return false;
+  }
+
+  /** Takes `amount` off item `shard` if it holds that much; answers whether it did. */
+  private async subtract(key: string, shard: number, amount: number): Promise<boolean> {
+    try {
+      await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.counterShard(key, shard),
+        UpdateExpression: 'ADD #count :minus',
+        // never below zero
+        ConditionExpression: '#count >= :amount',
+        ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minus': -amount, ':amount': amount },
+      }));
+      return true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return false;
+    }
+  }
+
+  /** The counter's items (a missing one counts 0), consistently read: one GetItem, or one BatchGet for several. */
+  private async read(key: string, n: number): Promise<Item[]> {
+    const now = this.nowSec();
+    const itemOf = (raw: Record<string, unknown> | undefined): Item => ({
+      count: Number(raw?.count ?? 0), live: !(typeof raw?.expires_at === 'number' && raw.expires_at < now),
+    });
+    if (n === 1) {
+      const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.counterShard(key, 0), ConsistentRead: true }));
+      return [itemOf(res.Item)];
+    }
+    const byPk = new Map<string, Record<string, unknown>>();
+    let wanted: Record<string, unknown>[] = Array.from({ length: n }, (_, i) => keys.counterShard(key, i));
+    for (let tries = 0; wanted.length && tries < MAX_ROUNDS; tries++) {
+      const res = await this.t.doc.send(new BatchGetCommand({ RequestItems: { [this.t.tableName]: { Keys: wanted, ConsistentRead: true } } }));
+      for (const item of res.Responses?.[this.t.tableName] ?? []) byPk.set(String(item.pk), item);
+      wanted = (res.UnprocessedKeys?.[this.t.tableName]?.Keys ?? []) as Record<string, unknown>[];
+    }
+    if (wanted.length) throw new Error(`counter ${key}: the table left ${wanted.length} items unread`);
+    return Array.from({ length: n }, (_, i) => itemOf(byPk.get(keys.counterShard(key, i).pk)));
   }
 }
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

@@ -1,14 +1,15 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventSink, ServiceEvent } from '../../ports/publishing';
-import type { TableRef } from './client';
+import { queryAll, type TableRef } from './client';
 import { keys, strip } from './keys';
 
 /**
- * Recorded events: under their post (so GET /api/posts/{id} shows them) and indexed per account, newest first,
- * for webhook delivery and the activity log. Events expire after 30 days.
+ * Recorded events: under their post (so GET /api/posts/{id} shows them) or their account, indexed per account,
+ * newest first; these expire after 30 days. A network's outcome event (post.published / post.failed) is not recorded
+ * here: PostStore.settle stores it with the network's result in the post item, and it lives as long as the post.
  */
 export class DynamoEventSink implements EventSink {
-  constructor(private readonly t: TableRef, private readonly onRecorded?: (event: ServiceEvent) => Promise<void>) {}
+  constructor(private readonly t: TableRef) {}
 
   async record(event: ServiceEvent) {
     const postId = typeof event.data.post_id === 'string' ? event.data.post_id : undefined;
@@ -17,18 +18,22 @@ export class DynamoEventSink implements EventSink {
       TableName: this.t.tableName,
       Item: { ...key, ...keys.eventByAccount(event.account_id, event.id), ...event, expires_at: Math.floor(Date.parse(event.created_at) / 1000) + 30 * 86_400 },
     }));
-    await this.onRecorded?.(event);
   }
 
+  /** One query of the post's partition: the outcome events in the post item, and the events recorded on their own. */
   async listForPost(postId: string) {
-    const res = await this.t.doc.send(new QueryCommand({
-      TableName: this.t.tableName, ConsistentRead: true,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :evt)',
-      ExpressionAttributeValues: { ':pk': keys.post(postId).pk, ':evt': 'EVT#' },
-    }));
-    return (res.Items ?? []).map((i) => {
-      const { expires_at: _e, ...rest } = strip<ServiceEvent & { expires_at?: number }>(i);
-      return rest;
+    const items = await queryAll(this.t, {
+      ConsistentRead: true, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.post(postId).pk },
     });
+    const events: ServiceEvent[] = [];
+    for (const item of items) {
+      if (item.sk === 'POST') {
+        for (const n of Object.values((item.networks ?? {}) as Record<string, { event?: ServiceEvent }>)) if (n.event) events.push(n.event);
+      } else if (String(item.sk).startsWith('EVT#')) {
+        const { expires_at: _e, ...rest } = strip<ServiceEvent & { expires_at?: number }>(item);
+        events.push(rest);
+      }
+    }
+    return events.sort((a, b) => a.id.localeCompare(b.id));
   }
 }

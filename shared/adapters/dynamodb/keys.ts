@@ -11,11 +11,15 @@ export const keys = {
   brandPrefix: 'BRAND#',
   token: (kind: string, hash: string) => ({ pk: `TOKEN#${kind}#${hash}`, sk: 'TOKEN' }),
   counter: (key: string) => ({ pk: `CTR#${key}`, sk: 'CTR' }),
+  /** Item `shard` of a counter spread over several items (shared/domain/usage.ts counterShards); item 0 is `counter`. */
+  counterShard: (key: string, shard: number) => ({ pk: shard === 0 ? `CTR#${key}` : `CTR#${key}#s${shard}`, sk: 'CTR' }),
   connection: (accountId: string, brandId: string, platform: string) => ({ pk: `ACC#${accountId}`, sk: `CON#${brandId}#${platform}` }),
   connectionPrefix: 'CON#',
   post: (postId: string) => ({ pk: `POST#${postId}`, sk: 'POST' }),
   postByAccount: (accountId: string, postId: string) => ({ gsi1pk: `ACC#${accountId}#POSTS`, gsi1sk: postId }),
   network: (postId: string, platform: string) => ({ pk: `POST#${postId}`, sk: `NET#${platform}` }),
+  /** A published network's own post id → our post (pointer item; posts before the single post item used networkById). */
+  networkPointer: (accountId: string, platform: string, networkPostId: string) => ({ pk: `NETID#${accountId}#${platform}#${networkPostId}`, sk: 'NETID' }),
   networkById: (accountId: string, platform: string, networkPostId: string) => ({ gsi1pk: `NETID#${accountId}#${platform}#${networkPostId}`, gsi1sk: 'NET' }),
   event: (postId: string, eventId: string) => ({ pk: `POST#${postId}`, sk: `EVT#${eventId}` }),
   eventByAccount: (accountId: string, eventId: string) => ({ gsi1pk: `ACC#${accountId}#EVENTS`, gsi1sk: eventId }),

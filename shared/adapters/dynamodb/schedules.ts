@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RecurringRecord, ScheduleQuery, ScheduleRecord, ScheduleStore } from '../../ports/schedules';
 import { isConditionFailure, type TableRef } from './client';
 import { and, cond, or } from './conditions';
@@ -8,6 +8,9 @@ import { isId } from '../../domain/ids';
 
 /** A due-index marker outlives its run_at by this long at most (TTL), whatever happens to its schedule. */
 const DUE_MARKER_TTL_SEC = 7 * 86_400;
+/** Items per BatchWriteItem (DynamoDB's limit), and tries of what the table leaves unprocessed. */
+const BATCH_WRITE_ITEMS = 25;
+const BATCH_WRITE_TRIES = 8;
 
 /**
  * Schedules, recurring schedules and brand slot claims. A schedule item is keyed by its id (the dispatcher reads
@@ -36,6 +39,27 @@ export class DynamoScheduleStore implements ScheduleStore {
     } catch (err) {
       if (isConditionFailure(err)) return false;
       throw err;
+    }
+  }
+
+  /**
+   * New schedules (fresh ids, so no condition is needed) and their markers, BatchWriteItem by 25 items: one call
+   * for a single schedule instead of two, 40 for a bulk of 500 instead of 1,000. What the table leaves unprocessed
+   * is sent again, up to BATCH_WRITE_TRIES rounds.
+   */
+  async createNew(records: ScheduleRecord[]) {
+    let puts = records.flatMap((s) => [
+      ...(s.status === 'scheduled' && !s.deferred ? [this.dueItem(s.id, s.run_at)] : []),
+      { ...keys.schedule(s.id), ...keys.scheduleByAccount(s.account_id, s.run_at, s.id), ...s },
+    ]).map((Item) => ({ PutRequest: { Item } }));
+    for (let tries = 0; puts.length; tries++) {
+      if (tries === BATCH_WRITE_TRIES) throw new Error(`${puts.length} schedule items were left unwritten by the table`);
+      const left: typeof puts = [];
+      for (let i = 0; i < puts.length; i += BATCH_WRITE_ITEMS) {
+        const res = await this.t.doc.send(new BatchWriteCommand({ RequestItems: { [this.t.tableName]: puts.slice(i, i + BATCH_WRITE_ITEMS) } }));
+        left.push(...((res.UnprocessedItems?.[this.t.tableName] ?? []) as typeof puts));
+      }
+      puts = left;
     }
   }
 
@@ -196,10 +220,11 @@ export class DynamoScheduleStore implements ScheduleStore {
 
   /** Indexes a waiting schedule at run_at (idempotent: the same key is the same marker). */
   private async putDue(id: string, runAt: string) {
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName,
-      Item: { ...keys.scheduleDue(id, runAt), schedule_id: id, run_at: runAt, expires_at: Math.floor(Date.parse(runAt) / 1000) + DUE_MARKER_TTL_SEC },
-    }));
+    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: this.dueItem(id, runAt) }));
+  }
+
+  private dueItem(id: string, runAt: string) {
+    return { ...keys.scheduleDue(id, runAt), schedule_id: id, run_at: runAt, expires_at: Math.floor(Date.parse(runAt) / 1000) + DUE_MARKER_TTL_SEC };
   }
 
   /** Drops a marker; best effort (a marker left behind is dropped by the sweep that meets it). */

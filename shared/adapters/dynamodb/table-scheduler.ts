@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SCHEDULED_TIME, type CronInvocation, type ScheduledInvocation, type Scheduler } from '../../ports/scheduler';
 import { nextOccurrence } from '../../domain/cron';
+import { systemClock, type Clock } from '../../ports/clock';
 import { isConditionFailure, type TableRef } from './client';
 import { cond } from './conditions';
 import { GSI1 } from './keys';
@@ -20,7 +21,7 @@ export interface DueTimer {
  * timer fires once even with two pollers.
  */
 export class TableScheduler implements Scheduler {
-  constructor(private readonly t: TableRef) {}
+  constructor(private readonly t: TableRef, private readonly clock: Clock = systemClock) {}
 
   async scheduleOnce(inv: ScheduledInvocation) {
     await this.t.doc.send(new PutCommand({
@@ -34,7 +35,7 @@ export class TableScheduler implements Scheduler {
    * moves it to the following occurrence in the same conditional write, or deletes it after the last one.
    */
   async scheduleCron(inv: CronInvocation) {
-    const after = Math.max(Date.now(), (inv.startsAt?.getTime() ?? 0) - 1);
+    const after = Math.max(this.clock.now(), (inv.startsAt?.getTime() ?? 0) - 1);
     const first = nextOccurrence(inv.cron, inv.timezone, new Date(after), inv.endsAt);
     if (!first) {
       await this.cancel(inv.name);
@@ -68,7 +69,7 @@ export class TableScheduler implements Scheduler {
    * on to its next occurrence after both the firing and `nowMs` (occurrences missed while the runtime was down fire
    * once, as this firing), or is removed after its last.
    */
-  async claim(name: string, runAt: string, nowMs: number = Date.now()): Promise<boolean> {
+  async claim(name: string, runAt: string, nowMs: number = this.clock.now()): Promise<boolean> {
     try {
       await this.t.doc.send(new DeleteCommand({
         TableName: this.t.tableName, Key: timerKey(name),

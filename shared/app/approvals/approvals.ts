@@ -10,6 +10,7 @@ import { planFeature } from '../guardrails/guardrails';
 import { log } from '../../log';
 import { publishPost } from '../publish/create-post';
 import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, expiryTimerName, issueReviewLink } from './hold';
+import { recordEvent } from '../webhooks/fan-out';
 
 export { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, approvalView, expiryTimerName };
 
@@ -93,7 +94,7 @@ async function decide(deps: Deps, a: ApprovalRecord, status: 'approved' | 'rejec
     throw new ConflictError(`This post was already ${state}`, { code: 'approval_decided', details: { status: state } });
   }
   if (by !== 'expiry') await deps.scheduler.cancel(expiryTimerName(a.id)).catch((err) => log.warn('approval expiry alarm not removed', { approval_id: a.id, error: String(err) }));
-  await deps.events.record({
+  await recordEvent(deps, {
     id: newId('evt', now), type: 'approval.decided', created_at: new Date(now).toISOString(), account_id: a.account_id,
     data: { approval_id: a.id, decision: status, decided_by: by, note: decided.note ?? null, post_id: a.post_id, brand_id: a.brand_id },
   });

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import type { Account, Brand } from '../../ports/store';
-import type { ApprovalRecord } from '../../ports/approvals';
+import type { ApprovalRecord, ApprovalRule } from '../../ports/approvals';
 import type { Guardrails } from '../../ports/guardrails';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
@@ -9,9 +9,10 @@ import type { PublishOptions } from '../publish/publish-message';
 import { newId, randomToken } from '../../domain/ids';
 import { sha256Hex } from '../../domain/api-key';
 import { PLANS } from '../../domain/plans';
+import { recordEvent } from '../webhooks/fan-out';
 
 /*
- * Holding a post for approval (spec §5.7): the publish path asks holdReason and calls holdForApproval; deciding
+ * Holding a post for approval (spec §5.7): the publish path asks holdReasonFrom (with the account's rules) and calls holdForApproval; deciding
  * (approvals.ts) publishes through that same path, so this module never imports it back.
  */
 
@@ -43,11 +44,11 @@ export function approvalView(a: ApprovalRecord) {
  * Whether a post must wait for approval (spec §5.7): the actor's always_require_approval guardrail, or an approval
  * rule of the account or of the post's brand (always, or for listed networks). Rules bite on paid plans only.
  */
-export async function holdReason(deps: Pick<Deps, 'approvals'>, account: Account, brandId: string, platforms: PlatformName[], guard: Guardrails | undefined): Promise<ApprovalRecord['reason'] | undefined> {
+export function holdReasonFrom(accountRules: ApprovalRule[], account: Account, brandId: string, platforms: PlatformName[], guard: Guardrails | undefined): ApprovalRecord['reason'] | undefined {
   if (platforms.length === 0) return undefined;
   if (guard?.always_require_approval) return 'guardrail';
   if (!PLANS[account.plan].approvals) return undefined;
-  const rules = (await deps.approvals.getRules(account.id)).filter((r) => r.scope === 'account' || r.scope === brandId);
+  const rules = accountRules.filter((r) => r.scope === 'account' || r.scope === brandId);
   if (rules.some((r) => r.always)) return 'always';
   if (rules.some((r) => r.networks.some((n) => platforms.includes(n)))) return 'networks';
   return undefined;
@@ -85,7 +86,7 @@ export async function holdForApproval(deps: Deps, input: {
       `<p><a href="${link}">Review it</a> (approve or reject) within 7 days. The link works once.</p>`,
     links: [link],
   });
-  await deps.events.record({
+  await recordEvent(deps, {
     id: newId('evt', now), type: 'approval.requested', created_at: new Date(now).toISOString(), account_id: account.id,
     data: {
       approval_id: approval.id, post_id: approval.post_id, brand_id: brand.id, brand: { id: brand.id, name: brand.name }, networks: input.platforms,

@@ -4,7 +4,7 @@ import type { OAuthProvider, TokenSet } from '../../networks/oauth';
 import type { Failure } from '../../networks/types';
 import { randomToken } from '../../domain/ids';
 import { recordReauth } from '../publish/events';
-import { networkContext } from '../publish/deliver';
+import { networkContext } from '../publish/send-to-network';
 import { redirectUri } from './urls';
 import type { CipherContext } from '../../ports/cipher';
 import { connectionContext } from '../security/contexts';

@@ -10,7 +10,7 @@ import { isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type Platfor
 import { sha256Hex } from '../../domain/api-key';
 import { connectionView, targetBrand } from '../connections';
 import { labelOf } from '../publish/events';
-import { networkContext } from '../publish/deliver';
+import { networkContext } from '../publish/send-to-network';
 import { envName } from './clients';
 import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
 import { redirectUri } from './urls';

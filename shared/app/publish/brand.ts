@@ -2,8 +2,7 @@ import type { Deps } from '../deps';
 import type { Brand, Account } from '../../ports/store';
 import type { Connection } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
-import { AppError } from '../../domain/errors';
-import { getBrand } from '../brands';
+import { AppError, NotFoundError } from '../../domain/errors';
 
 /**
  * Chooses the brand whose connections a post uses (spec §2.2 rules 1–2):
@@ -13,12 +12,18 @@ import { getBrand } from '../brands';
  *    than one brand, the whole request is 409 ambiguous_brand naming those networks.
  */
 export async function resolveBrand(deps: Pick<Deps, 'brands' | 'connections'>, account: Account, platforms: PlatformName[], brandId?: string): Promise<{ brand: Brand; connections: Connection[] }> {
-  const connections = await deps.connections.listByAccount(account.id);
+  const [brands, connections] = await Promise.all([deps.brands.list(account.id), deps.connections.listByAccount(account.id)]);
+  return chooseBrand({ brands, connections }, platforms, brandId);
+}
+
+/** resolveBrand's rules over the account's brands and connections already read (the publish path's one query). */
+export function chooseBrand(ctx: { brands: Brand[]; connections: Connection[] }, platforms: PlatformName[], brandId?: string): { brand: Brand; connections: Connection[] } {
+  const { brands, connections } = ctx;
   if (brandId !== undefined) {
-    const brand = await getBrand(deps, account.id, brandId);
+    const brand = brands.find((b) => b.id === brandId);
+    if (!brand) throw new NotFoundError('No such brand', { code: 'brand_not_found' });
     return { brand, connections: connections.filter((c) => c.brand_id === brand.id) };
   }
-  const brands = await deps.brands.list(account.id);
   if (brands.length === 1) return { brand: brands[0], connections: connections.filter((c) => c.brand_id === brands[0].id) };
   const relevant = connections.filter((c) => platforms.includes(c.platform));
   const brandIds = [...new Set(relevant.map((c) => c.brand_id))];
@@ -28,6 +33,6 @@ export async function resolveBrand(deps: Pick<Deps, 'brands' | 'connections'>, a
       details: { platforms: ambiguous.length ? ambiguous : platforms.filter((p) => relevant.some((c) => c.platform === p)), brands: brandIds },
     });
   }
-  const chosen = brands.find((b) => b.id === brandIds[0]) ?? brands.sort((a, b) => a.id.localeCompare(b.id))[0];
+  const chosen = brands.find((b) => b.id === brandIds[0]) ?? [...brands].sort((a, b) => a.id.localeCompare(b.id))[0];
   return { brand: chosen, connections: connections.filter((c) => c.brand_id === chosen.id) };
 }

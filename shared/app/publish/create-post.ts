@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
-import type { NetworkRecord, PostRecord } from '../../ports/publishing';
+import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
 import { AppError } from '../../domain/errors';
@@ -9,48 +9,55 @@ import { PLANS } from '../../domain/plans';
 import { sha256Hex } from '../../domain/api-key';
 import { nextMonthStart, usageKeys } from '../../domain/usage';
 import { upgradeUrl } from '../brands';
-import { resolveBrand } from './brand';
+import { chooseBrand } from './brand';
 import { contentFor, fingerprint } from './content';
 import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
-import { recordOutcome } from './events';
+import { countOutcome, outcomeEvent } from './events';
 import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
-import { releaseXCredits, reserveXCredits, xPlanRefusal } from './x-credits';
-import { checkBrandAllowed, loadGuardrails, platformRefusal, reserveActorCap } from '../guardrails/enforce';
-import { holdForApproval, holdReason } from '../approvals/hold';
+import { reserveXCredits, xPlanRefusal } from './x-credits';
+import { checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
+import { holdForApproval, holdReasonFrom } from '../approvals/hold';
 import type { PublishMessage, PublishOptions } from './publish-message';
-import { appendLogContext } from '../../log';
+import { giveBack, reservePosts } from './reservations';
+import { appendLogContext, errorFields, log } from '../../log';
 
 export type { PublishMessage, PublishOptions };
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
+/** How often the API reads the networks' states while it waits for the workers (one small read each time). */
+export const RESULT_POLL_MS = 20;
 
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").
- * 1. Resolve the brand (409 ambiguous_brand, 404 brand_not_found).
+ * 1. Read the account's brands, connections, guardrails and approval rules (one query), resolve the brand (409
+ *    ambiguous_brand, 404 brand_not_found).
  * 2. Hold networks beyond the plan's networks per post (request order); per other network: available, connected,
  *    content and media fit, adapter limits.
  * 3. Check every media link once (media_unreachable), with the kinds the links really have.
  * 4. Take the duplicate lock (idempotency key 24 h, else identical request 2 min): 409 duplicate_post.
- * 5. Reserve the month's posts per network (limit_reached).
- * 6. Store the post, fan out one message per network, record post.failed for networks refused before sending.
- * 7. Wait for the workers until the deadline; networks still running answer unknown / timed_out.
+ * 5. Reserve the month's posts for every network in one counter update (limit_reached for those that do not fit).
+ * 6. Store the post as one item (with the post.failed events of networks refused before sending, handed to
+ *    webhooks), queue one message per network carrying its connection.
+ * 7. Wait for the workers until the deadline, reading the networks' states every RESULT_POLL_MS; networks still
+ *    running answer unknown / timed_out.
  */
 export async function publishPost(deps: Deps, account: Account, valid: ValidPost, opts: PublishOptions) {
   const started = deps.clock.now();
   const plan = PLANS[account.plan];
   const postId = opts.approval?.post_id ?? newId('pst', started);
   appendLogContext({ post_id: postId });
-  const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
-  const guard = await loadGuardrails(deps, account.id, opts.actor);
+  const context = opts.context ?? await deps.publishContext.load(account.id, opts.actor);
+  const { brand, connections } = chooseBrand(context, valid.platforms, valid.brand_id);
+  const guard = opts.actor ? context.guardrails : undefined;
   checkBrandAllowed(guard, brand.id);
 
   const refusedByGuard = valid.platforms.map((p) => platformRefusal(guard, p)).filter((r): r is NetworkResult => !!r);
   if (!opts.approval) {
     const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
-    const reason = await holdReason(deps, account, brand.id, allowed, guard);
+    const reason = holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
     if (reason) {
       // held: nothing is sent or spent, but the idempotency lock is kept until the decision
       const lock = lockKeyOf(account, valid, brand.id);
@@ -97,11 +104,11 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
 
   const postsKey = usageKeys.posts(account.id, started);
   const monthEnd = Math.floor(nextMonthStart(started).getTime() / 1000) + 86_400 * 40;
+  const granted = await reservePosts(deps, postsKey, sendable.length, plan.posts_per_month, monthEnd);
   const reserved: Sendable[] = [];
   let xCredits: number | undefined;
-  for (const s of sendable) {
-    const r = await deps.counters.increment(postsKey, 1, plan.posts_per_month, monthEnd);
-    if (!r.allowed) {
+  for (const [i, s] of sendable.entries()) {
+    if (i >= granted) {
       results.set(s.platform, failed(s.platform, 'limit_reached', `The ${plan.name} plan's ${plan.posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) }));
       continue;
     }
@@ -127,36 +134,40 @@ export async function publishPost(deps: Deps, account: Account, valid: ValidPost
     created_at: new Date(started).toISOString(),
     ...(opts.actor ? { actor: opts.actor } : {}), ...(capKey ? { cap_key: capKey } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
   };
+  const connectionOf = (platform: PlatformName) => connections.find((c) => c.platform === platform);
   const networks: NetworkRecord[] = valid.platforms.map((platform) => {
     const s = sendable.find((x) => x.platform === platform);
-    return s
-      ? { post_id: postId, account_id: account.id, platform, state: 'queued', deferrals: 0, reserved: true, ...(platform === 'x' && xCredits ? { x_credits: xCredits } : {}) }
-      : { post_id: postId, account_id: account.id, platform, state: 'done', deferrals: 0, reserved: false, result: results.get(platform) };
+    if (s) return { post_id: postId, account_id: account.id, platform, state: 'queued', deferrals: 0, reserved: true, ...(platform === 'x' && xCredits ? { x_credits: xCredits } : {}) };
+    const result = results.get(platform)!;
+    // refused before sending: final now, with its post.failed event (a held network records none)
+    return { post_id: postId, account_id: account.id, platform, state: 'done', deferrals: 0, reserved: false, result, ...(result.held ? {} : { event: outcomeEvent(deps, post, connectionOf(platform), result) }) };
   });
+  const events = networks.flatMap((n) => (n.event ? [n.event] : []));
+  const queueEvents = await Promise.all(events.map((e) => deps.fanOut.prepare(e)));
   await deps.posts.create(post, networks);
+  for (const n of networks) if (n.event) countOutcome(n.result!);
+  for (const queue of queueEvents) await queue();
 
   const respondBy = started + deps.settings.publishWaitMs;
   try {
     await deps.queue.sendAll(deps.settings.publishQueueUrl, sendable.map((s) => ({
       id: s.platform,
-      body: { post_id: postId, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}) } satisfies PublishMessage,
+      body: { post_id: postId, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}), connection: connectionOf(s.platform) } satisfies PublishMessage,
     })));
   } catch (err) {
-    await failUnsent(deps, post, sendable.map((s) => s.platform), err, xCredits);
+    log.error('publish messages could not be queued; those networks fail', { post_id: postId, platforms: sendable.map((s) => s.platform), ...errorFields(err) });
+    const settled = await failUnsent(deps, post, sendable.map((s) => s.platform), connectionOf);
+    for (const n of settled) networks[networks.findIndex((x) => x.platform === n.platform)] = n;
   }
 
-  for (const [platform, result] of results) {
-    if (!result.held) await recordOutcome(deps, post, connections.find((c) => c.platform === platform), result);
-  }
-
-  const final = opts.wait && sendable.length ? await waitForResults(deps, postId, deps.settings.publishWaitMs) : (await deps.posts.get(postId))!;
+  const final = opts.wait && sendable.length ? await waitForResults(deps, postId, networks, deps.clock.now() + deps.settings.publishWaitMs) : networks;
   const ordered = valid.platforms.map((platform) => {
-    const n = final.networks.find((x) => x.platform === platform)!;
+    const n = final.find((x) => x.platform === platform)!;
     // a 'processing' network (async media) answers ok with status processing; the worker finishes it later
     if (n.result && (n.state === 'done' || n.state === 'scheduled' || n.state === 'processing')) return n.result;
     return failed(platform, 'timed_out', 'No answer from the network before the reply was due; the outcome will arrive by webhook', { status: 'unknown' });
   });
-  await releaseLockIfAllFailed(deps, final.post, final.networks);
+  await releaseLockIfAllFailed(deps, post, final);
   return { post_id: postId, brand_id: brand.id, results: ordered };
 }
 
@@ -199,28 +210,44 @@ async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], resul
 
 const stripQuery = (u: string) => u.split('?')[0];
 
-/** The queue refused the messages: those networks fail (internal_error), give back their reservation. */
-async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[], err: unknown, xCredits?: number) {
+/**
+ * The queue refused the messages: those networks fail (internal_error) with their post.failed event and give back
+ * their reservations. Answers the networks it settled.
+ */
+async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[], connectionOf: (p: PlatformName) => Connection | undefined): Promise<NetworkRecord[]> {
+  const settled: NetworkRecord[] = [];
   for (const platform of platforms) {
-    if (await deps.posts.claim(post.id, platform, ['queued'], deps.clock.now())) {
-      await deps.posts.settle(post.id, platform, 'done', failed(platform, 'internal_error', 'The post could not be queued for sending'), { reserved: false });
-      await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
-      if (platform === 'x') await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), xCredits);
-      if (post.cap_key) await deps.counters.release(post.cap_key, 1);
-    }
+    const claimed = await deps.posts.claim(post.id, platform, ['queued'], deps.clock.now());
+    const net = claimed?.networks.find((n) => n.platform === platform);
+    if (!net) continue;
+    const result = failed(platform, 'internal_error', 'The post could not be queued for sending');
+    const event = outcomeEvent(deps, post, connectionOf(platform), result);
+    const queue = await deps.fanOut.prepare(event);
+    const after = await deps.posts.settle(post.id, platform, 'done', result, { reserved: false }, event);
+    countOutcome(result);
+    await queue();
+    await giveBack(deps, post, [net]);
+    settled.push(after.networks.find((n) => n.platform === platform)!);
   }
-  void err;
+  return settled;
 }
 
-/** Polls the post's networks until none is queued or sending, or `budgetMs` of wall time has passed. */
-async function waitForResults(deps: Deps, postId: string, budgetMs: number) {
-  const until = Date.now() + budgetMs;
-  let delay = 10;
+/**
+ * Reads the networks' states every RESULT_POLL_MS (one small projected read each) until none is queued or sending,
+ * or `until` (ms, deps.clock) has come; answers the networks with the states and results read last.
+ */
+async function waitForResults(deps: Deps, postId: string, networks: NetworkRecord[], until: number): Promise<NetworkRecord[]> {
+  const waiting = networks.filter((n) => n.state === 'queued').map((n) => n.platform);
+  let current = networks;
+  if (waiting.length === 0) return current;
   for (;;) {
-    const current = (await deps.posts.get(postId))!;
-    const pending = current.networks.some((n) => n.state === 'queued' || n.state === 'sending');
-    if (!pending || Date.now() >= until) return current;
-    await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, until - Date.now()))));
-    delay = Math.min(Math.ceil(delay * 1.5), 100);
+    await deps.clock.sleep(Math.min(RESULT_POLL_MS, Math.max(0, until - deps.clock.now())));
+    const polled = (await deps.posts.poll(postId, waiting)) ?? [];
+    current = current.map((n) => {
+      const p = polled.find((x) => x.platform === n.platform);
+      return p ? { ...n, state: p.state, ...(p.result ? { result: p.result } : {}) } : n;
+    });
+    const pending = current.some((n) => n.state === 'queued' || n.state === 'sending');
+    if (!pending || deps.clock.now() >= until) return current;
   }
 }

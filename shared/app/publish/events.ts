@@ -3,15 +3,19 @@ import type { Connection, PostRecord, ServiceEvent } from '../../ports/publishin
 import type { NetworkResult } from '../../domain/post';
 import { newId } from '../../domain/ids';
 import { issueConnectLink } from '../connect-link/issue';
+import { recordEvent } from '../webhooks/fan-out';
 import { putMetric } from '../../metrics';
 
 /** The human label of a connected account in events, e.g. `Acme · @acme (bluesky)`. */
 export const labelOf = (brandName: string, handle: string, platform: string) => `${brandName} · ${handle} (${platform})`;
 
-/** Records post.published / post.failed for one network's final outcome, with the payload of spec §6. */
-export async function recordOutcome(deps: Pick<Deps, 'events' | 'clock'>, post: PostRecord, connection: Connection | undefined, result: NetworkResult): Promise<void> {
+/**
+ * The post.published / post.failed event of one network's final outcome, with the payload of spec §6. It is stored
+ * with the result that settles the network (PostStore.settle / create) and handed to webhooks by the fan-out.
+ */
+export function outcomeEvent(deps: Pick<Deps, 'clock'>, post: PostRecord, connection: Connection | undefined, result: NetworkResult): ServiceEvent {
   const now = deps.clock.now();
-  const event: ServiceEvent = {
+  return {
     id: newId('evt', now),
     type: result.ok ? 'post.published' : 'post.failed',
     created_at: new Date(now).toISOString(),
@@ -31,7 +35,10 @@ export async function recordOutcome(deps: Pick<Deps, 'events' | 'clock'>, post: 
       label: labelOf(post.brand_name, connection?.handle ?? result.platform, result.platform),
     },
   };
-  await deps.events.record(event);
+}
+
+/** The metrics of a network's final outcome. */
+export function countOutcome(result: NetworkResult): void {
   if (result.ok) putMetric('PostsPublished', 1, { platform: result.platform });
   else {
     putMetric('PostsFailed', 1, { platform: result.platform });
@@ -43,11 +50,11 @@ export async function recordOutcome(deps: Pick<Deps, 'events' | 'clock'>, post: 
  * Records connection.reauth_required with the way to reconnect: `reconnect_url` is a fresh connect link (1 hour) for
  * that brand and network, so the owner (or their client) can sign in again without an API call.
  */
-export async function recordReauth(deps: Pick<Deps, 'events' | 'clock' | 'settings' | 'tokens' | 'brands'>, post: PostRecord | undefined, connection: Connection, error: string): Promise<void> {
+export async function recordReauth(deps: Pick<Deps, 'events' | 'fanOut' | 'clock' | 'settings' | 'tokens' | 'brands'>, post: PostRecord | undefined, connection: Connection, error: string): Promise<void> {
   const now = deps.clock.now();
   const brandName = post?.brand_name ?? (await deps.brands.get(connection.account_id, connection.brand_id))?.name ?? null;
   const link = await issueConnectLink(deps, connection.account_id, connection.brand_id, connection.platform);
-  await deps.events.record({
+  await recordEvent(deps, {
     id: newId('evt', now), type: 'connection.reauth_required', created_at: new Date(now).toISOString(), account_id: connection.account_id,
     data: {
       platform: connection.platform, ...(post ? { post_id: post.id } : {}), connection_id: connection.id, error,

@@ -32,8 +32,8 @@ export async function getPost(deps: Pick<Deps, 'posts' | 'events'>, accountId: s
 /** GET /api/posts: newest first, paginated with `before` (a post id). */
 export async function listPosts(deps: Pick<Deps, 'posts'>, accountId: string, limit: number, before?: string) {
   const posts = await deps.posts.list(accountId, limit, before);
-  const full = await Promise.all(posts.map((p) => deps.posts.get(p.id)));
-  const items = full.filter((f): f is NonNullable<typeof f> => !!f).map((f) => view(f.post, f.networks));
+  const networks = await deps.posts.networksOf(posts);
+  const items = posts.map((p) => view(p, networks.get(p.id) ?? []));
   return { posts: items, next_before: items.length === limit ? items[items.length - 1].id : null };
 }
 

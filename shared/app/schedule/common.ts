@@ -50,10 +50,13 @@ export function parseRunAt(value: unknown, nowMs: number): RunAt {
   return { kind: 'at', at };
 }
 
-/** Takes one place of the plan's scheduled posts at a time (400 scheduled_limit_reached with an upgrade link). */
-export async function reserveScheduled(deps: Pick<Deps, 'counters' | 'settings'>, account: Account, amount = 1): Promise<void> {
+/**
+ * Takes one place of the plan's scheduled posts at a time (400 scheduled_limit_reached with an upgrade link).
+ * `holder` (the schedule's id) places it where its release looks first (the counter is spread over several items).
+ */
+export async function reserveScheduled(deps: Pick<Deps, 'counters' | 'settings'>, account: Account, holder?: string): Promise<void> {
   const limit = PLANS[account.plan].scheduled_at_a_time;
-  const r = await deps.counters.increment(usageKeys.scheduled(account.id), amount, limit, COUNTER_EXPIRES_AT_SEC);
+  const r = await deps.counters.increment(usageKeys.scheduled(account.id), 1, limit, COUNTER_EXPIRES_AT_SEC, holder);
   if (!r.allowed) throw scheduledLimit(deps, account);
 }
 
@@ -61,11 +64,11 @@ export async function reserveScheduled(deps: Pick<Deps, 'counters' | 'settings'>
  * Takes up to `wanted` places at once (bulk rows): one counter write when they all fit; otherwise as many as are
  * left, so the first rows in order get them. Answers how many were taken.
  */
-export async function reserveScheduledUpTo(deps: Pick<Deps, 'counters'>, account: Account, wanted: number): Promise<number> {
+export async function reserveScheduledUpTo(deps: Pick<Deps, 'counters'>, account: Account, wanted: number, firstHolder?: string): Promise<number> {
   if (wanted <= 0) return 0;
   const limit = PLANS[account.plan].scheduled_at_a_time;
   const key = usageKeys.scheduled(account.id);
-  const all = await deps.counters.increment(key, wanted, limit, COUNTER_EXPIRES_AT_SEC);
+  const all = await deps.counters.increment(key, wanted, limit, COUNTER_EXPIRES_AT_SEC, firstHolder);
   if (all.allowed) return wanted;
   let got = 0;
   const room = Math.min(wanted, limit - all.count);
@@ -82,8 +85,9 @@ export function scheduledLimit(deps: Pick<Deps, 'settings'>, account: Account): 
   });
 }
 
-export async function releaseScheduled(deps: Pick<Deps, 'counters'>, accountId: string, amount = 1): Promise<void> {
-  await deps.counters.release(usageKeys.scheduled(accountId), amount);
+/** Gives back the place of `holder` (the schedule or recurring schedule id it was reserved for). */
+export async function releaseScheduled(deps: Pick<Deps, 'counters'>, accountId: string, holder?: string): Promise<void> {
+  await deps.counters.release(usageKeys.scheduled(accountId), 1, holder);
 }
 
 /** Crockford base32 of a ULID, for ids derived from a time and a seed (the same inputs give the same id). */

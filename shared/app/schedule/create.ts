@@ -8,16 +8,17 @@ import { sha256Hex } from '../../domain/api-key';
 import { IDEMPOTENCY_TTL_SECONDS } from '../publish/create-post';
 import { cachedReads, checkNow, type CheckedPost } from './check';
 import { SlotFinder } from './slots';
-import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, type RunAt } from './common';
+import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, timerName, type RunAt } from './common';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import { parseBulkCsv } from './csv';
-import { ensureScheduleSweep } from './sweep';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import { unknownFieldError, unknownFieldsOf } from '../unknown-fields';
 
-/** Rows written (item + alarm) at once in a bulk request. */
+/** Alarms armed, and batches of items written, at once in a bulk request. */
 const WRITE_CONCURRENCY = 16;
+/** Schedules written per batch: each is its item and its due marker, 12 × 2 within DynamoDB's 25 a batch. */
+const ROWS_PER_WRITE = 12;
 
 export interface RowInput {
   row: number;
@@ -48,9 +49,10 @@ function issuesText(error: z.ZodError): string {
  *    scheduled-posts counter, in one write when they fit (rows past the cap: 400 scheduled_limit_reached); then for
  *    next_slot the brand's next free slot (successive rows fill successive slots); an explicit run_at that is a slot
  *    takes that slot if free.
- * 3. Write each schedule item (the source of truth), then its one-time alarm. A row whose writes fail gives back
- *    what it took. (Before step 2 the sweep's recurring timer is armed, once per process: a crash between item and
- *    alarm leaves a schedule the sweep fires; see sweep.ts.)
+ * 3. Arm each row's one-time alarm, then write the items (the source of truth) with their due markers, 12 rows per
+ *    batch write. An alarm whose item was never written (a crash in between) finds nothing and does nothing; an
+ *    item whose alarm is lost is fired by the sweep (its recurring timer is armed, once per process, before step 2;
+ *    see sweep.ts). A row whose writes fail gives back what it took.
  */
 export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor } = {}): Promise<RowOutcome[]> {
   const now = deps.clock.now();
@@ -80,9 +82,6 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
     }
   }
 
-  // the safety net first: a row whose alarm is lost after its item is written is fired by the sweep
-  if (pending.length) await ensureScheduleSweep(deps);
-
   const slots = new SlotFinder(deps, now);
   const placed: Pending[] = [];
   for (const p of pending) {
@@ -98,7 +97,7 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
     p.lock = lock;
     placed.push(p);
   }
-  const places = await reserveScheduledUpTo(deps, account, placed.length);
+  const places = await reserveScheduledUpTo(deps, account, placed.length, placed[0]?.id);
   const ready: Pending[] = [];
   for (const [i, p] of placed.entries()) {
     const id = p.id!;
@@ -118,7 +117,7 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
         slot = await slots.takeIfSlot(p.checked.brand, runAt, id);
       }
     } catch (err) {
-      await releaseScheduled(deps, account.id);
+      await releaseScheduled(deps, account.id, id);
       if (p.lock) await deps.locks.release(p.lock, id);
       if (err instanceof AppError) { fail(p.row, err); continue; }
       throw err;
@@ -132,20 +131,37 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
     ready.push(p);
   }
 
-  await mapLimit(ready, WRITE_CONCURRENCY, async (p) => {
+  // nothing fires for a row whose writes failed: mark it (if written) and give back what it took
+  const giveBack = async (p: Pending, err: unknown) => {
     const record = p.record!;
+    await deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)).catch(() => undefined);
+    await releaseScheduled(deps, account.id, record.id);
+    if (record.slot_claim) await deps.schedules.releaseSlot(record.brand_id, record.slot_claim, record.id);
+    if (p.lock) await deps.locks.release(p.lock, record.id);
+    if (rows.length === 1) throw err;
+    fail(p.row, new AppError(500, 'internal_error', 'The post could not be scheduled; try this row again'));
+  };
+  // the alarm first: one whose item is never written finds nothing and does nothing
+  const armed = await mapLimit(ready, WRITE_CONCURRENCY, async (p) => {
     try {
-      await deps.schedules.create(record);
-      await deps.scheduler.scheduleOnce(onceTimer(record));
-      outcomes.set(p.row, { row: p.row, ok: true, schedule: record });
+      await deps.scheduler.scheduleOnce(onceTimer(p.record!));
+      return true;
     } catch (err) {
-      // nothing fires for this row: mark it (if written) and give back what it took
-      await deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)).catch(() => undefined);
-      await releaseScheduled(deps, account.id);
-      if (record.slot_claim) await deps.schedules.releaseSlot(record.brand_id, record.slot_claim, record.id);
-      if (p.lock) await deps.locks.release(p.lock, record.id);
-      if (rows.length === 1) throw err;
-      fail(p.row, new AppError(500, 'internal_error', 'The post could not be scheduled; try this row again'));
+      await giveBack(p, err);
+      return false;
+    }
+  });
+  const toWrite = ready.filter((_, i) => armed[i]);
+  const batches = Array.from({ length: Math.ceil(toWrite.length / ROWS_PER_WRITE) }, (_, i) => toWrite.slice(i * ROWS_PER_WRITE, (i + 1) * ROWS_PER_WRITE));
+  await mapLimit(batches, WRITE_CONCURRENCY, async (batch) => {
+    try {
+      await deps.schedules.createNew(batch.map((p) => p.record!));
+      for (const p of batch) outcomes.set(p.row, { row: p.row, ok: true, schedule: p.record! });
+    } catch (err) {
+      for (const p of batch) {
+        await deps.scheduler.cancel(timerName.once(p.record!.id)).catch(() => undefined);
+        await giveBack(p, err);
+      }
     }
   });
 

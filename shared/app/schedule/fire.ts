@@ -9,6 +9,7 @@ import { publishPost } from '../publish/create-post';
 import { PostRequestSchema, validatePost } from '../publish/request';
 import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
 import { putMetric } from '../../metrics';
+import { recordEvent } from '../webhooks/fan-out';
 
 /**
  * The dispatcher's side of a one-time scheduled post (its alarm fired):
@@ -26,7 +27,7 @@ export async function fireScheduled(deps: Deps, scheduleId: string): Promise<voi
   let record = await deps.schedules.claim(scheduleId, iso(now + DUE_TOLERANCE_MS), now);
   if (record) {
     putMetric('ScheduleLateness', Math.max(0, now - Date.parse(record.run_at)), { kind: 'scheduled' });
-    if (record.counted) await releaseScheduled(deps, record.account_id);
+    if (record.counted) await releaseScheduled(deps, record.account_id, record.id);
   } else {
     const current = await deps.schedules.get(scheduleId);
     if (!current || current.deferred) return;
@@ -58,13 +59,13 @@ function runKey(record: ScheduleRecord): string {
  * Ends a run that published nothing as `failed` and records post.failed for each of its networks (post_id null,
  * schedule_id set), so webhook receivers hear of it. The conditional settle makes it happen once.
  */
-export async function failRun(deps: Pick<Deps, 'schedules' | 'events' | 'brands' | 'clock'>, record: ScheduleRecord, code: string, message: string): Promise<void> {
+export async function failRun(deps: Pick<Deps, 'schedules' | 'events' | 'fanOut' | 'brands' | 'clock'>, record: ScheduleRecord, code: string, message: string): Promise<void> {
   const nowMs = deps.clock.now();
   if (!(await deps.schedules.settle(record.id, { status: 'failed', error: { code, error: message } }, iso(nowMs)))) return;
   const brandName = (await deps.brands.get(record.account_id, record.brand_id))?.name ?? null;
   const key = record.request?.idempotency_key;
   for (const platform of record.platforms) {
-    await deps.events.record({
+    await recordEvent(deps, {
       id: newId('evt', nowMs), type: 'post.failed', created_at: iso(nowMs), account_id: record.account_id,
       data: {
         platform, status: 'failed', post_id: null, url: null, error: message, code,
@@ -108,7 +109,7 @@ export async function fireRecurring(deps: Deps, recurringId: string, occurrenceT
     const more = nextOccurrence(rec.cron, rec.timezone, new Date(Math.max(occMs, now)), rec.ends_at ? new Date(rec.ends_at) : undefined);
     if (!more && (await deps.schedules.endRecurring(rec.id, 'ended', iso(now)))) {
       await deps.scheduler.cancel(timerName.recurring(rec.id));
-      if (rec.counted) await releaseScheduled(deps, rec.account_id);
+      if (rec.counted) await releaseScheduled(deps, rec.account_id, rec.id);
     }
   }
 }

@@ -197,7 +197,7 @@ export async function cancelSchedule(deps: Deps, accountId: string, id: string) 
   const canceled = await deps.schedules.updateScheduled(id, { status: 'canceled', canceled_at: now, counted: false }, now);
   if (!canceled) throw notChangeable((await deps.schedules.get(id)) ?? current, 'canceled');
   await deps.scheduler.cancel(timerName.once(id));
-  if (current.counted) await releaseScheduled(deps, accountId);
+  if (current.counted) await releaseScheduled(deps, accountId, id);
   if (current.slot_claim) await deps.schedules.releaseSlot(current.brand_id, current.slot_claim, id);
   return scheduleView(canceled);
 }

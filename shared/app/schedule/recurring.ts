@@ -71,9 +71,10 @@ export async function createRecurring(deps: Deps, account: Account, body: Recurr
 
   const checked = await checkNow(deps, account, post);
   checkBrandAllowed(await loadGuardrails(deps, account.id, actor), checked.brand.id);
-  await reserveScheduled(deps, account);
+  const id = newId('rec', now);
+  await reserveScheduled(deps, account, id);
   const record: RecurringRecord = {
-    id: newId('rec', now), account_id: account.id, brand_id: checked.brand.id, platforms: checked.valid.platforms,
+    id, account_id: account.id, brand_id: checked.brand.id, platforms: checked.valid.platforms,
     request: checked.request as Record<string, unknown>, cron: expression, timezone,
     ...(starts ? { starts_at: starts.toISOString() } : {}), ...(ends ? { ends_at: ends.toISOString() } : {}),
     status: 'active', counted: true, created_at: iso(now), updated_at: iso(now), ...(actor ? { actor } : {}),
@@ -86,7 +87,7 @@ export async function createRecurring(deps: Deps, account: Account, body: Recurr
     });
   } catch (err) {
     await deps.schedules.endRecurring(record.id, 'canceled', iso(now)).catch(() => undefined);
-    await releaseScheduled(deps, account.id);
+    await releaseScheduled(deps, account.id, record.id);
     throw err;
   }
   return recurringView(record, now);
@@ -120,6 +121,6 @@ export async function deleteRecurring(deps: Deps, accountId: string, id: string)
     throw new AppError(409, 'recurring_not_active', `This recurring schedule is ${current.status}`, { details: { status: current.status } });
   }
   await deps.scheduler.cancel(timerName.recurring(id));
-  if (r.counted) await releaseScheduled(deps, accountId);
+  if (r.counted) await releaseScheduled(deps, accountId, id);
   return recurringView({ ...r, status: 'canceled', counted: false, updated_at: iso(now) }, now);
 }

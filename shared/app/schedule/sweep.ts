@@ -24,22 +24,11 @@ const SWEEP_CONCURRENCY = 8;
 /** The dispatcher input of the sweep's recurring timer. */
 export const ScheduleSweepInput = z.object({ kind: z.literal('schedule-sweep') });
 
-/** The recurring timer that runs the sweep: every 5 minutes, through the dispatcher. */
-export const SCHEDULE_SWEEP = { name: 'schedule-sweep', cron: '*/5 * * * *', timezone: 'UTC' } as const;
-
-/** Schedulers whose sweep timer this process already armed (a warm Lambda arms it once, not per request). */
-const armed = new WeakSet<object>();
-
 /**
- * Creates (or refreshes) the sweep's recurring timer; called when posts are scheduled (before any item is written,
- * so a deployment that schedules always has it), so a deployment that never schedules runs no sweep. Idempotent:
- * one timer by name; a process arms it once.
+ * The recurring timer that runs the sweep: every 5 minutes, through the dispatcher. It is part of the deployment
+ * (infra/sweep-schedules.ts: a schedule of the CDK API stack; the local runtime arms its own timer at start).
  */
-export async function ensureScheduleSweep(deps: Pick<Deps, 'scheduler'>): Promise<void> {
-  if (armed.has(deps.scheduler)) return;
-  await deps.scheduler.scheduleCron({ ...SCHEDULE_SWEEP, input: { kind: 'schedule-sweep' } satisfies z.infer<typeof ScheduleSweepInput> });
-  armed.add(deps.scheduler);
-}
+export const SCHEDULE_SWEEP = { name: 'schedule-sweep', cron: '*/5 * * * *', timezone: 'UTC' } as const;
 
 /**
  * One sweep:

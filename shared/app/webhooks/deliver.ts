@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Deps } from '../deps';
-import type { EventSink, ServiceEvent } from '../../ports/publishing';
+import type { ServiceEvent } from '../../ports/publishing';
 import type { WebhookDelivery, WebhookEndpoint } from '../../ports/webhooks';
 import { AppError, NotFoundError } from '../../domain/errors';
 import {
@@ -9,9 +9,9 @@ import {
 import { signatureHeader } from '../../webhooks/verify';
 import { errorFields, log } from '../../log';
 import { getWebhook } from './endpoints';
-import { ensureSweepSchedule, SWEEP_SCHEDULE, WebhookSweepInput } from './sweep-schedule';
+import { SWEEP_SCHEDULE, WebhookSweepInput } from './sweep-schedule';
 
-export { ensureSweepSchedule, SWEEP_SCHEDULE, WebhookSweepInput };
+export { SWEEP_SCHEDULE, WebhookSweepInput };
 import { webhookSecretContext } from '../security/contexts';
 import { putMetric } from '../../metrics';
 
@@ -57,7 +57,7 @@ export class RetryLater extends Error {
   }
 }
 
-type FanoutDeps = Pick<Deps, 'webhooks' | 'queue' | 'clock'> & { settings: Pick<Deps['settings'], 'webhookQueueUrl'> };
+export type FanoutDeps = Pick<Deps, 'webhooks' | 'queue' | 'clock'> & { settings: Pick<Deps['settings'], 'webhookQueueUrl'> };
 type WorkerDeps = Pick<Deps, 'webhooks' | 'webhookSender' | 'queue' | 'scheduler' | 'clock' | 'cipher' | 'settings'>;
 
 /**
@@ -72,9 +72,12 @@ export function recipients(event: ServiceEvent, endpoints: WebhookEndpoint[]): W
   return endpoints.filter((e) => e.events.includes(event.type as WebhookEventName));
 }
 
-/** Step 1 of the fan-out: one pending delivery per recipient, due now (a repeat of the same event adds none). */
-export async function prepareDeliveries(deps: FanoutDeps, event: ServiceEvent): Promise<WebhookDelivery[]> {
-  const targets = recipients(event, await deps.webhooks.list(event.account_id));
+/**
+ * Step 1 of the fan-out: one pending delivery per recipient among `endpoints` (the account's), due now; a repeat of
+ * the same event adds none (its deliveries are queued again: a try is claimed once).
+ */
+export async function prepareDeliveries(deps: FanoutDeps, event: ServiceEvent, endpoints: WebhookEndpoint[]): Promise<WebhookDelivery[]> {
+  const targets = recipients(event, endpoints);
   if (targets.length === 0) return [];
   const now = deps.clock.now();
   const at = new Date(now).toISOString();
@@ -95,25 +98,6 @@ export async function queueFirstTries(deps: FanoutDeps, deliveries: WebhookDeliv
     await Promise.all(deliveries.map((d) => deps.webhooks.markQueued(d.delivery_id, 1)));
   } catch (err) {
     log.error('webhook enqueue failed; the sweep will re-queue', { deliveries: deliveries.map((d) => d.delivery_id), ...errorFields(err) });
-  }
-}
-
-/**
- * The EventSink every use case records through, wrapping the stored sink: deliveries are written before the event
- * and queued after it, so a recorded event always has its deliveries (see the module comment).
- */
-export class WebhookEventSink implements EventSink {
-  constructor(private readonly inner: EventSink, private readonly deps: () => FanoutDeps) {}
-
-  async record(event: ServiceEvent): Promise<void> {
-    const deps = this.deps();
-    const deliveries = await prepareDeliveries(deps, event);
-    await this.inner.record(event);
-    await queueFirstTries(deps, deliveries);
-  }
-
-  listForPost(postId: string) {
-    return this.inner.listForPost(postId);
   }
 }
 

@@ -8,8 +8,8 @@ import { usageKeys } from '../../domain/usage';
 import { DEFAULT_WEBHOOK_EVENTS, deliveryIdOf, isWebhookEvent, newWebhookSecret, ROTATION_OVERLAP_MS, type WebhookEventName } from '../../domain/webhooks';
 import { UnsafeTargetError } from '../../net/address-guard';
 import { upgradeUrl } from '../brands';
-import { ensureSweepSchedule } from './sweep-schedule';
 import { webhookSecretContext } from '../security/contexts';
+import { recordEvent } from './fan-out';
 
 /** The endpoint counter never expires by itself (it counts endpoints that exist): year 9999. */
 const NO_EXPIRY_SEC = 253_402_300_799;
@@ -42,12 +42,12 @@ export function subscribedEvents(events: string[] | undefined): WebhookEventName
  * Registers an endpoint (POST /api/webhooks).
  * 1. Validate the event names (defaults: post.published, post.failed, connection.reauth_required).
  * 2. Check the URL: https, resolving only to public addresses (400 invalid_webhook_url).
- * 3. Make sure the delivery sweep's recurring timer exists (idempotent).
- * 4. Reserve a place on the account's endpoint counter within the plan's limit (400 webhook_limit_reached).
- * 5. Generate the secret, store it encrypted with the endpoint; give the place back if the write fails.
- * 6. Answer the endpoint and the secret (the only time it is shown, besides a rotation).
+ * 3. Reserve a place on the account's endpoint counter within the plan's limit (400 webhook_limit_reached).
+ * 4. Generate the secret, store it encrypted with the endpoint; give the place back if the write fails.
+ * 5. Answer the endpoint and the secret (the only time it is shown, besides a rotation).
+ * (The delivery sweep's recurring timer is part of the deployment: infra/sweep-schedules.ts.)
  */
-export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender' | 'counters' | 'cipher' | 'clock' | 'settings' | 'scheduler'>, account: Account, input: { url: string; events?: string[] }) {
+export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender' | 'counters' | 'cipher' | 'clock' | 'settings' | 'fanOut'>, account: Account, input: { url: string; events?: string[] }) {
   const events = subscribedEvents(input.events);
   try {
     await deps.webhookSender.check(input.url);
@@ -55,7 +55,6 @@ export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender
     if (err instanceof UnsafeTargetError) throw new BadRequestError(err.message, { code: 'invalid_webhook_url', details: { reason: err.reason } });
     throw err;
   }
-  await ensureSweepSchedule(deps);
   const limit = PLANS[account.plan].webhooks;
   const counter = usageKeys.webhooks(account.id);
   if (!(await deps.counters.increment(counter, 1, limit, NO_EXPIRY_SEC)).allowed) {
@@ -72,6 +71,7 @@ export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender
       secret_enc: await deps.cipher.encrypt(secret, webhookSecretContext({ account_id: account.id, id })), created_at: new Date(now).toISOString(),
     };
     await deps.webhooks.create(endpoint);
+    deps.fanOut.forget(account.id);
     return { webhook: webhookView(endpoint), secret };
   } catch (err) {
     await deps.counters.release(counter, 1);
@@ -86,8 +86,9 @@ export async function listWebhooks(deps: Pick<Deps, 'webhooks'>, accountId: stri
 }
 
 /** DELETE /api/webhooks/{id}: removes the endpoint and gives its place back; pending deliveries to it stop. */
-export async function deleteWebhook(deps: Pick<Deps, 'webhooks' | 'counters'>, accountId: string, webhookId: string) {
+export async function deleteWebhook(deps: Pick<Deps, 'webhooks' | 'counters' | 'fanOut'>, accountId: string, webhookId: string) {
   if (!isId('wh', webhookId) || !(await deps.webhooks.delete(accountId, webhookId))) throw new NotFoundError('No such webhook endpoint');
+  deps.fanOut.forget(accountId);
   await deps.counters.release(usageKeys.webhooks(accountId), 1);
   return { id: webhookId, deleted: true };
 }
@@ -113,14 +114,14 @@ export async function rotateWebhookSecret(deps: Pick<Deps, 'webhooks' | 'cipher'
  * POST /api/webhooks/{id}/test: records a webhook.test event for this endpoint only; it is delivered like any
  * other event (signed, retried, logged). Answers the event and delivery ids at once (the try runs in the worker).
  */
-export async function testWebhook(deps: Pick<Deps, 'webhooks' | 'events' | 'clock'>, accountId: string, webhookId: string) {
+export async function testWebhook(deps: Pick<Deps, 'webhooks' | 'events' | 'fanOut' | 'clock'>, accountId: string, webhookId: string) {
   const endpoint = await getWebhook(deps, accountId, webhookId);
   const now = deps.clock.now();
   const event = {
     id: newId('evt', now), type: 'webhook.test' as const, created_at: new Date(now).toISOString(), account_id: accountId,
     data: { webhook_id: endpoint.id, url: endpoint.url, message: 'This is a test event from POST /api/webhooks/{id}/test. Verify the signature, then answer 2xx.' },
   };
-  await deps.events.record(event);
+  await recordEvent(deps, event);
   return { event_id: event.id, delivery_id: deliveryIdOf(event.id, endpoint.id), status: 'queued' as const };
 }
 

@@ -4,10 +4,9 @@ import type { NetworkResult } from '../../domain/post';
 import type { Failure, NetworkContext, PublishOutcome } from '../../networks/types';
 import { RateLimitedError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { usageKeys } from '../../domain/usage';
 import { contentFor } from './content';
-import { recordOutcome } from './events';
-import { releaseXCredits } from './x-credits';
+import { countOutcome, outcomeEvent } from './events';
+import { giveBack } from './reservations';
 import { freshCredentials, signInLost } from '../oauth/credentials';
 import { failed, fromFailure, published } from './results';
 import { releaseLockIfAllFailed } from './lock';
@@ -26,36 +25,28 @@ const OWN_WAIT_BUDGET_MS = 60_000;
 
 /**
  * Sends one network of one post, at most once (the worker's use case).
- * 1. Load the post; a network already done, or in flight elsewhere, is left alone (SQS redelivery).
- * 2. Claim it with a conditional write (queued → sending, or scheduled → sending for the due deferral).
- * 3. Publish through the adapter with fresh credentials (OAuth tokens renewed under a lock, once more after a 401);
- *    retry transient failures and serve network waits that fit the time left.
- * 4. A longer wait is deferred through the scheduler (rate_limited_deferred), up to MAX_DEFERRALS times; async
+ * 1. Claim it with one conditional write (queued → sending; scheduled → sending for the due deferral; processing →
+ *    sending for the current resume step once due), which answers the post: nothing is read first. A network that
+ *    is not claimable is read once to see why (done, in flight elsewhere or stopped, async media waiting).
+ * 2. Publish through the adapter with fresh credentials (the connection the message carries, else read; OAuth
+ *    tokens renewed under a lock, once more after a 401); retry transient failures and serve network waits that
+ *    fit the time left.
+ * 3. A longer wait is deferred through the scheduler (rate_limited_deferred), up to MAX_DEFERRALS times; async
  *    media the network is still processing goes to state 'processing' and is resumed later (resumeProcessing).
- * 5. Settle the result; give back the post reservation on failure; record the event(s); mark a connection whose
- *    sign-in expired; release the duplicate lock when every network failed.
+ * 4. Settle the result with its event; give back the reservations on failure; hand the event to webhooks; mark a
+ *    connection whose sign-in expired; release the duplicate lock when every network failed.
  */
-export async function deliver(deps: Deps, msg: PublishMessage): Promise<void> {
-  const found = await deps.posts.get(msg.post_id);
-  const net = found?.networks.find((n) => n.platform === msg.platform);
-  if (!found || !net || net.state === 'done') return;
-  const { post } = found;
+export async function sendToNetwork(deps: Deps, msg: PublishMessage): Promise<void> {
   const now = deps.clock.now();
-  if (net.state === 'sending') {
-    if (net.claimed_at !== undefined && now - net.claimed_at > STALE_CLAIM_MS) await closeStale(deps, post, net);
-    return;
-  }
-  if (net.state === 'processing') {
-    // async media: a resume step, or a redelivered first message (its resume message may have been lost: queue it again)
-    if (msg.resume) await resumeProcessing(deps, post, net, msg);
-    else await queueResume(deps, post, net, Math.ceil(((net.resume_at ?? now) - now) / 1000));
-    return;
-  }
-  if (msg.resume) return;
-  const from = msg.deferral > 0 ? ['scheduled' as const] : ['queued' as const];
-  if (msg.deferral !== net.deferrals || !(await deps.posts.claim(post.id, net.platform, from, now))) return;
+  const claimed = msg.resume
+    ? await deps.posts.claim(msg.post_id, msg.platform, ['processing'], now, { resumes: msg.step ?? 0, dueBy: now + 1_000 })
+    : await deps.posts.claim(msg.post_id, msg.platform, [msg.deferral > 0 ? 'scheduled' : 'queued'], now, { deferrals: msg.deferral });
+  const net = claimed?.networks.find((n) => n.platform === msg.platform);
+  if (!claimed || !net) return notClaimed(deps, msg, now);
+  const { post } = claimed;
+  if (msg.resume) return resumeProcessing(deps, post, net, now);
 
-  const connection = await deps.connections.get(post.account_id, post.brand_id, net.platform);
+  const connection = msg.connection ?? await deps.connections.get(post.account_id, post.brand_id, net.platform);
   const adapter = deps.networks[net.platform];
   let result: NetworkResult;
   let outcome: PublishOutcome | undefined;
@@ -79,22 +70,46 @@ export async function deliver(deps: Deps, msg: PublishMessage): Promise<void> {
 }
 
 /**
- * Settles a network for good: the result; on failure the post reservation and X credits go back; the event; a lost
- * sign-in marks the connection (once) with connection.reauth_required; the duplicate lock goes when all failed.
+ * The message's network could not be claimed; one read says why: already done or not this message's turn (dropped),
+ * claimed by a worker that stopped long ago (closed as unknown), or async media still processing (its resume
+ * message queued again: the first message was redelivered, or a resume step came before its time).
+ */
+async function notClaimed(deps: Deps, msg: PublishMessage, now: number): Promise<void> {
+  const found = await deps.posts.get(msg.post_id);
+  const net = found?.networks.find((n) => n.platform === msg.platform);
+  if (!found || !net || net.state === 'done') return;
+  if (net.state === 'sending') {
+    if (net.claimed_at !== undefined && now - net.claimed_at > STALE_CLAIM_MS) await closeStale(deps, found.post, net);
+    return;
+  }
+  if (net.state !== 'processing') return;
+  const wait = Math.ceil(((net.resume_at ?? now) - now) / 1000);
+  if (!msg.resume) await queueResume(deps, found.post, net, wait);
+  else if (msg.step === (net.resumes ?? 0) && wait > 1) await queueResume(deps, found.post, net, wait);
+}
+
+/**
+ * Settles a network for good: a lost sign-in marks the connection (once) with connection.reauth_required; the
+ * result and its post.published / post.failed event in one conditional write (the webhook deliveries written just
+ * before, queued just after); on failure the reservations go back; the duplicate lock goes when all failed.
  */
 async function finish(deps: Deps, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, outcome: PublishOutcome | undefined) {
   // the connection is marked before the result is visible, so whoever reads the result sees the marked connection
   if (connection && outcome && !outcome.ok && outcome.kind === 'reauth') await signInLost(deps, connection, outcome.error, post);
-  await deps.posts.settle(post.id, net.platform, 'done', result, { reserved: result.ok });
-  if (!result.ok) {
-    await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
-    await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), net.x_credits);
-    if (post.cap_key) await deps.counters.release(post.cap_key, 1);
-  }
-  await recordOutcome(deps, post, connection, result);
+  const after = await settleWithEvent(deps, post, net, connection, result, { reserved: result.ok });
+  if (!result.ok) await giveBack(deps, post, [net]);
   log.info('network result', { post_id: post.id, platform: net.platform, ok: result.ok, status: result.status, code: result.ok ? undefined : result.code });
-  const after = await deps.posts.get(post.id);
-  if (after) await releaseLockIfAllFailed(deps, after.post, after.networks);
+  await releaseLockIfAllFailed(deps, after.post, after.networks);
+}
+
+/** Settles a claimed network as done with its outcome event, handed to the account's webhook endpoints. */
+async function settleWithEvent(deps: Deps, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, extra: { reserved: boolean }) {
+  const event = outcomeEvent(deps, post, connection, result);
+  const queueDeliveries = await deps.fanOut.prepare(event);
+  const after = await deps.posts.settle(post.id, net.platform, 'done', result, extra, event);
+  countOutcome(result);
+  await queueDeliveries();
+  return after;
 }
 
 /**
@@ -139,21 +154,13 @@ async function queueResume(deps: Deps, post: PostRecord, net: NetworkRecord, aft
 
 /**
  * One resume step of a 'processing' network (message `{resume: true, step}`).
- * 1. Only the current step counts (an older duplicate is dropped); a message that arrives before resume_at (waits
- *    past SQS's 15 minutes) is queued again for the rest.
- * 2. Claim processing → sending (conditional: one worker per step), then adapter.resume with the stored state and
- *    renewed credentials.
+ * 1. Claimed by sendToNetwork (processing → sending, conditional: one worker per step, only the current step, only once
+ *    due; a message that arrives before resume_at — waits past SQS's 15 minutes — is queued again for the rest).
+ * 2. adapter.resume with the stored state and renewed credentials.
  * 3. Still processing (or a network wait) → processing again with the next step; published / failed → finish, so
  *    post.published or post.failed is recorded exactly once, when the work ends.
  */
-async function resumeProcessing(deps: Deps, post: PostRecord, net: NetworkRecord, msg: PublishMessage) {
-  if (msg.step !== (net.resumes ?? 0)) return;
-  const now = deps.clock.now();
-  if (net.resume_at !== undefined && net.resume_at - now > 1_000) {
-    await queueResume(deps, post, net, Math.ceil((net.resume_at - now) / 1000));
-    return;
-  }
-  if (!(await deps.posts.claim(post.id, net.platform, ['processing'], now))) return;
+async function resumeProcessing(deps: Deps, post: PostRecord, net: NetworkRecord, now: number) {
   const connection = await deps.connections.get(post.account_id, post.brand_id, net.platform);
   const adapter = deps.networks[net.platform];
   const previous = net.result ?? { platform: net.platform, ok: true, status: 'processing' as const };
@@ -195,11 +202,11 @@ async function sendWithRetries(deps: Deps, platform: string, publish: Publish, c
     if (outcome.ok) return outcome;
     const left = waitLimit - deps.clock.now();
     if (outcome.kind === 'transient' && attempt < TRANSIENT_RETRIES && left > 2_000) {
-      await sleep(Math.min(500 * 2 ** attempt, left - 1_000));
+      await deps.clock.sleep(Math.min(500 * 2 ** attempt, left - 1_000));
       continue;
     }
     if (outcome.kind === 'rate_limited' && outcome.retry_after * 1000 < left - 1_000 && attempt < TRANSIENT_RETRIES + 3) {
-      await sleep(outcome.retry_after * 1000);
+      await deps.clock.sleep(outcome.retry_after * 1000);
       continue;
     }
     return outcome;
@@ -250,11 +257,9 @@ async function defer(deps: Deps, post: PostRecord, net: NetworkRecord, retryAfte
 /** A worker died after claiming: the post may or may not exist on the network, so it is closed as unknown, never resent. */
 async function closeStale(deps: Deps, post: PostRecord, net: NetworkRecord) {
   const result = failed(net.platform, 'timed_out', 'The sending worker stopped before the network answered; the post may or may not have been published', { status: 'unknown' });
-  await deps.posts.settle(post.id, net.platform, 'done', result, { reserved: false });
-  await deps.counters.release(usageKeys.posts(post.account_id, Date.parse(post.created_at)), 1);
-  await releaseXCredits(deps, post.account_id, Date.parse(post.created_at), net.x_credits);
-  if (post.cap_key) await deps.counters.release(post.cap_key, 1);
-  await recordOutcome(deps, post, await deps.connections.get(post.account_id, post.brand_id, net.platform), result);
+  const connection = await deps.connections.get(post.account_id, post.brand_id, net.platform);
+  await settleWithEvent(deps, post, net, connection, result, { reserved: false });
+  await giveBack(deps, post, [net]);
 }
 
 export type { Failure, Connection };

@@ -1,0 +1,92 @@
+import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+import type { ApiStack } from './api-stack';
+
+export interface EdgeStackProps extends StackProps {
+  stage: string;
+  prefix: string;
+  api: ApiStack;
+  /** Requests per IP per 5 minutes before the rate-based rule blocks (WAF evaluates it over a sliding 5 minutes). */
+  rateLimit: number;
+}
+
+/** The managed rule groups of the web ACL, in priority order; rules of a group listed in `count` only count. */
+export const WAF_MANAGED_RULES = [
+  // SizeRestrictions_BODY blocks bodies over 8 KB: CSV bulk uploads and long posts are legitimate, so it only counts
+  { name: 'AWSManagedRulesCommonRuleSet', count: ['SizeRestrictions_BODY'] },
+  { name: 'AWSManagedRulesKnownBadInputsRuleSet', count: [] as string[] },
+] as const;
+
+const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
+  cloudWatchMetricsEnabled: true, metricName, sampledRequestsEnabled: true,
+});
+
+/**
+ * Optional (`-c waf=true`, issue 17): a CloudFront distribution in front of the HTTP API with a WAFv2 web ACL (AWS
+ * managed rules: common rule set, known bad inputs; a rate-based rule per IP). An HTTP API cannot be associated with
+ * WAF directly, and a web ACL for CloudFront must live in us-east-1: this stack is deployed there and takes the API's
+ * domain through a cross-region reference. Nothing is cached; every viewer header but Host goes to the API.
+ */
+export class EdgeStack extends Stack {
+  readonly webAcl: wafv2.CfnWebACL;
+  readonly distribution: cloudfront.Distribution;
+
+  constructor(scope: Construct, id: string, props: EdgeStackProps) {
+    super(scope, id, { ...props, crossRegionReferences: true });
+
+    this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
+      name: `${props.prefix}-edge`,
+      description: `${props.prefix}: AWS managed rules and a per-IP rate limit in front of the API`,
+      scope: 'CLOUDFRONT',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility(`${props.prefix}-edge`),
+      rules: [
+        ...WAF_MANAGED_RULES.map((group, i) => ({
+          name: group.name,
+          priority: i,
+          overrideAction: { none: {} },
+          statement: {
+            managedRuleGroupStatement: {
+              vendorName: 'AWS', name: group.name,
+              ...(group.count.length ? { ruleActionOverrides: group.count.map((name) => ({ name, actionToUse: { count: {} } })) } : {}),
+            },
+          },
+          visibilityConfig: visibility(`${props.prefix}-${group.name}`),
+        })),
+        {
+          name: 'RateLimitPerIp',
+          priority: WAF_MANAGED_RULES.length,
+          action: { block: {} },
+          statement: { rateBasedStatement: { limit: props.rateLimit, aggregateKeyType: 'IP' } },
+          visibilityConfig: visibility(`${props.prefix}-rate-limit`),
+        },
+      ],
+    });
+
+    // https://<id>.execute-api.<region>.amazonaws.com/ → the host name
+    const apiDomain = Fn.select(2, Fn.split('/', props.api.httpApi.apiEndpoint));
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: `${props.prefix}: WAF in front of the HTTP API`,
+      webAclId: this.webAcl.attrArn,
+      defaultBehavior: {
+        origin: new origins.HttpOrigin(apiDomain, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY }),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+        cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+    });
+    const v = Validations.of(this.distribution);
+    v.acknowledge({ id: 'AwsSolutions::AwsSolutions-CFR1', reason: 'The API serves every country; abuse is handled by the WAF rules and the per-IP rate limit, not by geography.' });
+    v.acknowledge({ id: 'AwsSolutions::AwsSolutions-CFR3', reason: 'Every request is logged by the API stage\'s access log (API Gateway) and sampled by the WAF metrics; CloudFront standard logs would need an ACL-enabled bucket for the same information.' });
+    v.acknowledge({ id: 'AwsSolutions::AwsSolutions-CFR4', reason: 'The distribution uses its cloudfront.net certificate until a custom domain is configured (docs/operations.md, WAF); viewers negotiate TLS 1.2+ in practice, and the origin is HTTPS only.' });
+
+    new CfnOutput(this, 'EdgeUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'The API behind CloudFront and WAF: use it as publicBaseUrl' });
+    new CfnOutput(this, 'WebAclArn', { value: this.webAcl.attrArn });
+  }
+}

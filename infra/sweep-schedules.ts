@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import { SCHEDULE_SWEEP, type ScheduleSweepInput } from '../shared/app/schedule/sweep';
+import { SWEEP_SCHEDULE, type WebhookSweepInput } from '../shared/app/webhooks/sweep-schedule';
+
+/** A recurring timer of the deployment: a 5-field cron in `timezone`, and the dispatcher's input. */
+export interface SweepSchedule {
+  name: string;
+  cron: string;
+  timezone: string;
+  input: z.infer<typeof WebhookSweepInput> | z.infer<typeof ScheduleSweepInput>;
+}
+
+/**
+ * The service's recurring sweeps, each a timer of the deployment that invokes the dispatcher with the input the
+ * app defines: the webhook delivery sweep and the scheduled posts' reconciliation sweep, every 5 minutes. In AWS
+ * they are EventBridge Scheduler schedules of the API stack; the local runtime arms them as timers at start.
+ */
+export const SWEEP_SCHEDULES: readonly SweepSchedule[] = [
+  { ...SWEEP_SCHEDULE, input: { kind: 'webhook-sweep' } },
+  { ...SCHEDULE_SWEEP, input: { kind: 'schedule-sweep' } },
+];
+
+/**
+ * EventBridge Scheduler's `cron(minutes hours day-of-month month day-of-week year)` for a 5-field cron: one of the
+ * two day fields must be `?`, steps start from a value (`0/5`, not `*\/5`).
+ */
+export function awsCronExpression(cron: string): string {
+  const fields = cron.trim().split(/\s+/);
+  if (fields.length !== 5) throw new Error(`Not a 5-field cron: "${cron}"`);
+  const [minute, hour, dom, month, dow] = fields.map((f) => f.replace(/^\*\//, '0/'));
+  const days = dow === '*' ? [dom, '?'] : dom === '*' ? ['?', dow] : undefined;
+  if (!days) throw new Error(`EventBridge Scheduler cannot take both a day of month and a day of week: "${cron}"`);
+  return `cron(${minute} ${hour} ${days[0]} ${month} ${days[1]} *)`;
+}
