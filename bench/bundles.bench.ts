@@ -112,6 +112,7 @@ export async function run(): Promise<void> {
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(path.join(ROOT, 'node_modules', '.cache', 'spa-bundles'), { recursive: true, force: true });
   }
 
   const w = Math.max(8, ...rows.map((r) => r.name.length));
