@@ -2,21 +2,23 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
-import { routeList } from '../infra/routes';
-import { handlerFile } from '../shared/http/route';
-import { dispatcher, workers } from '../infra/workers';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { esbuildOptions, lambdaFunctions, type LambdaFunction } from '../infra/bundling';
 
 /**
  * Lambda bundle size and module init (cold-start import) time, per function.
  *
- * Bundled as infra/constructs/app-function.ts has the CDK NodejsFunction do it: esbuild --bundle, minify, platform
- * node, target node22, format cjs, and bundleAwsSDK: true (so no externals — the @aws-sdk/* packages are inside).
- * The CDK build also writes a source map (sourceMap: true); it is left off here: the size is the code Lambda loads.
+ * Bundled with infra/bundling.ts's esbuildOptions, the settings the CDK NodejsFunction gets (app-function.ts):
+ * minified CJS for node22, the function's own wiring (adapters of its declared grants and networks only), the AWS
+ * SDK inside. The size is the code Lambda loads (the source map, written next to it in AWS, is not counted).
  *
  * Init time: the bundle is written to a temp dir and `require`d by a fresh `node` 5 times; the median is printed.
  * This is the module-evaluation part of a cold start on this machine (not the Lambda runtime's own start-up, nor the
  * first request), a relative figure to compare functions and spot heavy imports.
+ *
+ * Then, for a few functions, the two choices docs/decisions.md records: the AWS SDK left out of the bundle and
+ * loaded from node_modules (as from the Lambda runtime's copy), and the source map loaded at start
+ * (NODE_OPTIONS=--enable-source-maps).
  */
 const ROOT = path.resolve(__dirname, '..');
 const RUNS = 5;
@@ -27,16 +29,11 @@ const CHILD_ENV = {
   TABLE_NAME: 'x',
 };
 const INIT_SCRIPT = 'const t=process.hrtime.bigint();require(process.argv[1]);console.log(Number(process.hrtime.bigint()-t)/1e6)';
+const VARIANT_FUNCTIONS = ['get-plans', 'get-keys', 'post-post', 'publish-worker'];
 
-interface Fn { name: string; file: string }
-
-function functions(): { present: Fn[]; missing: Fn[] } {
-  const all: Fn[] = [
-    ...routeList.filter((r) => !r.localOnly).map((r) => ({ name: r.id, file: handlerFile(r) })),
-    ...workers.map((w) => ({ name: w.id, file: w.handler })),
-    { name: dispatcher.id, file: dispatcher.handler },
-  ];
-  const exists = (f: Fn) => fs.existsSync(path.join(ROOT, f.file));
+function functions(): { present: LambdaFunction[]; missing: LambdaFunction[] } {
+  const all = lambdaFunctions();
+  const exists = (f: LambdaFunction) => fs.existsSync(path.join(ROOT, f.handler));
   return { present: all.filter(exists), missing: all.filter((f) => !exists(f)) };
 }
 
@@ -59,8 +56,8 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-function initMs(file: string): number[] {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...CHILD_ENV };
+function initMs(file: string, nodeOptions = ''): number[] {
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...CHILD_ENV, NODE_OPTIONS: nodeOptions };
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const out = execFileSync(process.execPath, ['-e', INIT_SCRIPT, file], { env, cwd: path.dirname(file), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -71,36 +68,51 @@ function initMs(file: string): number[] {
   return times;
 }
 
+/** Builds one function (with `extra` esbuild options over the production ones) into `file`; its metafile. */
+async function bundle(fn: LambdaFunction, file: string, extra: BuildOptions = {}): Promise<{ bytes: number; meta: Metafile }> {
+  const out = await build({ ...esbuildOptions(ROOT, fn.handler, file), write: false, logLevel: 'silent', metafile: true, ...extra });
+  if (!out.outputFiles || !out.metafile) throw new Error(`esbuild returned no output for ${fn.handler}`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let bytes = 0;
+  for (const o of out.outputFiles) {
+    fs.writeFileSync(o.path, o.contents);
+    if (o.path === file) bytes = o.contents.byteLength;
+  }
+  return { bytes, meta: out.metafile };
+}
+
 export async function run(): Promise<void> {
-  console.log(`\n## Lambda bundles — esbuild (minify, node22, cjs, AWS SDK bundled), init = median of ${RUNS} fresh \`node\` requires`);
+  console.log(`\n## Lambda bundles — infra/bundling.ts (minify, node22, cjs, per-function wiring, AWS SDK bundled), init = median of ${RUNS} fresh \`node\` requires`);
   const { present, missing } = functions();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bundles-'));
   const rows: Array<{ name: string; kb: number; ms: number; min: number; max: number; byPackage: Map<string, number> }> = [];
+  const variants: string[] = [];
   try {
     for (const fn of present) {
-      const out = await build({
-        entryPoints: [path.join(ROOT, fn.file)],
-        absWorkingDir: ROOT,
-        bundle: true,
-        minify: true,
-        platform: 'node',
-        target: 'node22',
-        format: 'cjs',
-        sourcemap: false,
-        write: false,
-        outfile: path.join(tmp, fn.name, 'index.js'),
-        logLevel: 'silent',
-        metafile: true,
-      });
-      const code = out.outputFiles[0];
-      const file = path.join(tmp, fn.name, 'index.js');
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, code.contents);
+      const file = path.join(tmp, fn.id, 'index.js');
+      const { bytes, meta } = await bundle(fn, file);
       const times = initMs(file);
-      rows.push({ name: fn.name, kb: code.contents.byteLength / 1024, ms: median(times), min: Math.min(...times), max: Math.max(...times), byPackage: packages(out.metafile) });
+      rows.push({ name: fn.id, kb: bytes / 1024, ms: median(times), min: Math.min(...times), max: Math.max(...times), byPackage: packages(meta) });
+    }
+    for (const fn of present.filter((f) => VARIANT_FUNCTIONS.includes(f.id))) {
+      const base = rows.find((r) => r.name === fn.id)!;
+      // The SDK from node_modules (as the Lambda runtime's own copy would be): the bundle sits inside the project.
+      const externalFile = path.join(ROOT, 'node_modules', '.cache', 'spa-bundles', fn.id, 'index.js');
+      try {
+        const ext = await bundle(fn, externalFile, { external: ['@aws-sdk/*', '@smithy/*'] });
+        const extMs = median(initMs(externalFile));
+        const mapped = path.join(tmp, `${fn.id}-map`, 'index.js');
+        await bundle(fn, mapped, { sourcemap: true, sourcesContent: false });
+        const mapMs = median(initMs(mapped, '--enable-source-maps'));
+        variants.push(`  ${fn.id}: bundled SDK ${base.kb.toFixed(0)} KB ${base.ms.toFixed(1)} ms | SDK from node_modules ${(ext.bytes / 1024).toFixed(0)} KB `
+          + `${extMs.toFixed(1)} ms | with --enable-source-maps ${mapMs.toFixed(1)} ms`);
+      } finally {
+        fs.rmSync(path.dirname(externalFile), { recursive: true, force: true });
+      }
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(path.join(ROOT, 'node_modules', '.cache', 'spa-bundles'), { recursive: true, force: true });
   }
 
   const w = Math.max(8, ...rows.map((r) => r.name.length));
@@ -110,10 +122,15 @@ export async function run(): Promise<void> {
   }
   if (rows.length) {
     const kb = rows.map((r) => r.kb);
-    console.log(`  ${rows.length} functions: ${Math.min(...kb).toFixed(1)}–${Math.max(...kb).toFixed(1)} KB, median init ${median(rows.map((r) => r.ms)).toFixed(1)} ms`);
+    console.log(`  ${rows.length} functions: ${Math.min(...kb).toFixed(1)}–${Math.max(...kb).toFixed(1)} KB (median ${median(kb).toFixed(1)} KB, total ${(kb.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} MB), `
+      + `median init ${median(rows.map((r) => r.ms)).toFixed(1)} ms`);
     const biggest = rows.reduce((a, b) => (b.kb > a.kb ? b : a));
     const top = [...biggest.byPackage].sort((a, b) => b[1] - a[1]).slice(0, 8);
     console.log(`  largest (${biggest.name}) by package: ${top.map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KB`).join(', ')}`);
   }
-  for (const fn of missing) console.log(`  skipped ${fn.name}: ${fn.file} does not exist yet`);
+  if (variants.length) {
+    console.log('  choices (init = median of the same fresh requires):');
+    for (const v of variants) console.log(v);
+  }
+  for (const fn of missing) console.log(`  skipped ${fn.id}: ${fn.handler} does not exist yet`);
 }

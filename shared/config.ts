@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The environment, parsed once with zod. In AWS the CDK stack sets these; locally the local runtime does.

@@ -8,69 +8,82 @@ import type { Queue } from './ports/queue';
 import type { Scheduler } from './ports/scheduler';
 import type { OAuthClients } from './ports/oauth';
 import type { DraftProvider } from './ports/ai';
-import { documentClient, type TableRef } from './adapters/dynamodb/client';
-import { DynamoAccountStore } from './adapters/dynamodb/accounts';
-import { DynamoKeyStore } from './adapters/dynamodb/api-keys';
-import { DynamoBrandStore } from './adapters/dynamodb/brands';
-import { DynamoTokenStore } from './adapters/dynamodb/tokens';
-import { DynamoCounterStore } from './adapters/dynamodb/counters';
-import { DynamoConnectionStore } from './adapters/dynamodb/connections';
-import { DynamoPostStore } from './adapters/dynamodb/posts';
-import { DynamoLockStore } from './adapters/dynamodb/locks';
-import { DynamoPaceStore } from './adapters/dynamodb/pace';
-import { DynamoEventSink } from './adapters/dynamodb/events';
-import { DynamoWebhookStore } from './adapters/dynamodb/webhooks';
-import { DynamoScheduleStore } from './adapters/dynamodb/schedules';
-import { DynamoMediaStore } from './adapters/dynamodb/media';
-import { TableScheduler } from './adapters/dynamodb/table-scheduler';
-import { DynamoMcpOAuthStore } from './adapters/dynamodb/mcp-oauth';
-import { McpAppRegistry } from './adapters/mcp-app-registry';
-import { DynamoBillingStore } from './adapters/dynamodb/billing';
-import { PlanLifecycleAccounts } from './app/billing/plan-state';
-import { DynamoSessionStore } from './adapters/dynamodb/sessions';
-import { DynamoGuardrailStore } from './adapters/dynamodb/guardrails';
-import { DynamoApprovalStore } from './adapters/dynamodb/approvals';
-import { DynamoBrandingStore } from './adapters/dynamodb/branding';
+import type { MediaStore } from './ports/media';
+import type { WebhookStore } from './ports/webhooks';
+import type { TableRef } from './adapters/dynamodb/client';
 import { checkUrl } from './net/address-guard';
 import { downloadDocument, downloadMedia, probeMedia } from './net/media';
 import { guardedFetch } from './net/pinned-fetch';
 import { WebhookFanOut } from './app/webhooks/fan-out';
-import { DynamoPublishContextStore } from './adapters/dynamodb/publish-context';
 import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
 import { traceClient } from './tracing';
-import { tracedRegistry } from './networks/traced';
 import { trimBase } from './domain/values';
+import { declaredDeps, type WiringDeclaration } from './wiring/declaration';
 
 /*
- * Heavy adapters (AWS SDK clients other than DynamoDB's, the network adapters with their WebSocket and crypto
- * libraries) are loaded with require() on first use, so each Lambda function evaluates at cold start only what it
- * touches (esbuild keeps a required module's code in a closure until it is required).
+ * Each adapter is loaded with require() on first use, behind its wiring switch `process.env.SPA_WIRE_<GROUP>`. In a
+ * Lambda bundle esbuild replaces every switch with "on" or "off" from the function's declaration (its route's or
+ * worker's grants and `networks`, shared/wiring.ts, infra/bundling.ts), so an unwired adapter's require() is dead
+ * code and its module (an AWS SDK client, the network adapters, the local stand-ins) is not in the bundle at all.
+ * Unbundled (the local runtime, tests) no switch is set and everything is wired.
  */
 type Module<T> = () => T;
-const sqsModule: Module<typeof import('./adapters/aws/sqs-queue')> = () => require('./adapters/aws/sqs-queue');
-const s3Module: Module<typeof import('./adapters/aws/s3-blobs')> = () => require('./adapters/aws/s3-blobs');
-const sesModule: Module<typeof import('./adapters/aws/ses-mailer')> = () => require('./adapters/aws/ses-mailer');
-const sesClientModule: Module<typeof import('@aws-sdk/client-sesv2')> = () => require('@aws-sdk/client-sesv2');
-const kmsModule: Module<typeof import('./adapters/aws/kms-cipher')> = () => require('./adapters/aws/kms-cipher');
-const kmsClientModule: Module<typeof import('@aws-sdk/client-kms')> = () => require('@aws-sdk/client-kms');
-const schedulerModule: Module<typeof import('./adapters/aws/eventbridge-scheduler')> = () => require('./adapters/aws/eventbridge-scheduler');
-const schedulerClientModule: Module<typeof import('@aws-sdk/client-scheduler')> = () => require('@aws-sdk/client-scheduler');
-const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () => require('./adapters/aws/ssm-oauth-clients');
-const ssmClientModule: Module<typeof import('@aws-sdk/client-ssm')> = () => require('@aws-sdk/client-ssm');
-const registryModule: Module<typeof import('./networks/registry')> = () => require('./networks/registry');
-const sandboxLinksModule: Module<typeof import('./networks/sandbox-links')> = () => require('./networks/sandbox-links');
-const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => require('./adapters/local/local-cipher');
-const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => require('./adapters/local/outbox-mailer');
+
+/** A function used an adapter its declaration does not wire (only in a Lambda bundle). */
+function unwired(what: string, declare: string): never {
+  throw new Error(`${what} is not wired into this function: its route or worker must declare ${declare} (infra/routes, infra/workers.ts)`);
+}
+
+const dynamoModule: Module<typeof import('./wiring/dynamo-stores')> = () => process.env.SPA_WIRE_TABLE === 'off'
+  ? unwired('The DynamoDB table', "the 'table' grant") : require('./wiring/dynamo-stores');
+const sqsModule: Module<typeof import('./adapters/aws/sqs-queue')> = () => process.env.SPA_WIRE_SQS === 'off'
+  ? unwired('The SQS queue', "a 'publishQueue' or 'webhookQueue' grant") : require('./adapters/aws/sqs-queue');
+const s3Module: Module<typeof import('./adapters/aws/s3-blobs')> = () => process.env.SPA_WIRE_S3 === 'off'
+  ? unwired('The S3 media bucket', "a 'bucket' or 'bucketRead' grant") : require('./adapters/aws/s3-blobs');
+const sesModule: Module<typeof import('./adapters/aws/ses-mailer')> = () => process.env.SPA_WIRE_SES === 'off'
+  ? unwired('The SES mailer', "the 'ses' grant") : require('./adapters/aws/ses-mailer');
+const sesClientModule: Module<typeof import('@aws-sdk/client-sesv2')> = () => process.env.SPA_WIRE_SES === 'off'
+  ? unwired('The SES mailer', "the 'ses' grant") : require('@aws-sdk/client-sesv2');
+const kmsModule: Module<typeof import('./adapters/aws/kms-cipher')> = () => process.env.SPA_WIRE_KMS === 'off'
+  ? unwired('The KMS cipher', "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant") : require('./adapters/aws/kms-cipher');
+const kmsClientModule: Module<typeof import('@aws-sdk/client-kms')> = () => process.env.SPA_WIRE_KMS === 'off'
+  ? unwired('The KMS cipher', "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant") : require('@aws-sdk/client-kms');
+const schedulerModule: Module<typeof import('./adapters/aws/eventbridge-scheduler')> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
+  ? unwired('EventBridge Scheduler', "the 'scheduler' grant") : require('./adapters/aws/eventbridge-scheduler');
+const schedulerClientModule: Module<typeof import('@aws-sdk/client-scheduler')> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
+  ? unwired('EventBridge Scheduler', "the 'scheduler' grant") : require('@aws-sdk/client-scheduler');
+const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off'
+  ? unwired('The OAuth client registrations in SSM', "the 'oauthConfig' grant") : require('./adapters/aws/ssm-oauth-clients');
+const ssmClientModule: Module<typeof import('@aws-sdk/client-ssm')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
+  ? unwired('SSM Parameter Store', "the 'oauthConfig' or 'billingConfig' grant") : require('@aws-sdk/client-ssm');
+const registryModule: Module<typeof import('./networks/registry')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
+  ? unwired('The network adapters', '`networks: true`') : require('./networks/registry');
+const tracedModule: Module<typeof import('./networks/traced')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
+  ? unwired('The network adapters', '`networks: true`') : require('./networks/traced');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
-const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => require('./adapters/stripe/stripe-payments');
-const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => require('./adapters/aws/ssm-billing-settings');
+const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => process.env.SPA_WIRE_BILLING === 'off'
+  ? unwired('Stripe', "the 'billingConfig' grant") : require('./adapters/stripe/stripe-payments');
+const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => process.env.SPA_WIRE_BILLING === 'off'
+  ? unwired('Stripe', "the 'billingConfig' grant") : require('./adapters/aws/ssm-billing-settings');
+// local stand-ins: never in a Lambda bundle (SPA_WIRE_LOCAL is "off" in every one)
+const localSchedulerModule: Module<typeof import('./adapters/dynamodb/table-scheduler')> = () => process.env.SPA_WIRE_LOCAL === 'off'
+  ? unwired('The table-backed scheduler (local runtime only)', 'RUNTIME=local') : require('./adapters/dynamodb/table-scheduler');
+const sandboxLinksModule: Module<typeof import('./networks/sandbox-links')> = () => process.env.SPA_WIRE_LOCAL === 'off'
+  ? unwired('The sandbox (local runtime only)', 'RUNTIME=local') : require('./networks/sandbox-links');
+const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => process.env.SPA_WIRE_LOCAL === 'off'
+  ? unwired('The local key cipher (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-cipher');
+const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => process.env.SPA_WIRE_LOCAL === 'off'
+  ? unwired('The outbox mailer (local runtime only)', 'RUNTIME=local') : require('./adapters/local/outbox-mailer');
 // --- AI drafts (issue 12)
-const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => require('./adapters/aws/bedrock-drafter');
-const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => require('./adapters/openai-drafter');
-const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => require('./adapters/local/local-drafter');
+const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => process.env.SPA_WIRE_AI === 'off'
+  ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/aws/bedrock-drafter');
+const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => process.env.SPA_WIRE_AI === 'off'
+  ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/openai-drafter');
+const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => process.env.SPA_WIRE_LOCAL === 'off'
+  ? unwired('The local drafter (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-drafter');
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -147,24 +160,26 @@ function lazily<T extends object>(factories: { [K in keyof T]: () => T[K] }): T 
  * in local mode. The only module besides infra/local that chooses adapters.
  */
 export function buildDeps(cfg: Config): Deps {
-  const table: TableRef = { doc: documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT }), tableName: cfg.TABLE_NAME };
+  let tableRef: TableRef | undefined;
+  const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT }), tableName: cfg.TABLE_NAME });
+  const db = dynamoModule;
   const local = cfg.RUNTIME === 'local';
   const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);
   // Adapters built here read deps.clock at each call (a test may replace it after they are built).
   const liveClock: Clock = { now: () => deps.clock.now(), sleep: (ms) => deps.clock.sleep(ms) };
-  const shared = lazily<{ queue: Queue; blobs: Blobs; uploads: DynamoMediaStore; webhooks: DynamoWebhookStore }>({
+  const shared = lazily<{ queue: Queue; blobs: Blobs; uploads: MediaStore; webhooks: WebhookStore }>({
     queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT }), { clock: liveClock }); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },
-    uploads: () => new DynamoMediaStore(table),
-    webhooks: () => new DynamoWebhookStore(table),
+    uploads: () => new (db().DynamoMediaStore)(table()),
+    webhooks: () => new (db().DynamoWebhookStore)(table()),
   });
   const deps: Deps = lazily<Deps>({
     // Reads answer the plan in force now (a change due at the period end or after a grace period applies on read).
-    accounts: () => new PlanLifecycleAccounts(new DynamoAccountStore(table), { get clock() { return deps.clock; }, get billing() { return deps.billing; } }),
-    keys: () => new DynamoKeyStore(table),
-    brands: () => new DynamoBrandStore(table),
-    tokens: () => new DynamoTokenStore(table),
-    counters: () => new DynamoCounterStore(table, () => Math.floor(deps.clock.now() / 1000)),
+    accounts: () => new (db().PlanLifecycleAccounts)(new (db().DynamoAccountStore)(table()), { get clock() { return deps.clock; }, get billing() { return deps.billing; } }),
+    keys: () => new (db().DynamoKeyStore)(table()),
+    brands: () => new (db().DynamoBrandStore)(table()),
+    tokens: () => new (db().DynamoTokenStore)(table()),
+    counters: () => new (db().DynamoCounterStore)(table(), () => Math.floor(deps.clock.now() / 1000)),
     mailer: () => local
       ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'), liveClock)
       : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
@@ -173,43 +188,44 @@ export function buildDeps(cfg: Config): Deps {
       : new (kmsModule().KmsEnvelopeCipher)(traceClient(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION })), cfg.KMS_KEY_ID),
     queue: () => shared.queue,
     scheduler: (): Scheduler => local
-      ? new TableScheduler(table, liveClock)
+      ? new (localSchedulerModule().TableScheduler)(table(), liveClock)
       : new (schedulerModule().EventBridgeScheduler)(traceClient(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION })), {
         groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
       }),
     blobs: () => shared.blobs,
     uploads: () => shared.uploads,
-    connections: () => new DynamoConnectionStore(table),
-    posts: () => new DynamoPostStore(table),
-    locks: () => new DynamoLockStore(table),
-    pace: () => new DynamoPaceStore(table),
-    events: () => new DynamoEventSink(table),
+    connections: () => new (db().DynamoConnectionStore)(table()),
+    posts: () => new (db().DynamoPostStore)(table()),
+    locks: () => new (db().DynamoLockStore)(table()),
+    pace: () => new (db().DynamoPaceStore)(table()),
+    events: () => new (db().DynamoEventSink)(table()),
     webhooks: () => shared.webhooks,
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS, clock: liveClock }),
-    schedules: () => new DynamoScheduleStore(table),
+    schedules: () => new (db().DynamoScheduleStore)(table()),
     networks: () => {
-      const registry = tracedRegistry(registryModule().buildRegistry(cfg));
+      const registry = tracedModule().tracedRegistry(registryModule().buildRegistry(cfg));
       // sandbox mode (local only): posts to simulated networks link to the sandbox inbox
       if (!local || !cfg.SANDBOX_ORIGIN) return registry;
       const simulated = new Set(cfg.SANDBOX_NETWORKS.split(',').map((n) => n.trim()).filter(isPlatformName));
       return sandboxLinksModule().withSandboxLinks(registry, cfg.SANDBOX_ORIGIN, simulated);
     },
-    oauth: () => ({ providers: registryModule().buildOAuthProviders(cfg), clients: oauthClients(cfg) }),
+    // The sign-in side is network code (wired with `networks`); the client registrations are configuration.
+    oauth: () => lazily<Deps['oauth']>({ providers: () => registryModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
     media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,
     // Dashboard (issue 16)
-    sessions: () => new DynamoSessionStore(table),
+    sessions: () => new (db().DynamoSessionStore)(table()),
     // --- MCP server (issue 11)
-    mcpOAuth: () => new DynamoMcpOAuthStore(table),
-    guardrails: () => new DynamoGuardrailStore(table),
-    apps: () => new McpAppRegistry(new DynamoMcpOAuthStore(table)),
-    approvals: () => new DynamoApprovalStore(table),
-    branding: () => new DynamoBrandingStore(table),
+    mcpOAuth: () => new (db().DynamoMcpOAuthStore)(table()),
+    guardrails: () => new (db().DynamoGuardrailStore)(table()),
+    apps: () => new (db().McpAppRegistry)(new (db().DynamoMcpOAuthStore)(table())),
+    approvals: () => new (db().DynamoApprovalStore)(table()),
+    branding: () => new (db().DynamoBrandingStore)(table()),
     // --- AI drafts (issue 12)
     ai: () => draftProvider(cfg),
     // --- Lean publish path (issue 18)
-    publishContext: () => new DynamoPublishContextStore(table),
+    publishContext: () => new (db().DynamoPublishContextStore)(table()),
     fanOut: () => new WebhookFanOut(() => deps),
     settings: () => Object.freeze({
       publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
@@ -219,7 +235,7 @@ export function buildDeps(cfg: Config): Deps {
     }),
     // --- Billing (issue 13)
     payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
-    billing: () => new DynamoBillingStore(table),
+    billing: () => new (db().DynamoBillingStore)(table()),
   });
   return deps;
 }
@@ -246,6 +262,20 @@ let deps: Deps | undefined;
 export function getDeps(): Deps {
   deps ??= buildDeps(config());
   return deps;
+}
+
+/**
+ * The dependencies as one function sees them: only what its declaration (route or worker grants, networks) wires,
+ * as its Lambda bundle does (shared/wiring/declaration.ts). One view per dependencies object (setDeps starts anew).
+ */
+export function depsFor(fn: string, declaration: WiringDeclaration): () => Deps {
+  const views = new WeakMap<Deps, Deps>();
+  return () => {
+    const all = getDeps();
+    let view = views.get(all);
+    if (!view) views.set(all, view = declaredDeps(all, fn, declaration));
+    return view;
+  };
 }
 
 /** Replaces the dependencies (tests) or forgets them so the next call rebuilds from the environment. */

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { localRoutes as routes } from '../../infra/routes/local';
 import { NotFoundError } from '../../shared/domain/errors';
 import { setPlanManually } from '../../shared/app/billing/plan-state';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { approvalsRoutes as routes } from '../../infra/routes/approvals';
 import { getApproval } from '../../shared/app/approvals/approvals';
 
 export const handler = httpHandler(routes.getApproval, async (req) => ok(await getApproval(req.deps, req.principal.account.id, req.params.id)));

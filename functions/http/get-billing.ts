@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { billingRoutes as routes } from '../../infra/routes/billing';
 import { billingOverview } from '../../shared/app/billing/overview';
 
 /** GET /api/billing: plan, subscription, scheduled change, grace period and plan-change history. */

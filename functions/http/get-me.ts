@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { accountRoutes as routes } from '../../infra/routes/account';
 import { me } from '../../shared/app/usage';
 
 export const handler = httpHandler(routes.getMe, async (req) => ok(await me(req.deps, req.principal.account, req.principal.key.id)));

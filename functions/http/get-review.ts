@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { routes } from '../../infra/routes';
+import { approvalsRoutes as routes } from '../../infra/routes/approvals';
 import { AppError } from '../../shared/domain/errors';
 import { pageReply } from '../../shared/http/dashboard/layout';
 import { reviewPage, reviewProblemPage } from '../../shared/http/dashboard/approval-views';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { accountRoutes as routes } from '../../infra/routes/account';
 import { setRedirectOrigins } from '../../shared/app/security/redirects';
 
 export const handler = httpHandler(routes.patchMe, async (req) =>

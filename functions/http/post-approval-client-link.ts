@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { approvalsRoutes as routes } from '../../infra/routes/approvals';
 import { createClientLink } from '../../shared/app/approvals/approvals';
 
 /** A single-use link for a client approver (Pro and above); the key itself can never decide. */

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { schedulingRoutes as routes } from '../../infra/routes/scheduling';
 import { bulkSchedule } from '../../shared/app/schedule/create';
 
 /** JSON {posts: [...]} or, with Content-Type text/csv, the raw CSV text. */

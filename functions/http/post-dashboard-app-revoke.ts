@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { routes } from '../../infra/routes';
+import { mcpRoutes as routes } from '../../infra/routes/mcp';
 import { redirect } from '../../shared/http/dashboard/layout';
 import { revokeApp } from '../../shared/app/mcp-oauth/apps';
 

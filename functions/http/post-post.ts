@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { accepted, ok } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { publishingRoutes as routes } from '../../infra/routes/publishing';
 import { validatePost } from '../../shared/app/publish/request';
 import { publishPost } from '../../shared/app/publish/create-post';
 

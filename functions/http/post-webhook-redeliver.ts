@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { accepted } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { webhooksRoutes as routes } from '../../infra/routes/webhooks';
 import { redeliver } from '../../shared/app/webhooks/deliveries';
 
 export const handler = httpHandler(routes.postWebhookRedeliver, async (req) =>

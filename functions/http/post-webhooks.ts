@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { created } from '../../shared/http/reply';
-import { routes } from '../../infra/routes';
+import { webhooksRoutes as routes } from '../../infra/routes/webhooks';
 import { createWebhook } from '../../shared/app/webhooks/endpoints';
 
 export const handler = httpHandler(routes.postWebhooks, async (req) => created(await createWebhook(req.deps, req.principal.account, req.body)));

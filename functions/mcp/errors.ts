@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../shared/domain/errors';
 
 /** The structuredContent of a failed tool call: the REST error body plus what happened and how to fix it. */

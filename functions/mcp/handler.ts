@@ -2,18 +2,18 @@
 // adapters lazily (billing's Stripe adapter imports zod), so esbuild wraps zod in lazy initialisers; without this
 // first use, the SDK's top-level z.custom() runs against a half-initialised zod and the bundle throws at cold start
 // ("Class is not a constructor"; test/infra/mcp-bundle.test.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 z.string();
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { routes } from '../../infra/routes';
+import { mcpRoutes as routes } from '../../infra/routes/mcp';
 import { errorHandler, requestLog, requestState, stateOf } from '../../shared/http/middlewares';
 import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
 import { mcpServer } from './server';
-import { getDeps } from '../../shared/container';
+import { depsFor } from '../../shared/container';
 import { config } from '../../shared/config';
 
 const route = routes.postMcp;
@@ -24,7 +24,7 @@ const route = routes.postMcp;
  * stateless mode) and DELETE (no sessions) answer 405.
  */
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-  .use(requestState(getDeps))
+  .use(requestState(depsFor('route post-mcp', routes.postMcp)))
   .use(requestLog(route))
   .use(errorHandler())
   .use({

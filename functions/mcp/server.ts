@@ -1,6 +1,6 @@
 import { requireScope } from '../../shared/app/auth';
 import { requiredScope } from '../../shared/domain/api-key';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { hit, perMinute } from '../../shared/app/rate-limit';

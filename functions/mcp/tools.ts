@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../../shared/app/deps';
 import type { McpCaller } from '../../shared/app/mcp-oauth/authenticate';
 import type { RouteDef } from '../../shared/http/route';

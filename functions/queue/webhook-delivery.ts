@@ -1,7 +1,11 @@
-import { getDeps } from '../../shared/container';
+import { depsFor } from '../../shared/container';
+import { webhookWorker } from '../../infra/workers';
 import { deliverWebhook, RetryLater, WebhookMessage } from '../../shared/app/webhooks/deliveries';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { sqsMessageHandler } from './sqs-batch';
+
+/** What this function declares it uses (infra/workers.ts), as its Lambda bundle wires it. */
+const workerDeps = depsFor('webhook-worker', webhookWorker);
 
 /**
  * The webhook delivery worker: one record = one try of one delivery, records in parallel. A try that cannot run now
@@ -11,7 +15,7 @@ import { sqsMessageHandler } from './sqs-batch';
 export const handler = sqsMessageHandler('webhook', WebhookMessage, async (msg) => {
   await withLogContext({ delivery_id: msg.delivery_id, attempt: msg.attempt }, async () => {
     try {
-      await deliverWebhook(getDeps(), msg);
+      await deliverWebhook(workerDeps(), msg);
     } catch (err) {
       if (err instanceof RetryLater) log.info('webhook try deferred', { delivery_id: msg.delivery_id, attempt: msg.attempt, reason: err.message });
       else log.error('webhook try failed internally; will retry', { delivery_id: msg.delivery_id, attempt: msg.attempt, ...errorFields(err) });

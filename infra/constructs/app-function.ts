@@ -7,6 +7,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { LAMBDA_BUNDLE, LAMBDA_EXTERNALS, wiringOf } from '../bundling';
+import { wiringDefines, type WiringDeclaration } from '../../shared/wiring/declaration';
 
 /** The repository root: handler paths in routes.ts and workers.ts are relative to it. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -27,11 +29,14 @@ export interface AppFunctionProps {
   logRemovalPolicy?: RemovalPolicy;
   /** Customer-managed KMS key encrypting the function's log group. */
   logsKey?: kms.IKey;
+  /** What the bundle wires (shared/wiring/declaration.ts). @default the declaration of the route or worker whose handler this is */
+  wiring?: WiringDeclaration;
 }
 
 /**
- * A NodejsFunction with the project's defaults: Node.js 22 on arm64, esbuild bundle (minified, source maps, CJS:
- * middy 6 is ESM-only but esbuild converts it), active tracing, and its own log group kept one month.
+ * A NodejsFunction with the project's defaults: Node.js 22 on arm64, an esbuild bundle with infra/bundling.ts's
+ * settings (minified CJS — middy 6 is ESM-only but esbuild converts it —, a source map beside it, only the adapters
+ * the function's declaration wires), active tracing, and its own log group kept one month.
  *
  * The function gets its own role without the AWSLambdaBasicExecutionRole managed policy: it may write only to its
  * own log group, and every other permission is added by infra/constructs/grants.ts from the route/worker's grants.
@@ -84,18 +89,22 @@ export class AppFunction extends Construct {
       ...(props.functionName ? { functionName: props.functionName } : {}),
       ...(props.description ? { description: props.description } : {}),
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(LAMBDA_BUNDLE.nodeOptions ? { NODE_OPTIONS: LAMBDA_BUNDLE.nodeOptions } : {}),
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         ...props.environment,
       },
+      // infra/bundling.ts: the same settings the bench measures and the bundle-graph test checks
       bundling: {
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false, // stack traces need the mappings, not a copy of the sources (keeps the zip small)
-        target: 'node22',
+        minify: LAMBDA_BUNDLE.minify,
+        sourceMap: LAMBDA_BUNDLE.sourceMap,
+        sourcesContent: LAMBDA_BUNDLE.sourcesContent,
+        target: LAMBDA_BUNDLE.target,
         format: OutputFormat.CJS,
-        // Ship the locked @aws-sdk/* versions (package-lock) instead of whatever the Lambda runtime carries.
-        bundleAwsSDK: true,
+        mainFields: [...LAMBDA_BUNDLE.mainFields],
+        define: placeholder ? {} : wiringDefines(props.wiring ?? wiringOf(props.handlerFile)),
+        esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+        bundleAwsSDK: LAMBDA_BUNDLE.awsSdk === 'bundled',
+        externalModules: LAMBDA_EXTERNALS,
       },
     });
 

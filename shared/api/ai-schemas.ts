@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Request and response schemas of AI drafts (POST /api/generate, POST /api/week); OpenAPI is generated from them,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLATFORM_NAMES } from '../domain/platforms';
 import { NetworkResultSchema } from './publish-schemas';
 

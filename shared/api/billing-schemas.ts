@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLAN_NAMES } from '../domain/plans';
 import { BILLING_INTERVALS, PAID_PLANS } from '../domain/billing';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLATFORM_NAMES } from '../domain/platforms';
 
 /** Query and form shapes of the dashboard pages (issue 16). Forms arrive url-encoded; `csrf` is checked by the middleware. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLATFORM_NAMES } from '../domain/platforms';
 
 /** PUT /api/guardrails/{kind}/{id} (issue 16). A missing limit means "no limit"; the body replaces the old one. */

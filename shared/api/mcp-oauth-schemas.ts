@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Response shapes of the MCP server's OAuth endpoints (issue 11), for the OpenAPI document. */
 export const ProtectedResourceMetadata = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSafeDisplayText, UNSAFE_DISPLAY_TEXT } from '../domain/display-text';
 import { MEDIA_CONTENT_TYPES } from '../domain/media';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Request and response schemas of OAuth sign-ins, connect links and the X add-on (OpenAPI is generated from these). */
 

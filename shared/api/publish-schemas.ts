@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Request and response schemas of connections and publishing (OpenAPI is generated from these). */
 

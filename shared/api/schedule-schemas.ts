@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SCHEDULE_STATUSES } from '../ports/schedules';
 import { NetworkResultSchema } from './publish-schemas';
 import { RecurringRequestSchema, ScheduleRequestSchema, SchedulePatchSchema } from '../app/schedule/request';

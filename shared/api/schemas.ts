@@ -1,5 +1,5 @@
 import { GuardrailsView } from './guardrail-schemas';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLAN_NAMES } from '../domain/plans';
 import { KEY_SCOPES } from '../domain/api-key';
 import { isSafeDisplayText, UNSAFE_DISPLAY_TEXT } from '../domain/display-text';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Request and response schemas of the security settings of an account (issue 17). */
 

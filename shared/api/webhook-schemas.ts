@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WEBHOOK_EVENTS } from '../domain/webhooks';
 
 /** Request and response schemas of signed webhooks (OpenAPI is generated from these). */

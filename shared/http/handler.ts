@@ -7,7 +7,7 @@ import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
 import type { SessionPrincipal } from '../app/dashboard/sign-in';
 import { auth, errorHandler, JSON_HEADERS, loopbackOnly, parseRequest, rateLimit, requestLog, requestState, stateOf } from './middlewares';
-import { getDeps } from '../container';
+import { depsFor } from '../container';
 import { config } from '../config';
 import { withLogContext } from '../log';
 import { coldStart } from '../metrics';
@@ -63,8 +63,10 @@ function toResult(reply: Reply, https: boolean): APIGatewayProxyStructuredResult
  * zod validation, around a route function that calls one use case and returns a Reply.
  */
 export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>): LambdaHttpHandler {
+  // The route sees only the dependencies it declares (grants, networks): the same ones its Lambda bundle carries.
+  const routeDeps = depsFor(`route ${route.id}`, route);
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(requestState(getDeps))
+    .use(requestState(routeDeps))
     .use(requestLog(route))
     .use(errorHandler(route))
     .use(loopbackOnly(route))

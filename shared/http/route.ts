@@ -46,6 +46,13 @@ export interface RouteDef {
   params?: z.ZodObject;
   responses: Record<number, ResponseDef>;
   grants: readonly Grant[];
+  /**
+   * The function talks to the social networks (network adapters, OAuth sign-in providers): only then are they in its
+   * bundle (shared/wiring/declaration.ts).
+   */
+  networks?: boolean;
+  /** The function signs S3 URLs but needs no S3 permission (its bundle gets the S3 client, its role no S3 grant). */
+  presigns?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
   // --- MCP server (issue 11) ---

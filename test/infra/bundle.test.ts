@@ -37,6 +37,9 @@ test('get-platforms bundles with esbuild into a CJS file that answers its route'
   expect(code.length / code.split('\n').length).toBeGreaterThan(1000); // minified: long lines
   expect(code.length).toBeLessThan(5_000_000);
   expect(code).not.toMatch(/require\(["']@middy\/core["']\)/); // bundled, not left external
+  // infra/bundling.ts reaches the CDK build: the env-only credential source replaces the SDK's default chain
+  expect(code).not.toContain('@aws-sdk/credential-provider-node - defaultProvider'); // the chain's own log lines
+  expect(code).toContain('Lambda sets them from the execution role');
 
   // Load the bundle outside the project (no node_modules reachable) and invoke it.
   const event = path.join(PROJECT_ROOT, 'events/http/get-platforms.json');

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PaymentProvider, PriceTable } from '../../ports/billing';
 import { BILLING_INTERVALS, PAID_PLANS, type BillingEvent, type BillingInterval, type PaidPlan } from '../../domain/billing';
 import { BillingProviderError, BillingUnavailableError, InvalidSignatureError } from '../../domain/billing-errors';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import type { OAuthClientRecord } from '../../ports/mcp-oauth';
 import { newId } from '../../domain/ids';

@@ -1,6 +1,6 @@
 import { KEY_SCOPES, type KeyScope } from '../../domain/api-key';
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import type { AiApp, OAuthTokenRecord } from '../../ports/mcp-oauth';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BadRequestError } from '../../domain/errors';
 import type { PlatformName } from '../../domain/platforms';
 import type { MediaRef } from '../../domain/post';

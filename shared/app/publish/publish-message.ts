@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Actor } from '../auth';
 import type { PublishContext } from '../../ports/publishing';
 import { isPlatformName, type PlatformName } from '../../domain/platforms';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BadRequestError } from '../../domain/errors';
 import { isPlatformName, type PlatformName } from '../../domain/platforms';
 import { nearestName, unknownFieldError } from '../unknown-fields';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PostRequestSchema } from '../publish/request';
 
 /** run_at: ISO 8601 with a UTC offset, or the literal next_slot (checked by parseRunAt, with its own code). */

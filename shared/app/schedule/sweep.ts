@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import { errorFields, log } from '../../log';
 import { fireScheduled } from './fire';

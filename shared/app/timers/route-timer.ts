@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import { isPlatformName } from '../../domain/platforms';
 import type { PublishMessage } from '../publish/publish-message';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import type { ServiceEvent } from '../../ports/publishing';
 import type { WebhookDelivery, WebhookEndpoint } from '../../ports/webhooks';

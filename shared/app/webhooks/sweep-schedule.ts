@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The dispatcher input of the recurring delivery sweep. */
 export const WebhookSweepInput = z.object({ kind: z.literal('webhook-sweep') });

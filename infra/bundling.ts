@@ -1,0 +1,84 @@
+import path from 'node:path';
+import type { BuildOptions } from 'esbuild';
+import { routeList } from './routes';
+import { dispatcher, workers } from './workers';
+import { handlerFile } from '../shared/http/route';
+import { wiringDefines, type WiringDeclaration } from '../shared/wiring/declaration';
+
+/**
+ * THE esbuild settings of a Lambda bundle. infra/constructs/app-function.ts hands them to the CDK NodejsFunction,
+ * bench/bundles.bench.ts and test/infra/bundle-graph.test.ts build with exactly the same (esbuildOptions), so what
+ * the bench measures and the test checks is what is deployed.
+ *
+ * - The AWS SDK is bundled (only the clients the function's declaration wires, tree-shaken from the packages' ES
+ *   modules), not taken from the Lambda runtime: the locked versions run, and it loads faster (docs/decisions.md).
+ * - `mainFields: module, main`: packages' ES module builds, so esbuild drops what a function does not use.
+ * - `define`: the container's wiring switches for this function (shared/wiring/declaration.ts).
+ * - The SDK clients read the execution role's credentials from the environment only (shared/wiring/lambda-credentials.ts).
+ * - Source maps are written but not loaded at start (no --enable-source-maps; docs/decisions.md).
+ */
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+export const LAMBDA_BUNDLE = {
+  platform: 'node',
+  target: 'node22',
+  format: 'cjs',
+  minify: true,
+  mainFields: ['module', 'main'] as string[],
+  /**
+   * `bundled`: the locked SDK inside each bundle (only the clients the function wires). `runtime`: left out and
+   * loaded from the Lambda runtime's own copy (smaller bundles, an SDK version we neither lock nor test).
+   */
+  awsSdk: 'bundled' as 'bundled' | 'runtime',
+  /** A map next to the code, without copies of the sources (keeps the zip small). */
+  sourceMap: true,
+  sourcesContent: false,
+  /** Packages replaced in every bundle (esbuild alias; absolute paths: esbuild resolves them in its working directory). */
+  alias: {
+    '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'shared/wiring/lambda-credentials.ts'),
+    // one luxon: cron-parser require()s its CommonJS build, our imports would add its ES build (70 KB twice)
+    luxon: path.join(PROJECT_ROOT, 'node_modules/luxon/build/node/luxon.js'),
+  } as Record<string, string>,
+  /** NODE_OPTIONS of every function: empty, so stack traces are not mapped at start (see decisions). */
+  nodeOptions: '' as string,
+} as const;
+
+/** Packages left out of every bundle (loaded from the Lambda runtime). */
+export const LAMBDA_EXTERNALS: string[] = LAMBDA_BUNDLE.awsSdk === 'runtime' ? ['@aws-sdk/*', '@smithy/*'] : [];
+
+/** One deployed Lambda function: its name, its handler file and what it declares it wires. */
+export interface LambdaFunction { id: string; handler: string; wiring: WiringDeclaration }
+
+/** Every function the stacks deploy: the routes (not the local-only ones), the queue workers and the dispatcher. */
+export function lambdaFunctions(): LambdaFunction[] {
+  return [
+    ...routeList.filter((r) => !r.localOnly).map((r) => ({ id: r.id, handler: handlerFile(r), wiring: { grants: r.grants, networks: r.networks, presigns: r.presigns } })),
+    ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: { grants: w.grants, networks: w.networks } })),
+    { id: dispatcher.id, handler: dispatcher.handler, wiring: { grants: dispatcher.grants, networks: dispatcher.networks } },
+  ];
+}
+
+/** The declaration of the function whose handler is `handler` (project-relative); throws for an unknown handler. */
+export function wiringOf(handler: string): WiringDeclaration {
+  const found = lambdaFunctions().find((f) => f.handler === handler);
+  if (!found) throw new Error(`${handler} is no route, worker or dispatcher handler (infra/routes, infra/workers.ts): its wiring is unknown`);
+  return found.wiring;
+}
+
+/** esbuild options of one function's bundle (bench and tests; the CDK build is given the same through app-function.ts). */
+export function esbuildOptions(root: string, handler: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [path.join(root, handler)],
+    absWorkingDir: root,
+    bundle: true,
+    platform: LAMBDA_BUNDLE.platform,
+    target: LAMBDA_BUNDLE.target,
+    format: LAMBDA_BUNDLE.format,
+    minify: LAMBDA_BUNDLE.minify,
+    mainFields: LAMBDA_BUNDLE.mainFields,
+    define: wiringDefines(wiringOf(handler)),
+    alias: LAMBDA_BUNDLE.alias,
+    external: LAMBDA_EXTERNALS,
+    outfile,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * What each Lambda bundle holds, from esbuild's metafile with the production options (infra/bundling.ts, the ones
+ * app-function.ts gives the CDK build): a function carries a network adapter only when it declares `networks`, an
+ * AWS SDK client (or Stripe) only when one of its grants uses it, never the local stand-ins.
+ *
+ * Fast: functions of the same wiring are built together, nothing is written, and packages are left external (their
+ * insides are the same in every bundle; what matters is which ones the function's own graph imports). Three full
+ * production builds then check inside the packages: no zod locale but English, not the SDK's full credential chain,
+ * luxon once.
+ */
+import { build, type Metafile } from 'esbuild';
+import path from 'node:path';
+import { esbuildOptions, lambdaFunctions, type LambdaFunction } from '../../infra/bundling';
+import { dispatcher, workers } from '../../infra/workers';
+import { DISPATCHER_GRANTS } from '../../infra/stacks/api-stack';
+import { WORKER_GRANTS } from '../../infra/stacks/workers-stack';
+import { wiredGroups, wiringDefines, type WireGroup } from '../../shared/wiring/declaration';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** The packages each wiring group brings; a bundle may hold one only if its function wires the group. */
+const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
+  ['@aws-sdk/client-dynamodb', ['TABLE']],
+  ['@aws-sdk/lib-dynamodb', ['TABLE']],
+  ['@aws-sdk/client-sqs', ['SQS']],
+  ['@aws-sdk/client-s3', ['S3']],
+  ['@aws-sdk/s3-request-presigner', ['S3']],
+  ['@aws-sdk/client-sesv2', ['SES']],
+  ['@aws-sdk/client-kms', ['KMS']],
+  ['@aws-sdk/client-scheduler', ['SCHEDULER']],
+  ['@aws-sdk/client-ssm', ['OAUTH_SSM', 'BILLING']],
+  ['@aws-sdk/client-bedrock-runtime', ['AI']],
+  ['stripe', ['BILLING']],
+];
+
+/** Project modules that serve only the local runtime. */
+const LOCAL_ONLY = ['shared/adapters/local/', 'shared/adapters/dynamodb/table-scheduler.ts', 'shared/networks/sandbox-links.ts'];
+
+/** Per function: the project files in its bundle and the packages they import. */
+const graphs = new Map<string, { files: string[]; packages: Set<string> }>();
+
+const packageOf = (specifier: string) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+
+beforeAll(async () => {
+  const byWiring = new Map<string, LambdaFunction[]>();
+  for (const fn of lambdaFunctions()) {
+    const key = JSON.stringify(wiringDefines(fn.wiring));
+    byWiring.set(key, [...(byWiring.get(key) ?? []), fn]);
+  }
+  await Promise.all([...byWiring.values()].map(async (fns) => {
+    const { outfile: _outfile, ...options } = esbuildOptions(ROOT, fns[0]!.handler, 'unused.js');
+    const out = await build({
+      ...options, packages: 'external',
+      entryPoints: Object.fromEntries(fns.map((f) => [f.id, path.join(ROOT, f.handler)])),
+      outdir: path.join(ROOT, 'cdk.out', 'bundle-graph'),
+      write: false, metafile: true, logLevel: 'silent',
+    });
+    const meta = out.metafile as Metafile;
+    for (const fn of fns) {
+      const output = Object.entries(meta.outputs).find(([file]) => file.endsWith(`/${fn.id}.js`));
+      if (!output) throw new Error(`no output for ${fn.id}`);
+      const files = Object.keys(output[1].inputs);
+      const packages = new Set(files.flatMap((f) => (meta.inputs[f]?.imports ?? []).filter((i) => i.external && !i.path.startsWith('node:')).map((i) => packageOf(i.path))));
+      graphs.set(fn.id, { files, packages });
+    }
+  }));
+});
+
+const functions = lambdaFunctions();
+
+test('every deployed function is built (routes, workers, dispatcher)', () => {
+  expect(functions.length).toBeGreaterThan(90);
+  expect(functions.map((f) => f.id)).toEqual(expect.arrayContaining(['get-plans', 'post-post', 'publish-worker', 'webhook-worker', 'dispatch', 'post-mcp']));
+  for (const fn of functions) expect(graphs.get(fn.id)?.files).toContain(fn.handler);
+});
+
+describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
+  const groups = wiredGroups(fn.wiring);
+  const graph = () => graphs.get(fn.id) ?? { files: [], packages: new Set<string>() };
+
+  test(fn.wiring.networks ? 'carries the network adapters it declares' : 'carries no network adapter', () => {
+    const adapters = graph().files.filter((f) => /^shared\/networks\/[a-z]+\//.test(f));
+    if (fn.wiring.networks) expect(adapters.length).toBeGreaterThan(0);
+    else expect(adapters).toEqual([]);
+  });
+
+  test('carries only the AWS SDK clients (and Stripe) its grants use, and never the local stand-ins', () => {
+    const { files, packages } = graph();
+    expect(PACKAGES_OF.filter(([pkg, by]) => !by.some((g) => groups.has(g)) && packages.has(pkg)).map(([pkg]) => pkg)).toEqual([]);
+    // a client this table does not know: add it to PACKAGES_OF with the grant that uses it
+    expect([...packages].filter((p) => p.startsWith('@aws-sdk/client-') && !PACKAGES_OF.some(([pkg]) => pkg === p))).toEqual([]);
+    if (groups.has('TABLE')) expect(packages).toContain('@aws-sdk/client-dynamodb');
+    expect(files.filter((f) => LOCAL_ONLY.some((l) => f.startsWith(l)))).toEqual([]);
+  });
+});
+
+test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod locale but English, not the full SDK credential chain, one luxon', async (id) => {
+  const fn = functions.find((f) => f.id === id)!;
+  const out = await build({ ...esbuildOptions(ROOT, fn.handler, path.join(ROOT, 'cdk.out', 'bundle-graph', `${id}.js`)), write: false, metafile: true, logLevel: 'silent' });
+  const inputs = Object.entries(Object.values(out.metafile!.outputs)[0]!.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
+  expect(inputs.filter((f) => /node_modules\/zod\/.*\/locales\/(?!en\.js)/.test(f))).toEqual([]);
+  expect(inputs.filter((f) => f.includes('node_modules/@aws-sdk/credential-provider-node/'))).toEqual([]);
+  expect(inputs).toContain('shared/wiring/lambda-credentials.ts');
+  expect(inputs.some((f) => f.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
+  expect(inputs.filter((f) => f.includes('node_modules/luxon/build/') && !f.endsWith('luxon/build/node/luxon.js'))).toEqual([]);
+});
+
+test("the workers' and the dispatcher's declarations are the grants their stacks give them", () => {
+  for (const w of workers) expect(WORKER_GRANTS).toEqual(expect.arrayContaining([...w.grants]));
+  expect(new Set(workers.flatMap((w) => w.grants))).toEqual(new Set(WORKER_GRANTS));
+  expect(new Set(dispatcher.grants)).toEqual(new Set(DISPATCHER_GRANTS));
+});
