@@ -40,7 +40,8 @@ export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock
   if (key.revoked_at) throw new UnauthorizedError('The API key was revoked');
   if (key.expires_at && Date.parse(key.expires_at) <= deps.clock.now()) throw new UnauthorizedError('The API key has expired');
   const actor: Actor = { kind: 'key', id: key.id };
-  const loaded = opts.publishing && deps.publishContext ? await loadPublishingAccount({ ...deps, publishContext: deps.publishContext }, key.account_id, actor) : undefined;
+  const publishContext = opts.publishing ? deps.publishContext : undefined;
+  const loaded = publishContext ? await loadPublishingAccount({ accounts: deps.accounts, clock: deps.clock, publishContext }, key.account_id, actor) : undefined;
   const context = loaded?.context;
   const account = loaded ? loaded.account : await deps.accounts.get(key.account_id);
   if (!account) throw new UnauthorizedError('The API key is not valid');

@@ -6,7 +6,7 @@ import { startLocalRuntime, type LocalOptions, type LocalRuntime } from '../../i
 /** Starts the whole local runtime on a random port with a fresh data dir (`opts`: a test clock, manual timers). */
 export async function startRuntime(env: Record<string, string> = {}, dataDir?: string, opts: Pick<LocalOptions, 'clock' | 'manualTimers'> = {}): Promise<LocalRuntime> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'spa-e2e-'));
-  return startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: 'silent', ...env }, ...opts });
+  return startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, ...opts });
 }
 
 /** A tiny JSON client for the runtime. */
