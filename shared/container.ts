@@ -22,6 +22,7 @@ import { errorFields, log } from './log';
 import { traceClient } from './tracing';
 import { trimBase } from './domain/values';
 import { declaredDeps, type WiringDeclaration } from './wiring/declaration';
+import { polledResults } from './adapters/aws/polled-results';
 
 /*
  * Each adapter is loaded with require() on first use, behind its wiring switch `process.env.SPA_WIRE_<GROUP>`. In a
@@ -84,6 +85,9 @@ const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => p
   ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/openai-drafter');
 const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The local drafter (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-drafter');
+// --- Local speed (issue 18)
+const localResultsModule: Module<typeof import('./adapters/local/in-process-results')> = () => process.env.SPA_WIRE_LOCAL === 'off'
+  ? unwired('The in-process result signal (local runtime only)', 'RUNTIME=local') : require('./adapters/local/in-process-results');
 
 /** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -233,6 +237,8 @@ export function buildDeps(cfg: Config): Deps {
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
       aiTimeoutMs: cfg.AI_TIMEOUT_MS,
     }),
+    // --- Local speed (issue 18): the worker shares the process with the API locally; in AWS only the poll notices
+    resultSignal: () => (local ? new (localResultsModule().InProcessResults)() : polledResults),
     // --- Billing (issue 13)
     payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
     billing: () => new (db().DynamoBillingStore)(table()),

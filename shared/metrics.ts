@@ -9,7 +9,7 @@ import { logContext } from './log';
  * metric with its own dimension set), so a worker that dies mid-batch loses nothing already counted. Names and
  * dimensions are the contract the Observability stack's dashboard and alarms read (infra/stacks/observability-stack.ts).
  * `POWERTOOLS_METRICS_DISABLED=true` turns them off (the test setup does; `POWERTOOLS_DEV` does too unless that is
- * set to false).
+ * set to false; so does `LOG_LEVEL=silent` in the local runtime unless the switch says otherwise).
  */
 export const METRICS_NAMESPACE_DEFAULT = 'SocialPublishing';
 
@@ -46,10 +46,15 @@ function root(): Metrics {
   return base;
 }
 
-/** Powertools' own rule, checked before building anything: the explicit switch wins, else dev mode turns EMF off. */
+/**
+ * Powertools' own rule, checked before building anything: the explicit switch wins, else dev mode turns EMF off.
+ * The local runtime, where no one turns these lines into metrics, also writes none while its logs are silenced
+ * (LOG_LEVEL=silent): they would be the only output, at a cost per call.
+ */
 function disabled(): boolean {
   const flag = process.env.POWERTOOLS_METRICS_DISABLED;
   if (flag !== undefined) return flag === 'true' || flag === '1';
+  if (process.env.RUNTIME === 'local' && process.env.LOG_LEVEL === 'silent') return true;
   return process.env.POWERTOOLS_DEV === 'true' || process.env.POWERTOOLS_DEV === '1';
 }
 

@@ -10,7 +10,7 @@ import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
 import type { Clock } from '../../shared/ports/clock';
 import { TableScheduler } from '../../shared/adapters/dynamodb/table-scheduler';
 import { documentClient } from '../../shared/adapters/dynamodb/client';
-import { ensureTable, startDynamo, startS3, startSqs } from './services';
+import { ensureTable, startDynamoThread, startS3, startSqs } from './services';
 import { startHttpServer, type ExtraRoute } from './http-server';
 import { lambdaContext, loadHandler } from './invoke';
 import { startPoller } from './sqs-poller';
@@ -69,7 +69,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   const sandbox = given.NETWORKS === 'sandbox' ? new Sandbox() : undefined;
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
-  const dynamo = await startDynamo(path.join(dataDir, 'dynamodb'));
+  const dynamo = await startDynamoThread(path.join(dataDir, 'dynamodb'));
   await ensureTable(dynamo.endpoint, TABLE_NAME);
   const s3 = await startS3(path.join(dataDir, 's3'), [MEDIA_BUCKET]);
   const sqs = await startSqs();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
@@ -18,7 +19,7 @@ export interface Service {
 
 export async function startDynamo(dataDir: string | undefined, port = 0): Promise<Service> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const server = dynalite({ ...(dataDir ? { path: dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const server = dynalite({ ...(dataDir ? { path: dataDir } : {}), ...DYNALITE_OPTIONS });
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, '127.0.0.1', () => resolve()); });
   const { port: bound } = server.address() as AddressInfo;
   return {
@@ -27,6 +28,53 @@ export async function startDynamo(dataDir: string | undefined, port = 0): Promis
       server.close(() => resolve());
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     }),
+  };
+}
+
+const DYNALITE_OPTIONS = { createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 };
+
+/**
+ * The dynalite server of a worker thread (plain JavaScript, so it runs unchanged under tsx, jest and node): it
+ * listens on loopback, posts `{port}` (or `{error}`) and, on "stop", closes the server and its database.
+ */
+const DYNALITE_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const dynalite = require(workerData.module);
+const server = dynalite(workerData.options);
+server.once('error', (err) => parentPort.postMessage({ error: String((err && err.stack) || err) }));
+server.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', (m) => {
+  if (m !== 'stop') return;
+  server.close(() => { parentPort.postMessage({ stopped: true }); parentPort.close(); });
+  if (server.closeAllConnections) server.closeAllConnections();
+});
+`;
+
+/**
+ * dynalite in its own worker thread: the same engine behind the same HTTP endpoint, but its request parsing, its
+ * expression evaluation and LevelDB run on the second core instead of the event loop that also serves the API and
+ * the workers (the local runtime is otherwise one CPU-bound Node event loop).
+ */
+export async function startDynamoThread(dataDir: string | undefined, port = 0): Promise<Service> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const worker = new Worker(DYNALITE_THREAD, {
+    eval: true,
+    workerData: { module: require.resolve('dynalite'), options: { ...(dataDir ? { path: dataDir } : {}), ...DYNALITE_OPTIONS }, port },
+  });
+  const bound = await new Promise<number>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the dynalite thread exited (${code}) before listening`)));
+    worker.once('message', (m: { port?: number; error?: string }) => (m.port ? resolve(m.port) : reject(new Error(m.error))));
+  }).catch(async (err) => { await worker.terminate(); throw err; });
+  worker.removeAllListeners();
+  worker.on('error', () => undefined);
+  return {
+    endpoint: `http://127.0.0.1:${bound}`,
+    stop: async () => {
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.postMessage('stop');
+      await exited;
+    },
   };
 }
 

@@ -32,30 +32,37 @@ function toRecord(m: Message, arn: string): SQSRecord {
 /**
  * The local event-source mapping: long-polls a queue, invokes the worker handler with a real SQS event, deletes
  * the records that succeeded and leaves `batchItemFailures` (or the whole batch when the handler throws) to come
- * back after the visibility timeout and, past maxReceiveCount, to be redriven to the DLQ by the queue. Several
- * loops run at once, as Lambda runs several batches of one queue concurrently.
+ * back after the visibility timeout and, past maxReceiveCount, to be redriven to the DLQ by the queue. Up to
+ * `concurrency` batches are handled at once, as Lambda runs several batches of one queue concurrently. One receive
+ * is waiting at a time: several long polls on one queue would all be woken by each send (the stand-in wakes every
+ * waiter) and all but one answer empty, each an HTTP round trip for nothing.
  */
 export function startPoller(sqs: SQSClient, opts: PollerOptions) {
   let running = true;
   const abort = new AbortController();
+  const concurrency = opts.concurrency ?? 4;
   let batchWaiters: Array<() => void> = [];
   const batchDone = () => { const w = batchWaiters; batchWaiters = []; for (const wake of w) wake(); };
-  /** One receive, and the batch's handling and deletion when messages came. */
-  const receiveAndHandle = async () => {
-    let messages: Message[] = [];
+  const handling = new Set<Promise<void>>();
+  let slotFreed: (() => void) | undefined;
+  /** One receive (a long poll); an error is reported and the next receive waits a moment. */
+  const receive = async (): Promise<Message[]> => {
     try {
       const res = await sqs.send(new ReceiveMessageCommand({
         QueueUrl: opts.queueUrl, MaxNumberOfMessages: opts.batchSize, WaitTimeSeconds: 1,
         MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'],
       }), { abortSignal: abort.signal });
-      messages = res.Messages ?? [];
+      return res.Messages ?? [];
     } catch (err) {
-      if (!running) return;
-      opts.onError?.(err);
-      await new Promise((r) => setTimeout(r, 500));
-      return;
+      if (running) {
+        opts.onError?.(err);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return [];
     }
-    if (messages.length === 0) return;
+  };
+  /** The batch's handling and the deletion of the records that succeeded. */
+  const handle = async (messages: Message[]) => {
     const event: SQSEvent = { Records: messages.map((m) => toRecord(m, opts.queueArn)) };
     let failed = new Set<string>();
     try {
@@ -76,17 +83,35 @@ export function startPoller(sqs: SQSClient, opts: PollerOptions) {
   };
   const receiveLoop = async () => {
     while (running) {
-      try {
-        await receiveAndHandle();
-      } finally {
-        batchDone();
+      if (handling.size >= concurrency) {
+        await new Promise<void>((r) => { slotFreed = r; });
+        continue;
       }
+      const messages = await receive();
+      if (messages.length === 0) {
+        batchDone();
+        continue;
+      }
+      const batch: Promise<void> = handle(messages).finally(() => {
+        handling.delete(batch);
+        batchDone();
+        const free = slotFreed;
+        slotFreed = undefined;
+        free?.();
+      });
+      handling.add(batch);
     }
   };
-  const loops = Array.from({ length: opts.concurrency ?? 4 }, () => receiveLoop());
+  const loop = receiveLoop();
   return {
-    stop: async () => { running = false; abort.abort(); await Promise.all(loops); },
-    /** Resolves when any receive loop finishes its next receive (with or without a batch handled). */
+    stop: async () => {
+      running = false;
+      abort.abort();
+      slotFreed?.();
+      await loop;
+      await Promise.all([...handling]);
+    },
+    /** Resolves when the poller next finishes a receive that brought nothing, or the handling of a batch. */
     nextReceive: () => new Promise<void>((resolve) => batchWaiters.push(resolve)),
   };
 }

@@ -19,6 +19,7 @@ import type { AppRegistry, GuardrailStore } from '../ports/guardrails';
 import type { ApprovalStore } from '../ports/approvals';
 import type { BrandingStore } from '../ports/branding';
 import type { DraftProvider } from '../ports/ai';
+import type { ResultSignal } from '../ports/result-signal';
 
 /** Everything a use case may need, built once per cold start by shared/container.ts. */
 export interface Deps {
@@ -90,6 +91,9 @@ export interface Deps {
     /** Deadline of one provider call (ms; default 20 s). */
     aiTimeoutMs?: number;
   }>;
+  // --- Local speed (issue 18)
+  /** Wakes a request waiting for a post's results when a worker settles one of its networks (polling stays). */
+  resultSignal: ResultSignal;
 }
 
 /** The deployment settings use cases read (public URL, queues, deadlines). */

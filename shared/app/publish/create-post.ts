@@ -234,20 +234,30 @@ async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[
 
 /**
  * Reads the networks' states every RESULT_POLL_MS (one small projected read each) until none is queued or sending,
- * or `until` (ms, deps.clock) has come; answers the networks with the states and results read last.
+ * or `until` (ms, deps.clock) has come; answers the networks with the states and results read last. A ring of
+ * `deps.resultSignal` (a worker settled a network of this post) ends a wait early: locally the worker shares the
+ * process and rings; in AWS nothing rings and the same loop polls. It listens before each read, so a ring while
+ * the read is under way wakes the next wait.
  */
 async function waitForResults(deps: Deps, postId: string, networks: NetworkRecord[], until: number): Promise<NetworkRecord[]> {
   const waiting = networks.filter((n) => n.state === 'queued').map((n) => n.platform);
   let current = networks;
   if (waiting.length === 0) return current;
-  for (;;) {
-    await deps.clock.sleep(Math.min(RESULT_POLL_MS, Math.max(0, until - deps.clock.now())));
-    const polled = (await deps.posts.poll(postId, waiting)) ?? [];
-    current = current.map((n) => {
-      const p = polled.find((x) => x.platform === n.platform);
-      return p ? { ...n, state: p.state, ...(p.result ? { result: p.result } : {}) } : n;
-    });
-    const pending = current.some((n) => n.state === 'queued' || n.state === 'sending');
-    if (!pending || deps.clock.now() >= until) return current;
+  let listener = deps.resultSignal.listen(postId);
+  try {
+    for (;;) {
+      await Promise.race([deps.clock.sleep(Math.min(RESULT_POLL_MS, Math.max(0, until - deps.clock.now()))), listener.rung]);
+      listener.stop();
+      listener = deps.resultSignal.listen(postId);
+      const polled = (await deps.posts.poll(postId, waiting)) ?? [];
+      current = current.map((n) => {
+        const p = polled.find((x) => x.platform === n.platform);
+        return p ? { ...n, state: p.state, ...(p.result ? { result: p.result } : {}) } : n;
+      });
+      const pending = current.some((n) => n.state === 'queued' || n.state === 'sending');
+      if (!pending || deps.clock.now() >= until) return current;
+    }
+  } finally {
+    listener.stop();
   }
 }

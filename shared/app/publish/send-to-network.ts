@@ -107,6 +107,7 @@ async function settleWithEvent(deps: Deps, post: PostRecord, net: NetworkRecord,
   const event = outcomeEvent(deps, post, connection, result);
   const queueDeliveries = await deps.fanOut.prepare(event);
   const after = await deps.posts.settle(post.id, net.platform, 'done', result, extra, event);
+  deps.resultSignal.ring(post.id);
   countOutcome(result);
   await queueDeliveries();
   return after;
@@ -141,6 +142,7 @@ async function continueProcessing(deps: Deps, post: PostRecord, net: NetworkReco
   await deps.posts.settle(post.id, net.platform, 'processing', result, {
     resume_enc: await deps.cipher.encrypt(JSON.stringify(state)), resume_at: deps.clock.now() + after * 1000, resumes: step,
   });
+  deps.resultSignal.ring(post.id);
   await queueResume(deps, post, { ...net, resumes: step }, after);
 }
 
@@ -229,6 +231,7 @@ async function defer(deps: Deps, post: PostRecord, net: NetworkRecord, retryAfte
     platform: net.platform, ok: true, status: 'scheduled', code: 'rate_limited_deferred', deferred: true,
     schedule_id: scheduleId, run_at: runAt.toISOString(), retry_after: Math.ceil(retryAfter),
   }, { deferrals: deferral });
+  deps.resultSignal.ring(post.id);
 }
 
 /** A worker died after claiming: the post may or may not exist on the network, so it is closed as unknown, never resent. */
