@@ -16,6 +16,8 @@ import { esbuildOptions, lambdaFunctions, type LambdaFunction } from '../infra/b
  * This is the module-evaluation part of a cold start on this machine (not the Lambda runtime's own start-up, nor the
  * first request), a relative figure to compare functions and spot heavy imports.
  *
+ * `BUNDLES_ONLY=get-plans,post-post` measures only the functions named.
+ *
  * Then, for a few functions, the two choices docs/decisions.md records: the AWS SDK left out of the bundle and
  * loaded from node_modules (as from the Lambda runtime's copy), and the source map loaded at start
  * (NODE_OPTIONS=--enable-source-maps).
@@ -31,8 +33,10 @@ const CHILD_ENV = {
 const INIT_SCRIPT = 'const t=process.hrtime.bigint();require(process.argv[1]);console.log(Number(process.hrtime.bigint()-t)/1e6)';
 const VARIANT_FUNCTIONS = ['get-plans', 'get-keys', 'post-post', 'publish-worker'];
 
+/** Every function, or only those named in BUNDLES_ONLY (comma-separated ids: quick checks of a few bundles). */
 function functions(): { present: LambdaFunction[]; missing: LambdaFunction[] } {
-  const all = lambdaFunctions();
+  const only = (process.env.BUNDLES_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const all = lambdaFunctions().filter((f) => !only.length || only.includes(f.id));
   const exists = (f: LambdaFunction) => fs.existsSync(path.join(ROOT, f.handler));
   return { present: all.filter(exists), missing: all.filter((f) => !exists(f)) };
 }

@@ -13,7 +13,8 @@ import { wiringDefines, type WiringDeclaration } from '../shared/wiring/declarat
  * - The AWS SDK is bundled (only the clients the function's declaration wires, tree-shaken from the packages' ES
  *   modules), not taken from the Lambda runtime: the locked versions run, and it loads faster (docs/decisions.md).
  * - `mainFields: module, main`: packages' ES module builds, so esbuild drops what a function does not use.
- * - `define`: the container's wiring switches for this function (shared/wiring/declaration.ts).
+ * - `define`: the container's wiring switches for this function (shared/wiring/declaration.ts), and the tracing one:
+ *   only functions that declare `tracing` carry the X-Ray SDK (shared/tracing.ts).
  * - The SDK clients read the execution role's credentials from the environment only (shared/wiring/lambda-credentials.ts).
  * - Source maps are written but not loaded at start (no --enable-source-maps; docs/decisions.md).
  */
@@ -53,7 +54,7 @@ export interface LambdaFunction { id: string; handler: string; wiring: WiringDec
 export function lambdaFunctions(): LambdaFunction[] {
   return [
     ...routeList.filter((r) => !r.localOnly).map((r) => ({ id: r.id, handler: handlerFile(r), wiring: { grants: r.grants, networks: r.networks, presigns: r.presigns } })),
-    ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: { grants: w.grants, networks: w.networks } })),
+    ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: { grants: w.grants, networks: w.networks, tracing: w.tracing } })),
     { id: dispatcher.id, handler: dispatcher.handler, wiring: { grants: dispatcher.grants, networks: dispatcher.networks } },
   ];
 }

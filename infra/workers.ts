@@ -21,7 +21,7 @@ export interface WorkerDef extends WiringDeclaration {
 export const publishWorker: WorkerDef = {
   id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
   batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
-  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'], networks: true,
+  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true,
 };
 
 export const webhookWorker: WorkerDef = {
@@ -29,7 +29,7 @@ export const webhookWorker: WorkerDef = {
   // message redelivered after the 60 s visibility timeout can take over a crashed worker's try.
   id: 'webhook-worker', handler: 'functions/queue/webhook-delivery.ts', queueEnv: 'WEBHOOK_QUEUE_URL', queueName: 'webhooks',
   batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 60, maxReceiveCount: 5, memoryMb: 512,
-  grants: ['table', 'kms', 'scheduler', 'webhookQueue'],
+  grants: ['table', 'kms', 'scheduler', 'webhookQueue'], tracing: true,
 };
 
 export const workers: WorkerDef[] = [publishWorker, webhookWorker];

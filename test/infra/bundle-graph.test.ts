@@ -1,7 +1,8 @@
 /**
  * What each Lambda bundle holds, from esbuild's metafile with the production options (infra/bundling.ts, the ones
  * app-function.ts gives the CDK build): a function carries a network adapter only when it declares `networks`, an
- * AWS SDK client (or Stripe) only when one of its grants uses it, never the local stand-ins.
+ * AWS SDK client (or Stripe) only when one of its grants uses it, the X-Ray SDK only when it declares `tracing`,
+ * never the local stand-ins.
  *
  * Fast: functions of the same wiring are built together, nothing is written, and packages are left external (their
  * insides are the same in every bundle; what matters is which ones the function's own graph imports). Three full
@@ -33,6 +34,9 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
   ['@aws-sdk/client-ssm', ['OAUTH_SSM', 'BILLING']],
   ['@aws-sdk/client-bedrock-runtime', ['AI']],
   ['stripe', ['BILLING']],
+  // X-Ray subsegments (Powertools Tracer → aws-xray-sdk-core, cls-hooked) only where the declaration says `tracing`
+  ['@aws-lambda-powertools/tracer', ['TRACING']],
+  ['aws-xray-sdk-core', ['TRACING']],
 ];
 
 /** Project modules that serve only the local runtime. */
@@ -92,11 +96,12 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
     // a client this table does not know: add it to PACKAGES_OF with the grant that uses it
     expect([...packages].filter((p) => p.startsWith('@aws-sdk/client-') && !PACKAGES_OF.some(([pkg]) => pkg === p))).toEqual([]);
     if (groups.has('TABLE')) expect(packages).toContain('@aws-sdk/client-dynamodb');
+    if (groups.has('TRACING')) expect(packages).toContain('@aws-lambda-powertools/tracer');
     expect(files.filter((f) => LOCAL_ONLY.some((l) => f.startsWith(l)))).toEqual([]);
   });
 });
 
-test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod locale but English, not the full SDK credential chain, one luxon', async (id) => {
+test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod locale but English, not the full SDK credential chain, one luxon, X-Ray only if traced', async (id) => {
   const fn = functions.find((f) => f.id === id)!;
   const out = await build({ ...esbuildOptions(ROOT, fn.handler, path.join(ROOT, 'cdk.out', 'bundle-graph', `${id}.js`)), write: false, metafile: true, logLevel: 'silent' });
   const inputs = Object.entries(Object.values(out.metafile!.outputs)[0]!.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
@@ -105,6 +110,13 @@ test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod
   expect(inputs).toContain('shared/wiring/lambda-credentials.ts');
   expect(inputs.some((f) => f.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
   expect(inputs.filter((f) => f.includes('node_modules/luxon/build/') && !f.endsWith('luxon/build/node/luxon.js'))).toEqual([]);
+  expect(inputs.some((f) => /node_modules\/(aws-xray-sdk-core|cls-hooked)\//.test(f))).toBe(Boolean(fn.wiring.tracing));
+});
+
+test('the workers that call networks and receivers trace with subsegments; an API route does not', () => {
+  const tracing = functions.filter((f) => f.wiring.tracing).map((f) => f.id).sort();
+  expect(tracing).toEqual(['publish-worker', 'webhook-worker']);
+  expect(graphs.get('post-post')?.packages.has('@aws-lambda-powertools/tracer')).toBe(false);
 });
 
 test("the workers' and the dispatcher's declarations are the grants their stacks give them", () => {
