@@ -108,6 +108,9 @@ const EnvSchema = z.object({
   AI_MODEL: z.string().default('llama3.1'),
   AI_API_KEY: z.string().optional(),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  // --- Local speed (issue 18)
+  /** Local runtime only: the embedded DynamoDB's Unix socket, used instead of TCP to DYNAMODB_ENDPOINT when set. */
+  DYNAMODB_SOCKET: z.string().optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

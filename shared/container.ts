@@ -165,7 +165,7 @@ function lazily<T extends object>(factories: { [K in keyof T]: () => T[K] }): T 
  */
 export function buildDeps(cfg: Config): Deps {
   let tableRef: TableRef | undefined;
-  const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT }), tableName: cfg.TABLE_NAME });
+  const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT, socketPath: local ? cfg.DYNAMODB_SOCKET : undefined }), tableName: cfg.TABLE_NAME });
   const db = dynamoModule;
   const local = cfg.RUNTIME === 'local';
   const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);

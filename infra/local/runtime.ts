@@ -79,6 +79,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     RUNTIME: 'local', TABLE_NAME, MEDIA_BUCKET, DATA_DIR: dataDir, AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     DYNAMODB_ENDPOINT: dynamo.endpoint, S3_ENDPOINT: s3.endpoint, SQS_ENDPOINT: sqs.endpoint,
+    DYNAMODB_SOCKET: dynamo.socketPath,
     ...Object.fromEntries(workers.map((w) => [w.queueEnv, queues[w.id].url])),
     ...opts.env,
   });
@@ -112,7 +113,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     name: w.id, queueUrl: queues[w.id].url, queueArn: `arn:aws:sqs:us-east-1:000000000000:${w.queueName}`,
     batchSize: w.batchSize, timeoutMs: w.timeoutSeconds * 1000, load: () => loadHandler(w.handler), onError,
   }));
-  const tableScheduler = new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint }), tableName: TABLE_NAME }, opts.clock);
+  const tableScheduler = new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint, socketPath: dynamo.socketPath }), tableName: TABLE_NAME }, opts.clock);
   // the deployment's recurring sweeps (EventBridge Scheduler schedules of the CDK API stack in AWS)
   for (const sweep of SWEEP_SCHEDULES) await tableScheduler.scheduleCron({ ...sweep });
   const timers = startTimerPoller(
@@ -151,6 +152,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
       await sqs.stop();
       await s3.stop();
       await dynamo.stop();
+      delete process.env.DYNAMODB_SOCKET;
       setDeps(undefined);
       resetConfig();
     },

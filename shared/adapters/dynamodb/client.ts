@@ -1,14 +1,20 @@
+import http from 'node:http';
+import net from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { traceClient } from '../../tracing';
 import { addTableCallGuard } from './table-guard';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 
-/** The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally. */
-export function documentClient(opts: { region: string; endpoint?: string }): DynamoDBDocumentClient {
+/**
+ * The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally, and
+ * `socketPath` (local runtime) carries its HTTP requests over that Unix socket instead of loopback TCP.
+ */
+export function documentClient(opts: { region: string; endpoint?: string; socketPath?: string }): DynamoDBDocumentClient {
   const client = traceClient(new DynamoDBClient({
     region: opts.region,
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(opts.endpoint && opts.socketPath ? { requestHandler: { httpAgent: new SocketAgent(opts.socketPath) } } : {}),
   }));
   addTableCallGuard(client);
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
@@ -33,4 +39,17 @@ export async function queryAll(t: TableRef, input: Omit<QueryCommandInput, 'Tabl
     start = res.LastEvaluatedKey;
   } while (start);
   return items;
+}
+
+/** A keep-alive HTTP agent whose connections go to a Unix socket (the URL still names the endpoint's host). */
+class SocketAgent extends http.Agent {
+  constructor(private readonly socketPath: string) {
+    super({ keepAlive: true, maxSockets: 50 });
+  }
+
+  override createConnection(_options: unknown, connected?: (err: Error | null, socket: net.Socket) => void): net.Socket {
+    const socket = net.createConnection({ path: this.socketPath });
+    if (connected) socket.once('connect', () => connected(null, socket));
+    return socket;
+  }
 }
