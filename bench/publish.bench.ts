@@ -20,11 +20,12 @@ import { fmt, percentile, printRows } from './support/stats';
  *    for Telegram's slot (checked: each post's Telegram call must arrive with the others).
  * 2. The service's own overhead over D for 1 network: latency − D, split into "before" (request sent → the
  *    network's publishing call arrives at the fake) and "after" (the fake answers → the HTTP answer is received).
- *    Then 5 posts at each of a few other D values: the answer waits for the handler's next result poll, so latency
- *    climbs in steps rather than with D.
+ *    Then 5 posts at each of a few other D values: locally the worker's result signal wakes the handler's wait
+ *    (shared/ports/result-signal.ts), so latency − D should not depend on D (in AWS it is the next 20 ms poll).
  * 3. Sustained throughput, D = 0: 20 concurrent closed-loop clients for 10 s (after a 1 s warm-up), 1 network per
- *    post (Discord: no pacing), then 3 networks (Discord, Slack, Mastodon: none paced). Also the event loop's busy
- *    share and the process CPU per post: the whole stack is one Node process, so it is CPU-bound here.
+ *    post (Discord: no pacing), then 3 networks (Discord, Slack, Mastodon: none paced). Also the main event loop's
+ *    busy share and the process CPU per post (every thread: dynalite runs in a worker thread of its own): the
+ *    whole stack is one Node process, so it is CPU-bound here.
  *
  * Every post has a unique text (identical posts within 2 minutes are refused) and no media. The runtime runs with
  * DISABLE_RATE_LIMITS=1 (POST /api/post allows 60 a minute per account).
@@ -131,8 +132,8 @@ async function fanout(api: Api, nets: BenchNetworks): Promise<void> {
     ...latencyRows('after: fake answers → reply', after),
   ]);
 
-  // The handler polls the post's networks at growing intervals (create-post.ts waitForResults: 20, 40, 80, 160,
-  // then 200 ms), so the answer leaves at the first poll after the worker settled: latency climbs in steps with D.
+  // The handler reads the post's networks every 20 ms and, locally, at once when the worker rings after settling
+  // (create-post.ts waitForResults): latency − D should stay flat across D.
   const steps: Array<[string, string]> = [];
   for (const d of QUANT_DELAYS) {
     nets.setDelay(d);
@@ -140,7 +141,7 @@ async function fanout(api: Api, nets: BenchNetworks): Promise<void> {
     for (let i = 0; i < QUANT_POSTS; i++) ms.push((await postOnce(api, ONE, 'step')).ms);
     steps.push([`D = ${d} ms`, `latency p50 ${fmt(percentile(ms, 50), 0)} ms → latency − D p50 ${fmt(percentile(ms, 50) - d, 0)} ms (n=${ms.length})`]);
   }
-  console.log(`\n### Latency against D, 1 network (discord): the result poll's steps`);
+  console.log(`\n### Latency against D, 1 network (discord): the wait for the result`);
   printRows(steps);
 }
 
@@ -201,7 +202,7 @@ async function throughput(api: Api, nets: BenchNetworks, platforms: BenchNetwork
     ...latencyRows('latency', latencies),
     ...latencyRows('sent → first call at fake', firstCall),
     ...(platforms.length > 1 ? latencyRows('sent → last call at fake', lastCall) : []),
-    ['event loop busy', `${fmt(elu * 100, 0)} % (one process: HTTP, handlers, worker, dynalite, fauxqs and the fakes)`],
+    ['event loop busy', `${fmt(elu * 100, 0)} % (main thread: HTTP, handlers, worker, fauxqs and the fakes; dynalite has its own thread)`],
     ['process CPU per post', `${fmt(cpuMs / done)} ms (user + system of the whole process ÷ posts; ${fmt(cpuMs / 1000 / seconds, 2)} CPU-s per s)`],
     ['non-200 answers', `${non200}${non200 ? ` (${[...statuses].map(([s, c]) => `${s}×${c}`).join(', ')})` : ''}`],
     ['networks not published', notPublished.size ? [...notPublished].map(([k, c]) => `${k}×${c}`).join(', ') : '0'],

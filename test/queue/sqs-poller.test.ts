@@ -39,4 +39,45 @@ describe('local SQS poller', () => {
     expect(deliveries.filter((b) => b === 'flaky')).toHaveLength(2);
     expect(deliveries.filter((b) => b !== 'flaky').sort()).toEqual(['a', 'b']);
   });
+
+  it('handles up to `concurrency` batches at once, and every message once', async () => {
+    const { url } = await sqs.createQueue('parallel', { visibilityTimeoutSeconds: 30, maxReceiveCount: 5 });
+    const handled: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    let full!: () => void;
+    const reachedThree = new Promise<void>((resolve) => { full = resolve; });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    let allDone!: () => void;
+    const done = new Promise<void>((resolve) => { allDone = resolve; });
+    const handler = sqsBatchHandler(async (record) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      if (inFlight === 3) full();
+      await gate;
+      inFlight--;
+      handled.push(record.body);
+      if (handled.length === 6) allDone();
+    });
+    const poller = startPoller(client, {
+      name: 'parallel', queueUrl: url, queueArn: 'arn:aws:sqs:us-east-1:000000000000:parallel', batchSize: 1, timeoutMs: 5_000,
+      load: async () => handler as AnyHandler, concurrency: 3,
+    });
+    try {
+      await client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: ['1', '2', '3', '4', '5', '6'].map((body, i) => ({ Id: String(i), MessageBody: body })) }));
+      await reachedThree;
+      // a round trip to the queue: a poller past its limit would have received a fourth batch by now
+      await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }));
+      expect(inFlight).toBe(3);
+      open();
+      await done;
+    } finally {
+      await poller.stop();
+    }
+    expect(most).toBe(3);
+    expect(handled.sort()).toEqual(['1', '2', '3', '4', '5', '6']);
+    const left = (await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }))).Attributes!;
+    expect(left).toMatchObject({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
+  });
 });
