@@ -3,6 +3,7 @@ import type { Queue, QueueMessage } from '../../ports/queue';
 import { systemClock, type Clock } from '../../ports/clock';
 import { CORRELATION_ATTRIBUTE, correlationId } from '../../log';
 import { traceClient } from '../../tracing';
+import { dropNoOpLogging } from './sdk-logging';
 
 const BATCH_SIZE = 10;
 const RETRY_ROUNDS = 3;
@@ -76,10 +77,12 @@ function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
 
 /** An SQS client; with `endpoint` (the embedded fauxqs locally) it uses dummy credentials and ignores queue-URL hosts. */
 export function sqsClient(opts: { region: string; endpoint?: string }): SQSClient {
-  return traceClient(new SQSClient({
+  const client = traceClient(new SQSClient({
     region: opts.region,
     ...(opts.endpoint
       ? { endpoint: opts.endpoint, useQueueUrlAsEndpoint: false, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
   }));
+  dropNoOpLogging(client);
+  return client;
 }
