@@ -5,6 +5,8 @@
  * separate Lambdas, and nothing rings).
  */
 export interface ResultSignal {
+  /** Whether settles ring here: a waiting request then polls only as a backstop, at a longer interval. */
+  readonly rings: boolean;
   /** A network of the post was settled (its result or next state is in the table now). */
   ring(postId: string): void;
   /** Listens for the post's next ring: `rung` resolves at that ring (never, if none comes); `stop` ends listening. */

@@ -1,6 +1,6 @@
 import { publishingWorld } from '../support/publishing';
 import { ManualClock } from '../support/clock';
-import { publishPost, RESULT_POLL_MS } from '../../shared/app/publish/create-post';
+import { BACKSTOP_POLL_MS, publishPost, RESULT_POLL_MS } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 import { InProcessResults } from '../../shared/adapters/local/in-process-results';
 import { polledResults } from '../../shared/adapters/aws/polled-results';
@@ -23,10 +23,10 @@ describe('result signal (noticing results)', () => {
     const res = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'rung, not polled' }), { source: 'api', wait: true });
     await w.queue.drain();
     expect(res.results.map((r) => [r.platform, r.status])).toEqual([['discord', 'published']]);
-    // every wait asked for was the poll interval, and none of them ended: the clock never moved
+    // every wait asked for was the backstop interval, and none of them ended: the clock never moved
     expect(clock.now()).toBe(started);
     expect(clock.sleeps.length).toBeGreaterThan(0);
-    expect(clock.sleeps.every((ms) => ms === RESULT_POLL_MS)).toBe(true);
+    expect(clock.sleeps.every((ms) => ms === BACKSTOP_POLL_MS)).toBe(true);
     expect((signal as InProcessResults).listening).toBe(0);
   });
 
@@ -39,6 +39,7 @@ describe('result signal (noticing results)', () => {
       const answer = publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'polled, not rung' }), { source: 'api', wait: true });
       const state = settled(answer);
       await clock.sleeping(1); // queued, and waiting
+      expect(clock.sleeps).toEqual([RESULT_POLL_MS]);
       await w.queue.drain();
       // the worker has settled the network, but the request is still in its wait
       expect(await w.deps.posts.poll((w.queue.sent.at(-1)!.message.body as { post_id: string }).post_id, ['discord'])).toEqual([expect.objectContaining({ state: 'done' })]);
@@ -46,6 +47,24 @@ describe('result signal (noticing results)', () => {
       clock.advance(RESULT_POLL_MS);
       const res = await answer;
       expect(res.results.map((r) => [r.platform, r.status])).toEqual([['discord', 'published']]);
+    } finally {
+      w.deps.resultSignal = new InProcessResults();
+    }
+  });
+
+  it('locally a lost ring costs one backstop interval, never the result', async () => {
+    const clock = new ManualClock(Date.now(), { sleeps: 'advance' });
+    w.deps.clock = clock;
+    const deaf: InProcessResults = Object.assign(new InProcessResults(), { ring: () => undefined });
+    w.deps.resultSignal = deaf;
+    try {
+      const account = await w.discordAccount();
+      const answer = publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'ring lost' }), { source: 'api', wait: true });
+      await clock.sleeping(1);
+      await w.queue.drain();
+      expect(clock.sleeps).toEqual([BACKSTOP_POLL_MS]);
+      clock.advance(BACKSTOP_POLL_MS);
+      expect((await answer).results.map((r) => [r.platform, r.status])).toEqual([['discord', 'published']]);
     } finally {
       w.deps.resultSignal = new InProcessResults();
     }

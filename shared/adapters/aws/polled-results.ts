@@ -7,6 +7,7 @@ const never: Promise<void> = new Promise<void>(() => undefined);
  * the waiting request notices results by its fixed-interval poll alone.
  */
 export const polledResults: ResultSignal = {
+  rings: false,
   ring: () => undefined,
   listen: (): ResultListener => ({ rung: never, stop: () => undefined }),
 };

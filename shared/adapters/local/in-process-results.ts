@@ -5,6 +5,7 @@ import type { ResultListener, ResultSignal } from '../../ports/result-signal';
  * wakes every request currently listening for that post (listeners are per post and removed when rung or stopped).
  */
 export class InProcessResults implements ResultSignal {
+  readonly rings = true;
   private readonly listeners = new Map<string, Set<() => void>>();
 
   ring(postId: string): void {
