@@ -69,7 +69,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   const sandbox = given.NETWORKS === 'sandbox' ? new Sandbox() : undefined;
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
-  const dynamo = await startDynamoThread(path.join(dataDir, 'dynamodb'));
+  const dynamo = await startDynamoThread(path.join(dataDir, 'dynamodb'), 0, (err) => log(`local runtime: the DynamoDB thread failed: ${(err as Error)?.stack ?? String(err)}`));
   await ensureTable(dynamo.endpoint, TABLE_NAME);
   const s3 = await startS3(path.join(dataDir, 's3'), [MEDIA_BUCKET]);
   const sqs = await startSqs();

@@ -64,7 +64,7 @@ parentPort.on('message', (m) => {
  * the workers (the local runtime is otherwise one CPU-bound Node event loop). Also served on a Unix socket
  * (`socketPath`), which the runtime's own clients use: cheaper per call than loopback TCP.
  */
-export async function startDynamoThread(dataDir: string | undefined, port = 0): Promise<Service & { socketPath: string }> {
+export async function startDynamoThread(dataDir: string | undefined, port = 0, onError: (err: unknown) => void = () => undefined): Promise<Service & { socketPath: string }> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   // sockets paths are short (108 bytes): in the temp directory, not under dataDir
   const socketPath = path.join(os.tmpdir(), `spa-dynamodb-${process.pid}-${randomUUID().slice(0, 8)}.sock`);
@@ -78,12 +78,13 @@ export async function startDynamoThread(dataDir: string | undefined, port = 0): 
     worker.once('message', (m: { port?: number; error?: string }) => (m.port ? resolve(m.port) : reject(new Error(m.error))));
   }).catch(async (err) => { await worker.terminate(); throw err; });
   worker.removeAllListeners();
-  worker.on('error', () => undefined);
+  // a thread that dies is reported (its clients then fail to connect); stop() still resolves
+  worker.on('error', onError);
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     endpoint: `http://127.0.0.1:${bound}`,
     socketPath,
     stop: async () => {
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       worker.postMessage('stop');
       await exited;
       fs.rmSync(socketPath, { force: true });
