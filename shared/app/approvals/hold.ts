@@ -60,7 +60,7 @@ export function holdReasonFrom(accountRules: ApprovalRule[], account: Account, b
  * 2. Email the owner a single-use review link (GET shows the post, POST decides).
  * 3. Record approval.requested (payload in docs/webhooks.md).
  */
-export async function holdForApproval(deps: Deps, input: {
+export async function holdForApproval(deps: Pick<Deps, 'approvals' | 'events' | 'fanOut' | 'keys' | 'mailer' | 'scheduler' | 'settings' | 'tokens'>, input: {
   account: Account; brand: Brand; postId: string; valid: ValidPost; platforms: PlatformName[]; reason: ApprovalRecord['reason'];
   opts: PublishOptions; lock?: string; refused: NetworkResult[]; now: number;
 }) {
