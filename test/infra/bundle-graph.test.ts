@@ -11,9 +11,6 @@
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
 import { esbuildOptions, lambdaFunctions, type LambdaFunction } from '../../infra/bundling';
-import { dispatcher, workers } from '../../infra/workers';
-import { DISPATCHER_GRANTS } from '../../infra/stacks/api-stack';
-import { WORKER_GRANTS } from '../../infra/stacks/workers-stack';
 import { wiredGroups, wiringDefines, type WireGroup } from '../../shared/wiring/declaration';
 
 jest.setTimeout(120_000);
@@ -105,10 +102,4 @@ test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod
   expect(inputs).toContain('shared/wiring/lambda-credentials.ts');
   expect(inputs.some((f) => f.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
   expect(inputs.filter((f) => f.includes('node_modules/luxon/build/') && !f.endsWith('luxon/build/node/luxon.js'))).toEqual([]);
-});
-
-test("the workers' and the dispatcher's declarations are the grants their stacks give them", () => {
-  for (const w of workers) expect(WORKER_GRANTS).toEqual(expect.arrayContaining([...w.grants]));
-  expect(new Set(workers.flatMap((w) => w.grants))).toEqual(new Set(WORKER_GRANTS));
-  expect(new Set(dispatcher.grants)).toEqual(new Set(DISPATCHER_GRANTS));
 });
