@@ -15,6 +15,7 @@ import { parseBulkCsv } from './csv';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import { unknownFieldError, unknownFieldsOf } from '../unknown-fields';
+import { bestEffort } from '../../log';
 
 /** Alarms armed, and batches of items written, at once in a bulk request. */
 const WRITE_CONCURRENCY = 16;
@@ -139,7 +140,7 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
   // nothing fires for a row whose writes failed: mark it (if written) and give back what it took
   const giveBack = async (p: Pending, err: unknown) => {
     const record = p.record!;
-    await deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)).catch(() => undefined);
+    await bestEffort('schedule cancel after a failed write', deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)), { schedule_id: record.id });
     await releaseScheduled(deps, account.id, record.id);
     if (record.slot_claim) await deps.schedules.releaseSlot(record.brand_id, record.slot_claim, record.id);
     if (p.lock) await deps.locks.release(p.lock, record.id);
@@ -164,7 +165,7 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
       for (const p of batch) outcomes.set(p.row, { row: p.row, ok: true, schedule: p.record! });
     } catch (err) {
       for (const p of batch) {
-        await deps.scheduler.cancel(timerName.once(p.record!.id)).catch(() => undefined);
+        await bestEffort('alarm cancel after a failed write', deps.scheduler.cancel(timerName.once(p.record!.id)), { schedule_id: p.record!.id });
         await giveBack(p, err);
       }
     }

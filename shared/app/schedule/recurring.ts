@@ -10,6 +10,7 @@ import { CronError, isTimeZone, nextOccurrence, parseCron } from '../../domain/c
 import { checkNow, type CheckDeps } from './check';
 import { iso, releaseScheduled, reserveScheduled, timerName } from './common';
 import type { RecurringRequest } from './request';
+import { bestEffort } from '../../log';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -86,7 +87,7 @@ export async function createRecurring(deps: CheckDeps & Pick<Deps, 'counters' | 
       input: { kind: 'recurring', recurring_id: record.id, occurrence: SCHEDULED_TIME },
     });
   } catch (err) {
-    await deps.schedules.endRecurring(record.id, 'canceled', iso(now)).catch(() => undefined);
+    await bestEffort('recurring cancel after a failed alarm', deps.schedules.endRecurring(record.id, 'canceled', iso(now)), { recurring_id: record.id });
     await releaseScheduled(deps, account.id, record.id);
     throw err;
   }
