@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { importGraph } from '../support/import-graph';
+import { buildDeps } from '../../shared/container';
+import { parseConfig } from '../../shared/config';
 
 /*
  * The structure items of issue 18 that a grep can prove, kept true by this file: no error swallowed unlogged, no
@@ -86,6 +88,18 @@ describe('leftovers of issue 18', () => {
   test('the dependencies of a use case are ports: shared/app/deps.ts imports only shared/ports', () => {
     const graph = importGraph(root, ['shared']);
     expect(graph.get('shared/app/deps.ts')!.filter((e) => !e.target?.startsWith('shared/ports/'))).toEqual([]);
+  });
+
+  test('the container hands out read-only settings, and tests build their deps with the container itself', () => {
+    const deps = buildDeps(parseConfig({
+      ...process.env, RUNTIME: 'local', TABLE_NAME: 'structure', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', AWS_REGION: 'us-east-1',
+      PUBLIC_BASE_URL: 'https://api.test', PUBLISH_QUEUE_URL: 'memory://publish', WEBHOOK_QUEUE_URL: 'memory://webhooks',
+    }));
+    expect(deps.settings.publicBaseUrl).toBe('https://api.test');
+    expect(Object.isFrozen(deps.settings)).toBe(true);
+    const support = importGraph(root, ['test/support']).get('test/support/deps.ts')!;
+    expect(support.map((e) => e.target)).toContain('shared/container.ts');
+    expect(fs.readFileSync(path.join(root, 'test/support/deps.ts'), 'utf8')).toMatch(/= buildDeps\(parseConfig\(/);
   });
 
   test('recording an event fans out nothing: the event stores know nothing of webhooks or queues', () => {
