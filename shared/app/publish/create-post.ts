@@ -18,7 +18,7 @@ import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
 import { reserveXCredits, xPlanRefusal } from './x-credits';
 import { checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
-import { holdForApproval, holdReasonFrom } from '../approvals/hold';
+import { holdForApproval, holdReasonFrom, type HoldForApprovalDeps } from '../approvals/hold';
 import type { PublishMessage, PublishOptions } from './publish-message';
 import { giveBack, reservePosts } from './reservations';
 import { appendLogContext, errorFields, log } from '../../log';
@@ -31,6 +31,10 @@ export const DUPLICATE_TTL_SECONDS = 120;
 export const RESULT_POLL_MS = 20;
 /** The same reads where settles ring (the local runtime): a backstop, since a ring starts the next read at once. */
 export const BACKSTOP_POLL_MS = 200;
+
+/** What publishing a post reaches: the account's context, the checks, caps and duplicate lock, the post, its queue, the approval hold. */
+export type PublishPostDeps = HoldForApprovalDeps
+  & Pick<Deps, 'cipher' | 'clock' | 'counters' | 'fanOut' | 'locks' | 'media' | 'networks' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
 
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").
@@ -46,7 +50,7 @@ export const BACKSTOP_POLL_MS = 200;
  * 7. Wait for the workers until the deadline, reading the networks' states every RESULT_POLL_MS; networks still
  *    running answer unknown / timed_out.
  */
-export async function publishPost(deps: Deps, account: Account, valid: ValidPost, opts: PublishOptions) {
+export async function publishPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions) {
   const started = deps.clock.now();
   const plan = PLANS[account.plan];
   const postId = opts.approval?.post_id ?? newId('pst', started);
@@ -216,7 +220,7 @@ const stripQuery = (u: string) => u.split('?')[0];
  * The queue refused the messages: those networks fail (internal_error) with their post.failed event and give back
  * their reservations. Answers the networks it settled.
  */
-async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[], connectionOf: (p: PlatformName) => Connection | undefined): Promise<NetworkRecord[]> {
+async function failUnsent(deps: Pick<Deps, 'clock' | 'counters' | 'fanOut' | 'posts'>, post: PostRecord, platforms: PlatformName[], connectionOf: (p: PlatformName) => Connection | undefined): Promise<NetworkRecord[]> {
   const settled: NetworkRecord[] = [];
   for (const platform of platforms) {
     const claimed = await deps.posts.claim(post.id, platform, ['queued'], deps.clock.now());
@@ -241,7 +245,7 @@ async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[
  * process and rings, and the reads between rings are a backstop every BACKSTOP_POLL_MS; in AWS nothing rings and
  * the same loop polls every RESULT_POLL_MS. It listens before each read, so a ring during a read wakes the next wait.
  */
-async function waitForResults(deps: Deps, postId: string, networks: NetworkRecord[], until: number): Promise<NetworkRecord[]> {
+async function waitForResults(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal'>, postId: string, networks: NetworkRecord[], until: number): Promise<NetworkRecord[]> {
   const waiting = networks.filter((n) => n.state === 'queued').map((n) => n.platform);
   let current = networks;
   if (waiting.length === 0) return current;
