@@ -21,7 +21,7 @@ import { fmt, percentile, printRows } from './support/stats';
  * 2. The service's own overhead over D for 1 network: latency − D, split into "before" (request sent → the
  *    network's publishing call arrives at the fake) and "after" (the fake answers → the HTTP answer is received).
  *    Then 5 posts at each of a few other D values: locally the worker's result signal wakes the handler's wait
- *    (shared/ports/result-signal.ts), so latency − D should not depend on D (in AWS it is the next 20 ms poll).
+ *    (shared/ports/result-signal.ts), so latency − D should not depend on D (in AWS it is the next 20 ms read).
  * 3. Sustained throughput, D = 0: 20 concurrent closed-loop clients for 10 s (after a 1 s warm-up), 1 network per
  *    post (Discord: no pacing), then 3 networks (Discord, Slack, Mastodon: none paced). Also the main event loop's
  *    busy share and the process CPU per post (every thread: dynalite runs in a worker thread of its own): the
@@ -132,8 +132,8 @@ async function fanout(api: Api, nets: BenchNetworks): Promise<void> {
     ...latencyRows('after: fake answers → reply', after),
   ]);
 
-  // The handler reads the post's networks every 20 ms and, locally, at once when the worker rings after settling
-  // (create-post.ts waitForResults): latency − D should stay flat across D.
+  // The handler reads the post's networks at once when the worker rings after settling, with a read every 200 ms
+  // as a backstop (create-post.ts waitForResults; in AWS a read every 20 ms): latency − D should stay flat across D.
   const steps: Array<[string, string]> = [];
   for (const d of QUANT_DELAYS) {
     nets.setDelay(d);
