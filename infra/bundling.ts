@@ -50,12 +50,14 @@ export const LAMBDA_EXTERNALS: string[] = LAMBDA_BUNDLE.awsSdk === 'runtime' ? [
 /** One deployed Lambda function: its name, its handler file and what it declares it wires. */
 export interface LambdaFunction { id: string; handler: string; wiring: WiringDeclaration }
 
+const declarationOf = (d: WiringDeclaration): WiringDeclaration => ({ grants: d.grants, networks: d.networks, presigns: d.presigns, tracing: d.tracing, publishes: d.publishes });
+
 /** Every function the stacks deploy: the routes (not the local-only ones), the queue workers and the dispatcher. */
 export function lambdaFunctions(): LambdaFunction[] {
   return [
     ...routeList.filter((r) => !r.localOnly).map((r) => ({ id: r.id, handler: handlerFile(r), wiring: { grants: r.grants, networks: r.networks, presigns: r.presigns } })),
-    ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: { grants: w.grants, networks: w.networks, tracing: w.tracing } })),
-    { id: dispatcher.id, handler: dispatcher.handler, wiring: { grants: dispatcher.grants, networks: dispatcher.networks } },
+    ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: declarationOf(w) })),
+    { id: dispatcher.id, handler: dispatcher.handler, wiring: declarationOf(dispatcher) },
   ];
 }
 

@@ -21,7 +21,7 @@ export interface WorkerDef extends WiringDeclaration {
 export const publishWorker: WorkerDef = {
   id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
   batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
-  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true,
+  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true, publishes: true,
 };
 
 export const webhookWorker: WorkerDef = {
@@ -37,5 +37,5 @@ export const workers: WorkerDef[] = [publishWorker, webhookWorker];
 /** The scheduler's target: fires scheduled and rate-limit-deferred posts, long webhook waits and the webhook sweep (input validated with zod). */
 export const dispatcher = {
   id: 'dispatch', handler: 'functions/scheduler/dispatch.ts', timeoutSeconds: 60, memoryMb: 512,
-  grants: ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms', 'ses'], networks: true,
+  grants: ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms', 'ses'],
 } as const satisfies WiringDeclaration & Record<string, unknown>;

@@ -19,7 +19,6 @@ import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
-import { traceClient } from './tracing';
 import { trimBase } from './domain/values';
 import { declaredDeps, type WiringDeclaration } from './wiring/declaration';
 
@@ -45,20 +44,14 @@ const s3Module: Module<typeof import('./adapters/aws/s3-blobs')> = () => process
   ? unwired('The S3 media bucket', "a 'bucket' or 'bucketRead' grant") : require('./adapters/aws/s3-blobs');
 const sesModule: Module<typeof import('./adapters/aws/ses-mailer')> = () => process.env.SPA_WIRE_SES === 'off'
   ? unwired('The SES mailer', "the 'ses' grant") : require('./adapters/aws/ses-mailer');
-const sesClientModule: Module<typeof import('@aws-sdk/client-sesv2')> = () => process.env.SPA_WIRE_SES === 'off'
-  ? unwired('The SES mailer', "the 'ses' grant") : require('@aws-sdk/client-sesv2');
 const kmsModule: Module<typeof import('./adapters/aws/kms-cipher')> = () => process.env.SPA_WIRE_KMS === 'off'
   ? unwired('The KMS cipher', "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant") : require('./adapters/aws/kms-cipher');
-const kmsClientModule: Module<typeof import('@aws-sdk/client-kms')> = () => process.env.SPA_WIRE_KMS === 'off'
-  ? unwired('The KMS cipher', "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant") : require('@aws-sdk/client-kms');
 const schedulerModule: Module<typeof import('./adapters/aws/eventbridge-scheduler')> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
   ? unwired('EventBridge Scheduler', "the 'scheduler' grant") : require('./adapters/aws/eventbridge-scheduler');
-const schedulerClientModule: Module<typeof import('@aws-sdk/client-scheduler')> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
-  ? unwired('EventBridge Scheduler', "the 'scheduler' grant") : require('@aws-sdk/client-scheduler');
 const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off'
   ? unwired('The OAuth client registrations in SSM', "the 'oauthConfig' grant") : require('./adapters/aws/ssm-oauth-clients');
-const ssmClientModule: Module<typeof import('@aws-sdk/client-ssm')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
-  ? unwired('SSM Parameter Store', "the 'oauthConfig' or 'billingConfig' grant") : require('@aws-sdk/client-ssm');
+const ssmClientModule: Module<typeof import('./adapters/aws/ssm-client')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
+  ? unwired('SSM Parameter Store', "the 'oauthConfig' or 'billingConfig' grant") : require('./adapters/aws/ssm-client');
 const registryModule: Module<typeof import('./networks/registry')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
   ? unwired('The network adapters', '`networks: true`') : require('./networks/registry');
 const tracedModule: Module<typeof import('./networks/traced')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
@@ -107,8 +100,7 @@ export function mediaGateway(allowPrivate: boolean): MediaGateway {
 function oauthClients(cfg: Config): OAuthClients {
   const env = envClients(cfg);
   if (cfg.RUNTIME !== 'aws' || !cfg.OAUTH_SSM_PREFIX) return env;
-  const { SSMClient } = ssmClientModule();
-  const ssm = new (ssmModule().SsmOAuthClients)(traceClient(new SSMClient({ region: cfg.AWS_REGION })), cfg.OAUTH_SSM_PREFIX);
+  const ssm = new (ssmModule().SsmOAuthClients)(ssmClientModule().ssmClient(cfg.AWS_REGION), cfg.OAUTH_SSM_PREFIX);
   const guarded: OAuthClients = {
     get: (platform) => ssm.get(platform).catch((err: unknown) => {
       log.warn('oauth client registrations could not be read from SSM', { prefix: cfg.OAUTH_SSM_PREFIX, ...errorFields(err) });
@@ -126,7 +118,7 @@ function billingSettings(cfg: Config): () => Promise<import('./adapters/stripe/s
   if (cfg.RUNTIME === 'aws') {
     const prefix = cfg.BILLING_SSM_PREFIX;
     if (!prefix) return async () => undefined;
-    return () => ssmBillingModule().ssmBillingSettings(new (ssmClientModule().SSMClient)({ region: cfg.AWS_REGION }), prefix);
+    return () => ssmBillingModule().ssmBillingSettings(ssmClientModule().ssmClient(cfg.AWS_REGION), prefix);
   }
   const env = cfg as unknown as Record<string, string | undefined>;
   return async () => cfg.STRIPE_SECRET_KEY
@@ -182,14 +174,14 @@ export function buildDeps(cfg: Config): Deps {
     counters: () => new (db().DynamoCounterStore)(table(), () => Math.floor(deps.clock.now() / 1000)),
     mailer: () => local
       ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'), liveClock)
-      : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
+      : new (sesModule().SesMailer)(sesModule().sesClient(cfg.AWS_REGION), cfg.MAIL_FROM),
     cipher: () => local
       ? new (localCipherModule().LocalKeyCipher)(path.join(cfg.DATA_DIR, 'local.key'))
-      : new (kmsModule().KmsEnvelopeCipher)(traceClient(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION })), cfg.KMS_KEY_ID),
+      : new (kmsModule().KmsEnvelopeCipher)(kmsModule().kmsClient(cfg.AWS_REGION), cfg.KMS_KEY_ID),
     queue: () => shared.queue,
     scheduler: (): Scheduler => local
       ? new (localSchedulerModule().TableScheduler)(table(), liveClock)
-      : new (schedulerModule().EventBridgeScheduler)(traceClient(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION })), {
+      : new (schedulerModule().EventBridgeScheduler)(schedulerModule().schedulerClient(cfg.AWS_REGION), {
         groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
       }),
     blobs: () => shared.blobs,

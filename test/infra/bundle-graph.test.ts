@@ -37,7 +37,21 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
   // X-Ray subsegments (Powertools Tracer → aws-xray-sdk-core, cls-hooked) only where the declaration says `tracing`
   ['@aws-lambda-powertools/tracer', ['TRACING']],
   ['aws-xray-sdk-core', ['TRACING']],
+  // the video container parser the adapters check downloaded files with: only where posts are published
+  ['mp4box', ['PUBLISH']],
 ];
+
+/**
+ * The network modules a function may carry without `networks`: each network's content checks (limits.ts, what the
+ * API side validates with) and the small helpers they use. Everything else under shared/networks is send code.
+ */
+const CHECK_MODULES = /^shared\/networks\/([a-z]+\/limits|content-checks|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
+const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/networks/') && !CHECK_MODULES.test(f));
+/** Packages only network send code imports (Nostr's relays and signing, video container parsing). */
+const SEND_PACKAGES = ['ws', 'nostr-tools', 'mp4box'];
+
+/** Routes (and the dispatcher) that validate posts against every network's limits but never talk to a network. */
+const VALIDATING = ['post-post', 'post-schedule', 'patch-schedule', 'post-bulk', 'post-recurring', 'post-week', 'post-review', 'post-dashboard-approval-decision', 'dispatch'];
 
 /** Project modules that serve only the local runtime. */
 const LOCAL_ONLY = ['shared/adapters/local/', 'shared/adapters/dynamodb/table-scheduler.ts', 'shared/networks/sandbox-links.ts'];
@@ -84,10 +98,14 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
   const groups = wiredGroups(fn.wiring);
   const graph = () => graphs.get(fn.id) ?? { files: [], packages: new Set<string>() };
 
-  test(fn.wiring.networks ? 'carries the network adapters it declares' : 'carries no network adapter', () => {
-    const adapters = graph().files.filter((f) => /^shared\/networks\/[a-z]+\//.test(f));
-    if (fn.wiring.networks) expect(adapters.length).toBeGreaterThan(0);
-    else expect(adapters).toEqual([]);
+  test(fn.wiring.networks ? 'carries the network adapters it declares' : 'carries no network send code', () => {
+    const { files, packages } = graph();
+    if (fn.wiring.networks) {
+      expect(files).toEqual(expect.arrayContaining(['shared/networks/registry.ts', 'shared/networks/telegram/index.ts', 'shared/networks/nostr/index.ts']));
+    } else {
+      expect(sendCode(files)).toEqual([]);
+      expect(SEND_PACKAGES.filter((p) => packages.has(p))).toEqual([]);
+    }
   });
 
   test('carries only the AWS SDK clients (and Stripe) its grants use, and never the local stand-ins', () => {
@@ -97,6 +115,7 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
     expect([...packages].filter((p) => p.startsWith('@aws-sdk/client-') && !PACKAGES_OF.some(([pkg]) => pkg === p))).toEqual([]);
     if (groups.has('TABLE')) expect(packages).toContain('@aws-sdk/client-dynamodb');
     if (groups.has('TRACING')) expect(packages).toContain('@aws-lambda-powertools/tracer');
+    if (groups.has('PUBLISH')) expect(packages).toContain('mp4box');
     expect(files.filter((f) => LOCAL_ONLY.some((l) => f.startsWith(l)))).toEqual([]);
   });
 });
@@ -111,6 +130,15 @@ test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod
   expect(inputs.some((f) => f.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
   expect(inputs.filter((f) => f.includes('node_modules/luxon/build/') && !f.endsWith('luxon/build/node/luxon.js'))).toEqual([]);
   expect(inputs.some((f) => /node_modules\/(aws-xray-sdk-core|cls-hooked)\//.test(f))).toBe(Boolean(fn.wiring.tracing));
+});
+
+test.each(VALIDATING)('%s validates with the networks\' content checks and carries no send code', (id) => {
+  const fn = functions.find((f) => f.id === id)!;
+  expect(fn.wiring.networks).toBeFalsy();
+  const { files, packages } = graphs.get(id)!;
+  expect(files).toEqual(expect.arrayContaining(['shared/networks/content-checks.ts', 'shared/networks/bluesky/limits.ts', 'shared/networks/nostr/limits.ts']));
+  expect(sendCode(files)).toEqual([]);
+  expect(SEND_PACKAGES.filter((p) => packages.has(p))).toEqual([]);
 });
 
 test('the workers that call networks and receivers trace with subsegments; an API route does not', () => {
