@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Deps } from './app/deps';
-import type { MediaGateway } from './ports/media-gateway';
 import { config, type Config } from './config';
 import { systemClock, type Clock } from './ports/clock';
 import type { Blobs } from './ports/blobs';
@@ -11,11 +10,7 @@ import type { DraftProvider } from './ports/ai';
 import type { MediaStore } from './ports/media';
 import type { WebhookStore } from './ports/webhooks';
 import type { TableRef } from './adapters/dynamodb/client';
-import { checkUrl } from './net/address-guard';
-import { downloadDocument, downloadMedia, probeMedia } from './net/media';
-import { guardedFetch } from './net/pinned-fetch';
 import { WebhookFanOut } from './app/webhooks/fan-out';
-import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
@@ -57,6 +52,11 @@ const registryModule: Module<typeof import('./networks/registry')> = () => proce
 const tracedModule: Module<typeof import('./networks/traced')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
   ? unwired('The network adapters', '`networks: true`') : require('./networks/traced');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
+// required on first use (not imported): they pull the pinned fetch (node:http, node:https, node:zlib), which a
+// function that never fetches a link then does not load at start. A module that imports zod stays imported: a
+// require()d one would keep all of zod (its locales too) in the bundle.
+const gatewayModule: Module<typeof import('./wiring/media-gateway')> = () => require('./wiring/media-gateway');
+const ownMediaModule: Module<typeof import('./app/media/own-media')> = () => require('./app/media/own-media');
 const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => process.env.SPA_WIRE_BILLING === 'off'
   ? unwired('Stripe', "the 'billingConfig' grant") : require('./adapters/stripe/stripe-payments');
 const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => process.env.SPA_WIRE_BILLING === 'off'
@@ -77,20 +77,6 @@ const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => p
   ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/openai-drafter');
 const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The local drafter (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-drafter');
-
-/** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
-export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
-
-/** Media links through the address guard: public https only unless ALLOW_PRIVATE_TARGETS (tests, local demos). */
-export function mediaGateway(allowPrivate: boolean): MediaGateway {
-  return {
-    probe: (url) => probeMedia(url, { allowPrivate }),
-    download: (url, signal) => downloadMedia(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
-    downloadDocument: (url, signal) => downloadDocument(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
-    checkTarget: async (url) => { await checkUrl(url, { allowPrivate }); },
-    fetch: guardedFetch({ allowPrivate }),
-  };
-}
 
 /**
  * OAuth client registrations: SSM Parameter Store in AWS (when OAUTH_SSM_PREFIX is set), with the environment
@@ -204,7 +190,7 @@ export function buildDeps(cfg: Config): Deps {
     // The sign-in side is network code (wired with `networks`); the client registrations are configuration.
     oauth: () => lazily<Deps['oauth']>({ providers: () => registryModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
-    media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
+    media: () => ownMediaModule().withOwnMedia(gatewayModule().mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,
     // Dashboard (issue 16)
     sessions: () => new (db().DynamoSessionStore)(table()),
