@@ -21,7 +21,8 @@ export interface WorkerDef extends WiringDeclaration {
 export const publishWorker: WorkerDef = {
   id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
   batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
-  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true, publishes: true,
+  // kms: decrypts credentials, encrypts renewed tokens and a resume state; publishQueue: queues a processing network's resume
+  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'publishQueue', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true, publishes: true,
 };
 
 export const webhookWorker: WorkerDef = {
@@ -29,13 +30,19 @@ export const webhookWorker: WorkerDef = {
   // message redelivered after the 60 s visibility timeout can take over a crashed worker's try.
   id: 'webhook-worker', handler: 'functions/queue/webhook-delivery.ts', queueEnv: 'WEBHOOK_QUEUE_URL', queueName: 'webhooks',
   batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 60, maxReceiveCount: 5, memoryMb: 512,
-  grants: ['table', 'kms', 'scheduler', 'webhookQueue'], tracing: true,
+  // kmsDecrypt: reads the endpoint's signing secret; scheduler: a wait longer than SQS's 15 minutes
+  grants: ['table', 'kmsDecrypt', 'scheduler', 'webhookQueue'], tracing: true,
 };
 
 export const workers: WorkerDef[] = [publishWorker, webhookWorker];
 
-/** The scheduler's target: fires scheduled and rate-limit-deferred posts, long webhook waits and the webhook sweep (input validated with zod). */
+/**
+ * The scheduler's target: fires scheduled and rate-limit-deferred posts, long webhook waits and the webhook sweep
+ * (input validated with zod). Its grants: read and write the table; enqueue a post's networks and webhook tries;
+ * re-arm and delete schedules; a scheduled post held for approval emails the owner its review link (ses).
+ */
 export const dispatcher = {
   id: 'dispatch', handler: 'functions/scheduler/dispatch.ts', timeoutSeconds: 60, memoryMb: 512,
-  grants: ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms', 'ses'],
+  // kmsDecrypt: a scheduled post's checks read its connections' credentials (nothing is encrypted here)
+  grants: ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kmsDecrypt', 'ses'],
 } as const satisfies WiringDeclaration & Record<string, unknown>;

@@ -55,7 +55,7 @@ const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => r
 // required on first use (not imported): they pull the pinned fetch (node:http, node:https, node:zlib), which a
 // function that never fetches a link then does not load at start. A module that imports zod stays imported: a
 // require()d one would keep all of zod (its locales too) in the bundle.
-const gatewayModule: Module<typeof import('./wiring/media-gateway')> = () => require('./wiring/media-gateway');
+const gatewayModule: Module<typeof import('./net/media-gateway')> = () => require('./net/media-gateway');
 const ownMediaModule: Module<typeof import('./app/media/own-media')> = () => require('./app/media/own-media');
 const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => process.env.SPA_WIRE_BILLING === 'off'
   ? unwired('Stripe', "the 'billingConfig' grant") : require('./adapters/stripe/stripe-payments');

@@ -95,3 +95,15 @@ export function errorFields(err: unknown): LogFields {
   if (err instanceof Error) return { error_name: err.name, error_message: err.message, stack: err.stack };
   return { error_message: String(err) };
 }
+
+/**
+ * Awaits a best-effort step — a clean-up or compensation whose failure must not hide the outcome at hand — and logs
+ * its failure as a warning instead of throwing it, so that no error disappears unlogged.
+ */
+export async function bestEffort(what: string, step: Promise<unknown>, fields: LogFields = {}): Promise<void> {
+  try {
+    await step;
+  } catch (err) {
+    log.warn(`${what} failed (best effort)`, { ...fields, ...errorFields(err) });
+  }
+}

@@ -1,82 +1,108 @@
-import { generateSecretKey } from 'nostr-tools/pure';
-import { nsecEncode } from 'nostr-tools/nip19';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Sandbox } from '../../infra/local/sandbox';
 import type { FakeServer, RecordedRequest } from '../../infra/local/sandbox/server';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
-import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
-import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
-import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../infra/local/sandbox/hashnode';
-import { SlackFake } from '../../infra/local/sandbox/slack';
+import { isPlatformName, type PlatformName } from '../../shared/domain/platforms';
 import { DelayedRelay } from './delayed-relay';
 
-export const NETWORKS = ['telegram', 'bluesky', 'mastodon', 'discord', 'wordpress', 'devto', 'hashnode', 'slack', 'nostr'] as const;
-export type BenchNetwork = (typeof NETWORKS)[number];
+export type BenchNetwork = PlatformName;
 
-/** When one network's publishing call reached its fake (Date.now()), and the post's number (see postTag). */
+/** The credential networks the sandbox simulates (those it lists accepted credentials for), in its order. */
+function sandboxCredentialNetworks(): BenchNetwork[] {
+  const names = new Sandbox();
+  names.mount('http://127.0.0.1'); // its credentials name URLs under its origin: any origin will do for the names
+  return Object.keys(names.credentials()).filter(isPlatformName);
+}
+
+/** The benches' networks: the sandbox's credential networks. */
+export const NETWORKS: readonly BenchNetwork[] = sandboxCredentialNetworks();
+
+/** When one network's publishing call reached its simulator (Date.now()), and the post's number (see postTag). */
 export interface Arrival { network: BenchNetwork; at: number; post?: number }
 
-/** The marker a bench puts in a post's text so that the fakes can tell which post a call belongs to. */
+/** The marker a bench puts in a post's text so that the simulators can tell which post a call belongs to. */
 export const postTag = (n: number) => `post${n}`;
 const TAG = /\bpost(\d+)\b/;
 const tagIn = (text: string) => { const m = TAG.exec(text); return m ? Number(m[1]) : undefined; };
 
+const gql = (r: RecordedRequest) => (r.json as { query?: string } | undefined)?.query ?? '';
+/** The one request per post that creates the post, per HTTP network (Nostr's is its EVENT, on the DelayedRelay). */
+const PUBLISH_CALL: Partial<Record<BenchNetwork, (r: RecordedRequest) => boolean>> = {
+  telegram: (r) => r.path.endsWith('/sendMessage'),
+  bluesky: (r) => r.path === '/xrpc/com.atproto.repo.createRecord',
+  mastodon: (r) => r.method === 'POST' && r.path === '/api/v1/statuses',
+  discord: (r) => r.method === 'POST',
+  wordpress: (r) => r.method === 'POST' && r.path === '/wp-json/wp/v2/posts',
+  devto: (r) => r.method === 'POST' && r.path === '/api/articles',
+  hashnode: (r) => gql(r).includes('publishPost(') || gql(r).includes('createDraft('),
+  slack: (r) => r.method === 'POST',
+};
+
 /**
- * The nine credential networks' loopback fakes (infra/local/sandbox/*, plus a delayed Nostr relay), with a settable delay D
- * on each network's *publishing* call only — the one request per post that creates the post (Telegram sendMessage,
- * Bluesky createRecord, Mastodon POST statuses, the Discord/Slack webhook POST, WordPress POST posts, dev.to POST
- * articles, Hashnode publishPost/createDraft, the Nostr EVENT). Other calls (Bluesky's createSession before each
- * post, the verify calls of POST /api/connect) answer at once, so every network costs exactly one D per post.
- * Each publishing call's arrival time is recorded in `arrivals`, with the post number found in its body (postTag).
+ * The sandbox's simulators of the credential networks (infra/local/sandbox, the ones `npm start` mounts), served from
+ * a loopback server of the bench's own, plus a delayed Nostr relay, with a settable delay D on each network's
+ * *publishing* call only (PUBLISH_CALL). Other calls (Bluesky's createSession before each post, the verify calls of
+ * POST /api/connect) answer at once, so every network costs exactly one D per post. Each publishing call's arrival
+ * time is recorded in `arrivals`, with the post number found in its body (postTag). The networks, their simulators,
+ * environment and accepted credentials are the sandbox's: one list.
  */
 export class BenchNetworks {
   delayMs = 0;
   readonly arrivals: Arrival[] = [];
-  readonly telegram = new TelegramFake();
-  readonly bluesky = new BlueskyFake();
-  readonly mastodon = new MastodonFake();
-  readonly discord = new DiscordFake();
-  readonly wordpress = new FakeWordpress();
-  readonly devto = new FakeDevto();
-  readonly hashnode = new FakeHashnode();
-  readonly slack = new SlackFake();
-  readonly nostr = new DelayedRelay();
-  private readonly nsec = nsecEncode(generateSecretKey());
+  private readonly sandbox = new Sandbox();
+  /** The sandbox's relay answers at once; the benches need a delay on Nostr's publishing call too. */
+  private readonly nostr = new DelayedRelay();
+  private server?: http.Server;
 
   constructor() {
-    const gql = (r: RecordedRequest) => (r.json as { query?: string } | undefined)?.query ?? '';
-    this.wrap('telegram', this.telegram.server, (r) => r.path.endsWith('/sendMessage'));
-    this.wrap('bluesky', this.bluesky.server, (r) => r.path === '/xrpc/com.atproto.repo.createRecord');
-    this.wrap('mastodon', this.mastodon.server, (r) => r.method === 'POST' && r.path === '/api/v1/statuses');
-    this.wrap('discord', this.discord.server, (r) => r.method === 'POST');
-    this.wrap('wordpress', this.wordpress.server, (r) => r.method === 'POST' && r.path === '/wp-json/wp/v2/posts');
-    this.wrap('devto', this.devto.server, (r) => r.method === 'POST' && r.path === '/api/articles');
-    this.wrap('hashnode', this.hashnode.server, (r) => gql(r).includes('publishPost(') || gql(r).includes('createDraft('));
-    this.wrap('slack', this.slack.server, (r) => r.method === 'POST');
+    for (const network of NETWORKS) {
+      if (network === 'nostr') continue;
+      const isPublish = PUBLISH_CALL[network];
+      if (!isPublish) throw new Error(`The bench does not know which call of ${network} publishes (bench/support/networks.ts PUBLISH_CALL)`);
+      this.wrap(network, this.simulator(network), isPublish);
+    }
   }
 
-  /** Adds D (and an arrival record) to the fake's answers for its publishing call. */
+  /** The sandbox's simulator of `network` (a field of Sandbox named after it). */
+  private simulator(network: BenchNetwork): FakeServer {
+    const sim = (this.sandbox as unknown as Record<string, { server?: FakeServer } | undefined>)[network];
+    if (!sim?.server) throw new Error(`The sandbox has no simulator field for ${network}`);
+    return sim.server;
+  }
+
+  /** Adds D (and an arrival record) to the simulator's answers for its publishing call. */
   private wrap(network: BenchNetwork, server: FakeServer, isPublish: (r: RecordedRequest) => boolean): void {
     const inner = server.handler;
     server.handler = async (req) => {
       const reply = await inner(req);
       if (!isPublish(req)) return reply;
       this.arrivals.push({ network, at: Date.now(), post: tagIn(req.text) });
-      // The fakes keep every request; drop them so a long run doesn't hold thousands of bodies.
+      // The simulators keep every request; drop them so a long run doesn't hold thousands of bodies.
       server.requests.length = 0;
       return this.delayMs > 0 ? { ...reply, delayMs: (reply.delayMs ?? 0) + this.delayMs } : reply;
     };
   }
 
+  /** Serves the sandbox at `http://127.0.0.1:<port>/sandbox/<network>/` (as the local runtime does) and starts the relay. */
   async start(): Promise<void> {
-    await Promise.all([this.telegram.start(), this.bluesky.start(), this.mastodon.start(), this.discord.start(), this.wordpress.start(),
-      this.devto.start(), this.hashnode.start(), this.slack.start(), this.nostr.start()]);
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.sandbox.handle(req, res, Buffer.concat(chunks)).catch((err: unknown) => {
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: String(err) }));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.sandbox.mount(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}`);
+    await this.nostr.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.allSettled([this.telegram.stop(), this.bluesky.stop(), this.mastodon.stop(), this.discord.stop(), this.wordpress.stop(),
-      this.devto.stop(), this.hashnode.stop(), this.slack.stop(), this.nostr.stop()]);
+    this.server?.closeAllConnections();
+    await Promise.allSettled([new Promise<void>((resolve) => this.server ? this.server.close(() => resolve()) : resolve()), this.nostr.stop()]);
   }
 
   setDelay(ms: number): void {
@@ -99,26 +125,17 @@ export class BenchNetworks {
     this.nostr.received.length = 0;
   }
 
-  /** Environment for the local runtime: API bases of the networks with a fixed host. */
+  /** Environment for the local runtime: the sandbox's own settings of the benches' networks (API bases), pointing here. */
   runtimeEnv(): Record<string, string> {
-    return {
-      TELEGRAM_API_BASE: this.telegram.url, BLUESKY_API_BASE: this.bluesky.url,
-      DEVTO_API_BASE: this.devto.url, HASHNODE_API_BASE: this.hashnode.url,
-    };
+    const groups = this.sandbox.envGroups();
+    return Object.assign({}, ...NETWORKS.filter((n) => n !== 'nostr').map((n) => groups[n]));
   }
 
-  /** POST /api/connect bodies, one per network. */
+  /** POST /api/connect bodies, one per network: the credentials the sandbox accepts (Nostr's relay: the delayed one). */
   connectBodies(): Array<{ platform: BenchNetwork; credentials: Record<string, string> }> {
-    return [
-      { platform: 'telegram', credentials: { bot_token: this.telegram.token, chat_id: '@acmenews' } },
-      { platform: 'bluesky', credentials: { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' } },
-      { platform: 'mastodon', credentials: { instance_url: this.mastodon.url, access_token: this.mastodon.token } },
-      { platform: 'discord', credentials: { webhook_url: this.discord.webhookUrl } },
-      { platform: 'wordpress', credentials: { site_url: this.wordpress.url, username: WP_USER, app_password: WP_APP_PASSWORD } },
-      { platform: 'devto', credentials: { api_key: DEVTO_KEY } },
-      { platform: 'hashnode', credentials: { token: HASHNODE_TOKEN, publication: PUB_ID } },
-      { platform: 'slack', credentials: { webhook_url: this.slack.webhookUrl } },
-      { platform: 'nostr', credentials: { nsec: this.nsec, relays: this.nostr.url } },
-    ];
+    const credentials = this.sandbox.credentials();
+    return NETWORKS.map((platform) => ({
+      platform, credentials: platform === 'nostr' ? { ...credentials.nostr, relays: this.nostr.url } : credentials[platform]!,
+    }));
   }
 }

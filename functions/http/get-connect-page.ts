@@ -4,7 +4,7 @@ import { AppError } from '../../shared/domain/errors';
 import { isPlatformName } from '../../shared/domain/platforms';
 import { connectPage } from '../../shared/app/connect-link/links';
 import { connectPageUrl } from '../../shared/app/connect-link/issue';
-import { newFormToken } from '../../shared/http/forms';
+import { newFormToken } from '../../shared/http/form-guard';
 import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, type Notice } from '../../shared/http/pages/connect-page';
 import { markFor } from '../../shared/app/dashboard/branding';
 

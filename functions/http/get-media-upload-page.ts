@@ -5,7 +5,7 @@ import { mediaRoutes as routes } from '../../infra/routes/media';
 import { openUploadLink } from '../../shared/app/media/upload-links';
 import { storageOrigin } from '../../shared/app/media/uploads';
 import { uploadLinkApiPath, uploadPage, uploadPageCsp } from '../../shared/http/upload-page';
-import { newFormToken } from '../../shared/http/forms';
+import { newFormToken } from '../../shared/http/form-guard';
 import { AppError } from '../../shared/domain/errors';
 import { markFor } from '../../shared/app/dashboard/branding';
 

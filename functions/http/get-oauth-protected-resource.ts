@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
 import { mcpRoutes as routes } from '../../infra/routes/mcp';
-import { protectedResourceMetadata } from '../../shared/app/mcp-oauth/server';
+import { protectedResourceMetadata } from '../../shared/app/mcp-oauth/authorization-server';
 
 /** RFC 9728: the MCP server's protected resource metadata (named in every MCP 401). */
 export const handler = httpHandler(routes.getOauthProtectedResource, async (req) =>

@@ -4,7 +4,7 @@ import { AppError } from '../../shared/domain/errors';
 import { formFields } from '../../shared/api/oauth-schemas';
 import { connectPage, connectWithLink } from '../../shared/app/connect-link/links';
 import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';
-import { assertFormToken, assertSameOrigin, formCookie, newFormToken } from '../../shared/http/forms';
+import { assertFormToken, assertSameOrigin, formCookie, newFormToken } from '../../shared/http/form-guard';
 import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/http/pages/connect-page';
 
 /**

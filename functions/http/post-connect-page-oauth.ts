@@ -5,7 +5,7 @@ import { startLinkOAuth } from '../../shared/app/connect-link/links';
 import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';
 import { HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/http/pages/connect-page';
 import { browserCookie } from '../../shared/app/oauth/browser';
-import { assertFormToken, assertSameOrigin, formCookie } from '../../shared/http/forms';
+import { assertFormToken, assertSameOrigin, formCookie } from '../../shared/http/form-guard';
 import { formFields } from '../../shared/api/oauth-schemas';
 
 /** The page's "Connect with …" button: 303 to the network's sign-in (with the browser's nonce cookie); problems go back to the page with a message. */

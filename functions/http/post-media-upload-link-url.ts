@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
 import { mediaRoutes as routes } from '../../infra/routes/media';
-import { assertFormToken, assertSameOrigin, formCookie, FORM_TOKEN_HEADER } from '../../shared/http/forms';
+import { assertFormToken, assertSameOrigin, formCookie, FORM_TOKEN_HEADER } from '../../shared/http/form-guard';
 import { linkUploadUrl } from '../../shared/app/media/upload-links';
 
 /** The upload page asks for a presigned PUT with the link's token (no login). */

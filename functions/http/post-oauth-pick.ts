@@ -3,7 +3,7 @@ import { connectionsRoutes as routes } from '../../infra/routes/connections';
 import { formFields } from '../../shared/api/oauth-schemas';
 import { completePick } from '../../shared/app/oauth/flow';
 import { callbackReply } from '../../shared/http/pages/oauth-result';
-import { assertSameOrigin } from '../../shared/http/forms';
+import { assertSameOrigin } from '../../shared/http/form-guard';
 
 /** The picker page's form: connects the chosen page / business account. */
 export const handler = httpHandler(routes.postOauthPick, async (req) => {

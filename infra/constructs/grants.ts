@@ -172,3 +172,11 @@ function grantBedrock(target: AppFunction, t: GrantTargets): void {
     resources: [stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: t.bedrockModelId })],
   }));
 }
+
+/**
+ * A declaration's grants without the queue grants whose queue this deployment does not have (no worker consumes
+ * it), which `applyGrants` would refuse: a function sends only to queues that exist.
+ */
+export function withQueues(grants: readonly Grant[], t: Pick<GrantTargets, 'publishQueue' | 'webhookQueue'>): Grant[] {
+  return grants.filter((g) => (g !== 'publishQueue' || !!t.publishQueue) && (g !== 'webhookQueue' || !!t.webhookQueue));
+}

@@ -8,10 +8,10 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
-import { handlerFile, type Grant, type RouteDef } from '../../shared/http/route';
+import { handlerFile, type RouteDef } from '../../shared/http/route';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
 import { AppFunction } from '../constructs/app-function';
-import { applyGrants, type GrantTargets } from '../constructs/grants';
+import { applyGrants, withQueues, type GrantTargets } from '../constructs/grants';
 import { routeList } from '../routes';
 import { tableStatementsOf } from '../table-access';
 import { dispatcher as dispatcherDef } from '../workers';
@@ -82,17 +82,10 @@ export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
 }
 
 /**
- * Grants of the dispatcher (the schedules' target): read the post, enqueue it for publishing, re-defer it; queue
- * long-delayed webhook tries; publish a scheduled post (kms: its checks decrypt the connection's credentials); a scheduled post held for
- * approval emails the owner its review link (ses).
- */
-/**
  * Route functions are deployed in nested stacks of at most this many routes: each route is 7 resources (function,
  * role, policy, log group, permission, integration, route) and a CloudFormation stack holds at most 500.
  */
 export const ROUTES_PER_NESTED_STACK = 40;
-
-export const DISPATCHER_GRANTS: readonly Grant[] = ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms', 'ses'];
 
 /**
  * The HTTP API: one function per deployed route of infra/routes.ts, each granted exactly its route's `grants`; the
@@ -212,7 +205,7 @@ export class ApiStack extends Stack {
       environment: this.functionEnvironment,
       logRemovalPolicy, logsKey: data.logsKey,
     });
-    applyGrants(this.dispatcher, DISPATCHER_GRANTS.filter((g) => (g !== 'publishQueue' || this.grantTargets.publishQueue) && (g !== 'webhookQueue' || this.grantTargets.webhookQueue)), this.grantTargets);
+    applyGrants(this.dispatcher, withQueues(dispatcherDef.grants, this.grantTargets), this.grantTargets);
 
     // ---- The recurring sweeps (infra/sweep-schedules.ts), part of the deployment. In the default schedule group, so
     // the functions' scheduler grant (the service's group only) cannot change or delete them.

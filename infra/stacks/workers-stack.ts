@@ -1,9 +1,8 @@
 import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import type { Grant } from '../../shared/http/route';
 import { AppFunction } from '../constructs/app-function';
-import { applyGrants } from '../constructs/grants';
+import { applyGrants, withQueues } from '../constructs/grants';
 import type { WorkerDef } from '../workers';
 import type { ApiStack } from './api-stack';
 import { isProd, type DataStack, type WorkerQueue } from './data-stack';
@@ -18,13 +17,10 @@ export interface WorkersStackProps extends StackProps {
 }
 
 /**
- * What a queue worker may do besides consuming its own queue: read/write the table, encrypt/decrypt network
- * credentials, create/delete schedules (deferring a rate-limited post), read uploaded media (to upload it to the
- * networks) and send webhook deliveries (when a worker consumes WEBHOOK_QUEUE_URL).
+ * One function per entry of infra/workers.ts, fed by its queue with partial batch failures. Besides consuming its
+ * own queue, each worker may do exactly what its own declaration's `grants` say — the list its bundle's wiring is
+ * built from too (shared/wiring/declaration.ts), so IAM, wiring and bundle agree.
  */
-export const WORKER_GRANTS: readonly Grant[] = ['table', 'kms', 'scheduler', 'bucketRead', 'webhookQueue', 'oauthConfig'];
-
-/** One function per entry of infra/workers.ts, fed by its queue with partial batch failures. */
 export class WorkersStack extends Stack {
   readonly workerFunctions = new Map<string, { def: WorkerDef; fn: AppFunction; queue: WorkerQueue }>();
 
@@ -47,8 +43,7 @@ export class WorkersStack extends Stack {
       // maxConcurrency caps the instances the queue may take, so a burst of due posts leaves concurrency to the API
       const maxConcurrency = props.maxConcurrency?.[def.id];
       fn.fn.addEventSource(new SqsEventSource(wq.queue, { batchSize: def.batchSize, reportBatchItemFailures: true, ...(maxConcurrency ? { maxConcurrency } : {}) }));
-      const grants = WORKER_GRANTS.filter((g) => g !== 'webhookQueue' || api.grantTargets.webhookQueue);
-      applyGrants(fn, grants, api.grantTargets);
+      applyGrants(fn, withQueues(def.grants, api.grantTargets), api.grantTargets);
       this.workerFunctions.set(def.id, { def, fn, queue: wq });
     }
   }

@@ -3,6 +3,7 @@ import type { Account, Brand } from '../ports/store';
 import { AppError, NotFoundError } from '../domain/errors';
 import { isId, newId } from '../domain/ids';
 import { PLANS, nextPlan } from '../domain/plans';
+import { bestEffort } from '../log';
 
 export const DEFAULT_TIMEZONE = 'UTC';
 export const DEFAULT_SLOTS = ['09:00', '13:00', '17:00'];
@@ -41,10 +42,10 @@ export async function createBrand(deps: Pick<Deps, 'accounts' | 'brands' | 'cloc
   try {
     await deps.brands.create(brand);
   } catch (err) {
-    await settleOrRelease(deps, account.id, id).catch(() => undefined);
+    await bestEffort('brand place give-back', settleOrRelease(deps, account.id, id), { account_id: account.id, brand_id: id });
     throw err;
   }
-  await deps.accounts.settleBrand(account.id, id).catch(() => undefined);
+  await bestEffort('brand place settle', deps.accounts.settleBrand(account.id, id), { account_id: account.id, brand_id: id });
   return brand;
 }
 

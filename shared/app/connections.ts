@@ -10,9 +10,14 @@ import { UnsafeTargetError } from '../net/address-guard';
 import { getBrand } from './brands';
 import { labelOf } from './publish/events';
 import { networkContext } from './network-context';
-import { freshCredentials, signInLost } from './oauth/credentials';
+import { freshCredentials, signInLost, type FreshCredentialsDeps } from './oauth/credentials';
 import { connectionContext } from './security/contexts';
 import { URL_FIELDS } from './security/credential-targets';
+
+/** What connecting a credential network reaches: the brand, the network's verify call and the encrypted connection. */
+export type ConnectDeps = Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'media' | 'networks' | 'pace' | 'settings'>;
+/** What a health check reaches: the connection's fresh credentials (renewed or marked lost) and the network. */
+export type ConnectionHealthDeps = FreshCredentialsDeps & Pick<Deps, 'networks'>;
 
 export const connectionView = (c: Connection) => ({
   id: c.id, platform: c.platform, brand_id: c.brand_id, handle: c.handle, label: c.label, status: c.status, connected_at: c.connected_at,
@@ -50,7 +55,7 @@ function normaliseUrl(value: string): string {
  * 4. Prove the credentials against the network (adapter.verify); nothing is saved on failure.
  * 5. Encrypt the normalised credentials and save the brand's connection (replacing an earlier one).
  */
-export async function connect(deps: Deps, account: Account, input: { platform: string; credentials: Record<string, unknown>; brand_id?: string }) {
+export async function connect(deps: ConnectDeps, account: Account, input: { platform: string; credentials: Record<string, unknown>; brand_id?: string }) {
   if (!isPlatformName(input.platform)) throw new BadRequestError(`Unknown network: ${input.platform}; GET /api/platforms lists them`, { details: { platforms: [input.platform] } });
   const platform = input.platform;
   const info = platformInfo(platform);
@@ -112,7 +117,7 @@ export async function disconnect(deps: Pick<Deps, 'connections'>, accountId: str
 }
 
 /** GET /api/connect/{platform}/health: checks the stored credentials again and updates the connection's status. */
-export async function connectionHealth(deps: Deps, account: Account, platformName: string, brandId?: string) {
+export async function connectionHealth(deps: ConnectionHealthDeps, account: Account, platformName: string, brandId?: string) {
   if (!isPlatformName(platformName)) throw new NotFoundError(`Unknown network: ${platformName}`);
   const brand = await targetBrand(deps, account, brandId);
   const connection = await deps.connections.get(account.id, brand.id, platformName);

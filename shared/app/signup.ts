@@ -18,7 +18,7 @@ const SIGNUP_TOKEN = 'signup';
  * 3. Make sure the account and its "Default" brand exist (idempotent, so a crash between writes heals on retry).
  * 4. Store a one-time confirmation token (hash only, 24 h) and email its link.
  */
-export async function signup(deps: Deps, input: { email: string; ip: string }) {
+export async function signup(deps: Pick<Deps, 'accounts' | 'brands' | 'clock' | 'counters' | 'mailer' | 'settings' | 'tokens'>, input: { email: string; ip: string }) {
   const email = input.email.trim().toLowerCase();
   await hit(deps, `signup-ip#${input.ip}`, perHour(5));
   await hit(deps, `signup-email#${email}`, perDay(3));
@@ -50,7 +50,7 @@ export async function signup(deps: Deps, input: { email: string; ip: string }) {
   return { email, pending_verification: true, emailed: true };
 }
 
-async function ensureAccount(deps: Deps, accountId: string, email: string, now: number): Promise<Account> {
+async function ensureAccount(deps: Pick<Deps, 'accounts' | 'brands'>, accountId: string, email: string, now: number): Promise<Account> {
   const existing = await deps.accounts.get(accountId);
   if (existing) return existing;
   const created_at = new Date(now).toISOString();
@@ -69,7 +69,7 @@ export function defaultBrandId(accountId: string): string {
  * Opens a confirmation link: consumes the token once (410 when used or expired), verifies the account and issues
  * a new API key, shown once.
  */
-export async function confirmSignup(deps: Deps, token: string) {
+export async function confirmSignup(deps: Pick<Deps, 'accounts' | 'clock' | 'keys' | 'tokens'>, token: string) {
   const res = await deps.tokens.consume(SIGNUP_TOKEN, sha256Hex(token), deps.clock.now());
   if (!res.ok) {
     throw new GoneError(res.reason === 'used' ? 'This link was used already: sign up again to get a new link' : 'This link is not valid or has expired: sign up again to get a new link', { code: 'link_expired' });

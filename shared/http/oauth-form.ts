@@ -2,7 +2,7 @@
  * The parameters of an OAuth form post (application/x-www-form-urlencoded, or a JSON object of strings). A
  * parameter sent twice is refused, as RFC 6749 §3.2 requires.
  */
-import { OAuthProtocolError } from '../app/mcp-oauth/server';
+import { OAuthProtocolError } from '../app/mcp-oauth/authorization-server';
 
 export function oauthForm(req: { rawBody?: string; body?: unknown }): Record<string, string> {
   const out: Record<string, string> = {};

@@ -7,7 +7,7 @@ import { MAX_UPLOAD_BYTES, MEDIA_CONTENT_TYPES, type MediaContentType } from '..
  * Accessible: every control has a label, native keyboard behaviour, a live status region, focus moves to the result.
  * The script runs under a nonce-based Content-Security-Policy; fetches go only to this origin and to storage.
  * Its two requests to this service carry the page's per-page token (X-Form-Token, checked against the page's
- * HttpOnly cookie scoped to the link's API path; shared/http/forms.ts).
+ * HttpOnly cookie scoped to the link's API path; shared/http/form-guard.ts).
  */
 
 const LABELS: Record<MediaContentType, string> = {

@@ -12,9 +12,6 @@
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
 import { esbuildOptions, LAMBDA_BUNDLE, lambdaFunctions, type LambdaFunction } from '../../infra/bundling';
-import { dispatcher, workers } from '../../infra/workers';
-import { DISPATCHER_GRANTS } from '../../infra/stacks/api-stack';
-import { WORKER_GRANTS } from '../../infra/stacks/workers-stack';
 import { wiredGroups, wiringDefines, type WireGroup } from '../../shared/wiring/declaration';
 
 jest.setTimeout(120_000);
@@ -154,10 +151,4 @@ test('the workers that call networks and receivers trace with subsegments; an AP
   const tracing = functions.filter((f) => f.wiring.tracing).map((f) => f.id).sort();
   expect(tracing).toEqual(['publish-worker', 'webhook-worker']);
   expect(graphs.get('post-post')?.packages.has('@aws-lambda-powertools/tracer')).toBe(false);
-});
-
-test("the workers' and the dispatcher's declarations are the grants their stacks give them", () => {
-  for (const w of workers) expect(WORKER_GRANTS).toEqual(expect.arrayContaining([...w.grants]));
-  expect(new Set(workers.flatMap((w) => w.grants))).toEqual(new Set(WORKER_GRANTS));
-  expect(new Set(dispatcher.grants)).toEqual(new Set(DISPATCHER_GRANTS));
 });

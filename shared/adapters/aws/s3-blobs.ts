@@ -1,4 +1,5 @@
 import { traceClient } from '../../tracing';
+import { bestEffort } from '../../log';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -68,7 +69,7 @@ export class S3Blobs implements Blobs {
       await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
       return { bytes };
     } catch (err) {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
+      await bestEffort('multipart upload abort', this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })), { key });
       throw err;
     }
   }

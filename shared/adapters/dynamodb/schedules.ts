@@ -3,6 +3,7 @@ import type { RecurringRecord, ScheduleQuery, ScheduleRecord, ScheduleStore } fr
 import { isConditionFailure, type TableRef } from './client';
 import { and, cond, or } from './conditions';
 import { GSI1, keys, strip } from './keys';
+import { bestEffort } from '../../log';
 import { BadRequestError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 
@@ -229,7 +230,7 @@ export class DynamoScheduleStore implements ScheduleStore {
 
   /** Drops a marker; best effort (a marker left behind is dropped by the sweep that meets it). */
   private async dropDue(id: string, runAt: string) {
-    await this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: keys.scheduleDue(id, runAt) })).catch(() => undefined);
+    await bestEffort('due marker drop', this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: keys.scheduleDue(id, runAt) })), { schedule_id: id });
   }
 
   async settle(id: string, fields: { status: ScheduleRecord['status']; post_id?: string; error?: ScheduleRecord['error'] }, nowIso: string) {

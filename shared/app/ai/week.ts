@@ -9,7 +9,7 @@ import { getBrand } from '../brands';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import { resolveBrand } from '../publish/brand';
-import { scheduleRows } from '../schedule/create';
+import { scheduleRows, type ScheduleRowsDeps } from '../schedule/create';
 import { networkBrief } from './brief';
 import { checkPlatforms, draftWithAllowance, shapeOf } from './run';
 import { WEEK_RATE } from './quota';
@@ -67,7 +67,7 @@ function postable(d: DraftView) {
  * counts one) → the provider. With `schedule: true` each day becomes a scheduled post through the schedule use case
  * (plan caps and the calling key's guardrails apply, `actor`), answered per day like bulk rows.
  */
-export async function planWeek(deps: Deps, account: Account, input: WeekInput, actor?: Actor) {
+export async function planWeek(deps: ScheduleRowsDeps & Pick<Deps, 'ai'>, account: Account, input: WeekInput, actor?: Actor) {
   const platforms = checkPlatforms(input.platforms);
   const brand = input.brand_id !== undefined ? await getBrand(deps, account.id, input.brand_id) : (await resolveBrand(deps, account, platforms)).brand;
   // a key that may not post to this brand is refused before anything is spent (its rows could never be scheduled)

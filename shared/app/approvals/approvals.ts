@@ -8,11 +8,14 @@ import { sha256Hex } from '../../domain/api-key';
 import { PLANS } from '../../domain/plans';
 import { planFeature } from '../guardrails/guardrails';
 import { log } from '../../log';
-import { publishPost } from '../publish/create-post';
+import { publishPost, type PublishPostDeps } from '../publish/create-post';
 import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, expiryTimerName, issueReviewLink } from './hold';
 import { recordEvent } from '../webhooks/record-event';
 
 export { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, approvalView, expiryTimerName };
+
+/** What deciding an approval reaches: the approval, publishing the held post (or giving back its lock and schedule). */
+export type DecideApprovalDeps = PublishPostDeps & Pick<Deps, 'accounts' | 'schedules'>;
 
 
 async function owned(deps: Pick<Deps, 'approvals'>, accountId: string, id: string) {
@@ -55,7 +58,7 @@ export async function openReviewLink(deps: Pick<Deps, 'tokens' | 'approvals' | '
 }
 
 /** POSTs the review link's decision: uses the link once, then decides as its owner or client approver. */
-export async function decideWithLink(deps: Deps, token: string, decision: 'approve' | 'reject', note?: string) {
+export async function decideWithLink(deps: DecideApprovalDeps, token: string, decision: 'approve' | 'reject', note?: string) {
   const { approval, role } = await openReviewLink(deps, token);
   const used = await deps.tokens.consume(LINK_TOKEN, sha256Hex(token), deps.clock.now());
   if (!used.ok) throw new GoneError('This review link was used already', { code: 'link_used' });
@@ -63,12 +66,12 @@ export async function decideWithLink(deps: Deps, token: string, decision: 'appro
 }
 
 /** The owner decides from the dashboard. */
-export async function decideAsOwner(deps: Deps, account: Account, id: string, decision: 'approve' | 'reject', note?: string) {
+export async function decideAsOwner(deps: DecideApprovalDeps, account: Account, id: string, decision: 'approve' | 'reject', note?: string) {
   return decide(deps, await owned(deps, account.id, id), decision === 'approve' ? 'approved' : 'rejected', 'owner', note);
 }
 
 /** The expiry alarm fired: a pending approval 7 days old expires (nothing sent, the lock released). */
-export async function expireApproval(deps: Deps, id: string) {
+export async function expireApproval(deps: DecideApprovalDeps, id: string) {
   const a = await deps.approvals.get(id);
   if (!a || a.status !== 'pending') return;
   if (a.expires_at * 1000 > deps.clock.now()) {
@@ -85,7 +88,7 @@ export async function expireApproval(deps: Deps, id: string) {
  * 2. rejected or expired → nothing is sent; the idempotency lock is released; a held scheduled run fails.
  * 3. approval.decided {approval_id, decision, decided_by, note, post_id}.
  */
-async function decide(deps: Deps, a: ApprovalRecord, status: 'approved' | 'rejected' | 'expired', by: DecidedBy, note?: string) {
+async function decide(deps: DecideApprovalDeps, a: ApprovalRecord, status: 'approved' | 'rejected' | 'expired', by: DecidedBy, note?: string) {
   const now = deps.clock.now();
   const decided = await deps.approvals.decide(a.id, { status, decided_by: by, note: note?.trim() || undefined, decided_at: new Date(now).toISOString() }, now);
   if (!decided) {
@@ -103,7 +106,7 @@ async function decide(deps: Deps, a: ApprovalRecord, status: 'approved' | 'rejec
   return approvalView((await deps.approvals.get(a.id))!);
 }
 
-async function publishApproved(deps: Deps, a: ApprovalRecord) {
+async function publishApproved(deps: DecideApprovalDeps, a: ApprovalRecord) {
   const account = await deps.accounts.get(a.account_id);
   try {
     if (!account) throw new NotFoundError('The account no longer exists', { code: 'account_not_found' });
@@ -116,7 +119,7 @@ async function publishApproved(deps: Deps, a: ApprovalRecord) {
   }
 }
 
-async function giveUp(deps: Deps, a: ApprovalRecord, status: 'rejected' | 'expired') {
+async function giveUp(deps: Pick<Deps, 'clock' | 'locks' | 'schedules'>, a: ApprovalRecord, status: 'rejected' | 'expired') {
   if (a.lock) await deps.locks.release(a.lock, a.post_id);
   if (a.schedule_id) {
     await deps.schedules.settle(a.schedule_id, { status: 'failed', error: { code: `approval_${status}`, error: `The post was ${status} and not sent` } }, new Date(deps.clock.now()).toISOString());

@@ -54,13 +54,16 @@ export function holdReasonFrom(accountRules: ApprovalRule[], account: Account, b
   return undefined;
 }
 
+/** What holding a post reaches: the approval and its expiry alarm, the review link, the owner's email, the event. */
+export type HoldForApprovalDeps = Pick<Deps, 'approvals' | 'events' | 'fanOut' | 'keys' | 'mailer' | 'scheduler' | 'settings' | 'tokens'>;
+
 /**
  * Holds a post for approval (answer 202): nothing is sent or spent; the idempotency lock (already taken) stays.
  * 1. Store the approval with the post as checked, expiring in 7 days, and arm its expiry alarm.
  * 2. Email the owner a single-use review link (GET shows the post, POST decides).
  * 3. Record approval.requested (payload in docs/webhooks.md).
  */
-export async function holdForApproval(deps: Deps, input: {
+export async function holdForApproval(deps: HoldForApprovalDeps, input: {
   account: Account; brand: Brand; postId: string; valid: ValidPost; platforms: PlatformName[]; reason: ApprovalRecord['reason'];
   opts: PublishOptions; lock?: string; refused: NetworkResult[]; now: number;
 }) {

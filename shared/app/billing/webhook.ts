@@ -4,7 +4,7 @@ import { applyEvent } from '../../domain/billing';
 import { ConflictError } from '../../domain/errors';
 import { BillingUnavailableError } from '../../domain/billing-errors';
 import { commitState, MAX_WRITE_TRIES, stateOf } from './plan-state';
-import { log } from '../../log';
+import { bestEffort, log } from '../../log';
 
 /** How long a claimed event is reserved for the function processing it before a retry may take it over. */
 export const EVENT_LEASE_MS = 60_000;
@@ -66,7 +66,7 @@ export async function receiveProviderEvent(deps: WebhookDeps, raw: Buffer, signa
     if (outcome === 'unknown_account') log.warn('billing event for an unknown customer', { event_id: event.id, kind: event.kind });
     return { received: true, event_id: event.id, outcome };
   } catch (err) {
-    await deps.billing.releaseEvent(event.id).catch(() => undefined);
+    await bestEffort('billing event release', deps.billing.releaseEvent(event.id), { event_id: event.id });
     throw err;
   }
 }

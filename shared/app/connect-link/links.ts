@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../domain/errors';
 import { isPlatformName, PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
-import { connect, targetBrand } from '../connections';
+import { connect, targetBrand, type ConnectDeps } from '../connections';
 import { authorizeUrl, isConfigured, readyNetwork } from '../oauth/flow';
 import { findConnectLink, issueConnectLink, type ConnectLink } from './issue';
 
@@ -12,7 +12,7 @@ import { findConnectLink, issueConnectLink, type ConnectLink } from './issue';
  * 2. An optional network narrows the page to that one.
  * 3. A random token (stored hashed) bound to account, brand and network, valid 1 hour.
  */
-export async function createConnectLink(deps: Deps, account: Account, input: { brand_id?: string; platform?: string }) {
+export async function createConnectLink(deps: Pick<Deps, 'brands' | 'clock' | 'settings' | 'tokens'>, account: Account, input: { brand_id?: string; platform?: string }) {
   if (input.platform !== undefined && !isPlatformName(input.platform)) {
     throw new BadRequestError(`Unknown network: ${input.platform}; GET /api/platforms lists them`, { details: { platforms: [input.platform] } });
   }
@@ -39,7 +39,7 @@ export interface ConnectPageModel {
 }
 
 /** The link and everything its page shows: the brand and, per network, whether it is connected, possible, configured. */
-export async function connectPage(deps: Deps, token: string): Promise<ConnectPageModel> {
+export async function connectPage(deps: Pick<Deps, 'brands' | 'clock' | 'connections' | 'networks' | 'oauth' | 'tokens'>, token: string): Promise<ConnectPageModel> {
   const link = await findConnectLink(deps, token);
   const brand = await deps.brands.get(link.account_id, link.brand_id);
   if (!brand) throw new NotFoundError('The brand of this connect link no longer exists', { code: 'link_not_found' });
@@ -67,7 +67,7 @@ function allowed(link: ConnectLink, platform: string): PlatformName {
  * The page's "Connect with …" button: a sign-in whose state is bound to the link's account and brand (never any
  * other), ends no later than the link, and leads back to the page.
  */
-export async function startLinkOAuth(deps: Deps, token: string, platformName: string): Promise<{ url: string; nonce: string }> {
+export async function startLinkOAuth(deps: Pick<Deps, 'cipher' | 'clock' | 'oauth' | 'settings' | 'tokens'>, token: string, platformName: string): Promise<{ url: string; nonce: string }> {
   const link = await findConnectLink(deps, token);
   const platform = allowed(link, platformName);
   const net = await readyNetwork(deps, platform);
@@ -78,7 +78,7 @@ export async function startLinkOAuth(deps: Deps, token: string, platformName: st
  * The page's credential form: the same checks as POST /api/connect (fields, public addresses, verified against
  * the network), saved into the link's brand. Only the network's own fields are read from the form.
  */
-export async function connectWithLink(deps: Deps, token: string, platformName: string, form: Record<string, string>) {
+export async function connectWithLink(deps: ConnectDeps & Pick<Deps, 'accounts' | 'tokens'>, token: string, platformName: string, form: Record<string, string>) {
   const link = await findConnectLink(deps, token);
   const platform = allowed(link, platformName);
   const info = platformInfo(platform);

@@ -16,7 +16,7 @@ export async function keysPage(deps: Pick<Deps, 'keys' | 'guardrails' | 'brands'
 }
 
 /** One API keys page action: create (the secret is answered once), revoke, or set a key's guardrails. */
-export async function keysAction(deps: Deps, account: Account, form: z.infer<typeof KeysForm>) {
+export async function keysAction(deps: Pick<Deps, 'apps' | 'brands' | 'clock' | 'counters' | 'guardrails' | 'keys' | 'settings'>, account: Account, form: z.infer<typeof KeysForm>) {
   switch (form.action) {
     case 'create': {
       const key = await createApiKey(deps, account.id, { name: form.name || undefined, expires_in_days: form.expires_in_days });

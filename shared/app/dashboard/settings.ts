@@ -5,7 +5,7 @@ import type { BrandsForm, ConnectionsForm, WebhooksForm } from '../../api/dashbo
 import { BadRequestError } from '../../domain/errors';
 import { PatchBrandBody } from '../../api/schemas';
 import { createBrand, updateBrand } from '../brands';
-import { connectionHealth, disconnect, listConnections, targetBrand } from '../connections';
+import { connectionHealth, disconnect, listConnections, targetBrand, type ConnectionHealthDeps } from '../connections';
 import { issueConnectLink } from '../connect-link/issue';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhookSecret, testWebhook } from '../webhooks/endpoints';
 import { redeliver } from '../webhooks/deliveries';
@@ -16,7 +16,7 @@ import { PLANS } from '../../domain/plans';
  * the API route that does it, so the rules (limits, checks, events) are the API's.
  */
 
-export async function brandsAction(deps: Deps, account: Account, form: z.infer<typeof BrandsForm>) {
+export async function brandsAction(deps: Pick<Deps, 'accounts' | 'brands' | 'clock' | 'settings'>, account: Account, form: z.infer<typeof BrandsForm>) {
   if (form.action === 'create') {
     await createBrand(deps, account, form.name);
     return 'created';
@@ -32,7 +32,7 @@ export async function connectionsPage(deps: Pick<Deps, 'brands' | 'connections'>
 }
 
 /** check: the network is asked again (the answer is shown); link: a fresh connect link for a brand; disconnect. */
-export async function connectionsAction(deps: Deps, account: Account, form: z.infer<typeof ConnectionsForm>) {
+export async function connectionsAction(deps: ConnectionHealthDeps, account: Account, form: z.infer<typeof ConnectionsForm>) {
   if (form.action === 'check') return { health: await connectionHealth(deps, account, form.platform, form.brand_id) };
   if (form.action === 'link') {
     const brand = await targetBrand(deps, account, form.brand_id);
@@ -49,7 +49,7 @@ export async function webhooksPage(deps: Pick<Deps, 'webhooks'>, account: Accoun
 }
 
 /** create and rotate answer the signing secret once; test, delete and redeliver answer what was done. */
-export async function webhooksAction(deps: Deps, account: Account, form: z.infer<typeof WebhooksForm>): Promise<{ done: string; secret?: string; webhook_id?: string }> {
+export async function webhooksAction(deps: Pick<Deps, 'cipher' | 'clock' | 'counters' | 'events' | 'fanOut' | 'queue' | 'scheduler' | 'settings' | 'webhookSender' | 'webhooks'>, account: Account, form: z.infer<typeof WebhooksForm>): Promise<{ done: string; secret?: string; webhook_id?: string }> {
   switch (form.action) {
     case 'create': {
       const res = await createWebhook(deps, account, { url: form.url, events: form.events?.length ? form.events : undefined });

@@ -35,7 +35,7 @@ export function safeReturnPath(value: string | undefined): string {
  * 3. The link's token is stored hashed for 15 minutes with the return path; opening it shows a page whose button
  *    POSTs, so a mail scanner following the GET link does not use it up.
  */
-export async function requestSignInLink(deps: Deps, input: { email: string; ip: string; returnTo?: string }) {
+export async function requestSignInLink(deps: Pick<Deps, 'accounts' | 'clock' | 'counters' | 'mailer' | 'settings' | 'tokens'>, input: { email: string; ip: string; returnTo?: string }) {
   const email = input.email.trim().toLowerCase();
   await hit(deps, `signin-ip#${input.ip}`, perHour(5));
   await hit(deps, `signin-email#${email}`, perHour(3));

@@ -3,7 +3,7 @@ import type { Account } from '../../ports/store';
 import { authenticate, type Actor } from '../auth';
 import type { KeyScope } from '../../domain/api-key';
 import { AppError, UnauthorizedError } from '../../domain/errors';
-import { ACCESS_TOKEN_PREFIX } from './server';
+import { ACCESS_TOKEN_PREFIX } from './authorization-server';
 import { authenticateAccessToken, mcpUnauthorized } from './tokens';
 
 /** Who calls the MCP server: the account and the actor (an API key, or an AI app signed in with OAuth). */

@@ -3,7 +3,7 @@ import type { Account } from '../../ports/store';
 import type { OAuthClientRecord } from '../../ports/mcp-oauth';
 import { sha256Hex } from '../../domain/api-key';
 import { newId } from '../../domain/ids';
-import { AUTH_CODE_TTL_SECONDS, MCP_SCOPE, issuerOf, mcpResourceOf, newSecret } from './server';
+import { AUTH_CODE_TTL_SECONDS, MCP_SCOPE, issuerOf, mcpResourceOf, newSecret } from './authorization-server';
 import { resolveClient } from './clients';
 import type { AuthorizeQuery } from '../../api/mcp-oauth-schemas';
 import { trimBase } from '../../domain/values';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Deps } from '../deps';
 import type { OAuthClientRecord } from '../../ports/mcp-oauth';
 import { newId } from '../../domain/ids';
-import { MCP_SCOPE, OAuthProtocolError } from './server';
+import { MCP_SCOPE, OAuthProtocolError } from './authorization-server';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

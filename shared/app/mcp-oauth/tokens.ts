@@ -10,7 +10,7 @@ import { UnauthorizedError } from '../../domain/errors';
 import {
   ACCESS_TOKEN_PREFIX, ACCESS_TOKEN_TTL_SECONDS, OAuthProtocolError, REFRESH_TOKEN_PREFIX, REFRESH_TOKEN_TTL_SECONDS,
   mcpResourceOf, newSecret, resourceMetadataUrlOf,
-} from './server';
+} from './authorization-server';
 import { trimBase } from '../../domain/values';
 
 /**

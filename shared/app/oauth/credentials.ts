@@ -19,6 +19,11 @@ const WAIT_STEPS = 40;
 
 export type FreshCredentials = { ok: true; credentials: Record<string, string> } | { ok: false; failure: Failure };
 
+/** What marking a lost sign-in reaches: the connection, and the reauth event with its connect link. */
+export type SignInLostDeps = Pick<Deps, 'brands' | 'clock' | 'connections' | 'events' | 'fanOut' | 'settings' | 'tokens'>;
+/** What renewing credentials reaches: the cipher, the refresh lock, the provider (in a network context), the connection. */
+export type FreshCredentialsDeps = SignInLostDeps & Pick<Deps, 'cipher' | 'locks' | 'media' | 'oauth' | 'pace'>;
+
 const needsRefresh = (t: TokenSet, now: number) => t.expires_at !== undefined && t.expires_at - now < REFRESH_MARGIN_MS;
 const expired = (t: TokenSet, now: number) => t.expires_at !== undefined && t.expires_at <= now;
 const canRefresh = (p: OAuthProvider | undefined, t: TokenSet, now: number) =>
@@ -41,7 +46,7 @@ export async function readCredentials(deps: Pick<Deps, 'cipher'>, c: Connection)
  * Marks the connection reauth_required and records connection.reauth_required (with a fresh connect link) —
  * once: the conditional status change lets only the first caller record, however many workers saw the failure.
  */
-export async function signInLost(deps: Deps, connection: Connection, error: string, post?: PostRecord): Promise<{ ok: false; failure: Failure }> {
+export async function signInLost(deps: SignInLostDeps, connection: Connection, error: string, post?: PostRecord): Promise<{ ok: false; failure: Failure }> {
   if (await deps.connections.markReauth(connection)) await recordReauth(deps, post, connection, error);
   return { ok: false, failure: { ok: false, kind: 'reauth', error } };
 }
@@ -58,7 +63,7 @@ export async function signInLost(deps: Deps, connection: Connection, error: stri
  * 4. A network that says the grant is gone (Failure 'reauth') → reauth_required + event (signInLost). Other refresh
  *    failures keep the current token while it is still valid.
  */
-export async function freshCredentials(deps: Deps, connection: Connection, opts: { force?: boolean; rejected?: string; post?: PostRecord } = {}): Promise<FreshCredentials> {
+export async function freshCredentials(deps: FreshCredentialsDeps, connection: Connection, opts: { force?: boolean; rejected?: string; post?: PostRecord } = {}): Promise<FreshCredentials> {
   if (!connection.tokens_enc) return { ok: true, credentials: await readCredentials(deps, connection) };
   const now = deps.clock.now();
   const tokens = await decryptJson<TokenSet>(deps, connection.tokens_enc, connectionContext(connection, 'tokens'));
@@ -112,7 +117,7 @@ export async function freshCredentials(deps: Deps, connection: Connection, opts:
 }
 
 /** Another worker holds the refresh lock: re-read the connection until its tokens change (or the sign-in is lost). */
-async function waitForOtherRefresh(deps: Deps, connection: Connection, stale: string, tokens: TokenSet): Promise<FreshCredentials> {
+async function waitForOtherRefresh(deps: Pick<Deps, 'cipher' | 'clock' | 'connections'>, connection: Connection, stale: string, tokens: TokenSet): Promise<FreshCredentials> {
   for (let i = 0; i < WAIT_STEPS; i++) {
     await deps.clock.sleep(WAIT_STEP_MS);
     const current = await deps.connections.get(connection.account_id, connection.brand_id, connection.platform);

@@ -54,7 +54,7 @@ export async function readyNetwork(deps: Pick<Deps, 'oauth' | 'settings'>, name:
  * Builds the network's authorize URL for a new state (with a PKCE pair when the network takes one), bound to a new
  * browser nonce: the caller sets the nonce cookie in the browser it sends to `url`.
  */
-export async function authorizeUrl(deps: Deps, net: ReadyNetwork, s: { account_id: string; brand_id: string; redirect_after?: string; link_token?: string }, notAfterSec?: number) {
+export async function authorizeUrl(deps: Pick<Deps, 'cipher' | 'clock' | 'tokens'>, net: ReadyNetwork, s: { account_id: string; brand_id: string; redirect_after?: string; link_token?: string }, notAfterSec?: number) {
   const pkce = net.provider.pkce ? pkcePair() : undefined;
   const nonce = newBrowserNonce();
   const state = await createState(deps, { ...s, platform: net.platform, code_verifier: pkce?.verifier, browser_hash: sha256Hex(nonce) }, { notAfterSec });
@@ -70,7 +70,7 @@ export async function authorizeUrl(deps: Deps, net: ReadyNetwork, s: { account_i
  *    network takes it. The answered URL is this service's start link (one use), which sets the nonce cookie in the
  *    browser that opens it and sends it on to the network.
  */
-export async function startOAuth(deps: Deps, account: Account, name: string, input: { brand_id?: string; redirect_after?: string }) {
+export async function startOAuth(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'oauth' | 'settings' | 'tokens'>, account: Account, name: string, input: { brand_id?: string; redirect_after?: string }) {
   const net = await readyNetwork(deps, name);
   const brand = await targetBrand(deps, account, input.brand_id);
   const redirect_after = checkRedirectAfter(deps, account, input.redirect_after);
@@ -124,7 +124,7 @@ const failedOutcome = (platform: string, err: AppError, back: Return = {}): Call
  *    channels…): keep the tokens for 15 minutes under a one-time pick token and let the person choose.
  */
 export async function completeOAuth(
-  deps: Deps, name: string, q: { code?: string; state?: string; error?: string; error_description?: string }, browserNonce?: string,
+  deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'media' | 'oauth' | 'pace' | 'settings' | 'tokens'>, name: string, q: { code?: string; state?: string; error?: string; error_description?: string }, browserNonce?: string,
 ): Promise<CallbackOutcome> {
   if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new AppError(404, 'not_found', `${name} has no OAuth sign-in`));
   let back: Return = {};
@@ -168,7 +168,7 @@ export async function completeOAuth(
  * The picker's answer (POST /api/oauth/{platform}/pick {pick, account}): uses the pick token once and saves the
  * chosen page / business account with the tokens of that sign-in.
  */
-export async function completePick(deps: Deps, name: string, input: { pick?: string; account?: string }): Promise<CallbackOutcome> {
+export async function completePick(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'tokens'>, name: string, input: { pick?: string; account?: string }): Promise<CallbackOutcome> {
   if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new AppError(404, 'not_found', `${name} has no OAuth sign-in`));
   const res = input.pick && input.pick.length <= 200 ? await deps.tokens.consume(PICK_KIND, sha256Hex(input.pick), deps.clock.now()) : undefined;
   if (!res?.ok || res.token.data.platform !== name) {
@@ -197,7 +197,7 @@ async function brandOf(deps: Pick<Deps, 'brands'>, accountId: string, brandId: s
   return brand;
 }
 
-async function connected(deps: Deps, accountId: string, brand: Brand, platform: PlatformName, tokens: TokenSet, account: OAuthAccount, back: Return): Promise<CallbackOutcome> {
+async function connected(deps: Pick<Deps, 'cipher' | 'clock' | 'connections'>, accountId: string, brand: Brand, platform: PlatformName, tokens: TokenSet, account: OAuthAccount, back: Return): Promise<CallbackOutcome> {
   const connection = await saveOAuthConnection(deps, accountId, brand, platform, tokens, account);
   return { kind: 'connected', platform, brand: { id: brand.id, name: brand.name }, connection: connectionView(connection), ...back };
 }

@@ -18,7 +18,7 @@ import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
 import { reserveXCredits, xPlanRefusal } from './x-credits';
 import { checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
-import { holdForApproval, holdReasonFrom } from '../approvals/hold';
+import { holdForApproval, holdReasonFrom, type HoldForApprovalDeps } from '../approvals/hold';
 import type { PublishMessage, PublishOptions } from './publish-message';
 import { giveBack, reservePosts } from './reservations';
 import { appendLogContext, errorFields, log } from '../../log';
@@ -29,6 +29,10 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const DUPLICATE_TTL_SECONDS = 120;
 /** How often the API reads the networks' states while it waits for the workers (one small read each time). */
 export const RESULT_POLL_MS = 20;
+
+/** What publishing a post reaches: the account's context, the checks, caps and duplicate lock, the post, its queue, the approval hold. */
+export type PublishPostDeps = HoldForApprovalDeps
+  & Pick<Deps, 'cipher' | 'clock' | 'counters' | 'fanOut' | 'locks' | 'media' | 'networks' | 'posts' | 'publishContext' | 'queue' | 'settings'>;
 
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").
@@ -44,7 +48,7 @@ export const RESULT_POLL_MS = 20;
  * 7. Wait for the workers until the deadline, reading the networks' states every RESULT_POLL_MS; networks still
  *    running answer unknown / timed_out.
  */
-export async function publishPost(deps: Deps, account: Account, valid: ValidPost, opts: PublishOptions) {
+export async function publishPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions) {
   const started = deps.clock.now();
   const plan = PLANS[account.plan];
   const postId = opts.approval?.post_id ?? newId('pst', started);
@@ -214,7 +218,7 @@ const stripQuery = (u: string) => u.split('?')[0];
  * The queue refused the messages: those networks fail (internal_error) with their post.failed event and give back
  * their reservations. Answers the networks it settled.
  */
-async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[], connectionOf: (p: PlatformName) => Connection | undefined): Promise<NetworkRecord[]> {
+async function failUnsent(deps: Pick<Deps, 'clock' | 'counters' | 'fanOut' | 'posts'>, post: PostRecord, platforms: PlatformName[], connectionOf: (p: PlatformName) => Connection | undefined): Promise<NetworkRecord[]> {
   const settled: NetworkRecord[] = [];
   for (const platform of platforms) {
     const claimed = await deps.posts.claim(post.id, platform, ['queued'], deps.clock.now());
@@ -236,7 +240,7 @@ async function failUnsent(deps: Deps, post: PostRecord, platforms: PlatformName[
  * Reads the networks' states every RESULT_POLL_MS (one small projected read each) until none is queued or sending,
  * or `until` (ms, deps.clock) has come; answers the networks with the states and results read last.
  */
-async function waitForResults(deps: Deps, postId: string, networks: NetworkRecord[], until: number): Promise<NetworkRecord[]> {
+async function waitForResults(deps: Pick<Deps, 'clock' | 'posts'>, postId: string, networks: NetworkRecord[], until: number): Promise<NetworkRecord[]> {
   const waiting = networks.filter((n) => n.state === 'queued').map((n) => n.platform);
   let current = networks;
   if (waiting.length === 0) return current;

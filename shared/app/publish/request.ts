@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BadRequestError } from '../../domain/errors';
+import { isRecord } from '../../domain/values';
 import { isPlatformName, type PlatformName } from '../../domain/platforms';
 import { nearestName, unknownFieldError } from '../unknown-fields';
 import { guessKind, type MediaRef, type PerPlatformDraft, type PostPayload, type ValidPost } from '../../domain/post';
@@ -57,8 +58,7 @@ function looksLikeJsonObject(text: string): boolean {
   const t = text.trim();
   if (!t.startsWith('{') || !t.endsWith('}')) return false;
   try {
-    const v: unknown = JSON.parse(t);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    return isRecord(JSON.parse(t));
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps';
+import type { Deps, NetworkDeps } from '../deps';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
 import type { Failure, NetworkContext, PublishOutcome } from '../../ports/networks';
@@ -6,7 +6,7 @@ import { newId } from '../../domain/ids';
 import { contentFor } from './content';
 import { countOutcome, outcomeEvent } from './events';
 import { giveBack } from './reservations';
-import { freshCredentials, signInLost } from '../oauth/credentials';
+import { freshCredentials, signInLost, type FreshCredentialsDeps, type SignInLostDeps } from '../oauth/credentials';
 import { networkContext } from '../network-context';
 import { failed, fromFailure, published } from './results';
 import { releaseLockIfAllFailed } from './lock';
@@ -23,6 +23,9 @@ const TRANSIENT_RETRIES = 2;
 /** How long a worker may wait inside one invocation when nobody waits for the answer. */
 const OWN_WAIT_BUDGET_MS = 60_000;
 
+/** What sending one network reaches: fresh credentials, the adapter, the post's item, the caps, the queue (resumes) and the scheduler (deferrals). */
+export type SendToNetworkDeps = FreshCredentialsDeps & Pick<Deps, 'counters' | 'networks' | 'posts' | 'queue' | 'scheduler' | 'schedules'>;
+
 /**
  * Sends one network of one post, at most once (the worker's use case).
  * 1. Claim it with one conditional write (queued → sending; scheduled → sending for the due deferral; processing →
@@ -36,7 +39,7 @@ const OWN_WAIT_BUDGET_MS = 60_000;
  * 4. Settle the result with its event; give back the reservations on failure; hand the event to webhooks; mark a
  *    connection whose sign-in expired; release the duplicate lock when every network failed.
  */
-export async function sendToNetwork(deps: Deps, msg: PublishMessage): Promise<void> {
+export async function sendToNetwork(deps: SendToNetworkDeps, msg: PublishMessage): Promise<void> {
   const now = deps.clock.now();
   const claimed = msg.resume
     ? await deps.posts.claim(msg.post_id, msg.platform, ['processing'], now, { resumes: msg.step ?? 0, dueBy: now + 1_000 })
@@ -74,7 +77,7 @@ export async function sendToNetwork(deps: Deps, msg: PublishMessage): Promise<vo
  * claimed by a worker that stopped long ago (closed as unknown), or async media still processing (its resume
  * message queued again: the first message was redelivered, or a resume step came before its time).
  */
-async function notClaimed(deps: Deps, msg: PublishMessage, now: number): Promise<void> {
+async function notClaimed(deps: Pick<Deps, 'clock' | 'connections' | 'counters' | 'fanOut' | 'posts' | 'queue' | 'settings'>, msg: PublishMessage, now: number): Promise<void> {
   const found = await deps.posts.get(msg.post_id);
   const net = found?.networks.find((n) => n.platform === msg.platform);
   if (!found || !net || net.state === 'done') return;
@@ -93,7 +96,7 @@ async function notClaimed(deps: Deps, msg: PublishMessage, now: number): Promise
  * result and its post.published / post.failed event in one conditional write (the webhook deliveries written just
  * before, queued just after); on failure the reservations go back; the duplicate lock goes when all failed.
  */
-async function finish(deps: Deps, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, outcome: PublishOutcome | undefined) {
+async function finish(deps: SignInLostDeps & Pick<Deps, 'counters' | 'locks' | 'posts'>, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, outcome: PublishOutcome | undefined) {
   // the connection is marked before the result is visible, so whoever reads the result sees the marked connection
   if (connection && outcome && !outcome.ok && outcome.kind === 'reauth') await signInLost(deps, connection, outcome.error, post);
   const after = await settleWithEvent(deps, post, net, connection, result, { reserved: result.ok });
@@ -103,7 +106,7 @@ async function finish(deps: Deps, post: PostRecord, net: NetworkRecord, connecti
 }
 
 /** Settles a claimed network as done with its outcome event, handed to the account's webhook endpoints. */
-async function settleWithEvent(deps: Deps, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, extra: { reserved: boolean }) {
+async function settleWithEvent(deps: Pick<Deps, 'clock' | 'fanOut' | 'posts'>, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, extra: { reserved: boolean }) {
   const event = outcomeEvent(deps, post, connection, result);
   const queueDeliveries = await deps.fanOut.prepare(event);
   const after = await deps.posts.settle(post.id, net.platform, 'done', result, extra, event);
@@ -116,7 +119,7 @@ async function settleWithEvent(deps: Deps, post: PostRecord, net: NetworkRecord,
  * Runs a network call with the connection's credentials, OAuth tokens renewed first when they are about to
  * expire; a 'reauth' answer on renewable tokens (a 401) renews them once and tries again.
  */
-async function withSignIn(deps: Deps, post: PostRecord, connection: Connection, run: (credentials: Record<string, string>) => Promise<PublishOutcome>): Promise<PublishOutcome> {
+async function withSignIn(deps: FreshCredentialsDeps, post: PostRecord, connection: Connection, run: (credentials: Record<string, string>) => Promise<PublishOutcome>): Promise<PublishOutcome> {
   const fresh = await freshCredentials(deps, connection, { post });
   if (!fresh.ok) return fresh.failure;
   const outcome = await run(fresh.credentials);
@@ -135,7 +138,7 @@ export const MAX_PROCESSING_MS = 24 * 3600_000;
  * `ok, status: processing` (the API answers it at once), the adapter's resume state is stored encrypted on the
  * network item with the next step number, and a publish message `{resume: true, step}` is queued with a delay.
  */
-async function continueProcessing(deps: Deps, post: PostRecord, net: NetworkRecord, result: NetworkResult, state: Record<string, string>, afterSeconds: number) {
+async function continueProcessing(deps: Pick<Deps, 'cipher' | 'clock' | 'posts' | 'queue' | 'settings'>, post: PostRecord, net: NetworkRecord, result: NetworkResult, state: Record<string, string>, afterSeconds: number) {
   const after = Math.max(1, Math.ceil(afterSeconds));
   const step = (net.resumes ?? 0) + 1;
   await deps.posts.settle(post.id, net.platform, 'processing', result, {
@@ -144,7 +147,7 @@ async function continueProcessing(deps: Deps, post: PostRecord, net: NetworkReco
   await queueResume(deps, post, { ...net, resumes: step }, after);
 }
 
-async function queueResume(deps: Deps, post: PostRecord, net: NetworkRecord, afterSeconds: number) {
+async function queueResume(deps: Pick<Deps, 'queue' | 'settings'>, post: PostRecord, net: NetworkRecord, afterSeconds: number) {
   const body: PublishMessage = { post_id: post.id, platform: net.platform, deferral: net.deferrals, resume: true, step: net.resumes ?? 0 };
   await deps.queue.sendAll(deps.settings.publishQueueUrl, [{
     id: `${net.platform}-r${net.resumes ?? 0}`, body,
@@ -160,7 +163,7 @@ async function queueResume(deps: Deps, post: PostRecord, net: NetworkRecord, aft
  * 3. Still processing (or a network wait) → processing again with the next step; published / failed → finish, so
  *    post.published or post.failed is recorded exactly once, when the work ends.
  */
-async function resumeProcessing(deps: Deps, post: PostRecord, net: NetworkRecord, now: number) {
+async function resumeProcessing(deps: FreshCredentialsDeps & Pick<Deps, 'counters' | 'networks' | 'posts' | 'queue'>, post: PostRecord, net: NetworkRecord, now: number) {
   const connection = await deps.connections.get(post.account_id, post.brand_id, net.platform);
   const adapter = deps.networks[net.platform];
   const previous = net.result ?? { platform: net.platform, ok: true, status: 'processing' as const };
@@ -194,7 +197,7 @@ async function resumeProcessing(deps: Deps, post: PostRecord, net: NetworkRecord
 
 type Publish = (content: ReturnType<typeof contentFor>, ctx: NetworkContext) => Promise<PublishOutcome>;
 
-async function sendWithRetries(deps: Deps, platform: string, publish: Publish, content: ReturnType<typeof contentFor>, credentials: Record<string, string>, waitLimit: number): Promise<PublishOutcome> {
+async function sendWithRetries(deps: NetworkDeps, platform: string, publish: Publish, content: ReturnType<typeof contentFor>, credentials: Record<string, string>, waitLimit: number): Promise<PublishOutcome> {
   for (let attempt = 0; ; attempt++) {
     const started = deps.clock.now();
     const outcome = await publish(content, networkContext(deps, credentials));
@@ -214,7 +217,7 @@ async function sendWithRetries(deps: Deps, platform: string, publish: Publish, c
 }
 
 /** Queues the network for right after the network's wait (spec §3: rate_limited_deferred). */
-async function defer(deps: Deps, post: PostRecord, net: NetworkRecord, retryAfter: number) {
+async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'scheduler' | 'schedules'>, post: PostRecord, net: NetworkRecord, retryAfter: number) {
   const now = deps.clock.now();
   const deferral = net.deferrals + 1;
   const runAt = new Date(now + Math.max(1, retryAfter) * 1000);
@@ -232,7 +235,7 @@ async function defer(deps: Deps, post: PostRecord, net: NetworkRecord, retryAfte
 }
 
 /** A worker died after claiming: the post may or may not exist on the network, so it is closed as unknown, never resent. */
-async function closeStale(deps: Deps, post: PostRecord, net: NetworkRecord) {
+async function closeStale(deps: Pick<Deps, 'clock' | 'connections' | 'counters' | 'fanOut' | 'posts'>, post: PostRecord, net: NetworkRecord) {
   const result = failed(net.platform, 'timed_out', 'The sending worker stopped before the network answered; the post may or may not have been published', { status: 'unknown' });
   const connection = await deps.connections.get(post.account_id, post.brand_id, net.platform);
   await settleWithEvent(deps, post, net, connection, result, { reserved: false });

@@ -20,7 +20,8 @@ export interface CheckedPost {
   request: PostRequest;
 }
 
-type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher' | 'media' | 'clock'>;
+/** What checking a post now reaches: its brand, connections and their credentials, the network adapters, media. */
+export type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'cipher' | 'media' | 'clock'>;
 
 /**
  * Everything about a post that can be checked before its time, with the publishing core's own functions:

@@ -7,7 +7,7 @@ import { AppError, BadRequestError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { sha256Hex } from '../../domain/api-key';
 import { IDEMPOTENCY_TTL_SECONDS } from '../publish/create-post';
-import { cachedReads, checkNow, type CheckedPost } from './check';
+import { cachedReads, checkNow, type CheckDeps, type CheckedPost } from './check';
 import { SlotFinder } from './slots';
 import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, timerName, type RunAt } from './common';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
@@ -15,11 +15,15 @@ import type { CsvRow } from './csv';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import { unknownFieldError, unknownFieldsOf } from '../unknown-fields';
+import { bestEffort } from '../../log';
 
 /** Alarms armed, and batches of items written, at once in a bulk request. */
 const WRITE_CONCURRENCY = 16;
 /** Schedules written per batch: each is its item and its due marker, 12 × 2 within DynamoDB's 25 a batch. */
 const ROWS_PER_WRITE = 12;
+
+/** What scheduling rows reaches: the checks of a post, guardrails, the caps' counters, slots, alarms and the items. */
+export type ScheduleRowsDeps = CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'locks' | 'scheduler' | 'schedules' | 'settings'>;
 
 export interface RowInput {
   row: number;
@@ -55,7 +59,7 @@ function issuesText(error: z.ZodError): string {
  *    item whose alarm is lost is fired by the sweep (its recurring timer is armed, once per process, before step 2;
  *    see sweep.ts). A row whose writes fail gives back what it took.
  */
-export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor; context?: PublishContext } = {}): Promise<RowOutcome[]> {
+export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor; context?: PublishContext } = {}): Promise<RowOutcome[]> {
   const now = deps.clock.now();
   // the authentication's one query of the account (publish routes) already holds the guardrails, brands, connections
   const guard = opts.context ? (opts.actor ? opts.context.guardrails : undefined) : await loadGuardrails(deps, account.id, opts.actor);
@@ -136,7 +140,7 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
   // nothing fires for a row whose writes failed: mark it (if written) and give back what it took
   const giveBack = async (p: Pending, err: unknown) => {
     const record = p.record!;
-    await deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)).catch(() => undefined);
+    await bestEffort('schedule cancel after a failed write', deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)), { schedule_id: record.id });
     await releaseScheduled(deps, account.id, record.id);
     if (record.slot_claim) await deps.schedules.releaseSlot(record.brand_id, record.slot_claim, record.id);
     if (p.lock) await deps.locks.release(p.lock, record.id);
@@ -161,7 +165,7 @@ export async function scheduleRows(deps: Deps, account: Account, rows: RowInput[
       for (const p of batch) outcomes.set(p.row, { row: p.row, ok: true, schedule: p.record! });
     } catch (err) {
       for (const p of batch) {
-        await deps.scheduler.cancel(timerName.once(p.record!.id)).catch(() => undefined);
+        await bestEffort('alarm cancel after a failed write', deps.scheduler.cancel(timerName.once(p.record!.id)), { schedule_id: p.record!.id });
         await giveBack(p, err);
       }
     }
@@ -176,17 +180,18 @@ export const scheduledView = (s: ScheduleRecord) => ({
 });
 
 /** POST /api/schedule: one row; its failure is the request's error. */
-export async function createSchedule(deps: Deps, account: Account, body: ScheduleRequest, actor?: Actor, context?: PublishContext) {
+export async function createSchedule(deps: ScheduleRowsDeps, account: Account, body: ScheduleRequest, actor?: Actor, context?: PublishContext) {
   const [outcome] = await scheduleRows(deps, account, [{ row: 1, fields: body }], { actor, context });
   if (!outcome.ok) throw outcome.error;
   return scheduledView(outcome.schedule);
 }
 
 /**
- * POST /api/bulk: JSON {posts: [...]} or text/csv (its rows, parsed by the caller: parseBulkCsv), at most 500 rows (400 too_many_rows, nothing scheduled). Valid rows
- * are scheduled, invalid ones reported {row, code, error}; the answer counts both.
+ * POST /api/bulk: JSON {posts: [...]} or text/csv (its records, parsed by the caller: parseBulkCsv), at most 500 rows
+ * (400 too_many_rows, nothing scheduled). Valid rows are scheduled, invalid ones reported {row, code, error}; the
+ * answer counts both.
  */
-export async function bulkSchedule(deps: Deps, account: Account, input: { posts: unknown[] } | { csv: CsvRow[] }, actor?: Actor, context?: PublishContext) {
+export async function bulkSchedule(deps: ScheduleRowsDeps, account: Account, input: { posts: unknown[] } | { csv: CsvRow[] }, actor?: Actor, context?: PublishContext) {
   let rows: RowInput[];
   if ('csv' in input) {
     rows = input.csv.map((r) => ({ row: r.row, fields: r.fields, problem: r.problem }));

@@ -5,12 +5,15 @@ import { nextOccurrence } from '../../domain/cron';
 import { log } from '../../log';
 import { newId } from '../../domain/ids';
 import { labelOf } from '../publish/events';
-import { publishPost } from '../publish/create-post';
+import { publishPost, type PublishPostDeps } from '../publish/create-post';
 import { loadPublishingAccount } from '../publish/publishing-account';
 import { PostRequestSchema, validatePost } from '../publish/request';
 import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
 import { putMetric } from '../../metrics';
 import { recordEvent } from '../webhooks/record-event';
+
+/** What firing a schedule reaches: its item, alarms and counter, the account's publishing context, publishing the post. */
+export type FireDeps = PublishPostDeps & Pick<Deps, 'accounts' | 'brands' | 'schedules'>;
 
 /**
  * The dispatcher's side of a one-time scheduled post (its alarm fired):
@@ -23,7 +26,7 @@ import { recordEvent } from '../webhooks/record-event';
  *    that has already been taken over MAX_TAKEOVERS times is failed instead (post.failed per network).
  * 3. Give back the place on the plan's scheduled-posts counter, then publish (see `run`).
  */
-export async function fireScheduled(deps: Deps, scheduleId: string): Promise<void> {
+export async function fireScheduled(deps: FireDeps, scheduleId: string): Promise<void> {
   const now = deps.clock.now();
   let record = await deps.schedules.claim(scheduleId, iso(now + DUE_TOLERANCE_MS), now);
   if (record) {
@@ -86,7 +89,7 @@ export async function failRun(deps: Pick<Deps, 'schedules' | 'events' | 'fanOut'
  * 3. Publish it as its own post, with the duplicate key rec:<id>:<occurrence>.
  * 4. After the last occurrence of its window, the recurring schedule ends and gives back its counter place.
  */
-export async function fireRecurring(deps: Deps, recurringId: string, occurrenceText: string): Promise<void> {
+export async function fireRecurring(deps: FireDeps, recurringId: string, occurrenceText: string): Promise<void> {
   const occMs = Date.parse(occurrenceText);
   if (Number.isNaN(occMs)) {
     log.error('recurring firing without a usable time', { recurring_id: recurringId, occurrence: occurrenceText });
@@ -122,7 +125,7 @@ export async function fireRecurring(deps: Deps, recurringId: string, occurrenceT
  * refused) fails the item with post.failed per network. Any other error leaves the run `publishing` for the sweep
  * to take over (an outage heals; a run that keeps dying is failed after MAX_TAKEOVERS).
  */
-async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Promise<void> {
+async function run(deps: FireDeps, record: ScheduleRecord, duplicateKey: string): Promise<void> {
   const nowIso = () => iso(deps.clock.now());
   // the account and what publishing needs in one query, handed to publishPost (decisions.md "Lean publish path")
   const { account, context } = await loadPublishingAccount(deps, record.account_id, record.actor);
@@ -155,6 +158,6 @@ async function run(deps: Deps, record: ScheduleRecord, duplicateKey: string): Pr
 }
 
 /** Records the run's post; the item stays `publishing` until its networks are done (settled when next read). */
-async function linkPost(deps: Deps, scheduleId: string, postId: string): Promise<void> {
+async function linkPost(deps: Pick<Deps, 'clock' | 'schedules'>, scheduleId: string, postId: string): Promise<void> {
   await deps.schedules.settle(scheduleId, { status: 'publishing', post_id: postId }, iso(deps.clock.now()));
 }

@@ -6,7 +6,7 @@ import { AppError, BadRequestError, NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { statusOf } from '../publish/results';
 import { PostRequestSchema, type PostRequest } from '../publish/request';
-import { checkNow } from './check';
+import { checkNow, type CheckDeps } from './check';
 import { SlotFinder } from './slots';
 import { iso, onceTimer, parseRunAt, releaseScheduled, timerName } from './common';
 import type { SchedulePatch } from './request';
@@ -131,7 +131,7 @@ function notChangeable(s: ScheduleRecord, verb: 'changed' | 'canceled'): AppErro
  *    the alarm. A crash in between leaves the old alarm, which finds the item not due and re-arms it.
  * 4. Give back the slot the old run_at held.
  */
-export async function patchSchedule(deps: Deps, account: Account, id: string, patch: SchedulePatch) {
+export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'scheduler' | 'schedules'>, account: Account, id: string, patch: SchedulePatch) {
   const current = await settled(deps, await owned(deps, account.id, id), undefined, false);
   if (current.status !== 'scheduled' || current.deferred) throw notChangeable(current, 'changed');
   const now = deps.clock.now();
@@ -190,7 +190,7 @@ const validPlatforms = (r: PostRequest) => (r.platforms ?? [r.platform!]) as Sch
  * 2. Delete the alarm (EventBridge Scheduler schedule / local timer).
  * 3. Give back the place on the plan's counter and the brand slot.
  */
-export async function cancelSchedule(deps: Deps, accountId: string, id: string) {
+export async function cancelSchedule(deps: Pick<Deps, 'clock' | 'counters' | 'posts' | 'scheduler' | 'schedules'>, accountId: string, id: string) {
   const current = await settled(deps, await owned(deps, accountId, id), undefined, false);
   if (current.status !== 'scheduled' || current.deferred) throw notChangeable(current, 'canceled');
   const now = iso(deps.clock.now());

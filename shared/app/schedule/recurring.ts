@@ -7,9 +7,10 @@ import { SCHEDULED_TIME } from '../../ports/scheduler';
 import { AppError, BadRequestError, NotFoundError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
 import { CronError, isTimeZone, nextOccurrence, parseCron } from '../../domain/cron';
-import { checkNow } from './check';
+import { checkNow, type CheckDeps } from './check';
 import { iso, releaseScheduled, reserveScheduled, timerName } from './common';
 import type { RecurringRequest } from './request';
+import { bestEffort } from '../../log';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -45,7 +46,7 @@ export function recurringView(r: RecurringRecord, nowMs: number) {
  * 3. Write the item, then the recurring alarm (EventBridge Scheduler cron(...) with ScheduleExpressionTimezone;
  *    locally the table scheduler re-arms itself after each occurrence). Each occurrence is its own publish.
  */
-export async function createRecurring(deps: Deps, account: Account, body: RecurringRequest, actor?: Actor) {
+export async function createRecurring(deps: CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'scheduler' | 'schedules' | 'settings'>, account: Account, body: RecurringRequest, actor?: Actor) {
   const now = deps.clock.now();
   const { cron, timezone, starts_at, ends_at, ...post } = body;
   let expression: string;
@@ -86,7 +87,7 @@ export async function createRecurring(deps: Deps, account: Account, body: Recurr
       input: { kind: 'recurring', recurring_id: record.id, occurrence: SCHEDULED_TIME },
     });
   } catch (err) {
-    await deps.schedules.endRecurring(record.id, 'canceled', iso(now)).catch(() => undefined);
+    await bestEffort('recurring cancel after a failed alarm', deps.schedules.endRecurring(record.id, 'canceled', iso(now)), { recurring_id: record.id });
     await releaseScheduled(deps, account.id, record.id);
     throw err;
   }
@@ -113,7 +114,7 @@ export async function getRecurring(deps: Pick<Deps, 'schedules' | 'clock'>, acco
  * DELETE /api/recurring/{id}: mark it canceled first (a firing after that does nothing), then delete the alarm, then
  * give back the counter place. One that is no longer active answers 409.
  */
-export async function deleteRecurring(deps: Deps, accountId: string, id: string) {
+export async function deleteRecurring(deps: Pick<Deps, 'clock' | 'counters' | 'scheduler' | 'schedules'>, accountId: string, id: string) {
   const r = await owned(deps, accountId, id);
   const now = deps.clock.now();
   if (!(await deps.schedules.endRecurring(id, 'canceled', iso(now)))) {

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import type { Deps } from '../deps';
 import { errorFields, log } from '../../log';
-import { fireScheduled } from './fire';
+import { fireScheduled, type FireDeps } from './fire';
 import { iso, mapLimit } from './common';
 
 /**
@@ -36,7 +35,7 @@ export const SCHEDULE_SWEEP = { name: 'schedule-sweep', cron: '*/5 * * * *', tim
  *    accounts; deferrals, future, canceled and started schedules are not in it).
  * 2. Fire each exactly as its alarm would (fireScheduled); one that fails is logged and left to the next sweep.
  */
-export async function sweepSchedules(deps: Deps, limit = SWEEP_LIMIT): Promise<{ fired: number; failed: number }> {
+export async function sweepSchedules(deps: FireDeps, limit = SWEEP_LIMIT): Promise<{ fired: number; failed: number }> {
   const now = deps.clock.now();
   const due = await deps.schedules.overdue(iso(now - SWEEP_GRACE_MS), limit);
   let failed = 0;

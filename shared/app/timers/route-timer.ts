@@ -3,10 +3,10 @@ import type { Deps } from '../deps';
 import { isPlatformName } from '../../domain/platforms';
 import type { PublishMessage } from '../publish/publish-message';
 import { dispatchWebhookTry, sweepDeliveries, WebhookDispatchInput, WebhookSweepInput } from '../webhooks/deliveries';
-import { fireRecurring, fireScheduled } from '../schedule/fire';
+import { fireRecurring, fireScheduled, type FireDeps } from '../schedule/fire';
 import { markDeferralFired } from '../schedule/deferral';
 import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
-import { expireApproval } from '../approvals/approvals';
+import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
@@ -33,7 +33,7 @@ export const DispatchInput = z.discriminatedUnion('kind', [
 export type DispatchInput = z.infer<typeof DispatchInput>;
 
 /** Fires a due timer: a deferred network goes back on the publish queue, where the worker claims it once. */
-export async function dispatch(deps: Deps, input: DispatchInput): Promise<void> {
+export async function dispatch(deps: FireDeps & DecideApprovalDeps & Pick<Deps, 'webhooks'>, input: DispatchInput): Promise<void> {
   putMetric('SchedulesFired', 1, { kind: input.kind });
   if (input.kind === 'recurring' && !Number.isNaN(Date.parse(input.occurrence))) {
     putMetric('ScheduleLateness', Math.max(0, deps.clock.now() - Date.parse(input.occurrence)), { kind: 'recurring' });

@@ -1,7 +1,7 @@
 import type { MediaGateway } from '../ports/media-gateway';
-import { checkUrl } from '../net/address-guard';
-import { downloadDocument, downloadMedia, probeMedia } from '../net/media';
-import { guardedFetch } from '../net/pinned-fetch';
+import { checkUrl } from './address-guard';
+import { downloadDocument, downloadMedia, probeMedia } from './media';
+import { guardedFetch } from './pinned-fetch';
 
 /*
  * The media gateway apart from the container, which requires this module on first use: its address guard and pinned
