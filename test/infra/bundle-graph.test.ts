@@ -1,13 +1,14 @@
 /**
  * What each Lambda bundle holds, from esbuild's metafile with the production options (infra/bundling.ts, the ones
- * app-function.ts gives the CDK build): a function carries a network adapter only when it declares `networks`, an
- * AWS SDK client (or Stripe) only when one of its grants uses it, the X-Ray SDK only when it declares `tracing`,
+ * app-function.ts gives the CDK build): a function carries network send code only when it declares `networks` (the
+ * routes that only validate posts carry each network's limits modules instead), an AWS SDK client (or Stripe) only
+ * when one of its grants uses it, the X-Ray SDK only when it declares `tracing`, mp4box only when it `publishes`,
  * never the local stand-ins.
  *
  * Fast: functions of the same wiring are built together, nothing is written, and packages are left external (their
  * insides are the same in every bundle; what matters is which ones the function's own graph imports). Three full
- * production builds then check inside the packages: no zod locale but English, not the SDK's full credential chain,
- * luxon once.
+ * production builds then check inside the packages: no zod locale but English, the SDK as infra/bundling.ts chooses
+ * it (left to the runtime, or inside without its full credential chain), luxon once, X-Ray only if traced.
  */
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
