@@ -3,14 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { esbuildOptions, lambdaFunctions, type LambdaFunction } from '../infra/bundling';
+import { esbuildOptions, LAMBDA_BUNDLE, lambdaFunctions, sdkOptions, type LambdaFunction } from '../infra/bundling';
 
 /**
  * Lambda bundle size and module init (cold-start import) time, per function.
  *
  * Bundled with infra/bundling.ts's esbuildOptions, the settings the CDK NodejsFunction gets (app-function.ts):
  * minified CJS for node22, the function's own wiring (adapters of its declared grants and networks only), the AWS
- * SDK inside. The size is the code Lambda loads (the source map, written next to it in AWS, is not counted).
+ * SDK as LAMBDA_BUNDLE.awsSdk says (`runtime`: left out, and the bundle is written under node_modules/.cache so
+ * the SDK resolves from node_modules as it would from the runtime's copy). The size is the code Lambda loads (the
+ * source map, written next to it in AWS, is not counted). The SDK clients themselves load at first use (the
+ * container requires them lazily), in both choices.
  *
  * Init time: the bundle is written to a temp dir and `require`d by a fresh `node` 5 times; the median is printed.
  * This is the module-evaluation part of a cold start on this machine (not the Lambda runtime's own start-up, nor the
@@ -18,8 +21,8 @@ import { esbuildOptions, lambdaFunctions, type LambdaFunction } from '../infra/b
  *
  * `BUNDLES_ONLY=get-plans,post-post` measures only the functions named.
  *
- * Then, for a few functions, the two choices docs/decisions.md records: the AWS SDK left out of the bundle and
- * loaded from node_modules (as from the Lambda runtime's copy), and the source map loaded at start
+ * Then, for a few functions, the two choices docs/decisions.md records: the other AWS SDK choice (bundled, or left
+ * out and loaded from node_modules as from the Lambda runtime's copy), and the source map loaded at start
  * (NODE_OPTIONS=--enable-source-maps).
  */
 const ROOT = path.resolve(__dirname, '..');
@@ -86,37 +89,38 @@ async function bundle(fn: LambdaFunction, file: string, extra: BuildOptions = {}
 }
 
 export async function run(): Promise<void> {
-  console.log(`\n## Lambda bundles — infra/bundling.ts (minify, node22, cjs, per-function wiring, AWS SDK bundled), init = median of ${RUNS} fresh \`node\` requires`);
+  const sdk = LAMBDA_BUNDLE.awsSdk;
+  const other = sdk === 'runtime' ? 'bundled' : 'runtime';
+  console.log(`\n## Lambda bundles — infra/bundling.ts (minify, node22, cjs, per-function wiring, AWS SDK ${sdk === 'runtime' ? "from the runtime" : 'bundled'}), init = median of ${RUNS} fresh \`node\` requires`);
   const { present, missing } = functions();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bundles-'));
+  // where a bundle whose SDK is external finds it: inside the project, as the runtime's copy would be found
+  const inProject = path.join(ROOT, 'node_modules', '.cache', 'spa-bundles');
+  const dirFor = (choice: 'bundled' | 'runtime') => (choice === 'runtime' ? inProject : tmp);
   const rows: Array<{ name: string; kb: number; ms: number; min: number; max: number; byPackage: Map<string, number> }> = [];
   const variants: string[] = [];
   try {
     for (const fn of present) {
-      const file = path.join(tmp, fn.id, 'index.js');
+      const file = path.join(dirFor(sdk), fn.id, 'index.js');
       const { bytes, meta } = await bundle(fn, file);
       const times = initMs(file);
       rows.push({ name: fn.id, kb: bytes / 1024, ms: median(times), min: Math.min(...times), max: Math.max(...times), byPackage: packages(meta) });
     }
     for (const fn of present.filter((f) => VARIANT_FUNCTIONS.includes(f.id))) {
       const base = rows.find((r) => r.name === fn.id)!;
-      // The SDK from node_modules (as the Lambda runtime's own copy would be): the bundle sits inside the project.
-      const externalFile = path.join(ROOT, 'node_modules', '.cache', 'spa-bundles', fn.id, 'index.js');
-      try {
-        const ext = await bundle(fn, externalFile, { external: ['@aws-sdk/*', '@smithy/*'] });
-        const extMs = median(initMs(externalFile));
-        const mapped = path.join(tmp, `${fn.id}-map`, 'index.js');
-        await bundle(fn, mapped, { sourcemap: true, sourcesContent: false });
-        const mapMs = median(initMs(mapped, '--enable-source-maps'));
-        variants.push(`  ${fn.id}: bundled SDK ${base.kb.toFixed(0)} KB ${base.ms.toFixed(1)} ms | SDK from node_modules ${(ext.bytes / 1024).toFixed(0)} KB `
-          + `${extMs.toFixed(1)} ms | with --enable-source-maps ${mapMs.toFixed(1)} ms`);
-      } finally {
-        fs.rmSync(path.dirname(externalFile), { recursive: true, force: true });
-      }
+      const otherFile = path.join(dirFor(other), `${fn.id}-${other}`, 'index.js');
+      const alt = await bundle(fn, otherFile, sdkOptions(other));
+      const altMs = median(initMs(otherFile));
+      const mapped = path.join(dirFor(sdk), `${fn.id}-map`, 'index.js');
+      await bundle(fn, mapped, { sourcemap: true, sourcesContent: false });
+      const mapMs = median(initMs(mapped, '--enable-source-maps'));
+      const label = (choice: string) => (choice === 'runtime' ? 'SDK from node_modules' : 'bundled SDK');
+      variants.push(`  ${fn.id}: ${label(sdk)} ${base.kb.toFixed(0)} KB ${base.ms.toFixed(1)} ms | ${label(other)} ${(alt.bytes / 1024).toFixed(0)} KB `
+        + `${altMs.toFixed(1)} ms | with --enable-source-maps ${mapMs.toFixed(1)} ms`);
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
-    fs.rmSync(path.join(ROOT, 'node_modules', '.cache', 'spa-bundles'), { recursive: true, force: true });
+    fs.rmSync(inProject, { recursive: true, force: true });
   }
 
   const w = Math.max(8, ...rows.map((r) => r.name.length));

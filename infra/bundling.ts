@@ -10,15 +10,20 @@ import { wiringDefines, type WiringDeclaration } from '../shared/wiring/declarat
  * bench/bundles.bench.ts and test/infra/bundle-graph.test.ts build with exactly the same (esbuildOptions), so what
  * the bench measures and the test checks is what is deployed.
  *
- * - The AWS SDK is bundled (only the clients the function's declaration wires, tree-shaken from the packages' ES
- *   modules), not taken from the Lambda runtime: the locked versions run, and it loads faster (docs/decisions.md).
+ * - The AWS SDK is taken from the Lambda runtime's own copy (`@aws-sdk/*`, `@smithy/*` left external): with it
+ *   bundled the targets (median ≤ 500 KB, largest ≤ 900 KB) are out of reach — the MCP function alone wires eight
+ *   clients, ~700 KB — see docs/decisions.md "Lean bundles" for the figures both ways and the risk taken.
+ *   `awsSdk: 'bundled'` puts it back inside (only the clients the declaration wires).
  * - `mainFields: module, main`: packages' ES module builds, so esbuild drops what a function does not use.
  * - `define`: the container's wiring switches for this function (shared/wiring/declaration.ts), and the tracing one:
  *   only functions that declare `tracing` carry the X-Ray SDK (shared/tracing.ts).
- * - The SDK clients read the execution role's credentials from the environment only (shared/wiring/lambda-credentials.ts).
+ * - With the SDK bundled, its clients read the execution role's credentials from the environment only
+ *   (shared/wiring/lambda-credentials.ts); the runtime's copy keeps its own chain (the environment comes first).
  * - Source maps are written but not loaded at start (no --enable-source-maps; docs/decisions.md).
  */
 const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+const AWS_SDK = 'runtime' as 'bundled' | 'runtime';
 
 export const LAMBDA_BUNDLE = {
   platform: 'node',
@@ -30,32 +35,46 @@ export const LAMBDA_BUNDLE = {
    * `bundled`: the locked SDK inside each bundle (only the clients the function wires). `runtime`: left out and
    * loaded from the Lambda runtime's own copy (smaller bundles, an SDK version we neither lock nor test).
    */
-  awsSdk: 'bundled' as 'bundled' | 'runtime',
+  awsSdk: AWS_SDK,
   /** A map next to the code, without copies of the sources (keeps the zip small). */
   sourceMap: true,
   sourcesContent: false,
   /** Packages replaced in every bundle (esbuild alias; absolute paths: esbuild resolves them in its working directory). */
   alias: {
-    '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'shared/wiring/lambda-credentials.ts'),
     // one luxon: cron-parser require()s its CommonJS build, our imports would add its ES build (70 KB twice)
     luxon: path.join(PROJECT_ROOT, 'node_modules/luxon/build/node/luxon.js'),
+    // mp4box's ES build: shared/media/video-info.ts require()s it (behind a wiring switch), which would pick the larger CommonJS build
+    mp4box: path.join(PROJECT_ROOT, 'node_modules/mp4box/dist/mp4box.all.mjs'),
   } as Record<string, string>,
   /** NODE_OPTIONS of every function: empty, so stack traces are not mapped at start (see decisions). */
   nodeOptions: '' as string,
 } as const;
 
-/** Packages left out of every bundle (loaded from the Lambda runtime). */
-export const LAMBDA_EXTERNALS: string[] = LAMBDA_BUNDLE.awsSdk === 'runtime' ? ['@aws-sdk/*', '@smithy/*'] : [];
+/**
+ * What the SDK choice changes in the esbuild options: `runtime` leaves the SDK's packages external; `bundled` keeps
+ * them in and swaps the SDK's full credential chain for the environment-only one (shared/wiring/lambda-credentials.ts).
+ */
+export function sdkOptions(choice: 'bundled' | 'runtime'): { external: string[]; alias: Record<string, string> } {
+  return choice === 'runtime'
+    ? { external: ['@aws-sdk/*', '@smithy/*'], alias: LAMBDA_BUNDLE.alias }
+    : { external: [], alias: { ...LAMBDA_BUNDLE.alias, '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'shared/wiring/lambda-credentials.ts') } };
+}
+
+/** Packages left out of every bundle (loaded from the Lambda runtime), and the aliases of every bundle. */
+export const LAMBDA_EXTERNALS: string[] = sdkOptions(LAMBDA_BUNDLE.awsSdk).external;
+export const LAMBDA_ALIAS: Record<string, string> = sdkOptions(LAMBDA_BUNDLE.awsSdk).alias;
 
 /** One deployed Lambda function: its name, its handler file and what it declares it wires. */
 export interface LambdaFunction { id: string; handler: string; wiring: WiringDeclaration }
+
+const declarationOf = (d: WiringDeclaration): WiringDeclaration => ({ grants: d.grants, networks: d.networks, presigns: d.presigns, tracing: d.tracing, publishes: d.publishes });
 
 /** Every function the stacks deploy: the routes (not the local-only ones), the queue workers and the dispatcher. */
 export function lambdaFunctions(): LambdaFunction[] {
   return [
     ...routeList.filter((r) => !r.localOnly).map((r) => ({ id: r.id, handler: handlerFile(r), wiring: { grants: r.grants, networks: r.networks, presigns: r.presigns } })),
-    ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: { grants: w.grants, networks: w.networks, tracing: w.tracing } })),
-    { id: dispatcher.id, handler: dispatcher.handler, wiring: { grants: dispatcher.grants, networks: dispatcher.networks } },
+    ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: declarationOf(w) })),
+    { id: dispatcher.id, handler: dispatcher.handler, wiring: declarationOf(dispatcher) },
   ];
 }
 
@@ -78,7 +97,7 @@ export function esbuildOptions(root: string, handler: string, outfile: string): 
     minify: LAMBDA_BUNDLE.minify,
     mainFields: LAMBDA_BUNDLE.mainFields,
     define: wiringDefines(wiringOf(handler)),
-    alias: LAMBDA_BUNDLE.alias,
+    alias: LAMBDA_ALIAS,
     external: LAMBDA_EXTERNALS,
     outfile,
   };

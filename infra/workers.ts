@@ -22,7 +22,7 @@ export const publishWorker: WorkerDef = {
   id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
   batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
   // kms: decrypts credentials, encrypts renewed tokens and a resume state; publishQueue: queues a processing network's resume
-  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'publishQueue', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true,
+  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'publishQueue', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true, publishes: true,
 };
 
 export const webhookWorker: WorkerDef = {
@@ -44,5 +44,5 @@ export const workers: WorkerDef[] = [publishWorker, webhookWorker];
 export const dispatcher = {
   id: 'dispatch', handler: 'functions/scheduler/dispatch.ts', timeoutSeconds: 60, memoryMb: 512,
   // kmsDecrypt: a scheduled post's checks read its connections' credentials (nothing is encrypted here)
-  grants: ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kmsDecrypt', 'ses'], networks: true,
+  grants: ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kmsDecrypt', 'ses'],
 } as const satisfies WiringDeclaration & Record<string, unknown>;

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Deps } from './app/deps';
-import type { MediaGateway } from './ports/media-gateway';
 import { config, type Config } from './config';
 import { systemClock, type Clock } from './ports/clock';
 import type { Blobs } from './ports/blobs';
@@ -11,15 +10,10 @@ import type { DraftProvider } from './ports/ai';
 import type { MediaStore } from './ports/media';
 import type { WebhookStore } from './ports/webhooks';
 import type { TableRef } from './adapters/dynamodb/client';
-import { checkUrl } from './net/address-guard';
-import { downloadDocument, downloadMedia, probeMedia } from './net/media';
-import { guardedFetch } from './net/pinned-fetch';
 import { WebhookFanOut } from './app/webhooks/fan-out';
-import { withOwnMedia } from './app/media/own-media';
 import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
-import { traceClient } from './tracing';
 import { trimBase } from './domain/values';
 import { declaredDeps, type WiringDeclaration } from './wiring/declaration';
 import { polledResults } from './adapters/aws/polled-results';
@@ -46,25 +40,24 @@ const s3Module: Module<typeof import('./adapters/aws/s3-blobs')> = () => process
   ? unwired('The S3 media bucket', "a 'bucket' or 'bucketRead' grant") : require('./adapters/aws/s3-blobs');
 const sesModule: Module<typeof import('./adapters/aws/ses-mailer')> = () => process.env.SPA_WIRE_SES === 'off'
   ? unwired('The SES mailer', "the 'ses' grant") : require('./adapters/aws/ses-mailer');
-const sesClientModule: Module<typeof import('@aws-sdk/client-sesv2')> = () => process.env.SPA_WIRE_SES === 'off'
-  ? unwired('The SES mailer', "the 'ses' grant") : require('@aws-sdk/client-sesv2');
 const kmsModule: Module<typeof import('./adapters/aws/kms-cipher')> = () => process.env.SPA_WIRE_KMS === 'off'
   ? unwired('The KMS cipher', "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant") : require('./adapters/aws/kms-cipher');
-const kmsClientModule: Module<typeof import('@aws-sdk/client-kms')> = () => process.env.SPA_WIRE_KMS === 'off'
-  ? unwired('The KMS cipher', "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant") : require('@aws-sdk/client-kms');
 const schedulerModule: Module<typeof import('./adapters/aws/eventbridge-scheduler')> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
   ? unwired('EventBridge Scheduler', "the 'scheduler' grant") : require('./adapters/aws/eventbridge-scheduler');
-const schedulerClientModule: Module<typeof import('@aws-sdk/client-scheduler')> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
-  ? unwired('EventBridge Scheduler', "the 'scheduler' grant") : require('@aws-sdk/client-scheduler');
 const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off'
   ? unwired('The OAuth client registrations in SSM', "the 'oauthConfig' grant") : require('./adapters/aws/ssm-oauth-clients');
-const ssmClientModule: Module<typeof import('@aws-sdk/client-ssm')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
-  ? unwired('SSM Parameter Store', "the 'oauthConfig' or 'billingConfig' grant") : require('@aws-sdk/client-ssm');
+const ssmClientModule: Module<typeof import('./adapters/aws/ssm-client')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
+  ? unwired('SSM Parameter Store', "the 'oauthConfig' or 'billingConfig' grant") : require('./adapters/aws/ssm-client');
 const registryModule: Module<typeof import('./networks/registry')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
   ? unwired('The network adapters', '`networks: true`') : require('./networks/registry');
 const tracedModule: Module<typeof import('./networks/traced')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
   ? unwired('The network adapters', '`networks: true`') : require('./networks/traced');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
+// required on first use (not imported): they pull the pinned fetch (node:http, node:https, node:zlib), which a
+// function that never fetches a link then does not load at start. A module that imports zod stays imported: a
+// require()d one would keep all of zod (its locales too) in the bundle.
+const gatewayModule: Module<typeof import('./net/media-gateway')> = () => require('./net/media-gateway');
+const ownMediaModule: Module<typeof import('./app/media/own-media')> = () => require('./app/media/own-media');
 const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => process.env.SPA_WIRE_BILLING === 'off'
   ? unwired('Stripe', "the 'billingConfig' grant") : require('./adapters/stripe/stripe-payments');
 const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => process.env.SPA_WIRE_BILLING === 'off'
@@ -89,20 +82,6 @@ const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')
 const localResultsModule: Module<typeof import('./adapters/local/in-process-results')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The in-process result signal (local runtime only)', 'RUNTIME=local') : require('./adapters/local/in-process-results');
 
-/** Largest media file a worker downloads for a network that needs the bytes (spec §8.3 upload limit). */
-export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
-
-/** Media links through the address guard: public https only unless ALLOW_PRIVATE_TARGETS (tests, local demos). */
-export function mediaGateway(allowPrivate: boolean): MediaGateway {
-  return {
-    probe: (url) => probeMedia(url, { allowPrivate }),
-    download: (url, signal) => downloadMedia(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
-    downloadDocument: (url, signal) => downloadDocument(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES, signal }),
-    checkTarget: async (url) => { await checkUrl(url, { allowPrivate }); },
-    fetch: guardedFetch({ allowPrivate }),
-  };
-}
-
 /**
  * OAuth client registrations: SSM Parameter Store in AWS (when OAUTH_SSM_PREFIX is set), with the environment
  * (`<NAME>_CLIENT_ID` / `_SECRET`) as the fallback and, locally, the only source. An unreadable Parameter Store is
@@ -111,8 +90,7 @@ export function mediaGateway(allowPrivate: boolean): MediaGateway {
 function oauthClients(cfg: Config): OAuthClients {
   const env = envClients(cfg);
   if (cfg.RUNTIME !== 'aws' || !cfg.OAUTH_SSM_PREFIX) return env;
-  const { SSMClient } = ssmClientModule();
-  const ssm = new (ssmModule().SsmOAuthClients)(traceClient(new SSMClient({ region: cfg.AWS_REGION })), cfg.OAUTH_SSM_PREFIX);
+  const ssm = new (ssmModule().SsmOAuthClients)(ssmClientModule().ssmClient(cfg.AWS_REGION), cfg.OAUTH_SSM_PREFIX);
   const guarded: OAuthClients = {
     get: (platform) => ssm.get(platform).catch((err: unknown) => {
       log.warn('oauth client registrations could not be read from SSM', { prefix: cfg.OAUTH_SSM_PREFIX, ...errorFields(err) });
@@ -130,7 +108,7 @@ function billingSettings(cfg: Config): () => Promise<import('./adapters/stripe/s
   if (cfg.RUNTIME === 'aws') {
     const prefix = cfg.BILLING_SSM_PREFIX;
     if (!prefix) return async () => undefined;
-    return () => ssmBillingModule().ssmBillingSettings(new (ssmClientModule().SSMClient)({ region: cfg.AWS_REGION }), prefix);
+    return () => ssmBillingModule().ssmBillingSettings(ssmClientModule().ssmClient(cfg.AWS_REGION), prefix);
   }
   const env = cfg as unknown as Record<string, string | undefined>;
   return async () => cfg.STRIPE_SECRET_KEY
@@ -186,14 +164,14 @@ export function buildDeps(cfg: Config): Deps {
     counters: () => new (db().DynamoCounterStore)(table(), () => Math.floor(deps.clock.now() / 1000)),
     mailer: () => local
       ? new (outboxModule().OutboxMailer)(path.join(cfg.DATA_DIR, 'outbox'), liveClock)
-      : new (sesModule().SesMailer)(traceClient(new (sesClientModule().SESv2Client)({ region: cfg.AWS_REGION })), cfg.MAIL_FROM),
+      : new (sesModule().SesMailer)(sesModule().sesClient(cfg.AWS_REGION), cfg.MAIL_FROM),
     cipher: () => local
       ? new (localCipherModule().LocalKeyCipher)(path.join(cfg.DATA_DIR, 'local.key'))
-      : new (kmsModule().KmsEnvelopeCipher)(traceClient(new (kmsClientModule().KMSClient)({ region: cfg.AWS_REGION })), cfg.KMS_KEY_ID),
+      : new (kmsModule().KmsEnvelopeCipher)(kmsModule().kmsClient(cfg.AWS_REGION), cfg.KMS_KEY_ID),
     queue: () => shared.queue,
     scheduler: (): Scheduler => local
       ? new (localSchedulerModule().TableScheduler)(table(), liveClock)
-      : new (schedulerModule().EventBridgeScheduler)(traceClient(new (schedulerClientModule().SchedulerClient)({ region: cfg.AWS_REGION })), {
+      : new (schedulerModule().EventBridgeScheduler)(schedulerModule().schedulerClient(cfg.AWS_REGION), {
         groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
       }),
     blobs: () => shared.blobs,
@@ -216,7 +194,7 @@ export function buildDeps(cfg: Config): Deps {
     // The sign-in side is network code (wired with `networks`); the client registrations are configuration.
     oauth: () => lazily<Deps['oauth']>({ providers: () => registryModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
-    media: () => withOwnMedia(mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
+    media: () => ownMediaModule().withOwnMedia(gatewayModule().mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,
     // Dashboard (issue 16)
     sessions: () => new (db().DynamoSessionStore)(table()),

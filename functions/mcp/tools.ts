@@ -8,7 +8,13 @@ import * as sch from '../../shared/api/schedule-schemas';
 import * as m from '../../shared/api/media-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import * as ai from '../../shared/api/ai-schemas';
-import { routes } from '../../infra/routes';
+import { accountRoutes } from '../../infra/routes/account';
+import { aiDraftsRoutes } from '../../infra/routes/ai-drafts';
+import { brandsRoutes } from '../../infra/routes/brands';
+import { connectionsRoutes } from '../../infra/routes/connections';
+import { mediaRoutes } from '../../infra/routes/media';
+import { publishingRoutes } from '../../infra/routes/publishing';
+import { schedulingRoutes } from '../../infra/routes/scheduling';
 import { PLATFORMS } from '../../shared/domain/platforms';
 import { PostRequestSchema, validatePost } from '../../shared/app/publish/request';
 import { MAX_BULK_ROWS } from '../../shared/app/schedule/request';
@@ -24,6 +30,9 @@ import { createRecurring, deleteRecurring, listRecurring } from '../../shared/ap
 import { createUploadLink } from '../../shared/app/media/upload-links';
 import { usage } from '../../shared/app/usage';
 import { generateDrafts, planWeek } from '../../shared/app/ai';
+
+/** The routes the tools mirror, from their areas' files (not the whole table, so the bundle holds no other area's schemas). */
+const routes = { ...accountRoutes, ...aiDraftsRoutes, ...brandsRoutes, ...connectionsRoutes, ...mediaRoutes, ...publishingRoutes, ...schedulingRoutes };
 
 /** What a tool runs with: the use-case dependencies and the caller (an API key or an OAuth AI app). */
 export interface ToolContext {

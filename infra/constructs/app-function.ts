@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LAMBDA_BUNDLE, LAMBDA_EXTERNALS, wiringOf } from '../bundling';
+import { LAMBDA_ALIAS, LAMBDA_BUNDLE, LAMBDA_EXTERNALS, wiringOf } from '../bundling';
 import { wiringDefines, type WiringDeclaration } from '../../shared/wiring/declaration';
 
 /** The repository root: handler paths in routes.ts and workers.ts are relative to it. */
@@ -102,7 +102,7 @@ export class AppFunction extends Construct {
         format: OutputFormat.CJS,
         mainFields: [...LAMBDA_BUNDLE.mainFields],
         define: placeholder ? {} : wiringDefines(props.wiring ?? wiringOf(props.handlerFile)),
-        esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+        esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_ALIAS).map(([from, to]) => [`--alias:${from}`, to])),
         bundleAwsSDK: LAMBDA_BUNDLE.awsSdk === 'bundled',
         externalModules: LAMBDA_EXTERNALS,
       },

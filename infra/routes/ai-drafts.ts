@@ -16,7 +16,7 @@ export const aiDraftsRoutes = {
     },
   },
   postWeek: {
-    id: 'post-week', method: 'POST', path: '/api/week', tag: 'AI drafts', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'scheduler', 'bedrock'], networks: true,
+    id: 'post-week', method: 'POST', path: '/api/week', tag: 'AI drafts', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'scheduler', 'bedrock'],
     summary: "Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft",
     body: ai.WeekInput, timeoutSeconds: 29, memoryMb: 1024,
     responses: {

@@ -31,7 +31,7 @@ export const approvalsRoutes = {
     responses: { 200: { description: 'Review page (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown or tampered link (HTML)' }, 410: { description: 'Used or expired link, or already decided (HTML)' } },
   },
   postReview: {
-    id: 'post-review', method: 'POST', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'], networks: true,
+    id: 'post-review', method: 'POST', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
     summary: 'Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once',
     params: a.ReviewParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
     responses: { 200: { description: 'Decided (HTML)', contentType: 'text/html' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used, expired or decided (HTML)' } },

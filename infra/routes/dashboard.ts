@@ -70,7 +70,7 @@ export const dashboardRoutes = {
     responses: { 200: { description: 'Approvals (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   postDashboardApprovalDecision: {
-    id: 'post-dashboard-approval-decision', stack: 'Dashboard', method: 'POST', path: '/dashboard/approvals/{id}/decision', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'], networks: true,
+    id: 'post-dashboard-approval-decision', stack: 'Dashboard', method: 'POST', path: '/dashboard/approvals/{id}/decision', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler'],
     summary: 'The owner approves (publishes) or rejects (with a note) a held post',
     params: s.IdParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
     responses: { 303: { description: 'Back to the approvals page' }, 403: E('session_required, csrf_failed'), 404: E('approval_not_found'), 409: { description: 'Already decided (HTML)' } },

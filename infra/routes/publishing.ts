@@ -9,7 +9,7 @@ import { E, std } from './errors';
 /** The Publishing routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
 export const publishingRoutes = {
   postPost: {
-    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'], networks: true,
+    id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'],
     summary: 'Publish to one or many networks in parallel: one result per network (60 a minute per account)',
     rateLimit: { limit: 60, windowSeconds: 60 }, body: PostRequestSchema, timeoutSeconds: 29, memoryMb: 1024,
     responses: {

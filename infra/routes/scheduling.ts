@@ -6,7 +6,7 @@ import { E, std } from './errors';
 /** The Scheduling routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
 export const schedulingRoutes = {
   postSchedule: {
-    id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'], networks: true,
+    id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now',
     body: sch.ScheduleBody,
     responses: {
@@ -28,7 +28,7 @@ export const schedulingRoutes = {
     responses: { 200: { description: 'Schedule', schema: sch.ScheduleDetail }, 404: E('not_found'), ...std },
   },
   patchSchedule: {
-    id: 'patch-schedule', method: 'PATCH', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'], networks: true,
+    id: 'patch-schedule', method: 'PATCH', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran)',
     params: s.IdParams, body: sch.SchedulePatchBody,
     responses: {
@@ -43,13 +43,13 @@ export const schedulingRoutes = {
     responses: { 200: { description: 'Canceled', schema: sch.ScheduleView }, 404: E('not_found'), 409: E('schedule_publishing, schedule_not_pending, schedule_deferred'), ...std },
   },
   postBulk: {
-    id: 'post-bulk', method: 'POST', path: '/api/bulk', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'], networks: true,
+    id: 'post-bulk', method: 'POST', path: '/api/bulk', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows',
     body: sch.BulkBody, extraContentTypes: ['text/csv'], timeoutSeconds: 29, memoryMb: 1024,
     responses: { 200: { description: 'Per-row report', schema: sch.BulkResponse }, 400: E('too_many_rows, invalid_csv'), ...std },
   },
   postRecurring: {
-    id: 'post-recurring', method: 'POST', path: '/api/recurring', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'], networks: true,
+    id: 'post-recurring', method: 'POST', path: '/api/recurring', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at',
     body: sch.RecurringBody,
     responses: {

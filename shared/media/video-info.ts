@@ -1,4 +1,4 @@
-import { createFile, Log, MP4BoxBuffer, type Movie } from 'mp4box';
+import type { Movie } from 'mp4box';
 
 /**
  * Duration and frame size of a video, read from its container headers (not guessed from the name or the size):
@@ -14,8 +14,25 @@ export interface VideoInfo {
   height?: number;
 }
 
-// mp4box prints parse errors to the console at every level; a file it cannot read is simply "unknown" here
-Log.error = () => undefined;
+type Mp4box = typeof import('mp4box');
+let loaded: Mp4box | undefined;
+
+/**
+ * mp4box, loaded on first use. Only functions that publish through the adapters carry it (the `publishes` wiring
+ * switch, shared/wiring/declaration.ts): in any other Lambda bundle esbuild drops the require.
+ */
+function unwired(): never {
+  throw new Error('The video parser is not wired into this function: its worker must declare `publishes: true` (infra/workers.ts)');
+}
+
+function mp4box(): Mp4box {
+  if (!loaded) {
+    loaded = process.env.SPA_WIRE_PUBLISH === 'off' ? unwired() : require('mp4box') as Mp4box;
+    // mp4box prints parse errors to the console at every level; a file it cannot read is simply "unknown" here
+    loaded.Log.error = () => undefined;
+  }
+  return loaded;
+}
 
 const ascii = (bytes: Uint8Array, offset: number, length: number) =>
   bytes.length >= offset + length ? String.fromCharCode(...bytes.subarray(offset, offset + length)) : '';
@@ -38,6 +55,7 @@ export function readVideoInfo(bytes: Uint8Array): VideoInfo | undefined {
 function parseMovie(bytes: Uint8Array): Movie | undefined {
   let movie: Movie | undefined;
   try {
+    const { createFile, MP4BoxBuffer } = mp4box();
     const file = createFile();
     file.onReady = (info) => { movie = info; };
     file.onError = () => undefined;

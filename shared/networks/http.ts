@@ -100,16 +100,4 @@ export async function guardedBeforeCreate<T>(fn: () => Promise<T | Failure>): Pr
   }
 }
 
-export const rejected = (error: string, code: 'rejected' | 'text_too_long' | 'bad_media' | 'media_unreachable' = 'rejected'): Failure =>
-  ({ ok: false, kind: 'rejected', code, error });
-
-/** bad_media with the plain-words what and fix of this case (they replace the generic ones of the code). */
-export const badMedia = (error: string, what: string, fix: string): Failure =>
-  ({ ok: false, kind: 'rejected', code: 'bad_media', error, what, fix });
-
-/** Counts user-perceived characters (graphemes), as Bluesky and most networks do. */
-export function graphemeLength(text: string): number {
-  let n = 0;
-  for (const _ of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)) n++;
-  return n;
-}
+export { badMedia, graphemeLength, rejected } from './failures';

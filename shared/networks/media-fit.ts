@@ -1,124 +1,12 @@
 import type { PlatformName } from '../domain/platforms';
 import { readVideoInfo } from '../media/video-info';
-import { badMedia, graphemeLength } from './http';
-import type { Failure, FetchedMedia, MediaItem } from '../ports/networks';
+import { badMedia } from './failures';
+import type { Failure, FetchedMedia } from '../ports/networks';
+import { MEDIA_RULES, mediaType, nth, typeAndSize } from './media-rules';
 
-/**
- * Media fitness per network (issue 15): alt-text limits, accepted types, sizes, and for video the duration and frame
- * size read from the file's container headers. Checked before anything is sent, so a post fails early with
- * bad_media and a fix instead of failing at the network: alt and type/size (from the media check's headers) at
- * request time, the file itself (type, size, video headers) by the adapters right after download, before upload.
- * Sources for each number: docs/networks.md ("Media fitness").
- */
+export { MEDIA_RULES, checkAlt, checkProbed } from './media-rules';
 
-interface VideoRules {
-  types: string[];
-  max_bytes: number;
-  min_s?: number;
-  max_s?: number;
-  min_side?: number;
-  max_width?: number;
-  max_height?: number;
-}
-
-interface MediaRules {
-  image?: { types: string[]; max_bytes: number };
-  video?: VideoRules;
-  /** Alt-text limit, how the network counts it, and the kinds of media whose alt text is sent. */
-  alt?: { max: number; unit: 'graphemes' | 'characters'; field: string; kinds: Array<'image' | 'video'> };
-}
-
-const MB = 1_000_000;
-const MiB = 1_048_576;
-const WEB_IMAGES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
-
-export const MEDIA_RULES: Partial<Record<PlatformName, MediaRules>> = {
-  bluesky: {
-    image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'], max_bytes: 1_000_000 },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 100 * MB, max_s: 180 },
-    alt: { max: 2000, unit: 'graphemes', field: 'alt', kinds: ['image', 'video'] },
-  },
-  x: {
-    image: { types: WEB_IMAGES, max_bytes: 5 * MB },
-    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 512 * MB, min_s: 0.5, max_s: 140, min_side: 32, max_width: 1920, max_height: 1200 },
-    alt: { max: 1000, unit: 'characters', field: 'alt_text', kinds: ['image'] },
-  },
-  mastodon: {
-    image: { types: [...WEB_IMAGES, 'image/heic', 'image/heif', 'image/avif'], max_bytes: 16 * MiB },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 99 * MiB },
-    alt: { max: 1500, unit: 'characters', field: 'description', kinds: ['image', 'video'] },
-  },
-  linkedin: {
-    image: { types: ['image/jpeg', 'image/png', 'image/gif'], max_bytes: 36 * MB },
-    video: { types: ['video/mp4'], max_bytes: 500 * MB, min_s: 3, max_s: 1800 },
-    alt: { max: 4086, unit: 'characters', field: 'altText', kinds: ['image'] },
-  },
-  discord: {
-    image: { types: WEB_IMAGES, max_bytes: 10 * MiB },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 10 * MiB },
-    alt: { max: 1024, unit: 'characters', field: 'description', kinds: ['image'] },
-  },
-  telegram: {
-    image: { types: WEB_IMAGES, max_bytes: 10 * MB },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 50 * MB },
-  },
-  instagram: {
-    image: { types: ['image/jpeg'], max_bytes: 8 * MB },
-    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 1000 * MB },
-  },
-  tiktok: {
-    image: { types: ['image/jpeg', 'image/webp'], max_bytes: 20 * MB },
-    video: { types: ['video/mp4', 'video/webm', 'video/quicktime'], max_bytes: 4000 * MB, min_s: 3, max_s: 600, min_side: 360, max_width: 4096, max_height: 4096 },
-  },
-  youtube: { video: { types: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo', 'video/x-matroska'], max_bytes: 256_000 * MB } },
-  wordpress: { alt: { max: 5000, unit: 'characters', field: 'alt_text', kinds: ['image'] } },
-};
-
-const describeBytes = (n: number) => (n >= MB ? `${n} bytes (${(n / MB).toFixed(1)} MB)` : `${n} bytes`);
-const nth = (i: number) => `media ${i + 1}`;
-const mediaType = (ct: string | undefined) => (ct ?? '').split(';')[0].trim().toLowerCase();
-
-/** Alt texts over the network's limit → bad_media naming the item, the limit and the length (only where the alt is sent). */
-export function checkAlt(platform: PlatformName, media: MediaItem[]): Failure | undefined {
-  const rule = MEDIA_RULES[platform]?.alt;
-  if (!rule) return undefined;
-  for (const [i, m] of media.entries()) {
-    if (m.alt === undefined || !rule.kinds.includes(m.kind)) continue;
-    const n = rule.unit === 'graphemes' ? graphemeLength(m.alt) : [...m.alt].length;
-    if (n > rule.max) {
-      return badMedia(`${platform} takes alt text (${rule.field}) up to ${rule.max} characters; ${nth(i)} has ${n}`,
-        `The alt text of ${nth(i)} is longer than ${platform} allows (${rule.max} characters); nothing was sent.`,
-        `Shorten media[${i}].alt to ${rule.max} characters or fewer, or send a shorter per_platform.${platform}.media alt for ${platform}.`);
-    }
-  }
-  return undefined;
-}
-
-function typeAndSize(platform: PlatformName, kind: 'image' | 'video', contentType: string, bytes: number | undefined, i: number): Failure | undefined {
-  const rule = MEDIA_RULES[platform]?.[kind];
-  if (!rule) return undefined;
-  // only a recognised media type is judged; an opaque one (octet-stream) is left to the network
-  if (/^(image|video)\//.test(contentType) && !rule.types.includes(contentType)) {
-    return badMedia(`${platform} does not take ${contentType} ${kind}s (${nth(i)}); it takes ${rule.types.join(', ')}`,
-      `${nth(i)} is a ${contentType} file, a type ${platform} does not accept for ${kind}s; nothing was sent.`,
-      `Convert ${nth(i)} to ${rule.types[0]}${rule.types.length > 1 ? ` (or ${rule.types.slice(1).join(', ')})` : ''} and send it again.`);
-  }
-  if (bytes !== undefined && bytes > rule.max_bytes) {
-    return badMedia(`${platform} takes ${kind}s up to ${describeBytes(rule.max_bytes)}; ${nth(i)} has ${describeBytes(bytes)}`,
-      `${nth(i)} is larger than ${platform} accepts for ${kind}s (${describeBytes(rule.max_bytes)}); nothing was sent.`,
-      `Compress or shorten ${nth(i)} below ${describeBytes(rule.max_bytes)} and send it again.`);
-  }
-  return undefined;
-}
-
-/** Type and size as the media check learned them from the link's headers (request time). */
-export function checkProbed(platform: PlatformName, media: MediaItem[]): Failure | undefined {
-  for (const [i, m] of media.entries()) {
-    const f = typeAndSize(platform, m.kind, mediaType(m.content_type), m.bytes, i);
-    if (f) return f;
-  }
-  return undefined;
-}
+/* The adapters' side of media fitness (issue 15): what media-rules.ts checks, plus the downloaded file itself. */
 
 /**
  * The downloaded file itself, before it is uploaded: type, size, and for a video the duration and frame size from

@@ -1,7 +1,7 @@
 import type { PlatformName } from '../domain/platforms';
 import { textProblems, type PostShape, type PostTexts } from '../domain/text-length';
 import type { Failure, PublishContent } from '../ports/networks';
-import { rejected } from './http';
+import { rejected } from './failures';
 
 /**
  * The adapters' length check (per-network `text_too_long` of POST /api/post), through THE length validator

@@ -10,7 +10,7 @@ import type { Grant } from '../http/route';
  * - Unbundled (local runtime, tests) every adapter exists, and each HTTP route sees its dependencies through
  *   declaredDeps: using an undeclared one fails there as it would in AWS, so a declaration cannot drift unnoticed.
  */
-export const WIRE_GROUPS = ['TABLE', 'SQS', 'S3', 'SES', 'KMS', 'SCHEDULER', 'OAUTH_SSM', 'BILLING', 'AI', 'NETWORKS', 'LOCAL', 'TRACING'] as const;
+export const WIRE_GROUPS = ['TABLE', 'SQS', 'S3', 'SES', 'KMS', 'SCHEDULER', 'OAUTH_SSM', 'BILLING', 'AI', 'NETWORKS', 'LOCAL', 'TRACING', 'PUBLISH'] as const;
 export type WireGroup = typeof WIRE_GROUPS[number];
 
 /** What a route, worker or the dispatcher declares. */
@@ -25,6 +25,12 @@ export interface WiringDeclaration {
    * Without it the function still has its own Lambda segment (active tracing), and carries no X-Ray SDK.
    */
   tracing?: boolean;
+  /**
+   * Publishes posts through the adapters (the publish worker): carries the video container parser (mp4box) the
+   * adapters check downloaded files with. Functions that only verify credentials or sign in (`networks` alone) never
+   * parse a video.
+   */
+  publishes?: boolean;
 }
 
 const GROUP_OF_GRANT: Record<Grant, WireGroup> = {
@@ -38,6 +44,7 @@ export function wiredGroups(d: WiringDeclaration): Set<WireGroup> {
   if (d.networks) groups.add('NETWORKS');
   if (d.presigns) groups.add('S3');
   if (d.tracing) groups.add('TRACING');
+  if (d.publishes) groups.add('PUBLISH');
   return groups;
 }
 
@@ -55,7 +62,7 @@ const GROUP_OF_MEMBER: Partial<Record<keyof Deps, WireGroup>> = {
   mailer: 'SES', cipher: 'KMS', queue: 'SQS', scheduler: 'SCHEDULER', blobs: 'S3', networks: 'NETWORKS', payments: 'BILLING', ai: 'AI',
 };
 
-const DECLARE: Record<Exclude<WireGroup, 'LOCAL' | 'TRACING'>, string> = {
+const DECLARE: Record<Exclude<WireGroup, 'LOCAL' | 'TRACING' | 'PUBLISH'>, string> = {
   TABLE: "the 'table' grant", SQS: "a 'publishQueue' or 'webhookQueue' grant", S3: "a 'bucket' or 'bucketRead' grant (or `presigns: true`)", SES: "the 'ses' grant",
   KMS: "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant", SCHEDULER: "the 'scheduler' grant", OAUTH_SSM: "the 'oauthConfig' grant",
   BILLING: "the 'billingConfig' grant", AI: "the 'bedrock' grant", NETWORKS: '`networks: true`',
@@ -63,7 +70,7 @@ const DECLARE: Record<Exclude<WireGroup, 'LOCAL' | 'TRACING'>, string> = {
 
 /** Thrown when a function uses a dependency its declaration does not wire. */
 export class UndeclaredDependencyError extends Error {
-  constructor(fn: string, member: string, group: Exclude<WireGroup, 'LOCAL' | 'TRACING'>) {
+  constructor(fn: string, member: string, group: Exclude<WireGroup, 'LOCAL' | 'TRACING' | 'PUBLISH'>) {
     super(`${fn} uses deps.${member} but does not declare ${DECLARE[group]} (infra/routes, infra/workers.ts): in AWS its bundle has no such adapter`);
     this.name = 'UndeclaredDependencyError';
   }
@@ -77,8 +84,8 @@ export class UndeclaredDependencyError extends Error {
 export function declaredDeps(deps: Deps, fn: string, d: WiringDeclaration): Deps {
   const groups = wiredGroups(d);
   const view = Object.create(deps) as Deps;
-  const refuse = (member: string, group: Exclude<WireGroup, 'LOCAL' | 'TRACING'>) => () => { throw new UndeclaredDependencyError(fn, member, group); };
-  for (const [member, group] of Object.entries(GROUP_OF_MEMBER) as Array<[keyof Deps, Exclude<WireGroup, 'LOCAL' | 'TRACING'>]>) {
+  const refuse = (member: string, group: Exclude<WireGroup, 'LOCAL' | 'TRACING' | 'PUBLISH'>) => () => { throw new UndeclaredDependencyError(fn, member, group); };
+  for (const [member, group] of Object.entries(GROUP_OF_MEMBER) as Array<[keyof Deps, Exclude<WireGroup, 'LOCAL' | 'TRACING' | 'PUBLISH'>]>) {
     if (!groups.has(group)) Object.defineProperty(view, member, { get: refuse(member, group), enumerable: true });
   }
   if (!groups.has('NETWORKS') || !groups.has('OAUTH_SSM')) {

@@ -12,9 +12,10 @@ describe('wiring declarations', () => {
       'process.env.SPA_WIRE_TABLE': '"off"', 'process.env.SPA_WIRE_SQS': '"off"', 'process.env.SPA_WIRE_S3': '"off"', 'process.env.SPA_WIRE_SES': '"off"',
       'process.env.SPA_WIRE_KMS': '"off"', 'process.env.SPA_WIRE_SCHEDULER': '"off"', 'process.env.SPA_WIRE_OAUTH_SSM': '"off"',
       'process.env.SPA_WIRE_BILLING': '"off"', 'process.env.SPA_WIRE_AI': '"off"', 'process.env.SPA_WIRE_NETWORKS': '"off"', 'process.env.SPA_WIRE_LOCAL': '"off"',
-      'process.env.SPA_WIRE_TRACING': '"off"',
+      'process.env.SPA_WIRE_TRACING': '"off"', 'process.env.SPA_WIRE_PUBLISH': '"off"',
     });
-    expect([...wiredGroups(routes.postPost)].sort()).toEqual(['KMS', 'NETWORKS', 'SCHEDULER', 'SES', 'SQS', 'TABLE']);
+    expect([...wiredGroups(routes.postPost)].sort()).toEqual(['KMS', 'SCHEDULER', 'SES', 'SQS', 'TABLE']);
+    expect([...wiredGroups(routes.postConnect)].sort()).toContain('NETWORKS');
     expect([...wiredGroups({ grants: ['kmsDecrypt', 'bucketRead', 'webhookQueue'] })].sort()).toEqual(['KMS', 'S3', 'SQS']);
     expect(wiringDefines(routes.getMediaFile)['process.env.SPA_WIRE_S3']).toBe('"on"');
   });

@@ -1,17 +1,18 @@
 /**
  * What each Lambda bundle holds, from esbuild's metafile with the production options (infra/bundling.ts, the ones
- * app-function.ts gives the CDK build): a function carries a network adapter only when it declares `networks`, an
- * AWS SDK client (or Stripe) only when one of its grants uses it, the X-Ray SDK only when it declares `tracing`,
+ * app-function.ts gives the CDK build): a function carries network send code only when it declares `networks` (the
+ * routes that only validate posts carry each network's limits modules instead), an AWS SDK client (or Stripe) only
+ * when one of its grants uses it, the X-Ray SDK only when it declares `tracing`, mp4box only when it `publishes`,
  * never the local stand-ins.
  *
  * Fast: functions of the same wiring are built together, nothing is written, and packages are left external (their
  * insides are the same in every bundle; what matters is which ones the function's own graph imports). Three full
- * production builds then check inside the packages: no zod locale but English, not the SDK's full credential chain,
- * luxon once.
+ * production builds then check inside the packages: no zod locale but English, the SDK as infra/bundling.ts chooses
+ * it (left to the runtime, or inside without its full credential chain), luxon once, X-Ray only if traced.
  */
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
-import { esbuildOptions, lambdaFunctions, type LambdaFunction } from '../../infra/bundling';
+import { esbuildOptions, LAMBDA_BUNDLE, lambdaFunctions, type LambdaFunction } from '../../infra/bundling';
 import { wiredGroups, wiringDefines, type WireGroup } from '../../shared/wiring/declaration';
 
 jest.setTimeout(120_000);
@@ -34,7 +35,21 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
   // X-Ray subsegments (Powertools Tracer → aws-xray-sdk-core, cls-hooked) only where the declaration says `tracing`
   ['@aws-lambda-powertools/tracer', ['TRACING']],
   ['aws-xray-sdk-core', ['TRACING']],
+  // the video container parser the adapters check downloaded files with: only where posts are published
+  ['mp4box', ['PUBLISH']],
 ];
+
+/**
+ * The network modules a function may carry without `networks`: each network's content checks (limits.ts, what the
+ * API side validates with) and the small helpers they use. Everything else under shared/networks is send code.
+ */
+const CHECK_MODULES = /^shared\/networks\/([a-z]+\/limits|content-checks|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
+const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/networks/') && !CHECK_MODULES.test(f));
+/** Packages only network send code imports (Nostr's relays and signing, video container parsing). */
+const SEND_PACKAGES = ['ws', 'nostr-tools', 'mp4box'];
+
+/** Routes (and the dispatcher) that validate posts against every network's limits but never talk to a network. */
+const VALIDATING = ['post-post', 'post-schedule', 'patch-schedule', 'post-bulk', 'post-recurring', 'post-week', 'post-review', 'post-dashboard-approval-decision', 'dispatch'];
 
 /** Project modules that serve only the local runtime. */
 const LOCAL_ONLY = ['shared/adapters/local/', 'shared/adapters/dynamodb/table-scheduler.ts', 'shared/networks/sandbox-links.ts'];
@@ -81,33 +96,56 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
   const groups = wiredGroups(fn.wiring);
   const graph = () => graphs.get(fn.id) ?? { files: [], packages: new Set<string>() };
 
-  test(fn.wiring.networks ? 'carries the network adapters it declares' : 'carries no network adapter', () => {
-    const adapters = graph().files.filter((f) => /^shared\/networks\/[a-z]+\//.test(f));
-    if (fn.wiring.networks) expect(adapters.length).toBeGreaterThan(0);
-    else expect(adapters).toEqual([]);
+  test(fn.wiring.networks ? 'carries the network adapters it declares' : 'carries no network send code', () => {
+    const { files, packages } = graph();
+    if (fn.wiring.networks) {
+      expect(files).toEqual(expect.arrayContaining(['shared/networks/registry.ts', 'shared/networks/telegram/index.ts', 'shared/networks/nostr/index.ts']));
+    } else {
+      expect(sendCode(files)).toEqual([]);
+      expect(SEND_PACKAGES.filter((p) => packages.has(p) || files.some((f) => f.startsWith(`node_modules/${p}/`)))).toEqual([]);
+    }
   });
 
   test('carries only the AWS SDK clients (and Stripe) its grants use, and never the local stand-ins', () => {
     const { files, packages } = graph();
-    expect(PACKAGES_OF.filter(([pkg, by]) => !by.some((g) => groups.has(g)) && packages.has(pkg)).map(([pkg]) => pkg)).toEqual([]);
+    // imported by name (left external here), or aliased to a file of the package (infra/bundling.ts alias)
+    const carries = (pkg: string) => packages.has(pkg) || files.some((f) => f.startsWith(`node_modules/${pkg}/`));
+    expect(PACKAGES_OF.filter(([pkg, by]) => !by.some((g) => groups.has(g)) && carries(pkg)).map(([pkg]) => pkg)).toEqual([]);
     // a client this table does not know: add it to PACKAGES_OF with the grant that uses it
     expect([...packages].filter((p) => p.startsWith('@aws-sdk/client-') && !PACKAGES_OF.some(([pkg]) => pkg === p))).toEqual([]);
     if (groups.has('TABLE')) expect(packages).toContain('@aws-sdk/client-dynamodb');
     if (groups.has('TRACING')) expect(packages).toContain('@aws-lambda-powertools/tracer');
+    if (groups.has('PUBLISH')) expect(carries('mp4box')).toBe(true);
     expect(files.filter((f) => LOCAL_ONLY.some((l) => f.startsWith(l)))).toEqual([]);
   });
 });
 
-test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod locale but English, not the full SDK credential chain, one luxon, X-Ray only if traced', async (id) => {
+test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod locale but English, the SDK as chosen, one luxon, X-Ray only if traced', async (id) => {
   const fn = functions.find((f) => f.id === id)!;
   const out = await build({ ...esbuildOptions(ROOT, fn.handler, path.join(ROOT, 'cdk.out', 'bundle-graph', `${id}.js`)), write: false, metafile: true, logLevel: 'silent' });
   const inputs = Object.entries(Object.values(out.metafile!.outputs)[0]!.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
   expect(inputs.filter((f) => /node_modules\/zod\/.*\/locales\/(?!en\.js)/.test(f))).toEqual([]);
   expect(inputs.filter((f) => f.includes('node_modules/@aws-sdk/credential-provider-node/'))).toEqual([]);
-  expect(inputs).toContain('shared/wiring/lambda-credentials.ts');
-  expect(inputs.some((f) => f.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
+  // the SDK inside (with the environment-only credentials) or left to the Lambda runtime's copy (infra/bundling.ts)
+  const sdkInside = inputs.filter((f) => /node_modules\/@(aws-sdk|smithy)\//.test(f));
+  if (LAMBDA_BUNDLE.awsSdk === 'runtime') {
+    expect(sdkInside).toEqual([]);
+    expect(out.outputFiles![0]!.text).toMatch(/require\("@aws-sdk\/client-dynamodb"\)/);
+  } else {
+    expect(inputs).toContain('shared/wiring/lambda-credentials.ts');
+    expect(inputs.some((f) => f.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
+  }
   expect(inputs.filter((f) => f.includes('node_modules/luxon/build/') && !f.endsWith('luxon/build/node/luxon.js'))).toEqual([]);
   expect(inputs.some((f) => /node_modules\/(aws-xray-sdk-core|cls-hooked)\//.test(f))).toBe(Boolean(fn.wiring.tracing));
+});
+
+test.each(VALIDATING)('%s validates with the networks\' content checks and carries no send code', (id) => {
+  const fn = functions.find((f) => f.id === id)!;
+  expect(fn.wiring.networks).toBeFalsy();
+  const { files, packages } = graphs.get(id)!;
+  expect(files).toEqual(expect.arrayContaining(['shared/networks/content-checks.ts', 'shared/networks/bluesky/limits.ts', 'shared/networks/nostr/limits.ts']));
+  expect(sendCode(files)).toEqual([]);
+  expect(SEND_PACKAGES.filter((p) => packages.has(p) || files.some((f) => f.startsWith(`node_modules/${p}/`)))).toEqual([]);
 });
 
 test('the workers that call networks and receivers trace with subsegments; an API route does not', () => {

@@ -15,6 +15,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AppFunction, PROJECT_ROOT } from '../../infra/constructs/app-function';
 import { routes } from '../../infra/routes';
 import { handlerFile } from '../../shared/http/route';
+import { LAMBDA_BUNDLE } from '../../infra/bundling';
 
 let outdir: string;
 afterAll(() => { if (outdir) fs.rmSync(outdir, { recursive: true, force: true }); });
@@ -37,9 +38,17 @@ test('get-platforms bundles with esbuild into a CJS file that answers its route'
   expect(code.length / code.split('\n').length).toBeGreaterThan(1000); // minified: long lines
   expect(code.length).toBeLessThan(5_000_000);
   expect(code).not.toMatch(/require\(["']@middy\/core["']\)/); // bundled, not left external
-  // infra/bundling.ts reaches the CDK build: the env-only credential source replaces the SDK's default chain
+  // infra/bundling.ts reaches the CDK build
   expect(code).not.toContain('@aws-sdk/credential-provider-node - defaultProvider'); // the chain's own log lines
-  expect(code).toContain('Lambda sets them from the execution role');
+  if (LAMBDA_BUNDLE.awsSdk === 'runtime') {
+    // the SDK is left to the Lambda runtime's copy: required by name, none of its code inside
+    expect(code).toMatch(/require\("@aws-sdk\/client-ssm"\)/);
+    expect(code).not.toContain('Lambda sets them from the execution role');
+    expect(code).not.toMatch(/GetParametersByPathCommand_base|SSMServiceException\b.*extends/);
+  } else {
+    // the env-only credential source replaces the SDK's default chain
+    expect(code).toContain('Lambda sets them from the execution role');
+  }
 
   // Load the bundle outside the project (no node_modules reachable) and invoke it.
   const event = path.join(PROJECT_ROOT, 'events/http/get-platforms.json');

@@ -4,7 +4,7 @@ import { UnsafeTargetError, type HostLookup } from '../../shared/net/address-gua
 import { guardedFetch, pinnedFetch, type PinnedFetchInit } from '../../shared/net/pinned-fetch';
 import { downloadMedia, probeMedia } from '../../shared/net/media';
 import { MediaUnreachable } from '../../shared/ports/networks';
-import { mediaGateway } from '../../shared/container';
+import { mediaGateway } from '../../shared/net/media-gateway';
 import { networkContext } from '../../shared/app/network-context';
 import type { Deps } from '../../shared/app/deps';
 import { systemClock } from '../../shared/ports/clock';

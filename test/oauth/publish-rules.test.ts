@@ -16,7 +16,7 @@ describe('Reddit rules', () => {
 
   it('while Reddit is unavailable (available: false) it answers platform_unavailable first', async () => {
     const connection = { platform: 'reddit', status: 'active', credentials_enc: '' } as Connection;
-    const res = await precheck({ networks: {}, cipher: { encrypt: async (s) => s, decrypt: async (s) => s } }, 'reddit', connection, content({ platform: 'reddit', text: 'hi' }));
+    const res = await precheck({ cipher: { encrypt: async (s) => s, decrypt: async (s) => s } }, 'reddit', connection, content({ platform: 'reddit', text: 'hi' }));
     expect(res).toMatchObject({ ok: false, code: 'platform_unavailable' });
   });
 });

@@ -1,5 +1,6 @@
 import { publishingWorld } from '../support/publishing';
 import { bulkSchedule } from '../../shared/app/schedule/create';
+import { parseBulkCsv } from '../../shared/app/schedule/csv';
 import { getSchedule, listSchedules } from '../../shared/app/schedule/manage';
 import { createRecurring, deleteRecurring, getRecurring, listRecurring } from '../../shared/app/schedule/recurring';
 import { occurrenceScheduleId } from '../../shared/app/schedule/common';
@@ -60,7 +61,7 @@ describe('POST /api/bulk', () => {
       '\r\n' +
       'discord;slack,needs slack,2030-01-01T10:00:00Z\r\n' +
       Array.from({ length: 10 }, (_, i) => `discord,post ${i},2030-01-02T0${i}:00:00Z`).join('\r\n') + '\r\n';
-    const res = await bulkSchedule(w.deps, acc, { csv });
+    const res = await bulkSchedule(w.deps, acc, { csv: parseBulkCsv(csv) });
     expect(res).toMatchObject({ total: 12, accepted: 10, rejected: 2 });
     expect(res.errors.map((e) => [e.row, e.code])).toEqual([[2, 'not_connected'], [12, 'scheduled_limit_reached']]);
     expect(res.errors[1]).toMatchObject({ upgrade_url: expect.stringContaining('plan=starter') });

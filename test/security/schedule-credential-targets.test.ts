@@ -4,7 +4,7 @@ import { bulkSchedule, createSchedule } from '../../shared/app/schedule/create';
 import { createRecurring } from '../../shared/app/schedule/recurring';
 import { RecurringRequestSchema, SchedulePatchSchema, ScheduleRequestSchema } from '../../shared/app/schedule/request';
 import { listSchedules, patchSchedule, getSchedule } from '../../shared/app/schedule/manage';
-import { mediaGateway } from '../../shared/container';
+import { mediaGateway } from '../../shared/net/media-gateway';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 import { connectionContext } from '../../shared/app/security/contexts';
 import { defaultBrandId } from '../../shared/app/signup';

@@ -14,7 +14,7 @@ import type { Account } from '../../shared/ports/store';
 import { bulkSchedule } from '../../shared/app/schedule/create';
 import { createRecurring } from '../../shared/app/schedule/recurring';
 import { RecurringRequestSchema } from '../../shared/app/schedule/request';
-import { mediaGateway } from '../../shared/container';
+import { mediaGateway } from '../../shared/net/media-gateway';
 import { withOwnMedia } from '../../shared/app/media/own-media';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;

@@ -7,6 +7,10 @@ import {
 } from '@aws-sdk/client-scheduler';
 import type { CronInvocation, ScheduledInvocation, Scheduler } from '../../ports/scheduler';
 import { parseCron, toAwsCron } from '../../domain/cron';
+import { traceClient } from '../../tracing';
+
+/** The EventBridge Scheduler client (named imports, so a bundle keeps only the commands it sends). */
+export const schedulerClient = (region: string): SchedulerClient => traceClient(new SchedulerClient({ region }));
 
 export interface EventBridgeSchedulerOptions {
   groupName: string;

@@ -1,6 +1,10 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { contextBytes, type Cipher, type CipherContext } from '../../ports/cipher';
 import { aesGcmDecrypt, aesGcmEncrypt } from '../aes-gcm';
+import { traceClient } from '../../tracing';
+
+/** The KMS client (named imports, so a bundle keeps only the commands it sends). */
+export const kmsClient = (region: string): KMSClient => traceClient(new KMSClient({ region }));
 
 const VERSION = 'v1';
 /** The same, with a context: the data key's KMS encryption context and the GCM associated data. */

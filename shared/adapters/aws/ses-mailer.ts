@@ -1,5 +1,9 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { Email, Mailer } from '../../ports/mailer';
+import { traceClient } from '../../tracing';
+
+/** The SES client (named imports, so a bundle keeps only the command it sends). */
+export const sesClient = (region: string): SESv2Client => traceClient(new SESv2Client({ region }));
 
 /** The Mailer port on Amazon SES (v2): one simple text + HTML email per send, from a verified address. */
 export class SesMailer implements Mailer {

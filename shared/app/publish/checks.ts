@@ -6,7 +6,8 @@ import type { NetworkResult } from '../../domain/post';
 import type { PublishContent } from '../../ports/networks';
 import { failed, fromFailure } from './results';
 import { readCredentials } from '../oauth/credentials';
-import { checkAlt, checkProbed } from '../../networks/media-fit';
+import { checkAlt, checkProbed } from '../../networks/media-rules';
+import { CONTENT_CHECKS } from '../../networks/content-checks';
 
 export interface Sendable {
   platform: PlatformName;
@@ -17,19 +18,18 @@ export interface Sendable {
 
 /**
  * The checks of one network that need no network call, in spec order: available, connected in the brand,
- * something to publish, the media the network needs and can take, then the adapter's own limits.
+ * something to publish, the media the network needs and can take, then the network's own limits (its content check,
+ * the same function its adapter runs: shared/networks/content-checks.ts).
  */
-export async function precheck(deps: Pick<Deps, 'networks' | 'cipher'>, platform: PlatformName, connection: Connection | undefined, content: PublishContent): Promise<Sendable | NetworkResult> {
+export async function precheck(deps: Pick<Deps, 'cipher'>, platform: PlatformName, connection: Connection | undefined, content: PublishContent): Promise<Sendable | NetworkResult> {
   const info = platformInfo(platform);
   if (!info.available) return failed(platform, 'platform_unavailable', `${platform} cannot be used right now`);
-  const adapter = deps.networks[platform];
   if (!connection) return failed(platform, 'not_connected', `${platform} is not connected in this brand`);
   if (connection.status === 'reauth_required') return failed(platform, 'reauth_required', `The ${platform} connection needs a new sign-in`);
-  if (!adapter) return failed(platform, 'platform_unavailable', `Publishing to ${platform} is not available in this deployment yet`);
   const kindProblem = mediaProblem(platform, content) ?? requiredFields(platform, content) ?? mediaFitProblem(platform, content);
   if (kindProblem) return kindProblem;
   const credentials = await readCredentials(deps, connection);
-  const refused = adapter.check(content, credentials);
+  const refused = CONTENT_CHECKS[platform](content, credentials);
   if (refused) return fromFailure(platform, refused);
   return { platform, connection, content, credentials };
 }

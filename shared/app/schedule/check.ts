@@ -21,7 +21,7 @@ export interface CheckedPost {
 }
 
 /** What checking a post now reaches: its brand, connections and their credentials, the network adapters, media. */
-export type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'networks' | 'cipher' | 'media' | 'clock'>;
+export type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'cipher' | 'media' | 'clock'>;
 
 /**
  * Everything about a post that can be checked before its time, with the publishing core's own functions:

@@ -11,7 +11,7 @@ import { cachedReads, checkNow, type CheckDeps, type CheckedPost } from './check
 import { SlotFinder } from './slots';
 import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, timerName, type RunAt } from './common';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
-import { parseBulkCsv } from './csv';
+import type { CsvRow } from './csv';
 import type { Actor } from '../auth';
 import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import { unknownFieldError, unknownFieldsOf } from '../unknown-fields';
@@ -187,13 +187,14 @@ export async function createSchedule(deps: ScheduleRowsDeps, account: Account, b
 }
 
 /**
- * POST /api/bulk: JSON {posts: [...]} or text/csv, at most 500 rows (400 too_many_rows, nothing scheduled). Valid rows
- * are scheduled, invalid ones reported {row, code, error}; the answer counts both.
+ * POST /api/bulk: JSON {posts: [...]} or text/csv (its records, parsed by the caller: parseBulkCsv), at most 500 rows
+ * (400 too_many_rows, nothing scheduled). Valid rows are scheduled, invalid ones reported {row, code, error}; the
+ * answer counts both.
  */
-export async function bulkSchedule(deps: ScheduleRowsDeps, account: Account, input: { posts: unknown[] } | { csv: string }, actor?: Actor, context?: PublishContext) {
+export async function bulkSchedule(deps: ScheduleRowsDeps, account: Account, input: { posts: unknown[] } | { csv: CsvRow[] }, actor?: Actor, context?: PublishContext) {
   let rows: RowInput[];
   if ('csv' in input) {
-    rows = parseBulkCsv(input.csv).map((r) => ({ row: r.row, fields: r.fields, problem: r.problem }));
+    rows = input.csv.map((r) => ({ row: r.row, fields: r.fields, problem: r.problem }));
   } else {
     if (input.posts.length > MAX_BULK_ROWS) {
       throw new BadRequestError(`At most ${MAX_BULK_ROWS} posts per request; this one has ${input.posts.length}`, { code: 'too_many_rows', details: { limit: MAX_BULK_ROWS, rows: input.posts.length } });

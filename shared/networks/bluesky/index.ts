@@ -1,8 +1,7 @@
 import { isFailure, type Failure, type FetchedMedia, type NetworkAdapter, type NetworkContext, type PublishContent, type PublishOutcome, type VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request } from '../http';
-import { TEXT_RULES } from '../../domain/text-length';
-import { lengthFailure } from '../text-check';
-import { checkAlt, checkFile } from '../media-fit';
+import { checkFile } from '../media-fit';
+import { BLUESKY_IMAGE_BYTES, BLUESKY_MAX_IMAGES, BLUESKY_MAX_VIDEOS, BLUESKY_TEXT_BYTES, BLUESKY_TEXT_LIMIT, checkBluesky } from './limits';
 import { buildFacets, findSpans } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
 import { blueskyPostRef } from '../post-refs';
@@ -10,6 +9,8 @@ import { readVideoInfo } from '../../media/video-info';
 import { readLinkCard } from './link-card';
 import { pollVideoJob, uploadVideo, type VideoJob } from './video';
 import { trimBase } from '../../domain/values';
+
+export { BLUESKY_IMAGE_BYTES, BLUESKY_MAX_IMAGES, BLUESKY_MAX_VIDEOS, BLUESKY_TEXT_BYTES, BLUESKY_TEXT_LIMIT };
 
 export interface BlueskyAdapterOptions {
   /** The PDS origin (XRPC base); the default is the real one, tests point it at a loopback fake. */
@@ -25,13 +26,6 @@ export interface BlueskyAdapterOptions {
   resumeAfterSeconds?: number;
 }
 
-export const BLUESKY_TEXT_LIMIT = TEXT_RULES.bluesky.limit; // graphemes
-export const BLUESKY_TEXT_BYTES = TEXT_RULES.bluesky.maxBytes!; // lexicon maxLength (UTF-8 bytes)
-export const BLUESKY_MAX_IMAGES = 4;
-export const BLUESKY_IMAGE_BYTES = 1_000_000;
-
-export const BLUESKY_MAX_VIDEOS = 1;
-
 interface StrongRef { uri: string; cid: string }
 type AspectRatio = { width: number; height: number };
 type MediaEmbed =
@@ -44,21 +38,6 @@ type Embed =
   | { $type: 'app.bsky.embed.external'; external: { uri: string; title: string; description: string; thumb?: unknown } };
 interface ReplyRef { root: StrongRef; parent: StrongRef }
 
-
-function checkContent(content: PublishContent): Failure | undefined {
-  const tooLong = lengthFailure('bluesky', content);
-  if (tooLong) return tooLong;
-  const videos = content.media.filter((m) => m.kind === 'video').length;
-  if (videos > 0 && content.media.length > videos) return rejected('bluesky takes either images or one video per post, not both', 'bad_media');
-  if (videos > BLUESKY_MAX_VIDEOS) return rejected(`bluesky takes one video per post; got ${videos}`, 'bad_media');
-  if (content.media.length > BLUESKY_MAX_IMAGES) {
-    return rejected(`bluesky takes at most ${BLUESKY_MAX_IMAGES} images per post; got ${content.media.length}`, 'bad_media');
-  }
-  if (content.options?.link_card !== undefined && (content.media.length || content.options.quote)) {
-    return rejected('a bluesky post shows one embed: a link card cannot go with media or a quote');
-  }
-  return checkAlt('bluesky', content.media);
-}
 
 /** rkey = last segment of at://<did>/app.bsky.feed.post/<rkey>. */
 const postUrl = (handle: string, uri: string): string => `https://bsky.app/profile/${handle}/post/${uri.split('/').pop() ?? ''}`;
@@ -276,7 +255,7 @@ export function createBlueskyAdapter({
   }
 
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
-    const invalid = checkContent(content);
+    const invalid = checkBluesky(content);
     if (invalid) return invalid;
     const files = await download(ctx, content);
     if (!Array.isArray(files)) return files;
@@ -302,7 +281,7 @@ export function createBlueskyAdapter({
   return {
     name: 'bluesky',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content) => checkContent(content),
+    check: checkBluesky,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };

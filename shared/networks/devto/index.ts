@@ -1,20 +1,16 @@
-import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
-import { TEXT_RULES } from '../../domain/text-length';
-import { lengthFailure } from '../text-check';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { trimBase } from '../../domain/values';
 import { articleStatus } from '../article-status';
+import { articleTitle } from '../article-title';
+import { checkDevto, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS } from './limits';
 
-/** Forem: `validates :title … maximum 128` (characters, after whitespace runs are collapsed). */
-export const DEVTO_MAX_TITLE_CHARS = TEXT_RULES.devto.title!.limit!;
-/** Forem: `validates :body_markdown, bytesize: { maximum: 800.kilobytes }`. */
-export const DEVTO_MAX_BODY_BYTES = TEXT_RULES.devto.limit;
+export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
+
 /** Forem allows at most 4 tags per article. */
 export const DEVTO_MAX_TAGS = 4;
 /** dev.to limits article creation; when a 429 carries no wait, assume the observed 300 s. */
 export const DEVTO_DEFAULT_RETRY_AFTER = 300;
-const DERIVED_TITLE_CHARS = 100;
 const ACCEPT = 'application/vnd.forem.api-v1+json';
 
 export interface DevtoOptions { apiBase?: string }
@@ -43,7 +39,7 @@ export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions 
   return {
     name: 'devto',
     verify: (ctx) => guarded(() => verify(base, ctx)),
-    check,
+    check: checkDevto,
     publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
   };
 }
@@ -66,21 +62,12 @@ async function verify(base: string, ctx: NetworkContext): Promise<VerifiedAccoun
   return { ok: true, handle: `@${username}`, credentials };
 }
 
-function check(content: PublishContent): Failure | undefined {
-  const max = platform('devto').max_media;
-  if (content.media.length > max) return rejected(`dev.to takes at most ${max} image (the cover); got ${content.media.length} media items`, 'bad_media');
-  if (content.media.some((m) => m.kind !== 'image')) return rejected('dev.to takes an image as the cover; video is not supported', 'bad_media');
-  const title = articleTitle(content);
-  if (!title) return rejected('dev.to needs a title: give a title or a text whose first line can be used');
-  return lengthFailure('devto', { text: content.text, title: title.replace(/\s+/g, ' ') });
-}
-
 async function publish(base: string, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
   const apiKey = (ctx.credentials.api_key ?? '').trim();
   if (!apiKey) return { ok: false, kind: 'reauth', error: 'api_key is missing' };
   const status = articleStatus(ctx.credentials.default_status);
   if (!status) return rejected("default_status must be 'published' or 'draft'");
-  const problem = check(content);
+  const problem = checkDevto(content);
   if (problem) return problem;
 
   const tags = hashtags(content.text);
@@ -113,13 +100,6 @@ export function hashtags(text: string): string[] {
   return tags;
 }
 
-/** content.title, else the first non-empty line of the text without leading `#`s, cut to 100 characters. */
-function articleTitle(content: PublishContent): string {
-  const given = content.title?.trim();
-  if (given) return given;
-  const first = content.text.split(/\r?\n/).map((l) => l.replace(/^\s*#+\s*/, '').trim()).find((l) => l) ?? '';
-  return Array.from(first).slice(0, DERIVED_TITLE_CHARS).join('').trim();
-}
 
 /** Sorts a dev.to error answer ({error, status}) into a Failure. */
 function devtoFailure(res: HttpResult, doing: string): Failure {

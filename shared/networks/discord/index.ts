@@ -1,11 +1,10 @@
-import { checkAlt, checkFile } from '../media-fit';
+import { checkFile } from '../media-fit';
 import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
-import { TEXT_RULES } from '../../domain/text-length';
-import { lengthFailure } from '../text-check';
 import { isRecord } from '../../domain/values';
+import { checkDiscord, discordContent, DISCORD_CONTENT_LIMIT } from './limits';
 
-export const DISCORD_CONTENT_LIMIT = TEXT_RULES.discord.limit;
+export { discordContent, DISCORD_CONTENT_LIMIT };
 
 /** /api/webhooks/<id>/<token>, optionally /api/v<N>/webhooks/<id>/<token>. */
 // the optional /sandbox/discord prefix: the local sandbox's simulator (its origin is the only private one allowed)
@@ -23,13 +22,6 @@ export function parseWebhookUrl(raw: string): string | undefined {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
   if (!WEBHOOK_PATH.test(url.pathname)) return undefined;
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-/** The message content actually sent: the text, with a video's URL on its own line (Discord unfurls it). */
-export function discordContent(content: PublishContent): string {
-  const video = content.media.find((m) => m.kind === 'video');
-  if (!video) return content.text;
-  return content.text ? `${content.text}\n${video.url}` : video.url;
 }
 
 /** Sorts a failed webhook answer by Discord's signals; the webhook URL (which holds the token) is never echoed. */
@@ -78,18 +70,6 @@ export function createDiscordAdapter(): NetworkAdapter {
     });
   }
 
-  function check(content: PublishContent): Failure | undefined {
-    if (content.media.length > 1) return rejected(`Discord takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
-    const item = content.media[0];
-    if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Discord takes an image or a video (got ${String(item.kind)})`, 'bad_media');
-    const sent = discordContent(content);
-    const tooLong = lengthFailure('discord', { text: sent });
-    if (tooLong && tooLong.kind === 'rejected') {
-      return sent === content.text ? tooLong : { ...tooLong, error: `${tooLong.error} (including the video link added to the message)` };
-    }
-    if (!item && content.text.trim() === '') return rejected('Discord needs text or a media item');
-    return checkAlt('discord', content.media);
-  }
 
   /**
    * An image with alt text goes as an uploaded attachment (multipart: payload_json with attachments[0].description,
@@ -110,7 +90,7 @@ export function createDiscordAdapter(): NetworkAdapter {
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const webhook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');
     if (!webhook) return { ok: false, kind: 'reauth', error: 'The stored webhook_url is not a Discord webhook URL; reconnect Discord' };
-    const bad = check(content);
+    const bad = checkDiscord(content);
     if (bad) return bad;
     const body: Record<string, unknown> = { content: discordContent(content), allowed_mentions: { parse: [] } };
     const image = content.media.find((m) => m.kind === 'image');
@@ -130,5 +110,5 @@ export function createDiscordAdapter(): NetworkAdapter {
     });
   }
 
-  return { name: 'discord', verify, check: (content) => check(content), publish };
+  return { name: 'discord', verify, check: checkDiscord, publish };
 }

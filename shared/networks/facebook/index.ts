@@ -1,21 +1,19 @@
 import type { OAuthAccount, OAuthProvider } from '../../ports/oauth';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, rejected, request, type HttpResult } from '../http';
-import { TEXT_RULES } from '../../domain/text-length';
-import { lengthFailure } from '../text-check';
 import { field, idString, str } from '../oauth-tokens';
 import {
   FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages,
   type GraphError, type GraphOptions,
 } from './graph';
 import { trimBase } from '../../domain/values';
+import { checkFacebook, FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT } from './limits';
+
+export { FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT };
 
 export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
 
 export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement'] as const;
-/** Page post text limit [unverified upper bound, as documented by third parties]. */
-export const FACEBOOK_MAX_TEXT = TEXT_RULES.facebook.limit;
-export const FACEBOOK_MAX_MEDIA = 1;
 
 export interface FacebookOptions extends GraphOptions {
   /**
@@ -95,12 +93,6 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
   const apiBase = trimBase(opts.apiBase ?? FACEBOOK_API_BASE);
   const videoBase = trimBase(opts.videoBase ?? apiBase);
 
-  function check(content: PublishContent): Failure | undefined {
-    const tooLong = lengthFailure('facebook', { text: content.text });
-    if (tooLong) return tooLong;
-    if (content.media.length > FACEBOOK_MAX_MEDIA) return rejected(`facebook takes one photo or one video per post; got ${content.media.length}`, 'bad_media');
-    return undefined;
-  }
 
   async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
     const p = page(ctx.credentials);
@@ -157,7 +149,7 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const p = page(ctx.credentials);
     if ('ok' in p) return p;
-    const invalid = check(content);
+    const invalid = checkFacebook(content);
     if (invalid) return invalid;
     const item = content.media[0];
     if (content.options?.reel) {
@@ -188,7 +180,7 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
   return {
     name: 'facebook',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content) => check(content),
+    check: checkFacebook,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
   };
 }

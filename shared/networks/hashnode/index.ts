@@ -1,16 +1,11 @@
-import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { articleStatus } from '../article-status';
+import { checkHashnode, DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, OBJECT_ID, PUBLISH_MUTATION, requestBody, type CoverField } from './limits';
 
-/** Hashnode's GraphQL server takes request bodies up to 100 KB (102,400 bytes); this caps the article size. */
-export const HASHNODE_MAX_BODY_BYTES = 100 * 1024;
-const DERIVED_TITLE_CHARS = 100;
-const OBJECT_ID = /^[a-f0-9]{24}$/i;
+export { DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, PUBLISH_MUTATION };
 
 export const ME_QUERY = 'query Me { me { id username publications(first: 50) { edges { node { id title url } } } } }';
-export const PUBLISH_MUTATION = 'mutation PublishPost($input: PublishPostInput!) { publishPost(input: $input) { post { id slug url } } }';
-export const DRAFT_MUTATION = 'mutation CreateDraft($input: CreateDraftInput!) { createDraft(input: $input) { draft { id } } }';
 
 export interface HashnodeOptions { apiBase?: string }
 
@@ -46,7 +41,7 @@ export function createHashnodeAdapter({ apiBase = 'https://gql.hashnode.com' }: 
   return {
     name: 'hashnode',
     verify: (ctx) => guarded(() => verify(apiBase, ctx)),
-    check,
+    check: checkHashnode,
     publish: (content, ctx) => guarded(() => publish(apiBase, content, ctx)),
   };
 }
@@ -120,42 +115,13 @@ async function verify(apiBase: string, ctx: NetworkContext): Promise<VerifiedAcc
   return { ok: true, handle: `@${me.username}`, credentials };
 }
 
-function articleTitle(content: PublishContent): string {
-  const given = content.title?.trim();
-  if (given) return given;
-  const first = content.text.split(/\r?\n/).map((l) => l.replace(/^\s*#+\s*/, '').trim()).find((l) => l) ?? '';
-  return Array.from(first).slice(0, DERIVED_TITLE_CHARS).join('').trim();
-}
-
-type CoverField = 'coverImageOptions' | 'coverImage';
-
-function requestBody(content: PublishContent, publicationId: string, draft: boolean, cover: CoverField = 'coverImageOptions') {
-  const image = content.media.find((m) => m.kind === 'image');
-  const coverInput = !image ? {} : cover === 'coverImage' && !draft ? { coverImage: image.url } : { coverImageOptions: { coverImageURL: image.url } };
-  const input = { publicationId, title: articleTitle(content), contentMarkdown: content.text, tags: [], ...coverInput };
-  return { query: draft ? DRAFT_MUTATION : PUBLISH_MUTATION, variables: { input } };
-}
-
-function check(content: PublishContent, credentials: Record<string, string>): Failure | undefined {
-  const max = platform('hashnode').max_media;
-  if (content.media.length > max) return rejected(`Hashnode takes at most ${max} image (the cover); got ${content.media.length} media items`, 'bad_media');
-  if (content.media.some((m) => m.kind !== 'image')) return rejected('Hashnode takes an image as the cover; video is not supported', 'bad_media');
-  if (!articleTitle(content)) return rejected('Hashnode needs a title: give a title or a text whose first line can be used');
-  const pub = OBJECT_ID.test(credentials.publication ?? '') ? credentials.publication : '0'.repeat(24);
-  const draft = articleStatus(credentials.default_status) === 'draft';
-  const bytes = Buffer.byteLength(JSON.stringify(requestBody(content, pub, draft)), 'utf8');
-  if (bytes > HASHNODE_MAX_BODY_BYTES) {
-    return rejected(`Hashnode accepts requests up to ${HASHNODE_MAX_BODY_BYTES} bytes (100 KB); this article makes a ${bytes}-byte request`, 'text_too_long');
-  }
-  return undefined;
-}
 
 async function publish(apiBase: string, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
   const token = (ctx.credentials.token ?? '').trim();
   if (!token) return { ok: false, kind: 'reauth', error: 'token is missing' };
   const status = articleStatus(ctx.credentials.default_status);
   if (!status) return rejected("default_status must be 'published' or 'draft'");
-  const problem = check(content, ctx.credentials);
+  const problem = checkHashnode(content, ctx.credentials);
   if (problem) return problem;
 
   let publicationId = (ctx.credentials.publication ?? '').trim();

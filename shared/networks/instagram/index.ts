@@ -230,7 +230,7 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
   return {
     name: 'instagram',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content) => checkInstagram(content),
+    check: checkInstagram,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };

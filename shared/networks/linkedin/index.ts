@@ -268,7 +268,7 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
   return {
     name: 'linkedin',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content) => checkLinkedin(content),
+    check: checkLinkedin,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };

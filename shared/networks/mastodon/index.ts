@@ -173,7 +173,7 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
   return {
     name: 'mastodon',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content, credentials) => checkContent(content, credentials),
+    check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
   };
 }

@@ -1,48 +1,10 @@
-import { checkAlt } from '../media-fit';
-import type { Failure, PublishContent } from '../../ports/networks';
+import type { Failure } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
-import { lengthFailure } from '../text-check';
-import { MASTODON_DEFAULT_MAX_CHARACTERS } from '../../domain/text-length';
-import { isRecord } from '../../domain/values';
+import { MASTODON_DEFAULT_MAX_CHARACTERS, MASTODON_MAX_MEDIA, MASTODON_URL_CHARACTERS, checkContent, field, maxCharacters, normaliseInstanceUrl, statusLength, str } from './limits';
 
-/** Mastodon's local rules: instance address, status length counting, media fit, and the sorting of error answers. */
+export { MASTODON_DEFAULT_MAX_CHARACTERS, MASTODON_MAX_MEDIA, MASTODON_URL_CHARACTERS, checkContent, field, maxCharacters, normaliseInstanceUrl, statusLength, str };
 
-export { MASTODON_DEFAULT_MAX_CHARACTERS, MASTODON_URL_CHARACTERS, mastodonLength as statusLength } from '../../domain/text-length';
-export const MASTODON_MAX_MEDIA = 4;
-
-export const field = (body: unknown, key: string): unknown => (isRecord(body) ? body[key] : undefined);
-export const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
-
-/** `https://host[/path]` without trailing slashes; a bare host gets https://. Undefined when not an http(s) URL. */
-export function normaliseInstanceUrl(raw: string | undefined): string | undefined {
-  let s = (raw ?? '').trim();
-  if (!s) return undefined;
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) s = `https://${s}`;
-  let url: URL;
-  try { url = new URL(s); } catch { return undefined; }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) return undefined;
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-}
-
-// Mastodon's counting (links 23, remote mentions as @user, graphemes) is THE length validator's (shared/domain).
-
-/** The instance's limit stored at verify (credentials.max_characters), else Mastodon's default 500. */
-export function maxCharacters(credentials: Record<string, string>): number {
-  const n = Number(credentials.max_characters);
-  return Number.isInteger(n) && n > 0 ? n : MASTODON_DEFAULT_MAX_CHARACTERS;
-}
-
-export function checkContent(content: PublishContent, credentials: Record<string, string>): Failure | undefined {
-  const tooLong = lengthFailure('mastodon', content, { instanceLimit: maxCharacters(credentials) });
-  if (tooLong) return tooLong;
-  if (content.media.length > MASTODON_MAX_MEDIA) {
-    return rejected(`mastodon takes at most ${MASTODON_MAX_MEDIA} media per post; got ${content.media.length}`, 'bad_media');
-  }
-  if (content.media.length > 1 && content.media.some((m) => m.kind === 'video')) {
-    return rejected('mastodon takes a video only on its own: no other image or video in the same post', 'bad_media');
-  }
-  return checkAlt('mastodon', content.media);
-}
+/** Mastodon's local rules: the sorting of error answers (instance address, status length, media fit: limits.ts). */
 
 /** Seconds until X-RateLimit-Reset (an ISO-8601 timestamp), at least 1; undefined when absent or unparseable. */
 function resetSeconds(headers: Headers, now: number): number | undefined {

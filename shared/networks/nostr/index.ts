@@ -1,18 +1,18 @@
 import WebSocket from 'ws';
 import { finalizeEvent, getPublicKey } from 'nostr-tools/pure';
 import { decode, noteEncode, npubEncode, nsecEncode } from 'nostr-tools/nip19';
-import { platform } from '../../domain/platforms';
 import { guarded, rejected } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { probeRelay, sendEvent, type RelayOutcome, type RelayTarget, type WebSocketConstructor } from './relays';
 import { sandboxOrigin, UnsafeTargetError, type HostLookup } from '../../net/address-guard';
 import { checkedAddresses } from '../../net/pinned-fetch';
 import { pinnedLookup } from '../../net/pinned-request';
+import { checkNostr, NOSTR_MAX_EVENT_BYTES, noteContent } from './limits';
+
+export { NOSTR_MAX_EVENT_BYTES };
 
 export type { WebSocketConstructor } from './relays';
 
-/** strfry's default events.maxEventSize (damus.io and nos.lol run strfry): 65,536 bytes of event JSON. */
-export const NOSTR_MAX_EVENT_BYTES = 65_536;
 /** Wait applied when relays answer "rate-limited:" and none accepted (NIP-01 gives no wait). */
 export const NOSTR_RATE_LIMIT_WAIT = 60;
 /** Most relays one connection may list. */
@@ -65,7 +65,7 @@ export function createNostrAdapter({
   return {
     name: 'nostr',
     verify: (ctx) => guarded(() => verify(opts, ctx)),
-    check,
+    check: checkNostr,
     publish: (content, ctx) => guarded(() => publish(opts, content, ctx)),
   };
 }
@@ -163,28 +163,12 @@ async function verify(opts: Opts, ctx: NetworkContext): Promise<VerifiedAccount 
   return { ok: true, handle: npubEncode(getPublicKey(key)), credentials };
 }
 
-/** The note's content: the text, then each media URL on its own line. */
-function noteContent(content: PublishContent): string {
-  return [content.text, ...content.media.map((m) => m.url)].filter((s) => s.trim()).join('\n');
-}
-
-function check(content: PublishContent): Failure | undefined {
-  const max = platform('nostr').max_media;
-  if (content.media.length > max) return rejected(`Nostr notes here carry at most ${max} media link; got ${content.media.length}`, 'bad_media');
-  const skeleton = { id: '0'.repeat(64), pubkey: '0'.repeat(64), created_at: 1_700_000_000, kind: 1, tags: [], content: noteContent(content), sig: '0'.repeat(128) };
-  const bytes = Buffer.byteLength(JSON.stringify(skeleton), 'utf8');
-  if (bytes > NOSTR_MAX_EVENT_BYTES) {
-    return rejected(`Nostr relays accept events up to ${NOSTR_MAX_EVENT_BYTES} bytes (strfry default); this note makes a ${bytes}-byte event`, 'text_too_long');
-  }
-  return undefined;
-}
-
 async function publish(opts: Opts, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
   const key = secretKey(ctx.credentials.nsec);
   if (!key) return { ok: false, kind: 'reauth', error: 'The stored nsec is not a valid Nostr secret key: connect Nostr again' };
   const relays = relayList(ctx.credentials.relays, opts.defaultRelays, opts.allowPrivate);
   if (!Array.isArray(relays)) return relays;
-  const problem = check(content);
+  const problem = checkNostr(content);
   if (problem) return problem;
   const { targets, refused } = await relayTargets(opts, relays);
 

@@ -116,7 +116,7 @@ export function createRedditAdapter(opts: RedditOptions = {}): NetworkAdapter {
   return {
     name: 'reddit',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content) => checkReddit(content),
+    check: checkReddit,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
   };
 }

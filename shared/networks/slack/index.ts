@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
-import { TEXT_RULES } from '../../domain/text-length';
-import { lengthFailure } from '../text-check';
+import { checkSlack, slackText, SLACK_TEXT_LIMIT } from './limits';
 
-export const SLACK_TEXT_LIMIT = TEXT_RULES.slack.limit;
+export { slackText, SLACK_TEXT_LIMIT };
+
 /** Slack's limit for the text of one section block. */
 export const SLACK_SECTION_LIMIT = 3000;
 
@@ -38,13 +38,6 @@ export function sectionChunks(text: string, limit = SLACK_SECTION_LIMIT): string
   }
   if (current) chunks.push(current);
   return chunks;
-}
-
-/** The message text actually sent: the post text, with a video's URL on its own line (Slack unfurls it). */
-export function slackText(content: PublishContent): string {
-  const video = content.media.find((m) => m.kind === 'video');
-  if (!video) return content.text;
-  return content.text ? `${content.text}\n${video.url}` : video.url;
 }
 
 /** Slack webhooks return no message id: a stable id from the post's idempotency key (same post → same id). */
@@ -84,23 +77,11 @@ export function createSlackAdapter(): NetworkAdapter {
     return { ok: true, handle: `slack webhook ${hook.team}`, credentials: { ...ctx.credentials, webhook_url: hook.url, team_id: hook.team } };
   }
 
-  function check(content: PublishContent): Failure | undefined {
-    if (content.media.length > 1) return rejected(`Slack takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
-    const item = content.media[0];
-    if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Slack takes an image or a video link (got ${String(item.kind)})`, 'bad_media');
-    const sent = slackText(content);
-    const tooLong = lengthFailure('slack', { text: sent });
-    if (tooLong && tooLong.kind === 'rejected') {
-      return sent === content.text ? tooLong : { ...tooLong, error: `${tooLong.error} (including the video link added to the message)` };
-    }
-    if (!item && content.text.trim() === '') return rejected('Slack needs text or a media item');
-    return undefined;
-  }
 
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const hook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');
     if (!hook) return { ok: false, kind: 'reauth', error: 'The stored webhook_url is not a Slack incoming webhook URL; reconnect Slack' };
-    const bad = check(content);
+    const bad = checkSlack(content);
     if (bad) return bad;
     const text = slackText(content);
     const image = content.media.find((m) => m.kind === 'image');
@@ -118,5 +99,5 @@ export function createSlackAdapter(): NetworkAdapter {
     });
   }
 
-  return { name: 'slack', verify, check: (content) => check(content), publish };
+  return { name: 'slack', verify, check: checkSlack, publish };
 }

@@ -1,18 +1,17 @@
 import { telegramMessageRef } from '../post-refs';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
-import { TEXT_RULES } from '../../domain/text-length';
-import { lengthFailure, mediaKinds } from '../text-check';
 import { classifyTelegram, envelope, paced } from './errors';
 import { isRecord, trimBase } from '../../domain/values';
+import { checkTelegram, TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT } from './limits';
+
+export { TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT };
 
 export interface TelegramAdapterOptions {
   /** Bot API origin; the default is the real one, tests point it at a loopback fake. */
   apiBase?: string;
 }
 
-export const TELEGRAM_TEXT_LIMIT = TEXT_RULES.telegram.limit;
-export const TELEGRAM_CAPTION_LIMIT = TEXT_RULES.telegram.captionLimit!;
 const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
 
 /** Text for parse_mode HTML: only &, < and > need escaping. */
@@ -99,19 +98,10 @@ export function createTelegramAdapter({ apiBase = 'https://api.telegram.org' }: 
     });
   }
 
-  function check(content: PublishContent): Failure | undefined {
-    if (content.media.length > 1) return rejected(`Telegram takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
-    const item = content.media[0];
-    if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Telegram takes an image or a video (got ${String(item.kind)})`, 'bad_media');
-    const tooLong = lengthFailure('telegram', { text: content.text }, { media: mediaKinds(content) });
-    if (tooLong) return tooLong;
-    if (!item && content.text.trim() === '') return rejected('Telegram needs text or a media item');
-    return undefined;
-  }
 
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const creds = normalise(ctx.credentials);
-    const bad = credentialError(creds) ?? check(content);
+    const bad = credentialError(creds) ?? checkTelegram(content);
     if (bad) return bad;
     const item = content.media[0];
     const text = escapeHtml(content.text);
@@ -159,5 +149,5 @@ export function createTelegramAdapter({ apiBase = 'https://api.telegram.org' }: 
     });
   }
 
-  return { name: 'telegram', verify, check: (content) => check(content), publish };
+  return { name: 'telegram', verify, check: checkTelegram, publish };
 }

@@ -211,7 +211,7 @@ export function createTikTokAdapter(opts: TikTokAdapterOptions = {}): NetworkAda
   return {
     name: 'tiktok',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content) => checkContent(content),
+    check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };

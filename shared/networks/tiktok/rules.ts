@@ -1,47 +1,11 @@
-import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
+import type { Failure, PublishContent } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
-import { TEXT_RULES } from '../../domain/text-length';
-import { lengthFailure, mediaKinds } from '../text-check';
 import { field, str } from '../oauth-tokens';
+import { PRIVACY_PREFERENCE, TIKTOK_MAX_PHOTOS, TIKTOK_PHOTO_DESCRIPTION_MAX, TIKTOK_PHOTO_TITLE_MAX, TIKTOK_VIDEO_CAPTION_MAX, checkContent, type TikTokPrivacy } from './limits';
 
-/** TikTok's local rules: what a post may hold, the privacy level to ask for, and the sorting of error answers. */
+export { TIKTOK_MAX_PHOTOS, TIKTOK_PHOTO_DESCRIPTION_MAX, TIKTOK_PHOTO_TITLE_MAX, TIKTOK_VIDEO_CAPTION_MAX, checkContent, type TikTokPrivacy };
 
-export const TIKTOK_MAX_PHOTOS = 35;
-/** A video's caption (post_info.title) counts UTF-16 code units. */
-export const TIKTOK_VIDEO_CAPTION_MAX = TEXT_RULES.tiktok.limit;
-export const TIKTOK_PHOTO_TITLE_MAX = TEXT_RULES.tiktok.title!.limit!;
-export const TIKTOK_PHOTO_DESCRIPTION_MAX = TEXT_RULES.tiktok.photoLimit!;
-
-export type TikTokPrivacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
-
-/** The levels tried, in order, for each content.privacy (the first the creator offers wins). */
-const PRIVACY_PREFERENCE: Record<'public' | 'unlisted' | 'private', TikTokPrivacy[]> = {
-  public: ['PUBLIC_TO_EVERYONE'],
-  unlisted: ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS'],
-  private: ['SELF_ONLY'],
-};
-
-/** TikTok takes JPEG and WebP photos only (PNG and GIF are refused after the pull). */
-function photoTypeProblem(item: MediaItem): string | undefined {
-  const type = (item.content_type ?? '').toLowerCase();
-  if (type && !/^image\/(jpe?g|webp)$/.test(type)) return `tiktok takes JPEG or WebP photos; ${item.url} is ${type}`;
-  return undefined;
-}
-
-export function checkContent(content: PublishContent): Failure | undefined {
-  const videos = content.media.filter((m) => m.kind === 'video');
-  if (content.media.length === 0) return rejected('tiktok needs a video or at least one photo: it has no text-only posts', 'bad_media');
-  if (videos.length > 0) {
-    if (content.media.length > 1) return rejected('tiktok takes one video on its own, or up to 35 photos: not both, not several videos', 'bad_media');
-    return lengthFailure('tiktok', { text: content.text }, { media: mediaKinds(content) });
-  }
-  if (content.media.length > TIKTOK_MAX_PHOTOS) return rejected(`tiktok takes at most ${TIKTOK_MAX_PHOTOS} photos per post; got ${content.media.length}`, 'bad_media');
-  for (const item of content.media) {
-    const problem = photoTypeProblem(item);
-    if (problem) return rejected(problem, 'bad_media');
-  }
-  return lengthFailure('tiktok', { text: content.text, title: content.title }, { media: mediaKinds(content) });
-}
+/** TikTok's local rules: the privacy level to ask for, and the sorting of error answers (what a post may hold: limits.ts). */
 
 /** The privacy level for content.privacy among the creator's options; a Failure when the creator offers none of them. */
 export function choosePrivacy(privacy: PublishContent['privacy'], options: string[]): TikTokPrivacy | Failure {

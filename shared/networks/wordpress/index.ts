@@ -1,16 +1,9 @@
-import { checkAlt } from '../media-fit';
-import { platform } from '../../domain/platforms';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
+import { articleTitle } from '../article-title';
+import { checkWordpress, htmlParagraphs, normaliseStatus, postBody, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus } from './limits';
 
-/** PHP's default post_max_size (8 MB): the JSON request carrying the post must fit in it. Hosts may allow more. */
-export const WORDPRESS_MAX_BODY_BYTES = 8 * 1024 * 1024;
-/** wp_posts.post_title is a MySQL TEXT column: 65,535 bytes. */
-export const WORDPRESS_MAX_TITLE_BYTES = 65_535;
-/** Length of a title taken from the first line of the text when content.title is absent. */
-const DERIVED_TITLE_CHARS = 100;
-
-export type WordpressStatus = 'publish' | 'draft';
+export { htmlParagraphs, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus };
 
 /**
  * WordPress (self-hosted, REST API v2, Application Passwords).
@@ -37,7 +30,7 @@ export function createWordpressAdapter(): NetworkAdapter {
   return {
     name: 'wordpress',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check,
+    check: checkWordpress,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
   };
 }
@@ -69,13 +62,6 @@ function readCredentials(credentials: Record<string, string>): Site | Failure {
   };
 }
 
-function normaliseStatus(value: string | undefined): WordpressStatus | undefined {
-  const v = (value ?? '').trim().toLowerCase();
-  if (!v || v === 'publish' || v === 'published') return 'publish';
-  if (v === 'draft') return 'draft';
-  return undefined;
-}
-
 async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
   const site = readCredentials(ctx.credentials);
   if ('ok' in site) return site;
@@ -99,29 +85,10 @@ async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
   return { ok: true, handle: `${slug}@${site.host}`, credentials };
 }
 
-function check(content: PublishContent, credentials: Record<string, string>): Failure | undefined {
-  const max = platform('wordpress').max_media;
-  if (content.media.length > max) return rejected(`WordPress takes at most ${max} media item (the featured image); got ${content.media.length}`, 'bad_media');
-  if (content.media.some((m) => m.kind !== 'image')) return rejected('WordPress takes an image as the featured image; video is not supported', 'bad_media');
-  const alt = checkAlt('wordpress', content.media);
-  if (alt) return alt;
-  const title = articleTitle(content);
-  if (!title) return rejected('WordPress needs a title: give a title or a text whose first line can be used');
-  const titleBytes = Buffer.byteLength(escapeHtml(title), 'utf8');
-  if (titleBytes > WORDPRESS_MAX_TITLE_BYTES) {
-    return rejected(`WordPress titles are limited to ${WORDPRESS_MAX_TITLE_BYTES} bytes; this one is ${titleBytes} bytes`, 'text_too_long');
-  }
-  const body = Buffer.byteLength(JSON.stringify(postBody(content, title, normaliseStatus(credentials.default_status) ?? 'publish')), 'utf8');
-  if (body > WORDPRESS_MAX_BODY_BYTES) {
-    return rejected(`WordPress (PHP default post_max_size) accepts posts up to ${WORDPRESS_MAX_BODY_BYTES} bytes; this one is ${body} bytes`, 'text_too_long');
-  }
-  return undefined;
-}
-
 async function publish(content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {
   const site = readCredentials(ctx.credentials);
   if ('ok' in site) return site;
-  const problem = check(content, ctx.credentials);
+  const problem = checkWordpress(content, ctx.credentials);
   if (problem) return problem;
   const title = articleTitle(content);
 
@@ -159,38 +126,6 @@ async function publish(content: PublishContent, ctx: NetworkContext): Promise<Pu
   return { ok: true, status: 'published', id: String(post.id), url: post.link };
 }
 
-function postBody(content: PublishContent, title: string, status: WordpressStatus, featured?: number) {
-  return {
-    title: escapeHtml(title),
-    content: htmlParagraphs(content.text),
-    status,
-    ...(featured !== undefined ? { featured_media: featured } : {}),
-  };
-}
-
-/** content.title, else the first non-empty line of the text without leading `#`s, cut to 100 characters. */
-function articleTitle(content: PublishContent): string {
-  const given = content.title?.trim();
-  if (given) return given;
-  const first = content.text.split(/\r?\n/).map((l) => l.replace(/^\s*#+\s*/, '').trim()).find((l) => l) ?? '';
-  return Array.from(first).slice(0, DERIVED_TITLE_CHARS).join('').trim();
-}
-
-/** Escapes text for an HTML text node (title and paragraphs are never inside attributes). */
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Plain text → HTML-escaped paragraphs: blank lines separate <p>, single newlines become <br>. */
-export function htmlParagraphs(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n\s*\n/)
-    .map((p) => p.trim())
-    .filter((p) => p)
-    .map((p) => `<p>${p.split('\n').map(escapeHtml).join('<br>\n')}</p>`)
-    .join('\n');
-}
 
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 

@@ -4,13 +4,13 @@ import { field, idString } from '../oauth-tokens';
 import { xFailure } from './errors';
 import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
 import { bearer, me, X_API_BASE, type XOptions } from './oauth';
-import { checkContent } from './text';
+import { checkContent } from './limits';
 import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
 import { trimBase } from '../../domain/values';
 
 export { createXProvider, X_API_BASE, X_AUTH_BASE, X_SCOPES, type XOptions } from './oauth';
-export { weightedLength } from './text';
+export { weightedLength } from './limits';
 
 export interface XAdapterOptions extends XOptions {
   /** Bytes per append (X takes up to 5 MB). Default 4 MiB. */
@@ -172,7 +172,7 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
   return {
     name: 'x',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content) => checkContent(content),
+    check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };

@@ -3,7 +3,7 @@ import { jsonInit, rejected, request } from '../http';
 import { field, idString, num, str } from '../oauth-tokens';
 import { xFailure } from './errors';
 import { bearer } from './oauth';
-import { isGif } from './text';
+import { isGif } from './limits';
 import { isRecord } from '../../domain/values';
 
 /**

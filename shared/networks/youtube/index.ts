@@ -222,7 +222,7 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
   return {
     name: 'youtube',
     verify: (ctx) => guarded(() => verify(ctx)),
-    check: (content) => checkContent(content),
+    check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };

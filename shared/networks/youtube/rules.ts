@@ -1,28 +1,11 @@
-import type { Failure, PublishContent } from '../../ports/networks';
+import type { Failure } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
-import { TEXT_RULES } from '../../domain/text-length';
-import { lengthFailure } from '../text-check';
 import { field, str } from '../oauth-tokens';
+import { YOUTUBE_DESCRIPTION_MAX_BYTES, YOUTUBE_TITLE_MAX, checkContent } from './limits';
 
-/** YouTube's local rules: what an upload needs, and the sorting of Data API error answers. */
+export { YOUTUBE_DESCRIPTION_MAX_BYTES, YOUTUBE_TITLE_MAX, checkContent };
 
-export const YOUTUBE_TITLE_MAX = TEXT_RULES.youtube.title!.limit!;
-/** The description limit is in bytes (UTF-8). */
-export const YOUTUBE_DESCRIPTION_MAX_BYTES = TEXT_RULES.youtube.limit;
-
-export function checkContent(content: PublishContent): Failure | undefined {
-  const videos = content.media.filter((m) => m.kind === 'video');
-  if (videos.length !== 1 || content.media.length !== 1) {
-    return rejected(`youtube takes exactly one video per post; got ${videos.length} video(s) and ${content.media.length - videos.length} image(s)`, 'bad_media');
-  }
-  const title = content.title?.trim() ?? '';
-  if (!title) return rejected('youtube needs a title for the video: send "title" (up to 100 characters)');
-  const tooLong = lengthFailure('youtube', { text: content.text, title });
-  if (tooLong) return tooLong;
-  if (/[<>]/.test(title)) return rejected('youtube refuses "<" and ">" in a title');
-  if (/[<>]/.test(content.text)) return rejected('youtube refuses "<" and ">" in a description');
-  return undefined;
-}
+/** YouTube's local rules: the sorting of Data API error answers (what an upload needs: limits.ts). */
 
 const PACIFIC = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hourCycle: 'h23', hour: 'numeric', minute: 'numeric', second: 'numeric' });
 

@@ -1,6 +1,6 @@
-import { checkAlt } from '../media-fit';
+import { checkAlt } from '../media-rules';
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
-import { rejected } from '../http';
+import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
 
 /**

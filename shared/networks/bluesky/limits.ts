@@ -1,0 +1,28 @@
+import type { Failure, PublishContent } from '../../ports/networks';
+import { rejected } from '../failures';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
+import { checkAlt } from '../media-rules';
+
+/** What Bluesky takes, checked before sending (the API side's pre-check and the adapter share it). */
+
+export const BLUESKY_TEXT_LIMIT = TEXT_RULES.bluesky.limit; // graphemes
+export const BLUESKY_TEXT_BYTES = TEXT_RULES.bluesky.maxBytes!; // lexicon maxLength (UTF-8 bytes)
+export const BLUESKY_MAX_IMAGES = 4;
+export const BLUESKY_IMAGE_BYTES = 1_000_000;
+export const BLUESKY_MAX_VIDEOS = 1;
+
+export function checkBluesky(content: PublishContent): Failure | undefined {
+  const tooLong = lengthFailure('bluesky', content);
+  if (tooLong) return tooLong;
+  const videos = content.media.filter((m) => m.kind === 'video').length;
+  if (videos > 0 && content.media.length > videos) return rejected('bluesky takes either images or one video per post, not both', 'bad_media');
+  if (videos > BLUESKY_MAX_VIDEOS) return rejected(`bluesky takes one video per post; got ${videos}`, 'bad_media');
+  if (content.media.length > BLUESKY_MAX_IMAGES) {
+    return rejected(`bluesky takes at most ${BLUESKY_MAX_IMAGES} images per post; got ${content.media.length}`, 'bad_media');
+  }
+  if (content.options?.link_card !== undefined && (content.media.length || content.options.quote)) {
+    return rejected('a bluesky post shows one embed: a link card cannot go with media or a quote');
+  }
+  return checkAlt('bluesky', content.media);
+}

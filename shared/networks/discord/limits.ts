@@ -1,0 +1,29 @@
+import type { Failure, PublishContent } from '../../ports/networks';
+import { TEXT_RULES } from '../../domain/text-length';
+import { rejected } from '../failures';
+import { lengthFailure } from '../text-check';
+import { checkAlt } from '../media-rules';
+
+/* What Discord takes, checked before sending (the API side's pre-check and the adapter share it). */
+
+export const DISCORD_CONTENT_LIMIT = TEXT_RULES.discord.limit;
+
+/** The message content actually sent: the text, with a video's URL on its own line (Discord unfurls it). */
+export function discordContent(content: PublishContent): string {
+  const video = content.media.find((m) => m.kind === 'video');
+  if (!video) return content.text;
+  return content.text ? `${content.text}\n${video.url}` : video.url;
+}
+
+export function checkDiscord(content: PublishContent): Failure | undefined {
+  if (content.media.length > 1) return rejected(`Discord takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
+  const item = content.media[0];
+  if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Discord takes an image or a video (got ${String(item.kind)})`, 'bad_media');
+  const sent = discordContent(content);
+  const tooLong = lengthFailure('discord', { text: sent });
+  if (tooLong && tooLong.kind === 'rejected') {
+    return sent === content.text ? tooLong : { ...tooLong, error: `${tooLong.error} (including the video link added to the message)` };
+  }
+  if (!item && content.text.trim() === '') return rejected('Discord needs text or a media item');
+  return checkAlt('discord', content.media);
+}

@@ -1,0 +1,28 @@
+import type { Failure, PublishContent } from '../../ports/networks';
+import { TEXT_RULES } from '../../domain/text-length';
+import { rejected } from '../failures';
+import { lengthFailure } from '../text-check';
+
+/* What Slack takes, checked before sending (the API side's pre-check and the adapter share it). */
+
+export const SLACK_TEXT_LIMIT = TEXT_RULES.slack.limit;
+
+/** The message text actually sent: the post text, with a video's URL on its own line (Slack unfurls it). */
+export function slackText(content: PublishContent): string {
+  const video = content.media.find((m) => m.kind === 'video');
+  if (!video) return content.text;
+  return content.text ? `${content.text}\n${video.url}` : video.url;
+}
+
+export function checkSlack(content: PublishContent): Failure | undefined {
+  if (content.media.length > 1) return rejected(`Slack takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');
+  const item = content.media[0];
+  if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Slack takes an image or a video link (got ${String(item.kind)})`, 'bad_media');
+  const sent = slackText(content);
+  const tooLong = lengthFailure('slack', { text: sent });
+  if (tooLong && tooLong.kind === 'rejected') {
+    return sent === content.text ? tooLong : { ...tooLong, error: `${tooLong.error} (including the video link added to the message)` };
+  }
+  if (!item && content.text.trim() === '') return rejected('Slack needs text or a media item');
+  return undefined;
+}

@@ -1,0 +1,43 @@
+import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
+import { rejected } from '../failures';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure, mediaKinds } from '../text-check';
+
+/** What a TikTok post may hold, checked before sending (the API side's pre-check and the adapter share it). */
+
+export const TIKTOK_MAX_PHOTOS = 35;
+/** A video's caption (post_info.title) counts UTF-16 code units. */
+export const TIKTOK_VIDEO_CAPTION_MAX = TEXT_RULES.tiktok.limit;
+export const TIKTOK_PHOTO_TITLE_MAX = TEXT_RULES.tiktok.title!.limit!;
+export const TIKTOK_PHOTO_DESCRIPTION_MAX = TEXT_RULES.tiktok.photoLimit!;
+
+export type TikTokPrivacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+
+/** The levels tried, in order, for each content.privacy (the first the creator offers wins). */
+export const PRIVACY_PREFERENCE: Record<'public' | 'unlisted' | 'private', TikTokPrivacy[]> = {
+  public: ['PUBLIC_TO_EVERYONE'],
+  unlisted: ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS'],
+  private: ['SELF_ONLY'],
+};
+
+/** TikTok takes JPEG and WebP photos only (PNG and GIF are refused after the pull). */
+function photoTypeProblem(item: MediaItem): string | undefined {
+  const type = (item.content_type ?? '').toLowerCase();
+  if (type && !/^image\/(jpe?g|webp)$/.test(type)) return `tiktok takes JPEG or WebP photos; ${item.url} is ${type}`;
+  return undefined;
+}
+
+export function checkContent(content: PublishContent): Failure | undefined {
+  const videos = content.media.filter((m) => m.kind === 'video');
+  if (content.media.length === 0) return rejected('tiktok needs a video or at least one photo: it has no text-only posts', 'bad_media');
+  if (videos.length > 0) {
+    if (content.media.length > 1) return rejected('tiktok takes one video on its own, or up to 35 photos: not both, not several videos', 'bad_media');
+    return lengthFailure('tiktok', { text: content.text }, { media: mediaKinds(content) });
+  }
+  if (content.media.length > TIKTOK_MAX_PHOTOS) return rejected(`tiktok takes at most ${TIKTOK_MAX_PHOTOS} photos per post; got ${content.media.length}`, 'bad_media');
+  for (const item of content.media) {
+    const problem = photoTypeProblem(item);
+    if (problem) return rejected(problem, 'bad_media');
+  }
+  return lengthFailure('tiktok', { text: content.text, title: content.title }, { media: mediaKinds(content) });
+}

@@ -1,0 +1,24 @@
+import type { Failure, PublishContent } from '../../ports/networks';
+import { rejected } from '../failures';
+import { TEXT_RULES } from '../../domain/text-length';
+import { lengthFailure } from '../text-check';
+
+/** What a YouTube upload needs, checked before sending (the API side's pre-check and the adapter share it). */
+
+export const YOUTUBE_TITLE_MAX = TEXT_RULES.youtube.title!.limit!;
+/** The description limit is in bytes (UTF-8). */
+export const YOUTUBE_DESCRIPTION_MAX_BYTES = TEXT_RULES.youtube.limit;
+
+export function checkContent(content: PublishContent): Failure | undefined {
+  const videos = content.media.filter((m) => m.kind === 'video');
+  if (videos.length !== 1 || content.media.length !== 1) {
+    return rejected(`youtube takes exactly one video per post; got ${videos.length} video(s) and ${content.media.length - videos.length} image(s)`, 'bad_media');
+  }
+  const title = content.title?.trim() ?? '';
+  if (!title) return rejected('youtube needs a title for the video: send "title" (up to 100 characters)');
+  const tooLong = lengthFailure('youtube', { text: content.text, title });
+  if (tooLong) return tooLong;
+  if (/[<>]/.test(title)) return rejected('youtube refuses "<" and ">" in a title');
+  if (/[<>]/.test(content.text)) return rejected('youtube refuses "<" and ">" in a description');
+  return undefined;
+}
