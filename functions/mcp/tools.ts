@@ -5,6 +5,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as s from '../../shared/api/schemas';
 import * as p from '../../shared/api/publish-schemas';
 import * as sch from '../../shared/api/schedule-schemas';
+import { RecurringRequestSchema, ScheduleRequestSchema } from '../../shared/app/schedule/request';
 import * as m from '../../shared/api/media-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import * as ai from '../../shared/api/ai-schemas';
@@ -155,7 +156,7 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'schedule_post', title: 'Schedule a post',
     description: 'Schedule a post: the post_to_social fields plus run_at (ISO 8601 with offset, or "next_slot" for the brand\'s next free slot).',
-    input: sch.ScheduleBody.strict(), output: sch.ScheduleCreated, annotations: CREATE, route: routes.postSchedule,
+    input: ScheduleRequestSchema.strict(), output: sch.ScheduleCreated, annotations: CREATE, route: routes.postSchedule,
     run: async ({ deps, principal }, input) => createSchedule(deps, principal.account, input, principal.actor),
     summary: (out) => `Scheduled ${out.schedule_id} for ${out.run_at} on ${out.platforms.join(', ')}.`,
   }),
@@ -185,7 +186,7 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'create_recurring_post', title: 'Create a recurring post',
     description: 'A post that repeats: the post_to_social fields plus cron (5 fields), timezone, optional starts_at and ends_at.',
-    input: sch.RecurringBody.strict(), output: sch.RecurringView, annotations: CREATE, route: routes.postRecurring,
+    input: RecurringRequestSchema.strict(), output: sch.RecurringView, annotations: CREATE, route: routes.postRecurring,
     run: async ({ deps, principal }, input) => createRecurring(deps, principal.account, input, principal.actor),
     summary: (out) => `Recurring ${out.recurring_id} (${out.cron} ${out.timezone}), next run ${out.next_run_at ?? 'none'}.`,
   }),

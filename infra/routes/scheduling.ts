@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../shared/http/route';
 import * as s from '../../shared/api/schemas';
 import * as sch from '../../shared/api/schedule-schemas';
+import { RecurringRequestSchema, SchedulePatchSchema, ScheduleRequestSchema } from '../../shared/app/schedule/request';
 import { E, std } from './errors';
 
 /** The Scheduling routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
@@ -8,7 +9,7 @@ export const schedulingRoutes = {
   postSchedule: {
     id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now',
-    body: sch.ScheduleBody,
+    body: ScheduleRequestSchema,
     responses: {
       200: { description: 'Scheduled', schema: sch.ScheduleCreated },
       400: E('invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached'),
@@ -30,7 +31,7 @@ export const schedulingRoutes = {
   patchSchedule: {
     id: 'patch-schedule', method: 'PATCH', path: '/api/schedule/{id}', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran)',
-    params: s.IdParams, body: sch.SchedulePatchBody,
+    params: s.IdParams, body: SchedulePatchSchema,
     responses: {
       200: { description: 'Changed', schema: sch.ScheduleView }, 400: E('invalid_request, invalid_run_at, not_connected, no_free_slot'),
       404: E('not_found'), 409: E('schedule_publishing, schedule_not_pending, schedule_deferred'), ...std,
@@ -51,7 +52,7 @@ export const schedulingRoutes = {
   postRecurring: {
     id: 'post-recurring', method: 'POST', path: '/api/recurring', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],
     summary: 'A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at',
-    body: sch.RecurringBody,
+    body: RecurringRequestSchema,
     responses: {
       200: { description: 'Created', schema: sch.RecurringView },
       400: E('invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached'), 404: E('brand_not_found'), 409: E('ambiguous_brand'), ...std,

@@ -1,13 +1,11 @@
 import * as z from 'zod';
 import { SCHEDULE_STATUSES } from '../ports/schedules';
 import { NetworkResultSchema } from './publish-schemas';
-import { RecurringRequestSchema, ScheduleRequestSchema, SchedulePatchSchema } from '../app/schedule/request';
 
-/** Request and response schemas of scheduling: scheduled, bulk and recurring posts (OpenAPI is generated from these). */
-
-export const ScheduleBody = ScheduleRequestSchema;
-export const SchedulePatchBody = SchedulePatchSchema;
-export const RecurringBody = RecurringRequestSchema;
+/**
+ * Response schemas of scheduling: scheduled, bulk and recurring posts (OpenAPI is generated from these). The request
+ * bodies are the use cases' own schemas (shared/app/schedule/request.ts), as for POST /api/post.
+ */
 
 export const ScheduleCreated = z.object({
   schedule_id: z.string(), run_at: z.string(), status: z.literal('scheduled'), brand_id: z.string(), platforms: z.array(z.string()),

@@ -51,6 +51,10 @@ describe('import structure of shared/, functions/ and infra/', () => {
         : !INFRASTRUCTURE_PACKAGE.test(e.specifier))).toEqual([]);
   });
 
+  test('shared/api (the wire schemas) imports no use case: request bodies owned by a use case are imported by the routes', () => {
+    expect(forbiddenImports(graph, 'shared/api/', (e) => !under(e, 'shared/app', 'shared/http', 'shared/adapters', 'functions', 'infra'))).toEqual([]);
+  });
+
   test('no HTML is built in shared/app or shared/domain', () => {
     const html: string[] = [];
     for (const file of graph.keys()) {
