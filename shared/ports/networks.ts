@@ -88,6 +88,31 @@ export interface VerifiedAccount {
   credentials: Record<string, string>;
 }
 
+/**
+ * What the service asks a network when a worker may have sent a post and died before recording it: the post's
+ * exact text (as sent to this network), its title where the network has one, and the time window it could have
+ * been published in. `marker` is our idempotency marker where the network keeps one (e.g. a client-supplied key).
+ */
+export interface ReadBackQuery {
+  text: string;
+  title?: string;
+  /** ms since epoch: no earlier than the claim. */
+  since: number;
+  /** ms since epoch: no later than now. */
+  until: number;
+  marker?: string;
+}
+
+/**
+ * What a read-back learned: the post is on the network (settle it as published), it is certainly absent in the
+ * window (a resend through the same claim is safe), or the network could not be read (the result stays unknown,
+ * with the reason).
+ */
+export type ReadBackOutcome =
+  | { state: 'found'; id: string; url: string }
+  | { state: 'absent' }
+  | { state: 'unreadable'; reason: string };
+
 export interface NetworkAdapter {
   readonly name: PlatformName;
   /** Proves the credentials against the network before they are saved (POST /api/connect, health checks). */
@@ -97,6 +122,11 @@ export interface NetworkAdapter {
   publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome>;
   /** Continues a 'processing' publish from the state it returned (async media, resumable uploads). */
   resume?(content: PublishContent, state: Record<string, string>, ctx: NetworkContext): Promise<PublishOutcome>;
+  /**
+   * Looks on the network for a post this service may have sent (author feed, timeline, recent posts) by its exact
+   * text and time window. Absent where the network cannot be read back: such results stay `unknown`.
+   */
+  readBack?(content: PublishContent, query: ReadBackQuery, ctx: NetworkContext): Promise<ReadBackOutcome>;
 }
 
 /** The adapters this deployment has, by network (shared/networks/registry.ts builds it). */
