@@ -96,3 +96,8 @@ afterEach(() => {
       + denied.map((d) => `  ${d.fn}: ${d.request.action} on ${d.request.resource} ${JSON.stringify(d.request.context ?? {})} → ${d.decision}`).join('\n'));
   }
 });
+
+// IAM_SIMULATION_REPORT=1: how many requests each test file had decided (to see the simulation at work)
+afterAll(() => {
+  if (process.env.IAM_SIMULATION_REPORT) process.stderr.write(`IAM simulation: ${state.checked} request(s) decided in ${expect.getState().testPath ?? 'this file'}\n`);
+});
