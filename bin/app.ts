@@ -11,7 +11,7 @@ import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack'
 /**
  * The CDK app (cdk.json: `npx tsx bin/app.ts`). Settings come from context (`-c key=value`):
  *   stage          stage name, default `dev` (env STAGE also works); `prod` retains data and protects the table
- *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required for prod
+ *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
  *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency   see ConcurrencySettings
@@ -44,11 +44,15 @@ export interface ConcurrencySettings {
   publishWorker: number;
   /** -c webhookMaxConcurrency=N: at most N webhook delivery instances (2–1000). */
   webhookWorker: number;
-  /** -c postReservedConcurrency=N: concurrency reserved for (and capping) POST /api/post; 0 reserves none. */
+  /** -c postReservedConcurrency=N: concurrency reserved for (and capping) POST /api/post; 0 (the default) reserves none. */
   postRoute: number;
 }
 
-export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 50 };
+/**
+ * No reserved concurrency by default: a new account's Lambda concurrency quota is often 10, and reserving 50 rolls the
+ * API stack back (Lambda keeps 100 unreserved). `-c postReservedConcurrency=N` once the account's quota allows it.
+ */
+export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 0 };
 
 function integerContext(app: App, key: string, fallback: number, min: number, max: number): number {
   const v: unknown = app.node.tryGetContext(key);
@@ -66,7 +70,7 @@ export function settingsFrom(app: App): AppSettings {
   const stage = ctx('stage') ?? process.env.STAGE ?? 'dev';
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) throw new Error(`Invalid stage "${stage}": lower-case letters, digits and dashes, at most 20`);
   const mailFrom = ctx('mailFrom');
-  if (!mailFrom && isProd(stage)) throw new Error('Stage prod needs the SES sender: -c mailFrom=no-reply@your-domain (a verified SES identity)');
+  if (!mailFrom) throw new Error(`Stage ${stage} needs the SES sender: -c mailFrom=no-reply@your-domain (an SES identity you verified; docs/operations.md#email-ses)`);
   const publicBaseUrl = ctx('publicBaseUrl');
   if (publicBaseUrl && !/^https?:\/\/[^/\s]+/.test(publicBaseUrl)) throw new Error(`Invalid publicBaseUrl "${publicBaseUrl}"`);
   const alarmEmail = ctx('alarmEmail');
@@ -83,7 +87,7 @@ export function settingsFrom(app: App): AppSettings {
   const region = process.env.CDK_DEFAULT_REGION;
   return {
     stage,
-    mailFrom: mailFrom ?? 'no-reply@example.com',
+    mailFrom,
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),

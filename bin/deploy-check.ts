@@ -42,7 +42,7 @@ export interface StageReport {
 
 const CONTEXT_KEYS: Array<{ key: string; note: string; requiredFor?: string }> = [
   { key: 'stage', note: 'stage name (default dev)' },
-  { key: 'mailFrom', note: 'SES sender, a verified identity', requiredFor: 'prod' },
+  { key: 'mailFrom', note: 'SES sender, a verified identity', requiredFor: '*' },
   { key: 'publicBaseUrl', note: 'public origin for emailed/connect links (default: the execute-api URL)' },
   { key: 'alarmEmail', note: 'subscribed to the alarm topic' },
 ];
@@ -82,7 +82,7 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `deploy-check-${stage}-`));
   const given: Record<string, string> = { ...(opts.context ?? {}), stage };
   const placeholders: Record<string, string> = {};
-  if (stage === 'prod' && !given.mailFrom) placeholders.mailFrom = 'no-reply@example.com';
+  if (!given.mailFrom) placeholders.mailFrom = 'no-reply@example.com';
   const app = new App({
     outdir,
     context: { ...given, ...placeholders, ...(opts.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {}) },
@@ -109,7 +109,7 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
 
   for (const c of CONTEXT_KEYS) {
     const set = given[c.key] !== undefined;
-    const required = c.requiredFor === stage;
+    const required = c.requiredFor === stage || c.requiredFor === '*';
     report.parameters.push({
       name: `-c ${c.key}`, kind: 'context', status: set ? 'set' : required ? 'unset' : 'default',
       note: `${c.note}${required && !set ? ` — REQUIRED for ${stage} (checked with a placeholder)` : ''}`,
@@ -132,6 +132,8 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
   }
   for (const [stack, t] of Object.entries(templates)) {
     for (const [name, p] of Object.entries(t.Parameters ?? {})) {
+      // a nested stack's references to its parent's resources are filled by CloudFormation, not by the operator
+      if (/^referenceto/.test(name)) continue;
       report.parameters.push({ name: `${stack}.${name}`, kind: 'template', status: p.Default !== undefined ? 'default' : 'unset', note: p.Description ?? String(p.Default ?? '') });
     }
   }

@@ -7,6 +7,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { Construct } from 'constructs';
 import { handlerFile, type RouteDef } from '../../shared/http/route';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
@@ -191,6 +192,7 @@ export class ApiStack extends Stack {
       scheduleGroupName: data.scheduleGroupName,
       schedulerRole: this.schedulerRole,
       mailFrom: props.mailFrom,
+      sesSandboxRecipients: !prod,
       oauthSsmPrefix,
       billingSsmPrefix,
       bedrockModelId,
@@ -206,6 +208,10 @@ export class ApiStack extends Stack {
       logRemovalPolicy, logsKey: data.logsKey,
     });
     applyGrants(this.dispatcher, withQueues(dispatcherDef.grants, this.grantTargets), this.grantTargets);
+    // EventBridge Scheduler invokes the dispatcher asynchronously: a failing invocation gets Lambda's two retries and
+    // would then be dropped (rate-limit deferrals and approval-expiry timers have no sweep). After the retries it goes
+    // to the scheduler DLQ instead, whose alarm (dlq-scheduler) pages; the runbook says how to replay it.
+    this.dispatcher.fn.configureAsyncInvoke({ onFailure: new SqsDestination(data.schedulerDlq), retryAttempts: 2 });
 
     // ---- The recurring sweeps (infra/sweep-schedules.ts), part of the deployment. In the default schedule group, so
     // the functions' scheduler grant (the service's group only) cannot change or delete them.

@@ -38,7 +38,7 @@ function synthWithNag(app: App, outdir: string): { report: Report; error?: strin
 function newApp(context: Record<string, unknown> = {}): { app: App; outdir: string } {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'nag-'));
   outdirs.push(outdir);
-  return { app: new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], ...context } }), outdir };
+  return { app: new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org', ...context } }), outdir };
 }
 
 const describeViolations = (report: Report) => report.pluginReports.flatMap((p) => p.violations.flatMap((v) =>

@@ -22,7 +22,7 @@ afterEach(() => { if (savedRegion === undefined) delete process.env.CDK_DEFAULT_
 
 function build(context: Record<string, unknown>, region: string | undefined, outdir?: string) {
   if (region) process.env.CDK_DEFAULT_REGION = region; else delete process.env.CDK_DEFAULT_REGION;
-  const app = new App({ ...(outdir ? { outdir } : {}), context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = new App({ ...(outdir ? { outdir } : {}), context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org', ...context } });
   return { app, stacks: buildStacks(app) };
 }
 
