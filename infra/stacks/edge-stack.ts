@@ -83,8 +83,8 @@ export class EdgeStack extends Stack {
     });
     const v = Validations.of(this.distribution);
     v.acknowledge({ id: 'AwsSolutions::AwsSolutions-CFR1', reason: 'The API serves every country; abuse is handled by the WAF rules and the per-IP rate limit, not by geography.' });
-    v.acknowledge({ id: 'AwsSolutions::AwsSolutions-CFR3', reason: 'Every request is logged by the API stage\'s access log (API Gateway) and sampled by the WAF metrics; CloudFront standard logs would need an ACL-enabled bucket for the same information.' });
-    v.acknowledge({ id: 'AwsSolutions::AwsSolutions-CFR4', reason: 'The distribution uses its cloudfront.net certificate until a custom domain is configured (docs/operations.md, WAF); viewers negotiate TLS 1.2+ in practice, and the origin is HTTPS only.' });
+    v.acknowledge({ id: 'AwsSolutions::AwsSolutions-CFR3', reason: 'No CloudFront access log yet: every request that reaches the API is in the API stage\'s access log (with the CloudFront edge address, not the viewer\'s), and the WAF keeps sampled requests with the viewer address for 3 hours (docs/operations.md, WAF). Standard logging to CloudWatch Logs is a later addition.' });
+    v.acknowledge({ id: 'AwsSolutions::AwsSolutions-CFR4', reason: 'With the default *.cloudfront.net certificate CloudFront fixes the viewer security policy (it cannot be raised to TLS 1.2); that needs a custom domain with an ACM certificate, which the stack does not provision (docs/operations.md, WAF). The origin leg is HTTPS only.' });
 
     new CfnOutput(this, 'EdgeUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'The API behind CloudFront and WAF: use it as publicBaseUrl' });
     new CfnOutput(this, 'WebAclArn', { value: this.webAcl.attrArn });
