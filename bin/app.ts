@@ -2,7 +2,7 @@ import './env';
 import { App, Tags, Validations, type Environment } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from '../infra/stacks/api-stack';
-import { DataStack, isProd } from '../infra/stacks/data-stack';
+import { DataStack } from '../infra/stacks/data-stack';
 import { ObservabilityStack } from '../infra/stacks/observability-stack';
 import { WorkersStack } from '../infra/stacks/workers-stack';
 import { EdgeStack } from '../infra/stacks/edge-stack';
@@ -32,7 +32,7 @@ export interface AppSettings {
   concurrency: ConcurrencySettings;
   // --- WAF (issue 17)
   /** -c waf=true: CloudFront with a WAF web ACL in front of the API (stack -Edge in us-east-1); requests per IP per 5 minutes. */
-  waf?: { rateLimit: number };
+  waf?: { rateLimit: number; originSecret: string };
 }
 
 /**
@@ -81,8 +81,15 @@ export function settingsFrom(app: App): AppSettings {
     webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
     postRoute: integerContext(app, 'postReservedConcurrency', DEFAULT_CONCURRENCY.postRoute, 0, 1000),
   };
-  const waf = String(app.node.tryGetContext('waf') ?? 'false') === 'true'
-    ? { rateLimit: integerContext(app, 'wafRateLimit', 2000, 100, 2_000_000_000) } : undefined;
+  let waf: AppSettings['waf'];
+  if (String(app.node.tryGetContext('waf') ?? 'false') === 'true') {
+    // the origin header that makes the API trust the viewer address CloudFront forwards (shared/http/client-ip.ts)
+    const originSecret = ctx('edgeOriginSecret');
+    if (!originSecret || !/^[A-Za-z0-9_-]{32,128}$/.test(originSecret)) {
+      throw new Error('-c waf=true needs -c edgeOriginSecret=<32 to 128 letters, digits, - or _> (e.g. `openssl rand -hex 32`): the API trusts the viewer address only from CloudFront, which sends this secret');
+    }
+    waf = { rateLimit: integerContext(app, 'wafRateLimit', 2000, 100, 2_000_000_000), originSecret };
+  }
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   return {
@@ -123,6 +130,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     ...(settings.publicBaseUrl ? { publicBaseUrl: settings.publicBaseUrl } : {}),
     ...(settings.bedrockModelId ? { bedrockModelId: settings.bedrockModelId } : {}),
     reservedConcurrency: { 'post-post': settings.concurrency.postRoute },
+    ...(settings.waf ? { edgeOriginSecret: settings.waf.originSecret } : {}),
     description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',
   });
   api.addStackDependency(data);
@@ -154,7 +162,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     const region = settings.env?.region;
     if (!region) throw new Error('-c waf=true needs the deployment region: set CDK_DEFAULT_REGION (or AWS_REGION with the CDK CLI) so the us-east-1 edge stack can reference the API');
     edge = new EdgeStack(app, name('Edge'), {
-      stage, prefix: data.prefix, api, rateLimit: settings.waf.rateLimit,
+      stage, prefix: data.prefix, api, rateLimit: settings.waf.rateLimit, originSecret: settings.waf.originSecret,
       env: { ...settings.env, region: 'us-east-1' },
       description: 'Social publishing: CloudFront with a WAF web ACL in front of the HTTP API (us-east-1)',
     });

@@ -32,6 +32,8 @@ export interface ApiStackProps extends StackProps {
   // --- Concurrency in AWS (issue 18)
   /** Reserved concurrency by route id (0 or absent: none), e.g. the publish route's, so a burst elsewhere cannot starve it. */
   reservedConcurrency?: Record<string, number>;
+  /** With the edge stack (-c waf=true): the secret origin header CloudFront sends (EDGE_ORIGIN_SECRET). */
+  edgeOriginSecret?: string;
 }
 
 const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
@@ -179,7 +181,7 @@ export class ApiStack extends Stack {
     const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
     this.functionEnvironment = serviceEnvironment({
       data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix, billingSsmPrefix,
-      bedrockModelId,
+      bedrockModelId, ...(props.edgeOriginSecret ? { edgeOriginSecret: props.edgeOriginSecret } : {}),
     });
     this.grantTargets = {
       table: data.table,
@@ -282,6 +284,7 @@ export function routeThrottle(r: Pick<RouteDef, 'auth' | 'timeoutSeconds'>): { T
 export function serviceEnvironment(o: {
   data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string; billingSsmPrefix?: string;
   bedrockModelId?: string;
+  edgeOriginSecret?: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -303,6 +306,7 @@ export function serviceEnvironment(o: {
     POWERTOOLS_SERVICE_NAME: o.data.prefix,
     POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
     BEDROCK_MODEL_ID: o.bedrockModelId,
+    EDGE_ORIGIN_SECRET: o.edgeOriginSecret,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }

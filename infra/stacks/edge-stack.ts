@@ -11,7 +11,19 @@ export interface EdgeStackProps extends StackProps {
   api: ApiStack;
   /** Requests per IP per 5 minutes before the rate-based rule blocks (WAF evaluates it over a sliding 5 minutes). */
   rateLimit: number;
+  /** Sent to the API on every origin request (header x-origin-verify): only then does it trust x-edge-viewer-ip. */
+  originSecret: string;
 }
+
+/**
+ * The viewer-request function: the viewer's address as CloudFront saw it, in a header the API trusts only with the
+ * origin secret (shared/http/client-ip.ts); whatever the viewer sent in that header is replaced.
+ */
+export const VIEWER_IP_FUNCTION = `function handler(event) {
+  var request = event.request;
+  request.headers['x-edge-viewer-ip'] = { value: event.viewer.ip };
+  return request;
+}`;
 
 /** The managed rule groups of the web ACL, in priority order; rules of a group listed in `count` only count. */
 export const WAF_MANAGED_RULES = [
@@ -72,7 +84,14 @@ export class EdgeStack extends Stack {
       comment: `${props.prefix}: WAF in front of the HTTP API`,
       webAclId: this.webAcl.attrArn,
       defaultBehavior: {
-        origin: new origins.HttpOrigin(apiDomain, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY }),
+        origin: new origins.HttpOrigin(apiDomain, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY, customHeaders: { 'x-origin-verify': props.originSecret } }),
+        functionAssociations: [{
+          eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+          function: new cloudfront.Function(this, 'ViewerIp', {
+            code: cloudfront.FunctionCode.fromInline(VIEWER_IP_FUNCTION), runtime: cloudfront.FunctionRuntime.JS_2_0,
+            comment: `${props.prefix}: the viewer address for the API's per-IP limits`,
+          }),
+        }],
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
         cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
