@@ -14,7 +14,6 @@ import fs from 'node:fs';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@smithy/core/client';
 import { functionScope } from '../../../infra/local/function-scope';
-import { routeList } from '../../../infra/routes';
 import { cachedPolicies, type SynthesizedPolicies } from './policies';
 import { bedrockRequest, kmsRequest, requestsOf, schedulerRequests, sesRequests } from './requests';
 import { decide, type Decision, type IamRequest } from './simulate';
@@ -40,7 +39,12 @@ export function takeDenials(): Denial[] { return state.denials.splice(0); }
 export const checkedRequests = (): number => state.checked;
 
 /** Routes of the local runtime only (e.g. /dev/outbox): no function in AWS, so no policy to decide with. */
-const LOCAL_ONLY = new Set(routeList.filter((r) => r.localOnly).map((r) => r.id));
+let localOnly: Set<string> | undefined;
+const isLocalOnly = (fn: string): boolean => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  localOnly ??= new Set((require('../../../infra/routes') as typeof import('../../../infra/routes')).routeList.filter((r) => r.localOnly).map((r) => r.id));
+  return localOnly.has(fn);
+};
 
 /** Inside a stand-in (e.g. the table scheduler's own items): the requests are the stand-in's, not the function's. */
 const standIn = new AsyncLocalStorage<boolean>();
@@ -48,7 +52,7 @@ const standIn = new AsyncLocalStorage<boolean>();
 /** Decides each request for the function running now; refuses (AccessDeniedException) on the first denial. */
 export async function authorize(requests: IamRequest[]): Promise<void> {
   const scope = functionScope.getStore();
-  if (!scope || standIn.getStore() || LOCAL_ONLY.has(scope.fn)) return;
+  if (!scope || standIn.getStore() || isLocalOnly(scope.fn)) return;
   for (const request of requests) {
     state.checked++;
     const decision = await decide(state.policies, scope.fn, request);

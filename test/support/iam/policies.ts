@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { App, CfnElement, CfnOutput, CfnResource, Stack } from 'aws-cdk-lib';
+import type { CfnElement, CfnResource, Stack as StackType } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 
@@ -40,6 +40,9 @@ export interface SynthesizedPolicies {
 /** Builds the stacks (no bundling) and answers every function's policy with canonical ARNs. */
 export function synthesizePolicies(): SynthesizedPolicies {
   process.env.CDK_VALIDATION = 'false';
+  // aws-cdk-lib is loaded only here: every test file loads this module, and only a run without the cache synthesizes
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { App, CfnOutput, CfnResource, Stack } = require('aws-cdk-lib') as typeof import('aws-cdk-lib');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { buildStacks } = require('../../../bin/app') as typeof import('../../../bin/app');
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: SYNTH_MAIL_FROM } });
@@ -56,8 +59,8 @@ export function synthesizePolicies(): SynthesizedPolicies {
     queues[wq.def.queueName] = arn;
   }
 
-  const outputs = new Map<string, { stack: Stack; value: unknown }>();
-  const cfn: Array<{ stack: Stack; resource: CfnResource }> = [];
+  const outputs = new Map<string, { stack: StackType; value: unknown }>();
+  const cfn: Array<{ stack: StackType; resource: CfnResource }> = [];
   const visit = (c: IConstruct): void => {
     if (c instanceof CfnOutput && c.exportName) outputs.set(c.exportName, { stack: Stack.of(c), value: c.value });
     if (c instanceof CfnResource) cfn.push({ stack: Stack.of(c), resource: c });
