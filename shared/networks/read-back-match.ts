@@ -58,7 +58,7 @@ export async function scanListing(
     if ('state' in got) return got;
     const hit = got.posts.find((p) => matches(p, texts, q, opts.title));
     if (hit) return { state: 'found', id: hit.id, url: hit.url };
-    if (got.posts.some((p) => olderThanWindow(p.at, q)) || !got.next || !got.posts.length) return { state: 'absent' };
+    if (got.posts.some((p) => olderThanWindow(p.at, q)) || !got.next) return { state: 'absent' };
     cursor = got.next;
   }
   return { state: 'unreadable', reason: `${network}: the ${opts.maxPages ?? MAX_PAGES} newest pages of the account's posts do not reach back to the time the post was sent` };
