@@ -23,5 +23,5 @@ export const READ_BACK: Record<PlatformName, boolean> = {
   linkedin: false,
   facebook: false,
   instagram: false,
-  x: false,
+  x: true,
 };
