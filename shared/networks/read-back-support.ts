@@ -19,7 +19,7 @@ export const READ_BACK: Record<PlatformName, boolean> = {
   nostr: false,
   tiktok: false,
   youtube: false,
-  reddit: false,
+  reddit: true,
   linkedin: false,
   facebook: false,
   instagram: false,

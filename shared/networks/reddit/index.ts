@@ -3,6 +3,7 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOu
 import { guarded, request } from '../http';
 import { basicAuth, field, formInit, idString, oauthError, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkReddit, redditFailure, submission, submitErrors, submitFailure } from './rules';
+import { redditReadBack } from './read-back';
 import { trimBase } from '../../domain/values';
 
 export const REDDIT_API_BASE = 'https://oauth.reddit.com';
@@ -118,5 +119,6 @@ export function createRedditAdapter(opts: RedditOptions = {}): NetworkAdapter {
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkReddit,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    readBack: redditReadBack(apiBase, userAgent),
   };
 }
