@@ -84,7 +84,8 @@ export async function readingBack(network: string, fn: () => Promise<ReadBackOut
 /** ms since epoch of an ISO date (or epoch seconds when a number); NaN when unparseable, which no window contains. */
 export function timeOf(v: unknown): number {
   if (typeof v === 'number') return v * 1000;
-  return typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  // Graph API times end in +0000 (no colon), which Date.parse does not take everywhere
+  return typeof v === 'string' ? Date.parse(v.replace(/([+-]\d\d)(\d\d)$/, '$1:$2')) : Number.NaN;
 }
 
 /** Plain text of an HTML fragment as networks render a post: paragraphs and <br> as line breaks, tags dropped, entities decoded. */

@@ -21,7 +21,7 @@ export const READ_BACK: Record<PlatformName, boolean> = {
   youtube: false,
   reddit: true,
   linkedin: false,
-  facebook: false,
-  instagram: false,
+  facebook: true,
+  instagram: true,
   x: true,
 };
