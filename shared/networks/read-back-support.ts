@@ -20,7 +20,7 @@ export const READ_BACK: Record<PlatformName, boolean> = {
   tiktok: false,
   youtube: false,
   reddit: true,
-  linkedin: false,
+  linkedin: true,
   facebook: true,
   instagram: true,
   x: true,

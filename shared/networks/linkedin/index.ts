@@ -6,6 +6,7 @@ import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '
 import { checkLinkedin, escapeLittleText, linkedinFailure } from './rules';
 import { encodeUrn, uploadDocument, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
 import { trimBase } from '../../domain/values';
+import { linkedinReadBack } from './read-back';
 
 export const LINKEDIN_API_BASE = 'https://api.linkedin.com';
 export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com';
@@ -271,5 +272,6 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     check: checkLinkedin,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    readBack: linkedinReadBack(apiBase, version),
   };
 }
