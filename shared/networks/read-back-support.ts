@@ -18,7 +18,7 @@ export const READ_BACK: Record<PlatformName, boolean> = {
   slack: false,
   nostr: false,
   tiktok: false,
-  youtube: false,
+  youtube: true,
   reddit: true,
   linkedin: true,
   facebook: true,
