@@ -32,6 +32,9 @@ export function normaliseText(s: string): string {
   return s.normalize('NFC').replace(/\r\n?/g, '\n').replace(/[ \t\u00a0]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{2,}/g, '\n\n').trim();
 }
 
+/** Whether two texts are the same once normalised. */
+export const sameText = (a: string, b: string): boolean => normaliseText(a) === normaliseText(b);
+
 export const inWindow = (at: number, q: ReadBackQuery): boolean => at >= q.since - CLOCK_SKEW_MS && at <= q.until + CLOCK_SKEW_MS;
 export const olderThanWindow = (at: number, q: ReadBackQuery): boolean => at < q.since - CLOCK_SKEW_MS;
 

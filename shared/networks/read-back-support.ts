@@ -16,7 +16,7 @@ export const READ_BACK: Record<PlatformName, boolean> = {
   devto: true,
   hashnode: true,
   slack: false,
-  nostr: false,
+  nostr: true,
   tiktok: false,
   youtube: true,
   reddit: true,
