@@ -8,7 +8,7 @@ import { trimBase } from '../../domain/values';
 
 export const REDDIT_API_BASE = 'https://oauth.reddit.com';
 export const REDDIT_AUTH_BASE = 'https://www.reddit.com';
-export const REDDIT_SCOPES = ['identity', 'submit'] as const;
+export const REDDIT_SCOPES = ['identity', 'submit', 'history'] as const;
 /** Reddit throttles or blocks generic agents; the format it asks for is `<platform>:<app id>:<version> (by /u/<user>)`. */
 export const REDDIT_DEFAULT_USER_AGENT = 'server:open-social-publishing-api:0.1.0 (self-hosted)';
 
@@ -22,7 +22,7 @@ export interface RedditOptions {
 }
 
 /**
- * Reddit sign-in (no PKCE): authorize `/api/v1/authorize?...&duration=permanent&scope=identity submit`; token
+ * Reddit sign-in (no PKCE): authorize `/api/v1/authorize?...&duration=permanent&scope=identity submit history` (history: reading the user's submissions back); token
  * `POST /api/v1/access_token` with HTTP Basic client auth and a form body. Access tokens live ~1 h; the permanent
  * refresh token does not expire and is kept when a refresh answers without one. Reddit answers some token errors
  * with HTTP 200 and `{error}`: those are failures too (invalid_grant → reauth).
