@@ -5,6 +5,7 @@ import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import { createDevtoAdapter } from '../../shared/networks/devto';
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createHashnodeAdapter } from '../../shared/networks/hashnode';
+import { createInstagramAdapter } from '../../shared/networks/instagram';
 import { createLinkedinAdapter } from '../../shared/networks/linkedin';
 import { createMastodonAdapter } from '../../shared/networks/mastodon';
 import { createRedditAdapter } from '../../shared/networks/reddit';
@@ -14,6 +15,7 @@ import { createYouTubeAdapter } from '../../shared/networks/youtube';
 import { PUB_ID } from '../../infra/local/sandbox/hashnode';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { testContext } from './context';
+import { ManualClock } from '../support/clock';
 
 /**
  * `npm start` can read back: each simulator, mounted under /sandbox/<network>/ as the local server mounts it, lists
@@ -49,10 +51,12 @@ const cases = (): Array<[string, NetworkAdapter, Record<string, string>, Partial
     ['youtube', createYouTubeAdapter({ apiBase: sandbox.youtube.url, uploadBase: sandbox.youtube.url }), { access_token: sandbox.youtube.token, channel_id: sandbox.youtube.channels[0].id },
       { title: 'Sandbox title', media: [{ url: sandbox.mediaUrl('sample.mp4'), kind: 'video' }] }],
     ['facebook', createFacebookAdapter({ apiBase: sandbox.graph.url }), { page_id: '101', page_access_token: sandbox.graph.pageToken(fbUser, '101') }, {}],
+    ['instagram', createInstagramAdapter({ apiBase: sandbox.graph.url, pollIntervalMs: 10, reserveMs: 10 }), { ig_user_id: '17841400000000001', page_access_token: sandbox.graph.pageToken(fbUser, '101') },
+      { media: [{ url: sandbox.mediaUrl('sample.jpg'), kind: 'image' }] }],
   ];
 };
 
-const NAMES = ['mastodon', 'bluesky', 'wordpress', 'devto', 'hashnode', 'x', 'reddit', 'linkedin', 'youtube', 'facebook'];
+const NAMES = ['mastodon', 'bluesky', 'wordpress', 'devto', 'hashnode', 'x', 'reddit', 'linkedin', 'youtube', 'facebook', 'instagram'];
 
 it('covers every case listed', () => expect(cases().map(([n]) => n)).toEqual(NAMES));
 
@@ -60,7 +64,7 @@ it.each(NAMES)('%s: a post published through the simulator is found again; anoth
   const [, adapter, creds, over] = cases().find(([n]) => n === name)!;
   const text = `Read me back from the ${name} sandbox`;
   const content: PublishContent = { text, media: [], thread: [], idempotency_key: `rb-${name}`, ...over };
-  const { ctx } = testContext(creds, { timeoutMs: 10_000 });
+  const { ctx } = testContext(creds, { timeoutMs: 10_000, clock: new ManualClock(Date.now(), { sleeps: 'instant' }) });
   const since = ctx.now();
   const sent = await adapter.publish(content, ctx);
   expect([name, sent.ok]).toEqual([name, true]);
