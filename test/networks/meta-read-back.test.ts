@@ -30,20 +30,21 @@ describe('Facebook Page', () => {
     creds = { access_token: user, page_id: '101', page_name: 'Acme Bakery', page_access_token: fake.pageToken(user, '101') };
   });
 
-  it('finds the post a worker made in published_posts since the claim, with the Page token', async () => {
+  it('finds the post a worker made in published_posts, with the Page token', async () => {
     clock.ms = T0 + 2_000;
     const sent = await adapter.publish(content('Fresh bread today'), ctx());
     expect(await adapter.readBack!(content('Fresh bread today'), query('Fresh bread today'), ctx())).toEqual({ state: 'found', id: sent.ok && sent.id, url: sent.ok && sent.url });
     const [list] = lists();
     expect(list.path).toBe('/v25.0/101/published_posts');
     expect(Object.fromEntries(list.url.searchParams)).toEqual({
-      fields: 'id,message,created_time,permalink_url', since: String((T0 - 120_000) / 1000), limit: '100', access_token: creds.page_access_token,
+      fields: 'id,message,created_time,permalink_url', limit: '100', access_token: creds.page_access_token,
     });
   });
 
-  it('absent when the posts since the claim do not carry the text; another Page\'s post does not count', async () => {
+  it('absent once the posts reach past the claim without the text; another Page\'s post does not count', async () => {
     seed(1, 'the post', T0 + 1_000, '102');
     seed(2, 'other', T0 + 1_000);
+    seed(3, 'the post', T0 - 86_400_000);
     expect(await adapter.readBack!(content('the post'), query('the post'), ctx())).toEqual({ state: 'absent' });
   });
 

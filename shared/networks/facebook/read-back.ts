@@ -1,13 +1,14 @@
 import type { NetworkAdapter, NetworkContext, PublishContent, ReadBackOutcome, ReadBackQuery } from '../../ports/networks';
-import { CLOCK_SKEW_MS, readingBack, scanListing, timeOf, unreadableAnswer, type ListedPost } from '../read-back-match';
+import { readingBack, scanListing, timeOf, unreadableAnswer, type ListedPost } from '../read-back-match';
 import { isRecord } from '../../domain/values';
 import { graphGet } from './graph';
 
 const PAGE = 100;
 
 /**
- * Facebook Page read-back: `GET /{page-id}/published_posts?fields=id,message,created_time,permalink_url&since=<unix>
- * &limit=100` with the Page token (older pages with paging.cursors.after while paging.next is present). A post's
+ * Facebook Page read-back: `GET /{page-id}/published_posts?fields=id,message,created_time,permalink_url&limit=100`
+ * with the Page token, newest first; older pages with paging.cursors.after while paging.next is present (cursor
+ * paging only: Graph's time-based `since` is not mixed with cursors). A post's
  * `message` is the text, or the caption / description of a photo or video post. Reels are published as videos, not
  * Page posts with our id: they are not read back (`unreadable`).
  */
@@ -19,7 +20,7 @@ export function facebookReadBack(apiBase: string): NonNullable<NetworkAdapter['r
     if (content.options?.reel) return { state: 'unreadable', reason: 'facebook: reels are not read back' };
     return scanListing('facebook', q, [q.text, content.text], async (after) => {
       const res = await graphGet(ctx, apiBase, `/${encodeURIComponent(pageId)}/published_posts`, token, {
-        fields: 'id,message,created_time,permalink_url', since: String(Math.floor((q.since - CLOCK_SKEW_MS) / 1000)), limit: String(PAGE), ...(after ? { after } : {}),
+        fields: 'id,message,created_time,permalink_url', limit: String(PAGE), ...(after ? { after } : {}),
       });
       const body = isRecord(res.json) ? res.json : {};
       if (res.status !== 200 || !Array.isArray(body.data)) return unreadableAnswer('facebook', res, 'listing the Page\'s posts');
