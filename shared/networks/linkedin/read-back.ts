@@ -27,7 +27,8 @@ export function linkedinReadBack(apiBase: string, version: string): NonNullable<
         const id = String(p.id ?? '');
         return { id, url: `https://www.linkedin.com/feed/update/${id}`, text: String(p.commentary ?? ''), at: typeof p.createdAt === 'number' ? p.createdAt : Number.NaN };
       });
-      return { posts, next: posts.length === PAGE ? String(start + PAGE) : undefined };
+      // a short page may come from LinkedIn's own filtering: only an empty page ends the listing
+      return { posts, next: posts.length ? String(start + PAGE) : undefined };
     });
   });
 }

@@ -7,7 +7,8 @@ const PAGE = 40;
 
 /**
  * Mastodon read-back: `GET /api/v1/accounts/verify_credentials` (the account id), then
- * `GET /api/v1/accounts/:id/statuses?limit=40&exclude_reblogs=true` newest first, older pages with `max_id`.
+ * `GET /api/v1/accounts/:id/statuses?limit=40&exclude_reblogs=true` newest first, older pages with `max_id` until an
+ * empty page.
  * A status's `content` is HTML: it is compared as plain text (remote mentions show as @user, as Mastodon renders them).
  */
 export function mastodonReadBack(content: PublishContent, q: ReadBackQuery, ctx: NetworkContext): Promise<ReadBackOutcome> {
@@ -30,7 +31,8 @@ export function mastodonReadBack(content: PublishContent, q: ReadBackQuery, ctx:
         text: htmlToText(str(field(s, 'content')) ?? ''),
         at: timeOf(field(s, 'created_at')),
       }));
-      return { posts, next: res.json.length === PAGE ? posts[posts.length - 1]?.id : undefined };
+      // a short page is not the end (Mastodon drops statuses it may not show after fetching): only an empty one is
+      return { posts, next: posts[posts.length - 1]?.id };
     });
   });
 }
