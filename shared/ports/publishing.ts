@@ -169,7 +169,7 @@ export interface PaceStore {
 /** A recorded event (spec §6 body); delivery to webhook endpoints subscribes to these. */
 export interface ServiceEvent {
   id: string;
-  type: 'post.published' | 'post.failed' | 'connection.reauth_required' | 'webhook.test' | 'approval.requested' | 'approval.decided';
+  type: 'post.published' | 'post.failed' | 'post.deleted' | 'post.edited' | 'connection.reauth_required' | 'webhook.test' | 'approval.requested' | 'approval.decided';
   created_at: string;
   account_id: string;
   data: Record<string, unknown>;
