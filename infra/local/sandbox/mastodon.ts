@@ -6,6 +6,8 @@ type Handler = (req: RecordedRequest) => FakeReply;
  * A loopback Mastodon instance: verify_credentials, v2 instance, v2 media (+ v1 media polling), statuses and v2 search
  * (resolve=true finds `remoteStatuses`), as the
  * real API answers them, plus GET /media/<name> serving test media bytes.
+ * Statuses it made can be deleted (`DELETE /api/v1/statuses/:id`) and edited (`PUT /api/v1/statuses/:id` {status})
+ * as Mastodon does: an unknown or deleted status answers 404 Record not found.
  * `override('POST /api/v1/statuses', reply)` replaces one route's answer; `processing` sets how many polls a media
  * upload answers 206 after its 202 (0 = the upload answers 200 at once).
  */
@@ -18,6 +20,8 @@ export class MastodonFake extends NetworkSimulator {
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
   readonly overrides = new Map<string, Handler>();
   private statuses = 0;
+  /** The statuses made and not deleted, by id, with their current text. */
+  readonly posted = new Map<string, string>();
   private uploads = 0;
   private polls = new Map<string, number>();
 
@@ -29,6 +33,7 @@ export class MastodonFake extends NetworkSimulator {
     this.polls.clear();
     this.remoteStatuses.clear();
     this.statuses = 0;
+    this.posted.clear();
     this.uploads = 0;
     this.processing = 0;
     this.maxCharacters = 500;
@@ -54,7 +59,7 @@ export class MastodonFake extends NetworkSimulator {
       const m = this.media.get(req.path.slice('/media/'.length));
       return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };
     }
-    const key = `${req.method} ${req.path.replace(/^\/api\/v1\/media\/[^/]+$/, '/api/v1/media/:id')}`;
+    const key = `${req.method} ${req.path.replace(/^\/api\/v1\/media\/[^/]+$/, '/api/v1/media/:id').replace(/^\/api\/v1\/statuses\/[^/]+$/, '/api/v1/statuses/:id')}`;
     const override = this.overrides.get(key);
     if (override) return override(req);
     if (key === 'GET /api/v2/instance') {
@@ -85,7 +90,23 @@ export class MastodonFake extends NetworkSimulator {
       }
       case 'POST /api/v1/statuses': {
         const id = String(1000 + ++this.statuses);
+        this.posted.set(id, String((req.json as { status?: unknown } | undefined)?.status ?? ''));
         return { status: 200, body: { id, uri: `${this.url}/users/alice/statuses/${id}`, url: `${this.url}/@alice/${id}`, created_at: new Date().toISOString() } };
+      }
+      case 'DELETE /api/v1/statuses/:id':
+      case 'PUT /api/v1/statuses/:id': {
+        const id = decodeURIComponent(req.path.split('/').pop() ?? '');
+        const text = this.posted.get(id);
+        if (text === undefined) return { status: 404, body: { error: 'Record not found' } };
+        const status = { id, uri: `${this.url}/users/alice/statuses/${id}`, url: `${this.url}/@alice/${id}` };
+        if (req.method === 'DELETE') {
+          this.posted.delete(id);
+          return { status: 200, body: { ...status, text } };
+        }
+        const next = (req.json as { status?: unknown } | undefined)?.status;
+        if (typeof next !== 'string' || !next.trim()) return { status: 422, body: { error: "Validation failed: Text can't be blank" } };
+        this.posted.set(id, next);
+        return { status: 200, body: { ...status, content: `<p>${next}</p>`, edited_at: new Date().toISOString() } };
       }
       default:
         return { status: 404, body: { error: 'Record not found' } };
