@@ -325,10 +325,12 @@ export interface paths {
         get: operations["get-post"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a published post on its networks (or ?platforms=): one result per network; deleting again answers deleted without a network call */
+        delete: operations["delete-post"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Edit a published post's text (and per_platform text / title) where the network allows it: one result per network */
+        patch: operations["patch-post"];
         trace?: never;
     };
     "/api/media/upload-url": {
@@ -1482,6 +1484,10 @@ export interface components {
             unavailable_reason?: "not_configured" | "not_offered";
             /** @description The same in plain words */
             reason?: string;
+            /** @description DELETE /api/posts/{id} can take a published post back on this network */
+            delete: boolean;
+            /** @description PATCH /api/posts/{id} can edit a published post on this network */
+            edit: boolean;
         };
         Error: {
             error: string;
@@ -2419,6 +2425,24 @@ export interface components {
             }[];
             start?: string;
             schedule?: boolean;
+        };
+        PostChange: {
+            post_id: string;
+            /** @description The change sent to the networks; null when every result was decided without a network call */
+            change_id: string | null;
+            results: components["schemas"]["ChangeResult"][];
+        };
+        ChangeResult: {
+            platform: string;
+            ok: boolean;
+            /** @enum {string} */
+            status: "deleted" | "edited" | "failed" | "unknown";
+            code?: string;
+            error?: string;
+            what?: string;
+            fix?: string;
+            retry_after?: number;
+            url?: string;
         };
     };
     responses: never;
@@ -3559,6 +3583,156 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "delete-post": {
+        parameters: {
+            query?: {
+                platforms?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One result per network: deleted, or failed with code/what/fix (not_supported, not_published, …) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostChange"];
+                };
+            };
+            /** @description invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit of this post is running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text?: string;
+                    title?: string;
+                    per_platform?: {
+                        [key: string]: {
+                            text?: string;
+                            title?: string;
+                        };
+                    };
+                    platforms?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per network: edited, or failed with code/what/fix (not_supported: delete and post again; text_too_long, …) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostChange"];
+                };
+            };
+            /** @description invalid_request, empty_text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit of this post is running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -45,7 +45,7 @@ export interface ChangeResponse {
  * a failure with code/what/fix (`not_supported` where the network's API has no delete). A network deleted before
  * answers `deleted` again without any network call.
  */
-export function deletePost(deps: PostChangeDeps, accountId: string, postId: string, req: DeleteRequest = {}): Promise<ChangeResponse> {
+export async function deletePost(deps: PostChangeDeps, accountId: string, postId: string, req: DeleteRequest = {}): Promise<ChangeResponse> {
   return requestChange(deps, accountId, postId, 'delete', req.platforms);
 }
 
@@ -53,7 +53,7 @@ export function deletePost(deps: PostChangeDeps, accountId: string, postId: stri
  * Edits a published post's text on each network that allows it (PATCH /api/posts/{id}); the network's content
  * checks (the same functions as a publish's) run first, per network, and nothing is sent to a network they refuse.
  */
-export function editPost(deps: PostChangeDeps, accountId: string, postId: string, req: EditRequest): Promise<ChangeResponse> {
+export async function editPost(deps: PostChangeDeps, accountId: string, postId: string, req: EditRequest): Promise<ChangeResponse> {
   const { platforms, ...edit } = req;
   if (edit.text === undefined && edit.title === undefined && !Object.values(edit.per_platform ?? {}).some((d) => d?.text !== undefined || d?.title !== undefined)) {
     throw new BadRequestError('Nothing to edit: send text, title or per_platform text / title', { code: 'empty_text' });
