@@ -10,7 +10,7 @@ import { labelOf } from '../publish/events';
 import { recordEvent } from '../webhooks/record-event';
 import { log } from '../../log';
 import type { PostChangeMessage } from './change-message';
-import { changeDone, changeFailed, changeFromFailure } from './results';
+import { changeDone, changeFailed, changeFromFailure } from './change-results';
 import { editedPayload, publishedRef } from './request-change';
 
 /** A worker's claim on a network of a change older than this is taken again (a delete or an edit repeats safely). */

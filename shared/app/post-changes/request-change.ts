@@ -11,7 +11,7 @@ import { contentFor } from '../publish/content';
 import { readCredentials } from '../oauth/credentials';
 import { appendLogContext, errorFields, log } from '../../log';
 import type { PostChangeMessage } from './change-message';
-import { changeDone, changeFailed, changeFromFailure } from './results';
+import { changeDone, changeFailed, changeFromFailure } from './change-results';
 
 /** The wait's reads, as a publish's (shared/app/publish/create-post.ts): every 20 ms, or 200 ms where settles ring. */
 const RESULT_POLL_MS = 20;

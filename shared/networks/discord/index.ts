@@ -111,5 +111,5 @@ export function createDiscordAdapter(): NetworkAdapter {
     });
   }
 
-  return { name: 'discord', verify, check: checkDiscord, publish, ...createDiscordManagement() };
+  return { name: 'discord', verify, check: checkDiscord, publish, ...createDiscordManagement({ parseWebhookUrl, classifyDiscord }) };
 }

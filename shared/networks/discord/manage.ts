@@ -1,6 +1,5 @@
-import type { ChangeOutcome, NetworkContext, PostManagement, PublishContent, PublishedRef } from '../../ports/networks';
-import { guarded, jsonInit, rejected, request } from '../http';
-import { classifyDiscord, parseWebhookUrl } from './index';
+import type { ChangeOutcome, Failure, NetworkContext, PostManagement, PublishContent, PublishedRef } from '../../ports/networks';
+import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { checkDiscord, discordContent } from './limits';
 
 /**
@@ -9,7 +8,11 @@ import { checkDiscord, discordContent } from './limits';
  * gone, 404 with code 10008 Unknown Message, counts as deleted) and `PATCH <webhook>/messages/<message id>` JSON
  * {content, allowed_mentions}. The stored id is the message id `POST <webhook>?wait=true` answered.
  */
-export function createDiscordManagement(): Required<PostManagement> {
+export function createDiscordManagement({ parseWebhookUrl, classifyDiscord }: {
+  /** The adapter's own webhook URL parsing and failure sorting (shared/networks/discord/index.ts). */
+  parseWebhookUrl: (raw: string) => string | undefined;
+  classifyDiscord: (res: HttpResult, what: string) => Failure;
+}): Required<PostManagement> {
   const target = (ref: PublishedRef, ctx: NetworkContext) => {
     const webhook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');
     return webhook && /^\d+$/.test(ref.id) ? `${webhook}/messages/${ref.id}` : undefined;
