@@ -132,6 +132,7 @@ export const routes = {
   patchMe: accountRoutes.patchMe,
   deletePost: postLifecycleRoutes.deletePost,
   patchPost: postLifecycleRoutes.patchPost,
+  postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);
