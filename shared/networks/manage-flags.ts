@@ -15,6 +15,8 @@ export const MANAGE_FLAGS: Partial<Record<PlatformName, ManageFlags>> = {
   mastodon: { delete: true, edit: true },
   telegram: { delete: true, edit: true },
   discord: { delete: true, edit: true },
+  bluesky: { delete: true, edit: false },
+  x: { delete: true, edit: false },
 };
 
 export function manageFlags(platform: PlatformName): ManageFlags {

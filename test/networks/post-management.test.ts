@@ -1,6 +1,10 @@
 import { createMastodonAdapter } from '../../shared/networks/mastodon';
 import { createTelegramAdapter } from '../../shared/networks/telegram';
 import { createDiscordAdapter } from '../../shared/networks/discord';
+import { createBlueskyAdapter } from '../../shared/networks/bluesky';
+import { createXAdapter } from '../../shared/networks/x';
+import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
+import { XFake } from '../../infra/local/sandbox/x';
 import { buildRegistry } from '../../shared/networks/registry';
 import { MANAGE_FLAGS, manageFlags } from '../../shared/networks/manage-flags';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
@@ -28,7 +32,7 @@ describe('the static delete / edit flags match the adapters', () => {
       const adapter = registry[name]!;
       expect({ name, delete: typeof adapter.delete === 'function', edit: typeof adapter.edit === 'function' }).toEqual({ name, ...manageFlags(name) });
     }
-    expect(Object.keys(MANAGE_FLAGS).sort()).toEqual(['discord', 'mastodon', 'telegram']);
+    expect(Object.keys(MANAGE_FLAGS).sort()).toEqual(['bluesky', 'discord', 'mastodon', 'telegram', 'x']);
   });
 });
 
@@ -136,5 +140,52 @@ describe('discord', () => {
     expect(fake.requests).toHaveLength(0);
     const gone = { webhook_url: `${fake.server.url}/api/webhooks/999/${fake.webhookToken}` };
     expect(await adapter.delete!({ id: '333333333333333000' }, testContext(gone).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+  });
+});
+
+describe('bluesky (delete only)', () => {
+  const fake = new BlueskyFake();
+  const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
+  let adapter: NetworkAdapter;
+  beforeAll(() => fake.start());
+  afterAll(() => fake.stop());
+  beforeEach(() => { fake.reset(); adapter = createBlueskyAdapter({ apiBase: fake.url }); });
+
+  it('delete: com.atproto.repo.deleteRecord {repo, collection, rkey} with the session token; repeating it is fine', async () => {
+    const ref = await publishedId(adapter, 'hello sky', creds);
+    expect(fake.created.has('rkey1')).toBe(true);
+    fake.requests.length = 0;
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.json])).toEqual([
+      ['POST', '/xrpc/com.atproto.repo.deleteRecord', 'Bearer access-jwt-1', { repo: 'did:plc:alice', collection: 'app.bsky.feed.post', rkey: 'rkey1' }],
+    ]);
+    expect(fake.created.size).toBe(0);
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(adapter.edit).toBeUndefined();
+  });
+
+  it('an id that is not a post at:// address is rejected without a call', async () => {
+    expect(await adapter.delete!({ id: 'bluesky-video-job:abc' }, testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected' });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('x (delete only)', () => {
+  const fake = new XFake();
+  let adapter: NetworkAdapter;
+  let creds: Record<string, string>;
+  beforeAll(async () => { await fake.start(); adapter = createXAdapter({ apiBase: fake.url }); creds = { access_token: fake.token, user_id: fake.user.id, username: fake.user.username }; });
+  afterAll(() => fake.stop());
+  beforeEach(() => fake.reset());
+
+  it('delete: DELETE /2/tweets/:id with the bearer token; a post already gone counts as deleted', async () => {
+    const ref = await publishedId(adapter, 'hello x', creds);
+    fake.requests.length = 0;
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.text])).toEqual([['DELETE', `/2/tweets/${ref.id}`, `Bearer ${fake.token}`, '']]);
+    expect(fake.deleted.has(ref.id)).toBe(true);
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(await adapter.delete!(ref, testContext({ ...creds, access_token: 'nope' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    expect(adapter.edit).toBeUndefined();
   });
 });

@@ -13,6 +13,8 @@ export class BlueskyFake extends NetworkSimulator {
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
   /** Posts that app.bsky.feed.getPosts knows (reply_to / quote targets), by at:// URI. */
   readonly posts = new Map<string, { uri: string; cid: string; record: Record<string, unknown> }>();
+  /** rkeys of the posts createRecord made and deleteRecord has not removed. */
+  readonly created = new Set<string>();
   /** The service token getServiceAuth hands out (the video service accepts it). */
   serviceToken = 'service-token-1';
   readonly overrides = new Map<string, (req: RecordedRequest) => FakeReply>();
@@ -25,6 +27,7 @@ export class BlueskyFake extends NetworkSimulator {
     this.overrides.clear();
     this.media.clear();
     this.posts.clear();
+    this.created.clear();
     this.records = 0;
     this.blobs = 0;
   }
@@ -83,7 +86,16 @@ export class BlueskyFake extends NetworkSimulator {
       case 'com.atproto.repo.createRecord':
         if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
         this.records++;
+        this.created.add(`rkey${this.records}`);
         return { status: 200, body: { uri: `at://did:plc:alice/app.bsky.feed.post/rkey${this.records}`, cid: `bafycid${this.records}` } };
+      case 'com.atproto.repo.deleteRecord': {
+        // "Delete a repository record, or ensure it doesn't exist": an unknown rkey answers 200 as well
+        if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
+        const body = req.json as { repo?: string; collection?: string; rkey?: string };
+        if (!body.repo || !body.collection || !body.rkey) return { status: 400, body: { error: 'InvalidRequest', message: 'repo, collection and rkey are required' } };
+        this.created.delete(body.rkey);
+        return { status: 200, body: { commit: { cid: `bafycommit${this.records}`, rev: `rev${this.records}` } } };
+      }
       default:
         return { status: 501, body: { error: 'MethodNotImplemented', message: `no ${nsid}` } };
     }

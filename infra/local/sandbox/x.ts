@@ -29,6 +29,8 @@ export class XFake extends OAuthFake {
   readonly media = new Map<string, FakeMedia>();
   readonly files = new Map<string, { type: string; bytes: Buffer }>();
   readonly tweets: Array<{ id: string; body: Record<string, unknown> }> = [];
+  /** Ids of tweets taken back with DELETE /2/tweets/:id. */
+  readonly deleted = new Set<string>();
   /** Alt texts set through /2/media/metadata, by media id. */
   readonly altTexts = new Map<string, string>();
 
@@ -40,6 +42,7 @@ export class XFake extends OAuthFake {
     this.media.clear();
     this.files.clear();
     this.tweets.length = 0;
+    this.deleted.clear();
     this.altTexts.clear();
     this.processingPolls = 1;
     this.processingFails = false;
@@ -52,7 +55,7 @@ export class XFake extends OAuthFake {
   protected async route(req: RecordedRequest): Promise<FakeReply> {
     const file = serveMedia(req, this.files);
     if (file) return file;
-    const key = `${req.method} ${req.path.replace(/^\/2\/media\/upload\/[^/]+\/(append|finalize)$/, '/2/media/upload/:id/$1')}`;
+    const key = `${req.method} ${req.path.replace(/^\/2\/media\/upload\/[^/]+\/(append|finalize)$/, '/2/media/upload/:id/$1').replace(/^\/2\/tweets\/[^/]+$/, '/2/tweets/:id')}`;
     const queued = this.playQueued(key, req);
     if (queued) return queued;
     if (key === 'GET /i/oauth2/authorize') return this.oauth.authorize(req.url);
@@ -96,6 +99,12 @@ export class XFake extends OAuthFake {
         return { status: 200, body: { data: { id: m.id, media_key: `3_${m.id}`, processing_info: this.statusOf(m) } } };
       }
       case 'POST /2/tweets': return this.createTweet(body);
+      case 'DELETE /2/tweets/:id': {
+        const id = req.path.split('/').pop() ?? '';
+        if (!this.tweets.some((t) => t.id === id) || this.deleted.has(id)) return XFake.problem(404, 'Not Found Error', 'Could not find tweet with id: [' + id + '].');
+        this.deleted.add(id);
+        return { status: 200, body: { data: { deleted: true } } };
+      }
       case 'POST /2/media/metadata': return this.mediaMetadata(body);
       default:
         return XFake.problem(404, 'Not Found Error', 'no such endpoint');
