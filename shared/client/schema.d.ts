@@ -1454,6 +1454,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/posts/{id}/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The post page's Edit and Delete buttons: edits or deletes the post on its networks and shows one result per network */
+        post: operations["post-dashboard-post-change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6660,7 +6677,7 @@ export interface operations {
             query?: {
                 brand?: string;
                 platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
-                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing";
+                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing" | "deleted";
                 source?: "api" | "schedule";
                 from?: string;
                 to?: string;
@@ -6693,7 +6710,7 @@ export interface operations {
             query?: {
                 brand?: string;
                 platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
-                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing";
+                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing" | "deleted";
                 source?: "api" | "schedule";
                 from?: string;
                 to?: string;
@@ -7633,6 +7650,67 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    "post-dashboard-post-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description One result per network (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request, empty_text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit is running (HTML) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -69,4 +69,9 @@ export interface PostChangeStore {
   claim(postId: string, changeId: string, platform: PlatformName, nowMs: number, staleBefore: number): Promise<StoredChange | undefined>;
   /** Sets a network's final result (only from sending; throws otherwise) and answers the change after it. */
   settle(postId: string, changeId: string, platform: PlatformName, result: ChangeResult): Promise<StoredChange>;
+  /**
+   * Marks the post's network as deleted on the post itself (`deleted_at`, ISO), so the activity log and the post's
+   * results show it without reading the changes.
+   */
+  markDeleted(postId: string, platform: PlatformName, at: string): Promise<void>;
 }

@@ -86,6 +86,8 @@ export interface NetworkRecord {
   resumes?: number;
   /** The post.published / post.failed event of the network's final outcome, stored with the result that settles it. */
   event?: ServiceEvent;
+  /** When DELETE /api/posts/{id} took the post back on this network (ISO; shared/app/post-changes). */
+  deleted_at?: string;
 }
 
 /** Fields written with a settle: deferrals, the reservation flag, and the resume state of a 'processing' network. */

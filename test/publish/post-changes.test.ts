@@ -7,6 +7,7 @@ import { createWebhook } from '../../shared/app/webhooks/endpoints';
 import { deliverWebhook, type WebhookMessage } from '../../shared/app/webhooks/deliveries';
 import { verifyWebhook } from '../../shared/webhooks/verify';
 import { getPost } from '../../shared/app/publish/queries';
+import { activityPage } from '../../shared/app/dashboard/activity';
 import type { PostChangeMessage } from '../../shared/app/post-changes/change-message';
 import type { Account } from '../../shared/ports/store';
 import { AppError } from '../../shared/domain/errors';
@@ -54,6 +55,9 @@ describe('DELETE /api/posts/{id}: deletePost', () => {
     expect(w.discord.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
     const view = await getPost(w.deps, acc.id, postId);
     expect(view.events.filter((e) => e.type === 'post.deleted').map((e) => e.data.platform).sort()).toEqual(['discord', 'telegram']);
+    // the activity log (dashboard Posts page, CSV) shows both networks as deleted, and the filter finds them
+    const log = await activityPage(w.deps, acc.id, { status: 'deleted' });
+    expect(log.posts.find((p) => p.id === postId)?.networks.map((n) => [n.platform, n.status])).toEqual([['telegram', 'deleted'], ['discord', 'deleted']]);
   });
 
   it('is idempotent: deleting again answers deleted without calling the network or recording another event', async () => {

@@ -70,6 +70,21 @@ export class DynamoPostChangeStore implements PostChangeStore {
     }));
     return fromItem(res.Attributes!);
   }
+
+  markDeleted(postId: string, platform: PlatformName, at: string) {
+    return markDeletedOnPost(this.t, postId, platform, at);
+  }
+}
+
+/** The post item's `networks.<platform>.deleted_at` (only on a post that has that network). */
+async function markDeletedOnPost(t: TableRef, postId: string, platform: PlatformName, at: string) {
+  await t.doc.send(new UpdateCommand({
+    TableName: t.tableName, Key: keys.post(postId),
+    UpdateExpression: 'SET #n.#p.deleted_at = :at',
+    ConditionExpression: and(cond.present, 'attribute_exists(#n.#p)'),
+    ExpressionAttributeNames: { '#n': 'networks', '#p': platform },
+    ExpressionAttributeValues: { ':at': at },
+  })).catch((err) => { if (!isConditionFailure(err)) throw err; });
 }
 
 function fromItem(item: Record<string, unknown>): StoredChange {

@@ -48,6 +48,7 @@ export async function applyChange(deps: ApplyChangeDeps, msg: PostChangeMessage)
     result = outcome.ok ? changeDone(msg.platform, change.kind, outcome.url ?? ref.url) : changeFromFailure(msg.platform, outcome);
   }
   const after = await deps.postChanges.settle(change.post_id, change.id, msg.platform, result);
+  if (result.ok && change.kind === 'delete') await deps.postChanges.markDeleted(change.post_id, msg.platform, new Date(deps.clock.now()).toISOString());
   if (result.ok && found) await recordEvent(deps, changeEvent(deps, found.post, change, connection, result));
   log.info('post change result', { post_id: change.post_id, change_id: change.id, kind: change.kind, platform: msg.platform, ok: result.ok, code: result.code });
   deps.resultSignal.ring(change.post_id);

@@ -26,8 +26,8 @@ export function postChangeForms(p: PostView, csrf: string): string {
     '<p><button type="submit">Edit on the networks</button></p></form>' +
     `<form method="post" action="${action}" class="card" aria-labelledby="delete-h">${csrfField(csrf)}<input type="hidden" name="action" value="delete">` +
     `<h3 id="delete-h">Delete from the networks</h3><p class="hint" id="delete-where">Deletes on: ${list(can('delete'))}. This cannot be undone.</p>` +
-    '<p><input type="checkbox" id="delete-confirm" name="confirm" value="yes" required aria-describedby="delete-where"> ' +
-    '<label for="delete-confirm">Yes, delete this post from its networks</label></p>' +
+    '<p><label class="inline" for="delete-confirm"><input type="checkbox" id="delete-confirm" name="confirm" value="yes" required aria-describedby="delete-where"> ' +
+    'Yes, delete this post from its networks</label></p>' +
     '<p><button type="submit" class="danger">Delete from the networks</button></p></form>';
 }
 
