@@ -5,6 +5,8 @@ import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import { createXAdapter } from '../../shared/networks/x';
 import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { XFake } from '../../infra/local/sandbox/x';
+import { createWordpressAdapter } from '../../shared/networks/wordpress';
+import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
 import { buildRegistry } from '../../shared/networks/registry';
 import { MANAGE_FLAGS, manageFlags } from '../../shared/networks/manage-flags';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
@@ -32,7 +34,7 @@ describe('the static delete / edit flags match the adapters', () => {
       const adapter = registry[name]!;
       expect({ name, delete: typeof adapter.delete === 'function', edit: typeof adapter.edit === 'function' }).toEqual({ name, ...manageFlags(name) });
     }
-    expect(Object.keys(MANAGE_FLAGS).sort()).toEqual(['bluesky', 'discord', 'mastodon', 'telegram', 'x']);
+    expect(Object.keys(MANAGE_FLAGS).sort()).toEqual(['bluesky', 'discord', 'mastodon', 'telegram', 'wordpress', 'x']);
   });
 });
 
@@ -187,5 +189,35 @@ describe('x (delete only)', () => {
     expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
     expect(await adapter.delete!(ref, testContext({ ...creds, access_token: 'nope' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
     expect(adapter.edit).toBeUndefined();
+  });
+});
+
+describe('wordpress', () => {
+  const fake = new FakeWordpress();
+  const adapter = createWordpressAdapter();
+  let creds: Record<string, string>;
+  const basic = FakeWordpress.basic();
+  beforeAll(async () => { await fake.start(); creds = { site_url: fake.url, username: WP_USER, app_password: WP_APP_PASSWORD }; });
+  afterAll(() => fake.stop());
+  beforeEach(() => fake.reset());
+
+  it('edit: POST /wp-json/wp/v2/posts/<id> {title, content} (escaped paragraphs) with Basic auth', async () => {
+    const ref = await publishedId(adapter, 'Old title\nold body', creds);
+    fake.requests.length = 0;
+    expect(await adapter.edit!(ref, content('New <title>\nnew body', { title: 'New <title>' }), testContext(creds).ctx)).toEqual({ ok: true, url: ref.url });
+    expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.json])).toEqual([
+      ['POST', `/wp-json/wp/v2/posts/${ref.id}`, basic, { title: 'New &lt;title&gt;', content: '<p>New &lt;title&gt;<br>\nnew body</p>' }],
+    ]);
+  });
+
+  it('delete: DELETE /wp-json/wp/v2/posts/<id> (to the trash); already trashed or unknown counts as deleted', async () => {
+    const ref = await publishedId(adapter, 'Title\nbody', creds);
+    fake.requests.length = 0;
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.url.search])).toEqual([['DELETE', `/wp-json/wp/v2/posts/${ref.id}`, basic, '']]);
+    expect(fake.trashed.has(Number(ref.id))).toBe(true);
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(await adapter.delete!({ id: '99999' }, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(await adapter.delete!(ref, testContext({ ...creds, app_password: 'wrong pass word xxxx' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
   });
 });
