@@ -1,4 +1,5 @@
 import { startTestTable, testDeps, type TestTable } from '../support/deps';
+import { manageFlags } from '../../shared/networks/manage-flags';
 import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
 import type { Deps } from '../../shared/app/deps';
@@ -40,7 +41,7 @@ describe('open catalog routes', () => {
     expect(res.status).toBe(200);
     const served = res.body.platforms as Array<Record<string, unknown>>;
     expect(served.map((p) => p.name)).toEqual(PLATFORMS.map((p) => p.name));
-    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual(JSON.parse(JSON.stringify(p)));
+    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual({ ...JSON.parse(JSON.stringify(p)), ...manageFlags(p.name) });
     // this test server has no LINKEDIN/FACEBOOK/INSTAGRAM/X/TIKTOK/YOUTUBE client id: none of them can be connected here
     for (const name of ['tiktok', 'youtube', 'linkedin', 'facebook', 'instagram', 'x']) {
       expect(served.find((x) => x.name === name)).toMatchObject({ oauth: true, available: false, unavailable_reason: 'not_configured', reason: expect.stringContaining(`${name.toUpperCase()}_CLIENT_ID`) });
