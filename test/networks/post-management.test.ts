@@ -51,7 +51,7 @@ describe('mastodon', () => {
     fake.requests.length = 0;
     expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
     expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.text])).toEqual([['DELETE', `/api/v1/statuses/${ref.id}`, 'Bearer good-token', '']]);
-    expect(fake.posted.has(ref.id)).toBe(false);
+    expect(fake.texts.has(ref.id)).toBe(false);
     expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
   });
 
@@ -60,7 +60,7 @@ describe('mastodon', () => {
     fake.requests.length = 0;
     expect(await adapter.edit!(ref, content('hello'), testContext(creds).ctx)).toEqual({ ok: true, url: ref.url });
     expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.json])).toEqual([['PUT', `/api/v1/statuses/${ref.id}`, 'Bearer good-token', { status: 'hello' }]]);
-    expect(fake.posted.get(ref.id)).toBe('hello');
+    expect(fake.texts.get(ref.id)).toBe('hello');
     fake.requests.length = 0;
     expect(await adapter.edit!(ref, content('a'.repeat(501)), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'text_too_long' });
     expect(fake.requests).toHaveLength(0);
@@ -215,7 +215,7 @@ describe('wordpress', () => {
     fake.requests.length = 0;
     expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
     expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.url.search])).toEqual([['DELETE', `/wp-json/wp/v2/posts/${ref.id}`, basic, '']]);
-    expect(fake.trashed.has(Number(ref.id))).toBe(true);
+    expect(fake.posts.find((p) => p.id === Number(ref.id))?.status).toBe('trash');
     expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
     expect(await adapter.delete!({ id: '99999' }, testContext(creds).ctx)).toEqual({ ok: true });
     expect(await adapter.delete!(ref, testContext({ ...creds, app_password: 'wrong pass word xxxx' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });

@@ -2,9 +2,15 @@ import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server
 
 type Handler = (req: RecordedRequest) => FakeReply;
 
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** A status's `content` as Mastodon renders it: HTML paragraph, <br /> line breaks, mentions as h-card links showing @user. */
+const renderStatus = (text: string): string => `<p>${escapeHtml(text)
+  .replace(/@(\w+)@([\w.-]+\.[a-z]{2,})/gi, '<span class="h-card"><a href="https://$2/@$1" class="u-url mention">@<span>$1</span></a></span>')
+  .replace(/\n/g, '<br />')}</p>`;
+
 /**
  * A loopback Mastodon instance: verify_credentials, v2 instance, v2 media (+ v1 media polling), statuses and v2 search
- * (resolve=true finds `remoteStatuses`), as the
+ * (resolve=true finds `remoteStatuses`) and the account's statuses (`posted`, newest first, paged by max_id), as the
  * real API answers them, plus GET /media/<name> serving test media bytes.
  * Statuses it made can be deleted (`DELETE /api/v1/statuses/:id`) and edited (`PUT /api/v1/statuses/:id` {status})
  * as Mastodon does: an unknown or deleted status answers 404 Record not found.
@@ -19,9 +25,13 @@ export class MastodonFake extends NetworkSimulator {
   readonly remoteStatuses = new Map<string, string>();
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
   readonly overrides = new Map<string, Handler>();
+  /** Statuses of the account, as account statuses lists them (newest first): what was posted here, or seeded by a test. */
+  readonly posted: Array<{ id: string; content: string; created_at: string; url: string }> = [];
+  /** The fake's clock for created_at (a test sets its manual clock). */
+  now: () => number = Date.now;
   private statuses = 0;
   /** The statuses made and not deleted, by id, with their current text. */
-  readonly posted = new Map<string, string>();
+  readonly texts = new Map<string, string>();
   private uploads = 0;
   private polls = new Map<string, number>();
 
@@ -33,7 +43,8 @@ export class MastodonFake extends NetworkSimulator {
     this.polls.clear();
     this.remoteStatuses.clear();
     this.statuses = 0;
-    this.posted.clear();
+    this.texts.clear();
+    this.posted.length = 0;
     this.uploads = 0;
     this.processing = 0;
     this.maxCharacters = 500;
@@ -90,22 +101,35 @@ export class MastodonFake extends NetworkSimulator {
       }
       case 'POST /api/v1/statuses': {
         const id = String(1000 + ++this.statuses);
-        this.posted.set(id, String((req.json as { status?: unknown } | undefined)?.status ?? ''));
-        return { status: 200, body: { id, uri: `${this.url}/users/alice/statuses/${id}`, url: `${this.url}/@alice/${id}`, created_at: new Date().toISOString() } };
+        const text = String((req.json as { status?: unknown } | undefined)?.status ?? '');
+        const status = { id, url: `${this.url}/@alice/${id}`, created_at: new Date(this.now()).toISOString(), content: renderStatus(text) };
+        this.posted.unshift(status);
+        this.texts.set(id, text);
+        return { status: 200, body: { ...status, uri: `${this.url}/users/alice/statuses/${id}` } };
+      }
+      case 'GET /api/v1/accounts/1/statuses': {
+        const limit = Math.min(Number(req.url.searchParams.get('limit') ?? 20) || 20, 40);
+        const maxId = req.url.searchParams.get('max_id');
+        const from = maxId ? this.posted.findIndex((p) => p.id === maxId) + 1 : 0;
+        return { status: 200, body: (maxId && from === 0 ? [] : this.posted.slice(from, from + limit)) };
       }
       case 'DELETE /api/v1/statuses/:id':
       case 'PUT /api/v1/statuses/:id': {
         const id = decodeURIComponent(req.path.split('/').pop() ?? '');
-        const text = this.posted.get(id);
+        const text = this.texts.get(id);
         if (text === undefined) return { status: 404, body: { error: 'Record not found' } };
         const status = { id, uri: `${this.url}/users/alice/statuses/${id}`, url: `${this.url}/@alice/${id}` };
         if (req.method === 'DELETE') {
-          this.posted.delete(id);
+          this.texts.delete(id);
+          const listed = this.posted.findIndex((p) => p.id === id);
+          if (listed >= 0) this.posted.splice(listed, 1);
           return { status: 200, body: { ...status, text } };
         }
         const next = (req.json as { status?: unknown } | undefined)?.status;
         if (typeof next !== 'string' || !next.trim()) return { status: 422, body: { error: "Validation failed: Text can't be blank" } };
-        this.posted.set(id, next);
+        this.texts.set(id, next);
+        const listed = this.posted.find((p) => p.id === id);
+        if (listed) listed.content = renderStatus(next);
         return { status: 200, body: { ...status, content: `<p>${next}</p>`, edited_at: new Date().toISOString() } };
       }
       default:

@@ -5,6 +5,7 @@ import { BLUESKY_IMAGE_BYTES, BLUESKY_MAX_IMAGES, BLUESKY_MAX_VIDEOS, BLUESKY_TE
 import { buildFacets, findSpans } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
 import { createBlueskyManagement } from './manage';
+import { blueskyReadBack } from './read-back';
 import { blueskyPostRef } from '../post-refs';
 import { readVideoInfo } from '../../media/video-info';
 import { readLinkCard } from './link-card';
@@ -286,5 +287,6 @@ export function createBlueskyAdapter({
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     ...createBlueskyManagement({ base, sessions }),
+    readBack: blueskyReadBack(base, sessions),
   };
 }

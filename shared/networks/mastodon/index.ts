@@ -4,6 +4,7 @@ import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishCont
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { checkContent, field, mastodonFailure, normaliseInstanceUrl, str } from './rules';
 import { createMastodonManagement } from './manage';
+import { mastodonReadBack } from './read-back';
 
 export interface MastodonAdapterOptions {
   /** Wait between polls of a media attachment that is still processing (202 / 206). */
@@ -177,5 +178,6 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     ...createMastodonManagement(),
+    readBack: mastodonReadBack,
   };
 }

@@ -3,6 +3,7 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published
 import { articleTitle } from '../article-title';
 import { createWordpressManagement } from './manage';
 import { checkWordpress, htmlParagraphs, normaliseStatus, postBody, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus } from './limits';
+import { wordpressReadBack } from './read-back';
 
 export { htmlParagraphs, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus };
 
@@ -34,6 +35,7 @@ export function createWordpressAdapter(): NetworkAdapter {
     check: checkWordpress,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     ...createWordpressManagement({ site: readCredentials, failure: wpFailure }),
+    readBack: wordpressReadBack,
   };
 }
 

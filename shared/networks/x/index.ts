@@ -6,6 +6,7 @@ import { createXManagement } from './manage';
 import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
 import { bearer, me, X_API_BASE, type XOptions } from './oauth';
 import { checkContent } from './limits';
+import { xReadBack } from './read-back';
 import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
 import { trimBase } from '../../domain/values';
@@ -177,5 +178,6 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     ...createXManagement({ api }),
+    readBack: xReadBack(api),
   };
 }
