@@ -7,7 +7,6 @@ import { contentFor } from '../publish/content';
 import { freshCredentials, signInLost, type FreshCredentialsDeps } from '../oauth/credentials';
 import { networkContext } from '../network-context';
 import { labelOf } from '../publish/events';
-import { recordEvent } from '../webhooks/record-event';
 import { log } from '../../log';
 import type { PostChangeMessage } from './change-message';
 import { changeDone, changeFailed, changeFromFailure } from './change-results';
@@ -47,9 +46,16 @@ export async function applyChange(deps: ApplyChangeDeps, msg: PostChangeMessage)
     if (!outcome.ok && outcome.kind === 'reauth') await signInLost(deps, connection, outcome.error, found.post);
     result = outcome.ok ? changeDone(msg.platform, change.kind, outcome.url ?? ref.url) : changeFromFailure(msg.platform, outcome);
   }
+  // the event and the deleted mark are written before the result, so whoever sees the result sees them too
+  let queueDeliveries: (() => Promise<void>) | undefined;
+  if (result.ok && found) {
+    const event = changeEvent(deps, found.post, change, connection, result);
+    queueDeliveries = await deps.fanOut.prepare(event);
+    await deps.events.record(event);
+    if (change.kind === 'delete') await deps.postChanges.markDeleted(change.post_id, msg.platform, new Date(deps.clock.now()).toISOString());
+  }
   const after = await deps.postChanges.settle(change.post_id, change.id, msg.platform, result);
-  if (result.ok && change.kind === 'delete') await deps.postChanges.markDeleted(change.post_id, msg.platform, new Date(deps.clock.now()).toISOString());
-  if (result.ok && found) await recordEvent(deps, changeEvent(deps, found.post, change, connection, result));
+  await queueDeliveries?.();
   log.info('post change result', { post_id: change.post_id, change_id: change.id, kind: change.kind, platform: msg.platform, ok: result.ok, code: result.code });
   deps.resultSignal.ring(change.post_id);
   await releaseWhenDone(deps, after);
