@@ -167,7 +167,7 @@ describe('schedule sweep timer', () => {
     await schedule(deps, acc, { platform: 'discord', text: unique('arm 1'), run_at: inMinutes(30) });
     await schedule(deps, acc, { platform: 'discord', text: unique('arm 2'), run_at: inMinutes(31) });
     expect(crons).toEqual([]);
-    expect(SCHEDULE_SWEEP).toEqual({ name: 'schedule-sweep', cron: '*/5 * * * *', timezone: 'UTC' });
+    expect(SCHEDULE_SWEEP).toEqual({ name: 'schedule-sweep', cron: '* * * * *', timezone: 'UTC' });
     expect(DispatchInput.parse({ kind: 'schedule-sweep' })).toEqual({ kind: 'schedule-sweep' });
   });
 });
