@@ -98,8 +98,8 @@ describe('schedule sweep: leaves alone what it must not fire', () => {
     });
     expect(await dueMarker(canceled.schedule_id, canceled.run_at)).toBeUndefined();
 
-    w.clock.ms = Date.parse(publishing.run_at) + 1_000;
-    // another dispatcher has just claimed it (its run is in progress)
+    w.clock.ms = Date.parse(publishing.run_at) + SWEEP_GRACE_MS + 30_000;
+    // another dispatcher has just claimed it (its run is in progress, younger than STALE_RUN_MS)
     expect(await w.deps.schedules.claim(publishing.schedule_id, publishing.run_at, w.clock.now())).toBeDefined();
 
     w.clock.ms = Date.parse(publishing.run_at) + SWEEP_GRACE_MS + 60_000;
