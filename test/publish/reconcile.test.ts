@@ -11,6 +11,10 @@ import type { NetworkAdapter, ReadBackOutcome, ReadBackQuery } from '../../share
 import type { PublishMessage } from '../../shared/app/publish/publish-message';
 import type { Account } from '../../shared/ports/store';
 import type { EventFanOut } from '../../shared/ports/publishing';
+import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { connect } from '../../shared/app/connections';
+import { contentFor } from '../../shared/app/publish/content';
+import { networkContext } from '../../shared/app/network-context';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
 beforeAll(async () => { w = await publishingWorld(); });
@@ -209,5 +213,44 @@ describe('the reconciliation sweep of published posts', () => {
       const net = (await w.deps.posts.get(post_id))!.networks[0];
       expect(net.state).toBe(settled ? 'done' : 'sending');
     }
+  });
+});
+
+describe('reconciliation with a real read-back (the Mastodon adapter against its loopback fake)', () => {
+  const mastodon = new MastodonFake();
+  beforeAll(async () => { await mastodon.start(); mastodon.now = () => w.clock.now(); });
+  afterAll(() => mastodon.stop());
+  afterEach(() => { w.queue.worker = w.deps; });
+  const statuses = (text: string) => mastodon.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/statuses' && (r.json as { status?: string })?.status === text).length;
+
+  it('a worker that sent and died: found on the network, settled published with its URL, not sent again; one that died before sending: sent once', async () => {
+    const acc = await w.newAccount('pro');
+    await connect(w.deps, acc, { platform: 'mastodon', credentials: { instance_url: mastodon.url, access_token: mastodon.token } });
+    w.queue.worker = undefined;
+    const publish = async (text: string) => {
+      const res = await publishPost(w.deps, acc, validatePost({ platform: 'mastodon', text }), { source: 'api', wait: false });
+      const claimed = await w.deps.posts.claim(res.post_id, 'mastodon', ['queued'], w.clock.now());
+      return { post_id: res.post_id, claimed: claimed!, msg: publishMessages().at(-1)! };
+    };
+
+    // the dead worker got as far as the network
+    const sent = await publish('Sent before the crash');
+    const creds = { instance_url: mastodon.url, access_token: mastodon.token };
+    const outcome = await w.deps.networks.mastodon!.publish(contentFor(sent.claimed.post.payload, 'mastodon', sent.post_id), networkContext(w.deps, creds));
+    expect(outcome.ok).toBe(true);
+    // the other one died right after its claim
+    const unsent = await publish('Never reached the network');
+    w.clock.advance(STALE_CLAIM_MS + 1);
+    await Promise.all([sendToNetwork(w.deps, sent.msg), sendToNetwork(w.deps, unsent.msg)]);
+
+    const found = await getPost(w.deps, acc.id, sent.post_id);
+    expect(found.results[0]).toMatchObject({ ok: true, status: 'published', id: outcome.ok && outcome.id, url: outcome.ok && outcome.url });
+    expect(found.events.find((e) => e.type === 'post.reconciled')!.data).toMatchObject({ decided_by_read_back: true, read_back: 'found', action: 'settled' });
+    expect(statuses('Sent before the crash')).toBe(1);
+
+    const resent = await getPost(w.deps, acc.id, unsent.post_id);
+    expect(resent.results[0]).toMatchObject({ ok: true, status: 'published', url: expect.stringContaining(mastodon.url) });
+    expect(resent.events.find((e) => e.type === 'post.reconciled')!.data).toMatchObject({ decided_by_read_back: true, read_back: 'absent', action: 'resent' });
+    expect(statuses('Never reached the network')).toBe(1);
   });
 });
