@@ -21,6 +21,13 @@ export function withSandboxLinks(registry: Registry, origin: string, simulated: 
     check: (content, credentials) => a.check(content, credentials),
     publish: async (content, ctx) => link(a.name, ctx.credentials, await a.publish(content, ctx)),
     ...(a.resume ? { resume: async (content, state, ctx) => link(a.name, ctx.credentials, await a.resume!(content, state, ctx)) } : {}),
+    // read-back (reconciling a stale claim) stays available in sandbox mode; a post found there links like a publish
+    ...(a.readBack ? {
+      readBack: async (content, query, ctx) => {
+        const seen = await a.readBack!(content, query, ctx);
+        return seen.state === 'found' && inSandbox(a.name, ctx.credentials) ? { ...seen, url: `${origin}/dev/sandbox/inbox#${a.name}` } : seen;
+      },
+    } : {}),
   });
   return Object.fromEntries(Object.entries(registry).map(([name, a]) => [name, wrap(a)])) as Registry;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import type { FakeHandler, RecordedRequest } from '../../infra/local/sandbox/server';
 import { WebhookReceiver } from '../webhooks/receiver';
 import { client, signupThroughApi } from '../support/runtime';
@@ -11,14 +11,15 @@ import { client, signupThroughApi } from '../support/runtime';
 /**
  * Nothing lost across a crash (docs/architecture.md "A post"): `npm start`'s own entry point (bin/local.ts, its SQS
  * in memory) runs as its own process and is killed with SIGKILL mid-work, then started again on the same DATA_DIR.
- * The networks (slow loopback fakes) and the webhook receiver live in this process, so they count across the kill.
+ * The networks (slow loopback fakes: Telegram, which cannot be read back, and Mastodon, which can) and the webhook
+ * receiver live in this process, so they count across the kill.
  * Each time: no network is sent twice, every network settles (the start-up sweep re-drives what the dead process
  * had queued or claimed), and every published network has exactly one post.published delivery id at the receiver.
  * The three kills run on one data dir in order: mid-fan-out, mid-webhook-delivery, mid-scheduled-fire.
  */
 const ROOT = path.join(__dirname, '..', '..');
 const telegram = new TelegramFake();
-const discord = new DiscordFake();
+const mastodon = new MastodonFake();
 const rx = new WebhookReceiver();
 let work = '';
 let server: ChildProcess | undefined;
@@ -31,11 +32,11 @@ const api: ReturnType<typeof client> = (...args) => client(base, key)(...args);
 let networkDelay = 0;
 let receiverDelay = 0;
 
-/** The text a network received in a send request (Telegram sendMessage, a Discord webhook execute). */
+/** The text a network received in a send request (Telegram sendMessage, a Mastodon status). */
 function sentText(req: RecordedRequest): string | undefined {
-  const body = req.json as { text?: string; content?: string } | undefined;
+  const body = req.json as { text?: string; status?: string } | undefined;
   if (req.path.endsWith('/sendMessage')) return body?.text;
-  if (req.method === 'POST' && req.path === discord.webhookPath) return body?.content;
+  if (req.method === 'POST' && req.path === '/api/v1/statuses') return body?.status;
   return undefined;
 }
 
@@ -47,7 +48,8 @@ function slowSends(server: { handler: FakeHandler }) {
   };
 }
 
-const sends = () => [...telegram.requests, ...discord.requests].map(sentText).filter((t): t is string => t !== undefined);
+const sends = () => [...telegram.requests, ...mastodon.requests].map(sentText).filter((t): t is string => t !== undefined);
+const mastodonSends = () => mastodon.requests.map(sentText).filter((t): t is string => t !== undefined);
 
 async function start(): Promise<void> {
   stderr = '';
@@ -90,7 +92,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
   }
 }
 
-type Result = { platform: string; ok: boolean; status: string; code?: string };
+type Result = { platform: string; ok: boolean; status: string; code?: string; error?: string };
 type PostView = { id: string; text: string; source: string; schedule_id?: string; results: Result[] };
 
 /** Every post of the account once no network of any is still queued, sending or scheduled. */
@@ -117,6 +119,11 @@ async function expectNothingLost(posts: PostView[]) {
     const times = sent.filter((t) => t === p.text).length;
     expect({ post: p.text, times: times <= p.results.length }).toEqual({ post: p.text, times: true });
     for (const r of p.results) if (r.status === 'published') expect(times).toBeGreaterThanOrEqual(1);
+    // Mastodon can be read back: a status it received is published, never left unknown (Telegram cannot: unknown)
+    const onMastodon = mastodonSends().filter((t) => t === p.text).length;
+    expect({ post: p.text, mastodon: onMastodon }).toEqual({ post: p.text, mastodon: onMastodon > 1 ? 1 : onMastodon });
+    const m = p.results.find((r) => r.platform === 'mastodon');
+    if (onMastodon) expect({ post: p.text, mastodon: m?.status, error: m?.error }).toEqual({ post: p.text, mastodon: 'published', error: undefined });
   }
   const expected = posts.flatMap((p) => p.results.map((r) => ({ post_id: p.id, platform: r.platform, type: r.ok ? 'post.published' : 'post.failed', reconciled: r.code === 'outcome_unknown' })));
   await until('every outcome delivered', () => (expected.every((e) => hooks().some((h) => h.type === e.type && h.data.post_id === e.post_id && h.data.platform === e.platform)) ? true : undefined));
@@ -129,20 +136,20 @@ async function expectNothingLost(posts: PostView[]) {
 
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-crash-'));
-  await Promise.all([telegram.start(), discord.start(), rx.start()]);
+  await Promise.all([telegram.start(), mastodon.start(), rx.start()]);
   slowSends(telegram.server);
-  slowSends(discord.server);
+  slowSends(mastodon.server);
   rx.reply = () => ({ status: 200, body: '{"ok":true}', delayMs: receiverDelay });
   await start();
   key = await signupThroughApi(base, 'crash@example.com', 'pro');
   expect((await api('POST', '/api/connect', { platform: 'telegram', credentials: { bot_token: telegram.token, chat_id: '@acmenews' } })).status).toBe(200);
-  expect((await api('POST', '/api/connect', { platform: 'discord', credentials: { webhook_url: discord.webhookUrl } })).status).toBe(200);
+  expect((await api('POST', '/api/connect', { platform: 'mastodon', credentials: { instance_url: mastodon.url, access_token: mastodon.token } })).status).toBe(200);
   expect((await api('POST', '/api/webhooks', { url: rx.url('/events'), events: ['post.published', 'post.failed', 'post.reconciled'] })).status).toBe(201);
 }, 120_000);
 
 afterAll(async () => {
   if (server) await kill();
-  await Promise.all([telegram.stop(), discord.stop(), rx.stop()]);
+  await Promise.all([telegram.stop(), mastodon.stop(), rx.stop()]);
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
@@ -150,7 +157,7 @@ describe('SIGKILL of npm start, then a restart on the same data: nothing lost, n
   it('killed mid-fan-out (sends to slow networks in flight)', async () => {
     networkDelay = 1_500;
     const texts = Array.from({ length: 6 }, (_, i) => `fan out ${i}`);
-    const accepted = texts.map((text) => api('POST', '/api/post', { platforms: ['telegram', 'discord'], text }).catch(() => undefined));
+    const accepted = texts.map((text) => api('POST', '/api/post', { platforms: ['telegram', 'mastodon'], text }).catch(() => undefined));
     await until('sends in flight', () => (sends().filter((t) => t.startsWith('fan out')).length >= 3 ? true : undefined));
     await kill();
     await Promise.all(accepted);
@@ -168,7 +175,7 @@ describe('SIGKILL of npm start, then a restart on the same data: nothing lost, n
     networkDelay = 0;
     receiverDelay = 3_000;
     const seen = rx.received.length;
-    const posted = await Promise.all(['hook 0', 'hook 1', 'hook 2'].map((text) => api('POST', '/api/post', { platforms: ['telegram', 'discord'], text })));
+    const posted = await Promise.all(['hook 0', 'hook 1', 'hook 2'].map((text) => api('POST', '/api/post', { platforms: ['telegram', 'mastodon'], text })));
     expect(posted.every((r) => r.status === 200)).toBe(true);
     await until('a delivery in flight', () => (rx.received.length > seen ? true : undefined));
     await kill();
@@ -182,7 +189,7 @@ describe('SIGKILL of npm start, then a restart on the same data: nothing lost, n
   it('killed mid-scheduled-fire (the alarm fired, the post is being sent)', async () => {
     networkDelay = 1_500;
     const runAt = new Date(Date.now() + 5_000).toISOString();
-    const scheduled = await Promise.all(['at five 0', 'at five 1', 'at five 2'].map((text) => api('POST', '/api/schedule', { platforms: ['telegram', 'discord'], text, run_at: runAt })));
+    const scheduled = await Promise.all(['at five 0', 'at five 1', 'at five 2'].map((text) => api('POST', '/api/schedule', { platforms: ['telegram', 'mastodon'], text, run_at: runAt })));
     expect(scheduled.map((r) => r.status)).toEqual([200, 200, 200]);
     await until('a scheduled send in flight', () => (sends().some((t) => t.startsWith('at five')) ? true : undefined), 30_000);
     await kill();
