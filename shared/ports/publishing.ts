@@ -88,6 +88,10 @@ export interface NetworkRecord {
   event?: ServiceEvent;
   /** When DELETE /api/posts/{id} took the post back on this network (ISO; shared/app/post-changes). */
   deleted_at?: string;
+  /** A stale claim taken over by the reconciliation (a worker died mid-send): take-overs so far. */
+  reconciles?: number;
+  /** The post.reconciled event of a network decided by reconciliation, stored with the same settle as `event`. */
+  reconciled_event?: ServiceEvent;
 }
 
 /** Fields written with a settle: deferrals, the reservation flag, and the resume state of a 'processing' network. */
@@ -97,6 +101,8 @@ export interface SettleExtra {
   resume_enc?: string;
   resume_at?: number;
   resumes?: number;
+  /** The post.reconciled event written with the settle (a network decided by reconciliation). */
+  reconciled_event?: ServiceEvent;
 }
 
 /** What a claim must also match: the deferral the message carries, and for a resume step its number and due time. */
@@ -118,8 +124,11 @@ export interface StoredPost {
  * settle are single conditional updates that answer the whole post (no re-read), and a poll is one small read.
  */
 export interface PostStore {
-  /** Writes the post with every network in one conditional put (the post id is new). */
-  create(post: PostRecord, networks: NetworkRecord[]): Promise<void>;
+  /**
+   * Writes the post with every network in one conditional put (the post id is new). With `reconcileAt` (ms), its
+   * reconciliation marker on the due index is written first, so no post exists that the sweep cannot find.
+   */
+  create(post: PostRecord, networks: NetworkRecord[], reconcileAt?: number): Promise<void>;
   /** The post, its networks and (for posts stored before networks were part of the post item) their own items. */
   get(postId: string): Promise<StoredPost | undefined>;
   /** The state and result of these networks only (a small projected read for the API's wait). */
@@ -135,10 +144,20 @@ export interface PostStore {
   claim(postId: string, platform: PlatformName, from: NetworkState[], nowMs: number, match?: ClaimMatch): Promise<StoredPost | undefined>;
   /**
    * Sets the final (or scheduled, or processing) state and result, with the outcome event when there is one; only
-   * from `sending` (throws otherwise). Answers the post after the change.
+   * from `sending`, and with `claimedAt` only the claim made then (a claim taken over by reconciliation is no longer
+   * the worker's): throws otherwise. Answers the post after the change.
    */
-  settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra?: SettleExtra, event?: ServiceEvent): Promise<StoredPost>;
+  settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra?: SettleExtra, event?: ServiceEvent, claimedAt?: number): Promise<StoredPost>;
   findByNetworkId(accountId: string, platform: PlatformName, networkPostId: string): Promise<string | undefined>;
+  /**
+   * Takes over a claim whose worker stopped (the reconciliation): `sending` with exactly `seenClaimedAt` becomes
+   * `sending` claimed at `nowMs`, take-overs + 1. Only one caller wins (the post after the change); a loser gets undefined.
+   */
+  takeOver(postId: string, platform: PlatformName, seenClaimedAt: number, nowMs: number): Promise<StoredPost | undefined>;
+  /** The reconciliation's due index: posts whose marker is due at or before `beforeMs`, oldest first. */
+  reconcileDue(beforeMs: number, limit: number): Promise<Array<{ post_id: string; due_at: number }>>;
+  /** Moves a post's marker from `fromMs` to `toMs` (the new one written first), or removes it (`toMs` undefined). */
+  moveReconcile(postId: string, fromMs: number, toMs: number | undefined): Promise<void>;
 }
 
 /** What the publish path reads from the account before sending: brands, connections, the actor's guardrails, approval rules. */
@@ -171,7 +190,7 @@ export interface PaceStore {
 /** A recorded event (spec §6 body); delivery to webhook endpoints subscribes to these. */
 export interface ServiceEvent {
   id: string;
-  type: 'post.published' | 'post.failed' | 'post.deleted' | 'post.edited' | 'connection.reauth_required' | 'webhook.test' | 'approval.requested' | 'approval.decided';
+  type: 'post.published' | 'post.failed' | 'post.deleted' | 'post.edited' | 'connection.reauth_required' | 'webhook.test' | 'approval.requested' | 'approval.decided' | 'post.reconciled';
   created_at: string;
   account_id: string;
   data: Record<string, unknown>;

@@ -13,6 +13,7 @@ import { chooseBrand } from './brand';
 import { contentFor, fingerprint } from './content';
 import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
 import { countOutcome, outcomeEvent } from './events';
+import { fanOutStored, reconcileAfterMs } from './durability';
 import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
@@ -148,11 +149,11 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     // refused before sending: final now, with its post.failed event (a held network records none)
     return { post_id: postId, account_id: account.id, platform, state: 'done', deferrals: 0, reserved: false, result, ...(result.held ? {} : { event: outcomeEvent(deps, post, connectionOf(platform), result) }) };
   });
-  const events = networks.flatMap((n) => (n.event ? [n.event] : []));
-  const queueEvents = await Promise.all(events.map((e) => deps.fanOut.prepare(e)));
-  await deps.posts.create(post, networks);
+  // the post (its events stored with it: the outbox) after its marker on the reconciliation's due index; then the
+  // deliveries of the events (a crash in between: the sweep writes them)
+  await deps.posts.create(post, networks, started + reconcileAfterMs(deps.settings));
   for (const n of networks) if (n.event) countOutcome(n.result!);
-  for (const queue of queueEvents) await queue();
+  await fanOutStored(deps, networks.flatMap((n) => (n.event ? [n.event] : [])));
 
   const respondBy = started + deps.settings.publishWaitMs;
   try {
@@ -228,10 +229,9 @@ async function failUnsent(deps: Pick<Deps, 'clock' | 'counters' | 'fanOut' | 'po
     if (!net) continue;
     const result = failed(platform, 'internal_error', 'The post could not be queued for sending');
     const event = outcomeEvent(deps, post, connectionOf(platform), result);
-    const queue = await deps.fanOut.prepare(event);
-    const after = await deps.posts.settle(post.id, platform, 'done', result, { reserved: false }, event);
+    const after = await deps.posts.settle(post.id, platform, 'done', result, { reserved: false }, event, net.claimed_at);
     countOutcome(result);
-    await queue();
+    await fanOutStored(deps, [event]);
     await giveBack(deps, post, [net]);
     settled.push(after.networks.find((n) => n.platform === platform)!);
   }
