@@ -20,7 +20,7 @@ export interface ApprovalRecord {
   platforms: PlatformName[];
   source: 'api' | 'schedule';
   schedule_id?: string;
-  actor?: { kind: 'key' | 'app'; id: string };
+  actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
   /** The requesting key's prefix (svc_live_abcd…), for the owner to recognise. */
   requested_by: string | null;
   /** The idempotency lock the held post keeps until it is decided (released on reject and expiry). */

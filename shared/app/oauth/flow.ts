@@ -8,7 +8,8 @@ import { newId, randomToken } from '../../domain/ids';
 import { checkRedirectAfter } from '../security/redirects';
 import { envName, isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
 import { sha256Hex } from '../../domain/api-key';
-import { connectionView, targetBrand } from '../connections';
+import { connectionView, targetBrandFor } from '../connections';
+import type { Actor } from '../auth';
 import { labelOf } from '../publish/events';
 import { networkContext } from '../network-context';
 import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
@@ -70,9 +71,9 @@ export async function authorizeUrl(deps: Pick<Deps, 'cipher' | 'clock' | 'tokens
  *    network takes it. The answered URL is this service's start link (one use), which sets the nonce cookie in the
  *    browser that opens it and sends it on to the network.
  */
-export async function startOAuth(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'oauth' | 'settings' | 'tokens'>, account: Account, name: string, input: { brand_id?: string; redirect_after?: string }) {
+export async function startOAuth(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'guardrails' | 'oauth' | 'settings' | 'tokens'>, account: Account, name: string, input: { brand_id?: string; redirect_after?: string }, actor?: Actor) {
   const net = await readyNetwork(deps, name);
-  const brand = await targetBrand(deps, account, input.brand_id);
+  const brand = await targetBrandFor(deps, account, input.brand_id, actor);
   const redirect_after = checkRedirectAfter(deps, account, input.redirect_after);
   const { url, nonce } = await authorizeUrl(deps, net, { account_id: account.id, brand_id: brand.id, redirect_after });
   const start = randomToken();
