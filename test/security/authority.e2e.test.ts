@@ -180,13 +180,14 @@ describe('hole 5: no 500 for odd inputs', () => {
     const post = { platform: 'bluesky', text: 'reply', per_platform: { bluesky: { reply_to: bad } } };
     const quote = { platform: 'bluesky', text: 'quote', per_platform: { bluesky: { quote: bad } } };
     for (const [path, body] of [
-      ['/api/post', post], ['/api/post', quote], ['/api/schedule', { ...post, scheduled_at: inFuture }],
-      ['/api/bulk', { posts: [{ ...post, scheduled_at: inFuture }] }], ['/api/recurring', { ...post, cron: '0 9 * * 1' }],
+      ['/api/post', post], ['/api/post', quote], ['/api/schedule', { ...post, run_at: inFuture }],
+      ['/api/bulk', { posts: [{ ...post, run_at: inFuture }] }], ['/api/recurring', { ...post, cron: '0 9 * * 1' }],
     ] as const) {
       const res = await api('POST', path, body);
       expect([path, res.status < 500]).toEqual([path, true]);
-      if (path !== '/api/bulk') expect([path, res.status]).toEqual([path, 400]);
-      else expect(JSON.stringify(res.body)).toMatch(/reply_to|invalid/);
+      // a bulk answers per row: the row is refused for its link, not for anything else
+      if (path !== '/api/bulk') expect([path, res.status, JSON.stringify(res.body)]).toEqual([path, 400, expect.stringMatching(/reply_to|quote/)]);
+      else expect(res.body).toMatchObject({ accepted: 0, rejected: 1, errors: [{ row: 1, error: expect.stringMatching(/reply_to|quote/) }] });
     }
     const viaMcp = await mcpCall(key, 'post_to_social', post);
     expect(viaMcp.isError).toBe(true);
@@ -196,7 +197,7 @@ describe('hole 5: no 500 for odd inputs', () => {
   it('/dashboard pages with done=__proto__ or error=__proto__ are ordinary pages', async () => {
     const { s } = await owner('proto-flash@example.com');
     for (const q of ['done=__proto__', 'error=__proto__', 'done=constructor', 'error=toString']) {
-      for (const page of ['/dashboard', '/dashboard/keys', '/dashboard/approvals', '/dashboard/webhooks']) {
+      for (const page of ['/dashboard/keys', '/dashboard/approvals', '/dashboard/webhooks', '/dashboard/brands', '/dashboard/branding', '/dashboard/connections']) {
         const res = await s.get(`${page}?${q}`);
         expect([page, q, res.status]).toEqual([page, q, 200]);
       }

@@ -52,6 +52,22 @@ export async function readyNetwork(deps: Pick<Deps, 'oauth' | 'settings'>, name:
 }
 
 /**
+ * The origins of the sign-in pages of the configured OAuth networks among `platforms` (a hosted page's forms
+ * redirect there): the origin of each provider's authorize URL, built without a state.
+ */
+export async function signInOrigins(deps: Pick<Deps, 'oauth' | 'settings'>, platforms: readonly PlatformName[]): Promise<string[]> {
+  const origins: string[] = [];
+  for (const p of platforms) {
+    if (!platformInfo(p).oauth || !(await isConfigured(deps, p))) continue;
+    const net = await readyNetwork(deps, p);
+    const url = net.provider.authorizeUrl({ app: net.app, state: 'origin', ...(net.provider.pkce ? { codeChallenge: 'origin' } : {}) });
+    const origin = URL.parse(url, deps.settings.publicBaseUrl)?.origin;
+    if (origin && origin !== 'null') origins.push(origin);
+  }
+  return origins;
+}
+
+/**
  * Builds the network's authorize URL for a new state (with a PKCE pair when the network takes one), bound to a new
  * browser nonce: the caller sets the nonce cookie in the browser it sends to `url`.
  */
