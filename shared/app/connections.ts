@@ -124,8 +124,15 @@ export async function listConnections(deps: Pick<Deps, 'brands' | 'connections'>
   };
 }
 
-export async function disconnect(deps: Pick<Deps, 'connections'>, accountId: string, connectionId: string) {
-  if (!isId('con', connectionId) || !(await deps.connections.delete(accountId, connectionId))) throw new NotFoundError('No such connection');
+/** DELETE /api/connections/{id}: a key or AI app limited to some brands removes only their connections (403 brand_not_allowed). */
+export async function disconnect(deps: Pick<Deps, 'connections' | 'guardrails'>, accountId: string, connectionId: string, actor?: Actor) {
+  if (!isId('con', connectionId)) throw new NotFoundError('No such connection');
+  const guard = actor ? await loadGuardrails(deps, accountId, actor) : undefined;
+  if (guard?.allowed_brands) {
+    const target = (await deps.connections.listByAccount(accountId)).find((c) => c.id === connectionId);
+    if (target) checkBrandAllowed(guard, target.brand_id);
+  }
+  if (!(await deps.connections.delete(accountId, connectionId))) throw new NotFoundError('No such connection');
   return { id: connectionId, deleted: true };
 }
 

@@ -108,6 +108,10 @@ describe('hole 1: a guarded key never mints its way out of its guardrails', () =
     expect((await limited.api('POST', '/api/connect-link', { brand_id: a })).status).toBe(200);
     expect(await limited.api('POST', '/api/connect', { ...dc(), brand_id: b.id })).toMatchObject({ status: 403, body: { code: 'brand_not_allowed' } });
     expect(await limited.api('POST', '/api/oauth/linkedin/url', { brand_id: b.id })).toMatchObject({ status: 403, body: { code: 'brand_not_allowed' } });
+    // nor remove brand B's connections
+    expect((await api('POST', '/api/connect', { ...dc(), brand_id: b.id })).status).toBe(200);
+    const bConn = ((await api('GET', '/api/connections')).body.connections as Array<{ id: string; brand_id: string }>).find((c) => c.brand_id === b.id)!;
+    expect(await limited.api('DELETE', `/api/connections/${bConn.id}`)).toMatchObject({ status: 403, body: { code: 'brand_not_allowed' } });
     const viaMcp = await mcpCall(secret.api_key, 'create_connect_link', { brand_id: b.id });
     expect(viaMcp.isError).toBe(true);
     expect(viaMcp.text).toContain('brand_not_allowed');
