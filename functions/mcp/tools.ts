@@ -114,7 +114,7 @@ export const TOOLS: ToolDef[] = [
     name: 'create_connect_link', title: 'Create a connect link',
     description: 'A hosted page (1 hour, no login) where a person connects networks into one brand: give it to the person who owns the social accounts.',
     input: o.ConnectLinkBody, output: o.ConnectLinkResponse, annotations: CREATE, route: routes.postConnectLink,
-    run: async ({ deps, principal }, input) => createConnectLink(deps, principal.account, input),
+    run: async ({ deps, principal }, input) => createConnectLink(deps, principal.account, input, principal.actor),
     summary: (out) => `Connect link for brand ${out.brand_id}, valid 1 hour: ${out.url}`,
   }),
   tool({

@@ -1048,7 +1048,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed single-use link for a client approver (no account needed), 72 hours; Pro and above */
+        /** A signed single-use link for a client approver (no account needed), 72 hours; Pro and above. Dashboard session and CSRF only: an API key or AI app never gets one (403 session_required) */
         post: operations["post-approval-client-link"];
         delete?: never;
         options?: never;
@@ -1102,6 +1102,23 @@ export interface paths {
         put?: never;
         /** The owner approves (publishes) or rejects (with a note) a held post */
         post: operations["post-dashboard-approval-decision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/approvals/{id}/client-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The owner sends a held post to a client approver (Pro and above): a single-use 72-hour review link, shown and optionally emailed */
+        post: operations["post-dashboard-approval-client-link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6083,6 +6100,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description cross_site_form: posted from another site (no session is set) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown link (HTML) */
             404: {
                 headers: {
@@ -6301,6 +6327,8 @@ export interface operations {
                             source: string;
                             schedule_id?: string;
                             requested_by: string | null;
+                            /** @description The name of the API key (or AI app) that sent the post */
+                            requested_by_name: string | null;
                             created_at: string;
                             expires_at: string;
                             decided_at: string | null;
@@ -6366,6 +6394,8 @@ export interface operations {
                         source: string;
                         schedule_id?: string;
                         requested_by: string | null;
+                        /** @description The name of the API key (or AI app) that sent the post */
+                        requested_by_name: string | null;
                         created_at: string;
                         expires_at: string;
                         decided_at: string | null;
@@ -6431,8 +6461,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
-            401: {
+            /** @description plan_feature (pro) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6440,8 +6470,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description plan_feature (pro) */
-            402: {
+            /** @description session_required (an API key or MCP token), csrf_failed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6460,15 +6490,6 @@ export interface operations {
             };
             /** @description approval_decided */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited (Retry-After) */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6623,6 +6644,63 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+            /** @description Already decided (HTML) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "post-dashboard-approval-client-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description The link (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Below Pro (HTML) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such approval (HTML) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Already decided (HTML) */
             409: {

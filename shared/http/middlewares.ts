@@ -15,7 +15,7 @@ import { config } from '../config';
 import { appendLogContext, errorFields, log } from '../log';
 import { sessionPrincipal, type SessionPrincipal } from '../app/dashboard/sign-in';
 import { csrfMatches, presentedCsrf, readCookie, sessionCookieName } from './session';
-import { extraFields, isOpenObject, knownFieldsAt, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
+import { extraFields, isOpenObject, knownFieldsAt, prototypeKeys, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
 
 /** Per-request state the middlewares fill in for the route function. */
 export interface RequestState {
@@ -283,6 +283,8 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
       } catch {
         throw new BadRequestError('The body is not valid JSON', { code: 'invalid_json' });
       }
+      const proto = prototypeKeys(json);
+      if (proto.length) throw unknownFieldError(proto);
       const res = route.body.safeParse(json);
       const extra = unknownFields(route.body, json, res.error);
       if (extra.length) throw unknownFieldError(extra);

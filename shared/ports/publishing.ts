@@ -1,7 +1,7 @@
 import type { PlatformName } from '../domain/platforms';
 import type { NetworkResult, PostPayload } from '../domain/post';
 import type { Account, Brand } from './store';
-import type { Guardrails } from './guardrails';
+import type { EffectiveGuardrails } from './guardrails';
 import type { ApprovalRule } from './approvals';
 
 /** Persistence ports of the publishing core. Every invariant is a single-item conditional write. */
@@ -57,8 +57,10 @@ export interface PostRecord {
   payload: PostPayload;
   created_at: string;
   /** Who published it (API key or AI app; issue 16), and the counter of its guardrails cap it was counted on. */
-  actor?: { kind: 'key' | 'app'; id: string };
+  actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
   cap_key?: string;
+  /** Further monthly caps this post counts on (guardrails of the keys above the actor), given back with cap_key. */
+  cap_keys?: string[];
   /** The approval it was held for (published once approved). */
   approval_id?: string;
 }
@@ -166,13 +168,14 @@ export interface PublishContext {
   account?: Account;
   brands: Brand[];
   connections: Connection[];
-  guardrails?: Guardrails;
+  /** The actor's guardrails in force (its own and those of the keys above it). */
+  guardrails?: EffectiveGuardrails;
   approvalRules: ApprovalRule[];
 }
 
 /** Reads a PublishContext (with the account item) in one query of the account's partition. */
 export interface PublishContextStore {
-  load(accountId: string, actor?: { kind: 'key' | 'app'; id: string }): Promise<PublishContext>;
+  load(accountId: string, actor?: { kind: 'key' | 'app'; id: string; above?: string[] }): Promise<PublishContext>;
 }
 
 export interface LockStore {

@@ -63,13 +63,17 @@ describe('registration and the authorization request', () => {
     expect(['http://a.example/cb', 'https://a.example/cb#x', 'javascript:alert(1)', 'data:text/html,x', 'not a url'].some(isAllowedRedirectUri)).toBe(false);
   });
 
-  it('errors after the redirect URI is known go back to the app; plain PKCE and foreign resources are refused', async () => {
+  it('every error before consent is a page, never a redirect to the app (RFC 9700 §4.11.2); plain PKCE and foreign resources are refused', async () => {
     const { deps } = testDeps(table);
     const client = await registerClient(deps, { client_name: 'Reg', redirect_uris: ['http://127.0.0.1:9999/cb'] });
     const base = { ...request(), client_id: client.client_id, redirect_uri: 'http://127.0.0.1:9999/cb' };
     const errorOf = async (q: Record<string, string>) => {
-      const r = await checkAuthorizeRequest(deps, q as never);
-      return r.ok ? 'ok' : new URL(r.redirect).searchParams.get('error');
+      try {
+        await checkAuthorizeRequest(deps, q as never);
+        return 'ok';
+      } catch (err) {
+        return err instanceof UnredirectableAuthorizeError ? err.error : String(err);
+      }
     };
     expect(await errorOf(base)).toBe('ok');
     expect(await errorOf({ ...base, code_challenge_method: 'plain' })).toBe('invalid_request');

@@ -81,6 +81,7 @@ export const keys = {
   aiAppByClient: (accountId: string, clientIdHash: string) => ({ pk: `ACC#${accountId}`, sk: `APPCLIENT#${clientIdHash}` }),
   oauthCode: (hash: string) => ({ pk: `OAUTHCODE#${hash}`, sk: 'CODE' }),
   oauthToken: (hash: string) => ({ pk: `OAUTHTOKEN#${hash}`, sk: 'TOKEN' }),
+  oauthGrant: (grantId: string) => ({ pk: `OAUTHGRANT#${grantId}`, sk: 'GRANT' }),
   // Guardrails per actor (API key or AI app) under the account.
   guardrails: (accountId: string, kind: string, id: string) => ({ pk: `ACC#${accountId}`, sk: `GUARD#${kind}#${id}` }),
   guardrailsPrefix: 'GUARD#',

@@ -18,7 +18,7 @@ import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
 import { reserveXCredits, xPlanRefusal } from './x-credits';
-import { checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
+import { checkActorCap, checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
 import { holdForApproval, holdReasonFrom, type HoldForApprovalDeps } from '../approvals/hold';
 import type { PublishMessage, PublishOptions } from './publish-message';
 import { giveBack, reservePosts } from './reservations';
@@ -62,16 +62,8 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   checkBrandAllowed(guard, brand.id);
 
   const refusedByGuard = valid.platforms.map((p) => platformRefusal(guard, p)).filter((r): r is NetworkResult => !!r);
-  if (!opts.approval) {
-    const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
-    const reason = holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
-    if (reason) {
-      // held: nothing is sent or spent, but the idempotency lock is kept until the decision
-      const lock = lockKeyOf(account, valid, brand.id);
-      await takeLock(deps, lock, valid, postId, started);
-      return holdForApproval(deps, { account, brand, postId, valid, platforms: allowed, reason, opts, lock: lock.key, refused: refusedByGuard, now: started });
-    }
-  }
+  const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
+  const holdReason = opts.approval ? undefined : holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
 
   const results = new Map<PlatformName, NetworkResult>();
   let sendable: Sendable[] = [];
@@ -94,6 +86,22 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
 
   sendable = await checkMedia(deps, sendable, results);
 
+  if (holdReason && sendable.length) {
+    // held: checked now as a direct post would be (networks refused up front fail in the answer; a cap or the
+    // plan's month that could never take the post refuses it), but nothing is sent or spent; the idempotency lock is
+    // kept until the decision
+    await checkActorCap(deps, account, opts.actor, guard, sendable.length, started);
+    const room = await postsLeft(deps, account, started);
+    for (const s of sendable.slice(room)) results.set(s.platform, monthUsedUp(deps, account, s.platform));
+    sendable = sendable.slice(0, room);
+  }
+  if (holdReason && sendable.length) {
+    const lock = lockKeyOf(account, valid, brand.id);
+    await takeLock(deps, lock, valid, postId, started);
+    const refused = valid.platforms.flatMap((p) => { const r = results.get(p); return r ? [r] : []; });
+    return holdForApproval(deps, { account, brand, postId, valid, platforms: sendable.map((s) => s.platform), reason: holdReason, opts, lock: lock.key, refused, now: started });
+  }
+
   let lock: string | undefined;
   if (sendable.length) {
     const l = lockKeyOf(account, valid, brand.id);
@@ -101,9 +109,9 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     lock = l.key;
   }
 
-  let capKey: string | undefined;
+  let capKeys: string[];
   try {
-    capKey = await reserveActorCap(deps, account, opts.actor, guard, sendable.length, started);
+    capKeys = await reserveActorCap(deps, account, opts.actor, guard, sendable.length, started);
   } catch (err) {
     if (lock) await deps.locks.release(lock, postId);
     throw err;
@@ -116,7 +124,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   let xCredits: number | undefined;
   for (const [i, s] of sendable.entries()) {
     if (i >= granted) {
-      results.set(s.platform, failed(s.platform, 'limit_reached', `The ${plan.name} plan's ${plan.posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) }));
+      results.set(s.platform, monthUsedUp(deps, account, s.platform));
       continue;
     }
     if (s.platform === 'x') {
@@ -131,7 +139,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     }
     reserved.push(s);
   }
-  if (capKey && reserved.length < sendable.length) await deps.counters.release(capKey, sendable.length - reserved.length);
+  if (reserved.length < sendable.length) for (const k of capKeys) await deps.counters.release(k, sendable.length - reserved.length);
   sendable = reserved;
 
   const post: PostRecord = {
@@ -139,7 +147,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     ...(opts.schedule_id ? { schedule_id: opts.schedule_id } : {}),
     idempotency_key: valid.idempotency_key ?? null, lock, platforms: valid.platforms, payload: valid.payload,
     created_at: new Date(started).toISOString(),
-    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKey ? { cap_key: capKey } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
+    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKeys.length ? { cap_key: capKeys[0], ...(capKeys.length > 1 ? { cap_keys: capKeys.slice(1) } : {}) } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
   };
   const connectionOf = (platform: PlatformName) => connections.find((c) => c.platform === platform);
   const networks: NetworkRecord[] = valid.platforms.map((platform) => {
@@ -177,6 +185,14 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   await releaseLockIfAllFailed(deps, post, final);
   return { post_id: postId, brand_id: brand.id, results: ordered };
 }
+
+/** The plan's monthly posts a held post can still count on now (as reservePosts would grant them). */
+async function postsLeft(deps: Pick<Deps, 'counters'>, account: Account, nowMs: number): Promise<number> {
+  return Math.max(0, PLANS[account.plan].posts_per_month - await deps.counters.get(usageKeys.posts(account.id, nowMs)));
+}
+
+const monthUsedUp = (deps: Pick<Deps, 'settings'>, account: Account, platform: PlatformName) =>
+  failed(platform, 'limit_reached', `The ${PLANS[account.plan].name} plan's ${PLANS[account.plan].posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) });
 
 /** The duplicate lock of a post: its idempotency_key for 24 hours, else the identical request for 2 minutes. */
 function lockKeyOf(account: Account, valid: ValidPost, brandId: string) {
