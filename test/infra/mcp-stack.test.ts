@@ -71,7 +71,7 @@ describe('MCP function', () => {
   });
 
   test('least privilege: it is granted exactly what the REST routes of its tools are granted', () => {
-    const toolGrants = new Set(TOOLS.flatMap((t) => t.route?.grants ?? []));
+    const toolGrants = new Set(TOOLS.flatMap((t) => routeList.find((r) => r.id === t.route?.id)?.grants ?? []));
     expect(new Set(routes.postMcp.grants)).toEqual(toolGrants);
     const roleId = (api.findResources('AWS::Lambda::Function') as Resources)[mcpFunctionId()]!.Properties.Role['Fn::GetAtt'][0];
     const actions = Object.values(api.findResources('AWS::IAM::Policy') as Resources)
