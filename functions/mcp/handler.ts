@@ -31,7 +31,8 @@ const callerOf = (authInfo: AuthInfo | undefined): CallerInfo => {
 
 /**
  * The 2026-07-28 revision (stateless, per-request envelope, server/discover): the SDK's handler, one per cold start,
- * asks the factory for a fresh server for each request. 2025-era requests never reach it (`legacy: 'reject'`).
+ * asks the factory for a fresh server for each request. 2025-era requests never reach it (`legacy` below serves
+ * them); server/discover lists the modern revisions, as the SDK does (2025 clients negotiate with initialize).
  */
 const modern = createMcpHandler((req) => {
   const info = callerOf(req.authInfo);

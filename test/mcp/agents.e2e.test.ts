@@ -77,6 +77,18 @@ describe('both protocol eras from the one endpoint', () => {
     });
     expect(init.headers.get('content-type')).toMatch(/application\/json/);
     expect(((await init.json()) as any).result).toMatchObject({ protocolVersion: '2025-11-25', capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} } });
+
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const discover = await fetch(`${rt.url}/api/mcp`, {
+      method: 'POST', headers: { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: envelope } }),
+    });
+    expect([discover.status, discover.status === 200 ? '' : await discover.text()]).toEqual([200, '']);
+    const found = ((await discover.json()) as any).result;
+    expect(found.supportedVersions).toEqual(['2026-07-28']); // 2025 revisions negotiate with initialize, above
+    expect(found).toMatchObject({ capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'social-publishing' } } });
   });
 });
 
