@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Deps } from '../../shared/app/deps';
 import type { McpCaller } from '../../shared/app/mcp-oauth/authenticate';
-import { TOOL_ROUTES, type ToolRoute } from './routes';
+import { TOOL_ROUTES, type ToolRoute } from './tool-routes';
 import * as s from '../../shared/api/schemas';
 import * as p from '../../shared/api/publish-schemas';
 import * as sch from '../../shared/api/schedule-schemas';
