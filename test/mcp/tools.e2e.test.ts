@@ -30,6 +30,9 @@ async function call(name: string, args: Record<string, unknown> = {}) {
   return await mcp.callTool({ name, arguments: args }) as CallToolResult & { structuredContent?: Record<string, any> };
 }
 
+/** Tools whose result (success or failure) was checked for its JSON text block. */
+const checked = new Set<string>();
+
 /** The one text block of a result: the summary line, then the data as JSON. */
 function textBlock(res: CallToolResult): { summary: string; data: Record<string, any> } {
   expect(res.content).toEqual([{ type: 'text', text: expect.any(String) }]);
@@ -44,6 +47,7 @@ async function ok(name: string, args: Record<string, unknown> = {}) {
   const res = await call(name, args);
   if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
   const { summary, data } = textBlock(res);
+  checked.add(name);
   expect(summary).toMatch(/^[^\n]+$/);
   expect(data).toEqual(res.structuredContent);
   return res.structuredContent!;
@@ -55,6 +59,7 @@ async function fails(name: string, args: Record<string, unknown>, code: string) 
   expect(res.isError).toBe(true);
   expect(res.structuredContent).toBeUndefined();
   const { summary, data: failure } = textBlock(res);
+  checked.add(name);
   expect(summary).toContain(code);
   expect(failure).toMatchObject({ code, error: expect.any(String), what: expect.any(String), fix: expect.any(String) });
   expect(failure.fix).not.toMatch(/\/api\/|GET |POST /);
@@ -178,6 +183,16 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
     expect(week.days).toHaveLength(7);
     expect(week.scheduled).toBeUndefined();
     await fails('plan_week', { prompt: 'Launch week', platforms: ['telegram'], brand_id: 'brd_doesnotexist' }, 'brand_not_found');
+  });
+
+  it('media, health and error tools; every tool answered its data as JSON under the summary line', async () => {
+    const link = await ok('create_media_upload_link', {});
+    expect(await ok('get_media_upload', { token: link.token })).toMatchObject({ status: 'open' });
+    await fails('get_media_upload', { token: 'x'.repeat(43) }, 'not_found');
+    expect(await ok('list_media', { limit: 5 })).toEqual({ media: [], next_before: null });
+    expect(await ok('get_connection_health', { brand_id: brandId })).toMatchObject({ healthy: 1, unhealthy: 0, connections: [expect.objectContaining({ platform: 'telegram', ok: true })] });
+    expect(await ok('explain_error', { code: 'text_too_long' })).toMatchObject({ known: true, fix: expect.stringContaining('generate_posts') });
+    expect([...checked].sort()).toEqual([...TOOL_NAMES].sort());
   });
 
   it('an unknown tool is a protocol error, not a tool result', async () => {
