@@ -1273,7 +1273,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405 */
+        /** The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405; a browser Origin outside the allow-list answers 403 */
         post: operations["post-mcp"];
         delete?: never;
         options?: never;
@@ -6949,6 +6949,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description origin_not_allowed: a browser Origin outside the allow-list */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
