@@ -102,7 +102,7 @@ describe('what an agent reads and is asked', () => {
     expect(resources.map((r) => r.uri).sort()).toEqual(['social://brands', 'social://connections', 'social://errors', 'social://networks', 'social://usage']);
     const { resourceTemplates } = await c.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['social://errors/{code}', 'social://networks/{platform}', 'social://posts/{post_id}']);
-    const read = async (uri: string) => JSON.parse((await c.readResource({ uri })).contents[0]!.text as string) as Record<string, any>;
+    const read = async (uri: string) => JSON.parse(((await c.readResource({ uri })).contents[0] as { text: string }).text) as Record<string, any>;
     expect((await read('social://networks')).networks).toHaveLength(16);
     expect(await read('social://networks/bluesky')).toMatchObject({ name: 'bluesky', text: { limit: 300, unit: 'graphemes' }, max_media: 4, post_kinds: expect.arrayContaining(['thread']) });
     expect((await read('social://brands')).brands).toEqual([expect.objectContaining({ id: brandId, name: 'Default' })]);
