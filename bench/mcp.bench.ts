@@ -108,6 +108,8 @@ async function coldStart(key: string, dataDir: string): Promise<void> {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'error',
       RUNTIME: 'local', DATA_DIR: dataDir, TABLE_NAME, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
       DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? '',
+      // the bundle leaves the AWS SDK out (Lambda's runtime has it): the project's copy stands in for it
+      NODE_PATH: path.join(ROOT, 'node_modules'),
     };
     console.log(`\n### MCP function cold start: bundle ${(out.outputFiles[0]!.contents.byteLength / 1024).toFixed(0)} KB, ${RUNS} fresh processes per first request`);
     for (const first of ['initialize', 'discover'] as const) {

@@ -31,6 +31,9 @@ export interface ApiStackProps extends StackProps {
   // --- Concurrency in AWS (issue 18)
   /** Reserved concurrency by route id (0 or absent: none), e.g. the publish route's, so a burst elsewhere cannot starve it. */
   reservedConcurrency?: Record<string, number>;
+  // --- MCP for browser clients (issue 25)
+  /** Browser origins allowed on the MCP and OAuth endpoints besides publicBaseUrl's (MCP_ALLOWED_ORIGINS, comma-separated). */
+  mcpAllowedOrigins?: string;
 }
 
 const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
@@ -178,7 +181,7 @@ export class ApiStack extends Stack {
     const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
     this.functionEnvironment = serviceEnvironment({
       data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix, billingSsmPrefix,
-      bedrockModelId,
+      bedrockModelId, ...(props.mcpAllowedOrigins ? { mcpAllowedOrigins: props.mcpAllowedOrigins } : {}),
     });
     this.grantTargets = {
       table: data.table,
@@ -275,7 +278,7 @@ export function routeThrottle(r: Pick<RouteDef, 'auth' | 'timeoutSeconds'>): { T
 /** The environment of shared/config.ts, as the service runs in AWS. Empty values are left out (config defaults). */
 export function serviceEnvironment(o: {
   data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string; billingSsmPrefix?: string;
-  bedrockModelId?: string;
+  bedrockModelId?: string; mcpAllowedOrigins?: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -297,6 +300,7 @@ export function serviceEnvironment(o: {
     POWERTOOLS_SERVICE_NAME: o.data.prefix,
     POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
     BEDROCK_MODEL_ID: o.bedrockModelId,
+    MCP_ALLOWED_ORIGINS: o.mcpAllowedOrigins,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }
