@@ -9,7 +9,7 @@ import { RecurringRequestSchema, ScheduleRequestSchema } from '../../shared/app/
 import * as m from '../../shared/api/media-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import * as ai from '../../shared/api/ai-schemas';
-import { PLATFORMS } from '../../shared/domain/platforms';
+import { listPlatforms } from '../../shared/app/platforms';
 import { PostRequestSchema, validatePost } from '../../shared/app/publish/request';
 import { MAX_BULK_ROWS } from '../../shared/app/schedule/request';
 import { publishPost } from '../../shared/app/publish/create-post';
@@ -132,7 +132,7 @@ export const TOOLS: ToolDef[] = [
     name: 'list_platforms', title: 'List networks',
     description: 'The 16 networks: what each needs (credentials or OAuth sign-in, media rules) and whether it is available now.',
     input: NoInput, output: s.PlatformsResponse, annotations: READ,
-    run: async () => ({ platforms: PLATFORMS }),
+    run: async ({ deps }) => ({ platforms: await listPlatforms(deps) }),
     summary: (out) => `${plural(out.platforms.length, 'network')}.`,
   }),
   tool({
