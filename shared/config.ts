@@ -124,6 +124,12 @@ const EnvSchema = z.object({
   // --- Local speed (issue 18)
   /** Local runtime only: the embedded DynamoDB's Unix socket, used instead of TCP to DYNAMODB_ENDPOINT when set. */
   DYNAMODB_SOCKET: z.string().optional(),
+  // --- MCP for browser clients (issue 25)
+  /**
+   * Browser origins allowed on the MCP endpoint and the OAuth endpoints (comma-separated, e.g.
+   * `https://inspector.example.org,http://localhost:6274`), besides PUBLIC_BASE_URL's own; any other Origin gets 403.
+   */
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -1292,7 +1292,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405 */
+        /** The hosted MCP server: Streamable HTTP, stateless, JSON responses, protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403 */
         post: operations["post-mcp"];
         delete?: never;
         options?: never;
@@ -7220,6 +7220,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description origin_not_allowed: a browser Origin outside the allow-list */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

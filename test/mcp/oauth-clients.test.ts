@@ -11,6 +11,12 @@ let stop: () => Promise<void>;
 beforeAll(async () => ({ table, stop } = await startTestTable()));
 afterAll(() => stop());
 
+/** The failure object under the summary line of a failed tool result's text. */
+const failureOf = (res: { content: unknown[] }) => {
+  const text = (res.content[0] as { text: string }).text;
+  return JSON.parse(text.slice(text.indexOf('\n') + 1)) as Record<string, unknown>;
+};
+
 const DOC_URL = 'https://agent.example/oauth/client.json';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
@@ -93,7 +99,7 @@ describe('MCP rate limits', () => {
     for (let i = 0; i < 60; i++) expect((await callTool(app, 'list_platforms', {}, 'r')).isError).toBeFalsy();
     const limited = await callTool(app, 'list_platforms', {}, 'r');
     expect(limited.isError).toBe(true);
-    expect(JSON.parse((limited.content[0] as { text: string }).text)).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number), fix: expect.stringContaining('retry_after') });
+    expect(failureOf(limited)).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number), fix: expect.stringContaining('retry_after') });
     const key = { deps, principal: { account, actor: { kind: 'key' as const, id: 'key_rl' }, scopes: [...KEY_SCOPES] } };
     expect((await callTool(key, 'list_platforms', {}, 'r')).isError).toBeFalsy();
   });
@@ -109,7 +115,7 @@ describe('MCP rate limits', () => {
     ] as const) {
       const refused = await callTool(reader, tool, args, 'r');
       expect(refused.isError).toBe(true);
-      expect(JSON.parse((refused.content[0] as { text: string }).text)).toMatchObject({ code: 'key_scope', scope });
+      expect(failureOf(refused)).toMatchObject({ code: 'key_scope', scope });
     }
   });
 });

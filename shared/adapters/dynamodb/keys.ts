@@ -64,6 +64,8 @@ export const keys = {
   }),
   media: (mediaId: string) => ({ pk: `MEDIA#${mediaId}`, sk: 'MEDIA' }),
   mediaPrefix: 'MEDIA#',
+  /** The account's media by creation time (written with the item; listUploaded filters the uploaded ones). */
+  mediaByAccount: (accountId: string, createdAt: string, mediaId: string) => ({ gsi1pk: `ACC#${accountId}#MEDIA`, gsi1sk: `${createdAt}#${mediaId}` }),
   uploadLink: (hash: string) => ({ pk: `UPLINK#${hash}`, sk: 'UPLINK' }),
   uploadLinkPrefix: 'UPLINK#',
   // Billing (issue 13): each provider event claimed once; customer → account; the plan-change history per account.
