@@ -129,6 +129,7 @@ export const routes = {
   postGenerate: aiDraftsRoutes.postGenerate,
   postWeek: aiDraftsRoutes.postWeek,
   patchMe: accountRoutes.patchMe,
+  postValidate: publishingRoutes.postValidate,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

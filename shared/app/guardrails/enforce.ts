@@ -45,10 +45,13 @@ export async function reserveActorCap(deps: Pick<Deps, 'counters'>, account: Acc
   const key = actorCapKey(account.id, actor, nowMs);
   const ttl = Math.floor(nextMonthStart(nowMs).getTime() / 1000) + 86_400 * 40;
   const r = await deps.counters.increment(key, count, g.monthly_post_cap, ttl);
-  if (!r.allowed) {
-    throw new AppError(403, 'key_monthly_cap_reached', `This ${actor.kind === 'key' ? 'API key' : 'AI app'} may publish ${g.monthly_post_cap} network posts a month; ${Math.max(0, g.monthly_post_cap - r.count)} are left and this post needs ${count}`, {
-      details: { cap: g.monthly_post_cap, used: r.count, needed: count },
-    });
-  }
+  if (!r.allowed) throw actorCapReached(actor, g.monthly_post_cap, r.count, count);
   return key;
+}
+
+/** 403 key_monthly_cap_reached: `count` networks do not fit in the actor's cap with `used` spent. */
+export function actorCapReached(actor: Actor, cap: number, used: number, count: number): AppError {
+  return new AppError(403, 'key_monthly_cap_reached', `This ${actor.kind === 'key' ? 'API key' : 'AI app'} may publish ${cap} network posts a month; ${Math.max(0, cap - used)} are left and this post needs ${count}`, {
+    details: { cap, used, needed: count },
+  });
 }
