@@ -23,7 +23,7 @@ import { parseRunAt, scheduledLimit } from '../schedule/common';
 import { scheduleDuplicate, scheduleLockKey } from '../schedule/create';
 
 /** One network's verdict: ok, or the failure the real send would answer (code, error, what, fix, …). */
-export type ValidateResult = { platform: PlatformName; ok: true; status: 'ok' } | NetworkResult;
+export type ValidateResult = Omit<NetworkResult, 'status'> & { status: NetworkResult['status'] | 'ok' };
 
 export interface ValidateAnswer {
   /** Every network would pass every check. */
