@@ -1452,6 +1452,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent */
+        post: operations["post-validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2419,6 +2436,136 @@ export interface components {
             }[];
             start?: string;
             schedule?: boolean;
+        };
+        ValidateResponse: {
+            ok: boolean;
+            brand_id: string;
+            pending_approval: boolean;
+            run_at?: string;
+            media_checked: boolean;
+            results: components["schemas"]["NetworkResult"][];
+        };
+        ValidateRequest: {
+            platform?: string;
+            platforms?: string[];
+            text?: unknown;
+            title?: string;
+            video_url?: string;
+            photo_url?: string;
+            /**
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @example A red bicycle leaning against a brick wall
+             */
+            photo_alt?: string;
+            media?: {
+                url: string;
+                /** @enum {string} */
+                type?: "image" | "video";
+                /**
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @example A red bicycle leaning against a brick wall
+                 */
+                alt?: string;
+            }[];
+            /** @enum {string} */
+            privacy?: "public" | "unlisted" | "private";
+            subreddit?: string;
+            brand_id?: string;
+            per_platform?: {
+                [key: string]: {
+                    text?: string;
+                    title?: string;
+                    media?: {
+                        url: string;
+                        /** @enum {string} */
+                        type?: "image" | "video";
+                        /**
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @example A red bicycle leaning against a brick wall
+                         */
+                        alt?: string;
+                    }[];
+                    thread?: string[];
+                    first_comment?: string;
+                    /**
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
+                     */
+                    reply_to?: string;
+                    /**
+                     * @description Quote an existing post (x, bluesky): its link or id. On Bluesky a quote may carry images or a video as well.
+                     * @example https://x.com/jack/status/20
+                     */
+                    quote?: string;
+                    /**
+                     * @description A link card (bluesky, app.bsky.embed.external): true = the first link of the text, or the page URL. The page's title, description and image (og: tags) are read through the address guard; not combinable with media or quote.
+                     * @example true
+                     * @example https://example.com/launch
+                     */
+                    link_card?: true | string;
+                    /**
+                     * @description A poll (x): 2–4 options of up to 25 characters, open 5 minutes to 7 days. Not combinable with media or quote.
+                     * @example {
+                     *       "options": [
+                     *         "Tabs",
+                     *         "Spaces"
+                     *       ],
+                     *       "duration_minutes": 1440
+                     *     }
+                     */
+                    poll?: {
+                        options: string[];
+                        duration_minutes: number;
+                    };
+                    /**
+                     * @description Publish the video as a Reel (facebook: the video_reels flow; 3–90 s, 9:16 recommended). Needs exactly one video.
+                     * @example true
+                     * @constant
+                     */
+                    reel?: true;
+                    /**
+                     * @description TikTok's own privacy level (tiktok); it must be one the creator is offered (creator_info). An app that has not passed TikTok's audit is offered SELF_ONLY only. Without it, privacy maps public/unlisted/private to the nearest offered level.
+                     * @example SELF_ONLY
+                     * @enum {string}
+                     */
+                    privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    /**
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @example https://cdn.example.com/thumbs/launch.jpg
+                     */
+                    thumbnail_url?: string;
+                    /**
+                     * @description Add the uploaded video to this playlist of the channel (youtube, playlistItems.insert).
+                     * @example PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf
+                     */
+                    playlist_id?: string;
+                    /**
+                     * @description A document post (linkedin): a PDF shown as a swipeable carousel, with its title. The PDF is downloaded through the address guard (at most 50 MB) and uploaded to LinkedIn's Documents API. Not combinable with media.
+                     * @example {
+                     *       "url": "https://cdn.example.com/decks/q3-results.pdf",
+                     *       "title": "Q3 results in 8 slides"
+                     *     }
+                     */
+                    document?: {
+                        url: string;
+                        title: string;
+                    };
+                    /**
+                     * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
+                     * @example true
+                     * @constant
+                     */
+                    story?: true;
+                    hashtags?: string[];
+                    chars?: number;
+                    limit?: number;
+                };
+            };
+            idempotency_key?: string;
+            /** @description Validate as POST /api/schedule would take it (ISO 8601 with an offset, or next_slot) */
+            run_at?: string;
+            /** @description Also fetch each media link (through the address guard) to learn its real type and size; without it only what needs no download is checked */
+            check_media?: boolean;
         };
     };
     responses: never;
@@ -7453,6 +7600,84 @@ export interface operations {
             };
             /** @description ai_unavailable (Retry-After); nothing was spent */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateRequest"];
+            };
+        };
+        responses: {
+            /** @description Per network ok, or the code, what and fix it would fail with */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateResponse"];
+                };
+            };
+            /** @description invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, brand_not_allowed, key_monthly_cap_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description brand_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ambiguous_brand, duplicate_post */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
