@@ -16,7 +16,8 @@ export const publishingRoutes = {
     responses: {
       200: { description: 'One result per network, in request order', schema: p.PostResponse },
       202: { description: 'Held for approval: every network pending_approval, nothing sent (issue 16)', schema: a.HeldPostResponse },
-      400: E('invalid_request, caption_is_json, empty_text'), 404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
+      400: E('invalid_request, caption_is_json, empty_text'), 403: E('key_scope, brand_not_allowed, key_monthly_cap_reached'),
+      404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
     },
   },
   getPostStatus: {
@@ -43,7 +44,7 @@ export const publishingRoutes = {
     responses: { 200: { description: 'X credits', schema: o.XAddonResponse }, ...std },
   },
   postValidate: {
-    id: 'post-validate', method: 'POST', path: '/api/validate', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kms'],
+    id: 'post-validate', method: 'POST', path: '/api/validate', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt'],
     summary: 'Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent',
     body: ValidateRequestSchema, timeoutSeconds: 29,
     responses: {

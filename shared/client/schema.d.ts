@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The networks, what each needs, and whether it is available now */
+        /**
+         * The networks, what each needs, and whether it is available now
+         * @description The networks, what each needs, and whether it is available now. Auth: none.
+         */
         get: operations["get-platforms"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plans and their limits */
+        /**
+         * Plans and their limits
+         * @description Plans and their limits. Auth: none.
+         */
         get: operations["get-plans"];
         put?: never;
         post?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 document */
+        /**
+         * This OpenAPI 3.1 document
+         * @description This OpenAPI 3.1 document. Auth: none.
+         */
         get: operations["get-openapi"];
         put?: never;
         post?: never;
@@ -64,7 +73,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign up: emails a one-time confirmation link that issues the first API key (5 an hour per IP, 3 a day per email) */
+        /**
+         * Sign up: emails a one-time confirmation link that issues the first API key (5 an hour per IP, 3 a day per email)
+         * @description Sign up: emails a one-time confirmation link that issues the first API key (5 an hour per IP, 3 a day per email). Auth: none.
+         */
         post: operations["post-signup"];
         delete?: never;
         options?: never;
@@ -79,10 +91,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it */
+        /**
+         * Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it
+         * @description Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it. Auth: none.
+         */
         get: operations["get-signup-confirm"];
         put?: never;
-        /** Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form) */
+        /**
+         * Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form)
+         * @description Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form). Auth: none. Limit: 30 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-signup-confirm"];
         delete?: never;
         options?: never;
@@ -97,14 +115,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account, its plan, usage, brands and connections */
+        /**
+         * The account, its plan, usage, brands and connections
+         * @description The account, its plan, usage, brands and connections. Auth: an API key with the read scope.
+         */
         get: operations["get-me"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Account settings: the https origins redirect_after may lead to (besides this service) */
+        /**
+         * Account settings: the https origins redirect_after may lead to (besides this service)
+         * @description Account settings: the https origins redirect_after may lead to (besides this service). Auth: an API key with the manage scope.
+         */
         patch: operations["patch-me"];
         trace?: never;
     };
@@ -115,7 +139,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For each plan limit: limit, used, remaining, resets_at */
+        /**
+         * For each plan limit: limit, used, remaining, resets_at
+         * @description For each plan limit: limit, used, remaining, resets_at. Auth: an API key with the read scope.
+         */
         get: operations["get-usage"];
         put?: never;
         post?: never;
@@ -132,10 +159,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API keys (prefixes only) */
+        /**
+         * List API keys (prefixes only)
+         * @description List API keys (prefixes only). Auth: an API key with the read scope.
+         */
         get: operations["get-keys"];
         put?: never;
-        /** Create an API key (secret shown once); 20 a day per account */
+        /**
+         * Create an API key (secret shown once); 20 a day per account
+         * @description Create an API key (secret shown once); 20 a day per account. Auth: an API key with the manage scope. Limit: 20 requests per 86400 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-keys"];
         delete?: never;
         options?: never;
@@ -153,7 +186,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key at once */
+        /**
+         * Revoke an API key at once
+         * @description Revoke an API key at once. Auth: an API key with the manage scope.
+         */
         delete: operations["delete-key"];
         options?: never;
         head?: never;
@@ -167,10 +203,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List brands */
+        /**
+         * List brands
+         * @description List brands. Auth: an API key with the read scope.
+         */
         get: operations["get-brands"];
         put?: never;
-        /** Create a brand (plan brand limit: 400 brand_limit_reached) */
+        /**
+         * Create a brand (plan brand limit: 400 brand_limit_reached)
+         * @description Create a brand (plan brand limit: 400 brand_limit_reached). Auth: an API key with the manage scope.
+         */
         post: operations["post-brands"];
         delete?: never;
         options?: never;
@@ -191,7 +233,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a brand or set its timezone and posting slots */
+        /**
+         * Rename a brand or set its timezone and posting slots
+         * @description Rename a brand or set its timezone and posting slots. Auth: an API key with the manage scope.
+         */
         patch: operations["patch-brand"];
         trace?: never;
     };
@@ -204,7 +249,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Connect a credential network: the credentials are checked against the network, then stored encrypted */
+        /**
+         * Connect a credential network: the credentials are checked against the network, then stored encrypted
+         * @description Connect a credential network: the credentials are checked against the network, then stored encrypted. Auth: an API key with the manage scope.
+         */
         post: operations["post-connect"];
         delete?: never;
         options?: never;
@@ -219,7 +267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What is connected, per brand (never the credentials) */
+        /**
+         * What is connected, per brand (never the credentials)
+         * @description What is connected, per brand (never the credentials). Auth: an API key with the read scope.
+         */
         get: operations["get-connections"];
         put?: never;
         post?: never;
@@ -239,7 +290,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Disconnect a network */
+        /**
+         * Disconnect a network
+         * @description Disconnect a network. Auth: an API key with the manage scope.
+         */
         delete: operations["delete-connection"];
         options?: never;
         head?: never;
@@ -253,7 +307,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check the stored credentials against the network again (240 an hour per account) */
+        /**
+         * Check the stored credentials against the network again (240 an hour per account)
+         * @description Check the stored credentials against the network again (240 an hour per account). Auth: an API key with the read scope. Limit: 240 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         get: operations["get-connect-health"];
         put?: never;
         post?: never;
@@ -272,7 +329,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish to one or many networks in parallel: one result per network (60 a minute per account) */
+        /**
+         * Publish to one or many networks in parallel: one result per network (60 a minute per account)
+         * @description Publish to one or many networks in parallel: one result per network (60 a minute per account). Auth: an API key with the publish scope. Limit: 60 requests per 60 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-post"];
         delete?: never;
         options?: never;
@@ -287,7 +347,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A network's status for a post, by our post id (pst_…) or the network's own post id */
+        /**
+         * A network's status for a post, by our post id (pst_…) or the network's own post id
+         * @description A network's status for a post, by our post id (pst_…) or the network's own post id. Auth: an API key with the read scope.
+         */
         get: operations["get-post-status"];
         put?: never;
         post?: never;
@@ -304,7 +367,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Post history with results, newest first */
+        /**
+         * Post history with results, newest first
+         * @description Post history with results, newest first. Auth: an API key with the read scope.
+         */
         get: operations["get-posts"];
         put?: never;
         post?: never;
@@ -321,7 +387,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post with each network result and the events recorded for it */
+        /**
+         * One post with each network result and the events recorded for it
+         * @description One post with each network result and the events recorded for it. Auth: an API key with the read scope.
+         */
         get: operations["get-post"];
         put?: never;
         post?: never;
@@ -340,7 +409,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start an upload: a presigned PUT bound to the content type and size (at most 50 MB); 60 an hour per account */
+        /**
+         * Start an upload: a presigned PUT bound to the content type and size (at most 50 MB); 60 an hour per account
+         * @description Start an upload: a presigned PUT bound to the content type and size (at most 50 MB); 60 an hour per account. Auth: an API key with the publish scope. Limit: 60 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-media-upload-url"];
         delete?: never;
         options?: never;
@@ -355,7 +427,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload */
+        /**
+         * Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload
+         * @description Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload. Auth: an API key with the publish scope.
+         */
         get: operations["get-media-finalize"];
         put?: never;
         post?: never;
@@ -374,7 +449,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosted upload page for someone without an account (works once, for 1 hour); 30 an hour per account */
+        /**
+         * A hosted upload page for someone without an account (works once, for 1 hour); 30 an hour per account
+         * @description A hosted upload page for someone without an account (works once, for 1 hour); 30 an hour per account. Auth: an API key with the publish scope. Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-media-upload-link"];
         delete?: never;
         options?: never;
@@ -389,7 +467,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where an upload link stands (open, uploading, uploaded, expired) and the uploaded file's path */
+        /**
+         * Where an upload link stands (open, uploading, uploaded, expired) and the uploaded file's path
+         * @description Where an upload link stands (open, uploading, uploaded, expired) and the uploaded file's path. Auth: an API key with the read scope.
+         */
         get: operations["get-media-upload-link"];
         put?: never;
         post?: never;
@@ -406,7 +487,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The hosted upload page of an upload link (HTML; no login, only the token) */
+        /**
+         * The hosted upload page of an upload link (HTML; no login, only the token)
+         * @description The hosted upload page of an upload link (HTML; no login, only the token). Auth: none. Limit: 120 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         get: operations["get-media-upload-page"];
         put?: never;
         post?: never;
@@ -425,7 +509,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Called by the upload page: a presigned PUT for the link's account (token only) */
+        /**
+         * Called by the upload page: a presigned PUT for the link's account (token only)
+         * @description Called by the upload page: a presigned PUT for the link's account (token only). Auth: none. Limit: 30 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-media-upload-link-url"];
         delete?: never;
         options?: never;
@@ -442,7 +529,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Called by the upload page after the PUT: checks the file and closes the link (single use) */
+        /**
+         * Called by the upload page after the PUT: checks the file and closes the link (single use)
+         * @description Called by the upload page after the PUT: checks the file and closes the link (single use). Auth: none. Limit: 60 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-media-upload-link-complete"];
         delete?: never;
         options?: never;
@@ -457,13 +547,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted */
+        /**
+         * An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted
+         * @description An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted. Auth: none.
+         */
         get: operations["get-media-file"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /** An uploaded file's type and size (for fetchers that check a link with HEAD first) */
+        /**
+         * An uploaded file's type and size (for fetchers that check a link with HEAD first)
+         * @description An uploaded file's type and size (for fetchers that check a link with HEAD first). Auth: none.
+         */
         head: operations["head-media-file"];
         patch?: never;
         trace?: never;
@@ -475,10 +571,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints (never the secrets) */
+        /**
+         * List webhook endpoints (never the secrets)
+         * @description List webhook endpoints (never the secrets). Auth: an API key with the read scope.
+         */
         get: operations["get-webhooks"];
         put?: never;
-        /** Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account */
+        /**
+         * Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account
+         * @description Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account. Auth: an API key with the manage scope. Limit: 20 requests per 86400 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-webhooks"];
         delete?: never;
         options?: never;
@@ -496,7 +598,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a webhook endpoint (pending deliveries to it stop) */
+        /**
+         * Remove a webhook endpoint (pending deliveries to it stop)
+         * @description Remove a webhook endpoint (pending deliveries to it stop). Auth: an API key with the manage scope.
+         */
         delete: operations["delete-webhook"];
         options?: never;
         head?: never;
@@ -512,7 +617,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a webhook.test event to this endpoint (30 an hour per account) */
+        /**
+         * Send a webhook.test event to this endpoint (30 an hour per account)
+         * @description Send a webhook.test event to this endpoint (30 an hour per account). Auth: an API key with the manage scope. Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-webhook-test"];
         delete?: never;
         options?: never;
@@ -529,7 +637,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret */
+        /**
+         * New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret
+         * @description New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret. Auth: an API key with the manage scope. Limit: 20 requests per 86400 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-webhook-rotate"];
         delete?: never;
         options?: never;
@@ -544,7 +655,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of an endpoint: every try, newest first, paginated (kept 30 days) */
+        /**
+         * The delivery log of an endpoint: every try, newest first, paginated (kept 30 days)
+         * @description The delivery log of an endpoint: every try, newest first, paginated (kept 30 days). Auth: an API key with the read scope.
+         */
         get: operations["get-webhook-deliveries"];
         put?: never;
         post?: never;
@@ -563,7 +677,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again now, with the same Service-Delivery id (60 an hour per account) */
+        /**
+         * Send a delivery again now, with the same Service-Delivery id (60 an hour per account)
+         * @description Send a delivery again now, with the same Service-Delivery id (60 an hour per account). Auth: an API key with the manage scope. Limit: 60 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-webhook-redeliver"];
         delete?: never;
         options?: never;
@@ -578,10 +695,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor */
+        /**
+         * Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor
+         * @description Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor. Auth: an API key with the read scope.
+         */
         get: operations["get-schedules"];
         put?: never;
-        /** Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now */
+        /**
+         * Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now
+         * @description Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now. Auth: an API key with the publish scope.
+         */
         post: operations["post-schedule"];
         delete?: never;
         options?: never;
@@ -596,15 +719,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One scheduled post, with each network result once it ran */
+        /**
+         * One scheduled post, with each network result once it ran
+         * @description One scheduled post, with each network result once it ran. Auth: an API key with the read scope.
+         */
         get: operations["get-schedule"];
         put?: never;
         post?: never;
-        /** Cancel a scheduled post (409 once it is publishing or ran) */
+        /**
+         * Cancel a scheduled post (409 once it is publishing or ran)
+         * @description Cancel a scheduled post (409 once it is publishing or ran). Auth: an API key with the publish scope.
+         */
         delete: operations["delete-schedule"];
         options?: never;
         head?: never;
-        /** Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran) */
+        /**
+         * Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran)
+         * @description Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran). Auth: an API key with the publish scope.
+         */
         patch: operations["patch-schedule"];
         trace?: never;
     };
@@ -617,7 +749,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows */
+        /**
+         * Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows
+         * @description Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows. Auth: an API key with the publish scope.
+         */
         post: operations["post-bulk"];
         delete?: never;
         options?: never;
@@ -632,10 +767,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recurring schedules, newest first, with their next run */
+        /**
+         * Recurring schedules, newest first, with their next run
+         * @description Recurring schedules, newest first, with their next run. Auth: an API key with the read scope.
+         */
         get: operations["get-recurring-list"];
         put?: never;
-        /** A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at */
+        /**
+         * A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at
+         * @description A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at. Auth: an API key with the publish scope.
+         */
         post: operations["post-recurring"];
         delete?: never;
         options?: never;
@@ -650,11 +791,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One recurring schedule with its next run (each run is listed by GET /api/schedule with its recurring_id) */
+        /**
+         * One recurring schedule with its next run (each run is listed by GET /api/schedule with its recurring_id)
+         * @description One recurring schedule with its next run (each run is listed by GET /api/schedule with its recurring_id). Auth: an API key with the read scope.
+         */
         get: operations["get-recurring"];
         put?: never;
         post?: never;
-        /** Stop a recurring schedule (runs already made stay) */
+        /**
+         * Stop a recurring schedule (runs already made stay)
+         * @description Stop a recurring schedule (runs already made stay). Auth: an API key with the publish scope.
+         */
         delete: operations["delete-recurring"];
         options?: never;
         head?: never;
@@ -670,7 +817,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it */
+        /**
+         * The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it
+         * @description The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it. Auth: an API key with the manage scope.
+         */
         post: operations["post-oauth-url"];
         delete?: never;
         options?: never;
@@ -685,7 +835,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network */
+        /**
+         * The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network
+         * @description The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network. Auth: none. Limit: 60 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         get: operations["get-oauth-callback"];
         put?: never;
         post?: never;
@@ -704,7 +857,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The picker's answer: connects the chosen page / business account (form post from the picker page) */
+        /**
+         * The picker's answer: connects the chosen page / business account (form post from the picker page)
+         * @description The picker's answer: connects the chosen page / business account (form post from the picker page). Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-oauth-pick"];
         delete?: never;
         options?: never;
@@ -721,7 +877,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosted connect page (1 hour, no login) that connects networks into one brand: every network, or only `platform` */
+        /**
+         * A hosted connect page (1 hour, no login) that connects networks into one brand: every network, or only `platform`
+         * @description A hosted connect page (1 hour, no login) that connects networks into one brand: every network, or only `platform`. Auth: an API key with the manage scope.
+         */
         post: operations["post-connect-link"];
         delete?: never;
         options?: never;
@@ -736,7 +895,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms */
+        /**
+         * The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms
+         * @description The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms. Auth: none. Limit: 120 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         get: operations["get-connect-page"];
         put?: never;
         post?: never;
@@ -755,7 +917,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand) */
+        /**
+         * The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand)
+         * @description The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand). Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-connect-page-oauth"];
         delete?: never;
         options?: never;
@@ -772,7 +937,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The connect page's credential form: checked against the network and saved (encrypted) into the link's brand */
+        /**
+         * The connect page's credential form: checked against the network and saved (encrypted) into the link's brand
+         * @description The connect page's credential form: checked against the network and saved (encrypted) into the link's brand. Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-connect-page-credentials"];
         delete?: never;
         options?: never;
@@ -787,7 +955,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The X add-on: its credit rules, the plan's credits, used, left and the reset date */
+        /**
+         * The X add-on: its credit rules, the plan's credits, used, left and the reset date
+         * @description The X add-on: its credit rules, the plan's credits, used, left and the reset date. Auth: an API key with the read scope.
+         */
         get: operations["get-x"];
         put?: never;
         post?: never;
@@ -806,7 +977,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosted Stripe Checkout for a paid plan (monthly, or yearly 20% cheaper): open url to subscribe */
+        /**
+         * A hosted Stripe Checkout for a paid plan (monthly, or yearly 20% cheaper): open url to subscribe
+         * @description A hosted Stripe Checkout for a paid plan (monthly, or yearly 20% cheaper): open url to subscribe. Auth: an API key with the manage scope. Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-billing-checkout"];
         delete?: never;
         options?: never;
@@ -823,7 +997,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The Stripe customer portal: change plan, card, cancel, invoices */
+        /**
+         * The Stripe customer portal: change plan, card, cancel, invoices
+         * @description The Stripe customer portal: change plan, card, cancel, invoices. Auth: an API key with the manage scope. Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-billing-portal"];
         delete?: never;
         options?: never;
@@ -838,7 +1015,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change */
+        /**
+         * The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change
+         * @description The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change. Auth: an API key with the read scope.
+         */
         get: operations["get-billing"];
         put?: never;
         post?: never;
@@ -857,7 +1037,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval */
+        /**
+         * The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval
+         * @description The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval. Auth: a dashboard session (API keys are refused). Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-dashboard-plan-checkout"];
         delete?: never;
         options?: never;
@@ -874,7 +1057,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The Plan page's billing button: 303 to Stripe's customer portal */
+        /**
+         * The Plan page's billing button: 303 to Stripe's customer portal
+         * @description The Plan page's billing button: 303 to Stripe's customer portal. Auth: a dashboard session (API keys are refused). Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-dashboard-plan-portal"];
         delete?: never;
         options?: never;
@@ -891,7 +1077,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once */
+        /**
+         * Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once
+         * @description Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once. Auth: none.
+         */
         post: operations["post-billing-stripe-webhook"];
         delete?: never;
         options?: never;
@@ -906,10 +1095,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sign-in page: an email field for a magic link (HTML) */
+        /**
+         * The sign-in page: an email field for a magic link (HTML)
+         * @description The sign-in page: an email field for a magic link (HTML). Auth: none.
+         */
         get: operations["get-dashboard-sign-in"];
         put?: never;
-        /** Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email) */
+        /**
+         * Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email)
+         * @description Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email). Auth: none.
+         */
         post: operations["post-dashboard-sign-in"];
         delete?: never;
         options?: never;
@@ -924,10 +1119,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The emailed link: a page with one "Sign in" button (the GET never uses the link up) */
+        /**
+         * The emailed link: a page with one "Sign in" button (the GET never uses the link up)
+         * @description The emailed link: a page with one "Sign in" button (the GET never uses the link up). Auth: none.
+         */
         get: operations["get-dashboard-sign-in-link"];
         put?: never;
-        /** The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard */
+        /**
+         * The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard
+         * @description The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard. Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-dashboard-sign-in-link"];
         delete?: never;
         options?: never;
@@ -944,7 +1145,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the session at once and clears the cookie */
+        /**
+         * Ends the session at once and clears the cookie
+         * @description Ends the session at once and clears the cookie. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-sign-out"];
         delete?: never;
         options?: never;
@@ -959,7 +1163,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in */
+        /**
+         * Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in
+         * @description Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard"];
         put?: never;
         post?: never;
@@ -976,7 +1183,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The plan page every upgrade_url points to: the plan table and what the account uses */
+        /**
+         * The plan page every upgrade_url points to: the plan table and what the account uses
+         * @description The plan page every upgrade_url points to: the plan table and what the account uses. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-plan"];
         put?: never;
         post?: never;
@@ -994,7 +1204,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only */
+        /**
+         * Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only
+         * @description Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only. Auth: a dashboard session (API keys are refused).
+         */
         put: operations["put-guardrails"];
         post?: never;
         delete?: never;
@@ -1010,7 +1223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Held posts and their decisions, newest first (read-only: a key can never decide) */
+        /**
+         * Held posts and their decisions, newest first (read-only: a key can never decide)
+         * @description Held posts and their decisions, newest first (read-only: a key can never decide). Auth: an API key with the read scope.
+         */
         get: operations["get-approvals"];
         put?: never;
         post?: never;
@@ -1027,7 +1243,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One held post and its decision (read-only) */
+        /**
+         * One held post and its decision (read-only)
+         * @description One held post and its decision (read-only). Auth: an API key with the read scope.
+         */
         get: operations["get-approval"];
         put?: never;
         post?: never;
@@ -1046,7 +1265,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed single-use link for a client approver (no account needed), 72 hours; Pro and above */
+        /**
+         * A signed single-use link for a client approver (no account needed), 72 hours; Pro and above
+         * @description A signed single-use link for a client approver (no account needed), 72 hours; Pro and above. Auth: an API key with the manage scope.
+         */
         post: operations["post-approval-client-link"];
         delete?: never;
         options?: never;
@@ -1061,10 +1283,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The emailed owner link or a client approver link: the held post and two buttons (the GET never decides) */
+        /**
+         * The emailed owner link or a client approver link: the held post and two buttons (the GET never decides)
+         * @description The emailed owner link or a client approver link: the held post and two buttons (the GET never decides). Auth: none.
+         */
         get: operations["get-review"];
         put?: never;
-        /** Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once */
+        /**
+         * Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once
+         * @description Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once. Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-review"];
         delete?: never;
         options?: never;
@@ -1079,7 +1307,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Approvals: the queue of held posts, recent decisions, and the approval rules */
+        /**
+         * Approvals: the queue of held posts, recent decisions, and the approval rules
+         * @description Approvals: the queue of held posts, recent decisions, and the approval rules. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-approvals"];
         put?: never;
         post?: never;
@@ -1098,7 +1329,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The owner approves (publishes) or rejects (with a note) a held post */
+        /**
+         * The owner approves (publishes) or rejects (with a note) a held post
+         * @description The owner approves (publishes) or rejects (with a note) a held post. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-approval-decision"];
         delete?: never;
         options?: never;
@@ -1115,7 +1349,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sets the approval rule of the account or a brand (always, or for listed networks); paid plans */
+        /**
+         * Sets the approval rule of the account or a brand (always, or for listed networks); paid plans
+         * @description Sets the approval rule of the account or a brand (always, or for listed networks); paid plans. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-approval-rules"];
         delete?: never;
         options?: never;
@@ -1130,7 +1367,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts (activity log): filters by brand, network, status, source and dates; 50 a page */
+        /**
+         * Posts (activity log): filters by brand, network, status, source and dates; 50 a page
+         * @description Posts (activity log): filters by brand, network, status, source and dates; 50 a page. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-posts"];
         put?: never;
         post?: never;
@@ -1147,7 +1387,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link */
+        /**
+         * Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link
+         * @description Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-posts-export"];
         put?: never;
         post?: never;
@@ -1164,7 +1407,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post: each network's result and the post's events */
+        /**
+         * One post: each network's result and the post's events
+         * @description One post: each network's result and the post's events. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-post"];
         put?: never;
         post?: never;
@@ -1181,10 +1427,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API keys: create (secret shown once), revoke, and each key's guardrails */
+        /**
+         * API keys: create (secret shown once), revoke, and each key's guardrails
+         * @description API keys: create (secret shown once), revoke, and each key's guardrails. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-keys"];
         put?: never;
-        /** API keys page actions: create, revoke, guardrails */
+        /**
+         * API keys page actions: create, revoke, guardrails
+         * @description API keys page actions: create, revoke, guardrails. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-keys"];
         delete?: never;
         options?: never;
@@ -1199,10 +1451,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Brands: add, rename, time zone and posting slots */
+        /**
+         * Brands: add, rename, time zone and posting slots
+         * @description Brands: add, rename, time zone and posting slots. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-brands"];
         put?: never;
-        /** Brands page actions (form field action) */
+        /**
+         * Brands page actions (form field action)
+         * @description Brands page actions (form field action). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-brands"];
         delete?: never;
         options?: never;
@@ -1217,10 +1475,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Connections per brand: health check, reconnect link, disconnect */
+        /**
+         * Connections per brand: health check, reconnect link, disconnect
+         * @description Connections per brand: health check, reconnect link, disconnect. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-connections"];
         put?: never;
-        /** Connections page actions (form field action) */
+        /**
+         * Connections page actions (form field action)
+         * @description Connections page actions (form field action). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-connections"];
         delete?: never;
         options?: never;
@@ -1235,10 +1499,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhooks: add, test, rotate the secret, delivery log, redeliver */
+        /**
+         * Webhooks: add, test, rotate the secret, delivery log, redeliver
+         * @description Webhooks: add, test, rotate the secret, delivery log, redeliver. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-webhooks"];
         put?: never;
-        /** Webhooks page actions (form field action) */
+        /**
+         * Webhooks page actions (form field action)
+         * @description Webhooks page actions (form field action). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-webhooks"];
         delete?: never;
         options?: never;
@@ -1253,10 +1523,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Branding (white label) of the account and each brand; Pro and above */
+        /**
+         * Branding (white label) of the account and each brand; Pro and above
+         * @description Branding (white label) of the account and each brand; Pro and above. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-branding"];
         put?: never;
-        /** Branding page actions (form field action) */
+        /**
+         * Branding page actions (form field action)
+         * @description Branding page actions (form field action). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-branding"];
         delete?: never;
         options?: never;
@@ -1273,7 +1549,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405 */
+        /**
+         * The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405
+         * @description The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405. Auth: an API key with the read scope.
+         */
         post: operations["post-mcp"];
         delete?: never;
         options?: never;
@@ -1288,7 +1567,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Protected resource metadata of the MCP server (RFC 9728): its URL and its authorization server */
+        /**
+         * Protected resource metadata of the MCP server (RFC 9728): its URL and its authorization server
+         * @description Protected resource metadata of the MCP server (RFC 9728): its URL and its authorization server. Auth: none.
+         */
         get: operations["get-oauth-protected-resource"];
         put?: never;
         post?: never;
@@ -1305,7 +1587,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authorization server metadata (RFC 8414): code flow with PKCE S256, dynamic registration, client ID metadata documents, revocation */
+        /**
+         * Authorization server metadata (RFC 8414): code flow with PKCE S256, dynamic registration, client ID metadata documents, revocation
+         * @description Authorization server metadata (RFC 8414): code flow with PKCE S256, dynamic registration, client ID metadata documents, revocation. Auth: none.
+         */
         get: operations["get-oauth-authorization-server"];
         put?: never;
         post?: never;
@@ -1324,7 +1609,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP */
+        /**
+         * Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP
+         * @description Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP. Auth: none. Limit: 20 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-oauth-register"];
         delete?: never;
         options?: never;
@@ -1339,10 +1627,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authorization endpoint: the consent page (signed-in owner) for an MCP client; code flow with PKCE S256 only */
+        /**
+         * The authorization endpoint: the consent page (signed-in owner) for an MCP client; code flow with PKCE S256 only
+         * @description The authorization endpoint: the consent page (signed-in owner) for an MCP client; code flow with PKCE S256 only. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-apps-authorize"];
         put?: never;
-        /** The consent page's answer: allow (a single-use code for 5 minutes) or deny, back to the app's redirect URI */
+        /**
+         * The consent page's answer: allow (a single-use code for 5 minutes) or deny, back to the app's redirect URI
+         * @description The consent page's answer: allow (a single-use code for 5 minutes) or deny, back to the app's redirect URI. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-apps-authorize"];
         delete?: never;
         options?: never;
@@ -1359,7 +1653,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL */
+        /**
+         * Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL
+         * @description Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL. Auth: none. Limit: 120 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-oauth-token"];
         delete?: never;
         options?: never;
@@ -1376,7 +1673,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token revocation (RFC 7009): an access or refresh token stops working at once */
+        /**
+         * Token revocation (RFC 7009): an access or refresh token stops working at once
+         * @description Token revocation (RFC 7009): an access or refresh token stops working at once. Auth: none. Limit: 120 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-oauth-revoke"];
         delete?: never;
         options?: never;
@@ -1391,7 +1691,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The AI apps page: MCP clients the owner allowed, with revoke buttons */
+        /**
+         * The AI apps page: MCP clients the owner allowed, with revoke buttons
+         * @description The AI apps page: MCP clients the owner allowed, with revoke buttons. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-apps"];
         put?: never;
         post?: never;
@@ -1410,7 +1713,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke an AI app: its tokens stop working at once */
+        /**
+         * Revoke an AI app: its tokens stop working at once
+         * @description Revoke an AI app: its tokens stop working at once. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-app-revoke"];
         delete?: never;
         options?: never;
@@ -1427,7 +1733,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day */
+        /**
+         * One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day
+         * @description One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day. Auth: an API key with the publish scope.
+         */
         post: operations["post-generate"];
         delete?: never;
         options?: never;
@@ -1444,7 +1753,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft */
+        /**
+         * Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft
+         * @description Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft. Auth: an API key with the publish scope.
+         */
         post: operations["post-week"];
         delete?: never;
         options?: never;
@@ -1461,7 +1773,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent */
+        /**
+         * Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent
+         * @description Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent. Auth: an API key with the publish scope.
+         */
         post: operations["post-validate"];
         delete?: never;
         options?: never;
@@ -2596,6 +2911,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-plans": {
@@ -2622,6 +2946,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-openapi": {
@@ -2639,6 +2972,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2673,8 +3015,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid email */
+            /** @description Invalid email; also invalid_request, invalid_json, unknown_field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2684,6 +3044,15 @@ export interface operations {
             };
             /** @description Rate limited (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2711,8 +3080,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description confirm_with_post: JSON clients POST /api/signup/confirm {token} */
+            /** @description confirm_with_post: JSON clients POST /api/signup/confirm {token}; also unknown_field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2755,7 +3133,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2773,8 +3151,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2834,7 +3239,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2843,8 +3248,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2880,7 +3303,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_redirect_origin */
+            /** @description invalid_redirect_origin; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2889,7 +3312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2898,8 +3321,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2927,7 +3386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2936,8 +3395,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2967,7 +3444,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2976,8 +3453,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3023,7 +3518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3032,7 +3527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3041,8 +3536,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3077,7 +3608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3086,7 +3617,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found or already revoked */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or already revoked; also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3095,8 +3635,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3126,7 +3675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3135,8 +3684,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3174,7 +3741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input or brand_limit_reached */
+            /** @description Invalid input or brand_limit_reached; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3183,7 +3750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3192,8 +3759,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3231,8 +3834,26 @@ export interface operations {
                     "application/json": components["schemas"]["Brand"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3249,8 +3870,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3292,7 +3940,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_credentials, oauth_platform, brand_required */
+            /** @description invalid_credentials, oauth_platform, brand_required; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3301,7 +3949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3310,7 +3958,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3319,7 +3994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description network_unavailable */
+            /** @description network_unavailable; also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3355,7 +4030,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3364,8 +4039,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3393,8 +4086,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3411,8 +4113,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3456,7 +4167,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3465,7 +4185,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_connected */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_connected; also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3474,8 +4203,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3527,7 +4265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request, caption_is_json, empty_text */
+            /** @description invalid_request, caption_is_json, empty_text; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,8 +4274,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, brand_not_allowed, key_monthly_cap_reached; also email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3563,8 +4310,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3602,8 +4376,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3620,8 +4412,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3655,7 +4456,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3664,8 +4474,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3695,8 +4523,17 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3713,8 +4550,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3754,7 +4600,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadUrl"];
                 };
             };
-            /** @description Invalid content type or size */
+            /** @description Invalid content type or size; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,7 +4609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3772,7 +4618,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_large: more than 50 MB */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_large: more than 50 MB; also payload_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3781,8 +4636,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3812,7 +4685,7 @@ export interface operations {
                     "application/json": components["schemas"]["FinalizedMedia"];
                 };
             };
-            /** @description upload_mismatch: the stored file is not what was declared (it was deleted) */
+            /** @description upload_mismatch: the stored file is not what was declared (it was deleted); also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3821,8 +4694,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3839,8 +4721,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3880,7 +4771,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadLink"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3889,7 +4780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3898,8 +4789,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3929,8 +4856,17 @@ export interface operations {
                     "application/json": components["schemas"]["UploadLinkStatus"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3947,8 +4883,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3976,7 +4921,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown link (HTML) */
+            /** @description Unknown link (HTML); also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3989,6 +4934,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -4024,7 +4987,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadUrl"];
                 };
             };
-            /** @description Invalid or not accepted type */
+            /** @description Invalid or not accepted type; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4042,7 +5005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown link */
+            /** @description Unknown link; also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4060,7 +5023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_large */
+            /** @description too_large; also payload_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4069,8 +5032,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4114,7 +5095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description upload_mismatch */
+            /** @description upload_mismatch; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4132,7 +5113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not uploaded yet or unknown */
+            /** @description Not uploaded yet or unknown; also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4150,8 +5131,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4188,6 +5196,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "head-media-file": {
@@ -4215,6 +5232,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-webhooks": {
@@ -4237,7 +5263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4246,8 +5272,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4285,7 +5329,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url) */
+            /** @description invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4294,7 +5338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4303,8 +5347,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4338,8 +5418,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4356,8 +5445,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4392,8 +5490,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4410,8 +5517,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4445,8 +5561,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4463,8 +5588,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4500,7 +5634,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_cursor */
+            /** @description invalid_cursor; also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4509,8 +5643,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4527,8 +5670,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4565,8 +5717,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4592,8 +5753,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4632,7 +5802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request */
+            /** @description invalid_request; also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4641,7 +5811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4650,8 +5820,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4683,7 +5871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleCreated"];
                 };
             };
-            /** @description invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached */
+            /** @description invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4692,8 +5880,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, brand_not_allowed; also email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4719,8 +5916,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4750,8 +5974,17 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleDetail"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4768,8 +6001,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4799,8 +6041,17 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4826,8 +6077,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4861,7 +6121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description invalid_request, invalid_run_at, not_connected, no_free_slot */
+            /** @description invalid_request, invalid_run_at, not_connected, no_free_slot; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4870,8 +6130,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4897,8 +6166,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4931,7 +6227,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkResponse"];
                 };
             };
-            /** @description too_many_rows, invalid_csv */
+            /** @description too_many_rows, invalid_csv; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4940,7 +6236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4949,8 +6245,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4980,7 +6312,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4989,8 +6321,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5022,7 +6372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
-            /** @description invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached */
+            /** @description invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5031,8 +6381,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, brand_not_allowed; also email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5058,8 +6417,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5089,8 +6475,17 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5107,8 +6502,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5138,8 +6542,17 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5165,8 +6578,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5208,7 +6630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description not_oauth_platform, brand_required, invalid_redirect */
+            /** @description not_oauth_platform, brand_required, invalid_redirect; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5217,8 +6639,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5235,7 +6666,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5244,7 +6693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description oauth_not_configured */
+            /** @description oauth_not_configured; also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5285,12 +6734,21 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description oauth_state_invalid, oauth_state_used, oauth_denied (HTML) */
+            /** @description oauth_state_invalid, oauth_state_used, oauth_denied (HTML); also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description oauth_state_expired (HTML) */
             410: {
@@ -5299,12 +6757,30 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The network refused the code (HTML) */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5340,12 +6816,21 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description oauth_pick_invalid (HTML) */
+            /** @description oauth_pick_invalid (HTML); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description oauth_pick_expired (HTML) */
             410: {
@@ -5353,6 +6838,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5381,7 +6902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectLink"];
                 };
             };
-            /** @description invalid_request, brand_required */
+            /** @description invalid_request, brand_required; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5390,8 +6911,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5408,8 +6938,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5441,7 +6998,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown link (HTML) */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown link (HTML); also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5454,6 +7020,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5483,12 +7067,30 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The link is for another network (HTML) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Expired link (HTML) */
             410: {
@@ -5497,7 +7099,34 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description oauth_not_configured (HTML) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description oauth_not_configured (HTML); also service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5532,12 +7161,21 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_credentials (the page with the message) */
+            /** @description invalid_credentials (the page with the message); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Expired link (HTML) */
             410: {
@@ -5545,6 +7183,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5586,7 +7260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5595,8 +7269,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5628,7 +7320,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingUrl"];
                 };
             };
-            /** @description Invalid plan or interval */
+            /** @description Invalid plan or interval; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5637,8 +7329,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5655,7 +7356,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5673,7 +7392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description billing_unavailable: billing is not configured here (locally: POST /dev/plan) */
+            /** @description billing_unavailable: billing is not configured here (locally: POST /dev/plan); also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5702,7 +7421,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingUrl"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,7 +7430,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5729,7 +7457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description billing_unavailable: billing is not configured here (locally: POST /dev/plan) */
+            /** @description billing_unavailable: billing is not configured here (locally: POST /dev/plan); also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5758,7 +7486,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingOverview"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5767,8 +7495,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5801,7 +7547,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid form (the Plan page with the message) */
+            /** @description Invalid form (the Plan page with the message); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5824,7 +7570,34 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description billing_unavailable (the Plan page with the message) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description billing_unavailable (the Plan page with the message); also service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5856,6 +7629,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
                 headers: {
@@ -5865,7 +7647,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description billing_unavailable (the Plan page with the message) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description billing_unavailable (the Plan page with the message); also service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5910,7 +7719,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description billing_unavailable */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description billing_unavailable; also service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5939,6 +7757,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-sign-in": {
@@ -5964,12 +7800,30 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid email (HTML) */
+            /** @description Invalid email (HTML); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Rate limited (HTML) */
             429: {
@@ -5977,6 +7831,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5998,6 +7861,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown link (HTML) */
             404: {
                 headers: {
@@ -6011,6 +7883,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6037,6 +7918,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown link (HTML) */
             404: {
                 headers: {
@@ -6050,6 +7940,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6076,8 +8002,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6110,6 +8072,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-dashboard-plan": {
@@ -6138,6 +8127,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6183,7 +8199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6212,6 +8228,33 @@ export interface operations {
             };
             /** @description key_not_found, app_not_found, brand_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6269,7 +8312,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6278,8 +8330,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6332,8 +8402,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6350,8 +8429,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6385,7 +8473,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6396,6 +8484,15 @@ export interface operations {
             };
             /** @description plan_feature (pro) */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6421,8 +8518,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6450,7 +8556,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown or tampered link (HTML) */
+            /** @description Unknown or tampered link (HTML); also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6463,6 +8569,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6491,7 +8606,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown link (HTML) */
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown link (HTML); also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6504,6 +8628,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6533,6 +8693,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-approval-decision": {
@@ -6560,6 +8747,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
                 headers: {
@@ -6584,6 +8780,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6610,6 +8833,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description plan_feature (HTML) */
             402: {
                 headers: {
@@ -6619,6 +8851,33 @@ export interface operations {
             };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6659,6 +8918,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-dashboard-posts-export": {
@@ -6685,6 +8971,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-dashboard-post": {
@@ -6705,8 +9018,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6742,6 +9073,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-keys": {
@@ -6774,8 +9132,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6811,6 +9205,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-brands": {
@@ -6843,8 +9264,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6880,6 +9337,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-connections": {
@@ -6912,8 +9396,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6950,6 +9470,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-webhooks": {
@@ -6982,8 +9529,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7019,6 +9602,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-branding": {
@@ -7051,8 +9661,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7094,8 +9740,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7119,8 +9774,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7148,6 +9812,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
                 };
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-oauth-authorization-server": {
@@ -7166,6 +9839,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7200,7 +9882,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_client_metadata */
+            /** @description invalid_client_metadata; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7209,8 +9891,35 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7252,12 +9961,30 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown app or redirect URI (HTML) */
+            /** @description Unknown app or redirect URI (HTML); also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -7284,7 +10011,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown app or redirect URI (HTML) */
+            /** @description Unknown app or redirect URI (HTML); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7293,6 +10020,33 @@ export interface operations {
             };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7327,7 +10081,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description invalid_grant, invalid_request, invalid_target, unsupported_grant_type */
+            /** @description invalid_grant, invalid_request, invalid_target, unsupported_grant_type; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7336,8 +10090,35 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7370,7 +10151,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request */
+            /** @description invalid_request; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7379,8 +10160,35 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7415,6 +10223,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-app-revoke": {
@@ -7442,6 +10277,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
                 headers: {
@@ -7453,6 +10297,33 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7484,7 +10355,7 @@ export interface operations {
                     "application/json": components["schemas"]["GenerateResponse"];
                 };
             };
-            /** @description invalid_request (unknown or repeated networks) */
+            /** @description invalid_request (unknown or repeated networks); also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7493,8 +10364,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7511,6 +10391,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url) */
             429: {
                 headers: {
@@ -7520,7 +10418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ai_unavailable: the provider failed, timed out or throttled (Retry-After); nothing was spent */
+            /** @description ai_unavailable: the provider failed, timed out or throttled (Retry-After); nothing was spent; also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7553,7 +10451,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeekResponse"];
                 };
             };
-            /** @description invalid_request, invalid_start, no_free_slot */
+            /** @description invalid_request, invalid_start, no_free_slot; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7562,8 +10460,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7589,6 +10496,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url) */
             429: {
                 headers: {
@@ -7598,7 +10523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ai_unavailable (Retry-After); nothing was spent */
+            /** @description ai_unavailable (Retry-After); nothing was spent; also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7631,7 +10556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateResponse"];
                 };
             };
-            /** @description invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached */
+            /** @description invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7640,7 +10565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7649,7 +10574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description key_scope, brand_not_allowed, key_monthly_cap_reached */
+            /** @description key_scope, brand_not_allowed, key_monthly_cap_reached; also email_unverified */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7676,8 +10601,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
