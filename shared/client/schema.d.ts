@@ -394,10 +394,18 @@ export interface paths {
         get: operations["get-post"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a published post on its networks (or ?platforms=): one result per network; deleting again answers deleted without a network call
+         * @description Delete a published post on its networks (or ?platforms=): one result per network; deleting again answers deleted without a network call. Auth: an API key with the publish scope.
+         */
+        delete: operations["delete-post"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a published post's text (and per_platform text / title) where the network allows it: one result per network
+         * @description Edit a published post's text (and per_platform text / title) where the network allows it: one result per network. Auth: an API key with the publish scope.
+         */
+        patch: operations["patch-post"];
         trace?: never;
     };
     "/api/media/upload-url": {
@@ -1764,6 +1772,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/posts/{id}/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The post page's Edit and Delete buttons: edits or deletes the post on its networks and shows one result per network
+         * @description The post page's Edit and Delete buttons: edits or deletes the post on its networks and shows one result per network. Auth: a dashboard session (API keys are refused).
+         */
+        post: operations["post-dashboard-post-change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/validate": {
         parameters: {
             query?: never;
@@ -1816,6 +1844,10 @@ export interface components {
             unavailable_reason?: "not_configured" | "not_offered";
             /** @description The same in plain words */
             reason?: string;
+            /** @description DELETE /api/posts/{id} can take a published post back on this network */
+            delete: boolean;
+            /** @description PATCH /api/posts/{id} can edit a published post on this network */
+            edit: boolean;
         };
         Error: {
             error: string;
@@ -2753,6 +2785,24 @@ export interface components {
             }[];
             start?: string;
             schedule?: boolean;
+        };
+        PostChange: {
+            post_id: string;
+            /** @description The change sent to the networks; null when every result was decided without a network call */
+            change_id: string | null;
+            results: components["schemas"]["ChangeResult"][];
+        };
+        ChangeResult: {
+            platform: string;
+            ok: boolean;
+            /** @enum {string} */
+            status: "deleted" | "edited" | "failed" | "unknown";
+            code?: string;
+            error?: string;
+            what?: string;
+            fix?: string;
+            retry_after?: number;
+            url?: string;
         };
         ValidateResponse: {
             ok: boolean;
@@ -4545,6 +4595,210 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "delete-post": {
+        parameters: {
+            query?: {
+                platforms?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One result per network: deleted, or failed with code/what/fix (not_supported, not_published, …) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostChange"];
+                };
+            };
+            /** @description invalid_request; also unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit of this post is running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text?: string;
+                    title?: string;
+                    per_platform?: {
+                        [key: string]: {
+                            text?: string;
+                            title?: string;
+                        };
+                    };
+                    platforms?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per network: edited, or failed with code/what/fix (not_supported: delete and post again; text_too_long, …) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostChange"];
+                };
+            };
+            /** @description invalid_request, empty_text; also invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit of this post is running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8894,7 +9148,7 @@ export interface operations {
             query?: {
                 brand?: string;
                 platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
-                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing";
+                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing" | "deleted";
                 source?: "api" | "schedule";
                 from?: string;
                 to?: string;
@@ -8954,7 +9208,7 @@ export interface operations {
             query?: {
                 brand?: string;
                 platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
-                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing";
+                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing" | "deleted";
                 source?: "api" | "schedule";
                 from?: string;
                 to?: string;
@@ -10526,6 +10780,94 @@ export interface operations {
                 };
             };
             /** @description ai_unavailable (Retry-After); nothing was spent; also auth_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-dashboard-post-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description One result per network (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request, empty_text; also invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit is running (HTML) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
