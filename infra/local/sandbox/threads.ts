@@ -110,7 +110,7 @@ export class ThreadsFake extends OAuthFake {
       }
     }
     if (f.reply_to_id !== undefined && !/^\d+$/.test(f.reply_to_id)) return ThreadsFake.error('Param reply_to_id must be a media id.', 100);
-    const id = String(18_000_000_000_000_000 + ++this.n);
+    const id = `18${String(++this.n).padStart(15, '0')}`;
     const video = type === 'VIDEO';
     const error = video && this.failNextVideo ? this.failNextVideo : undefined;
     if (error) this.failNextVideo = undefined;
@@ -128,7 +128,7 @@ export class ThreadsFake extends OAuthFake {
     if (this.quotaUsage >= this.quotaTotal) return ThreadsFake.error('The user has reached the publishing limit.', 4, 2207042, 400);
     this.quotaUsage++;
     c.status = 'PUBLISHED';
-    const id = String(17_900_000_000_000_000 + ++this.n);
+    const id = `179${String(++this.n).padStart(14, '0')}`;
     this.published.set(id, c.params);
     return { body: { id } };
   }
