@@ -1574,7 +1574,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -1583,7 +1583,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -1601,7 +1601,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -1609,7 +1609,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -1651,7 +1651,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -1670,6 +1670,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -1789,7 +1836,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -1798,7 +1845,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -1816,7 +1863,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -1824,7 +1871,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -1866,7 +1913,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -1885,6 +1932,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -1952,7 +2046,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -1961,7 +2055,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -1979,7 +2073,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -1987,7 +2081,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -2029,7 +2123,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -2048,6 +2142,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -2112,7 +2253,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -2121,7 +2262,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -2139,7 +2280,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -2147,7 +2288,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -2189,7 +2330,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -2208,6 +2349,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -6008,7 +6196,7 @@ export interface operations {
             content: {
                 "application/json": {
                     monthly_post_cap?: number | null;
-                    allowed_platforms?: ("telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x")[] | null;
+                    allowed_platforms?: ("telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business")[] | null;
                     allowed_brands?: string[] | null;
                     always_require_approval?: boolean;
                 };
@@ -6485,7 +6673,7 @@ export interface operations {
         parameters: {
             query?: {
                 brand?: string;
-                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
+                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business";
                 status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing";
                 source?: "api" | "schedule";
                 from?: string;
@@ -6518,7 +6706,7 @@ export interface operations {
         parameters: {
             query?: {
                 brand?: string;
-                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
+                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business";
                 status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing";
                 source?: "api" | "schedule";
                 from?: string;
