@@ -5,7 +5,7 @@ import { graphFailure } from '../facebook/graph';
 import { trimBase } from '../../domain/values';
 import { THREADS_API_BASE, threadsGet, threadsPost, type ThreadsOptions } from './oauth';
 import { checkThreads } from './limits';
-import { containerError, threadsRefine } from './errors';
+import { containerError, threadsRefine } from './rules';
 
 export { createThreadsProvider, THREADS_SCOPES } from './oauth';
 

@@ -3,8 +3,8 @@ import { rejected } from '../failures';
 import type { GraphError } from '../facebook/graph';
 
 /**
- * Threads' own sorting on top of the Graph error envelope (graph.threads.net answers `{error:{message, type, code,
- * error_subcode}}` as graph.facebook.com does): media that Threads could not fetch → media_unreachable, media that
+ * Threads' local rules: its own sorting on top of the Graph error envelope (graph.threads.net answers `{error:
+ * {message, type, code, error_subcode}}` as graph.facebook.com does): media that Threads could not fetch → media_unreachable, media that
  * does not fit → bad_media, a text over the limit → text_too_long; the rest falls to graphFailure's codes
  * (190 → reauth, 4 / 17 / 32 / 613 → rate_limited, …).
  */
