@@ -42,7 +42,7 @@ describe('open catalog routes', () => {
     expect(served.map((p) => p.name)).toEqual(PLATFORMS.map((p) => p.name));
     for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual(JSON.parse(JSON.stringify(p)));
     // this test server has no LINKEDIN/FACEBOOK/INSTAGRAM/X/TIKTOK/YOUTUBE client id: none of them can be connected here
-    for (const name of ['tiktok', 'youtube', 'linkedin', 'facebook', 'instagram', 'x']) {
+    for (const name of ['tiktok', 'youtube', 'linkedin', 'facebook', 'instagram', 'x', 'threads', 'pinterest', 'google_business']) {
       expect(served.find((x) => x.name === name)).toMatchObject({ oauth: true, available: false, unavailable_reason: 'not_configured', reason: expect.stringContaining(`${name.toUpperCase()}_CLIENT_ID`) });
     }
     expect(served.find((x) => x.name === 'reddit')).toMatchObject({ available: false, unavailable_reason: 'not_offered' });
