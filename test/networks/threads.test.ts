@@ -203,6 +203,21 @@ describe('threads failures', () => {
   });
 });
 
+describe('the simulator against Threads\' documented examples', () => {
+  it('answers the publishing limit in the documented shape (overview: {data: [{quota_usage, config: {quota_total, quota_duration}}]})', async () => {
+    fake.quotaUsage = 4;
+    const res = await fetch(`${fake.url}/v1.0/${fake.userId}/threads_publishing_limit?fields=quota_usage,config&access_token=${fake.token}`);
+    expect(await res.json()).toEqual({ data: [{ quota_usage: 4, config: { quota_total: 250, quota_duration: 86400 } }] });
+  });
+
+  it('a container status answers {status, id} as in the troubleshooting example', async () => {
+    const made = await fetch(`${fake.url}/v1.0/${fake.userId}/threads`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ media_type: 'TEXT', text: 'hi', access_token: fake.token }).toString() });
+    const { id } = await made.json() as { id: string };
+    const res = await fetch(`${fake.url}/v1.0/${id}?fields=status,error_message&access_token=${fake.token}`);
+    expect(await res.json()).toEqual({ id, status: 'FINISHED' });
+  });
+});
+
 describe('threads content checks (before sending)', () => {
   it('500 characters, emojis weighing their UTF-8 bytes', () => {
     expect(checkThreads(content({ text: 'a'.repeat(500) }))).toBeUndefined();
