@@ -133,6 +133,14 @@ describe('google_business posts', () => {
   });
 });
 
+describe('google_business connection check', () => {
+  it('verify reads the location (readMask name,title); a location gone is rejected naming the fix', async () => {
+    expect(await adapter.verify(testContext(creds).ctx)).toEqual({ ok: true, handle: 'Acme Bakery Kreuzberg', credentials: creds });
+    expect(Object.fromEntries(fake.find('GET', '/v1/locations/2201')[0].url.searchParams)).toEqual({ readMask: 'name,title' });
+    expect(await adapter.verify(testContext({ ...creds, location_id: '9999' }).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('reconnect') });
+  });
+});
+
 describe('the simulator against Google\'s documented examples', () => {
   it('accepts the event post of developers.google.com/my-business/content/posts-data verbatim, and refuses an OFFER without its event', async () => {
     const post = (body: unknown) => fetch(`${fake.url}${POSTS}`, { method: 'POST', headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

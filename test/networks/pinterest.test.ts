@@ -155,6 +155,14 @@ describe('pinterest pins', () => {
   });
 });
 
+describe('pinterest connection check', () => {
+  it('verify reads the user account; a refused token is reauth', async () => {
+    expect(await adapter.verify(testContext(creds).ctx)).toEqual({ ok: true, handle: '@acmebakery', credentials: creds });
+    expect(fake.calls).toEqual(['GET /v5/user_account']);
+    expect(await adapter.verify(testContext({ ...creds, access_token: 'gone' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+  });
+});
+
 describe('pinterest content checks (before sending)', () => {
   it('one image or video; description ≤ 500; title ≤ 100; alt ≤ 500', () => {
     expect(checkPinterest(content())).toBeUndefined();

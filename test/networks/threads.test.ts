@@ -171,6 +171,14 @@ describe('threads posts', () => {
   });
 });
 
+describe('threads connection check', () => {
+  it('verify reads the profile; a token Threads refuses is reauth', async () => {
+    expect(await adapter.verify(testContext(creds).ctx)).toEqual({ ok: true, handle: '@acme.bakery', credentials: creds });
+    expect(Object.fromEntries(fake.find('GET', `/${user()}`)[0].url.searchParams)).toEqual({ fields: 'id,username', access_token: fake.token });
+    expect(await adapter.verify(testContext({ ...creds, access_token: 'gone' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+  });
+});
+
 describe('threads failures', () => {
   it('a profile at its publishing limit is refused before anything is created: rate_limited, nothing sent', async () => {
     fake.quotaUsage = 250;
