@@ -4,7 +4,7 @@ import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
 import type { RecordedRequest } from '../../infra/local/sandbox/server';
 import { ThreadsFake } from '../../infra/local/sandbox/threads';
-import { testContext } from './context';
+import { expireOnHang, testContext } from './context';
 import { oauthApp } from './oauth-support';
 
 /**
@@ -185,6 +185,14 @@ describe('threads failures', () => {
     const out = await adapter.publish(content({ media: [jpg(1)] }), testContext(creds).ctx);
     expect(out).toEqual({ ok: false, kind: 'rate_limited', retry_after: 3600, error: expect.stringContaining('250 of its 250 API posts in the last 24 hours') });
     expect(calls()).toEqual([`GET /${user()}/threads_publishing_limit`]);
+  });
+
+  it('the limit read does not answer before the deadline: transient (nothing exists on Threads yet), no container', async () => {
+    fake.failNext(`GET /${user()}/threads_publishing_limit`, { hang: true });
+    const { ctx, expire } = testContext(creds);
+    const out = await expireOnHang(fake.server, expire, () => adapter.publish(content(), ctx));
+    expect(out).toMatchObject({ ok: false, kind: 'transient', error: expect.stringContaining('nothing was posted') });
+    expect(fake.find('POST', `/${user()}/threads`)).toHaveLength(0);
   });
 
   it('one post left: it is sent', async () => {

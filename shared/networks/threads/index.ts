@@ -1,5 +1,5 @@
 import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
-import { guarded, rejected } from '../http';
+import { guarded, guardedBeforeCreate, rejected } from '../http';
 import { field, idString, num, str } from '../oauth-tokens';
 import { graphFailure } from '../facebook/graph';
 import { trimBase } from '../../domain/values';
@@ -197,7 +197,8 @@ export function createThreadsAdapter(opts: ThreadsAdapterOptions = {}): NetworkA
     if ('ok' in a) return a;
     const invalid = checkThreads(content);
     if (invalid) return invalid;
-    const quota = await quotaLeft(ctx, a);
+    // nothing exists on Threads yet: a timeout here is safe to retry
+    const quota = await guardedBeforeCreate(() => quotaLeft(ctx, a));
     if (quota) return quota;
     return firstComment(ctx, a, content, await publishMedia(content, ctx, a));
   }
