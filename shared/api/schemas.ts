@@ -15,6 +15,7 @@ export const PlatformSchema = z.object({
   name: z.string(), audit_required: z.boolean(), oauth: z.boolean(), fields: z.array(z.string()),
   optional_fields: z.array(z.string()).optional(), kind: z.literal('article').optional(), available: z.boolean(),
   needs: z.enum(['text', 'photo_or_video', 'video']), max_media: z.number().int(),
+  read_back: z.boolean().meta({ description: 'Whether a post whose worker stopped after sending can be looked for on the network (read back) and settled as published; false: such a post stays unknown' }),
   addon: z.object({ kind: z.literal('x_credits'), paid_plans_only: z.boolean(), rule: z.string(), details: z.string() }).optional(),
   unavailable_reason: z.enum(['not_configured', 'not_offered']).optional().meta({ description: 'Why available is false: this server has no app registration at the network, or the network is not offered' }),
   reason: z.string().optional().meta({ description: 'The same in plain words' }),

@@ -1468,6 +1468,8 @@ export interface components {
             /** @enum {string} */
             needs: "text" | "photo_or_video" | "video";
             max_media: number;
+            /** @description Whether a post whose worker stopped after sending can be looked for on the network (read back) and settled as published; false: such a post stays unknown */
+            read_back: boolean;
             addon?: {
                 /** @constant */
                 kind: "x_credits";

@@ -14,6 +14,7 @@ import { handler as getOpenapi } from '../../functions/http/get-openapi';
 import { handler as getConfirm } from '../../functions/http/get-signup-confirm';
 import { handler as postConfirm } from '../../functions/http/post-signup-confirm';
 import { PLATFORMS } from '../../shared/domain/platforms';
+import { READ_BACK } from '../../shared/networks/read-back-support';
 import { envClients } from '../../shared/adapters/env-oauth-clients';
 
 let table: TestTable;
@@ -40,7 +41,11 @@ describe('open catalog routes', () => {
     expect(res.status).toBe(200);
     const served = res.body.platforms as Array<Record<string, unknown>>;
     expect(served.map((p) => p.name)).toEqual(PLATFORMS.map((p) => p.name));
-    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual(JSON.parse(JSON.stringify(p)));
+    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual({ ...JSON.parse(JSON.stringify(p)), read_back: READ_BACK[p.name] });
+    // whether a post a dead worker may have sent can be looked for on the network, else it stays unknown
+    expect(served.find((x) => x.name === 'mastodon')).toMatchObject({ read_back: true });
+    expect(served.find((x) => x.name === 'telegram')).toMatchObject({ read_back: false });
+    for (const p of served) expect(typeof p.read_back).toBe('boolean');
     // this test server has no LINKEDIN/FACEBOOK/INSTAGRAM/X/TIKTOK/YOUTUBE client id: none of them can be connected here
     for (const name of ['tiktok', 'youtube', 'linkedin', 'facebook', 'instagram', 'x', 'threads', 'pinterest', 'google_business']) {
       expect(served.find((x) => x.name === name)).toMatchObject({ oauth: true, available: false, unavailable_reason: 'not_configured', reason: expect.stringContaining(`${name.toUpperCase()}_CLIENT_ID`) });

@@ -27,7 +27,7 @@ beforeEach(() => {
 it('with organisations on: the Community Management scopes are asked for, and accounts() lists the member then each administered page', async () => {
   const provider = createLinkedinProvider({ apiBase: fake.url, authBase: fake.url, organizations: true });
   const url = new URL(provider.authorizeUrl({ app, state: 'st-org' }));
-  expect(url.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social rw_organization_admin');
+  expect(url.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social rw_organization_admin r_organization_social');
   const tokens = await signInThrough(provider, app, { state: 'st-org' });
   fake.server.requests.length = 0;
   expect(await provider.accounts(tokens, testContext({}).ctx)).toEqual([

@@ -2,7 +2,7 @@ import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server
 
 /**
  * A loopback Bluesky PDS: createSession, uploadBlob, resolveHandle, createRecord, getServiceAuth (the token for the
- * video service) and app.bsky.feed.getPosts (`posts`, as the PDS proxies it to the AppView) as the real XRPC endpoints
+ * video service) app.bsky.feed.getPosts (`posts`) and app.bsky.feed.getAuthorFeed (`feed`, paged by cursor), as the PDS proxies them to the AppView, as the real XRPC endpoints
  * answer them, plus GET /media/<name> serving test media bytes. `override(nsid, reply)` replaces one endpoint's answer.
  */
 export class BlueskyFake extends NetworkSimulator {
@@ -15,6 +15,8 @@ export class BlueskyFake extends NetworkSimulator {
   readonly posts = new Map<string, { uri: string; cid: string; record: Record<string, unknown> }>();
   /** The service token getServiceAuth hands out (the video service accepts it). */
   serviceToken = 'service-token-1';
+  /** The account's author feed, newest first: posts created here, or seeded by a test (`repost` marks a repost item). */
+  readonly feed: Array<{ uri: string; cid: string; text: string; createdAt: string; repost?: boolean }> = [];
   readonly overrides = new Map<string, (req: RecordedRequest) => FakeReply>();
   private records = 0;
   private blobs = 0;
@@ -25,6 +27,7 @@ export class BlueskyFake extends NetworkSimulator {
     this.overrides.clear();
     this.media.clear();
     this.posts.clear();
+    this.feed.length = 0;
     this.records = 0;
     this.blobs = 0;
   }
@@ -80,10 +83,24 @@ export class BlueskyFake extends NetworkSimulator {
         const uris = req.url.searchParams.getAll('uris');
         return { status: 200, body: { posts: uris.map((u) => this.posts.get(u)).filter(Boolean) } };
       }
-      case 'com.atproto.repo.createRecord':
+      case 'com.atproto.repo.createRecord': {
         if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
         this.records++;
-        return { status: 200, body: { uri: `at://did:plc:alice/app.bsky.feed.post/rkey${this.records}`, cid: `bafycid${this.records}` } };
+        const created = { uri: `at://did:plc:alice/app.bsky.feed.post/rkey${this.records}`, cid: `bafycid${this.records}` };
+        const record = (req.json as { record?: { text?: string; createdAt?: string } } | undefined)?.record;
+        this.feed.unshift({ ...created, text: record?.text ?? '', createdAt: record?.createdAt ?? new Date().toISOString() });
+        return { status: 200, body: created };
+      }
+      case 'app.bsky.feed.getAuthorFeed': {
+        if (req.url.searchParams.get('actor') !== 'did:plc:alice') return { status: 400, body: { error: 'InvalidRequest', message: 'Profile not found' } };
+        const limit = Math.min(Number(req.url.searchParams.get('limit') ?? 50) || 50, 100);
+        const from = Number(req.url.searchParams.get('cursor') ?? 0);
+        const page = this.feed.slice(from, from + limit).map((p) => ({
+          post: { uri: p.uri, cid: p.cid, author: { did: 'did:plc:alice', handle: 'alice.test' }, record: { $type: 'app.bsky.feed.post', text: p.text, createdAt: p.createdAt }, indexedAt: p.createdAt },
+          ...(p.repost ? { reason: { $type: 'app.bsky.feed.defs#reasonRepost', by: { did: 'did:plc:alice' }, indexedAt: p.createdAt } } : {}),
+        }));
+        return { status: 200, body: { feed: page, ...(from + limit < this.feed.length ? { cursor: String(from + limit) } : {}) } };
+      }
       default:
         return { status: 501, body: { error: 'MethodNotImplemented', message: `no ${nsid}` } };
     }

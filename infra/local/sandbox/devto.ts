@@ -3,12 +3,22 @@ import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server
 export const DEVTO_KEY = 'devto-test-key-123';
 
 /**
- * A loopback Forem (dev.to) API: GET /api/users/me and POST /api/articles. Checks the `api-key` header like dev.to
+ * A loopback Forem (dev.to) API: GET /api/users/me, POST /api/articles and GET /api/articles/me/published (what it received, newest first). Checks the `api-key` header like dev.to
  * (401 {error:'unauthorized', status:401}); tests override a route's answer through `replies`.
  */
 export class FakeDevto extends NetworkSimulator {
-  replies: Partial<Record<'me' | 'articles', FakeReply>> = {};
+  replies: Partial<Record<'me' | 'articles' | 'published', FakeReply>> = {};
   nextId = 1001;
+  /** The account's articles, newest first: created here, or seeded by a test. */
+  readonly articles: Array<{ id: number; title: string; body_markdown: string; url: string; published: boolean; published_at: string | null }> = [];
+  /** The fake's clock for published_at (a test sets its manual clock). */
+  now: () => number = Date.now;
+
+  override reset(): void {
+    super.reset();
+    this.articles.length = 0;
+    this.replies = {};
+  }
 
 
   protected route(req: RecordedRequest): FakeReply {
@@ -19,10 +29,18 @@ export class FakeDevto extends NetworkSimulator {
     if (req.method === 'POST' && req.path === '/api/articles') {
       if (this.replies.articles) return this.replies.articles;
       const id = this.nextId++;
-      const article = (req.json as { article: { title: string; published: boolean } }).article;
+      const article = (req.json as { article: { title: string; body_markdown?: string; published: boolean } }).article;
       const slug = article.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
       const url = `https://dev.to/ada/${slug}${article.published ? '' : '-temp-slug-99'}`;
+      this.articles.unshift({ id, title: article.title, body_markdown: article.body_markdown ?? '', url, published: article.published, published_at: article.published ? new Date(this.now()).toISOString() : null });
       return { status: 201, body: { id, url, slug, published: article.published } };
+    }
+    if (req.method === 'GET' && req.path === '/api/articles/me/published') {
+      if (this.replies.published) return this.replies.published;
+      const perPage = Number(req.url.searchParams.get('per_page') ?? 30) || 30;
+      const page = Number(req.url.searchParams.get('page') ?? 1) || 1;
+      const published = this.articles.filter((a) => a.published).slice((page - 1) * perPage, page * perPage);
+      return { status: 200, body: published.map((a) => ({ type_of: 'article', ...a, published_timestamp: a.published_at })) };
     }
     return { status: 404, body: { error: 'not found', status: 404 } };
   }

@@ -8,7 +8,7 @@ export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id
  * A loopback Meta Graph API (one server for www.facebook.com and graph.facebook.com paths, all under the pinned
  * version): the Login dialog (auto-consent), `/oauth/access_token` (code → short-lived token, fb_exchange_token →
  * long-lived), `/me/accounts` (Page tokens derived from the user token, paged by `pageSize`), Page reads, and Page
- * feed / photos / videos posts with permalinks. Tokens travel as `access_token` (query or form). Errors use the Graph
+ * feed / photos / videos posts with permalinks, listed back by published_posts. Tokens travel as `access_token` (query or form). Errors use the Graph
  * envelope; an invalid token answers code 190. `failNext("METHOD /path-without-version", reply)` plays a reply once.
  * InstagramFake (instagram.ts) adds the Instagram endpoints through `extra`.
  */
@@ -18,6 +18,10 @@ export class FacebookFake extends OAuthFake {
   pageSize = 25;
   /** Published objects: id → permalink (absolute, or relative for videos as Graph answers). */
   readonly objects = new Map<string, string>();
+  /** Posts of each Page, newest first (as published_posts lists them): made here, or seeded by a test. */
+  readonly posts: Array<{ page: string; id: string; message: string; created_time: string; permalink_url: string }> = [];
+  /** The fake's clock for created_time (a test sets its manual clock). */
+  now: () => number = Date.now;
 
   static defaultPages(): FakePage[] {
     return [
@@ -33,6 +37,7 @@ export class FacebookFake extends OAuthFake {
   override reset(): void {
     super.reset();
     this.objects.clear();
+    this.posts.length = 0;
     this.pages = FacebookFake.defaultPages();
     this.pageSize = 25;
   }
@@ -79,19 +84,23 @@ export class FacebookFake extends OAuthFake {
       const link = this.objects.get(id);
       return link ? { body: { id, permalink_url: link } } : FacebookFake.error(100, `Unsupported get request. Object with ID '${id}' does not exist`, 33);
     }
+    if (req.method === 'GET' && page && edge === 'published_posts') return this.publishedPosts(page.id, params);
     if (req.method === 'POST' && page && ['feed', 'photos', 'videos'].includes(edge)) {
       if (!token.includes(`page${page.id}`)) return FacebookFake.error(200, '(#200) The user hasn\'t authorized the application to perform this action');
       const n = ++this.n;
+      const created_time = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, '+0000');
       if (edge === 'feed') {
         if (!params.message) return FacebookFake.error(100, '(#100) Missing message or attachment');
         const postId = `${page.id}_${9000 + n}`;
         this.objects.set(postId, `https://www.facebook.com/${page.id}/posts/pfbid0${n}`);
+        this.posts.unshift({ page: page.id, id: postId, message: params.message, created_time, permalink_url: this.objects.get(postId)! });
         return { body: { id: postId } };
       }
       if (edge === 'photos') {
         if (!params.url) return FacebookFake.error(324, '(#324) Requires upload file');
         const postId = `${page.id}_${9000 + n}`;
         this.objects.set(postId, `https://www.facebook.com/photo/?fbid=${8000 + n}`);
+        this.posts.unshift({ page: page.id, id: postId, message: params.caption ?? '', created_time, permalink_url: this.objects.get(postId)! });
         return { body: { id: String(8000 + n), post_id: postId } };
       }
       if (!params.file_url) return FacebookFake.error(100, '(#100) Requires file_url or source');
@@ -100,6 +109,19 @@ export class FacebookFake extends OAuthFake {
       return { body: { id: videoId } };
     }
     return FacebookFake.error(100, `Unknown path components: ${key}`, 2500);
+  }
+
+  /** A Page's posts newest first from `since` (unix seconds) on, `limit` per page, cursors.after / next while more remain. */
+  private publishedPosts(pageId: string, params: Record<string, string>): FakeReply {
+    const since = Number(params.since ?? 0) * 1000;
+    const mine = this.posts.filter((p) => p.page === pageId && Date.parse(p.created_time.replace('+0000', 'Z')) >= since);
+    const limit = Number(params.limit ?? 25);
+    const start = Number(params.after ?? 0);
+    const data = mine.slice(start, start + limit).map(({ page: _, ...p }) => p);
+    const end = start + data.length;
+    const paging: Record<string, unknown> = { cursors: { before: String(start), after: String(end) } };
+    if (end < mine.length) paging.next = `https://graph.facebook.com/${GRAPH_VERSION}/${pageId}/published_posts?after=${end}`;
+    return { body: { data, paging } };
   }
 
   private accounts(params: Record<string, string>, userToken: string): FakeReply {

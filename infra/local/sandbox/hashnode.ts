@@ -7,13 +7,23 @@ export const PUB2_ID = '64a1b2c3d4e5f60718293a4c';
 export interface GqlBody { query: string; variables?: { input?: Record<string, unknown> } }
 
 /**
- * A loopback Hashnode GraphQL endpoint (POST /). Answers `me`, `publishPost` and `createDraft` by looking at the
+ * A loopback Hashnode GraphQL endpoint (POST /). Answers `me`, `publishPost`, `createDraft` and `publication(id) { posts }` (what was published here, newest first) by looking at the
  * query text. A missing or wrong `Authorization` gives HTTP 200 with errors[UNAUTHENTICATED], as Hashnode does.
  * `schema: 'current'` refuses `coverImageOptions` on PublishPostInput the way Apollo refuses an unknown input field.
  */
 export class FakeHashnode extends NetworkSimulator {
-  replies: Partial<Record<'me' | 'publish' | 'draft', FakeReply>> = {};
+  replies: Partial<Record<'me' | 'publish' | 'draft' | 'posts', FakeReply>> = {};
   schema: 'legacy' | 'current' = 'legacy';
+  /** Posts of the publication, newest first: published here, or seeded by a test. */
+  readonly posts: Array<{ id: string; title: string; url: string; publishedAt: string; content: { markdown: string } }> = [];
+  /** The fake's clock for publishedAt (a test sets its manual clock). */
+  now: () => number = Date.now;
+
+  override reset(): void {
+    super.reset();
+    this.posts.length = 0;
+    this.replies = {};
+  }
   publications = [
     { id: PUB_ID, title: 'Ada writes', url: 'https://ada.hashnode.dev' },
     { id: PUB2_ID, title: 'Team blog', url: 'https://blog.example.com' },
@@ -41,7 +51,19 @@ export class FakeHashnode extends NetworkSimulator {
           body: { errors: [{ message: 'Variable "$input" got invalid value; Field "coverImageOptions" is not defined by type "PublishPostInput". Did you mean "coverImage"?', extensions: { code: 'BAD_USER_INPUT' } }] },
         };
       }
-      return { status: 200, body: { data: { publishPost: { post: { id: '6a603fb103e2cb323e7851f6', slug: 'hello', url: 'https://ada.hashnode.dev/hello' } } } } };
+      const input = (variables?.input ?? {}) as { title?: string; contentMarkdown?: string };
+      const [id, url] = ['6a603fb103e2cb323e7851f6', 'https://ada.hashnode.dev/hello'];
+      this.posts.unshift({ id, title: input.title ?? '', url, publishedAt: new Date(this.now()).toISOString(), content: { markdown: input.contentMarkdown ?? '' } });
+      return { status: 200, body: { data: { publishPost: { post: { id, slug: 'hello', url } } } } };
+    }
+    if (query.includes('publication(id: $id)')) {
+      if (this.replies.posts) return this.replies.posts;
+      const v = (variables ?? {}) as { id?: string; first?: number; after?: string };
+      if (!this.publications.some((p) => p.id === v.id)) return { status: 200, body: { data: { publication: null } } };
+      const first = Math.min(v.first ?? 20, 50);
+      const from = v.after ? Number(v.after) : 0;
+      const edges = this.posts.slice(from, from + first).map((node) => ({ node }));
+      return { status: 200, body: { data: { publication: { posts: { edges, pageInfo: { hasNextPage: from + first < this.posts.length, endCursor: String(from + first) } } } } } };
     }
     if (query.includes('createDraft(')) {
       return this.replies.draft ?? { status: 200, body: { data: { createDraft: { draft: { id: '6a603fb103e2cb323e785200' } } } } };

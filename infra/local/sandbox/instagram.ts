@@ -7,7 +7,8 @@ interface Container { id: string; params: Record<string, string>; polls: number;
  * The Meta Graph fake with Instagram content publishing (Facebook Login flavour): `GET /{ig-user-id}` (id, username),
  * `POST /{ig-user-id}/media` (containers, recorded with their parameters), `GET /{container}?fields=status_code,status`
  * (IN_PROGRESS for `containerPolls` reads, then FINISHED, or ERROR with `containerError` as the status text),
- * `POST /{ig-user-id}/media_publish` (9007 when the container is not FINISHED) and `GET /{media}?fields=permalink`.
+ * `POST /{ig-user-id}/media_publish` (9007 when the container is not FINISHED; published media are listed by
+ * `GET /{ig-user-id}/media`, newest first) and `GET /{media}?fields=permalink`.
  * Login, /me/accounts and the failNext queue come from FacebookFake.
  */
 export class InstagramFake extends FacebookFake {
@@ -15,11 +16,14 @@ export class InstagramFake extends FacebookFake {
   containerError?: string;
   readonly containers = new Map<string, Container>();
   private readonly media = new Map<string, string>();
+  /** Published media of each account, newest first (as /{ig-user-id}/media lists them): published here, or seeded by a test. */
+  readonly published: Array<{ ig: string; id: string; caption?: string; timestamp: string; permalink: string }> = [];
 
   override reset(): void {
     super.reset();
     this.containers.clear();
     this.media.clear();
+    this.published.length = 0;
     this.containerPolls = 0;
     this.containerError = undefined;
   }
@@ -50,6 +54,16 @@ export class InstagramFake extends FacebookFake {
       });
       return { body: { id: cid } };
     }
+    if (account && method === 'GET' && edge === 'media') {
+      const mine = this.published.filter((m) => m.ig === account.id);
+      const limit = Number(params.limit ?? 25);
+      const start = Number(params.after ?? 0);
+      const data = mine.slice(start, start + limit).map(({ ig: _, ...m }) => m);
+      const end = start + data.length;
+      const paging: Record<string, unknown> = { cursors: { before: String(start), after: String(end) } };
+      if (end < mine.length) paging.next = `https://graph.facebook.com/v/${account.id}/media?after=${end}`;
+      return { body: { data, paging } };
+    }
     if (account && method === 'POST' && edge === 'media_publish') {
       const c = this.containers.get(params.creation_id ?? '');
       if (!c) return FacebookFake.error(100, 'Unsupported post request', 33);
@@ -57,6 +71,9 @@ export class InstagramFake extends FacebookFake {
       c.published = true;
       const mediaId = `180${String(++this.n).padStart(14, '0')}`;
       this.media.set(mediaId, `https://www.instagram.com/p/Cx${this.n}AbC/`);
+      if (c.params.media_type !== 'STORIES') {
+        this.published.unshift({ ig: account.id, id: mediaId, caption: c.params.caption, timestamp: new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, '+0000'), permalink: this.media.get(mediaId)! });
+      }
       return { body: { id: mediaId } };
     }
     if (method === 'GET' && !edge && this.containers.has(id)) {

@@ -5,7 +5,7 @@ import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority
  * A loopback LinkedIn serving both origins' paths: `GET /oauth/v2/authorization` (auto-consent) and
  * `POST /oauth/v2/accessToken` (form, client_id + client_secret in the body; refresh keeps the same refresh token),
  * `GET /v2/userinfo`, organisation pages (`/rest/organizationAcls?q=roleAssignee`, `/rest/organizations/<id>`), the Images, Documents and Videos APIs (initializeUpload, upload URLs on this server, finalizeUpload,
- * video status), `POST /rest/posts` (201 + x-restli-id) and comments. /rest calls need the LinkedIn-Version and
+ * video status), `POST /rest/posts` (201 + x-restli-id), `GET /rest/posts?q=author` (what was posted here, newest first) and comments. /rest calls need the LinkedIn-Version and
  * X-Restli-Protocol-Version headers. `videoPolls` = status reads answering PROCESSING before AVAILABLE;
  * `videoFails` makes it PROCESSING_FAILED; `partSize` splits video uploads. `failNext(route, reply)` plays a reply
  * once for "METHOD /path" (query left out); media for ctx.fetchMedia is served under /media/<name>.
@@ -23,6 +23,10 @@ export class LinkedinFake extends OAuthFake {
   /** Bytes received per upload path. */
   readonly uploads = new Map<string, Buffer>();
   private readonly videos = new Map<string, { polls: number; finalized: boolean }>();
+  /** Posts by author, newest first (as find-by-author with sortBy=CREATED lists them): created here, or seeded by a test. */
+  readonly posts: Array<{ id: string; author: string; commentary: string; createdAt: number }> = [];
+  /** The fake's clock for createdAt (a test sets its manual clock). */
+  now: () => number = Date.now;
 
   /** "METHOD /path" of each API request (media downloads left out), with the ?action when there is one. */
   override get calls(): string[] {
@@ -44,6 +48,7 @@ export class LinkedinFake extends OAuthFake {
     this.videoFails = false;
     this.partSize = 4;
     this.organizations = [];
+    this.posts.length = 0;
   }
 
   /** Ends the processing of an uploaded video: its next status read answers AVAILABLE. */
@@ -129,7 +134,17 @@ export class LinkedinFake extends OAuthFake {
       if (typeof videoId === 'string' && videoId.startsWith('urn:li:video:') && this.videos.get(videoId)?.polls !== 0) {
         return LinkedinFake.error(400, 'Video is not yet available');
       }
-      return { status: 201, headers: { 'x-restli-id': `urn:li:share:70000000000000${++this.n}` }, body: '' };
+      const id = `urn:li:share:70000000000000${++this.n}`;
+      this.posts.unshift({ id, author: String(body.author ?? ''), commentary: String(body.commentary ?? ''), createdAt: this.now() });
+      return { status: 201, headers: { 'x-restli-id': id }, body: '' };
+    }
+    if (key === 'GET /rest/posts' && req.url.searchParams.get('q') === 'author') {
+      const author = req.url.searchParams.get('author') ?? '';
+      const count = Number(req.url.searchParams.get('count') ?? 10);
+      const start = Number(req.url.searchParams.get('start') ?? 0);
+      const mine = this.posts.filter((p) => p.author === author);
+      const elements = mine.slice(start, start + count).map(({ id, author: a, commentary, createdAt }) => ({ id, author: a, commentary, createdAt, publishedAt: createdAt, lifecycleState: 'PUBLISHED', visibility: 'PUBLIC' }));
+      return { body: { elements, paging: { start, count, links: [] } } };
     }
     if (req.method === 'POST' && /^\/rest\/socialActions\/[^/]+\/comments$/.test(req.path)) {
       const post = decodeURIComponent(req.path.split('/')[3]);

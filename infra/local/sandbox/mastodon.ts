@@ -2,9 +2,15 @@ import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server
 
 type Handler = (req: RecordedRequest) => FakeReply;
 
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** A status's `content` as Mastodon renders it: HTML paragraph, <br /> line breaks, mentions as h-card links showing @user. */
+const renderStatus = (text: string): string => `<p>${escapeHtml(text)
+  .replace(/@(\w+)@([\w.-]+\.[a-z]{2,})/gi, '<span class="h-card"><a href="https://$2/@$1" class="u-url mention">@<span>$1</span></a></span>')
+  .replace(/\n/g, '<br />')}</p>`;
+
 /**
  * A loopback Mastodon instance: verify_credentials, v2 instance, v2 media (+ v1 media polling), statuses and v2 search
- * (resolve=true finds `remoteStatuses`), as the
+ * (resolve=true finds `remoteStatuses`) and the account's statuses (`posted`, newest first, paged by max_id), as the
  * real API answers them, plus GET /media/<name> serving test media bytes.
  * `override('POST /api/v1/statuses', reply)` replaces one route's answer; `processing` sets how many polls a media
  * upload answers 206 after its 202 (0 = the upload answers 200 at once).
@@ -17,6 +23,10 @@ export class MastodonFake extends NetworkSimulator {
   readonly remoteStatuses = new Map<string, string>();
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
   readonly overrides = new Map<string, Handler>();
+  /** Statuses of the account, as account statuses lists them (newest first): what was posted here, or seeded by a test. */
+  readonly posted: Array<{ id: string; content: string; created_at: string; url: string }> = [];
+  /** The fake's clock for created_at (a test sets its manual clock). */
+  now: () => number = Date.now;
   private statuses = 0;
   private uploads = 0;
   private polls = new Map<string, number>();
@@ -29,6 +39,7 @@ export class MastodonFake extends NetworkSimulator {
     this.polls.clear();
     this.remoteStatuses.clear();
     this.statuses = 0;
+    this.posted.length = 0;
     this.uploads = 0;
     this.processing = 0;
     this.maxCharacters = 500;
@@ -85,7 +96,16 @@ export class MastodonFake extends NetworkSimulator {
       }
       case 'POST /api/v1/statuses': {
         const id = String(1000 + ++this.statuses);
-        return { status: 200, body: { id, uri: `${this.url}/users/alice/statuses/${id}`, url: `${this.url}/@alice/${id}`, created_at: new Date().toISOString() } };
+        const text = String((req.json as { status?: unknown } | undefined)?.status ?? '');
+        const status = { id, url: `${this.url}/@alice/${id}`, created_at: new Date(this.now()).toISOString(), content: renderStatus(text) };
+        this.posted.unshift(status);
+        return { status: 200, body: { ...status, uri: `${this.url}/users/alice/statuses/${id}` } };
+      }
+      case 'GET /api/v1/accounts/1/statuses': {
+        const limit = Math.min(Number(req.url.searchParams.get('limit') ?? 20) || 20, 40);
+        const maxId = req.url.searchParams.get('max_id');
+        const from = maxId ? this.posted.findIndex((p) => p.id === maxId) + 1 : 0;
+        return { status: 200, body: (maxId && from === 0 ? [] : this.posted.slice(from, from + limit)) };
       }
       default:
         return { status: 404, body: { error: 'Record not found' } };

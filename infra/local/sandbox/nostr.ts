@@ -10,13 +10,17 @@ export type RelayBehaviour =
 
 /**
  * A loopback Nostr relay: a `ws` WebSocketServer on 127.0.0.1:0 that records every frame it receives and answers
- * ["EVENT", event] with ["OK", id, true|false, message] according to `behaviour` (or never, for 'silent').
+ * ["EVENT", event] with ["OK", id, true|false, message] according to `behaviour` (or never, for 'silent'). Accepted
+ * events are kept (`stored`) and ["REQ", sub, filter…] answers the stored events matching a filter (authors, kinds,
+ * since, until, limit; newest first), then ["EOSE", sub], as NIP-01 relays do (never, when `behaviour` is 'silent').
  */
 export class FakeRelay {
   readonly frames: unknown[][] = [];
   /** When each EVENT frame arrived (ISO), in order. */
   readonly eventTimes: string[] = [];
   connections = 0;
+  /** Events this relay holds (accepted here, or seeded by a test). */
+  readonly stored: Array<Record<string, unknown>> = [];
   behaviour: RelayBehaviour = { kind: 'accept' };
   private wss?: WebSocketServer;
   private mountedAt?: string;
@@ -51,16 +55,32 @@ export class FakeRelay {
         try { frame = JSON.parse(String(data)); } catch { return; }
         if (!Array.isArray(frame)) return;
         this.frames.push(frame);
+        if (frame[0] === 'REQ' && typeof frame[1] === 'string') {
+          if (this.behaviour.kind === 'silent') return;
+          for (const event of this.matching(frame.slice(2) as Array<Record<string, unknown>>)) socket.send(JSON.stringify(['EVENT', frame[1], event]));
+          socket.send(JSON.stringify(['EOSE', frame[1]]));
+          return;
+        }
         if (frame[0] !== 'EVENT') return;
         this.eventTimes.push(new Date().toISOString());
         this.wake('eventWaiters');
         const id = (frame[1] as { id?: string }).id;
         const b = this.behaviour;
         if (b.kind === 'accept') socket.send(JSON.stringify(['NOTICE', 'welcome']));
+        if (b.kind === 'accept' && !this.stored.some((e) => e.id === id)) this.stored.push(frame[1] as Record<string, unknown>);
         if (b.kind === 'accept') socket.send(JSON.stringify(['OK', id, true, '']));
         if (b.kind === 'refuse') socket.send(JSON.stringify(['OK', id, false, b.message]));
       });
     });
+  }
+
+  /** Stored events matching any of the filters, newest first, at most the smallest limit. */
+  private matching(filters: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+    const fits = (e: Record<string, unknown>, f: Record<string, unknown>) =>
+      (!Array.isArray(f.authors) || f.authors.includes(e.pubkey)) && (!Array.isArray(f.kinds) || f.kinds.includes(e.kind))
+      && (typeof f.since !== 'number' || Number(e.created_at) >= f.since) && (typeof f.until !== 'number' || Number(e.created_at) <= f.until);
+    const limit = Math.min(...filters.map((f) => (typeof f.limit === 'number' ? f.limit : Infinity)));
+    return this.stored.filter((e) => filters.some((f) => fits(e, f))).sort((a, b) => Number(b.created_at) - Number(a.created_at)).slice(0, limit);
   }
 
   get url(): string {
@@ -100,6 +120,7 @@ export class FakeRelay {
     this.frames.length = 0;
     this.eventTimes.length = 0;
     this.connections = 0;
+    this.stored.length = 0;
     this.behaviour = behaviour;
   }
 

@@ -4,7 +4,7 @@ import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-aut
 /**
  * A loopback Reddit serving both origins' paths: `GET /api/v1/authorize` (auto-consent), `POST /api/v1/access_token`
  * (HTTP Basic client auth, form body; a bad code answers HTTP 200 `{error: "invalid_grant"}` as Reddit does, a bad
- * refresh token 400; refresh answers without a refresh_token), `GET /api/v1/me` and `POST /api/submit` (answers
+ * refresh token 400; refresh answers without a refresh_token), `GET /api/v1/me`, `GET /user/<name>/submitted` (what was submitted here, newest first, paged by `after`) and `POST /api/submit` (answers
  * `{json: {errors, data}}` with HTTP 200 even when refused; unknown subreddits → SUBREDDIT_NOEXIST). Every call needs
  * a User-Agent other than a generic one (else 429, as Reddit throttles them). `failNext("METHOD /path", reply)`.
  */
@@ -13,10 +13,15 @@ export class RedditFake extends OAuthFake {
   username = 'acme_team';
   userId = 'k3x9q';
   subreddits = new Set(['test', 'acme']);
+  /** The user's submissions, newest first (as /user/<name>/submitted lists them): submitted here, or seeded by a test. */
+  readonly submitted: Array<{ name: string; subreddit: string; title: string; is_self: boolean; selftext: string; url: string; permalink: string; created_utc: number }> = [];
+  /** The fake's clock for created_utc (a test sets its manual clock). */
+  now: () => number = Date.now;
 
   override reset(): void {
     super.reset();
     this.subreddits = new Set(['test', 'acme']);
+    this.submitted.length = 0;
   }
 
   /** A valid access token for adapter tests. */
@@ -43,7 +48,20 @@ export class RedditFake extends OAuthFake {
       if (!f.title) return RedditFake.submitErrors(['NO_TEXT', 'we need something here', 'title']);
       if (f.kind === 'link' && !f.url) return RedditFake.submitErrors(['NO_URL', 'a url is required', 'url']);
       const id = `1abc${++this.n}`;
-      return { body: { json: { errors: [], data: { url: `https://www.reddit.com/r/${f.sr}/comments/${id}/${f.title.toLowerCase().replace(/\W+/g, '_').slice(0, 40)}/`, drafts_count: 0, id, name: `t3_${id}` } } } };
+      const permalink = `/r/${f.sr}/comments/${id}/${f.title.toLowerCase().replace(/\W+/g, '_').slice(0, 40)}/`;
+      this.submitted.unshift({
+        name: `t3_${id}`, subreddit: f.sr, title: f.title, is_self: f.kind === 'self', selftext: f.kind === 'self' ? f.text ?? '' : '',
+        url: f.kind === 'self' ? `https://www.reddit.com${permalink}` : f.url, permalink, created_utc: Math.floor(this.now() / 1000),
+      });
+      return { body: { json: { errors: [], data: { url: `https://www.reddit.com${permalink}`, drafts_count: 0, id, name: `t3_${id}` } } } };
+    }
+    if (req.method === 'GET' && req.path === `/user/${this.username}/submitted`) {
+      const limit = Math.min(Number(req.url.searchParams.get('limit') ?? 25) || 25, 100);
+      const after = req.url.searchParams.get('after');
+      const from = after ? this.submitted.findIndex((p) => p.name === after) + 1 : 0;
+      const page = after && from === 0 ? [] : this.submitted.slice(from, from + limit);
+      const more = from + limit < this.submitted.length;
+      return { body: { kind: 'Listing', data: { after: more ? page[page.length - 1].name : null, dist: page.length, children: page.map((data) => ({ kind: 't3', data })) } } };
     }
     return { status: 404, body: { message: 'Not Found', error: 404 } };
   }

@@ -10,7 +10,7 @@ export const WP_USER = 'editor';
 export const WP_APP_PASSWORD = 'abcd efgh ijkl mnop';
 
 /**
- * A loopback WordPress REST API: /wp-json/wp/v2/users/me, /wp-json/wp/v2/media (+ POST /media/<id>: alt_text), /wp-json/wp/v2/posts, plus
+ * A loopback WordPress REST API: /wp-json/wp/v2/users/me, /wp-json/wp/v2/media (+ POST /media/<id>: alt_text), /wp-json/wp/v2/posts (POST creates; GET with context=edit lists them newest first, paged with X-WP-TotalPages), plus
  * /files/* media downloads. Checks Basic auth like WordPress does (401 rest_not_logged_in / incorrect_password);
  * tests override any route's answer through `replies`.
  */
@@ -18,6 +18,16 @@ export class FakeWordpress extends NetworkSimulator {
   replies: Partial<Record<'me' | 'media' | 'posts', FakeReply>> = {};
   nextPostId = 101;
   nextMediaId = 7;
+  /** The site's posts by the user (id 3), newest first: created here, or seeded by a test. date_gmt as WordPress serves it (no zone). */
+  readonly posts: Array<{ id: number; link: string; status: string; date_gmt: string; title: { raw: string }; content: { raw: string } }> = [];
+  /** The fake's clock for date_gmt (a test sets its manual clock). */
+  now: () => number = Date.now;
+
+  override reset(): void {
+    super.reset();
+    this.posts.length = 0;
+    this.replies = {};
+  }
 
   /** Requests to the WordPress API (media downloads left out). */
   get apiRequests(): RecordedRequest[] { return this.server.requests.filter((r) => r.path.startsWith('/wp-json/')); }
@@ -47,8 +57,21 @@ export class FakeWordpress extends NetworkSimulator {
       return { status: 200, body: { id: Number(mediaItem[1]), alt_text: (req.json as { alt_text?: string } | undefined)?.alt_text ?? '' } };
     }
     if (req.method === 'POST' && req.path === '/wp-json/wp/v2/posts') {
+      if (this.replies.posts) return this.replies.posts;
       const id = this.nextPostId++;
-      return this.replies.posts ?? { status: 201, body: { id, link: `${this.url}/?p=${id}`, status: (req.json as { status?: string }).status } };
+      const body = req.json as { status?: string; title?: string; content?: string };
+      this.posts.unshift({ id, link: `${this.url}/?p=${id}`, status: body.status ?? 'draft', date_gmt: new Date(this.now()).toISOString().slice(0, 19), title: { raw: body.title ?? '' }, content: { raw: body.content ?? '' } });
+      return { status: 201, body: { id, link: `${this.url}/?p=${id}`, status: body.status } };
+    }
+    if (req.method === 'GET' && req.path === '/wp-json/wp/v2/posts') {
+      const q = req.url.searchParams;
+      if (q.get('context') !== 'edit') return { status: 400, body: { code: 'rest_invalid_param', message: 'this fake serves context=edit only', data: { status: 400 } } };
+      const perPage = Number(q.get('per_page') ?? 10) || 10;
+      const page = Number(q.get('page') ?? 1) || 1;
+      const statuses = (q.get('status') ?? 'publish').split(',');
+      const mine = this.posts.filter((p) => statuses.includes(p.status) && (!q.get('author') || q.get('author') === '3'));
+      const pages = Math.max(1, Math.ceil(mine.length / perPage));
+      return { status: 200, headers: { 'x-wp-total': String(mine.length), 'x-wp-totalpages': String(pages) }, body: mine.slice((page - 1) * perPage, page * perPage) };
     }
     return { status: 404, body: { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } } };
   }

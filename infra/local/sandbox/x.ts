@@ -15,7 +15,7 @@ export interface FakeMedia {
 /**
  * A loopback X: the authorize page (`GET /i/oauth2/authorize`, auto-consent, PKCE S256 checked at exchange), the
  * token endpoint (`POST /2/oauth2/token`, Basic client auth required, refresh tokens single-use: each refresh rotates),
- * `GET /2/users/me`, media upload v2 (initialize / append multipart / finalize / STATUS) and `POST /2/tweets`
+ * `GET /2/users/me`, `GET /2/users/:id/tweets` (what it received, newest first, as X renders it), media upload v2 (initialize / append multipart / finalize / STATUS) and `POST /2/tweets`
  * (refuses duplicate text and unknown or unprocessed media, as X does), and `POST /2/media/metadata` (alt text of an
  * image or GIF, ≤ 1000 characters).
  * Videos and GIFs answer `processing_info` pending at finalize, then `processingPolls` STATUS checks in_progress before
@@ -28,7 +28,9 @@ export class XFake extends OAuthFake {
   processingFails = false;
   readonly media = new Map<string, FakeMedia>();
   readonly files = new Map<string, { type: string; bytes: Buffer }>();
-  readonly tweets: Array<{ id: string; body: Record<string, unknown> }> = [];
+  readonly tweets: Array<{ id: string; body: Record<string, unknown>; created_at?: string }> = [];
+  /** The fake's clock for created_at (a test sets its manual clock). */
+  now: () => number = Date.now;
   /** Alt texts set through /2/media/metadata, by media id. */
   readonly altTexts = new Map<string, string>();
 
@@ -96,6 +98,7 @@ export class XFake extends OAuthFake {
         return { status: 200, body: { data: { id: m.id, media_key: `3_${m.id}`, processing_info: this.statusOf(m) } } };
       }
       case 'POST /2/tweets': return this.createTweet(body);
+      case `GET /2/users/${this.user.id}/tweets`: return this.userTweets(req.url.searchParams);
       case 'POST /2/media/metadata': return this.mediaMetadata(body);
       default:
         return XFake.problem(404, 'Not Found Error', 'no such endpoint');
@@ -139,8 +142,38 @@ export class XFake extends OAuthFake {
     }
     if (this.tweets.some((t) => t.body.text === text)) return XFake.problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     const id = String(1_870_000_000_000_000_000n + BigInt(this.tweets.length + 1));
-    this.tweets.push({ id, body });
+    this.tweets.push({ id, body, created_at: new Date(this.now()).toISOString() });
     return { status: 201, body: { data: { id, text, edit_history_tweet_ids: [id] } } };
+  }
+
+  /**
+   * The user's posts newest first as X serves them: from start_time on, max_results per page with meta.next_token;
+   * links as t.co (entities.urls has the expanded URL), a media post with its media link appended, & < > escaped.
+   */
+  private userTweets(q: URLSearchParams): FakeReply {
+    const since = Date.parse(q.get('start_time') ?? '1970-01-01T00:00:00Z');
+    const max = Number(q.get('max_results') ?? 10);
+    if (!(max >= 5 && max <= 100)) return XFake.problem(400, 'Invalid Request', 'The `max_results` query parameter value is not between 5 and 100');
+    const mine = this.tweets.filter((t) => t.created_at && Date.parse(t.created_at) >= since).reverse();
+    const from = Number(q.get('pagination_token') ?? 0);
+    const data = mine.slice(from, from + max).map((t) => {
+      const urls: Array<Record<string, unknown>> = [];
+      let text = String(t.body.text ?? '').replace(/https?:\/\/\S+/g, (url) => {
+        const short = `https://t.co/${urls.length}${t.id.slice(-4)}`;
+        urls.push({ url: short, expanded_url: url, display_url: url.replace(/^https?:\/\//, '') });
+        return short;
+      });
+      const media = (t.body.media as { media_ids?: string[] } | undefined)?.media_ids ?? [];
+      if (media.length) {
+        const short = `https://t.co/m${t.id.slice(-4)}`;
+        urls.push({ url: short, expanded_url: `https://x.com/${this.user.username}/status/${t.id}/photo/1`, media_key: `3_${media[0]}` });
+        text = `${text} ${short}`;
+      }
+      text = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      return { id: t.id, text, created_at: t.created_at, edit_history_tweet_ids: [t.id], ...(urls.length ? { entities: { urls } } : {}) };
+    });
+    const next = from + max < mine.length ? String(from + max) : undefined;
+    return { status: 200, body: { ...(data.length ? { data } : {}), meta: { result_count: data.length, ...(next ? { next_token: next } : {}) } } };
   }
 
   private tokenEndpoint(req: RecordedRequest): FakeReply {

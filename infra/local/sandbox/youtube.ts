@@ -19,7 +19,8 @@ export interface UploadSession {
 /**
  * A loopback Google + YouTube: the authorize page (`GET /o/oauth2/v2/auth`, auto-consent), the token endpoint
  * (`POST /token`, client_id + client_secret in the form; refresh tokens never rotate and refresh answers carry none),
- * `GET /youtube/v3/channels?mine=true`, and resumable uploads: `POST /upload/youtube/v3/videos?uploadType=resumable`
+ * `GET /youtube/v3/channels?mine=true` (with part=contentDetails: the uploads playlist), `GET /youtube/v3/playlistItems`
+ * (the uploads playlist: what was uploaded here, newest first), and resumable uploads: `POST /upload/youtube/v3/videos?uploadType=resumable`
  * → Location session URI; `PUT <session>` with Content-Range stores bytes (308 + Range while incomplete, 200 + the
  * video resource when complete; `bytes *\/total` probes). `interruptNext(keep, reply)` makes the next chunk store only
  * `keep` bytes and answer `reply` (503, hang…); `failNext(route, reply)` plays a reply once ("POST /upload/youtube/v3/videos").
@@ -34,6 +35,10 @@ export class YouTubeFake extends OAuthFake {
   /** Thumbnails set per video id, and the channel's playlists (id → video ids added). */
   readonly thumbnails = new Map<string, { type: string; bytes: Buffer }>();
   readonly playlists = new Map<string, string[]>();
+  /** The channel's uploads playlist, newest first: videos uploaded here, or seeded by a test. */
+  readonly uploads: Array<{ videoId: string; title: string; description: string; publishedAt: string }> = [];
+  /** The fake's clock for publishedAt (a test sets its manual clock). */
+  now: () => number = Date.now;
   private interrupt?: { keep: number; reply: FakeReply };
 
   /** The fixed token adapter tests use without a sign-in. */
@@ -45,6 +50,7 @@ export class YouTubeFake extends OAuthFake {
     this.media.clear();
     this.thumbnails.clear();
     this.playlists.clear();
+    this.uploads.length = 0;
     this.interrupt = undefined;
     this.channels = [{ id: 'UCacme000000000000000001', snippet: { title: 'Acme Channel', customUrl: '@acmechannel', description: '' } }];
   }
@@ -67,7 +73,13 @@ export class YouTubeFake extends OAuthFake {
     if (!this.bearerOk(req)) {
       return { status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', errors: [{ reason: 'authError', domain: 'global' }], status: 'UNAUTHENTICATED' } } };
     }
-    if (key === 'GET /youtube/v3/channels') return { status: 200, body: { kind: 'youtube#channelListResponse', items: this.channels } };
+    if (key === 'GET /youtube/v3/channels') {
+      const items = req.url.searchParams.get('part')?.includes('contentDetails')
+        ? this.channels.map((c) => ({ ...c, contentDetails: { relatedPlaylists: { likes: '', uploads: `UU${c.id.slice(2)}` } } }))
+        : this.channels;
+      return { status: 200, body: { kind: 'youtube#channelListResponse', items } };
+    }
+    if (key === 'GET /youtube/v3/playlistItems') return this.uploadsPage(req.url.searchParams);
     if (key === 'POST /upload/youtube/v3/videos') {
       const id = `upl-${++this.n}`;
       this.sessions.set(id, {
@@ -112,9 +124,25 @@ export class YouTubeFake extends OAuthFake {
   /** A session's stored bytes, joined. */
   bytesOf(s: UploadSession): Buffer { return Buffer.concat(s.parts); }
 
+  /** playlistItems of the uploads playlist (UU + the channel id's tail), newest first, nextPageToken while more remain. */
+  private uploadsPage(q: URLSearchParams): FakeReply {
+    if (q.get('playlistId') !== `UU${this.channels[0]?.id.slice(2)}`) return { status: 404, body: { error: { code: 404, message: 'The playlist identified with the request\'s playlistId parameter cannot be found.', errors: [{ reason: 'playlistNotFound' }] } } };
+    const max = Math.min(Number(q.get('maxResults') ?? 5), 50);
+    const from = Number(q.get('pageToken') ?? 0);
+    const items = this.uploads.slice(from, from + max).map((u) => ({
+      kind: 'youtube#playlistItem', id: `PLI${u.videoId}`,
+      snippet: { publishedAt: u.publishedAt, channelId: this.channels[0].id, title: u.title, description: u.description, resourceId: { kind: 'youtube#video', videoId: u.videoId } },
+    }));
+    return { status: 200, body: { kind: 'youtube#playlistItemListResponse', items, ...(from + max < this.uploads.length ? { nextPageToken: String(from + max) } : {}), pageInfo: { totalResults: this.uploads.length, resultsPerPage: max } } };
+  }
+
   private stored(s: UploadSession): FakeReply {
     if (s.received === s.total) {
-      s.videoId ??= `Yt${String(this.n).padStart(9, '0')}`;
+      if (!s.videoId) {
+        s.videoId = `Yt${String(this.n).padStart(9, '0')}`;
+        const snippet = (s.metadata as { snippet?: { title?: string; description?: string } } | undefined)?.snippet;
+        this.uploads.unshift({ videoId: s.videoId, title: snippet?.title ?? '', description: snippet?.description ?? '', publishedAt: new Date(this.now()).toISOString() });
+      }
       return { status: 200, body: { kind: 'youtube#video', id: s.videoId, snippet: (s.metadata as { snippet?: unknown })?.snippet, status: { uploadStatus: 'uploaded' } } };
     }
     return { status: 308, headers: s.received ? { range: `bytes=0-${s.received - 1}` } : {} };

@@ -4,6 +4,7 @@ import { trimBase } from '../../domain/values';
 import { articleStatus } from '../article-status';
 import { articleTitle } from '../article-title';
 import { checkDevto, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS } from './limits';
+import { devtoReadBack } from './read-back';
 
 export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
 
@@ -41,6 +42,7 @@ export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions 
     verify: (ctx) => guarded(() => verify(base, ctx)),
     check: checkDevto,
     publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
+    readBack: devtoReadBack(base),
   };
 }
 

@@ -8,6 +8,7 @@ import {
 } from './graph';
 import { trimBase } from '../../domain/values';
 import { checkFacebook, FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT } from './limits';
+import { facebookReadBack } from './read-back';
 
 export { FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT };
 
@@ -182,5 +183,6 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkFacebook,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    readBack: facebookReadBack(apiBase),
   };
 }

@@ -2,6 +2,7 @@ import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult }
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { articleStatus } from '../article-status';
 import { checkHashnode, DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, OBJECT_ID, PUBLISH_MUTATION, requestBody, type CoverField } from './limits';
+import { hashnodeReadBack } from './read-back';
 
 export { DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, PUBLISH_MUTATION };
 
@@ -43,6 +44,7 @@ export function createHashnodeAdapter({ apiBase = 'https://gql.hashnode.com' }: 
     verify: (ctx) => guarded(() => verify(apiBase, ctx)),
     check: checkHashnode,
     publish: (content, ctx) => guarded(() => publish(apiBase, content, ctx)),
+    readBack: hashnodeReadBack(apiBase),
   };
 }
 

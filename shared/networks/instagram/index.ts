@@ -7,6 +7,7 @@ import {
 } from '../facebook/graph';
 import { checkInstagram, instagramRefine, mediaSubcodeFailure } from './rules';
 import { trimBase } from '../../domain/values';
+import { instagramReadBack } from './read-back';
 
 export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_comments'] as const;
 
@@ -232,6 +233,7 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkInstagram,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    readBack: instagramReadBack(apiBase),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };
 }

@@ -6,6 +6,7 @@ import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '
 import { checkLinkedin, escapeLittleText, linkedinFailure } from './rules';
 import { encodeUrn, uploadDocument, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
 import { trimBase } from '../../domain/values';
+import { linkedinReadBack } from './read-back';
 
 export const LINKEDIN_API_BASE = 'https://api.linkedin.com';
 export const LINKEDIN_AUTH_BASE = 'https://www.linkedin.com';
@@ -15,7 +16,7 @@ export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'] as const
 /** Added when organisation pages are on (Community Management API): post as a page, list the pages one administers. */
 /** Documents API: PDF (also PPT/PPTX/DOC/DOCX, not offered here) up to 100 MB and 300 pages. */
 export const LINKEDIN_DOCUMENT_MAX_BYTES = 100 * 1024 * 1024;
-export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'rw_organization_admin'] as const;
+export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'rw_organization_admin', 'r_organization_social'] as const;
 
 export interface LinkedinOptions {
   /** REST API origin (userinfo, /rest/*). Default https://api.linkedin.com. */
@@ -49,7 +50,7 @@ const personUrn = (sub: string) => `urn:li:person:${sub}`;
  * Access tokens live ~60 days. Refresh tokens (~365 days from the first grant) are only issued to apps approved for
  * programmatic refresh: without one, `refresh` answers reauth, i.e. the member signs in again about every 60 days.
  * accounts(): `GET /v2/userinfo` → `sub` → one account, author `urn:li:person:<sub>`. With `organizations`, the scopes
- * add `w_organization_social rw_organization_admin` and accounts() also lists each page the member administers:
+ * add `w_organization_social rw_organization_admin r_organization_social` (the last to read a page's posts back) and accounts() also lists each page the member administers:
  * `GET /rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED` → organization URNs, names from
  * `GET /rest/organizations/<id>` (localizedName), author `urn:li:organization:<id>`.
  */
@@ -271,5 +272,6 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     check: checkLinkedin,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    readBack: linkedinReadBack(apiBase, version),
   };
 }

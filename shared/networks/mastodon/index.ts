@@ -3,6 +3,7 @@ import { mastodonStatusRef } from '../post-refs';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { checkContent, field, mastodonFailure, normaliseInstanceUrl, str } from './rules';
+import { mastodonReadBack } from './read-back';
 
 export interface MastodonAdapterOptions {
   /** Wait between polls of a media attachment that is still processing (202 / 206). */
@@ -175,5 +176,6 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    readBack: mastodonReadBack,
   };
 }

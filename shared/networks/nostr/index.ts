@@ -8,6 +8,7 @@ import { sandboxOrigin, UnsafeTargetError, type HostLookup } from '../../net/add
 import { checkedAddresses } from '../../net/pinned-fetch';
 import { pinnedLookup } from '../../net/pinned-request';
 import { checkNostr, NOSTR_MAX_EVENT_BYTES, noteContent } from './limits';
+import { nostrReadBack } from './read-back';
 
 export { NOSTR_MAX_EVENT_BYTES };
 
@@ -67,6 +68,11 @@ export function createNostrAdapter({
     verify: (ctx) => guarded(() => verify(opts, ctx)),
     check: checkNostr,
     publish: (content, ctx) => guarded(() => publish(opts, content, ctx)),
+    readBack: nostrReadBack({
+      Impl: WebSocketImpl, relayTimeoutMs, secretKey,
+      relays: (ctx) => relayList(ctx.credentials.relays, defaultRelays, allowPrivate),
+      targets: (relays) => relayTargets(opts, relays),
+    }),
   };
 }
 

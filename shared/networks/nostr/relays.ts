@@ -99,6 +99,38 @@ export function sendEvent(
     });
 }
 
+/** What one relay answered a REQ: the events it holds for the filter (complete once it sent EOSE), or why it could not. */
+export type RelayQuery =
+  | { relay: string; state: 'answered'; events: Array<Record<string, unknown>> }
+  | { relay: string; state: 'failed'; message: string };
+
+/** Sends ["REQ", sub, filter], gathers ["EVENT", sub, event] until ["EOSE", sub], then ["CLOSE", sub] (NIP-01). */
+export function queryEvents(
+  Impl: WebSocketConstructor, target: RelayTarget, filter: Record<string, unknown>, ctx: NetworkContext, timeoutMs: number,
+): Promise<RelayQuery> {
+  const relay = target.relay;
+  const sub = `rb${Math.random().toString(36).slice(2, 10)}`;
+  const events: Array<Record<string, unknown>> = [];
+  return session<RelayQuery>(Impl, target, ctx, timeoutMs,
+    () => ({ relay, state: 'failed', message: 'no end of stored events before the deadline' }),
+    (why) => ({ relay, state: 'failed', message: why }),
+    (ws, finish) => {
+      ws.on('open', () => {
+        try { ws.send(JSON.stringify(['REQ', sub, filter])); } catch { finish({ relay, state: 'failed', message: 'send failed' }); }
+      });
+      ws.on('message', (data) => {
+        const msg = parseFrame(data);
+        if (!msg || msg[1] !== sub) return;
+        if (msg[0] === 'EVENT' && typeof msg[2] === 'object' && msg[2] !== null) events.push(msg[2] as Record<string, unknown>);
+        if (msg[0] === 'CLOSED') finish({ relay, state: 'failed', message: `closed: ${String(msg[2] ?? '').slice(0, 200)}` });
+        if (msg[0] === 'EOSE') {
+          try { ws.send(JSON.stringify(['CLOSE', sub])); } catch { /* the socket closes next anyway */ }
+          finish({ relay, state: 'answered', events });
+        }
+      });
+    });
+}
+
 function parseFrame(data: unknown): unknown[] | undefined {
   let text: string;
   if (typeof data === 'string') text = data;

@@ -3,11 +3,12 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOu
 import { guarded, request } from '../http';
 import { basicAuth, field, formInit, idString, oauthError, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkReddit, redditFailure, submission, submitErrors, submitFailure } from './rules';
+import { redditReadBack } from './read-back';
 import { trimBase } from '../../domain/values';
 
 export const REDDIT_API_BASE = 'https://oauth.reddit.com';
 export const REDDIT_AUTH_BASE = 'https://www.reddit.com';
-export const REDDIT_SCOPES = ['identity', 'submit'] as const;
+export const REDDIT_SCOPES = ['identity', 'submit', 'history'] as const;
 /** Reddit throttles or blocks generic agents; the format it asks for is `<platform>:<app id>:<version> (by /u/<user>)`. */
 export const REDDIT_DEFAULT_USER_AGENT = 'server:open-social-publishing-api:0.1.0 (self-hosted)';
 
@@ -21,7 +22,7 @@ export interface RedditOptions {
 }
 
 /**
- * Reddit sign-in (no PKCE): authorize `/api/v1/authorize?...&duration=permanent&scope=identity submit`; token
+ * Reddit sign-in (no PKCE): authorize `/api/v1/authorize?...&duration=permanent&scope=identity submit history` (history: reading the user's submissions back); token
  * `POST /api/v1/access_token` with HTTP Basic client auth and a form body. Access tokens live ~1 h; the permanent
  * refresh token does not expire and is kept when a refresh answers without one. Reddit answers some token errors
  * with HTTP 200 and `{error}`: those are failures too (invalid_grant → reauth).
@@ -118,5 +119,6 @@ export function createRedditAdapter(opts: RedditOptions = {}): NetworkAdapter {
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkReddit,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    readBack: redditReadBack(apiBase, userAgent),
   };
 }

@@ -2,6 +2,7 @@ import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { articleTitle } from '../article-title';
 import { checkWordpress, htmlParagraphs, normaliseStatus, postBody, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus } from './limits';
+import { wordpressReadBack } from './read-back';
 
 export { htmlParagraphs, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus };
 
@@ -32,6 +33,7 @@ export function createWordpressAdapter(): NetworkAdapter {
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkWordpress,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    readBack: wordpressReadBack,
   };
 }
 

@@ -5,6 +5,7 @@ import { xFailure } from './errors';
 import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
 import { bearer, me, X_API_BASE, type XOptions } from './oauth';
 import { checkContent } from './limits';
+import { xReadBack } from './read-back';
 import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
 import { trimBase } from '../../domain/values';
@@ -175,5 +176,6 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    readBack: xReadBack(api),
   };
 }

@@ -9,6 +9,7 @@ export {
   createYouTubeProvider, GOOGLE_AUTH_BASE, GOOGLE_TOKEN_BASE, YOUTUBE_API_BASE, YOUTUBE_SCOPES, YOUTUBE_UPLOAD_BASE, type YouTubeOptions,
 } from './oauth';
 import { trimBase } from '../../domain/values';
+import { youtubeReadBack } from './read-back';
 export { secondsUntilPacificMidnight } from './rules';
 
 export interface YouTubeAdapterOptions extends YouTubeOptions {
@@ -225,5 +226,6 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    readBack: youtubeReadBack(api),
   };
 }

@@ -1,0 +1,77 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Sandbox } from '../../infra/local/sandbox';
+import { createBlueskyAdapter } from '../../shared/networks/bluesky';
+import { createDevtoAdapter } from '../../shared/networks/devto';
+import { createFacebookAdapter } from '../../shared/networks/facebook';
+import { createHashnodeAdapter } from '../../shared/networks/hashnode';
+import { createInstagramAdapter } from '../../shared/networks/instagram';
+import { createLinkedinAdapter } from '../../shared/networks/linkedin';
+import { createMastodonAdapter } from '../../shared/networks/mastodon';
+import { createRedditAdapter } from '../../shared/networks/reddit';
+import { createWordpressAdapter } from '../../shared/networks/wordpress';
+import { createXAdapter } from '../../shared/networks/x';
+import { createYouTubeAdapter } from '../../shared/networks/youtube';
+import { PUB_ID } from '../../infra/local/sandbox/hashnode';
+import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
+import { testContext } from './context';
+import { ManualClock } from '../support/clock';
+
+/**
+ * `npm start` can read back: each simulator, mounted under /sandbox/<network>/ as the local server mounts it, lists
+ * what it received at the network's real read path, so a post published through it is found again (and a post it
+ * never received is absent).
+ */
+const sandbox = new Sandbox();
+let server: http.Server;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => { void sandbox.handle(req, res, Buffer.concat(chunks)); });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  sandbox.mount(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const cases = (): Array<[string, NetworkAdapter, Record<string, string>, Partial<PublishContent>]> => {
+  const creds = sandbox.credentials();
+  const fbUser = sandbox.graph.userToken();
+  return [
+    ['mastodon', createMastodonAdapter(), creds.mastodon, {}],
+    ['bluesky', createBlueskyAdapter({ apiBase: sandbox.base('bluesky') }), creds.bluesky, {}],
+    ['wordpress', createWordpressAdapter(), creds.wordpress, { title: 'Sandbox title' }],
+    ['devto', createDevtoAdapter({ apiBase: sandbox.base('devto') }), creds.devto, { title: 'Sandbox title' }],
+    ['hashnode', createHashnodeAdapter({ apiBase: sandbox.base('hashnode') }), { ...creds.hashnode, publication: PUB_ID }, { title: 'Sandbox title' }],
+    ['x', createXAdapter({ apiBase: sandbox.x.url }), { access_token: sandbox.x.token, user_id: sandbox.x.user.id, username: sandbox.x.user.username }, {}],
+    ['reddit', createRedditAdapter({ apiBase: sandbox.reddit.url }), { access_token: sandbox.reddit.token(), username: sandbox.reddit.username }, { subreddit: 'test', title: 'Sandbox title' }],
+    ['linkedin', createLinkedinAdapter({ apiBase: sandbox.linkedin.url }), { access_token: sandbox.linkedin.token(), author_urn: `urn:li:person:${sandbox.linkedin.sub}` }, {}],
+    ['youtube', createYouTubeAdapter({ apiBase: sandbox.youtube.url, uploadBase: sandbox.youtube.url }), { access_token: sandbox.youtube.token, channel_id: sandbox.youtube.channels[0].id },
+      { title: 'Sandbox title', media: [{ url: sandbox.mediaUrl('sample.mp4'), kind: 'video' }] }],
+    ['facebook', createFacebookAdapter({ apiBase: sandbox.graph.url }), { page_id: '101', page_access_token: sandbox.graph.pageToken(fbUser, '101') }, {}],
+    ['instagram', createInstagramAdapter({ apiBase: sandbox.graph.url, pollIntervalMs: 10, reserveMs: 10 }), { ig_user_id: '17841400000000001', page_access_token: sandbox.graph.pageToken(fbUser, '101') },
+      { media: [{ url: sandbox.mediaUrl('sample.jpg'), kind: 'image' }] }],
+  ];
+};
+
+const NAMES = ['mastodon', 'bluesky', 'wordpress', 'devto', 'hashnode', 'x', 'reddit', 'linkedin', 'youtube', 'facebook', 'instagram'];
+
+it('covers every case listed', () => expect(cases().map(([n]) => n)).toEqual(NAMES));
+
+it.each(NAMES)('%s: a post published through the simulator is found again; another text is absent', async (name) => {
+  const [, adapter, creds, over] = cases().find(([n]) => n === name)!;
+  const text = `Read me back from the ${name} sandbox`;
+  const content: PublishContent = { text, media: [], thread: [], idempotency_key: `rb-${name}`, ...over };
+  const { ctx } = testContext(creds, { timeoutMs: 10_000, clock: new ManualClock(Date.now(), { sleeps: 'instant' }) });
+  const since = ctx.now();
+  const sent = await adapter.publish(content, ctx);
+  expect([name, sent.ok]).toEqual([name, true]);
+  const until = testContext(creds).ctx.now();
+  const found = await adapter.readBack!(content, { text, title: over.title, since, until }, testContext(creds, { timeoutMs: 10_000 }).ctx);
+  expect([name, found]).toEqual([name, { state: 'found', id: sent.ok && sent.id, url: sent.ok && sent.url }]);
+  const other = { ...content, text: `${text}, never sent` };
+  const absent = await adapter.readBack!(other, { text: other.text, title: over.title, since, until }, testContext(creds, { timeoutMs: 10_000 }).ctx);
+  expect([name, absent]).toEqual([name, { state: 'absent' }]);
+});
