@@ -670,7 +670,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it */
+        /** The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x, threads, pinterest, google_business) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it */
         post: operations["post-oauth-url"];
         delete?: never;
         options?: never;
