@@ -82,6 +82,13 @@ const EnvSchema = z.object({
   INSTAGRAM_AUTH_BASE: z.string().url().optional(),
   X_CLIENT_ID: z.string().optional(), X_CLIENT_SECRET: z.string().optional(),
   X_AUTH_BASE: z.string().url().optional(), X_API_BASE: z.string().url().optional(),
+  THREADS_CLIENT_ID: z.string().optional(), THREADS_CLIENT_SECRET: z.string().optional(),
+  THREADS_AUTH_BASE: z.string().url().optional(), THREADS_API_BASE: z.string().url().optional(),
+  PINTEREST_CLIENT_ID: z.string().optional(), PINTEREST_CLIENT_SECRET: z.string().optional(),
+  PINTEREST_AUTH_BASE: z.string().url().optional(), PINTEREST_API_BASE: z.string().url().optional(),
+  /** Google Business Profile: a Google OAuth client with the Business Profile APIs enabled; one API base serves its three APIs' paths. */
+  GOOGLE_BUSINESS_CLIENT_ID: z.string().optional(), GOOGLE_BUSINESS_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_BUSINESS_AUTH_BASE: z.string().url().optional(), GOOGLE_BUSINESS_API_BASE: z.string().url().optional(),
   // --- Billing (issue 13; docs/operations.md "Billing") ---
   /** Locally: Stripe's secret key and webhook signing secret; unset = billing not configured (503 billing_unavailable). */
   STRIPE_SECRET_KEY: z.string().optional(),
@@ -96,7 +103,7 @@ const EnvSchema = z.object({
   /** In AWS: the SSM path holding the same names as SecureString parameters (the secrets are never env vars there). */
   BILLING_SSM_PREFIX: z.string().optional(),
   // --- sandbox (issue 10) ---
-  /** Local mode: `sandbox` (default) simulates all 16 networks in process; `live` reaches the real networks. */
+  /** Local mode: `sandbox` (default) simulates all 19 networks in process; `live` reaches the real networks. */
   NETWORKS: z.enum(['sandbox', 'live']).default('sandbox'),
   /** Set by the local runtime in sandbox mode: the one private origin the address guard allows (its /sandbox/ paths). */
   SANDBOX_ORIGIN: z.string().url().optional(),

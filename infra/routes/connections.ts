@@ -3,6 +3,7 @@ import * as s from '../../shared/api/schemas';
 import * as p from '../../shared/api/publish-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import { E, std } from './errors';
+import { OAUTH_PLATFORMS } from '../../shared/domain/platforms';
 
 /** The Connections routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
 export const connectionsRoutes = {
@@ -31,7 +32,7 @@ export const connectionsRoutes = {
   },
   postOauthUrl: {
     id: 'post-oauth-url', method: 'POST', path: '/api/oauth/{platform}/url', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt', 'oauthConfig'], networks: true,
-    summary: 'The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it',
+    summary: `The sign-in URL of an OAuth network (${OAUTH_PLATFORMS.join(', ')}) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it`,
     params: o.OAuthPlatformParams, body: o.OAuthUrlBody, optionalBody: true,
     responses: {
       200: { description: 'The URL to open in a browser', schema: o.OAuthUrlResponse },

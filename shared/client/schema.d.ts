@@ -826,8 +826,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it
-         * @description The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it. Auth: an API key with the manage scope.
+         * The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x, threads, pinterest, google_business) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it
+         * @description The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x, threads, pinterest, google_business) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it. Auth: an API key with the manage scope.
          */
         post: operations["post-oauth-url"];
         delete?: never;
@@ -1960,7 +1960,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -1969,7 +1969,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -1987,7 +1987,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -1995,7 +1995,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -2037,7 +2037,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -2056,6 +2056,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -2175,7 +2222,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -2184,7 +2231,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -2202,7 +2249,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -2210,7 +2257,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -2252,7 +2299,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -2271,6 +2318,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -2338,7 +2432,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -2347,7 +2441,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -2365,7 +2459,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -2373,7 +2467,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -2415,7 +2509,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -2434,6 +2528,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -2498,7 +2639,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -2507,7 +2648,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -2525,7 +2666,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -2533,7 +2674,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -2575,7 +2716,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -2594,6 +2735,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -2840,7 +3028,7 @@ export interface components {
             video_url?: string;
             photo_url?: string;
             /**
-             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
              * @example A red bicycle leaning against a brick wall
              */
             photo_alt?: string;
@@ -2849,7 +3037,7 @@ export interface components {
                 /** @enum {string} */
                 type?: "image" | "video";
                 /**
-                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                  * @example A red bicycle leaning against a brick wall
                  */
                 alt?: string;
@@ -2867,7 +3055,7 @@ export interface components {
                         /** @enum {string} */
                         type?: "image" | "video";
                         /**
-                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment description. Telegram and Google Business Profile have no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
                          * @example A red bicycle leaning against a brick wall
                          */
                         alt?: string;
@@ -2875,7 +3063,7 @@ export interface components {
                     thread?: string[];
                     first_comment?: string;
                     /**
-                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).
                      * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
                      */
                     reply_to?: string;
@@ -2917,7 +3105,7 @@ export interface components {
                      */
                     privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                     /**
-                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).
                      * @example https://cdn.example.com/thumbs/launch.jpg
                      */
                     thumbnail_url?: string;
@@ -2936,6 +3124,53 @@ export interface components {
                     document?: {
                         url: string;
                         title: string;
+                    };
+                    /**
+                     * @description The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.
+                     * @example 549755885175
+                     */
+                    board_id?: string;
+                    /**
+                     * @description The Pin's destination link (pinterest): where a click on the Pin leads.
+                     * @example https://example.com/recipes/lemon-tart
+                     */
+                    link?: string;
+                    /**
+                     * @description An event post (google_business, topicType EVENT): its title and the local start and end at the location (YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer's title and validity.
+                     * @example {
+                     *       "title": "Winter tasting night",
+                     *       "start": "2026-12-18T18:00",
+                     *       "end": "2026-12-18T22:00"
+                     *     }
+                     */
+                    event?: {
+                        title: string;
+                        start: string;
+                        end: string;
+                    };
+                    /**
+                     * @description An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its title and dates; an offer shows no call_to_action.
+                     * @example {
+                     *       "coupon_code": "WINTER10",
+                     *       "terms": "One per table."
+                     *     }
+                     */
+                    offer?: {
+                        coupon_code?: string;
+                        redeem_url?: string;
+                        terms?: string;
+                    };
+                    /**
+                     * @description The post's button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location's phone, no url).
+                     * @example {
+                     *       "type": "BOOK",
+                     *       "url": "https://example.com/book"
+                     *     }
+                     */
+                    call_to_action?: {
+                        /** @enum {string} */
+                        type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+                        url?: string;
                     };
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
@@ -8456,7 +8691,7 @@ export interface operations {
             content: {
                 "application/json": {
                     monthly_post_cap?: number | null;
-                    allowed_platforms?: ("telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x")[] | null;
+                    allowed_platforms?: ("telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business")[] | null;
                     allowed_brands?: string[] | null;
                     always_require_approval?: boolean;
                 };
@@ -9255,7 +9490,7 @@ export interface operations {
         parameters: {
             query?: {
                 brand?: string;
-                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
+                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business";
                 status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing" | "deleted";
                 source?: "api" | "schedule";
                 from?: string;
@@ -9315,7 +9550,7 @@ export interface operations {
         parameters: {
             query?: {
                 brand?: string;
-                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
+                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business";
                 status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing" | "deleted";
                 source?: "api" | "schedule";
                 from?: string;

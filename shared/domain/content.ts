@@ -35,7 +35,7 @@ export interface PublishContent {
  * support it (shared/app/publish/options.ts); adapters read the ones of their network.
  */
 export interface PostOptions {
-  /** Reply to an existing post: its URL (or id / at:// URI). x, bluesky, mastodon. */
+  /** Reply to an existing post: its URL (or id / at:// URI). x, bluesky, mastodon, telegram, threads. */
   reply_to?: string;
   /** Quote an existing post by URL (or id / at:// URI). x, bluesky. */
   quote?: string;
@@ -51,8 +51,18 @@ export interface PostOptions {
   document?: { url: string; title: string };
   /** TikTok's privacy level, one the creator is offered. tiktok. */
   privacy_level?: 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
-  /** A custom thumbnail (JPEG/PNG ≤ 2 MB). youtube. */
+  /** A custom thumbnail (JPEG/PNG ≤ 2 MB; youtube) or a video Pin's cover image (pinterest). */
   thumbnail_url?: string;
   /** A playlist of the channel to add the video to. youtube. */
   playlist_id?: string;
+  /** The board to pin to (else the connection's default board). pinterest. */
+  board_id?: string;
+  /** The Pin's destination link. pinterest. */
+  link?: string;
+  /** An event post: title and local start / end (`YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`). google_business. */
+  event?: { title: string; start: string; end: string };
+  /** An offer post (with its event's title and dates). google_business. */
+  offer?: { coupon_code?: string; redeem_url?: string; terms?: string };
+  /** The post's button. google_business. */
+  call_to_action?: { type: 'BOOK' | 'ORDER' | 'SHOP' | 'LEARN_MORE' | 'SIGN_UP' | 'CALL'; url?: string };
 }

@@ -1,7 +1,11 @@
-/** The 16 networks of spec §2.1, exactly as GET /api/platforms serves them. One table; everything else reads it. */
+/**
+ * The networks, exactly as GET /api/platforms serves them: the 16 of spec §2.1, then threads, pinterest and
+ * google_business (docs/networks.md "Adding a network"). One table; everything else reads it.
+ */
 export const PLATFORM_NAMES = [
   'telegram', 'bluesky', 'mastodon', 'discord', 'wordpress', 'devto', 'hashnode', 'slack', 'nostr',
   'tiktok', 'youtube', 'reddit', 'linkedin', 'facebook', 'instagram', 'x',
+  'threads', 'pinterest', 'google_business',
 ] as const;
 export type PlatformName = (typeof PLATFORM_NAMES)[number];
 
@@ -46,6 +50,9 @@ export const PLATFORMS: readonly Platform[] = [
   oauth('facebook', 'text', 1),
   oauth('instagram', 'photo_or_video', 10),
   { ...oauth('x', 'text', 4), addon: { kind: 'x_credits', paid_plans_only: true, rule: X_CREDIT_RULE, details: '/api/x' } },
+  oauth('threads', 'text', 20),
+  oauth('pinterest', 'photo_or_video', 1),
+  oauth('google_business', 'text', 1),
 ];
 
 const BY_NAME = new Map(PLATFORMS.map((p) => [p.name, p]));
@@ -61,5 +68,8 @@ export function platform(name: PlatformName): Platform {
 export const CREDENTIAL_PLATFORMS = PLATFORMS.filter((p) => !p.oauth).map((p) => p.name);
 export const OAUTH_PLATFORMS = PLATFORMS.filter((p) => p.oauth).map((p) => p.name);
 
-/** Prefix of a network's environment variables (`<NAME>_CLIENT_ID`…): `x` → `X`, `linkedin` → `LINKEDIN`. */
+/**
+ * Prefix of a network's environment variables (`<NAME>_CLIENT_ID`…): `x` → `X`, `linkedin` → `LINKEDIN`,
+ * `google_business` → `GOOGLE_BUSINESS`.
+ */
 export const envName = (platform: PlatformName) => platform.toUpperCase();

@@ -11,9 +11,11 @@ import type { PlatformName } from './platforms';
  * - mastodon: graphemes, every http(s) link counts 23, a remote mention @user@domain counts as @user;
  * - utf16: JavaScript string length (Telegram, LinkedIn, Facebook, TikTok, Slack, Reddit count this way);
  * - code_points: Unicode code points (Discord, YouTube titles, dev.to titles);
- * - utf8_bytes: encoded size (YouTube descriptions, article bodies).
+ * - utf8_bytes: encoded size (YouTube descriptions, article bodies);
+ * - threads: graphemes, except that an emoji counts its UTF-8 bytes (Threads' own rule: "emojis are counted as the
+ *   number of UTF-8 bytes"; docs/networks.md "Threads").
  */
-export type LengthUnit = 'graphemes' | 'x_weighted' | 'mastodon' | 'utf16' | 'code_points' | 'utf8_bytes';
+export type LengthUnit = 'graphemes' | 'x_weighted' | 'mastodon' | 'utf16' | 'code_points' | 'utf8_bytes' | 'threads';
 
 export interface TextRule {
   unit: LengthUnit;
@@ -59,6 +61,9 @@ export const TEXT_RULES: Record<PlatformName, TextRule> = {
   facebook: { unit: 'utf16', limit: 63_206, thread: false, firstComment: false },
   instagram: { unit: 'graphemes', limit: 2200, thread: false, firstComment: false, maxHashtags: 30 },
   x: { unit: 'x_weighted', limit: X_MAX_WEIGHTED_LENGTH, thread: true, firstComment: true },
+  threads: { unit: 'threads', limit: 500, thread: false, firstComment: true },
+  pinterest: { unit: 'code_points', limit: 500, thread: false, firstComment: false, title: { unit: 'code_points', limit: 100 } },
+  google_business: { unit: 'code_points', limit: 1500, thread: false, firstComment: false },
 };
 
 /** What the limit of a post depends on besides the network. */
@@ -189,8 +194,17 @@ export function mastodonLength(text: string): number {
   return graphemeLength(countable);
 }
 
+/** Threads' count: graphemes, an emoji weighing its UTF-8 bytes. */
+export function threadsLength(text: string): number {
+  if (!EMOJI.test(text)) return graphemeLength(text);
+  let n = 0;
+  for (const { segment } of graphemes.segment(text)) n += EMOJI.test(segment) ? utf8Length(segment) : 1;
+  return n;
+}
+
 export function measure(unit: LengthUnit, text: string): number {
   switch (unit) {
+    case 'threads': return threadsLength(text);
     case 'graphemes': return graphemeLength(text);
     case 'x_weighted': return xWeightedLength(text);
     case 'mastodon': return mastodonLength(text);
@@ -212,6 +226,7 @@ export const UNIT_WORDS: Record<LengthUnit, string> = {
   utf16: 'characters',
   code_points: 'characters',
   utf8_bytes: 'bytes (UTF-8)',
+  threads: 'characters (an emoji counts its UTF-8 bytes, up to 4 or more)',
 };
 
 // ---- hashtags

@@ -16,6 +16,9 @@ import { checkContent as checkTikTok } from './tiktok/limits';
 import { checkWordpress } from './wordpress/limits';
 import { checkContent as checkX } from './x/limits';
 import { checkContent as checkYouTube } from './youtube/limits';
+import { checkThreads } from './threads/limits';
+import { checkPinterest } from './pinterest/limits';
+import { checkGoogleBusiness } from './google_business/limits';
 
 /** A network's checks that need no network call (length limits, media fit): undefined when the content fits. */
 export type ContentCheck = (content: PublishContent, credentials: Record<string, string>) => Failure | undefined;
@@ -42,4 +45,7 @@ export const CONTENT_CHECKS: Record<PlatformName, ContentCheck> = {
   facebook: checkFacebook,
   instagram: checkInstagram,
   x: checkX,
+  threads: checkThreads,
+  pinterest: checkPinterest,
+  google_business: checkGoogleBusiness,
 };

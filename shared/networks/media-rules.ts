@@ -71,6 +71,17 @@ export const MEDIA_RULES: Partial<Record<PlatformName, MediaRules>> = {
   },
   youtube: { video: { types: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo', 'video/x-matroska'], max_bytes: 256_000 * MB } },
   wordpress: { alt: { max: 5000, unit: 'characters', field: 'alt_text', kinds: ['image'] } },
+  threads: {
+    image: { types: ['image/jpeg', 'image/png'], max_bytes: 8 * MB },
+    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 1000 * MB, max_s: 300 },
+    alt: { max: 1000, unit: 'characters', field: 'alt_text', kinds: ['image', 'video'] },
+  },
+  pinterest: {
+    image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/bmp', 'image/tiff'], max_bytes: 20 * MB },
+    video: { types: ['video/mp4', 'video/quicktime', 'video/x-m4v'], max_bytes: 2000 * MB },
+    alt: { max: 500, unit: 'characters', field: 'alt_text', kinds: ['image'] },
+  },
+  google_business: { image: { types: ['image/jpeg', 'image/png'], max_bytes: 5 * MB } },
 };
 
 const describeBytes = (n: number) => (n >= MB ? `${n} bytes (${(n / MB).toFixed(1)} MB)` : `${n} bytes`);

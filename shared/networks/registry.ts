@@ -17,6 +17,9 @@ import { createLinkedinAdapter, createLinkedinProvider } from './linkedin';
 import { createFacebookAdapter, createFacebookProvider } from './facebook';
 import { createInstagramAdapter, createInstagramProvider } from './instagram';
 import { createXAdapter, createXProvider } from './x';
+import { createThreadsAdapter, createThreadsProvider } from './threads';
+import { createPinterestAdapter, createPinterestProvider } from './pinterest';
+import { createGoogleBusinessAdapter, createGoogleBusinessProvider } from './google_business';
 
 /** Maps network names to their adapters, with base URLs from the configuration (overridable for tests). */
 export function buildRegistry(cfg: Config): Registry {
@@ -38,6 +41,9 @@ export function buildRegistry(cfg: Config): Registry {
     facebook: createFacebookAdapter(h.facebook),
     instagram: createInstagramAdapter(h.instagram),
     x: createXAdapter(h.x),
+    threads: createThreadsAdapter(h.threads),
+    pinterest: createPinterestAdapter(h.pinterest),
+    google_business: createGoogleBusinessAdapter(h.google_business),
   };
 }
 
@@ -52,6 +58,9 @@ function oauthHosts(cfg: Config) {
     // Instagram signs in through Facebook Login and posts through the Graph API
     instagram: { authBase: cfg.INSTAGRAM_AUTH_BASE, apiBase: cfg.FACEBOOK_API_BASE },
     x: { authBase: cfg.X_AUTH_BASE, apiBase: cfg.X_API_BASE },
+    threads: { authBase: cfg.THREADS_AUTH_BASE, apiBase: cfg.THREADS_API_BASE },
+    pinterest: { authBase: cfg.PINTEREST_AUTH_BASE, apiBase: cfg.PINTEREST_API_BASE },
+    google_business: { authBase: cfg.GOOGLE_BUSINESS_AUTH_BASE, apiBase: cfg.GOOGLE_BUSINESS_API_BASE },
   };
 }
 
@@ -69,5 +78,8 @@ export function buildOAuthProviders(cfg: Config): OAuthProviders {
     facebook: createFacebookProvider(h.facebook),
     instagram: createInstagramProvider(h.instagram),
     x: createXProvider(h.x),
+    threads: createThreadsProvider(h.threads),
+    pinterest: createPinterestProvider(h.pinterest),
+    google_business: createGoogleBusinessProvider(h.google_business),
   };
 }

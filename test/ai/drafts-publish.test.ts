@@ -23,6 +23,9 @@ import { createLinkedinAdapter } from '../../shared/networks/linkedin';
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createInstagramAdapter } from '../../shared/networks/instagram';
 import { createXAdapter } from '../../shared/networks/x';
+import { createThreadsAdapter } from '../../shared/networks/threads';
+import { createPinterestAdapter } from '../../shared/networks/pinterest';
+import { createGoogleBusinessAdapter } from '../../shared/networks/google_business';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { MastodonFake } from '../../infra/local/sandbox/mastodon';
@@ -39,9 +42,12 @@ import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import { InstagramFake } from '../../infra/local/sandbox/instagram';
 import { XFake } from '../../infra/local/sandbox/x';
+import { ThreadsFake } from '../../infra/local/sandbox/threads';
+import { PinterestFake } from '../../infra/local/sandbox/pinterest';
+import { GoogleBusinessFake } from '../../infra/local/sandbox/google-business';
 
 /**
- * Generate → publish: drafts for all 16 networks, each sent as the network would receive it from a per_platform
+ * Generate → publish: drafts for every network, each sent as the network would receive it from a per_platform
  * draft (text, title, thread, first_comment), through the adapter's own check (POST /api/post's text_too_long and
  * media rules) and publish against its loopback fake. Every network accepts.
  */
@@ -49,6 +55,7 @@ const fakes = {
   telegram: new TelegramFake(), bluesky: new BlueskyFake(), mastodon: new MastodonFake(), discord: new DiscordFake(), slack: new SlackFake(),
   wordpress: new FakeWordpress(), devto: new FakeDevto(), hashnode: new FakeHashnode(), relay: new FakeRelay(), tiktok: new TikTokFake(),
   youtube: new YouTubeFake(), reddit: new RedditFake(), linkedin: new LinkedinFake(), facebook: new FacebookFake(), instagram: new InstagramFake(), x: new XFake(),
+  threads: new ThreadsFake(), pinterest: new PinterestFake(), googleBusiness: new GoogleBusinessFake(),
 };
 let stopTable: () => Promise<void>;
 let drafts: Record<string, DraftView>;
@@ -69,10 +76,10 @@ beforeAll(async () => {
   deps.settings = { ...deps.settings, rateLimitsOff: true };
   const account = { id: 'acc_drafts', email: 'd@example.com', plan: 'scale' } as Account;
   const link = 'https://acme.example/rockets/2';
-  const text = PLATFORM_NAMES.filter((p) => !['instagram', 'tiktok', 'youtube'].includes(p));
+  const text = PLATFORM_NAMES.filter((p) => !['instagram', 'pinterest', 'tiktok', 'youtube'].includes(p));
   const [a, b, c] = await Promise.all([
     generateDrafts(deps, account, { prompt: PROMPT, platforms: text, link }),
-    generateDrafts(deps, account, { prompt: PROMPT, platforms: ['instagram'], link, media: [{ url: 'https://cdn.example.com/p1.jpg', type: 'image' }] }),
+    generateDrafts(deps, account, { prompt: PROMPT, platforms: ['instagram', 'pinterest'], link, media: [{ url: 'https://cdn.example.com/p1.jpg', type: 'image' }] }),
     generateDrafts(deps, account, { prompt: PROMPT, platforms: ['tiktok', 'youtube'], link, media: [{ url: 'https://cdn.example.com/clip.mp4', type: 'video' }] }),
   ]);
   drafts = { ...a.drafts, ...b.drafts, ...c.drafts };
@@ -101,6 +108,9 @@ function setup(): Record<PlatformName, { adapter: NetworkAdapter; creds: Record<
     facebook: { adapter: createFacebookAdapter({ apiBase: f.facebook.url }), creds: { access_token: user, page_id: '101', page_name: 'Acme Bakery', page_access_token: f.facebook.pageToken(user, '101') } },
     instagram: { adapter: createInstagramAdapter({ apiBase: f.instagram.url, pollIntervalMs: 50, reserveMs: 50 }), creds: { access_token: igUser, ig_user_id: '17841400000000001', username: 'acme.bakery', page_id: '101', page_access_token: f.instagram.pageToken(igUser, '101') }, media: [{ url: 'https://cdn.example.com/p1.jpg', kind: 'image' }] },
     x: { adapter: createXAdapter({ apiBase: f.x.url, reserveMs: 50 }), creds: { access_token: f.x.token, user_id: f.x.user.id, username: f.x.user.username } },
+    threads: { adapter: createThreadsAdapter({ apiBase: f.threads.url }), creds: { access_token: f.threads.token, threads_user_id: f.threads.userId, username: f.threads.username } },
+    pinterest: { adapter: createPinterestAdapter({ apiBase: f.pinterest.url }), creds: { access_token: f.pinterest.token, username: f.pinterest.username, board_id: f.pinterest.boards[0].id }, media: [{ url: 'https://cdn.example.com/p1.jpg', kind: 'image' }] },
+    google_business: { adapter: createGoogleBusinessAdapter({ apiBase: f.googleBusiness.url }), creds: { access_token: f.googleBusiness.token, account_id: '1100', location_id: '2201', location_title: 'Acme Bakery Kreuzberg' } },
   };
 }
 

@@ -5,8 +5,8 @@ import { generateApiKey, isWellFormedApiKey, keyPrefix, sha256Hex } from '../../
 import { RESULT_CODES, explain } from '../../shared/domain/result-codes';
 
 describe('platform table (spec §2.1)', () => {
-  it('lists the 16 networks in the spec order', () => {
-    expect(PLATFORMS.map((p) => p.name)).toEqual(['telegram', 'bluesky', 'mastodon', 'discord', 'wordpress', 'devto', 'hashnode', 'slack', 'nostr', 'tiktok', 'youtube', 'reddit', 'linkedin', 'facebook', 'instagram', 'x']);
+  it('lists the 16 networks in the spec order, then threads, pinterest and google_business', () => {
+    expect(PLATFORMS.map((p) => p.name)).toEqual(['telegram', 'bluesky', 'mastodon', 'discord', 'wordpress', 'devto', 'hashnode', 'slack', 'nostr', 'tiktok', 'youtube', 'reddit', 'linkedin', 'facebook', 'instagram', 'x', 'threads', 'pinterest', 'google_business']);
   });
 
   it('has exactly the spec values for credential and OAuth networks', () => {
@@ -23,11 +23,14 @@ describe('platform table (spec §2.1)', () => {
     expect(byName.linkedin.max_media).toBe(20);
     expect(byName.x.addon).toEqual({ kind: 'x_credits', paid_plans_only: true, rule: expect.stringContaining('10 credits'), details: '/api/x' });
     expect(PLATFORMS.filter((p) => p.addon).map((p) => p.name)).toEqual(['x']);
+    expect(byName.threads).toEqual({ name: 'threads', audit_required: true, oauth: true, fields: [], available: true, needs: 'text', max_media: 20 });
+    expect(byName.pinterest).toEqual({ name: 'pinterest', audit_required: true, oauth: true, fields: [], available: true, needs: 'photo_or_video', max_media: 1 });
+    expect(byName.google_business).toEqual({ name: 'google_business', audit_required: true, oauth: true, fields: [], available: true, needs: 'text', max_media: 1 });
   });
 
   it('splits credential and OAuth networks as spec §2.1 says', () => {
     expect(CREDENTIAL_PLATFORMS).toEqual(['telegram', 'bluesky', 'mastodon', 'discord', 'wordpress', 'devto', 'hashnode', 'slack', 'nostr']);
-    expect(OAUTH_PLATFORMS).toEqual(['tiktok', 'youtube', 'reddit', 'linkedin', 'facebook', 'instagram', 'x']);
+    expect(OAUTH_PLATFORMS).toEqual(['tiktok', 'youtube', 'reddit', 'linkedin', 'facebook', 'instagram', 'x', 'threads', 'pinterest', 'google_business']);
     expect(isPlatformName('myspace')).toBe(false);
     expect(isPlatformName('x')).toBe(true);
   });

@@ -70,7 +70,7 @@ describe('connect link in a browser', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\?connected=linkedin$/);
     await expect(page.locator('#net-linkedin .state').textContent()).resolves.toBe('Connected as @fakeuser');
-    await expect(page.locator('p', { hasText: 'networks connected' }).textContent()).resolves.toBe('2 of 16 networks connected.');
+    await expect(page.locator('p', { hasText: 'networks connected' }).textContent()).resolves.toBe('2 of 19 networks connected.');
     expect(network.requests.some((r) => r.path === '/oauth/authorize')).toBe(true);
     expect(network.tokenCalls('authorization_code')).toHaveLength(1);
 

@@ -50,7 +50,7 @@ describe('open catalog routes', () => {
     expect(served.find((x) => x.name === 'telegram')).toMatchObject({ read_back: false });
     for (const p of served) expect(typeof p.read_back).toBe('boolean');
     // this test server has no LINKEDIN/FACEBOOK/INSTAGRAM/X/TIKTOK/YOUTUBE client id: none of them can be connected here
-    for (const name of ['tiktok', 'youtube', 'linkedin', 'facebook', 'instagram', 'x']) {
+    for (const name of ['tiktok', 'youtube', 'linkedin', 'facebook', 'instagram', 'x', 'threads', 'pinterest', 'google_business']) {
       expect(served.find((x) => x.name === name)).toMatchObject({ oauth: true, available: false, unavailable_reason: 'not_configured', reason: expect.stringContaining(`${name.toUpperCase()}_CLIENT_ID`) });
     }
     expect(served.find((x) => x.name === 'reddit')).toMatchObject({ available: false, unavailable_reason: 'not_offered' });

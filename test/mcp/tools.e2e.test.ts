@@ -121,7 +121,7 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
   });
 
   it('catalog, brands, connections and links: success and a domain error each', async () => {
-    expect((await ok('list_platforms')).platforms).toHaveLength(16);
+    expect((await ok('list_platforms')).platforms).toHaveLength(19);
     await fails('list_platforms', { extra: 1 }, 'invalid_request');
     expect((await ok('list_brands')).brands[0]).toMatchObject({ id: brandId, name: 'Default' });
     await fails('list_brands', { extra: 1 }, 'invalid_request');

@@ -102,7 +102,7 @@ describe('the hosted connect page', () => {
     expect(html).toContain(`action="https://api.test/connect/${link.token}/oauth/linkedin"`);
     expect(html).toContain('Connect with LinkedIn');
     expect(html).not.toContain(`/oauth/tiktok"`);
-    expect(html).toContain('0 of 16 networks connected');
+    expect(html).toContain('0 of 19 networks connected');
   });
 
   it('connects a credential network through its form into the link’s brand (extra form fields cannot pick another brand)', async () => {
@@ -120,7 +120,7 @@ describe('the hosted connect page', () => {
     expect(row(after.raw, 'telegram')).toBe('connected');
     expect(after.raw).toContain('Connected as @acmenews');
     expect(after.raw).toContain('role="status">Telegram is connected as @acmenews.');
-    expect(after.raw).toContain('1 of 16 networks connected');
+    expect(after.raw).toContain('1 of 19 networks connected');
   });
 
   it('refused credentials: the page again with the reason next to the form, nothing saved', async () => {

@@ -277,6 +277,8 @@ describe('validates ok ⇒ the real send fails no check validate could have run 
     slack: { webhook_url: 'https://hooks.slack.com/services/T/B/x' }, nostr: { nsec: 'nsec1', relays: 'wss://relay.example' },
     tiktok: { access_token: 't' }, youtube: { access_token: 't' }, reddit: { access_token: 't' }, linkedin: { access_token: 't', author: 'urn:li:person:x' },
     facebook: { access_token: 't', page_id: '1' }, instagram: { access_token: 't', ig_user_id: '1' }, x: { access_token: 't' },
+    threads: { access_token: 't', threads_user_id: '1', username: 'u' }, pinterest: { access_token: 't', username: 'u', board_id: '1' },
+    google_business: { access_token: 't', account_id: '1', location_id: '2', location_title: 'Shop' },
   };
   const bodies = (): Array<Omit<ValidateRequest, 'platform' | 'platforms'>> => [
     { text: `Short post ${++seq}` },

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { generateSecretKey } from 'nostr-tools/pure';
 import { nsecEncode } from 'nostr-tools/nip19';
-import type { PlatformName } from '../../../shared/domain/platforms';
+import { OAUTH_PLATFORMS, type PlatformName } from '../../../shared/domain/platforms';
 import { escapeHtml, page } from '../../../shared/http/reply';
 import type { FakeReply, FakeServer, RecordedRequest } from './server';
 import { TelegramFake } from './telegram';
@@ -21,10 +21,13 @@ import { RedditFake } from './reddit';
 import { LinkedinFake } from './linkedin';
 import { MetaKindsFake } from './meta-kinds';
 import { XFake } from './x';
+import { ThreadsFake } from './threads';
+import { PinterestFake } from './pinterest';
+import { GoogleBusinessFake } from './google-business';
 import type { OAuthFake } from './oauth-authority';
 
 /**
- * The sandbox of `npm start` (decisions.md "Strict requests, the sandbox and contract fixes"): every one of the 16
+ * The sandbox of `npm start` (decisions.md "Strict requests, the sandbox and contract fixes"): every one of the 19
  * networks simulated in process, at its real API paths, mounted under `<origin>/sandbox/<network>/` of the local
  * server itself (one origin, the only private one the address guard lets through in sandbox mode). The simulators
  * are the tests' network fakes: they check credentials, answer in each network's own shapes, and record every request,
@@ -51,7 +54,7 @@ export interface InboxEntry {
 /** Environment variables per network, set only when the user set none of that network's own (explicit wins). */
 type EnvGroup = Record<string, string>;
 
-const OAUTH: PlatformName[] = ['tiktok', 'youtube', 'reddit', 'linkedin', 'facebook', 'instagram', 'x'];
+const OAUTH: readonly PlatformName[] = OAUTH_PLATFORMS;
 const RATE_LIMIT_MARK = 'sandbox:429';
 /** Requests kept per simulator (and so in the inbox): the newest ones. */
 const KEEP_REQUESTS = 500;
@@ -75,6 +78,9 @@ export class Sandbox {
   /** Bluesky's video service (app.bsky.video.*), a host of its own at the real network. */
   readonly blueskyVideo = new BlueskyVideoFake();
   readonly x = new XFake();
+  readonly threads = new ThreadsFake();
+  readonly pinterest = new PinterestFake();
+  readonly googleBusiness = new GoogleBusinessFake();
   /** Webhook deliveries to `<origin>/sandbox/receiver` (the local receiver of the README). */
   readonly receiver: Array<{ received_at: string; headers: Record<string, string>; body: string }> = [];
   readonly nostrKey = nsecEncode(generateSecretKey());
@@ -87,6 +93,9 @@ export class Sandbox {
   constructor() {
     // Instagram builds media asynchronously: each container answers IN_PROGRESS once, then FINISHED
     this.graph.containerPolls = 1;
+    // so do Threads video containers and Pinterest video uploads
+    this.threads.containerPolls = 1;
+    this.pinterest.mediaPolls = 1;
   }
 
   /** The simulator mounted at /sandbox/<segment>. */
@@ -100,6 +109,8 @@ export class Sandbox {
       reddit: { server: this.reddit.server, network: 'reddit' }, linkedin: { server: this.linkedin.server, network: 'linkedin' },
       facebook: { server: this.graph.server, network: 'facebook' }, x: { server: this.x.server, network: 'x' },
       'bluesky-video': { server: this.blueskyVideo.server, network: 'bluesky' },
+      threads: { server: this.threads.server, network: 'threads' }, pinterest: { server: this.pinterest.server, network: 'pinterest' },
+      google_business: { server: this.googleBusiness.server, network: 'google_business' },
     };
   }
 
@@ -134,6 +145,9 @@ export class Sandbox {
       facebook: oauth(this.graph, 'FACEBOOK', { FACEBOOK_API_BASE: this.graph.url }),
       instagram: { INSTAGRAM_CLIENT_ID: this.graph.clientId, INSTAGRAM_CLIENT_SECRET: this.graph.clientSecret, INSTAGRAM_AUTH_BASE: this.graph.url },
       x: oauth(this.x, 'X', { X_API_BASE: this.x.url }),
+      threads: oauth(this.threads, 'THREADS', { THREADS_API_BASE: this.threads.url }),
+      pinterest: oauth(this.pinterest, 'PINTEREST', { PINTEREST_API_BASE: this.pinterest.url }),
+      google_business: oauth(this.googleBusiness, 'GOOGLE_BUSINESS', { GOOGLE_BUSINESS_API_BASE: this.googleBusiness.url }),
     };
   }
 
@@ -324,11 +338,14 @@ const PUBLISH_PATHS: Record<string, RegExp> = {
   linkedin: /^\/rest\/(posts|socialActions\/.+\/comments)$/,
   facebook: /\/(feed|photos|videos|media|media_publish|comments)$/,
   x: /^\/2\/tweets$/,
+  threads: /^\/v1\.0\/\d+\/threads$/,
+  pinterest: /^\/v5\/pins$/,
+  google_business: /^\/v4\/accounts\/\d+\/locations\/\d+\/localPosts$/,
 };
 
-const TEXT_KEYS = ['text', 'caption', 'content', 'message', 'commentary', 'body_markdown', 'contentMarkdown', 'status', 'description'];
+const TEXT_KEYS = ['text', 'caption', 'content', 'message', 'commentary', 'body_markdown', 'contentMarkdown', 'status', 'description', 'summary'];
 const TITLE_KEYS = ['title', 'name'];
-const MEDIA_KEYS = ['photo', 'video', 'image_url', 'video_url', 'url', 'file_url', 'video_url', 'source_url'];
+const MEDIA_KEYS = ['photo', 'video', 'image_url', 'video_url', 'url', 'file_url', 'video_url', 'source_url', 'sourceUrl'];
 
 function fieldsOf(req: RecordedRequest): Record<string, unknown> {
   if (req.json && typeof req.json === 'object') return req.json as Record<string, unknown>;
@@ -373,9 +390,11 @@ function publishEntry(network: PlatformName, req: RecordedRequest, at: string | 
   if (req.method !== 'POST' || !PUBLISH_PATHS[network]?.test(req.path)) return undefined;
   const fields = fieldsOf(req);
   if (network === 'hashnode' && !/publishPost|createDraft/.test(String(fields.query ?? ''))) return undefined;
+  // a Threads carousel item is part of the carousel post, not a post of its own
+  if (network === 'threads' && fields.is_carousel_item === 'true') return undefined;
   const facebookLike = network === 'facebook' && /\/media$/.test(req.path) && 'image_url' in fields ? 'instagram' : network;
   const media = [find(fields, MEDIA_KEYS)].filter((m): m is string => !!m && /^https?:\/\//.test(m));
-  const reply = find(fields, ['in_reply_to_id', 'reply', 'in_reply_to_tweet_id', 'thing_id', 'parent']) !== undefined ||
+  const reply = find(fields, ['in_reply_to_id', 'reply', 'in_reply_to_tweet_id', 'thing_id', 'parent', 'reply_to_id']) !== undefined ||
     /comments$/.test(req.path) || (!!fields.reply && typeof fields.reply === 'object');
   return {
     network: facebookLike as PlatformName, received_at: at ?? new Date().toISOString(), method: req.method, path: req.path,

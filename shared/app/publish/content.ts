@@ -41,5 +41,10 @@ function optionsOf(d: PerPlatformDraft): { options?: PostOptions } {
   if (d.thumbnail_url !== undefined) options.thumbnail_url = d.thumbnail_url;
   if (d.playlist_id !== undefined) options.playlist_id = d.playlist_id;
   if (d.document !== undefined) options.document = d.document;
+  if (d.board_id !== undefined) options.board_id = d.board_id;
+  if (d.link !== undefined) options.link = d.link;
+  if (d.event !== undefined) options.event = d.event;
+  if (d.offer !== undefined) options.offer = d.offer;
+  if (d.call_to_action !== undefined) options.call_to_action = d.call_to_action;
   return Object.keys(options).length ? { options } : {};
 }

@@ -11,12 +11,14 @@ import { blueskyPostRef, mastodonStatusRef, telegramMessageRef, xPostId } from '
  */
 
 const PostRef = z.string().trim().min(1).max(2048);
+/** A local date, or date and time, at the business location (Google's Date and TimeOfDay carry no zone). */
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?$/;
 
 export const PostOptionFields = {
   reply_to: PostRef.optional().meta({
-    description: 'Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a ' +
+    description: 'Publish as a reply to an existing post (x, bluesky, mastodon, telegram, threads): its link or id. X: a status link or id; Bluesky: a ' +
       'bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); ' +
-      'Telegram: a t.me message link or message id of the connected chat.',
+      'Telegram: a t.me message link or message id of the connected chat; Threads: the media id of the post (digits, as our results give it).',
     examples: ['https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l'],
   }),
   quote: PostRef.optional().meta({
@@ -46,7 +48,7 @@ export const PostOptionFields = {
   }),
   thumbnail_url: z.string().trim().min(1).max(2048).optional().meta({
     description: 'A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. ' +
-      'The channel must be allowed custom thumbnails (a verified channel).',
+      'The channel must be allowed custom thumbnails (a verified channel). Pinterest: the cover image of a video Pin (cover_image_url).',
     examples: ['https://cdn.example.com/thumbs/launch.jpg'],
   }),
   playlist_id: z.string().trim().regex(/^[A-Za-z0-9_-]{10,64}$/).optional().meta({
@@ -61,6 +63,39 @@ export const PostOptionFields = {
       'address guard (at most 50 MB) and uploaded to LinkedIn\'s Documents API. Not combinable with media.',
     examples: [{ url: 'https://cdn.example.com/decks/q3-results.pdf', title: 'Q3 results in 8 slides' }],
   }),
+  board_id: z.string().trim().regex(/^[0-9]{1,40}$/).optional().meta({
+    description: 'The board to pin to (pinterest); without it the Pin goes to the default board chosen when Pinterest was connected.',
+    examples: ['549755885175'],
+  }),
+  link: z.string().trim().min(1).max(2048).optional().meta({
+    description: 'The Pin\'s destination link (pinterest): where a click on the Pin leads.',
+    examples: ['https://example.com/recipes/lemon-tart'],
+  }),
+  event: z.strictObject({
+    title: z.string().trim().min(1).max(58),
+    start: z.string().regex(LOCAL_TIME),
+    end: z.string().regex(LOCAL_TIME),
+  }).optional().meta({
+    description: 'An event post (google_business, topicType EVENT): its title and the local start and end at the location ' +
+      '(YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer\'s title and validity.',
+    examples: [{ title: 'Winter tasting night', start: '2026-12-18T18:00', end: '2026-12-18T22:00' }],
+  }),
+  offer: z.strictObject({
+    coupon_code: z.string().trim().min(1).max(58).optional(),
+    redeem_url: z.string().trim().min(1).max(2048).optional(),
+    terms: z.string().trim().min(1).max(5000).optional(),
+  }).optional().meta({
+    description: 'An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its ' +
+      'title and dates; an offer shows no call_to_action.',
+    examples: [{ coupon_code: 'WINTER10', terms: 'One per table.' }],
+  }),
+  call_to_action: z.strictObject({
+    type: z.enum(['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'CALL']),
+    url: z.string().trim().min(1).max(2048).optional(),
+  }).optional().meta({
+    description: 'The post\'s button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location\'s phone, no url).',
+    examples: [{ type: 'BOOK', url: 'https://example.com/book' }],
+  }),
   story: z.literal(true).optional().meta({
     description: 'Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.',
     examples: [true],
@@ -72,16 +107,21 @@ type DraftOptions = z.infer<typeof PostOptionsSchema>;
 
 /** Which networks take each option. */
 export const OPTION_NETWORKS: Record<keyof DraftOptions, PlatformName[]> = {
-  reply_to: ['x', 'bluesky', 'mastodon', 'telegram'],
+  reply_to: ['x', 'bluesky', 'mastodon', 'telegram', 'threads'],
   quote: ['x', 'bluesky'],
   link_card: ['bluesky'],
   poll: ['x'],
   reel: ['facebook'],
   story: ['instagram'],
   privacy_level: ['tiktok'],
-  thumbnail_url: ['youtube'],
+  thumbnail_url: ['youtube', 'pinterest'],
   playlist_id: ['youtube'],
   document: ['linkedin'],
+  board_id: ['pinterest'],
+  link: ['pinterest'],
+  event: ['google_business'],
+  offer: ['google_business'],
+  call_to_action: ['google_business'],
 };
 
 const refuse = (name: PlatformName, option: string, message: string): never => {
@@ -90,14 +130,46 @@ const refuse = (name: PlatformName, option: string, message: string): never => {
 
 const validRef = (name: PlatformName, ref: string): boolean =>
   name === 'x' ? xPostId(ref) !== undefined : name === 'bluesky' ? blueskyPostRef(ref) !== undefined
-    : name === 'telegram' ? telegramMessageRef(ref) !== undefined : mastodonStatusRef(ref) !== undefined;
+    : name === 'telegram' ? telegramMessageRef(ref) !== undefined : name === 'threads' ? /^[0-9]{5,30}$/.test(ref)
+      : mastodonStatusRef(ref) !== undefined;
 
 const REF_FORMS: Partial<Record<PlatformName, string>> = {
   x: 'an x.com/<user>/status/<id> link or a numeric post id',
   bluesky: 'a https://bsky.app/profile/<handle>/post/<id> link or an at:// post URI',
   mastodon: 'a status link (https://<server>/@<user>/<id>) or a status id',
   telegram: 'a t.me/<chat>/<message id> link or a message id of the connected chat',
+  threads: 'the media id of the Threads post (digits; a threads.net link names a shortcode the API cannot reply to)',
 };
+
+const isHttpUrl = (s: string) => /^https?:\/\/[^\s]+$/.test(s);
+
+/** A local `YYYY-MM-DD[THH:MM]` as a comparable number, or undefined when it is no real date. */
+function localStamp(value: string): number | undefined {
+  const [d, t = '00:00'] = value.split('T');
+  const [y, m, day] = d.split('-').map(Number);
+  const [h, min] = t.split(':').map(Number);
+  const at = Date.UTC(y, m - 1, day, h, min);
+  const back = new Date(at);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== day || h > 23 || min > 59) return undefined;
+  return at;
+}
+
+/** Google Business Profile's own combinations: an offer needs its event; CTA urls; an event that ends after it starts. */
+function checkLocalPost(name: PlatformName, draft: DraftOptions): void {
+  if (draft.offer !== undefined && draft.event === undefined) refuse(name, 'offer', 'an offer needs event {title, start, end} for its title and validity');
+  if (draft.offer !== undefined && draft.call_to_action !== undefined) refuse(name, 'call_to_action', 'an offer post shows no button: drop call_to_action, or send an event post');
+  if (draft.offer?.redeem_url !== undefined && !isHttpUrl(draft.offer.redeem_url)) refuse(name, 'offer', 'redeem_url must be an http(s) link');
+  const cta = draft.call_to_action;
+  if (cta && cta.type === 'CALL' && cta.url !== undefined) refuse(name, 'call_to_action', 'CALL uses the location\'s phone number: drop url');
+  if (cta && cta.type !== 'CALL' && (cta.url === undefined || !isHttpUrl(cta.url))) refuse(name, 'call_to_action', `${cta.type} needs url, an http(s) link`);
+  if (draft.event) {
+    const start = localStamp(draft.event.start);
+    const end = localStamp(draft.event.end);
+    if (start === undefined) refuse(name, 'event', `start ${draft.event.start} is not a real date`);
+    if (end === undefined) refuse(name, 'event', `end ${draft.event.end} is not a real date`);
+    if (end! < start!) refuse(name, 'event', 'the event ends before it starts');
+  }
+}
 
 /** Checks the options of one network's draft; `media` is what that network will publish. */
 export function checkOptions(name: PlatformName, draft: DraftOptions, media: MediaRef[]): void {
@@ -120,6 +192,8 @@ export function checkOptions(name: PlatformName, draft: DraftOptions, media: Med
     if (!/^https?:\/\/[^\s]+$/.test(draft.document.url)) refuse(name, 'document', 'send an http(s) link to the PDF');
   }
   if (draft.thumbnail_url !== undefined && !/^https?:\/\/[^\s]+$/.test(draft.thumbnail_url)) refuse(name, 'thumbnail_url', 'send an http(s) link to a JPEG or PNG image');
+  if (draft.link !== undefined && !isHttpUrl(draft.link)) refuse(name, 'link', 'send an http(s) link');
+  if (name === 'google_business') checkLocalPost(name, draft);
   for (const option of ['reel', 'story'] as const) {
     if (draft[option] === undefined) continue;
     if (media.length !== 1) refuse(name, option, `a ${option} carries exactly one ${option === 'reel' ? 'video' : 'image or video'}; this post has ${media.length} media items`);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { BadRequestError } from '../../domain/errors';
 import { isRecord } from '../../domain/values';
-import { isPlatformName, type PlatformName } from '../../domain/platforms';
+import { isPlatformName, PLATFORM_NAMES, type PlatformName } from '../../domain/platforms';
 import { nearestName, unknownFieldError } from '../unknown-fields';
 import { guessKind, type MediaRef, type PerPlatformDraft, type PostPayload, type ValidPost } from '../../domain/post';
 import { checkOptions, PostOptionFields } from './options';
@@ -12,7 +12,8 @@ const Url = z.string().trim().min(1).max(2048);
 export const ALT_MAX = 5000;
 const Alt = z.string().max(ALT_MAX).meta({
   description: 'Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, ' +
-    'LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: ' +
+    'LinkedIn altText, Instagram alt_text (images), Threads alt_text, Pinterest alt_text (images), WordPress alt_text, Discord attachment ' +
+    'description. Telegram and Google Business Profile have no alt field: ' +
     'only the caption is sent. Over a network\'s own limit → bad_media for that network.',
   examples: ['A red bicycle leaning against a brick wall'],
 });
@@ -33,7 +34,7 @@ const Draft = z.strictObject({
 
 export const PostRequestSchema = z.object({
   platform: z.string().optional(),
-  platforms: z.array(z.string()).max(16).optional(),
+  platforms: z.array(z.string()).max(PLATFORM_NAMES.length).optional(),
   /** unknown on purpose: a JSON object is refused with its own code (caption_is_json). */
   text: z.unknown().optional(),
   title: z.string().max(500).optional(),
@@ -52,7 +53,7 @@ export type PostRequest = z.infer<typeof PostRequestSchema>;
 export type { ValidPost };
 
 const THREAD_NETWORKS: PlatformName[] = ['x', 'bluesky', 'mastodon'];
-const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon', 'facebook', 'instagram'];
+const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon', 'facebook', 'instagram', 'threads'];
 
 function looksLikeJsonObject(text: string): boolean {
   const t = text.trim();

@@ -26,7 +26,7 @@ export const HOSTED_HEADERS: Record<string, string> = hostedHeaders();
 export const DISPLAY_NAMES: Record<PlatformName, string> = {
   telegram: 'Telegram', bluesky: 'Bluesky', mastodon: 'Mastodon', discord: 'Discord', wordpress: 'WordPress', devto: 'DEV (dev.to)',
   hashnode: 'Hashnode', slack: 'Slack', nostr: 'Nostr', tiktok: 'TikTok', youtube: 'YouTube', reddit: 'Reddit', linkedin: 'LinkedIn',
-  facebook: 'Facebook', instagram: 'Instagram', x: 'X',
+  facebook: 'Facebook', instagram: 'Instagram', x: 'X', threads: 'Threads', pinterest: 'Pinterest', google_business: 'Google Business Profile',
 };
 export const displayName = (p: string) => (Object.hasOwn(DISPLAY_NAMES, p) ? DISPLAY_NAMES[p as PlatformName] : p);
 

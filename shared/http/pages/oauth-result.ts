@@ -13,7 +13,8 @@ function withParams(url: string, params: Record<string, string>): string {
 
 function pickerHtml(o: Extract<CallbackOutcome, { kind: 'pick' }>, action: string): Reply {
   const name = displayName(o.platform);
-  const what = o.platform === 'facebook' ? 'Page' : o.platform === 'instagram' ? 'business account' : 'account';
+  const what = o.platform === 'facebook' ? 'Page' : o.platform === 'instagram' ? 'business account'
+    : o.platform === 'pinterest' ? 'default board' : o.platform === 'google_business' ? 'location' : 'account';
   return hostedReply(200, `Choose a ${name} ${what}`, `<h1>Choose the ${e(name)} ${what} to connect</h1>` +
     `<p>Your sign-in can post as ${o.accounts.length} ${what}s. Pick the one for <b>${e(o.brand.name)}</b>.</p>` +
     `<form method="post" action="${e(action)}"><input type="hidden" name="pick" value="${e(o.pick)}"><ul class="nets">` +

@@ -1,0 +1,112 @@
+import type { FakeReply, RecordedRequest } from './server';
+import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
+
+interface Upload { id: string; uploaded: boolean; polls: number; failed: boolean }
+export interface Pin { id: string; body: Record<string, unknown> }
+
+/**
+ * A loopback Pinterest (API v5 paths, the authorize page at /oauth/), after developers.pinterest.com/docs/api/v5:
+ * `GET /oauth/` consents at once; `POST /v5/oauth/token` (HTTP Basic client auth; authorization_code or
+ * refresh_token; access 30 days, refresh a year, refresh answers keep the refresh token); `GET /v5/user_account`;
+ * `GET /v5/boards` ({items, bookmark}); `POST /v5/media {media_type: "video"}` → {media_id, upload_url,
+ * upload_parameters}; `POST /upload` (the "S3" form: every upload parameter, then `file`) → 204;
+ * `GET /v5/media/{id}` (registered → processing for `mediaPolls` reads → succeeded, or failed with `failNextVideo`);
+ * `POST /v5/pins` (board must be the user's, media_source image_url {url} or video_id {media_id} of a succeeded
+ * upload, title ≤ 100, description ≤ 500, alt_text ≤ 500) → 201 the Pin. Errors as Pinterest's `{code, message}`.
+ */
+export class PinterestFake extends OAuthFake {
+  readonly oauth = new OAuthAuthority({ prefix: 'pin', clientId: '1484362', clientSecret: 'pinterest-app-secret', scopeSeparator: ',', standingToken: 'pina_good-token' });
+  username = 'acmebakery';
+  boards = [{ id: '549755885175', name: 'Cakes', privacy: 'PUBLIC' }, { id: '549755885176', name: 'Breads', privacy: 'PUBLIC' }];
+  /** Status reads an uploaded video answers processing before succeeded. */
+  mediaPolls = 0;
+  failNextVideo = false;
+  readonly uploads = new Map<string, Upload>();
+  readonly pins: Pin[] = [];
+
+  get token(): string { return this.oauth.standingToken!; }
+
+  override reset(): void {
+    super.reset();
+    this.mediaPolls = 0;
+    this.failNextVideo = false;
+    this.uploads.clear();
+    this.pins.length = 0;
+    this.boards = [{ id: '549755885175', name: 'Cakes', privacy: 'PUBLIC' }, { id: '549755885176', name: 'Breads', privacy: 'PUBLIC' }];
+  }
+
+  static error(status: number, code: number, message: string): FakeReply { return { status, body: { code, message } }; }
+
+  protected route(req: RecordedRequest): FakeReply | Promise<FakeReply> {
+    const key = `${req.method} ${req.path}`;
+    const queued = this.playQueued(key, req);
+    if (queued) return queued;
+    if (key === 'GET /oauth/') return this.oauth.authorize(req.url);
+    if (key === 'POST /v5/oauth/token') return this.tokenEndpoint(req);
+    if (key === 'POST /upload') return this.upload(req);
+    if (!this.bearerOk(req)) return PinterestFake.error(401, 2, 'Authentication failed.');
+    if (key === 'GET /v5/user_account') return { body: { account_type: 'BUSINESS', username: this.username, profile_image: 'https://i.pinimg.com/a.jpg', website_url: 'https://example.com' } };
+    if (key === 'GET /v5/boards') return { body: { items: this.boards, bookmark: null } };
+    if (key === 'POST /v5/media') {
+      if ((req.json as { media_type?: string } | undefined)?.media_type !== 'video') return PinterestFake.error(400, 1, 'Invalid parameters: media_type must be video.');
+      const id = String(5_000_000 + ++this.n);
+      this.uploads.set(id, { id, uploaded: false, polls: this.mediaPolls, failed: this.failNextVideo });
+      this.failNextVideo = false;
+      return {
+        status: 201,
+        body: { media_id: id, media_type: 'video', upload_url: `${this.url}/upload`, upload_parameters: { key: `uploads/${id}/video.mp4`, 'x-amz-date': '20261127T000000Z', 'x-amz-signature': 'abc123', 'x-amz-algorithm': 'AWS4-HMAC-SHA256', 'Content-Type': 'multipart/form-data', policy: 'eyJ9' } },
+      };
+    }
+    const media = /^\/v5\/media\/(\d+)$/.exec(req.path)?.[1];
+    if (req.method === 'GET' && media) {
+      const u = this.uploads.get(media);
+      if (!u) return PinterestFake.error(404, 404, 'Media not found.');
+      const status = !u.uploaded ? 'registered' : u.failed ? 'failed' : u.polls-- > 0 ? 'processing' : 'succeeded';
+      return { body: { media_id: u.id, media_type: 'video', status } };
+    }
+    if (key === 'POST /v5/pins') return this.createPin(req);
+    return PinterestFake.error(404, 404, 'Not found.');
+  }
+
+  private tokenEndpoint(req: RecordedRequest): FakeReply {
+    const [id, secret] = basicCredentials(req.headers.authorization);
+    if (!this.oauth.clientOk(id, secret)) return { status: 401, body: { code: 2, message: 'Authentication failed.' } };
+    const f = formOf(req.text);
+    const r = this.oauth.tokenRequest(f, id);
+    if (!r) return { status: 400, body: { error: 'unsupported_grant_type' } };
+    if (!r.ok) return { status: 400, body: { error: r.error, error_description: r.description } };
+    const refresh = f.grant_type === 'authorization_code' ? { refresh_token: r.refresh_token, refresh_token_expires_in: 31_536_000 } : {};
+    return { body: { access_token: r.access_token, response_type: f.grant_type, token_type: 'bearer', expires_in: 2_592_000, scope: r.scope, ...refresh } };
+  }
+
+  private upload(req: RecordedRequest): FakeReply {
+    const text = req.body.toString('latin1');
+    const key = /name="key"\r\n\r\nuploads\/(\d+)\//.exec(text)?.[1];
+    const u = key ? this.uploads.get(key) : undefined;
+    if (!u || !/name="file"; filename="[^"]*"/.test(text)) return { status: 400, headers: { 'content-type': 'application/xml' }, body: '<Error><Code>InvalidArgument</Code><Message>POST requires key and file</Message></Error>' };
+    // the file must come last: S3 ignores fields after it
+    if (text.lastIndexOf('name="file"') < text.lastIndexOf('name="policy"')) return { status: 400, body: '<Error><Code>InvalidArgument</Code><Message>file must be the last field</Message></Error>' };
+    u.uploaded = true;
+    return { status: 204 };
+  }
+
+  private createPin(req: RecordedRequest): FakeReply {
+    const b = (req.json ?? {}) as Record<string, unknown>;
+    const source = (b.media_source ?? {}) as Record<string, unknown>;
+    if (!this.boards.some((x) => x.id === b.board_id)) return PinterestFake.error(404, 404, 'Board not found.');
+    if (typeof b.title === 'string' && [...b.title].length > 100) return PinterestFake.error(400, 1, 'Invalid parameters: title is longer than 100 characters.');
+    if (typeof b.description === 'string' && [...b.description].length > 500) return PinterestFake.error(400, 1, 'Invalid parameters: description is longer than 500 characters.');
+    if (typeof b.alt_text === 'string' && [...b.alt_text].length > 500) return PinterestFake.error(400, 1, 'Invalid parameters: alt_text is longer than 500 characters.');
+    if (source.source_type === 'image_url') {
+      if (typeof source.url !== 'string' || !/^https?:\/\//.test(source.url)) return PinterestFake.error(400, 1, 'Invalid parameters: media_source.url.');
+    } else if (source.source_type === 'video_id') {
+      const u = this.uploads.get(String(source.media_id));
+      if (!u || !u.uploaded || u.failed || u.polls > 0) return PinterestFake.error(400, 1, 'Invalid parameters: the video is not ready.');
+    } else {
+      return PinterestFake.error(400, 1, 'Invalid parameters: media_source.source_type.');
+    }
+    const id = String(813_000_000_000_000 + ++this.n);
+    this.pins.push({ id, body: b });
+    return { status: 201, body: { id, created_at: '2026-11-27T05:00:00', board_id: b.board_id, title: b.title ?? '', description: b.description ?? '', link: b.link ?? null } };
+  }
+}

@@ -1,0 +1,18 @@
+import type { Failure, PublishContent } from '../../ports/networks';
+import { rejected } from '../failures';
+import { lengthFailure } from '../text-check';
+
+/** What a Google Business Profile post takes, checked before sending (the API side's pre-check and the adapter share it). */
+
+export const GOOGLE_BUSINESS_MAX_SUMMARY = 1500;
+
+/**
+ * The summary ≤ 1,500 characters; at most one photo (no video); a standard post needs text or a photo (an event or
+ * an offer carries its title).
+ */
+export function checkGoogleBusiness(content: PublishContent): Failure | undefined {
+  if (content.media.some((m) => m.kind === 'video')) return rejected('google_business posts take one photo, not a video', 'bad_media');
+  if (content.media.length > 1) return rejected(`google_business posts take one photo; got ${content.media.length}`, 'bad_media');
+  if (!content.text.trim() && content.media.length === 0 && !content.options?.event) return rejected('a google_business post needs text, a photo or an event', 'rejected');
+  return lengthFailure('google_business', { text: content.text });
+}
