@@ -214,6 +214,7 @@ export function buildDeps(cfg: Config): Deps {
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
       aiTimeoutMs: cfg.AI_TIMEOUT_MS,
+      connectionExpiringDays: cfg.CONNECTION_EXPIRING_DAYS,
     }),
     // --- Local speed (issue 18): the worker shares the process with the API locally; in AWS only the poll notices
     resultSignal: () => (local ? new (localResultsModule().InProcessResults)() : polledResults),

@@ -8,6 +8,7 @@ import { markDeferralFired } from '../schedule/deferral';
 import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
+import { RenewalSweepInput, sweepConnections, type RenewalSweepDeps } from '../oauth/renewal-sweep';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
 export const DispatchInput = z.discriminatedUnion('kind', [
@@ -27,13 +28,15 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
   // the every-5-minutes reconciliation of scheduled posts whose alarm never fired (shared/app/schedule/sweep.ts)
   ScheduleSweepInput,
+  // the every-15-minutes renewal of sign-ins before they lapse (shared/app/oauth/renewal-sweep.ts)
+  RenewalSweepInput,
   // a held post's 7-day expiry (shared/app/approvals/approvals.ts)
   z.object({ kind: z.literal('approval-expiry'), approval_id: z.string().regex(/^apr_[0-9A-Z]{26}$/) }),
 ]);
 export type DispatchInput = z.infer<typeof DispatchInput>;
 
 /** Fires a due timer: a deferred network goes back on the publish queue, where the worker claims it once. */
-export async function dispatch(deps: FireDeps & DecideApprovalDeps & Pick<Deps, 'webhooks'>, input: DispatchInput): Promise<void> {
+export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSweepDeps & Pick<Deps, 'webhooks'>, input: DispatchInput): Promise<void> {
   putMetric('SchedulesFired', 1, { kind: input.kind });
   if (input.kind === 'recurring' && !Number.isNaN(Date.parse(input.occurrence))) {
     putMetric('ScheduleLateness', Math.max(0, deps.clock.now() - Date.parse(input.occurrence)), { kind: 'recurring' });
@@ -43,6 +46,7 @@ export async function dispatch(deps: FireDeps & DecideApprovalDeps & Pick<Deps, 
   if (input.kind === 'scheduled') return fireScheduled(deps, input.schedule_id);
   if (input.kind === 'recurring') return fireRecurring(deps, input.recurring_id, input.occurrence);
   if (input.kind === 'schedule-sweep') { await sweepSchedules(deps); return; }
+  if (input.kind === 'connection-sweep') { await sweepConnections(deps); return; }
   if (input.kind === 'approval-expiry') return expireApproval(deps, input.approval_id);
   if (input.schedule_id) await markDeferralFired(deps, input.schedule_id);
   const body: PublishMessage = { post_id: input.post_id, platform: input.platform as PublishMessage['platform'], deferral: input.deferral };
