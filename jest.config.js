@@ -11,6 +11,10 @@ module.exports = {
   // fauxqs exports only an ESM "import" entry; map it to its file so the transform above compiles it.
   moduleNameMapper: { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  // The IAM simulation (test/support/iam): each function's synthesized policy, once per run; every AWS request a
+  // function makes under the local runtime is decided against it, and a denial fails the test.
+  globalSetup: '<rootDir>/test/support/iam/global-setup.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/support/iam/check.ts'],
   // A timeout catches a hang, never slowness: no test asserts elapsed time, and on the shared 2-core machine under
   // load the longest end-to-end tests take several times their idle duration.
   testTimeout: 120_000,

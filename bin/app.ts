@@ -2,7 +2,7 @@ import './env';
 import { App, Tags, Validations, type Environment } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from '../infra/stacks/api-stack';
-import { DataStack, isProd } from '../infra/stacks/data-stack';
+import { DataStack } from '../infra/stacks/data-stack';
 import { ObservabilityStack } from '../infra/stacks/observability-stack';
 import { WorkersStack } from '../infra/stacks/workers-stack';
 import { EdgeStack } from '../infra/stacks/edge-stack';
@@ -11,7 +11,7 @@ import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack'
 /**
  * The CDK app (cdk.json: `npx tsx bin/app.ts`). Settings come from context (`-c key=value`):
  *   stage          stage name, default `dev` (env STAGE also works); `prod` retains data and protects the table
- *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required for prod
+ *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
  *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency   see ConcurrencySettings
@@ -32,7 +32,7 @@ export interface AppSettings {
   concurrency: ConcurrencySettings;
   // --- WAF (issue 17)
   /** -c waf=true: CloudFront with a WAF web ACL in front of the API (stack -Edge in us-east-1); requests per IP per 5 minutes. */
-  waf?: { rateLimit: number };
+  waf?: { rateLimit: number; originSecret: string };
 }
 
 /**
@@ -44,11 +44,15 @@ export interface ConcurrencySettings {
   publishWorker: number;
   /** -c webhookMaxConcurrency=N: at most N webhook delivery instances (2–1000). */
   webhookWorker: number;
-  /** -c postReservedConcurrency=N: concurrency reserved for (and capping) POST /api/post; 0 reserves none. */
+  /** -c postReservedConcurrency=N: concurrency reserved for (and capping) POST /api/post; 0 (the default) reserves none. */
   postRoute: number;
 }
 
-export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 50 };
+/**
+ * No reserved concurrency by default: a new account's Lambda concurrency quota is often 10, and reserving 50 rolls the
+ * API stack back (Lambda keeps 100 unreserved). `-c postReservedConcurrency=N` once the account's quota allows it.
+ */
+export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 0 };
 
 function integerContext(app: App, key: string, fallback: number, min: number, max: number): number {
   const v: unknown = app.node.tryGetContext(key);
@@ -66,7 +70,7 @@ export function settingsFrom(app: App): AppSettings {
   const stage = ctx('stage') ?? process.env.STAGE ?? 'dev';
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) throw new Error(`Invalid stage "${stage}": lower-case letters, digits and dashes, at most 20`);
   const mailFrom = ctx('mailFrom');
-  if (!mailFrom && isProd(stage)) throw new Error('Stage prod needs the SES sender: -c mailFrom=no-reply@your-domain (a verified SES identity)');
+  if (!mailFrom) throw new Error(`Stage ${stage} needs the SES sender: -c mailFrom=no-reply@your-domain (an SES identity you verified; docs/operations.md#email-ses)`);
   const publicBaseUrl = ctx('publicBaseUrl');
   if (publicBaseUrl && !/^https?:\/\/[^/\s]+/.test(publicBaseUrl)) throw new Error(`Invalid publicBaseUrl "${publicBaseUrl}"`);
   const alarmEmail = ctx('alarmEmail');
@@ -77,13 +81,20 @@ export function settingsFrom(app: App): AppSettings {
     webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
     postRoute: integerContext(app, 'postReservedConcurrency', DEFAULT_CONCURRENCY.postRoute, 0, 1000),
   };
-  const waf = String(app.node.tryGetContext('waf') ?? 'false') === 'true'
-    ? { rateLimit: integerContext(app, 'wafRateLimit', 2000, 100, 2_000_000_000) } : undefined;
+  let waf: AppSettings['waf'];
+  if (String(app.node.tryGetContext('waf') ?? 'false') === 'true') {
+    // the origin header that makes the API trust the viewer address CloudFront forwards (shared/http/client-ip.ts)
+    const originSecret = ctx('edgeOriginSecret');
+    if (!originSecret || !/^[A-Za-z0-9_-]{32,128}$/.test(originSecret)) {
+      throw new Error('-c waf=true needs -c edgeOriginSecret=<32 to 128 letters, digits, - or _> (e.g. `openssl rand -hex 32`): the API trusts the viewer address only from CloudFront, which sends this secret');
+    }
+    waf = { rateLimit: integerContext(app, 'wafRateLimit', 2000, 100, 2_000_000_000), originSecret };
+  }
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   return {
     stage,
-    mailFrom: mailFrom ?? 'no-reply@example.com',
+    mailFrom,
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
@@ -119,6 +130,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     ...(settings.publicBaseUrl ? { publicBaseUrl: settings.publicBaseUrl } : {}),
     ...(settings.bedrockModelId ? { bedrockModelId: settings.bedrockModelId } : {}),
     reservedConcurrency: { 'post-post': settings.concurrency.postRoute },
+    ...(settings.waf ? { edgeOriginSecret: settings.waf.originSecret } : {}),
     description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',
   });
   api.addStackDependency(data);
@@ -150,7 +162,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     const region = settings.env?.region;
     if (!region) throw new Error('-c waf=true needs the deployment region: set CDK_DEFAULT_REGION (or AWS_REGION with the CDK CLI) so the us-east-1 edge stack can reference the API');
     edge = new EdgeStack(app, name('Edge'), {
-      stage, prefix: data.prefix, api, rateLimit: settings.waf.rateLimit,
+      stage, prefix: data.prefix, api, rateLimit: settings.waf.rateLimit, originSecret: settings.waf.originSecret,
       env: { ...settings.env, region: 'us-east-1' },
       description: 'Social publishing: CloudFront with a WAF web ACL in front of the HTTP API (us-east-1)',
     });

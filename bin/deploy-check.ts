@@ -9,7 +9,8 @@ import { PLANS } from '../shared/domain/plans';
 
 /**
  * `npm run deploy:check` — offline, no AWS credentials: for every stage
- *   1. synthesises the whole app (esbuild bundles included, unless --no-bundle),
+ *   1. synthesises the whole app (esbuild bundles included, unless --no-bundle; each function is bundled once for
+ *      all stages: they share one assembly directory),
  *   2. runs the cdk-nag AwsSolutions pack (clean = no unacknowledged error or warning),
  *   3. lists every parameter the stacks read (CDK context, the SSM parameters the functions read, template
  *      parameters) with whether it is set (SSM values are checked only with --aws, which calls SSM),
@@ -26,6 +27,12 @@ export interface CheckOptions {
   save?: boolean;
   /** Reads SSM to say whether each parameter exists (needs credentials). */
   checkSsm?: (names: string[]) => Promise<Set<string>>;
+  /**
+   * The cloud assembly directory, shared by every stage of one run: aws-cdk-lib keeps each staged asset in a
+   * process-wide cache keyed by the output directory, source and bundling options, so with one directory a
+   * function's esbuild bundle is built once for all stages. Default: a new temporary directory per stage.
+   */
+  outdir?: string;
 }
 
 export interface ParameterLine { name: string; kind: 'context' | 'ssm' | 'template'; status: 'set' | 'default' | 'unset' | 'not checked (offline)' | 'missing'; note: string }
@@ -42,7 +49,7 @@ export interface StageReport {
 
 const CONTEXT_KEYS: Array<{ key: string; note: string; requiredFor?: string }> = [
   { key: 'stage', note: 'stage name (default dev)' },
-  { key: 'mailFrom', note: 'SES sender, a verified identity', requiredFor: 'prod' },
+  { key: 'mailFrom', note: 'SES sender, a verified identity', requiredFor: '*' },
   { key: 'publicBaseUrl', note: 'public origin for emailed/connect links (default: the execute-api URL)' },
   { key: 'alarmEmail', note: 'subscribed to the alarm topic' },
 ];
@@ -79,10 +86,13 @@ function functionEnvValues(template: Template, name: string): string[] {
 }
 
 export async function checkStage(stage: string, opts: CheckOptions): Promise<StageReport> {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `deploy-check-${stage}-`));
+  const outdir = opts.outdir ?? fs.mkdtempSync(path.join(os.tmpdir(), `deploy-check-${stage}-`));
+  // a shared directory keeps the bundles (asset.*) of the stages before; their templates and reports go
+  for (const f of fs.readdirSync(outdir)) if (f.endsWith('.template.json') || f === 'validation-report.json') fs.rmSync(path.join(outdir, f), { force: true });
+  const cleanUp = () => { if (!opts.outdir) fs.rmSync(outdir, { recursive: true, force: true }); };
   const given: Record<string, string> = { ...(opts.context ?? {}), stage };
   const placeholders: Record<string, string> = {};
-  if (stage === 'prod' && !given.mailFrom) placeholders.mailFrom = 'no-reply@example.com';
+  if (!given.mailFrom) placeholders.mailFrom = 'no-reply@example.com';
   const app = new App({
     outdir,
     context: { ...given, ...placeholders, ...(opts.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {}) },
@@ -98,7 +108,7 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
     report.error = (err as Error).message.split('\n').slice(0, 5).join('\n');
   }
   report.nag = nagFindings(outdir);
-  if (!report.synthOk) { fs.rmSync(outdir, { recursive: true, force: true }); return report; }
+  if (!report.synthOk) { cleanUp(); return report; }
 
   const templates: Record<string, Template> = {};
   for (const f of fs.readdirSync(outdir).filter((n) => n.endsWith('.template.json'))) {
@@ -109,7 +119,7 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
 
   for (const c of CONTEXT_KEYS) {
     const set = given[c.key] !== undefined;
-    const required = c.requiredFor === stage;
+    const required = c.requiredFor === stage || c.requiredFor === '*';
     report.parameters.push({
       name: `-c ${c.key}`, kind: 'context', status: set ? 'set' : required ? 'unset' : 'default',
       note: `${c.note}${required && !set ? ` — REQUIRED for ${stage} (checked with a placeholder)` : ''}`,
@@ -132,6 +142,8 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
   }
   for (const [stack, t] of Object.entries(templates)) {
     for (const [name, p] of Object.entries(t.Parameters ?? {})) {
+      // a nested stack's references to its parent's resources are filled by CloudFormation, not by the operator
+      if (/^referenceto/.test(name)) continue;
       report.parameters.push({ name: `${stack}.${name}`, kind: 'template', status: p.Default !== undefined ? 'default' : 'unset', note: p.Description ?? String(p.Default ?? '') });
     }
   }
@@ -143,13 +155,19 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
     report.diff.push(diffTemplates(name, before, t));
     if (opts.save) { fs.mkdirSync(baseline, { recursive: true }); fs.writeFileSync(file, JSON.stringify(t, null, 1)); }
   }
-  fs.rmSync(outdir, { recursive: true, force: true });
+  cleanUp();
   return report;
 }
 
 export async function runDeployCheck(opts: CheckOptions): Promise<{ ok: boolean; reports: StageReport[] }> {
   const reports: StageReport[] = [];
-  for (const stage of opts.stages) reports.push(await checkStage(stage, opts));
+  // one assembly directory for every stage: each function is bundled once, not once per stage
+  const outdir = opts.outdir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-check-'));
+  try {
+    for (const stage of opts.stages) reports.push(await checkStage(stage, { ...opts, outdir }));
+  } finally {
+    if (!opts.outdir) fs.rmSync(outdir, { recursive: true, force: true });
+  }
   return { ok: reports.every((r) => r.synthOk && r.nag.length === 0), reports };
 }
 

@@ -15,6 +15,7 @@ import { guardrailsRoutes } from './routes/guardrails';
 import { approvalsRoutes } from './routes/approvals';
 import { mcpRoutes } from './routes/mcp';
 import { aiDraftsRoutes } from './routes/ai-drafts';
+import { postLifecycleRoutes } from './routes/post-lifecycle';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -129,6 +130,9 @@ export const routes = {
   postGenerate: aiDraftsRoutes.postGenerate,
   postWeek: aiDraftsRoutes.postWeek,
   patchMe: accountRoutes.patchMe,
+  deletePost: postLifecycleRoutes.deletePost,
+  patchPost: postLifecycleRoutes.patchPost,
+  postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

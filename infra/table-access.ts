@@ -1,5 +1,4 @@
 import type { RouteDef } from '../shared/http/route';
-import type { TableCall } from '../shared/adapters/dynamodb/table-guard';
 
 /** Item reads (no Scan: it carries no partition key, so `dynamodb:LeadingKeys` cannot bound it). */
 export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
@@ -106,11 +105,4 @@ export function tableStatementsOf(route: TableRoute): TableStatement[] {
   const writesAccounts = write && (!writes || writes.includes(ACCOUNTS));
   if (readsAccounts && !writesAccounts) statements.push({ actions: ['dynamodb:UpdateItem', 'dynamodb:PutItem'], prefixes: [ACCOUNTS], attributes: PLAN_SETTLE_ATTRIBUTES });
   return statements;
-}
-
-/** Whether the statements allow the call, as IAM decides it (every leading key must match a prefix of the statement). */
-export function allowsCall(statements: readonly TableStatement[], call: TableCall): boolean {
-  return statements.some((s) => s.actions.includes(call.action)
-    && (!s.prefixes || (call.leadingKeys.length > 0 && call.leadingKeys.every((k) => s.prefixes!.some((p) => k.startsWith(p)))))
-    && (!s.attributes || (call.attributes !== undefined && call.attributes.every((a) => s.attributes!.includes(a)))));
 }

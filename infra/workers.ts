@@ -10,7 +10,7 @@ export interface WorkerDef extends WiringDeclaration {
   queueEnv: 'PUBLISH_QUEUE_URL' | 'WEBHOOK_QUEUE_URL';
   queueName: string;
   batchSize: number;
-  /** Must exceed the function timeout (AWS requires visibility ≥ timeout). */
+  /** At least 6 × the function timeout (AWS's guidance for SQS event sources: room for retries when throttled). */
   visibilityTimeoutSeconds: number;
   timeoutSeconds: number;
   /** Receives before a message goes to the DLQ. */
@@ -20,16 +20,16 @@ export interface WorkerDef extends WiringDeclaration {
 
 export const publishWorker: WorkerDef = {
   id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
-  batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 150, maxReceiveCount: 5, memoryMb: 1024,
+  batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 720, maxReceiveCount: 5, memoryMb: 1024,
   // kms: decrypts credentials, encrypts renewed tokens and a resume state; publishQueue: queues a processing network's resume
   grants: ['table', 'kms', 'scheduler', 'bucketRead', 'publishQueue', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true, publishes: true,
 };
 
 export const webhookWorker: WorkerDef = {
   // Signed webhook deliveries: one try ≤ 10 s per record; a claim older than 40 s is stale (CLAIM_STALE_MS), so a
-  // message redelivered after the 60 s visibility timeout can take over a crashed worker's try.
+  // message redelivered after the 180 s visibility timeout (6 × the 30 s timeout) can take over a crashed worker's try.
   id: 'webhook-worker', handler: 'functions/queue/webhook-delivery.ts', queueEnv: 'WEBHOOK_QUEUE_URL', queueName: 'webhooks',
-  batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 60, maxReceiveCount: 5, memoryMb: 512,
+  batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 180, maxReceiveCount: 5, memoryMb: 512,
   // kmsDecrypt: reads the endpoint's signing secret; scheduler: a wait longer than SQS's 15 minutes
   grants: ['table', 'kmsDecrypt', 'scheduler', 'webhookQueue'], tracing: true,
 };

@@ -23,6 +23,8 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('no-reply@example.com'),
   /** Public origin of the API, used in emailed links and connect links. */
   PUBLIC_BASE_URL: z.string().url().default('http://localhost:3000'),
+  /** Behind the edge stack (-c waf=true): the secret origin header that makes the forwarded viewer address trusted. */
+  EDGE_ORIGIN_SECRET: z.string().optional(),
   AWS_REGION: z.string().default('us-east-1'),
   // Local stand-ins (set by the local runtime; absent in AWS).
   DYNAMODB_ENDPOINT: z.string().optional(),

@@ -179,6 +179,7 @@ export function buildDeps(cfg: Config): Deps {
     connections: () => new (db().DynamoConnectionStore)(table()),
     posts: () => new (db().DynamoPostStore)(table()),
     locks: () => new (db().DynamoLockStore)(table()),
+    postChanges: () => new (db().DynamoPostChangeStore)(table()),
     pace: () => new (db().DynamoPaceStore)(table()),
     events: () => new (db().DynamoEventSink)(table()),
     webhooks: () => shared.webhooks,

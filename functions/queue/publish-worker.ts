@@ -4,6 +4,9 @@ import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import { PublishMessage } from '../../shared/app/publish/publish-message';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { sqsMessageHandler } from './sqs-batch';
+import { applyChange } from '../../shared/app/post-changes/apply-change';
+import { PostChangeMessage } from '../../shared/app/post-changes/change-message';
+import * as z from 'zod';
 
 /** What this function declares it uses (infra/workers.ts), as its Lambda bundle wires it. */
 const workerDeps = depsFor('publish-worker', publishWorker);
@@ -12,7 +15,9 @@ const workerDeps = depsFor('publish-worker', publishWorker);
  * The publish worker: one record = one network of one post. Records are processed in parallel; a record that
  * throws is reported in batchItemFailures (SQS retries it, then the DLQ); a malformed record is logged and dropped.
  */
-export const handler = sqsMessageHandler('publish', PublishMessage, async (parsed, record) => {
+export const handler = sqsMessageHandler('publish', z.union([PostChangeMessage, PublishMessage]), async (parsed, record) => {
+  // deletes and edits of published posts ride the same queue (decisions.md "Delete and edit")
+  if ('change' in parsed) return withLogContext({ post_id: parsed.post_id, platform: parsed.platform }, () => applyChange(workerDeps(), parsed));
   await withLogContext({ post_id: parsed.post_id, platform: parsed.platform }, async () => {
     try {
       await sendToNetwork(workerDeps(), parsed);

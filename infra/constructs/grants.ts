@@ -26,6 +26,11 @@ export interface GrantTargets {
   schedulerRole: iam.IRole;
   /** The SES sender (MAIL_FROM); its address and its domain are the identities it may send as. */
   mailFrom: string;
+  /**
+   * Non-prod stages: the account is usually still in the SES sandbox, where SES also authorizes the send against each
+   * recipient's (verified) identity, so `ses:SendEmail` is granted on the account's identities, not only the sender's.
+   */
+  sesSandboxRecipients?: boolean;
   /** SSM Parameter Store path holding the OAuth client registrations (OAUTH_SSM_PREFIX). */
   oauthSsmPrefix: string;
   /** SSM Parameter Store path holding Stripe's keys and prices (BILLING_SSM_PREFIX; issue 13). */
@@ -119,6 +124,15 @@ function grantSes(target: AppFunction, t: GrantTargets): void {
   const identities = [address, ...(domain ? [domain] : [])].map((name) =>
     stack.formatArn({ service: 'ses', resource: 'identity', resourceName: name }));
   target.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: identities }));
+  if (t.sesSandboxRecipients) {
+    const anyIdentity = 'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*';
+    target.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:SendEmail'], resources: [Fn.sub(anyIdentity)] }));
+    Validations.of(target).acknowledge({
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::${anyIdentity.replace(/\$\{/g, '<').replace(/\}/g, '>')}]`,
+      reason: 'Non-prod stages only: in the SES sandbox every recipient must be a verified identity of this account and SES '
+        + 'authorizes the send against it too, so the mailing functions may send to the account\'s own identities. Prod grants the sender\'s identities only.',
+    });
+  }
 }
 
 /** `Name <a@b.c>` or `a@b.c` → `a@b.c`. */

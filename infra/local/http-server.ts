@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { handlerFile, type RouteDef } from '../../shared/http/route';
 import { lambdaContext, type LoadHandler } from './invoke';
-import { withTablePolicy } from './table-policy';
+import { asFunction } from './function-scope';
 
 /** API Gateway's payload limit; bodies above it never reach a function. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -113,7 +113,7 @@ export async function startHttpServer(routes: RouteDef[], load: LoadHandler, por
         if (!params) return send(res, json(404, { error: 'Not found: the path is not valid percent-encoded UTF-8', code: 'not_found' }));
         const event = toEvent(req, Buffer.concat(chunks), { route: hit.c.route, params }, port);
         const handler = await load(handlerFile(hit.c.route));
-        const result = await withTablePolicy(hit.c.route, () => handler(event, lambdaContext(hit.c.route.id, (hit.c.route.timeoutSeconds ?? 29) * 1000))) as APIGatewayProxyStructuredResultV2;
+        const result = await asFunction(hit.c.route.id, () => handler(event, lambdaContext(hit.c.route.id, (hit.c.route.timeoutSeconds ?? 29) * 1000))) as APIGatewayProxyStructuredResultV2;
         send(res, result);
       } catch (err) {
         process.stderr.write(`local runtime: ${(err as Error).stack ?? err}\n`);

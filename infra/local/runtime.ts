@@ -13,6 +13,7 @@ import { documentClient } from '../../shared/adapters/dynamodb/client';
 import { ensureTable, startDynamoThread, startS3, startSqs } from './services';
 import { startHttpServer, type ExtraRoute } from './http-server';
 import { lambdaContext, loadHandler } from './invoke';
+import { asFunction } from './function-scope';
 import { startPoller } from './sqs-poller';
 import { startTimerPoller } from './timer-poller';
 import { startMediaSweep } from './media-sweep';
@@ -118,7 +119,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   for (const sweep of SWEEP_SCHEDULES) await tableScheduler.scheduleCron({ ...sweep });
   const timers = startTimerPoller(
     tableScheduler,
-    async (input) => { await (await loadHandler(dispatcher.handler))(input, lambdaContext(dispatcher.id, dispatcher.timeoutSeconds * 1000)); },
+    async (input) => { const handler = await loadHandler(dispatcher.handler); await asFunction(dispatcher.id, () => handler(input, lambdaContext(dispatcher.id, dispatcher.timeoutSeconds * 1000))); },
     { onError, clock: opts.clock, manual: opts.manualTimers },
   );
   const queueCounts = async () => Promise.all(workers.map(async (w) => {

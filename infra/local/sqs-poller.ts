@@ -1,6 +1,7 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext, type AnyHandler } from './invoke';
+import { asFunction } from './function-scope';
 
 export interface PollerOptions {
   name: string;
@@ -67,7 +68,7 @@ export function startPoller(sqs: SQSClient, opts: PollerOptions) {
     let failed = new Set<string>();
     try {
       const handler = await opts.load();
-      const out = (await handler(event, lambdaContext(opts.name, opts.timeoutMs))) as SQSBatchResponse | undefined;
+      const out = (await asFunction(opts.name, () => handler(event, lambdaContext(opts.name, opts.timeoutMs)))) as SQSBatchResponse | undefined;
       failed = new Set((out?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (err) {
       opts.onError?.(err);

@@ -7,6 +7,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { Construct } from 'constructs';
 import { handlerFile, type RouteDef } from '../../shared/http/route';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
@@ -31,6 +32,8 @@ export interface ApiStackProps extends StackProps {
   // --- Concurrency in AWS (issue 18)
   /** Reserved concurrency by route id (0 or absent: none), e.g. the publish route's, so a burst elsewhere cannot starve it. */
   reservedConcurrency?: Record<string, number>;
+  /** With the edge stack (-c waf=true): the secret origin header CloudFront sends (EDGE_ORIGIN_SECRET). */
+  edgeOriginSecret?: string;
 }
 
 const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
@@ -178,7 +181,7 @@ export class ApiStack extends Stack {
     const publicBaseUrl = props.publicBaseUrl ?? this.apiStage.url;
     this.functionEnvironment = serviceEnvironment({
       data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix, billingSsmPrefix,
-      bedrockModelId,
+      bedrockModelId, ...(props.edgeOriginSecret ? { edgeOriginSecret: props.edgeOriginSecret } : {}),
     });
     this.grantTargets = {
       table: data.table,
@@ -191,6 +194,7 @@ export class ApiStack extends Stack {
       scheduleGroupName: data.scheduleGroupName,
       schedulerRole: this.schedulerRole,
       mailFrom: props.mailFrom,
+      sesSandboxRecipients: !prod,
       oauthSsmPrefix,
       billingSsmPrefix,
       bedrockModelId,
@@ -206,6 +210,10 @@ export class ApiStack extends Stack {
       logRemovalPolicy, logsKey: data.logsKey,
     });
     applyGrants(this.dispatcher, withQueues(dispatcherDef.grants, this.grantTargets), this.grantTargets);
+    // EventBridge Scheduler invokes the dispatcher asynchronously: a failing invocation gets Lambda's two retries and
+    // would then be dropped (rate-limit deferrals and approval-expiry timers have no sweep). After the retries it goes
+    // to the scheduler DLQ instead, whose alarm (dlq-scheduler) pages; the runbook says how to replay it.
+    this.dispatcher.fn.configureAsyncInvoke({ onFailure: new SqsDestination(data.schedulerDlq), retryAttempts: 2 });
 
     // ---- The recurring sweeps (infra/sweep-schedules.ts), part of the deployment. In the default schedule group, so
     // the functions' scheduler grant (the service's group only) cannot change or delete them.
@@ -276,6 +284,7 @@ export function routeThrottle(r: Pick<RouteDef, 'auth' | 'timeoutSeconds'>): { T
 export function serviceEnvironment(o: {
   data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string; billingSsmPrefix?: string;
   bedrockModelId?: string;
+  edgeOriginSecret?: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -297,6 +306,7 @@ export function serviceEnvironment(o: {
     POWERTOOLS_SERVICE_NAME: o.data.prefix,
     POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
     BEDROCK_MODEL_ID: o.bedrockModelId,
+    EDGE_ORIGIN_SECRET: o.edgeOriginSecret,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }

@@ -159,8 +159,9 @@ export class DataStack extends Stack {
 
     // ---- One queue + DLQ per worker (infra/workers.ts).
     this.workerQueues = workers.map((def) => {
-      if (def.visibilityTimeoutSeconds < def.timeoutSeconds) {
-        throw new Error(`Worker ${def.id}: visibility timeout ${def.visibilityTimeoutSeconds}s is below its timeout ${def.timeoutSeconds}s`);
+      // AWS: "set the source queue's visibility timeout to at least six times the configuration timeout on your function"
+      if (def.visibilityTimeoutSeconds < 6 * def.timeoutSeconds) {
+        throw new Error(`Worker ${def.id}: visibility timeout ${def.visibilityTimeoutSeconds}s is below 6 × its timeout ${def.timeoutSeconds}s`);
       }
       const id = pascal(def.queueName);
       const dlq = new sqs.Queue(this, `${id}Dlq`, {

@@ -99,7 +99,7 @@ export class ObservabilityStack extends Stack {
         `The ${id} function failed (threw or timed out) in the last 5 minutes.`, 'alarm-worker-errors');
     }
     alarm('dispatcher-errors', props.api.dispatcher.fn.metricErrors({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
-      'The scheduler dispatcher failed in the last 5 minutes (EventBridge Scheduler retries, then uses its DLQ).',
+      'The scheduler dispatcher failed in the last 5 minutes (Lambda retries an asynchronous invocation twice, then sends it to the scheduler DLQ).',
       'alarm-dispatcher-errors');
 
     // --- Observability (issue 14): dashboard, failure-rate, webhook backlog and throttle alarms ---
@@ -117,7 +117,8 @@ export class ObservabilityStack extends Stack {
     const fifteenMinutes = Duration.minutes(15);
     for (const platform of PLATFORM_NAMES) {
       const rate = new cloudwatch.MathExpression({
-        expression: `IF((p + f) >= ${ALARM_THRESHOLDS.minResults}, f / (p + f), 0)`,
+        // FILL: a total outage publishes no PostsPublished at all; without it the expression would be empty (no alarm)
+        expression: `IF((FILL(p, 0) + FILL(f, 0)) >= ${ALARM_THRESHOLDS.minResults}, FILL(f, 0) / (FILL(p, 0) + FILL(f, 0)), 0)`,
         usingMetrics: {
           p: serviceMetric(prefix, 'PostsPublished', { platform }, { statistic: 'Sum', period: fifteenMinutes }),
           f: serviceMetric(prefix, 'PostsFailed', { platform }, { statistic: 'Sum', period: fifteenMinutes }),

@@ -21,7 +21,7 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
 export const ActivityQuery = z.strictObject({
   brand: blank(z.string().max(100)),
   platform: blank(z.enum(PLATFORM_NAMES)),
-  status: blank(z.enum(['published', 'failed', 'unknown', 'held', 'scheduled', 'processing'])),
+  status: blank(z.enum(['published', 'failed', 'unknown', 'held', 'scheduled', 'processing', 'deleted'])),
   source: blank(z.enum(['api', 'schedule'])),
   from: blank(isoDate),
   to: blank(isoDate),

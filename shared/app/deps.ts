@@ -20,6 +20,7 @@ import type { ApprovalStore } from '../ports/approvals';
 import type { BrandingStore } from '../ports/branding';
 import type { DraftProvider } from '../ports/ai';
 import type { ResultSignal } from '../ports/result-signal';
+import type { PostChangeStore } from '../ports/post-changes';
 
 /** Everything a use case may need, built once per cold start by shared/container.ts. */
 export interface Deps {
@@ -97,6 +98,9 @@ export interface Deps {
   // --- Local speed (issue 18)
   /** Wakes a request waiting for a post's results when a worker settles one of its networks (polling stays). */
   resultSignal: ResultSignal;
+  // --- Post life cycle (issue 26)
+  /** Deletes and edits of published posts, per network (shared/app/post-changes). */
+  postChanges: PostChangeStore;
 }
 
 /** The deployment settings use cases read (public URL, queues, deadlines). */

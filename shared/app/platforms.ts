@@ -1,12 +1,14 @@
 import type { Deps } from './deps';
 import { envName, PLATFORMS, type Platform } from '../domain/platforms';
+import { manageFlags, type ManageFlags } from '../networks/manage-flags';
 import { READ_BACK } from '../networks/read-back-support';
 
 /**
  * A network as GET /api/platforms shows it: `available` is what this server can do now, with the reason when not;
- * `read_back` whether a post whose worker died after sending can be looked for on the network (else it stays unknown).
+ * `read_back` whether a post whose worker died after sending can be looked for on the network (else it stays unknown);
+ * `delete` / `edit` whether a published post can be taken back / edited there (DELETE / PATCH /api/posts/{id}).
  */
-export type PlatformView = Platform & { read_back: boolean; unavailable_reason?: 'not_configured' | 'not_offered'; reason?: string };
+export type PlatformView = Platform & ManageFlags & { read_back: boolean; unavailable_reason?: 'not_configured' | 'not_offered'; reason?: string };
 
 /**
  * GET /api/platforms: the catalog, with each OAuth network's availability on THIS deployment: one without the
@@ -15,7 +17,8 @@ export type PlatformView = Platform & { read_back: boolean; unavailable_reason?:
  */
 export async function listPlatforms(deps: Pick<Deps, 'oauth'>): Promise<PlatformView[]> {
   return Promise.all(PLATFORMS.map(async (catalog): Promise<PlatformView> => {
-    const p = { ...catalog, read_back: READ_BACK[catalog.name] };
+    // delete / edit: static flags, no send code (shared/networks/manage-flags.ts)
+    const p = { ...catalog, read_back: READ_BACK[catalog.name], ...manageFlags(catalog.name) };
     if (!p.available) return { ...p, unavailable_reason: 'not_offered', reason: `${p.name} is not offered yet: posts to it answer platform_unavailable` };
     if (!p.oauth || (await deps.oauth.clients.get(p.name))) return { ...p };
     return {

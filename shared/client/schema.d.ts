@@ -325,10 +325,12 @@ export interface paths {
         get: operations["get-post"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a published post on its networks (or ?platforms=): one result per network; deleting again answers deleted without a network call */
+        delete: operations["delete-post"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Edit a published post's text (and per_platform text / title) where the network allows it: one result per network */
+        patch: operations["patch-post"];
         trace?: never;
     };
     "/api/media/upload-url": {
@@ -1452,6 +1454,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/posts/{id}/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The post page's Edit and Delete buttons: edits or deletes the post on its networks and shows one result per network */
+        post: operations["post-dashboard-post-change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1484,6 +1503,10 @@ export interface components {
             unavailable_reason?: "not_configured" | "not_offered";
             /** @description The same in plain words */
             reason?: string;
+            /** @description DELETE /api/posts/{id} can take a published post back on this network */
+            delete: boolean;
+            /** @description PATCH /api/posts/{id} can edit a published post on this network */
+            edit: boolean;
         };
         Error: {
             error: string;
@@ -2436,6 +2459,24 @@ export interface components {
             }[];
             start?: string;
             schedule?: boolean;
+        };
+        PostChange: {
+            post_id: string;
+            /** @description The change sent to the networks; null when every result was decided without a network call */
+            change_id: string | null;
+            results: components["schemas"]["ChangeResult"][];
+        };
+        ChangeResult: {
+            platform: string;
+            ok: boolean;
+            /** @enum {string} */
+            status: "deleted" | "edited" | "failed" | "unknown";
+            code?: string;
+            error?: string;
+            what?: string;
+            fix?: string;
+            retry_after?: number;
+            url?: string;
         };
     };
     responses: never;
@@ -3577,6 +3618,156 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "delete-post": {
+        parameters: {
+            query?: {
+                platforms?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One result per network: deleted, or failed with code/what/fix (not_supported, not_published, …) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostChange"];
+                };
+            };
+            /** @description invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit of this post is running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text?: string;
+                    title?: string;
+                    per_platform?: {
+                        [key: string]: {
+                            text?: string;
+                            title?: string;
+                        };
+                    };
+                    platforms?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per network: edited, or failed with code/what/fix (not_supported: delete and post again; text_too_long, …) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostChange"];
+                };
+            };
+            /** @description invalid_request, empty_text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit of this post is running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6504,7 +6695,7 @@ export interface operations {
             query?: {
                 brand?: string;
                 platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
-                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing";
+                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing" | "deleted";
                 source?: "api" | "schedule";
                 from?: string;
                 to?: string;
@@ -6537,7 +6728,7 @@ export interface operations {
             query?: {
                 brand?: string;
                 platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x";
-                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing";
+                status?: "published" | "failed" | "unknown" | "held" | "scheduled" | "processing" | "deleted";
                 source?: "api" | "schedule";
                 from?: string;
                 to?: string;
@@ -7477,6 +7668,67 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    "post-dashboard-post-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description One result per network (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request, empty_text */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description post_busy: another delete or edit is running (HTML) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

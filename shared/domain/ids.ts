@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Id prefixes of decisions.md "Identity and ids". */
-export const ID_PREFIXES = ['acc', 'key', 'brd', 'con', 'pst', 'sch', 'rec', 'wh', 'evt', 'med', 'apr', 'dlv', 'upl', 'mcpc', 'app'] as const;
+export const ID_PREFIXES = ['acc', 'key', 'brd', 'con', 'pst', 'sch', 'rec', 'wh', 'evt', 'med', 'apr', 'dlv', 'upl', 'mcpc', 'app', 'chg'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

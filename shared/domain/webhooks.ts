@@ -9,6 +9,7 @@ import { randomBase62 } from './ids';
 /** Every event name an endpoint may subscribe to (approval.* are accepted now and emitted once approvals exist). */
 export const WEBHOOK_EVENTS = [
   'post.published', 'post.failed', 'connection.reauth_required', 'connection.expiring', 'webhook.test', 'approval.requested', 'approval.decided',
+  'post.deleted', 'post.edited',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 

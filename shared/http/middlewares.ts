@@ -10,6 +10,8 @@ import { hit, perMinute } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
 import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../domain/errors';
 import { isOutage, OUTAGE_RETRY_AFTER_SECONDS } from './outage';
+import { clientIp } from './client-ip';
+import { config } from '../config';
 import { appendLogContext, errorFields, log } from '../log';
 import { sessionPrincipal, type SessionPrincipal } from '../app/dashboard/sign-in';
 import { csrfMatches, presentedCsrf, readCookie, sessionCookieName } from './session';
@@ -55,7 +57,7 @@ export function requestState(getDeps: () => Deps): Mw {
       (req.context as HttpContext).state = {
         deps,
         startedAt: deps.clock.now(),
-        ip: e.requestContext?.http?.sourceIp ?? 'unknown',
+        ip: clientIp(e, config().EDGE_ORIGIN_SECRET),
         requestId: e.requestContext?.requestId ?? req.context.awsRequestId ?? 'local',
       };
     },

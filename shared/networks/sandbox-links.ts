@@ -21,6 +21,14 @@ export function withSandboxLinks(registry: Registry, origin: string, simulated: 
     check: (content, credentials) => a.check(content, credentials),
     publish: async (content, ctx) => link(a.name, ctx.credentials, await a.publish(content, ctx)),
     ...(a.resume ? { resume: async (content, state, ctx) => link(a.name, ctx.credentials, await a.resume!(content, state, ctx)) } : {}),
+    // a post found by read-back links to the inbox like a published one
+    ...(a.readBack ? { readBack: async (content, query, ctx) => {
+      const found = await a.readBack!(content, query, ctx);
+      return found.state === 'found' && inSandbox(a.name, ctx.credentials) ? { ...found, url: `${origin}/dev/sandbox/inbox#${a.name}` } : found;
+    } } : {}),
+    // deleting and editing a published post pass through as they are
+    ...(a.delete ? { delete: (ref, ctx) => a.delete!(ref, ctx) } : {}),
+    ...(a.edit ? { edit: (ref, content, ctx) => a.edit!(ref, content, ctx) } : {}),
   });
   return Object.fromEntries(Object.entries(registry).map(([name, a]) => [name, wrap(a)])) as Registry;
 }

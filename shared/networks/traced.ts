@@ -2,10 +2,10 @@ import type { Registry } from '../ports/networks';
 import type { PlatformName } from '../domain/platforms';
 import { traced } from '../tracing';
 
-const CALLS = new Set(['verify', 'publish', 'resume']);
+const CALLS = new Set(['verify', 'publish', 'resume', 'readBack', 'delete', 'edit']);
 
 /**
- * The registry with every network call (verify, publish, resume) in its own X-Ray subsegment `## <platform>.<call>`,
+ * The registry with every network call (verify, publish, resume, readBack, delete, edit) in its own X-Ray subsegment `## <platform>.<call>`,
  * annotated with the platform and the current post id. A pass-through when tracing is off.
  */
 export function tracedRegistry(registry: Registry): Registry {

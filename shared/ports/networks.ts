@@ -113,7 +113,7 @@ export type ReadBackOutcome =
   | { state: 'absent' }
   | { state: 'unreadable'; reason: string };
 
-export interface NetworkAdapter {
+export interface NetworkAdapter extends PostManagement {
   readonly name: PlatformName;
   /** Proves the credentials against the network before they are saved (POST /api/connect, health checks). */
   verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure>;
@@ -127,6 +127,30 @@ export interface NetworkAdapter {
    * text and time window. Absent where the network cannot be read back: such results stay `unknown`.
    */
   readBack?(content: PublishContent, query: ReadBackQuery, ctx: NetworkContext): Promise<ReadBackOutcome>;
+}
+
+/** A post this service published on a network: the id and link its publish answered (NetworkResult id / url). */
+export interface PublishedRef {
+  id: string;
+  url?: string;
+}
+
+/**
+ * What a delete or an edit answered: done (`id`/`url` when the network gave the edited post a new link), or a
+ * Failure sorted as for a publish. A post the network no longer has counts as deleted.
+ */
+export type ChangeOutcome = { ok: true; url?: string } | Failure;
+
+/**
+ * Taking back or fixing a published post (shared/networks/<name>/manage.ts): optional members of NetworkAdapter,
+ * absent where the network has no such API (the post's results then say not_supported). Static flags of the same
+ * facts, for GET /api/platforms without send code, are in shared/networks/manage-flags.ts.
+ */
+export interface PostManagement {
+  /** Deletes the published post; a post the network no longer has answers `{ok: true}`. */
+  delete?(ref: PublishedRef, ctx: NetworkContext): Promise<ChangeOutcome>;
+  /** Replaces the published post's text (and title where the network has one) with `content`'s. */
+  edit?(ref: PublishedRef, content: PublishContent, ctx: NetworkContext): Promise<ChangeOutcome>;
 }
 
 /** The adapters this deployment has, by network (shared/networks/registry.ts builds it). */

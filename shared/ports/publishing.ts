@@ -106,6 +106,8 @@ export interface NetworkRecord {
   resumes?: number;
   /** The post.published / post.failed event of the network's final outcome, stored with the result that settles it. */
   event?: ServiceEvent;
+  /** When DELETE /api/posts/{id} took the post back on this network (ISO; shared/app/post-changes). */
+  deleted_at?: string;
 }
 
 /** Fields written with a settle: deferrals, the reservation flag, and the resume state of a 'processing' network. */
@@ -189,7 +191,7 @@ export interface PaceStore {
 /** A recorded event (spec §6 body); delivery to webhook endpoints subscribes to these. */
 export interface ServiceEvent {
   id: string;
-  type: 'post.published' | 'post.failed' | 'connection.reauth_required' | 'connection.expiring' | 'webhook.test' | 'approval.requested' | 'approval.decided';
+  type: 'post.published' | 'post.failed' | 'post.deleted' | 'post.edited' | 'connection.reauth_required' | 'connection.expiring' | 'webhook.test' | 'approval.requested' | 'approval.decided';
   created_at: string;
   account_id: string;
   data: Record<string, unknown>;

@@ -11,6 +11,7 @@ export { DynamoCounterStore } from '../adapters/dynamodb/counters';
 export { DynamoConnectionStore } from '../adapters/dynamodb/connections';
 export { DynamoPostStore } from '../adapters/dynamodb/posts';
 export { DynamoLockStore } from '../adapters/dynamodb/locks';
+export { DynamoPostChangeStore } from '../adapters/dynamodb/post-changes';
 export { DynamoPaceStore } from '../adapters/dynamodb/pace';
 export { DynamoEventSink } from '../adapters/dynamodb/events';
 export { DynamoWebhookStore } from '../adapters/dynamodb/webhooks';

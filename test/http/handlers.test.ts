@@ -1,4 +1,5 @@
 import { startTestTable, testDeps, type TestTable } from '../support/deps';
+import { manageFlags } from '../../shared/networks/manage-flags';
 import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
 import type { Deps } from '../../shared/app/deps';
@@ -41,7 +42,7 @@ describe('open catalog routes', () => {
     expect(res.status).toBe(200);
     const served = res.body.platforms as Array<Record<string, unknown>>;
     expect(served.map((p) => p.name)).toEqual(PLATFORMS.map((p) => p.name));
-    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual({ ...JSON.parse(JSON.stringify(p)), read_back: READ_BACK[p.name] });
+    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual({ ...JSON.parse(JSON.stringify(p)), read_back: READ_BACK[p.name], ...manageFlags(p.name) });
     // whether a post a dead worker may have sent can be looked for on the network, else it stays unknown
     expect(served.find((x) => x.name === 'mastodon')).toMatchObject({ read_back: true });
     expect(served.find((x) => x.name === 'telegram')).toMatchObject({ read_back: false });

@@ -13,7 +13,7 @@ import { templateWithNested } from '../support/cdk';
 type Resources = Record<string, { Properties: Record<string, any> }>;
 
 function synth(context: Record<string, unknown> = {}) {
-  const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org', ...context } }));
   return { api: templateWithNested(stacks.api), workers: Template.fromStack(stacks.workers), obs: Template.fromStack(stacks.observability), stacks };
 }
 
@@ -28,15 +28,16 @@ const reservedOf = (t: Template, description: string) => Object.values(t.findRes
 const defaults = synth();
 
 describe('concurrency', () => {
-  test('defaults: publish worker at most 20, webhook worker at most 10 instances; POST /api/post reserves 50; no other function reserves any', () => {
-    expect(DEFAULT_CONCURRENCY).toEqual({ publishWorker: 20, webhookWorker: 10, postRoute: 50 });
+  test('defaults: publish worker at most 20, webhook worker at most 10 instances; no function reserves concurrency (a new account\'s quota is often 10)', () => {
+    expect(DEFAULT_CONCURRENCY).toEqual({ publishWorker: 20, webhookWorker: 10, postRoute: 0 });
     const byWorker = Object.fromEntries([...defaults.stacks.workers.workerFunctions].map(([id, w]) => [id, defaults.stacks.workers.resolve(w.fn.fn.functionName)]));
     const maxOf = (id: string) => mappings(defaults.workers).find((m) => m.fn === JSON.stringify(byWorker[id]))?.max;
     expect(maxOf('publish-worker')).toBe(20);
     expect(maxOf('webhook-worker')).toBe(10);
-    expect(reservedOf(defaults.api, 'POST /api/post')).toEqual([50]);
+    expect(reservedOf(defaults.api, 'POST /api/post')).toEqual([undefined]);
     const reserved = Object.values(defaults.api.findResources('AWS::Lambda::Function') as Resources).filter((f) => f.Properties.ReservedConcurrentExecutions !== undefined);
-    expect(reserved).toHaveLength(1);
+    expect(reserved).toHaveLength(0);
+    expect(reservedOf(synth({ postReservedConcurrency: '50' }).api, 'POST /api/post')).toEqual([50]);
   });
 
   test('set by context (-c values are strings); postReservedConcurrency=0 reserves none', () => {

@@ -9,7 +9,7 @@ import { buildStacks } from '../../bin/app';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { METRICS } from '../../shared/metrics';
 
-const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org' } }));
 const obs = Template.fromStack(stacks.observability);
 const api = Template.fromStack(stacks.api);
 type Alarm = { AlarmName: string; AlarmDescription: string; Threshold: number; Metrics?: Array<{ Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: string }> } } }>; MetricName?: string; Namespace?: string; Dimensions?: Array<{ Name: string; Value: string }> };
@@ -22,7 +22,7 @@ describe('observability stack (issue 14)', () => {
       const a = byName(`failure-rate-${platform}`)!;
       expect(a).toMatchObject({ Threshold: 0.5 });
       const expr = a.Metrics!.find((m) => m.Expression)!;
-      expect(expr.Expression).toBe('IF((p + f) >= 5, f / (p + f), 0)');
+      expect(expr.Expression).toBe('IF((FILL(p, 0) + FILL(f, 0)) >= 5, FILL(f, 0) / (FILL(p, 0) + FILL(f, 0)), 0)');
       const stat = (id: string) => a.Metrics!.find((m) => m.Id === id)!.MetricStat!.Metric;
       const dims = [{ Name: 'platform', Value: platform }, { Name: 'service', Value: 'SocialPublishing-dev' }];
       const sorted = (m: { Dimensions: Array<{ Name: string; Value: string }> }) => ({ ...m, Dimensions: [...m.Dimensions].sort((x, y) => x.Name.localeCompare(y.Name)) });

@@ -18,7 +18,7 @@ import { startRuntime } from '../support/runtime';
 type Resources = Record<string, { Properties: Record<string, any>; DependsOn?: string[] }>;
 
 describe('sweep schedules in CDK', () => {
-  const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+  const stacks = buildStacks(new App({ context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org' } }));
   const api = Template.fromStack(stacks.api);
   const schedules = Object.values(api.findResources('AWS::Scheduler::Schedule') as Resources);
 

@@ -16,7 +16,7 @@ test('`cdk synth` (the bin/app.ts entry) runs the AwsSolutions checks and passes
   try {
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'bin', 'app.ts')], {
       cwd: ROOT, stdio: 'pipe', timeout: 120_000,
-      env: { ...process.env, CDK_OUTDIR: outdir, CDK_VALIDATION: 'false', CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [] }) },
+      env: { ...process.env, CDK_OUTDIR: outdir, CDK_VALIDATION: 'false', CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org' }) },
     });
     const report = JSON.parse(fs.readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as { pluginReports: Array<{ pluginName: string; violations: unknown[] }> };
     expect(report.pluginReports.map((p) => [p.pluginName, p.violations.length])).toEqual([['AwsSolutions', 0]]);

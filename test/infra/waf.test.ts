@@ -16,13 +16,14 @@ import { buildStacks } from '../../bin/app';
 type Resources = Record<string, { Properties: Record<string, any> }>;
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+const SECRET = 'a'.repeat(40);
 
 const savedRegion = process.env.CDK_DEFAULT_REGION;
 afterEach(() => { if (savedRegion === undefined) delete process.env.CDK_DEFAULT_REGION; else process.env.CDK_DEFAULT_REGION = savedRegion; });
 
 function build(context: Record<string, unknown>, region: string | undefined, outdir?: string) {
   if (region) process.env.CDK_DEFAULT_REGION = region; else delete process.env.CDK_DEFAULT_REGION;
-  const app = new App({ ...(outdir ? { outdir } : {}), context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = new App({ ...(outdir ? { outdir } : {}), context: { 'aws:cdk:bundling-stacks': [], mailFrom: 'no-reply@mail.example.org', ...context } });
   return { app, stacks: buildStacks(app) };
 }
 
@@ -39,8 +40,20 @@ describe('WAF', () => {
   });
 
   describe('-c waf=true', () => {
-    const { stacks } = build({ waf: 'true', wafRateLimit: '500' }, 'eu-west-1');
+    const { stacks } = build({ waf: 'true', wafRateLimit: '500', edgeOriginSecret: SECRET }, 'eu-west-1');
     const edge = Template.fromStack(stacks.edge!);
+
+    test('the viewer address reaches the API only with the secret origin header: a viewer-request function sets it, the origin adds the secret, the functions know it', () => {
+      const dist = Object.values(edge.findResources('AWS::CloudFront::Distribution') as Resources)[0]!.Properties.DistributionConfig;
+      expect(dist.Origins[0].OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: SECRET }]);
+      expect(dist.DefaultCacheBehavior.FunctionAssociations).toEqual([expect.objectContaining({ EventType: 'viewer-request' })]);
+      const fn = Object.values(edge.findResources('AWS::CloudFront::Function') as Resources)[0]!.Properties;
+      expect(fn.FunctionCode).toContain("request.headers['x-edge-viewer-ip'] = { value: event.viewer.ip }");
+      // the service's functions (not CDK's own custom-resource handlers)
+      const envs = Object.values(Template.fromStack(stacks.api).findResources('AWS::Lambda::Function') as Resources).map((f) => f.Properties.Environment?.Variables ?? {}).filter((v) => v.RUNTIME === 'aws');
+      expect(envs.length).toBeGreaterThan(0);
+      expect(envs.every((v) => v.EDGE_ORIGIN_SECRET === SECRET)).toBe(true);
+    });
 
     test('a stack SocialPublishing-<stage>-Edge in us-east-1, deployed after the API', () => {
       expect(stacks.edge!.stackName).toBe('SocialPublishing-dev-Edge');
@@ -82,7 +95,7 @@ describe('WAF', () => {
     test('the AwsSolutions checks pass with the edge stack', () => {
       const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'nag-waf-'));
       try {
-        const { app } = build({ waf: 'true' }, 'eu-west-1', outdir);
+        const { app } = build({ waf: 'true', edgeOriginSecret: SECRET }, 'eu-west-1', outdir);
         Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
         app.synth();
         const report = JSON.parse(fs.readFileSync(path.join(outdir, 'validation-report.json'), 'utf8')) as { pluginReports: Array<{ violations: unknown[] }> };
@@ -94,7 +107,9 @@ describe('WAF', () => {
   });
 
   test('needs a known region (the cross-region reference), and a sane rate limit', () => {
-    expect(() => build({ waf: 'true' }, undefined)).toThrow(/waf=true needs the deployment region/);
-    expect(() => build({ waf: 'true', wafRateLimit: '5' }, 'eu-west-1')).toThrow(/wafRateLimit/);
+    expect(() => build({ waf: 'true', edgeOriginSecret: SECRET }, undefined)).toThrow(/waf=true needs the deployment region/);
+    expect(() => build({ waf: 'true', wafRateLimit: '5', edgeOriginSecret: SECRET }, 'eu-west-1')).toThrow(/wafRateLimit/);
+    expect(() => build({ waf: 'true' }, 'eu-west-1')).toThrow(/edgeOriginSecret/);
+    expect(() => build({ waf: 'true', edgeOriginSecret: 'short' }, 'eu-west-1')).toThrow(/edgeOriginSecret/);
   });
 });

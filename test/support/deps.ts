@@ -12,6 +12,8 @@ import { buildDeps } from '../../shared/container';
 import { parseConfig } from '../../shared/config';
 import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import type { PublishMessage } from '../../shared/app/publish/create-post';
+import { applyChange } from '../../shared/app/post-changes/apply-change';
+import type { PostChangeMessage } from '../../shared/app/post-changes/change-message';
 
 /** A table of the embedded DynamoDB: where it listens, and a document client for tests that read it directly. */
 export type TestTable = TableRef & { endpoint: string };
@@ -46,7 +48,10 @@ export class MemoryQueue implements Queue {
     if (this.failWith) throw this.failWith;
     for (const message of messages) {
       this.sent.push({ queueUrl, message });
-      if (this.worker && queueUrl === this.worker.settings.publishQueueUrl) this.running.push(sendToNetwork(this.worker, message.body as PublishMessage));
+      if (!this.worker || queueUrl !== this.worker.settings.publishQueueUrl) continue;
+      // the publish worker takes deletes and edits (`change`) apart from publish messages, as functions/queue/publish-worker.ts does
+      const body = message.body as PublishMessage | PostChangeMessage;
+      this.running.push('change' in body ? applyChange(this.worker, body) : sendToNetwork(this.worker, body));
     }
   }
   /** Waits for every background delivery started so far. */

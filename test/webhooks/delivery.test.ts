@@ -87,8 +87,8 @@ describe('registration', () => {
 
   it('unknown event names are a 400 naming them; approval.* and webhook.test are accepted', async () => {
     const acc = await newAccount();
-    await expect(createWebhook(t.deps, acc, { url: rx.url(), events: ['post.published', 'post.deleted', 'nope'] }))
-      .rejects.toMatchObject({ status: 400, code: 'unknown_event', details: { events: ['post.deleted', 'nope'] } });
+    await expect(createWebhook(t.deps, acc, { url: rx.url(), events: ['post.published', 'post.removed', 'nope'] }))
+      .rejects.toMatchObject({ status: 400, code: 'unknown_event', details: { events: ['post.removed', 'nope'] } });
     await expect(createWebhook(t.deps, acc, { url: rx.url(), events: [] })).rejects.toMatchObject({ status: 400 });
     const ok = await createWebhook(t.deps, acc, { url: rx.url(), events: ['approval.requested', 'approval.decided', 'webhook.test', 'approval.decided'] });
     expect(ok.webhook.events).toEqual(['approval.requested', 'approval.decided', 'webhook.test']);

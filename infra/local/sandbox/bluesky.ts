@@ -13,6 +13,8 @@ export class BlueskyFake extends NetworkSimulator {
   readonly media = new Map<string, { type: string; bytes: Buffer }>();
   /** Posts that app.bsky.feed.getPosts knows (reply_to / quote targets), by at:// URI. */
   readonly posts = new Map<string, { uri: string; cid: string; record: Record<string, unknown> }>();
+  /** rkeys of the posts createRecord made and deleteRecord has not removed. */
+  readonly created = new Set<string>();
   /** The service token getServiceAuth hands out (the video service accepts it). */
   serviceToken = 'service-token-1';
   /** The account's author feed, newest first: posts created here, or seeded by a test (`repost` marks a repost item). */
@@ -27,6 +29,7 @@ export class BlueskyFake extends NetworkSimulator {
     this.overrides.clear();
     this.media.clear();
     this.posts.clear();
+    this.created.clear();
     this.feed.length = 0;
     this.records = 0;
     this.blobs = 0;
@@ -89,6 +92,7 @@ export class BlueskyFake extends NetworkSimulator {
         const created = { uri: `at://did:plc:alice/app.bsky.feed.post/rkey${this.records}`, cid: `bafycid${this.records}` };
         const record = (req.json as { record?: { text?: string; createdAt?: string } } | undefined)?.record;
         this.feed.unshift({ ...created, text: record?.text ?? '', createdAt: record?.createdAt ?? new Date().toISOString() });
+        this.created.add(`rkey${this.records}`);
         return { status: 200, body: created };
       }
       case 'app.bsky.feed.getAuthorFeed': {
@@ -100,6 +104,16 @@ export class BlueskyFake extends NetworkSimulator {
           ...(p.repost ? { reason: { $type: 'app.bsky.feed.defs#reasonRepost', by: { did: 'did:plc:alice' }, indexedAt: p.createdAt } } : {}),
         }));
         return { status: 200, body: { feed: page, ...(from + limit < this.feed.length ? { cursor: String(from + limit) } : {}) } };
+      }
+      case 'com.atproto.repo.deleteRecord': {
+        // "Delete a repository record, or ensure it doesn't exist": an unknown rkey answers 200 as well
+        if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
+        const body = req.json as { repo?: string; collection?: string; rkey?: string };
+        if (!body.repo || !body.collection || !body.rkey) return { status: 400, body: { error: 'InvalidRequest', message: 'repo, collection and rkey are required' } };
+        this.created.delete(body.rkey);
+        const inFeed = this.feed.findIndex((p) => p.uri.endsWith(`/${body.rkey}`));
+        if (inFeed >= 0) this.feed.splice(inFeed, 1);
+        return { status: 200, body: { commit: { cid: `bafycommit${this.records}`, rev: `rev${this.records}` } } };
       }
       default:
         return { status: 501, body: { error: 'MethodNotImplemented', message: `no ${nsid}` } };

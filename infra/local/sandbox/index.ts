@@ -44,6 +44,8 @@ export interface InboxEntry {
   media: string[];
   /** True for a reply in a thread or a first comment (it answers an earlier entry). */
   reply: boolean;
+  /** A delete or an edit of a post published earlier (DELETE / PATCH /api/posts/{id}). */
+  change?: 'deleted' | 'edited';
 }
 
 /** Environment variables per network, set only when the user set none of that network's own (explicit wins). */
@@ -158,7 +160,7 @@ export class Sandbox {
     const entries: InboxEntry[] = [];
     for (const { server, network } of Object.values(this.servers())) {
       for (const req of server.requests) {
-        const entry = publishEntry(network, req, this.received.get(req));
+        const entry = publishEntry(network, req, this.received.get(req)) ?? changeEntry(network, req, this.received.get(req));
         if (entry) entries.push(entry);
       }
     }
@@ -240,7 +242,7 @@ export class Sandbox {
     const anchored = new Set<string>();
     // the newest entry of each network is its anchor: a post's url in sandbox mode is <inbox>#<network>
     const anchor = (n: string) => (anchored.has(n) ? '' : (anchored.add(n), ` id="${escapeHtml(n)}"`));
-    const rows = this.inbox().map((e) => `<li${anchor(e.network)}><p><b>${escapeHtml(e.network)}</b>${e.reply ? ' (reply)' : ''} · <time>${escapeHtml(e.received_at)}</time></p>` +
+    const rows = this.inbox().map((e) => `<li${anchor(e.network)}><p><b>${escapeHtml(e.network)}</b>${e.reply ? ' (reply)' : ''}${e.change ? ` (${e.change})` : ''} · <time>${escapeHtml(e.received_at)}</time></p>` +
       (e.title ? `<p><b>${escapeHtml(e.title)}</b></p>` : '') + (e.text ? `<p>${escapeHtml(e.text)}</p>` : '') +
       (e.media.length ? `<ul>${e.media.map((m) => `<li>${escapeHtml(m)}</li>`).join('')}</ul>` : '') + '</li>').join('');
     return page('Sandbox inbox', `<main><h1>Sandbox inbox</h1><p>What the simulated networks received, newest first. ` +
@@ -326,6 +328,26 @@ function find(value: unknown, keys: string[], depth = 0): string | undefined {
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** Which requests delete or edit a published post, per network (method and path as the network takes them). */
+const CHANGE_PATHS: Record<string, Array<[string, RegExp, 'deleted' | 'edited']>> = {
+  telegram: [['POST', /^\/bot[^/]+\/deleteMessage$/, 'deleted'], ['POST', /^\/bot[^/]+\/editMessage(Text|Caption)$/, 'edited']],
+  bluesky: [['POST', /^\/xrpc\/com\.atproto\.repo\.deleteRecord$/, 'deleted']],
+  mastodon: [['DELETE', /^\/api\/v1\/statuses\/[^/]+$/, 'deleted'], ['PUT', /^\/api\/v1\/statuses\/[^/]+$/, 'edited']],
+  discord: [['DELETE', /^\/api\/webhooks\/.+\/messages\/\d+$/, 'deleted'], ['PATCH', /^\/api\/webhooks\/.+\/messages\/\d+$/, 'edited']],
+  wordpress: [['DELETE', /^\/wp-json\/wp\/v2\/posts\/\d+$/, 'deleted'], ['POST', /^\/wp-json\/wp\/v2\/posts\/\d+$/, 'edited']],
+  x: [['DELETE', /^\/2\/tweets\/\d+$/, 'deleted']],
+};
+
+function changeEntry(network: PlatformName, req: RecordedRequest, at: string | undefined): InboxEntry | undefined {
+  const change = CHANGE_PATHS[network]?.find(([method, path]) => req.method === method && path.test(req.path))?.[2];
+  if (!change) return undefined;
+  const fields = change === 'edited' ? fieldsOf(req) : {};
+  return {
+    network, received_at: at ?? new Date().toISOString(), method: req.method, path: req.path,
+    text: change === 'edited' ? find(fields, TEXT_KEYS) ?? null : null, title: change === 'edited' ? find(fields, TITLE_KEYS) ?? null : null, media: [], reply: false, change,
+  };
 }
 
 function publishEntry(network: PlatformName, req: RecordedRequest, at: string | undefined): InboxEntry | undefined {

@@ -12,6 +12,8 @@ const renderStatus = (text: string): string => `<p>${escapeHtml(text)
  * A loopback Mastodon instance: verify_credentials, v2 instance, v2 media (+ v1 media polling), statuses and v2 search
  * (resolve=true finds `remoteStatuses`) and the account's statuses (`posted`, newest first, paged by max_id), as the
  * real API answers them, plus GET /media/<name> serving test media bytes.
+ * Statuses it made can be deleted (`DELETE /api/v1/statuses/:id`) and edited (`PUT /api/v1/statuses/:id` {status})
+ * as Mastodon does: an unknown or deleted status answers 404 Record not found.
  * `override('POST /api/v1/statuses', reply)` replaces one route's answer; `processing` sets how many polls a media
  * upload answers 206 after its 202 (0 = the upload answers 200 at once).
  */
@@ -28,6 +30,8 @@ export class MastodonFake extends NetworkSimulator {
   /** The fake's clock for created_at (a test sets its manual clock). */
   now: () => number = Date.now;
   private statuses = 0;
+  /** The statuses made and not deleted, by id, with their current text. */
+  readonly texts = new Map<string, string>();
   private uploads = 0;
   private polls = new Map<string, number>();
 
@@ -39,6 +43,7 @@ export class MastodonFake extends NetworkSimulator {
     this.polls.clear();
     this.remoteStatuses.clear();
     this.statuses = 0;
+    this.texts.clear();
     this.posted.length = 0;
     this.uploads = 0;
     this.processing = 0;
@@ -65,7 +70,7 @@ export class MastodonFake extends NetworkSimulator {
       const m = this.media.get(req.path.slice('/media/'.length));
       return m ? { status: 200, headers: { 'content-type': m.type }, body: m.bytes } : { status: 404, body: 'not found' };
     }
-    const key = `${req.method} ${req.path.replace(/^\/api\/v1\/media\/[^/]+$/, '/api/v1/media/:id')}`;
+    const key = `${req.method} ${req.path.replace(/^\/api\/v1\/media\/[^/]+$/, '/api/v1/media/:id').replace(/^\/api\/v1\/statuses\/[^/]+$/, '/api/v1/statuses/:id')}`;
     const override = this.overrides.get(key);
     if (override) return override(req);
     if (key === 'GET /api/v2/instance') {
@@ -99,6 +104,7 @@ export class MastodonFake extends NetworkSimulator {
         const text = String((req.json as { status?: unknown } | undefined)?.status ?? '');
         const status = { id, url: `${this.url}/@alice/${id}`, created_at: new Date(this.now()).toISOString(), content: renderStatus(text) };
         this.posted.unshift(status);
+        this.texts.set(id, text);
         return { status: 200, body: { ...status, uri: `${this.url}/users/alice/statuses/${id}` } };
       }
       case 'GET /api/v1/accounts/1/statuses': {
@@ -106,6 +112,25 @@ export class MastodonFake extends NetworkSimulator {
         const maxId = req.url.searchParams.get('max_id');
         const from = maxId ? this.posted.findIndex((p) => p.id === maxId) + 1 : 0;
         return { status: 200, body: (maxId && from === 0 ? [] : this.posted.slice(from, from + limit)) };
+      }
+      case 'DELETE /api/v1/statuses/:id':
+      case 'PUT /api/v1/statuses/:id': {
+        const id = decodeURIComponent(req.path.split('/').pop() ?? '');
+        const text = this.texts.get(id);
+        if (text === undefined) return { status: 404, body: { error: 'Record not found' } };
+        const status = { id, uri: `${this.url}/users/alice/statuses/${id}`, url: `${this.url}/@alice/${id}` };
+        if (req.method === 'DELETE') {
+          this.texts.delete(id);
+          const listed = this.posted.findIndex((p) => p.id === id);
+          if (listed >= 0) this.posted.splice(listed, 1);
+          return { status: 200, body: { ...status, text } };
+        }
+        const next = (req.json as { status?: unknown } | undefined)?.status;
+        if (typeof next !== 'string' || !next.trim()) return { status: 422, body: { error: "Validation failed: Text can't be blank" } };
+        this.texts.set(id, next);
+        const listed = this.posted.find((p) => p.id === id);
+        if (listed) listed.content = renderStatus(next);
+        return { status: 200, body: { ...status, content: `<p>${next}</p>`, edited_at: new Date().toISOString() } };
       }
       default:
         return { status: 404, body: { error: 'Record not found' } };

@@ -6,7 +6,8 @@ export interface FakeChat { id: number; type: 'private' | 'group' | 'supergroup'
  * A loopback Telegram Bot API: `POST /bot<token>/<method>` with JSON bodies. Knows one bot token and a few chats;
  * answers getMe, getChat, sendMessage, sendPhoto and sendVideo like Telegram (reply_parameters.message_id must name an
  * earlier message, else "message to be replied not found"), and plays queued replies (`failNext`)
- * for the next send call.
+ * for the next send call. Messages it sent can be deleted (deleteMessage) and edited (editMessageText for text,
+ * editMessageCaption for a photo or video) with Telegram's answers for unknown, deleted or unchanged messages.
  */
 export class TelegramFake extends NetworkSimulator {
   token = '123456789:AAE-test_token';
@@ -19,10 +20,12 @@ export class TelegramFake extends NetworkSimulator {
   /** Replies played, in order, for the next send* calls instead of the normal answer. */
   readonly queued: FakeReply[] = [];
   private nextMessageId = 41;
+  /** Messages sent and not deleted, by `<chat id>:<message id>`: their text or caption, and whether they carry media. */
+  readonly sent = new Map<string, { text: string; media: boolean }>();
 
   /** The Bot API method of each request received, in order. */
   get methods(): string[] { return this.requests.map((r) => r.path.split('/').pop() ?? ''); }
-  override reset(): void { super.reset(); this.queued.length = 0; this.nextMessageId = 41; }
+  override reset(): void { super.reset(); this.queued.length = 0; this.nextMessageId = 41; this.sent.clear(); }
 
   failNext(reply: FakeReply): void { this.queued.push(reply); }
 
@@ -58,7 +61,25 @@ export class TelegramFake extends NetworkSimulator {
       if (replyTo !== undefined) message.reply_to_message = { message_id: replyTo, date: 1750000000, chat };
       if (method === 'sendMessage') message.text = body.text;
       else message.caption = body.caption;
+      this.sent.set(`${chat.id}:${String(message.message_id)}`, { text: String(body.text ?? body.caption ?? ''), media: method !== 'sendMessage' });
       return { body: { ok: true, result: message } };
+    }
+    if (method === 'deleteMessage' || method === 'editMessageText' || method === 'editMessageCaption') {
+      if (!chat) return TelegramFake.error(400, 'Bad Request: chat not found');
+      const key = `${chat.id}:${String(body.message_id)}`;
+      const message = this.sent.get(key);
+      if (method === 'deleteMessage') {
+        if (!message) return TelegramFake.error(400, 'Bad Request: message to delete not found');
+        this.sent.delete(key);
+        return { body: { ok: true, result: true } };
+      }
+      if (!message) return TelegramFake.error(400, 'Bad Request: message to edit not found');
+      if (method === 'editMessageText' && message.media) return TelegramFake.error(400, 'Bad Request: there is no text in the message to edit');
+      if (method === 'editMessageCaption' && !message.media) return TelegramFake.error(400, 'Bad Request: there is no caption in the message to edit');
+      const next = String((method === 'editMessageText' ? body.text : body.caption) ?? '');
+      if (next === message.text) return TelegramFake.error(400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+      this.sent.set(key, { ...message, text: next });
+      return { body: { ok: true, result: { message_id: Number(body.message_id), date: 1760000000, edit_date: 1760000100, chat, [method === 'editMessageText' ? 'text' : 'caption']: next } } };
     }
     return TelegramFake.error(404, 'Not Found: method not found');
   }

@@ -12,7 +12,8 @@ export const WP_APP_PASSWORD = 'abcd efgh ijkl mnop';
 /**
  * A loopback WordPress REST API: /wp-json/wp/v2/users/me, /wp-json/wp/v2/media (+ POST /media/<id>: alt_text), /wp-json/wp/v2/posts (POST creates; GET with context=edit lists them newest first, paged with X-WP-TotalPages), plus
  * /files/* media downloads. Checks Basic auth like WordPress does (401 rest_not_logged_in / incorrect_password);
- * tests override any route's answer through `replies`.
+ * tests override any route's answer through `replies`. Posts it made can be trashed (`DELETE /wp-json/wp/v2/posts/<id>`)
+ * and updated (`POST /wp-json/wp/v2/posts/<id>`) with WordPress's answers for unknown and trashed posts.
  */
 export class FakeWordpress extends NetworkSimulator {
   replies: Partial<Record<'me' | 'media' | 'posts', FakeReply>> = {};
@@ -72,6 +73,21 @@ export class FakeWordpress extends NetworkSimulator {
       const mine = this.posts.filter((p) => statuses.includes(p.status) && (!q.get('author') || q.get('author') === '3'));
       const pages = Math.max(1, Math.ceil(mine.length / perPage));
       return { status: 200, headers: { 'x-wp-total': String(mine.length), 'x-wp-totalpages': String(pages) }, body: mine.slice((page - 1) * perPage, page * perPage) };
+    }
+    const postItem = /^\/wp-json\/wp\/v2\/posts\/(\d+)$/.exec(req.path);
+    if (postItem && (req.method === 'DELETE' || req.method === 'POST')) {
+      // DELETE moves the post to the trash (410 when it is there already); POST updates its title / content
+      const post = this.posts.find((p) => p.id === Number(postItem[1]));
+      if (!post) return { status: 404, body: { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } } };
+      if (req.method === 'DELETE') {
+        if (post.status === 'trash') return { status: 410, body: { code: 'rest_already_trashed', message: 'The post has already been deleted.', data: { status: 410 } } };
+        post.status = 'trash';
+        return { status: 200, body: { id: post.id, link: post.link, status: 'trash' } };
+      }
+      const body = (req.json ?? {}) as { title?: string; content?: string };
+      if (body.title !== undefined) post.title.raw = body.title;
+      if (body.content !== undefined) post.content.raw = body.content;
+      return { status: 200, body: { id: post.id, link: post.link, status: post.status } };
     }
     return { status: 404, body: { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } } };
   }

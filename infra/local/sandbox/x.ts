@@ -31,6 +31,8 @@ export class XFake extends OAuthFake {
   readonly tweets: Array<{ id: string; body: Record<string, unknown>; created_at?: string }> = [];
   /** The fake's clock for created_at (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** Ids of tweets taken back with DELETE /2/tweets/:id. */
+  readonly deleted = new Set<string>();
   /** Alt texts set through /2/media/metadata, by media id. */
   readonly altTexts = new Map<string, string>();
 
@@ -42,6 +44,7 @@ export class XFake extends OAuthFake {
     this.media.clear();
     this.files.clear();
     this.tweets.length = 0;
+    this.deleted.clear();
     this.altTexts.clear();
     this.processingPolls = 1;
     this.processingFails = false;
@@ -54,7 +57,7 @@ export class XFake extends OAuthFake {
   protected async route(req: RecordedRequest): Promise<FakeReply> {
     const file = serveMedia(req, this.files);
     if (file) return file;
-    const key = `${req.method} ${req.path.replace(/^\/2\/media\/upload\/[^/]+\/(append|finalize)$/, '/2/media/upload/:id/$1')}`;
+    const key = `${req.method} ${req.path.replace(/^\/2\/media\/upload\/[^/]+\/(append|finalize)$/, '/2/media/upload/:id/$1').replace(/^\/2\/tweets\/[^/]+$/, '/2/tweets/:id')}`;
     const queued = this.playQueued(key, req);
     if (queued) return queued;
     if (key === 'GET /i/oauth2/authorize') return this.oauth.authorize(req.url);
@@ -98,6 +101,12 @@ export class XFake extends OAuthFake {
         return { status: 200, body: { data: { id: m.id, media_key: `3_${m.id}`, processing_info: this.statusOf(m) } } };
       }
       case 'POST /2/tweets': return this.createTweet(body);
+      case 'DELETE /2/tweets/:id': {
+        const id = req.path.split('/').pop() ?? '';
+        if (!this.tweets.some((t) => t.id === id) || this.deleted.has(id)) return XFake.problem(404, 'Not Found Error', 'Could not find tweet with id: [' + id + '].');
+        this.deleted.add(id);
+        return { status: 200, body: { data: { deleted: true } } };
+      }
       case `GET /2/users/${this.user.id}/tweets`: return this.userTweets(req.url.searchParams);
       case 'POST /2/media/metadata': return this.mediaMetadata(body);
       default:
@@ -154,7 +163,7 @@ export class XFake extends OAuthFake {
     const since = Date.parse(q.get('start_time') ?? '1970-01-01T00:00:00Z');
     const max = Number(q.get('max_results') ?? 10);
     if (!(max >= 5 && max <= 100)) return XFake.problem(400, 'Invalid Request', 'The `max_results` query parameter value is not between 5 and 100');
-    const mine = this.tweets.filter((t) => t.created_at && Date.parse(t.created_at) >= since).reverse();
+    const mine = this.tweets.filter((t) => t.created_at && Date.parse(t.created_at) >= since && !this.deleted.has(t.id)).reverse();
     const from = Number(q.get('pagination_token') ?? 0);
     const data = mine.slice(from, from + max).map((t) => {
       const urls: Array<Record<string, unknown>> = [];

@@ -2,7 +2,6 @@ import http from 'node:http';
 import net from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { traceClient } from '../../tracing';
-import { addTableCallGuard } from './table-guard';
 import { dropNoOpLogging } from '../aws/sdk-logging';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -18,7 +17,6 @@ export function documentClient(opts: { region: string; endpoint?: string; socket
     ...(opts.endpoint && opts.socketPath ? { requestHandler: { httpAgent: new SocketAgent(opts.socketPath) } } : {}),
   }));
   dropNoOpLogging(client);
-  addTableCallGuard(client);
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 

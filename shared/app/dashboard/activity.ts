@@ -34,7 +34,8 @@ export interface ActivityPost {
 }
 
 const network = (n: NetworkRecord): ActivityNetwork => {
-  const status = n.result?.status === 'failed' || !n.result ? statusOf(n.state, n.result) : n.result.status;
+  // a post taken back with DELETE /api/posts/{id} shows as deleted there
+  const status = n.deleted_at ? 'deleted' : n.result?.status === 'failed' || !n.result ? statusOf(n.state, n.result) : n.result.status;
   return { platform: n.platform, status, ok: n.result?.ok ?? false, code: n.result?.code ?? null, error: n.result?.error ?? null, url: n.result?.url ?? null };
 };
 

@@ -7,7 +7,7 @@ import { escapeHtml as e } from '../reply';
 
 /** The Posts page (activity log with filters, pages, Export CSV) and one post's results and events (issue 16). */
 
-const STATUSES = ['published', 'failed', 'unknown', 'held', 'scheduled', 'processing'];
+const STATUSES = ['published', 'failed', 'unknown', 'held', 'scheduled', 'processing', 'deleted'];
 
 function select(name: string, label: string, options: Array<[string, string]>, current?: string) {
   return `<div><label for="f-${name}">${e(label)}</label><select id="f-${name}" name="${name}"><option value="">Any</option>` +

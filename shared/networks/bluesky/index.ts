@@ -4,6 +4,7 @@ import { checkFile } from '../media-fit';
 import { BLUESKY_IMAGE_BYTES, BLUESKY_MAX_IMAGES, BLUESKY_MAX_VIDEOS, BLUESKY_TEXT_BYTES, BLUESKY_TEXT_LIMIT, checkBluesky } from './limits';
 import { buildFacets, findSpans } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
+import { createBlueskyManagement } from './manage';
 import { blueskyReadBack } from './read-back';
 import { blueskyPostRef } from '../post-refs';
 import { readVideoInfo } from '../../media/video-info';
@@ -285,6 +286,7 @@ export function createBlueskyAdapter({
     check: checkBluesky,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    ...createBlueskyManagement({ base, sessions }),
     readBack: blueskyReadBack(base, sessions),
   };
 }

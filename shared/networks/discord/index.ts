@@ -3,6 +3,7 @@ import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import { isRecord } from '../../domain/values';
 import { checkDiscord, discordContent, DISCORD_CONTENT_LIMIT } from './limits';
+import { createDiscordManagement } from './manage';
 
 export { discordContent, DISCORD_CONTENT_LIMIT };
 
@@ -110,5 +111,5 @@ export function createDiscordAdapter(): NetworkAdapter {
     });
   }
 
-  return { name: 'discord', verify, check: checkDiscord, publish };
+  return { name: 'discord', verify, check: checkDiscord, publish, ...createDiscordManagement({ parseWebhookUrl, classifyDiscord }) };
 }

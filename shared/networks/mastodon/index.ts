@@ -3,6 +3,7 @@ import { mastodonStatusRef } from '../post-refs';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { checkContent, field, mastodonFailure, normaliseInstanceUrl, str } from './rules';
+import { createMastodonManagement } from './manage';
 import { mastodonReadBack } from './read-back';
 
 export interface MastodonAdapterOptions {
@@ -176,6 +177,7 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    ...createMastodonManagement(),
     readBack: mastodonReadBack,
   };
 }

@@ -4,6 +4,7 @@ import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { classifyTelegram, envelope, paced } from './errors';
 import { isRecord, trimBase } from '../../domain/values';
 import { checkTelegram, TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT } from './limits';
+import { createTelegramManagement } from './manage';
 
 export { TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT };
 
@@ -149,5 +150,5 @@ export function createTelegramAdapter({ apiBase = 'https://api.telegram.org' }: 
     });
   }
 
-  return { name: 'telegram', verify, check: checkTelegram, publish };
+  return { name: 'telegram', verify, check: checkTelegram, publish, ...createTelegramManagement({ apiBase }) };
 }

@@ -1,6 +1,7 @@
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { articleTitle } from '../article-title';
+import { createWordpressManagement } from './manage';
 import { checkWordpress, htmlParagraphs, normaliseStatus, postBody, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus } from './limits';
 import { wordpressReadBack } from './read-back';
 
@@ -33,6 +34,7 @@ export function createWordpressAdapter(): NetworkAdapter {
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkWordpress,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    ...createWordpressManagement({ site: readCredentials, failure: wpFailure }),
     readBack: wordpressReadBack,
   };
 }

@@ -2,6 +2,7 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOu
 import { guarded, guardedBeforeCreate, jsonInit, request } from '../http';
 import { field, idString } from '../oauth-tokens';
 import { xFailure } from './errors';
+import { createXManagement } from './manage';
 import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
 import { bearer, me, X_API_BASE, type XOptions } from './oauth';
 import { checkContent } from './limits';
@@ -176,6 +177,7 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    ...createXManagement({ api }),
     readBack: xReadBack(api),
   };
 }
