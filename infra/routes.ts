@@ -103,6 +103,7 @@ export const routes = {
   postReview: approvalsRoutes.postReview,
   getDashboardApprovals: dashboardRoutes.getDashboardApprovals,
   postDashboardApprovalDecision: dashboardRoutes.postDashboardApprovalDecision,
+  postDashboardApprovalClientLink: dashboardRoutes.postDashboardApprovalClientLink,
   postDashboardApprovalRules: dashboardRoutes.postDashboardApprovalRules,
   getDashboardPosts: dashboardRoutes.getDashboardPosts,
   getDashboardPostsExport: dashboardRoutes.getDashboardPostsExport,

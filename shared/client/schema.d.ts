@@ -1048,7 +1048,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed single-use link for a client approver (no account needed), 72 hours; Pro and above */
+        /** A signed single-use link for a client approver (no account needed), 72 hours; Pro and above. Dashboard session and CSRF only: an API key or AI app never gets one (403 session_required) */
         post: operations["post-approval-client-link"];
         delete?: never;
         options?: never;
@@ -1102,6 +1102,23 @@ export interface paths {
         put?: never;
         /** The owner approves (publishes) or rejects (with a note) a held post */
         post: operations["post-dashboard-approval-decision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/approvals/{id}/client-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The owner sends a held post to a client approver (Pro and above): a single-use 72-hour review link, shown and optionally emailed */
+        post: operations["post-dashboard-approval-client-link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1275,7 +1292,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405 */
+        /** The hosted MCP server: Streamable HTTP, stateless, JSON responses, protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403 */
         post: operations["post-mcp"];
         delete?: never;
         options?: never;
@@ -6099,6 +6116,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description cross_site_form: posted from another site (no session is set) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown link (HTML) */
             404: {
                 headers: {
@@ -6317,6 +6343,8 @@ export interface operations {
                             source: string;
                             schedule_id?: string;
                             requested_by: string | null;
+                            /** @description The name of the API key (or AI app) that sent the post */
+                            requested_by_name: string | null;
                             created_at: string;
                             expires_at: string;
                             decided_at: string | null;
@@ -6382,6 +6410,8 @@ export interface operations {
                         source: string;
                         schedule_id?: string;
                         requested_by: string | null;
+                        /** @description The name of the API key (or AI app) that sent the post */
+                        requested_by_name: string | null;
                         created_at: string;
                         expires_at: string;
                         decided_at: string | null;
@@ -6447,8 +6477,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
-            401: {
+            /** @description plan_feature (pro) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6456,8 +6486,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description plan_feature (pro) */
-            402: {
+            /** @description session_required (an API key or MCP token), csrf_failed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6476,15 +6506,6 @@ export interface operations {
             };
             /** @description approval_decided */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited (Retry-After) */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6639,6 +6660,63 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+            /** @description Already decided (HTML) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "post-dashboard-approval-client-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description The link (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Below Pro (HTML) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such approval (HTML) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Already decided (HTML) */
             409: {
@@ -7158,6 +7236,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description origin_not_allowed: a browser Origin outside the allow-list */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

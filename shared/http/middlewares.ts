@@ -1,3 +1,4 @@
+import { corsHeaders, originAllowed, originOf } from './origins';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -15,7 +16,7 @@ import { config } from '../config';
 import { appendLogContext, errorFields, log } from '../log';
 import { sessionPrincipal, type SessionPrincipal } from '../app/dashboard/sign-in';
 import { csrfMatches, presentedCsrf, readCookie, sessionCookieName } from './session';
-import { extraFields, isOpenObject, knownFieldsAt, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
+import { extraFields, isOpenObject, knownFieldsAt, prototypeKeys, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
 
 /** Per-request state the middlewares fill in for the route function. */
 export interface RequestState {
@@ -283,11 +284,38 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
       } catch {
         throw new BadRequestError('The body is not valid JSON', { code: 'invalid_json' });
       }
+      const proto = prototypeKeys(json);
+      if (proto.length) throw unknownFieldError(proto);
       const res = route.body.safeParse(json);
       const extra = unknownFields(route.body, json, res.error);
       if (extra.length) throw unknownFieldError(extra);
       if (!res.success) throw new BadRequestError('The request body is invalid', { details: { issues: issues(res.error) } });
       s.body = res.data;
     },
+  };
+}
+
+/**
+ * Browser clients on the MCP and OAuth routes (route.browserCors): a foreign Origin is refused with 403 before
+ * anything runs (DNS rebinding, cross-site calls), OPTIONS is the CORS preflight (204), and every answer to an
+ * allow-listed Origin, errors included, carries the CORS headers.
+ */
+export function browserCors(route: Pick<RouteDef, 'browserCors'>): Mw {
+  const add = (req: Req) => {
+    const cors = corsHeaders(originOf(req.event.headers));
+    if (req.response && Object.keys(cors).length) req.response = { ...req.response, headers: { ...req.response.headers, ...cors } };
+  };
+  return {
+    before: (req: Req) => {
+      if (!route.browserCors) return;
+      const origin = originOf(req.event.headers);
+      if (!originAllowed(origin)) {
+        return { statusCode: 403, headers: JSON_HEADERS, body: JSON.stringify({ error: `Origin ${origin} is not allowed: browser clients must be served from an allow-listed origin (MCP_ALLOWED_ORIGINS)`, code: 'origin_not_allowed' }) };
+      }
+      if (req.event.requestContext?.http?.method === 'OPTIONS') return { statusCode: 204, headers: { 'cache-control': 'no-store', ...corsHeaders(origin) }, body: '' };
+      return undefined;
+    },
+    after: (req: Req) => { if (route.browserCors) add(req); },
+    onError: (req: Req) => { if (route.browserCors) add(req); },
   };
 }

@@ -20,9 +20,11 @@ export interface ApprovalRecord {
   platforms: PlatformName[];
   source: 'api' | 'schedule';
   schedule_id?: string;
-  actor?: { kind: 'key' | 'app'; id: string };
+  actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
   /** The requesting key's prefix (svc_live_abcd…), for the owner to recognise. */
   requested_by: string | null;
+  /** The name of the key (or AI app) that sent the post: what pages show. */
+  requested_by_name?: string | null;
   /** The idempotency lock the held post keeps until it is decided (released on reject and expiry). */
   lock?: string;
   created_at: string;

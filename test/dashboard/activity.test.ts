@@ -40,6 +40,9 @@ describe('activity log and CSV export', () => {
     expect(csvCell('two\nlines')).toBe('"two\nlines"');
     for (const f of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvCell(f).replace(/^"/, '')).toMatch(/^'/);
     expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    // spreadsheets skip leading whitespace before a formula: still text
+    for (const f of [' =1+1', '  +1', '\u00a0-1', ' \n@SUM(A1)', '\u3000=CMD()']) expect([f, csvCell(f).replace(/^"/, '')]).toEqual([f, expect.stringMatching(/^'/)]);
+    expect(csvCell(' plain')).toBe(' plain');
     expect(csvCell(null)).toBe('');
     expect(csvLine(['a', 1, true])).toBe('a,1,true\r\n');
   });

@@ -10,7 +10,7 @@ import {
   createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhookSecret, testWebhook,
 } from '../../shared/app/webhooks/endpoints';
 import {
-  CLAIM_STALE_MS, deliverWebhook, redeliver, RetryLater, SWEEP_GRACE_MS, SWEEP_SCHEDULE, sweepDeliveries, type WebhookMessage,
+  CLAIM_STALE_MS, deliverWebhook, MAX_RESCUES, redeliver, RetryLater, SWEEP_GRACE_MS, SWEEP_SCHEDULE, sweepDeliveries, type WebhookMessage,
 } from '../../shared/app/webhooks/deliveries';
 import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
@@ -396,7 +396,7 @@ describe('a worker crash loses no delivery', () => {
     await createWebhook(t.deps, acc, { url: rx.url() });
     await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < MAX_RESCUES; i++) {
       clock.advance(SWEEP_GRACE_MS + 1000);
       expect((await sweepDeliveries(t.deps)).requeued).toBe(1);
     }

@@ -13,11 +13,12 @@ import { chooseBrand } from './brand';
 import { contentFor, fingerprint } from './content';
 import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
 import { countOutcome, outcomeEvent } from './events';
+import { fanOutStored, reconcileAfterMs } from './durability';
 import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
 import { reserveXCredits, xPlanRefusal } from './x-credits';
-import { checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
+import { checkActorCap, checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
 import { holdForApproval, holdReasonFrom, type HoldForApprovalDeps } from '../approvals/hold';
 import type { PublishMessage, PublishOptions } from './publish-message';
 import { giveBack, reservePosts } from './reservations';
@@ -61,16 +62,8 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   checkBrandAllowed(guard, brand.id);
 
   const refusedByGuard = valid.platforms.map((p) => platformRefusal(guard, p)).filter((r): r is NetworkResult => !!r);
-  if (!opts.approval) {
-    const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
-    const reason = holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
-    if (reason) {
-      // held: nothing is sent or spent, but the idempotency lock is kept until the decision
-      const lock = lockKeyOf(account, valid, brand.id);
-      await takeLock(deps, lock, valid, postId, started);
-      return holdForApproval(deps, { account, brand, postId, valid, platforms: allowed, reason, opts, lock: lock.key, refused: refusedByGuard, now: started });
-    }
-  }
+  const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
+  const holdReason = opts.approval ? undefined : holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
 
   const results = new Map<PlatformName, NetworkResult>();
   let sendable: Sendable[] = [];
@@ -93,6 +86,22 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
 
   sendable = await checkMedia(deps, sendable, results);
 
+  if (holdReason && sendable.length) {
+    // held: checked now as a direct post would be (networks refused up front fail in the answer; a cap or the
+    // plan's month that could never take the post refuses it), but nothing is sent or spent; the idempotency lock is
+    // kept until the decision
+    await checkActorCap(deps, account, opts.actor, guard, sendable.length, started);
+    const room = await postsLeft(deps, account, started);
+    for (const s of sendable.slice(room)) results.set(s.platform, monthUsedUp(deps, account, s.platform));
+    sendable = sendable.slice(0, room);
+  }
+  if (holdReason && sendable.length) {
+    const lock = lockKeyOf(account, valid, brand.id);
+    await takeLock(deps, lock, valid, postId, started);
+    const refused = valid.platforms.flatMap((p) => { const r = results.get(p); return r ? [r] : []; });
+    return holdForApproval(deps, { account, brand, postId, valid, platforms: sendable.map((s) => s.platform), reason: holdReason, opts, lock: lock.key, refused, now: started });
+  }
+
   let lock: string | undefined;
   if (sendable.length) {
     const l = lockKeyOf(account, valid, brand.id);
@@ -100,9 +109,9 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     lock = l.key;
   }
 
-  let capKey: string | undefined;
+  let capKeys: string[];
   try {
-    capKey = await reserveActorCap(deps, account, opts.actor, guard, sendable.length, started);
+    capKeys = await reserveActorCap(deps, account, opts.actor, guard, sendable.length, started);
   } catch (err) {
     if (lock) await deps.locks.release(lock, postId);
     throw err;
@@ -115,7 +124,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   let xCredits: number | undefined;
   for (const [i, s] of sendable.entries()) {
     if (i >= granted) {
-      results.set(s.platform, failed(s.platform, 'limit_reached', `The ${plan.name} plan's ${plan.posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) }));
+      results.set(s.platform, monthUsedUp(deps, account, s.platform));
       continue;
     }
     if (s.platform === 'x') {
@@ -130,7 +139,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     }
     reserved.push(s);
   }
-  if (capKey && reserved.length < sendable.length) await deps.counters.release(capKey, sendable.length - reserved.length);
+  if (reserved.length < sendable.length) for (const k of capKeys) await deps.counters.release(k, sendable.length - reserved.length);
   sendable = reserved;
 
   const post: PostRecord = {
@@ -138,7 +147,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     ...(opts.schedule_id ? { schedule_id: opts.schedule_id } : {}),
     idempotency_key: valid.idempotency_key ?? null, lock, platforms: valid.platforms, payload: valid.payload,
     created_at: new Date(started).toISOString(),
-    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKey ? { cap_key: capKey } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
+    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKeys.length ? { cap_key: capKeys[0], ...(capKeys.length > 1 ? { cap_keys: capKeys.slice(1) } : {}) } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
   };
   const connectionOf = (platform: PlatformName) => connections.find((c) => c.platform === platform);
   const networks: NetworkRecord[] = valid.platforms.map((platform) => {
@@ -148,11 +157,11 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     // refused before sending: final now, with its post.failed event (a held network records none)
     return { post_id: postId, account_id: account.id, platform, state: 'done', deferrals: 0, reserved: false, result, ...(result.held ? {} : { event: outcomeEvent(deps, post, connectionOf(platform), result) }) };
   });
-  const events = networks.flatMap((n) => (n.event ? [n.event] : []));
-  const queueEvents = await Promise.all(events.map((e) => deps.fanOut.prepare(e)));
-  await deps.posts.create(post, networks);
+  // the post (its events stored with it: the outbox) after its marker on the reconciliation's due index; then the
+  // deliveries of the events (a crash in between: the sweep writes them)
+  await deps.posts.create(post, networks, started + reconcileAfterMs(deps.settings));
   for (const n of networks) if (n.event) countOutcome(n.result!);
-  for (const queue of queueEvents) await queue();
+  await fanOutStored(deps, networks.flatMap((n) => (n.event ? [n.event] : [])));
 
   const respondBy = started + deps.settings.publishWaitMs;
   try {
@@ -176,6 +185,14 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   await releaseLockIfAllFailed(deps, post, final);
   return { post_id: postId, brand_id: brand.id, results: ordered };
 }
+
+/** The plan's monthly posts a held post can still count on now (as reservePosts would grant them). */
+async function postsLeft(deps: Pick<Deps, 'counters'>, account: Account, nowMs: number): Promise<number> {
+  return Math.max(0, PLANS[account.plan].posts_per_month - await deps.counters.get(usageKeys.posts(account.id, nowMs)));
+}
+
+const monthUsedUp = (deps: Pick<Deps, 'settings'>, account: Account, platform: PlatformName) =>
+  failed(platform, 'limit_reached', `The ${PLANS[account.plan].name} plan's ${PLANS[account.plan].posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) });
 
 /** The duplicate lock of a post: its idempotency_key for 24 hours, else the identical request for 2 minutes. */
 function lockKeyOf(account: Account, valid: ValidPost, brandId: string) {
@@ -228,10 +245,9 @@ async function failUnsent(deps: Pick<Deps, 'clock' | 'counters' | 'fanOut' | 'po
     if (!net) continue;
     const result = failed(platform, 'internal_error', 'The post could not be queued for sending');
     const event = outcomeEvent(deps, post, connectionOf(platform), result);
-    const queue = await deps.fanOut.prepare(event);
-    const after = await deps.posts.settle(post.id, platform, 'done', result, { reserved: false }, event);
+    const after = await deps.posts.settle(post.id, platform, 'done', result, { reserved: false }, event, net.claimed_at);
     countOutcome(result);
-    await queue();
+    await fanOutStored(deps, [event]);
     await giveBack(deps, post, [net]);
     settled.push(after.networks.find((n) => n.platform === platform)!);
   }
