@@ -134,6 +134,7 @@ export const routes = {
   deletePost: postLifecycleRoutes.deletePost,
   patchPost: postLifecycleRoutes.patchPost,
   postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
+  postValidate: publishingRoutes.postValidate,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

@@ -27,6 +27,8 @@ export const RESULT_CODES = {
   network_unavailable: { what: 'The network could not be reached to check the credentials; nothing was saved.', fix: 'Try again in a minute.' },
   oauth_platform: { what: 'This network connects through OAuth, not with credentials.', fix: 'Get a sign-in link from POST /api/oauth/{platform}/url, or send the person a connect link (POST /api/connect-link).' },
   platform_not_allowed: { what: 'The guardrails of the API key (or AI app) that sent this post do not allow this network; it was not sent and spent nothing.', fix: 'Leave this network out, or ask the account owner to allow it in the dashboard (API keys → guardrails).' },
+  approval_rejected: { what: 'The post was held for approval and the approver rejected it: nothing was sent and nothing was spent.', fix: 'Read the note of the decision, change the post and send it again.' },
+  approval_expired: { what: 'The post was held for approval and nobody decided within 7 days: nothing was sent and nothing was spent.', fix: 'Send the post again, and approve it in the dashboard (Approvals) in time.' },
   internal_error: { what: 'Something failed on our side while sending to this network.', fix: 'Try again; if it keeps failing, contact support with the post id.' },
 } as const satisfies Record<string, { what: string; fix: string }>;
 

@@ -60,6 +60,8 @@ export interface ApprovalStore {
    */
   decide(id: string, d: { status: Exclude<ApprovalStatus, 'pending'>; decided_by: DecidedBy; note?: string; decided_at: string }, nowMs: number): Promise<ApprovalRecord | undefined>;
   setPublishError(id: string, error: { code: string; error: string }): Promise<void>;
+  /** The account's approval that holds post `postId` (made in the same millisecond as the post id), if any. */
+  findByPost(accountId: string, postId: string): Promise<ApprovalRecord | undefined>;
   getRules(accountId: string): Promise<ApprovalRule[]>;
   putRule(rule: ApprovalRule): Promise<void>;
 }

@@ -203,6 +203,8 @@ export interface LockStore {
   acquire(key: string, postId: string, ttlSeconds: number, nowMs: number): Promise<{ ok: true } | { ok: false; heldBy: string }>;
   /** Releases `key` if `postId` still holds it. */
   release(key: string, postId: string): Promise<void>;
+  /** Who holds `key` now (an unexpired hold), without taking it: POST /api/validate's duplicate check. */
+  holder(key: string, nowMs: number): Promise<string | undefined>;
 }
 
 export interface PaceStore {

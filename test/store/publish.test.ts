@@ -35,7 +35,7 @@ describe('POST /api/post use case', () => {
     expect(send.json).toMatchObject({ chat_id: '-1001234567890', text: 'Hello &lt;world&gt; &amp; all', parse_mode: 'HTML' });
     const stored = await getPost(w.deps, acc.id, res.post_id);
     expect(stored.events.map((e) => [e.type, e.data.platform]).sort()).toEqual([['post.published', 'discord'], ['post.published', 'telegram']]);
-    expect(stored.events[0].data).toMatchObject({ post_id: res.post_id, source: 'api', idempotency_key: null, brand_id: res.brand_id, account: { brand: 'Default' }, label: expect.stringContaining('Default · ') });
+    expect(stored.events[0].data).toMatchObject({ post_id: res.post_id, source: 'api', idempotency_key: null, brand_id: res.brand_id, account: { brand: { id: res.brand_id, name: 'Default' } }, brand: { id: res.brand_id, name: 'Default' }, label: expect.stringContaining('Default · ') });
     expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(2);
     expect(await postStatus(w.deps, acc.id, 'telegram', res.post_id)).toMatchObject({ status: 'published' });
     expect(await postStatus(w.deps, acc.id, 'telegram', '41')).toMatchObject({ post_id: res.post_id, status: 'published' });

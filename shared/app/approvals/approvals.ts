@@ -1,4 +1,5 @@
 import type { Deps } from '../deps';
+import { brandRef } from '../publish/events';
 import type { Account } from '../../ports/store';
 import type { ApprovalRecord, ApprovalRule, DecidedBy } from '../../ports/approvals';
 import type { PlatformName } from '../../domain/platforms';
@@ -118,7 +119,7 @@ async function decide(deps: DecideApprovalDeps, a: ApprovalRecord, status: 'appr
   if (by !== 'expiry') await deps.scheduler.cancel(expiryTimerName(a.id)).catch((err) => log.warn('approval expiry alarm not removed', { approval_id: a.id, error: String(err) }));
   await recordEvent(deps, {
     id: newId('evt', now), type: 'approval.decided', created_at: new Date(now).toISOString(), account_id: a.account_id,
-    data: { approval_id: a.id, decision: status, decided_by: by, note: decided.note ?? null, post_id: a.post_id, brand_id: a.brand_id },
+    data: { approval_id: a.id, decision: status, decided_by: by, note: decided.note ?? null, post_id: a.post_id, brand_id: a.brand_id, brand: brandRef(a.brand_id, a.brand_name) },
   });
   if (status === 'approved') await publishApproved(deps, decided);
   else await giveUp(deps, decided, status);

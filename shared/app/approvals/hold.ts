@@ -10,6 +10,7 @@ import { newId, randomToken } from '../../domain/ids';
 import { sha256Hex } from '../../domain/api-key';
 import { PLANS } from '../../domain/plans';
 import { recordEvent } from '../webhooks/record-event';
+import { brandRef } from '../publish/events';
 
 /*
  * Holding a post for approval (spec §5.7): the publish path asks holdReasonFrom (with the account's rules) and calls holdForApproval; deciding
@@ -96,7 +97,7 @@ export async function holdForApproval(deps: HoldForApprovalDeps, input: {
   await recordEvent(deps, {
     id: newId('evt', now), type: 'approval.requested', created_at: new Date(now).toISOString(), account_id: account.id,
     data: {
-      approval_id: approval.id, post_id: approval.post_id, brand_id: brand.id, brand: { id: brand.id, name: brand.name }, networks: input.platforms,
+      approval_id: approval.id, post_id: approval.post_id, brand_id: brand.id, brand: brandRef(brand.id, brand.name), networks: input.platforms,
       text_preview: view.text_preview, requested_by: requestedBy, requested_by_name: requestedByName, reason: approval.reason, source: approval.source, expires_at: view.expires_at,
       review_url: `${deps.settings.publicBaseUrl}/dashboard/approvals#${approval.id}`,
     },

@@ -83,3 +83,10 @@ export async function reserveActorCap(deps: Pick<Deps, 'counters'>, account: Acc
   }
   return taken;
 }
+
+/** 403 key_monthly_cap_reached: `count` networks do not fit in the actor's cap with `used` spent. */
+export function actorCapReached(actor: Actor, cap: number, used: number, count: number): AppError {
+  return new AppError(403, 'key_monthly_cap_reached', `This ${actor.kind === 'key' ? 'API key' : 'AI app'} may publish ${cap} network posts a month; ${Math.max(0, cap - used)} are left and this post needs ${count}`, {
+    details: { cap, used, needed: count },
+  });
+}

@@ -3,21 +3,18 @@ import type { Account } from '../../ports/store';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
-import { AppError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { PLANS } from '../../domain/plans';
-import { sha256Hex } from '../../domain/api-key';
 import { nextMonthStart, usageKeys } from '../../domain/usage';
-import { upgradeUrl } from '../brands';
 import { chooseBrand } from './brand';
-import { contentFor, fingerprint } from './content';
-import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
+import type { Sendable } from './checks';
+import { checkMedia, checkNetworks, duplicatePost, DUPLICATE_TTL_SECONDS, IDEMPOTENCY_TTL_SECONDS, lockKeyOf, postsUsedUp } from './preflight';
 import { countOutcome, outcomeEvent } from './events';
 import { fanOutStored, reconcileAfterMs } from './durability';
 import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
-import { reserveXCredits, xPlanRefusal } from './x-credits';
+import { reserveXCredits } from './x-credits';
 import { checkActorCap, checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
 import { holdForApproval, holdReasonFrom, type HoldForApprovalDeps } from '../approvals/hold';
 import type { PublishMessage, PublishOptions } from './publish-message';
@@ -26,8 +23,7 @@ import { appendLogContext, errorFields, log } from '../../log';
 
 export type { PublishMessage, PublishOptions };
 
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
-export const DUPLICATE_TTL_SECONDS = 120;
+export { IDEMPOTENCY_TTL_SECONDS, DUPLICATE_TTL_SECONDS };
 /** How often the API reads the networks' states while it waits for the workers (one small read each time). */
 export const RESULT_POLL_MS = 20;
 /** The same reads where settles ring (the local runtime): a backstop, since a ring starts the next read at once. */
@@ -65,25 +61,9 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
   const holdReason = opts.approval ? undefined : holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
 
-  const results = new Map<PlatformName, NetworkResult>();
-  let sendable: Sendable[] = [];
-  const xRefusal = valid.platforms.includes('x') ? xPlanRefusal(deps, account) : undefined;
-  let place = 0;
-  for (const platform of valid.platforms) {
-    const refused = refusedByGuard.find((r) => r.platform === platform);
-    if (refused) { results.set(platform, refused); continue; }
-    // X is a paid add-on (decisions.md "Plans"): refused on Free first, so it never takes one of the plan's places
-    if (platform === 'x' && xRefusal) { results.set(platform, xRefusal); continue; }
-    // the plan's places go by request order: a network keeps its place whatever its own checks say
-    if (plan.networks_per_post !== null && place++ >= plan.networks_per_post) {
-      results.set(platform, held(platform, plan, upgradeUrl(deps, account)));
-      continue;
-    }
-    const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, postId));
-    if ('ok' in checked) results.set(platform, checked);
-    else sendable.push(checked);
-  }
-
+  const checked = await checkNetworks(deps, { account, valid, connections, guard, postId });
+  const results = checked.results;
+  let sendable = checked.sendable;
   sendable = await checkMedia(deps, sendable, results);
 
   if (holdReason && sendable.length) {
@@ -92,7 +72,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     // kept until the decision
     await checkActorCap(deps, account, opts.actor, guard, sendable.length, started);
     const room = await postsLeft(deps, account, started);
-    for (const s of sendable.slice(room)) results.set(s.platform, monthUsedUp(deps, account, s.platform));
+    for (const s of sendable.slice(room)) results.set(s.platform, postsUsedUp(deps, account, s.platform));
     sendable = sendable.slice(0, room);
   }
   if (holdReason && sendable.length) {
@@ -124,7 +104,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   let xCredits: number | undefined;
   for (const [i, s] of sendable.entries()) {
     if (i >= granted) {
-      results.set(s.platform, monthUsedUp(deps, account, s.platform));
+      results.set(s.platform, postsUsedUp(deps, account, s.platform));
       continue;
     }
     if (s.platform === 'x') {
@@ -191,47 +171,12 @@ async function postsLeft(deps: Pick<Deps, 'counters'>, account: Account, nowMs: 
   return Math.max(0, PLANS[account.plan].posts_per_month - await deps.counters.get(usageKeys.posts(account.id, nowMs)));
 }
 
-const monthUsedUp = (deps: Pick<Deps, 'settings'>, account: Account, platform: PlatformName) =>
-  failed(platform, 'limit_reached', `The ${PLANS[account.plan].name} plan's ${PLANS[account.plan].posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) });
-
-/** The duplicate lock of a post: its idempotency_key for 24 hours, else the identical request for 2 minutes. */
-function lockKeyOf(account: Account, valid: ValidPost, brandId: string) {
-  // the user's idempotency_key, else a schedule's own key (never echoed), else the request's fingerprint
-  const key = valid.idempotency_key ?? valid.duplicate_key;
-  return key !== undefined
-    ? { key: `idem#${account.id}#${sha256Hex(key)}`, ttl: IDEMPOTENCY_TTL_SECONDS }
-    : { key: `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brandId))}`, ttl: DUPLICATE_TTL_SECONDS };
-}
-
 /** Takes the lock for the post (409 duplicate_post when another post holds it; an approved post holds its own). */
 async function takeLock(deps: Pick<Deps, 'locks'>, lock: { key: string; ttl: number }, valid: ValidPost, postId: string, now: number) {
   const got = await deps.locks.acquire(lock.key, postId, lock.ttl, now);
   if (got.ok || got.heldBy === postId) return;
-  throw new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined
-    ? 'This idempotency_key was used in the last 24 hours: nothing was published again'
-    : 'An identical post was sent in the last 2 minutes: nothing was published again', { details: { post_id: got.heldBy || undefined } });
+  throw duplicatePost(valid, got.heldBy);
 }
-
-/** Checks each distinct media link once; networks with an unreachable link fail, and real kinds replace guesses. */
-async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
-  const urls = [...new Set(sendable.flatMap((s) => s.content.media.map((m) => m.url)))];
-  const probes = new Map(await Promise.all(urls.map(async (u) => [u, await deps.media.probe(u)] as const)));
-  const kept: Sendable[] = [];
-  for (const s of sendable) {
-    const bad = s.content.media.map((m) => ({ m, p: probes.get(m.url)! })).find(({ p }) => !p.ok);
-    if (bad && !bad.p.ok) {
-      results.set(s.platform, failed(s.platform, 'media_unreachable', `${stripQuery(bad.m.url)}: ${bad.p.reason}`));
-      continue;
-    }
-    const content = { ...s.content, media: s.content.media.map((m) => { const p = probes.get(m.url)!; return p.ok ? { ...m, kind: p.kind, content_type: p.content_type, ...(p.bytes !== undefined ? { bytes: p.bytes } : {}) } : m; }) };
-    const problem = mediaProblem(s.platform, content) ?? mediaFitProblem(s.platform, content);
-    if (problem) results.set(s.platform, problem);
-    else kept.push({ ...s, content });
-  }
-  return kept;
-}
-
-const stripQuery = (u: string) => u.split('?')[0];
 
 /**
  * The queue refused the messages: those networks fail (internal_error) with their post.failed event and give back
