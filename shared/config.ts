@@ -128,6 +128,8 @@ const EnvSchema = z.object({
   AI_MODEL: z.string().default('llama3.1'),
   AI_API_KEY: z.string().optional(),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  /** Days ahead of a sign-in's lapse that connection.expiring is sent (and the connection shows `expiring`). */
+  CONNECTION_EXPIRING_DAYS: z.coerce.number().int().min(1).max(60).default(7),
   // --- Local speed (issue 18)
   /** Local runtime only: the embedded DynamoDB's Unix socket, used instead of TCP to DYNAMODB_ENDPOINT when set. */
   DYNAMODB_SOCKET: z.string().optional(),

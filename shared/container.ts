@@ -216,6 +216,7 @@ export function buildDeps(cfg: Config): Deps {
       reconcileAfterMs: cfg.RECONCILE_AFTER_SECONDS * 1000, claimsDeadBefore: local ? cfg.LOCAL_STARTED_AT_MS : undefined,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,
       aiTimeoutMs: cfg.AI_TIMEOUT_MS,
+      connectionExpiringDays: cfg.CONNECTION_EXPIRING_DAYS,
     }),
     // --- Local speed (issue 18): the worker shares the process with the API locally; in AWS only the poll notices
     resultSignal: () => (local ? new (localResultsModule().InProcessResults)() : polledResults),

@@ -158,10 +158,14 @@ export const TOOLS: ToolDef[] = [
   }),
   tool({
     name: 'list_connections', title: 'List connections',
-    description: 'Which networks are connected, per brand (never the credentials).',
+    description: 'Which networks are connected, per brand, each with its health: healthy, expiring (with the date), reauth_required or network_down (never the credentials).',
     input: NoInput, output: p.ConnectionsResponse, annotations: READ, route: routes.getConnections,
     run: async ({ deps, principal }) => listConnections(deps, principal.account.id),
-    summary: (out) => `${plural(out.connections.length, 'connection')} in ${plural(out.brands.length, 'brand')}.`,
+    summary: (out) => {
+      const attention = out.connections.filter((c) => c.health && c.health.state !== 'healthy');
+      return `${plural(out.connections.length, 'connection')} in ${plural(out.brands.length, 'brand')}` +
+        (attention.length ? `; needing attention: ${attention.map((c) => `${c.platform} ${c.handle} (${c.health!.state}${c.health!.expires_at ? ` ${c.health!.expires_at}` : ''})`).join(', ')}.` : '; all healthy.');
+    },
   }),
   tool({
     name: 'check_connection', title: 'Check a connection',
@@ -169,7 +173,7 @@ export const TOOLS: ToolDef[] = [
     input: z.strictObject({ ...p.PlatformParams.shape, ...p.BrandQuery.shape }), output: p.HealthResponse,
     annotations: { ...READ, openWorldHint: true }, route: routes.getConnectHealth,
     run: async ({ deps, principal }, input) => connectionHealth(deps, principal.account, input.platform, input.brand_id),
-    summary: (out) => `${out.platform}: ${out.ok ? 'working' : 'not working'}.`,
+    summary: (out) => `${out.platform}: ${out.ok ? 'working' : 'not working'}${out.health ? ` (${out.health.state})` : ''}.`,
   }),
   tool({
     name: 'generate_posts', title: 'Draft posts with AI',

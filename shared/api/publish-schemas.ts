@@ -8,9 +8,16 @@ export const ConnectBody = z.object({
   brand_id: z.string().max(100).optional(),
 }).strict();
 
+export const ConnectionHealth = z.object({
+  state: z.enum(['healthy', 'expiring', 'reauth_required', 'network_down']).describe('healthy; expiring (the sign-in lapses at expires_at unless someone signs in again); reauth_required; network_down (the network could not be reached to check or renew the sign-in, since `since`)'),
+  expires_at: z.string().optional().describe('expiring: when the sign-in lapses (ISO 8601)'),
+  since: z.string().optional().describe('network_down: since when (ISO 8601)'),
+  error: z.string().optional().describe("network_down: the network's last answer"),
+}).meta({ id: 'ConnectionHealth' });
 export const ConnectionView = z.object({
   id: z.string(), platform: z.string(), brand_id: z.string(), handle: z.string(), label: z.string(),
   status: z.enum(['active', 'reauth_required']), connected_at: z.string(),
+  health: ConnectionHealth.optional().describe('Shown by GET /api/connections and GET /api/connect/{platform}/health'),
 }).meta({ id: 'Connection' });
 export const ConnectResponse = z.object({ ok: z.literal(true), connection: ConnectionView });
 export const ConnectionsResponse = z.object({
@@ -21,7 +28,7 @@ export const PlatformParams = z.object({ platform: z.string().max(40) });
 export const BrandQuery = z.object({ brand_id: z.string().max(100).optional() });
 export const HealthResponse = z.object({
   platform: z.string(), brand_id: z.string(), connection_id: z.string(), handle: z.string(), checked_at: z.string(),
-  ok: z.boolean(), status: z.string(), code: z.string().optional(), error: z.string().optional(),
+  ok: z.boolean(), status: z.string(), code: z.string().optional(), error: z.string().optional(), health: ConnectionHealth.optional(),
 }).catchall(z.unknown());
 
 export const NetworkResultSchema = z.object({

@@ -13,6 +13,7 @@ import { networkContext } from './network-context';
 import { freshCredentials, signInLost, type FreshCredentialsDeps } from './oauth/credentials';
 import { connectionContext } from './security/contexts';
 import { URL_FIELDS } from './security/credential-targets';
+import { healthOf, noticeMs, type Health } from './oauth/health';
 import { checkBrandAllowed, loadGuardrails } from './guardrails/enforce';
 import type { Actor } from './auth';
 
@@ -21,9 +22,16 @@ export type ConnectDeps = Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connection
 /** What a health check reaches: the connection's fresh credentials (renewed or marked lost) and the network. */
 export type ConnectionHealthDeps = FreshCredentialsDeps & Pick<Deps, 'networks'>;
 
-export const connectionView = (c: Connection) => ({
+/** A connection as the API shows it (never the credentials), with its health when the caller knows the time. */
+export const connectionView = (c: Connection, health?: Health) => ({
   id: c.id, platform: c.platform, brand_id: c.brand_id, handle: c.handle, label: c.label, status: c.status, connected_at: c.connected_at,
+  ...(health ? { health } : {}),
 });
+const withHealth = (deps: Pick<Deps, 'clock' | 'settings'>) => {
+  const now = deps.clock.now();
+  const notice = noticeMs(deps.settings);
+  return (c: Connection) => connectionView(c, healthOf(c, now, notice));
+};
 
 function credentialError(code: 'invalid_credentials' | 'network_unavailable', message: string, platform: string, status = 400): AppError {
   return new AppError(status, code, message, { details: { platform, ...explain(code) } });
@@ -105,8 +113,10 @@ export async function connect(deps: ConnectDeps, account: Account, input: { plat
   if (!verified.ok) throw verifyFailure(platform, verified);
 
   const now = deps.clock.now();
+  // re-entering the credentials of the same network account keeps the connection's id (a reconnect, not a new one)
+  const earlier = await deps.connections.get(account.id, brand.id, platform);
   const connection: Connection = {
-    id: newId('con', now), account_id: account.id, brand_id: brand.id, platform,
+    id: earlier && earlier.handle === verified.handle ? earlier.id : newId('con', now), account_id: account.id, brand_id: brand.id, platform,
     handle: verified.handle, label: labelOf(brand.name, verified.handle, platform), status: 'active',
     connected_at: new Date(now).toISOString(),
     credentials_enc: await deps.cipher.encrypt(JSON.stringify(verified.credentials), connectionContext({ account_id: account.id, brand_id: brand.id, platform }, 'credentials')),
@@ -116,11 +126,12 @@ export async function connect(deps: ConnectDeps, account: Account, input: { plat
 }
 
 /** GET /api/connections: what is connected, grouped per brand. */
-export async function listConnections(deps: Pick<Deps, 'brands' | 'connections'>, accountId: string) {
+export async function listConnections(deps: Pick<Deps, 'brands' | 'clock' | 'connections' | 'settings'>, accountId: string) {
   const [brands, connections] = await Promise.all([deps.brands.list(accountId), deps.connections.listByAccount(accountId)]);
+  const view = withHealth(deps);
   return {
-    connections: connections.map(connectionView),
-    brands: brands.map((b) => ({ id: b.id, name: b.name, connections: connections.filter((c) => c.brand_id === b.id).map(connectionView) })),
+    connections: connections.map(view),
+    brands: brands.map((b) => ({ id: b.id, name: b.name, connections: connections.filter((c) => c.brand_id === b.id).map(view) })),
   };
 }
 
@@ -149,14 +160,23 @@ export async function connectionHealth(deps: ConnectionHealthDeps, account: Acco
   // OAuth connections renew their tokens first (a lost grant marks the connection and records the event)
   const fresh = await freshCredentials(deps, connection);
   const res = fresh.ok ? await adapter.verify(networkContext(deps, fresh.credentials)) : fresh.failure;
+  const stored = async () => (await deps.connections.get(account.id, brand.id, platformName)) ?? connection;
+  const health = async () => healthOf(await stored(), deps.clock.now(), noticeMs(deps.settings));
   if (res.ok) {
     if (connection.status !== 'active') await deps.connections.setStatus(account.id, brand.id, platformName, 'active');
-    return { ...base, ok: true, status: 'active' as const };
+    const now = await stored();
+    if (now.network_down_since) await deps.connections.saveHealth(now, { sweep_at: now.sweep_at, lapses_at: now.lapses_at });
+    return { ...base, ok: true, status: 'active' as const, health: await health() };
   }
   if (res.kind === 'reauth' || res.kind === 'rejected') {
     // marks the connection once and records connection.reauth_required with a fresh connect link
     if (connection.status === 'active') await signInLost(deps, connection, res.error);
-    return { ...base, ok: false, status: 'reauth_required' as const, code: 'reauth_required', error: res.error, ...explain('reauth_required') };
+    return { ...base, ok: false, status: 'reauth_required' as const, code: 'reauth_required', error: res.error, ...explain('reauth_required'), health: { state: 'reauth_required' as const } };
   }
-  return { ...base, ok: false, status: connection.status, code: 'network_unavailable', error: res.error, ...explain('network_unavailable') };
+  // the network could not be reached: the connection shows network_down until a check or renewal succeeds
+  const now = await stored();
+  if (now.id === connection.id && now.status === 'active') {
+    await deps.connections.saveHealth(now, { sweep_at: now.sweep_at, lapses_at: now.lapses_at, network_down_since: now.network_down_since ?? checked_at, network_error: res.error.slice(0, 500) });
+  }
+  return { ...base, ok: false, status: connection.status, code: 'network_unavailable', error: res.error, ...explain('network_unavailable'), health: await health() };
 }

@@ -95,6 +95,9 @@ export interface Deps {
     // --- AI drafts (issue 12)
     /** Deadline of one provider call (ms; default 20 s). */
     aiTimeoutMs?: number;
+    // --- Connection health (issue 27)
+    /** Days ahead of a sign-in's lapse that connection.expiring is sent (default 7). */
+    connectionExpiringDays?: number;
   }>;
   // --- Local speed (issue 18)
   /** Wakes a request waiting for a post's results when a worker settles one of its networks (polling stays). */

@@ -1934,6 +1934,21 @@ export interface components {
             /** @enum {string} */
             status: "active" | "reauth_required";
             connected_at: string;
+            /** @description Shown by GET /api/connections and GET /api/connect/{platform}/health */
+            health?: components["schemas"]["ConnectionHealth"];
+        };
+        ConnectionHealth: {
+            /**
+             * @description healthy; expiring (the sign-in lapses at expires_at unless someone signs in again); reauth_required; network_down (the network could not be reached to check or renew the sign-in, since `since`)
+             * @enum {string}
+             */
+            state: "healthy" | "expiring" | "reauth_required" | "network_down";
+            /** @description expiring: when the sign-in lapses (ISO 8601) */
+            expires_at?: string;
+            /** @description network_down: since when (ISO 8601) */
+            since?: string;
+            /** @description network_down: the network's last answer */
+            error?: string;
         };
         NetworkResult: {
             platform: string;
@@ -4469,6 +4484,7 @@ export interface operations {
                         status: string;
                         code?: string;
                         error?: string;
+                        health?: components["schemas"]["ConnectionHealth"];
                     } & {
                         [key: string]: unknown;
                     };

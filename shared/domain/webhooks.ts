@@ -8,7 +8,7 @@ import { randomBase62 } from './ids';
 
 /** Every event name an endpoint may subscribe to (approval.* are accepted now and emitted once approvals exist). */
 export const WEBHOOK_EVENTS = [
-  'post.published', 'post.failed', 'connection.reauth_required', 'webhook.test', 'approval.requested', 'approval.decided',
+  'post.published', 'post.failed', 'connection.reauth_required', 'connection.expiring', 'webhook.test', 'approval.requested', 'approval.decided',
   'post.deleted', 'post.edited',
   'post.reconciled',
 ] as const;

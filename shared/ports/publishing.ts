@@ -24,7 +24,21 @@ export interface Connection {
   tokens_enc?: string;
   /** OAuth networks only: when the access token expires (ms), readable without decrypting (refresh decisions). */
   token_expires_at?: number;
+  /** The network's own id of the connected account (page, profile, channel): a reconnect of it keeps this connection's id. */
+  network_account_id?: string;
+  /** When the sign-in lapses unless the user signs in again (ms): tokens that cannot be renewed, or a refresh token's end. */
+  lapses_at?: number;
+  /** When the renewal sweep should look at this connection next (ms); absent: never (shared/app/oauth/renewal.ts). */
+  sweep_at?: number;
+  /** The lapses_at a connection.expiring event was recorded for (once per lapse date). */
+  expiring_notified?: number;
+  /** Set while the network cannot be reached to check or renew the sign-in: since when, and what it answered. */
+  network_down_since?: string;
+  network_error?: string;
 }
+
+/** A connection due for the renewal sweep (the sweep index: enough to read the connection itself). */
+export interface SweepDue { account_id: string; brand_id: string; platform: PlatformName; sweep_at: number }
 
 export interface ConnectionStore {
   /** Saves the brand's connection for that network, replacing an earlier one. */
@@ -35,12 +49,18 @@ export interface ConnectionStore {
   delete(accountId: string, connectionId: string): Promise<boolean>;
   setStatus(accountId: string, brandId: string, platform: PlatformName, status: Connection['status']): Promise<void>;
   /** Stores refreshed tokens on that very connection (not a reconnect made meanwhile); false when it is gone. */
-  saveTokens(connection: Connection, tokens: { tokens_enc: string; token_expires_at?: number }): Promise<boolean>;
+  saveTokens(connection: Connection, tokens: { tokens_enc: string; token_expires_at?: number; lapses_at?: number; sweep_at?: number }): Promise<boolean>;
   /**
    * Moves that very connection from active to reauth_required; true only for the caller that changed it, so the
    * connection.reauth_required event is recorded once per lost sign-in.
    */
   markReauth(connection: Connection): Promise<boolean>;
+  /** Connections whose sweep_at is at or before `before` (ms), across accounts, earliest first, at most `limit`. */
+  dueForSweep(before: number, limit: number): Promise<SweepDue[]>;
+  /** Updates that very connection's sweep plan and network health fields; false when it is gone or replaced. */
+  saveHealth(connection: Connection, fields: Pick<Connection, 'sweep_at' | 'lapses_at' | 'network_down_since' | 'network_error'>): Promise<boolean>;
+  /** Records that connection.expiring was sent for this lapse date; true only for the first caller (once per date). */
+  claimExpiringNotice(connection: Connection, lapsesAt: number): Promise<boolean>;
 }
 
 export interface PostRecord {
@@ -195,7 +215,7 @@ export interface PaceStore {
 /** A recorded event (spec §6 body); delivery to webhook endpoints subscribes to these. */
 export interface ServiceEvent {
   id: string;
-  type: 'post.published' | 'post.failed' | 'post.deleted' | 'post.edited' | 'connection.reauth_required' | 'webhook.test' | 'approval.requested' | 'approval.decided' | 'post.reconciled';
+  type: 'post.published' | 'post.failed' | 'post.deleted' | 'post.edited' | 'connection.reauth_required' | 'connection.expiring' | 'webhook.test' | 'approval.requested' | 'approval.decided' | 'post.reconciled';
   created_at: string;
   account_id: string;
   data: Record<string, unknown>;

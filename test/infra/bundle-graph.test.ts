@@ -49,8 +49,11 @@ const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/n
 /** Packages only network send code imports (Nostr's relays and signing, video container parsing). */
 const SEND_PACKAGES = ['ws', 'nostr-tools', 'mp4box'];
 
-/** Routes (and the dispatcher) that validate posts against every network's limits but never talk to a network. */
-const VALIDATING = ['post-post', 'post-schedule', 'patch-schedule', 'post-bulk', 'post-recurring', 'post-week', 'post-review', 'post-dashboard-approval-decision', 'dispatch'];
+/**
+ * Routes that validate posts against every network's limits but never talk to a network. (The dispatcher left this
+ * list with issue 27: its renewal sweep renews OAuth tokens at the networks, so it declares `networks`.)
+ */
+const VALIDATING = ['post-post', 'post-schedule', 'patch-schedule', 'post-bulk', 'post-recurring', 'post-week', 'post-review', 'post-dashboard-approval-decision'];
 
 /** Project modules that serve only the local runtime. */
 const LOCAL_ONLY = ['shared/adapters/local/', 'shared/adapters/dynamodb/table-scheduler.ts', 'shared/networks/sandbox-links.ts'];

@@ -4,6 +4,7 @@ import { setDeps } from '../../shared/container';
 import { createConnectLink } from '../../shared/app/connect-link/links';
 import { CONNECT_LINK_TTL_SECONDS } from '../../shared/app/connect-link/issue';
 import { createBrand } from '../../shared/app/brands';
+import { signInLost } from '../../shared/app/oauth/credentials';
 import { createApiKey } from '../../shared/app/api-keys';
 import { PLATFORMS } from '../../shared/domain/platforms';
 import { handler as postConnectLink } from '../../functions/http/post-connect-link';
@@ -148,6 +149,29 @@ describe('the hosted connect page', () => {
     const after = await page(link.token, { connected: 'linkedin' });
     expect(row(after.raw, 'linkedin')).toBe('connected');
     expect(after.raw).toContain('Sign in to LinkedIn');
+  });
+
+  it('a reconnect through the reconnect link of connection.reauth_required keeps the connection id (no duplicate), active again', async () => {
+    const acc = await w.newAccount('pro');
+    const brand = await createBrand(w.deps, acc, 'Client R');
+    const first = await createConnectLink(w.deps, acc, { brand_id: brand.id });
+    await callback('linkedin', await atNetwork((await startOauth(first.token, 'linkedin')).headers.location));
+    const before = (await w.deps.connections.get(acc.id, brand.id, 'linkedin'))!;
+    // the sign-in is lost; the event's reconnect_url is the link the owner gets
+    const recorded: string[] = [];
+    const inner = w.deps.events;
+    w.deps.events = { record: async (e) => { if (e.type === 'connection.reauth_required') recorded.push(String(e.data.reconnect_url)); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) };
+    try {
+      expect(await signInLost(w.deps, before, 'revoked at the network')).toMatchObject({ ok: false });
+    } finally {
+      w.deps.events = inner;
+    }
+    const token = new URL(recorded[0]!).pathname.split('/').pop()!;
+    const back = await callback('linkedin', await atNetwork((await startOauth(token, 'linkedin')).headers.location));
+    expect(back.status).toBe(303);
+    const list = await w.deps.connections.listByAccount(acc.id);
+    expect(list.map((c) => [c.id, c.status])).toEqual([[before.id, 'active']]);
+    expect(list[0]!.tokens_enc).not.toBe(before.tokens_enc);
   });
 
   it('the picker runs inside the link flow and leads back to the page', async () => {

@@ -25,6 +25,8 @@ export class OAuthNetworkFake extends NetworkSimulator {
   expiresIn = 3600;
   /** Delay of the token endpoint's refresh answer (ms), to widen race windows. */
   refreshDelayMs = 0;
+  /** false: a refresh answers no refresh_token and the one sent stays valid (networks whose refresh tokens do not roll). */
+  rotateRefreshTokens = true;
   deny = false;
   /** Polls a video post stays processing. */
   processingPolls = 0;
@@ -48,7 +50,7 @@ export class OAuthNetworkFake extends NetworkSimulator {
   expireAccessTokens(): void { for (const t of this.tokens.values()) t.expires_at = 0; }
   override reset(): void {
     super.reset();
-    this.revoked = false; this.deny = false; this.processingPolls = 0; this.refreshDelayMs = 0; this.rejectNextPosts = 0; this.expiresIn = 3600;
+    this.revoked = false; this.deny = false; this.processingPolls = 0; this.refreshDelayMs = 0; this.rejectNextPosts = 0; this.expiresIn = 3600; this.rotateRefreshTokens = true;
     this.accounts = [{ id: 'acct-1', handle: '@fakeuser' }];
   }
 
@@ -100,6 +102,10 @@ export class OAuthNetworkFake extends NetworkSimulator {
         if (this.refreshDelayMs) await new Promise((r) => setTimeout(r, this.refreshDelayMs));
         const rt = f.get('refresh_token') ?? '';
         if (this.revoked || !this.refreshTokens.has(rt)) return { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
+        if (!this.rotateRefreshTokens) {
+          const { refresh_token: _kept, ...rest } = this.issue();
+          return { body: rest };
+        }
         this.refreshTokens.delete(rt);
         return { body: this.issue() };
       }

@@ -15,6 +15,15 @@ export const keys = {
   counterShard: (key: string, shard: number) => ({ pk: shard === 0 ? `CTR#${key}` : `CTR#${key}#s${shard}`, sk: 'CTR' }),
   connection: (accountId: string, brandId: string, platform: string) => ({ pk: `ACC#${accountId}`, sk: `CON#${brandId}#${platform}` }),
   connectionPrefix: 'CON#',
+  /**
+   * The renewal sweep's index of connections (on the connection item's own gsi1, unused otherwise): sharded
+   * CONSWEEP#0..3 by the account id's last character, sorted by sweep_at (ms, zero-padded) then the item's key.
+   */
+  connectionSweep: (accountId: string, brandId: string, platform: string, sweepAt: number) => ({
+    gsi1pk: `CONSWEEP#${(accountId.charCodeAt(accountId.length - 1) || 0) % 4}`,
+    gsi1sk: `${String(Math.max(0, Math.floor(sweepAt))).padStart(15, '0')}#${accountId}#${brandId}#${platform}`,
+  }),
+  connectionSweepShards: ['CONSWEEP#0', 'CONSWEEP#1', 'CONSWEEP#2', 'CONSWEEP#3'],
   post: (postId: string) => ({ pk: `POST#${postId}`, sk: 'POST' }),
   postByAccount: (accountId: string, postId: string) => ({ gsi1pk: `ACC#${accountId}#POSTS`, gsi1sk: postId }),
   network: (postId: string, platform: string) => ({ pk: `POST#${postId}`, sk: `NET#${platform}` }),

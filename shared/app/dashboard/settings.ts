@@ -27,7 +27,7 @@ export async function brandsAction(deps: Pick<Deps, 'accounts' | 'brands' | 'clo
   return 'saved';
 }
 
-export async function connectionsPage(deps: Pick<Deps, 'brands' | 'connections'>, accountId: string) {
+export async function connectionsPage(deps: Pick<Deps, 'brands' | 'clock' | 'connections' | 'settings'>, accountId: string) {
   return listConnections(deps, accountId);
 }
 

@@ -8,6 +8,7 @@ import { networkContext } from '../network-context';
 import { redirectUri } from './urls';
 import type { CipherContext } from '../../ports/cipher';
 import { connectionContext } from '../security/contexts';
+import { noticeMs, sweepPlan } from './health';
 
 /** Tokens are renewed when they have less than this left, so a publish never starts with a dying token. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -20,11 +21,11 @@ const WAIT_STEPS = 40;
 export type FreshCredentials = { ok: true; credentials: Record<string, string> } | { ok: false; failure: Failure };
 
 /** What marking a lost sign-in reaches: the connection, and the reauth event with its connect link. */
-export type SignInLostDeps = Pick<Deps, 'brands' | 'clock' | 'connections' | 'events' | 'fanOut' | 'settings' | 'tokens'>;
+export type SignInLostDeps = Pick<Deps, 'accounts' | 'brands' | 'clock' | 'connections' | 'events' | 'fanOut' | 'mailer' | 'settings' | 'tokens'>;
 /** What renewing credentials reaches: the cipher, the refresh lock, the provider (in a network context), the connection. */
 export type FreshCredentialsDeps = SignInLostDeps & Pick<Deps, 'cipher' | 'locks' | 'media' | 'oauth' | 'pace'>;
 
-const needsRefresh = (t: TokenSet, now: number) => t.expires_at !== undefined && t.expires_at - now < REFRESH_MARGIN_MS;
+const needsRefresh = (t: TokenSet, now: number, margin = REFRESH_MARGIN_MS) => t.expires_at !== undefined && t.expires_at - now < margin;
 const expired = (t: TokenSet, now: number) => t.expires_at !== undefined && t.expires_at <= now;
 const canRefresh = (p: OAuthProvider | undefined, t: TokenSet, now: number) =>
   !!p?.refresh && !!t.refresh_token && (t.refresh_expires_at === undefined || t.refresh_expires_at > now);
@@ -63,12 +64,19 @@ export async function signInLost(deps: SignInLostDeps, connection: Connection, e
  * 4. A network that says the grant is gone (Failure 'reauth') → reauth_required + event (signInLost). Other refresh
  *    failures keep the current token while it is still valid.
  */
-export async function freshCredentials(deps: FreshCredentialsDeps, connection: Connection, opts: { force?: boolean; rejected?: string; post?: PostRecord } = {}): Promise<FreshCredentials> {
+export async function freshCredentials(deps: FreshCredentialsDeps, connection: Connection, opts: {
+  force?: boolean; rejected?: string; post?: PostRecord;
+  /** Renew when the token has less than this left (the sweep renews well ahead; default REFRESH_MARGIN_MS). */
+  margin?: number;
+  /** Told when the network failed to renew for a reason other than a lost grant (the sweep marks network_down). */
+  onRenewalFailure?: (failure: Failure) => void;
+} = {}): Promise<FreshCredentials> {
+  const margin = opts.margin ?? REFRESH_MARGIN_MS;
   if (!connection.tokens_enc) return { ok: true, credentials: await readCredentials(deps, connection) };
   const now = deps.clock.now();
   const tokens = await decryptJson<TokenSet>(deps, connection.tokens_enc, connectionContext(connection, 'tokens'));
   const account = await decryptJson<Record<string, string>>(deps, connection.credentials_enc, connectionContext(connection, 'credentials'));
-  if (!opts.force && !needsRefresh(tokens, now)) return { ok: true, credentials: merge(tokens, account) };
+  if (!opts.force && !needsRefresh(tokens, now, margin)) return { ok: true, credentials: merge(tokens, account) };
 
   const provider = deps.oauth.providers[connection.platform];
   if (!canRefresh(provider, tokens, now)) {
@@ -95,21 +103,28 @@ export async function freshCredentials(deps: FreshCredentialsDeps, connection: C
     if (current.status === 'reauth_required') return { ok: false, failure: { ok: false, kind: 'reauth', error: `The ${connection.platform} connection needs a new sign-in` } };
     const latest = await decryptJson<TokenSet>(deps, current.tokens_enc, connectionContext(current, 'tokens'));
     // renewed by another worker between our read and the lock
-    if (latest.access_token !== stale && !needsRefresh(latest, deps.clock.now())) return { ok: true, credentials: merge(latest, account) };
+    if (latest.access_token !== stale && !needsRefresh(latest, deps.clock.now(), margin)) return { ok: true, credentials: merge(latest, account) };
 
     const app = { clientId: client.clientId, clientSecret: client.clientSecret, redirectUri: redirectUri(deps, connection.platform) };
     const res = await provider!.refresh!(latest, app, networkContext(deps, {}));
     if (isFailure(res)) {
       if (res.kind === 'reauth') return signInLost(deps, current, `${connection.platform} refused to renew the sign-in: ${res.error}`, opts.post);
+      opts.onRenewalFailure?.(res);
       if (!opts.force && !expired(latest, deps.clock.now())) return { ok: true, credentials: merge(latest, account) };
       return { ok: false, failure: res };
     }
     const next: TokenSet = {
       ...res,
-      refresh_token: res.refresh_token ?? latest.refresh_token,
-      refresh_expires_at: res.refresh_expires_at ?? latest.refresh_expires_at,
+      // an absent (or empty) refresh token in the answer keeps the stored one, with its end date
+      refresh_token: res.refresh_token || latest.refresh_token,
+      refresh_expires_at: res.refresh_token && res.refresh_token !== latest.refresh_token ? res.refresh_expires_at : res.refresh_expires_at ?? latest.refresh_expires_at,
     };
-    if (!(await deps.connections.saveTokens(current, { tokens_enc: await deps.cipher.encrypt(JSON.stringify(next), connectionContext(current, 'tokens')), token_expires_at: next.expires_at }))) return gone(connection);
+    // a renewal never drops the stored refresh token: kept above unless the network sent a new one
+    const plan = sweepPlan(next, true, deps.clock.now(), noticeMs(deps.settings), current.expiring_notified);
+    const saved = await deps.connections.saveTokens(current, {
+      tokens_enc: await deps.cipher.encrypt(JSON.stringify(next), connectionContext(current, 'tokens')), token_expires_at: next.expires_at, ...plan,
+    });
+    if (!saved) return gone(connection);
     return { ok: true, credentials: merge(next, account) };
   } finally {
     await deps.locks.release(lockKey, owner);

@@ -16,6 +16,7 @@ import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state'
 import { redirectUri } from './urls';
 import { newBrowserNonce } from './browser';
 import { connectionContext } from '../security/contexts';
+import { noticeMs, sweepPlan } from './health';
 
 const PICK_KIND = 'oauth-pick';
 const START_KIND = 'oauth-start';
@@ -185,7 +186,7 @@ export async function completeOAuth(
  * The picker's answer (POST /api/oauth/{platform}/pick {pick, account}): uses the pick token once and saves the
  * chosen page / business account with the tokens of that sign-in.
  */
-export async function completePick(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'tokens'>, name: string, input: { pick?: string; account?: string }): Promise<CallbackOutcome> {
+export async function completePick(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'tokens' | 'oauth' | 'settings'>, name: string, input: { pick?: string; account?: string }): Promise<CallbackOutcome> {
   if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new AppError(404, 'not_found', `${name} has no OAuth sign-in`));
   const res = input.pick && input.pick.length <= 200 ? await deps.tokens.consume(PICK_KIND, sha256Hex(input.pick), deps.clock.now()) : undefined;
   if (!res?.ok || res.token.data.platform !== name) {
@@ -214,24 +215,39 @@ async function brandOf(deps: Pick<Deps, 'brands'>, accountId: string, brandId: s
   return brand;
 }
 
-async function connected(deps: Pick<Deps, 'cipher' | 'clock' | 'connections'>, accountId: string, brand: Brand, platform: PlatformName, tokens: TokenSet, account: OAuthAccount, back: Return): Promise<CallbackOutcome> {
+async function connected(deps: Pick<Deps, 'cipher' | 'clock' | 'connections'> & Partial<Pick<Deps, 'oauth' | 'settings'>>, accountId: string, brand: Brand, platform: PlatformName, tokens: TokenSet, account: OAuthAccount, back: Return): Promise<CallbackOutcome> {
   const connection = await saveOAuthConnection(deps, accountId, brand, platform, tokens, account);
   return { kind: 'connected', platform, brand: { id: brand.id, name: brand.name }, connection: connectionView(connection), ...back };
 }
 
 /**
- * Saves the brand's connection for an OAuth network (replacing an earlier one): the account's handle and label,
- * its fields (page id, page token, …) and the tokens, each envelope-encrypted and never returned by any endpoint.
+ * Saves the brand's connection for an OAuth network: the account's handle and label, its fields (page id, page
+ * token, …) and the tokens, each envelope-encrypted and never returned by any endpoint.
+ * A reconnect of the same network account (same network id; connections saved before that id was kept: same
+ * handle) replaces the credentials in place: same connection id, and a sign-in that brings no refresh token keeps
+ * the stored one. Another account of that network replaces the brand's connection with a new id.
  */
-export async function saveOAuthConnection(deps: Pick<Deps, 'cipher' | 'clock' | 'connections'>, accountId: string, brand: Brand, platform: PlatformName, tokens: TokenSet, account: OAuthAccount): Promise<Connection> {
+export async function saveOAuthConnection(deps: Pick<Deps, 'cipher' | 'clock' | 'connections'> & Partial<Pick<Deps, 'oauth' | 'settings'>>, accountId: string, brand: Brand, platform: PlatformName, tokens: TokenSet, account: OAuthAccount): Promise<Connection> {
   const now = deps.clock.now();
+  const ctx = { account_id: accountId, brand_id: brand.id, platform };
+  const earlier = await deps.connections.get(accountId, brand.id, platform);
+  const same = earlier && (earlier.network_account_id !== undefined ? earlier.network_account_id === account.id : earlier.handle === account.handle) ? earlier : undefined;
+  let stored = tokens;
+  if (same?.tokens_enc && !tokens.refresh_token) {
+    const before = JSON.parse(await deps.cipher.decrypt(same.tokens_enc, connectionContext(same, 'tokens'))) as TokenSet;
+    if (before.refresh_token) stored = { ...tokens, refresh_token: before.refresh_token, refresh_expires_at: before.refresh_expires_at };
+  }
+  const renewable = !!deps.oauth?.providers[platform]?.refresh;
+  const plan = sweepPlan(stored, renewable, now, noticeMs(deps.settings ?? {}));
   const connection: Connection = {
-    id: newId('con', now), account_id: accountId, brand_id: brand.id, platform,
+    id: same?.id ?? newId('con', now), account_id: accountId, brand_id: brand.id, platform,
     handle: account.handle, label: labelOf(brand.name, account.handle, platform), status: 'active',
-    connected_at: new Date(now).toISOString(),
-    credentials_enc: await deps.cipher.encrypt(JSON.stringify(account.credentials), connectionContext({ account_id: accountId, brand_id: brand.id, platform }, 'credentials')),
-    tokens_enc: await deps.cipher.encrypt(JSON.stringify(tokens), connectionContext({ account_id: accountId, brand_id: brand.id, platform }, 'tokens')),
-    ...(tokens.expires_at !== undefined ? { token_expires_at: tokens.expires_at } : {}),
+    connected_at: new Date(now).toISOString(), network_account_id: account.id,
+    credentials_enc: await deps.cipher.encrypt(JSON.stringify(account.credentials), connectionContext(ctx, 'credentials')),
+    tokens_enc: await deps.cipher.encrypt(JSON.stringify(stored), connectionContext(ctx, 'tokens')),
+    ...(stored.expires_at !== undefined ? { token_expires_at: stored.expires_at } : {}),
+    ...(plan.lapses_at !== undefined ? { lapses_at: plan.lapses_at } : {}),
+    ...(plan.sweep_at !== undefined ? { sweep_at: plan.sweep_at } : {}),
   };
   await deps.connections.put(connection);
   return connection;

@@ -9,6 +9,7 @@ import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
 import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
+import { RenewalSweepInput, sweepConnections, type RenewalSweepDeps } from '../oauth/renewal-sweep';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
 export const DispatchInput = z.discriminatedUnion('kind', [
@@ -28,6 +29,8 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
   // the every-minute reconciliation of scheduled posts whose alarm never fired (shared/app/schedule/sweep.ts)
   ScheduleSweepInput,
+  // the every-15-minutes renewal of sign-ins before they lapse (shared/app/oauth/renewal-sweep.ts)
+  RenewalSweepInput,
   // the every-minute reconciliation of posts whose networks' work is overdue (shared/app/publish/reconcile.ts)
   PublishSweepInput,
   // a held post's 7-day expiry (shared/app/approvals/approvals.ts)
@@ -36,7 +39,7 @@ export const DispatchInput = z.discriminatedUnion('kind', [
 export type DispatchInput = z.infer<typeof DispatchInput>;
 
 /** Fires a due timer: a deferred network goes back on the publish queue, where the worker claims it once. */
-export async function dispatch(deps: FireDeps & DecideApprovalDeps & Pick<Deps, 'webhooks'>, input: DispatchInput): Promise<void> {
+export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSweepDeps & Pick<Deps, 'webhooks'>, input: DispatchInput): Promise<void> {
   putMetric('SchedulesFired', 1, { kind: input.kind });
   if (input.kind === 'recurring' && !Number.isNaN(Date.parse(input.occurrence))) {
     putMetric('ScheduleLateness', Math.max(0, deps.clock.now() - Date.parse(input.occurrence)), { kind: 'recurring' });
@@ -46,6 +49,7 @@ export async function dispatch(deps: FireDeps & DecideApprovalDeps & Pick<Deps, 
   if (input.kind === 'scheduled') return fireScheduled(deps, input.schedule_id);
   if (input.kind === 'recurring') return fireRecurring(deps, input.recurring_id, input.occurrence);
   if (input.kind === 'schedule-sweep') { await sweepSchedules(deps); return; }
+  if (input.kind === 'connection-sweep') { await sweepConnections(deps); return; }
   if (input.kind === 'publish-sweep') { await sweepPublishing(deps); return; }
   if (input.kind === 'approval-expiry') return expireApproval(deps, input.approval_id);
   if (input.schedule_id) await markDeferralFired(deps, input.schedule_id);

@@ -26,9 +26,18 @@ export function brandsBody(brands: Brand[], csrf: string, flash: Flash): string 
 }
 
 type Connections = Awaited<ReturnType<typeof connectionsPage>>;
+type ConnectionRow = Connections['connections'][number];
+/** The State cell: the connection's health (issue 27) in words, with the date that matters. */
+export function healthCell(c: ConnectionRow): string {
+  const h = c.health;
+  if (c.status === 'reauth_required' || h?.state === 'reauth_required') return '<b>Needs a new sign-in</b>';
+  if (h?.state === 'expiring') return `<b>Sign-in ends <time datetime="${e(h.expires_at ?? '')}">${e((h.expires_at ?? '').slice(0, 10))}</time></b>: make a reconnect link`;
+  if (h?.state === 'network_down') return `<b>Network unreachable</b> since <time datetime="${e(h.since ?? '')}">${e((h.since ?? '').slice(0, 16).replace('T', ' '))} UTC</time>`;
+  return 'Connected';
+}
 export function connectionsBody(data: Connections, csrf: string, flash: Flash, extra?: string): string {
   const brands = data.brands.map((b) => {
-    const rows = b.connections.map((c) => `<tr><td>${e(c.platform)}</td><td>${e(c.handle)}</td><td>${c.status === 'active' ? 'Connected' : '<b>Needs a new sign-in</b>'}</td><td>` +
+    const rows = b.connections.map((c) => `<tr><td>${e(c.platform)}</td><td>${e(c.handle)}</td><td>${healthCell(c)}</td><td>` +
       actionForm('connections', csrf, hidden('action', 'check') + hidden('brand_id', b.id) + hidden('platform', c.platform), `Check ${e(c.platform)}`, 'secondary') + ' ' +
       actionForm('connections', csrf, hidden('action', 'link') + hidden('brand_id', b.id) + hidden('platform', c.platform), `Reconnect link for ${e(c.platform)}`, 'secondary') + ' ' +
       actionForm('connections', csrf, hidden('action', 'disconnect') + hidden('connection_id', c.id), `Disconnect ${e(c.platform)}`, 'danger') + '</td></tr>').join('');
