@@ -41,10 +41,10 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
 
 /**
  * The network modules a function may carry without `networks`: each network's content checks (limits.ts, what the
- * API side validates with), the small helpers they use, and the read-back capability table (GET /api/platforms).
+ * API side validates with), the small helpers they use, and the read-back and delete/edit capability tables (GET /api/platforms).
  * Everything else under shared/networks is send code.
  */
-const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/limits|content-checks|read-back-support|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
+const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/limits|content-checks|read-back-support|manage-flags|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
 const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/networks/') && !CHECK_MODULES.test(f));
 /** Packages only network send code imports (Nostr's relays and signing, video container parsing). */
 const SEND_PACKAGES = ['ws', 'nostr-tools', 'mp4box'];
