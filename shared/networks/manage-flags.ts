@@ -17,6 +17,7 @@ export const MANAGE_FLAGS: Partial<Record<PlatformName, ManageFlags>> = {
   discord: { delete: true, edit: true },
   bluesky: { delete: true, edit: false },
   x: { delete: true, edit: false },
+  facebook: { delete: true, edit: true },
   wordpress: { delete: true, edit: true },
 };
 

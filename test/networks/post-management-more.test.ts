@@ -1,0 +1,63 @@
+import { createFacebookAdapter } from '../../shared/networks/facebook';
+import { FacebookFake } from '../../infra/local/sandbox/facebook';
+import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
+import { testContext } from './context';
+
+/** Deleting and editing published posts on the networks added after the first round: the exact requests. */
+
+const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'pst_1:x', ...over });
+
+async function publishedRef(adapter: NetworkAdapter, text: string, credentials: Record<string, string>, over: Partial<PublishContent> = {}) {
+  const out = await adapter.publish(content(text, over), testContext(credentials).ctx);
+  if (!out.ok) throw new Error(`publish failed: ${out.error}`);
+  return { id: out.id, url: out.url };
+}
+
+describe('facebook', () => {
+  const fake = new FacebookFake();
+  let adapter: NetworkAdapter;
+  let creds: Record<string, string>;
+  beforeAll(async () => { await fake.start(); adapter = createFacebookAdapter({ apiBase: fake.url }); });
+  afterAll(() => fake.stop());
+  beforeEach(() => {
+    fake.reset();
+    const user = fake.userToken();
+    creds = { access_token: user, page_id: '101', page_name: 'Acme Bakery', page_access_token: fake.pageToken(user, '101') };
+  });
+
+  it('delete: DELETE /v25.0/{post-id}?access_token=<page token>; a post already gone (code 100/33) counts as deleted', async () => {
+    const ref = await publishedRef(adapter, 'Fresh bread', creds);
+    fake.requests.length = 0;
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(fake.requests.map((r) => [r.method, r.path, Object.fromEntries(r.url.searchParams), r.text])).toEqual([
+      ['DELETE', `/v25.0/${ref.id}`, { access_token: creds.page_access_token }, ''],
+    ]);
+    expect(fake.posts.find((p) => p.id === ref.id)).toBeUndefined();
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+  });
+
+  it('edit: POST /v25.0/{post-id} {message} for a feed post, {description} for a video; a too-long text sends nothing', async () => {
+    const ref = await publishedRef(adapter, 'Fresh bred', creds);
+    const vid = await publishedRef(adapter, 'Oven', creds, { media: [{ url: 'https://cdn.example.com/oven.mp4', kind: 'video' }] });
+    fake.requests.length = 0;
+    expect(await adapter.edit!(ref, content('Fresh bread'), testContext(creds).ctx)).toEqual({ ok: true, url: ref.url });
+    expect(await adapter.edit!(vid, content('Our oven'), testContext(creds).ctx)).toEqual({ ok: true, url: vid.url });
+    expect(fake.requests.map((r) => [r.method, r.path, new URLSearchParams(r.text).toString()])).toEqual([
+      ['POST', `/v25.0/${ref.id}`, new URLSearchParams({ message: 'Fresh bread', access_token: creds.page_access_token }).toString()],
+      ['POST', `/v25.0/${vid.id}`, new URLSearchParams({ description: 'Our oven', access_token: creds.page_access_token }).toString()],
+    ]);
+    expect(fake.posts.find((p) => p.id === ref.id)?.message).toBe('Fresh bread');
+    fake.requests.length = 0;
+    expect(await adapter.edit!(ref, content('a'.repeat(63207)), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'text_too_long' });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('an expired token (190) is reauth, another Page\'s post (#200) is reauth, an edit of a deleted post is rejected with its what/fix', async () => {
+    const ref = await publishedRef(adapter, 'x', creds);
+    expect(await adapter.delete!(ref, testContext({ ...creds, page_access_token: 'expired' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    const other = fake.pageToken(creds.access_token, '102');
+    expect(await adapter.edit!(ref, content('y'), testContext({ ...creds, page_id: '102', page_access_token: other }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    await adapter.delete!(ref, testContext(creds).ctx);
+    expect(await adapter.edit!(ref, content('y'), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'rejected', error: expect.stringContaining('deleted') });
+  });
+});
