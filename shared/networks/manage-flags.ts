@@ -18,6 +18,7 @@ export const MANAGE_FLAGS: Partial<Record<PlatformName, ManageFlags>> = {
   bluesky: { delete: true, edit: false },
   x: { delete: true, edit: false },
   facebook: { delete: true, edit: true },
+  linkedin: { delete: true, edit: true },
   wordpress: { delete: true, edit: true },
 };
 

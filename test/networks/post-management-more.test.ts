@@ -1,4 +1,6 @@
 import { createFacebookAdapter } from '../../shared/networks/facebook';
+import { createLinkedinAdapter, LINKEDIN_VERSION } from '../../shared/networks/linkedin';
+import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { testContext } from './context';
@@ -59,5 +61,49 @@ describe('facebook', () => {
     expect(await adapter.edit!(ref, content('y'), testContext({ ...creds, page_id: '102', page_access_token: other }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
     await adapter.delete!(ref, testContext(creds).ctx);
     expect(await adapter.edit!(ref, content('y'), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'rejected', error: expect.stringContaining('deleted') });
+  });
+});
+
+describe('linkedin', () => {
+  const fake = new LinkedinFake();
+  let adapter: NetworkAdapter;
+  let creds: Record<string, string>;
+  beforeAll(async () => { await fake.start(); adapter = createLinkedinAdapter({ apiBase: fake.url }); });
+  afterAll(() => fake.stop());
+  beforeEach(() => { fake.reset(); creds = { access_token: fake.token(), author_urn: `urn:li:person:${fake.sub}` }; });
+
+  it('delete: DELETE /rest/posts/{encoded urn} with the versioned headers (204); a post already gone (404) counts as deleted', async () => {
+    const ref = await publishedRef(adapter, 'Hello network', creds);
+    fake.requests.length = 0;
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.headers['linkedin-version'], r.headers['x-restli-protocol-version'], r.text]))
+      .toEqual([['DELETE', `/rest/posts/${encodeURIComponent(ref.id)}`, `Bearer ${creds.access_token}`, LINKEDIN_VERSION, '2.0.0', '']]);
+    expect(fake.posts.find((p) => p.id === ref.id)).toBeUndefined();
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+  });
+
+  it('edit: POST /rest/posts/{urn} X-RestLi-Method PARTIAL_UPDATE {patch: {$set: {commentary}}} (little text escaped); too long sends nothing', async () => {
+    const ref = await publishedRef(adapter, 'Helo', creds);
+    fake.requests.length = 0;
+    expect(await adapter.edit!(ref, content('Hello (again)'), testContext(creds).ctx)).toEqual({ ok: true, url: ref.url });
+    expect(fake.requests.map((r) => [r.method, r.path, r.headers['x-restli-method'], r.json])).toEqual([
+      ['POST', `/rest/posts/${encodeURIComponent(ref.id)}`, 'PARTIAL_UPDATE', { patch: { $set: { commentary: 'Hello \\(again\\)' } } }],
+    ]);
+    expect(fake.posts.find((p) => p.id === ref.id)?.commentary).toBe('Hello \\(again\\)');
+    fake.requests.length = 0;
+    expect(await adapter.edit!(ref, content('a'.repeat(3001)), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'text_too_long' });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a revoked token (401) is reauth; a refused update (422) is rejected; an edit of a deleted post is rejected; a non-post id sends nothing', async () => {
+    const ref = await publishedRef(adapter, 'x', creds);
+    expect(await adapter.delete!(ref, testContext({ ...creds, access_token: 'revoked' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    fake.failNext(`POST /rest/posts/${encodeURIComponent(ref.id)}`, LinkedinFake.error(422, 'Cannot update the commentary of a sponsored post'));
+    expect(await adapter.edit!(ref, content('y'), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'rejected', error: expect.stringContaining('422') });
+    await adapter.delete!(ref, testContext(creds).ctx);
+    expect(await adapter.edit!(ref, content('y'), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('deleted') });
+    fake.requests.length = 0;
+    expect(await adapter.delete!({ id: 'urn:li:video:1' }, testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected' });
+    expect(fake.requests).toHaveLength(0);
   });
 });
