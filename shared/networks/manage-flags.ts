@@ -19,6 +19,7 @@ export const MANAGE_FLAGS: Partial<Record<PlatformName, ManageFlags>> = {
   x: { delete: true, edit: false },
   facebook: { delete: true, edit: true },
   linkedin: { delete: true, edit: true },
+  youtube: { delete: true, edit: true },
   wordpress: { delete: true, edit: true },
 };
 

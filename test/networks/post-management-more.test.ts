@@ -1,6 +1,8 @@
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createLinkedinAdapter, LINKEDIN_VERSION } from '../../shared/networks/linkedin';
 import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
+import { createYouTubeAdapter } from '../../shared/networks/youtube';
+import { YouTubeFake } from '../../infra/local/sandbox/youtube';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { testContext } from './context';
@@ -105,5 +107,50 @@ describe('linkedin', () => {
     fake.requests.length = 0;
     expect(await adapter.delete!({ id: 'urn:li:video:1' }, testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected' });
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('youtube', () => {
+  const fake = new YouTubeFake();
+  let adapter: NetworkAdapter;
+  const creds = () => ({ access_token: fake.token, channel_id: 'UCacme000000000000000001', channel_title: 'Acme Channel' });
+  const ref = { id: 'vidAcme0001', url: 'https://www.youtube.com/watch?v=vidAcme0001' };
+  beforeAll(async () => { await fake.start(); adapter = createYouTubeAdapter({ apiBase: fake.url, uploadBase: fake.url }); });
+  afterAll(() => fake.stop());
+  beforeEach(() => {
+    fake.reset();
+    fake.uploads.unshift({ videoId: ref.id, title: 'Old title', description: 'old text', publishedAt: '2026-11-27T06:00:00Z', categoryId: '27', tags: ['bread'] });
+  });
+
+  it('delete: DELETE /youtube/v3/videos?id= with the bearer token (204); videoNotFound counts as deleted', async () => {
+    expect(await adapter.delete!(ref, testContext(creds()).ctx)).toEqual({ ok: true });
+    expect(fake.requests.map((r) => [r.method, r.path, Object.fromEntries(r.url.searchParams), r.headers.authorization])).toEqual([
+      ['DELETE', '/youtube/v3/videos', { id: ref.id }, `Bearer ${fake.token}`],
+    ]);
+    expect(fake.uploads).toHaveLength(0);
+    expect(await adapter.delete!(ref, testContext(creds()).ctx)).toEqual({ ok: true });
+  });
+
+  it('edit: reads the snippet, then PUT part=snippet {id, snippet} keeping category and tags; title kept when none is sent', async () => {
+    expect(await adapter.edit!(ref, content('new text', { title: 'New title' }), testContext(creds()).ctx)).toEqual({ ok: true, url: ref.url });
+    expect(await adapter.edit!(ref, content('newer text'), testContext(creds()).ctx)).toEqual({ ok: true, url: ref.url });
+    expect(fake.requests.map((r) => [r.method, r.path, Object.fromEntries(r.url.searchParams), r.json])).toEqual([
+      ['GET', '/youtube/v3/videos', { part: 'snippet', id: ref.id }, undefined],
+      ['PUT', '/youtube/v3/videos', { part: 'snippet' }, { id: ref.id, snippet: { categoryId: '27', tags: ['bread'], title: 'New title', description: 'new text' } }],
+      ['GET', '/youtube/v3/videos', { part: 'snippet', id: ref.id }, undefined],
+      ['PUT', '/youtube/v3/videos', { part: 'snippet' }, { id: ref.id, snippet: { categoryId: '27', tags: ['bread'], title: 'New title', description: 'newer text' } }],
+    ]);
+    expect(fake.uploads[0]).toMatchObject({ title: 'New title', description: 'newer text', categoryId: '27', tags: ['bread'] });
+  });
+
+  it('a refused token is reauth; a refused title is rejected before the update; quota is rate_limited; a deleted video is rejected', async () => {
+    expect(await adapter.delete!(ref, testContext({ ...creds(), access_token: 'expired' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    fake.requests.length = 0;
+    expect(await adapter.edit!(ref, content('x', { title: 'a <b>' }), testContext(creds()).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'rejected' });
+    expect(fake.requests.map((r) => r.method)).toEqual(['GET']);
+    fake.failNext('PUT /youtube/v3/videos', YouTubeFake.error(403, 'quotaExceeded', 'The request cannot be completed because you have exceeded your quota.'));
+    expect(await adapter.edit!(ref, content('x'), testContext(creds()).ctx)).toMatchObject({ ok: false, kind: 'rate_limited' });
+    await adapter.delete!(ref, testContext(creds()).ctx);
+    expect(await adapter.edit!(ref, content('y'), testContext(creds()).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('deleted') });
   });
 });
