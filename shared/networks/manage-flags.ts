@@ -20,6 +20,7 @@ export const MANAGE_FLAGS: Partial<Record<PlatformName, ManageFlags>> = {
   facebook: { delete: true, edit: true },
   linkedin: { delete: true, edit: true },
   youtube: { delete: true, edit: true },
+  reddit: { delete: true, edit: true },
   wordpress: { delete: true, edit: true },
 };
 

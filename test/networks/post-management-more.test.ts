@@ -3,6 +3,8 @@ import { createLinkedinAdapter, LINKEDIN_VERSION } from '../../shared/networks/l
 import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
 import { createYouTubeAdapter } from '../../shared/networks/youtube';
 import { YouTubeFake } from '../../infra/local/sandbox/youtube';
+import { createRedditAdapter } from '../../shared/networks/reddit';
+import { RedditFake } from '../../infra/local/sandbox/reddit';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { testContext } from './context';
@@ -152,5 +154,49 @@ describe('youtube', () => {
     expect(await adapter.edit!(ref, content('x'), testContext(creds()).ctx)).toMatchObject({ ok: false, kind: 'rate_limited' });
     await adapter.delete!(ref, testContext(creds()).ctx);
     expect(await adapter.edit!(ref, content('y'), testContext(creds()).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('deleted') });
+  });
+});
+
+describe('reddit', () => {
+  const fake = new RedditFake();
+  let adapter: NetworkAdapter;
+  let creds: Record<string, string>;
+  beforeAll(async () => { await fake.start(); adapter = createRedditAdapter({ apiBase: fake.url }); });
+  afterAll(() => fake.stop());
+  beforeEach(() => { fake.reset(); creds = { access_token: fake.token(), username: 'acme_team', user_id: 'k3x9q' }; });
+  const sub = { subreddit: 'test', title: 'Bread news' };
+
+  it('delete: POST /api/del {id: t3_…} with the bearer token and our User-Agent; a repeat is fine', async () => {
+    const ref = await publishedRef(adapter, 'fresh today', creds, sub);
+    fake.requests.length = 0;
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(fake.requests.map((r) => [r.method, r.path, r.headers.authorization, r.headers['user-agent'], Object.fromEntries(new URLSearchParams(r.text))])).toEqual([
+      ['POST', '/api/del', `Bearer ${creds.access_token}`, expect.stringMatching(/^(?!node|undici)\S/), { id: ref.id }],
+    ]);
+    expect(fake.submitted.find((p) => p.name === ref.id)).toBeUndefined();
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+  });
+
+  it('edit: POST /api/editusertext {api_type: json, thing_id, text} for a self post; a link post is refused without a call', async () => {
+    const ref = await publishedRef(adapter, 'fresh todya', creds, sub);
+    fake.requests.length = 0;
+    expect(await adapter.edit!(ref, content('fresh today', sub), testContext(creds).ctx)).toEqual({ ok: true, url: ref.url });
+    expect(fake.requests.map((r) => [r.method, r.path, Object.fromEntries(new URLSearchParams(r.text))])).toEqual([
+      ['POST', '/api/editusertext', { api_type: 'json', thing_id: ref.id, text: 'fresh today' }],
+    ]);
+    expect(fake.submitted.find((p) => p.name === ref.id)?.selftext).toBe('fresh today');
+    fake.requests.length = 0;
+    expect(await adapter.edit!(ref, content('https://example.com/bread', sub), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('self') });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a refused token is reauth; Reddit\'s NOT_AUTHOR (a deleted or link post) is rejected with its reason; a non-t3 id sends nothing', async () => {
+    const ref = await publishedRef(adapter, 'x', creds, sub);
+    expect(await adapter.delete!(ref, testContext({ ...creds, access_token: 'revoked' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    await adapter.delete!(ref, testContext(creds).ctx);
+    expect(await adapter.edit!(ref, content('y', sub), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'rejected', error: expect.stringContaining('NOT_AUTHOR') });
+    fake.requests.length = 0;
+    expect(await adapter.delete!({ id: 't1_abc' }, testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected' });
+    expect(fake.requests).toHaveLength(0);
   });
 });
