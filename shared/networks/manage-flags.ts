@@ -21,6 +21,7 @@ export const MANAGE_FLAGS: Partial<Record<PlatformName, ManageFlags>> = {
   linkedin: { delete: true, edit: true },
   youtube: { delete: true, edit: true },
   reddit: { delete: true, edit: true },
+  devto: { delete: true, edit: true },
   wordpress: { delete: true, edit: true },
 };
 

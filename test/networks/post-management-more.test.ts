@@ -5,6 +5,8 @@ import { createYouTubeAdapter } from '../../shared/networks/youtube';
 import { YouTubeFake } from '../../infra/local/sandbox/youtube';
 import { createRedditAdapter } from '../../shared/networks/reddit';
 import { RedditFake } from '../../infra/local/sandbox/reddit';
+import { createDevtoAdapter } from '../../shared/networks/devto';
+import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { testContext } from './context';
@@ -198,5 +200,43 @@ describe('reddit', () => {
     fake.requests.length = 0;
     expect(await adapter.delete!({ id: 't1_abc' }, testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected' });
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('dev.to (delete = unpublish: the API has no delete)', () => {
+  const fake = new FakeDevto();
+  let adapter: NetworkAdapter;
+  const creds = { api_key: DEVTO_KEY };
+  beforeAll(async () => { await fake.start(); adapter = createDevtoAdapter({ apiBase: fake.url }); });
+  afterAll(() => fake.stop());
+  beforeEach(() => { fake.reset(); fake.server.requests.length = 0; });
+
+  it('delete: PUT /api/articles/{id} {article: {published: false}} with the api-key (back to a draft); an unknown article counts as gone', async () => {
+    const ref = await publishedRef(adapter, 'Body text', creds, { title: 'Bread' });
+    fake.server.requests.length = 0;
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(fake.server.requests.map((r) => [r.method, r.path, r.headers['api-key'], r.json])).toEqual([['PUT', `/api/articles/${ref.id}`, DEVTO_KEY, { article: { published: false } }]]);
+    expect(fake.articles[0]).toMatchObject({ published: false, published_at: null });
+    expect(await adapter.delete!({ id: '999999' }, testContext(creds).ctx)).toEqual({ ok: true });
+  });
+
+  it('edit: PUT /api/articles/{id} {article: {title, body_markdown}}; a too-long title sends nothing', async () => {
+    const ref = await publishedRef(adapter, 'Body txt', creds, { title: 'Bread' });
+    fake.server.requests.length = 0;
+    expect(await adapter.edit!(ref, content('Body text', { title: 'Fresh bread' }), testContext(creds).ctx)).toEqual({ ok: true, url: ref.url });
+    expect(fake.server.requests.map((r) => [r.method, r.path, r.json])).toEqual([['PUT', `/api/articles/${ref.id}`, { article: { title: 'Fresh bread', body_markdown: 'Body text' } }]]);
+    expect(fake.articles[0]).toMatchObject({ title: 'Fresh bread', body_markdown: 'Body text', published: true });
+    fake.server.requests.length = 0;
+    expect(await adapter.edit!(ref, content('x', { title: 't'.repeat(500) }), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected' });
+    expect(fake.server.requests).toHaveLength(0);
+  });
+
+  it('a refused api-key is reauth; a 422 is rejected; an edit of an unknown article is rejected', async () => {
+    const ref = await publishedRef(adapter, 'Body', creds, { title: 'Bread' });
+    expect(await adapter.delete!(ref, testContext({ api_key: 'wrong' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    fake.replies.update = { status: 422, body: { error: 'Body markdown has invalid front matter', status: 422 } };
+    expect(await adapter.edit!(ref, content('Body', { title: 'T' }), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('422') });
+    fake.replies = {};
+    expect(await adapter.edit!({ id: '999999' }, content('y', { title: 'T' }), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('deleted') });
   });
 });

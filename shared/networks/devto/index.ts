@@ -5,6 +5,7 @@ import { articleStatus } from '../article-status';
 import { articleTitle } from '../article-title';
 import { checkDevto, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS } from './limits';
 import { devtoReadBack } from './read-back';
+import { createDevtoManagement } from './manage';
 
 export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
 
@@ -43,6 +44,7 @@ export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions 
     check: checkDevto,
     publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
     readBack: devtoReadBack(base),
+    ...createDevtoManagement(base),
   };
 }
 
@@ -104,7 +106,7 @@ export function hashtags(text: string): string[] {
 
 
 /** Sorts a dev.to error answer ({error, status}) into a Failure. */
-function devtoFailure(res: HttpResult, doing: string): Failure {
+export function devtoFailure(res: HttpResult, doing: string): Failure {
   const body = res.json as { error?: unknown } | undefined;
   const text = typeof body?.error === 'string' ? body.error : res.text.slice(0, 300) || `HTTP ${res.status}`;
   if (res.status === 401) return { ok: false, kind: 'reauth', error: `dev.to refused the api_key while ${doing} (${text}): create a new key at dev.to/settings/extensions` };
