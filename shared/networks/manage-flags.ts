@@ -22,6 +22,7 @@ export const MANAGE_FLAGS: Partial<Record<PlatformName, ManageFlags>> = {
   youtube: { delete: true, edit: true },
   reddit: { delete: true, edit: true },
   devto: { delete: true, edit: true },
+  hashnode: { delete: true, edit: true },
   wordpress: { delete: true, edit: true },
 };
 

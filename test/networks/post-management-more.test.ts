@@ -7,6 +7,9 @@ import { createRedditAdapter } from '../../shared/networks/reddit';
 import { RedditFake } from '../../infra/local/sandbox/reddit';
 import { createDevtoAdapter } from '../../shared/networks/devto';
 import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
+import { createHashnodeAdapter } from '../../shared/networks/hashnode';
+import { REMOVE_MUTATION, UPDATE_MUTATION } from '../../shared/networks/hashnode/manage';
+import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../infra/local/sandbox/hashnode';
 import { FacebookFake } from '../../infra/local/sandbox/facebook';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { testContext } from './context';
@@ -238,5 +241,43 @@ describe('dev.to (delete = unpublish: the API has no delete)', () => {
     expect(await adapter.edit!(ref, content('Body', { title: 'T' }), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('422') });
     fake.replies = {};
     expect(await adapter.edit!({ id: '999999' }, content('y', { title: 'T' }), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('deleted') });
+  });
+});
+
+describe('hashnode', () => {
+  const fake = new FakeHashnode();
+  let adapter: NetworkAdapter;
+  const creds = { token: HASHNODE_TOKEN, publication: PUB_ID };
+  beforeAll(async () => { await fake.start(); adapter = createHashnodeAdapter({ apiBase: `${fake.url}/` }); });
+  afterAll(() => fake.stop());
+  beforeEach(() => { fake.reset(); fake.server.requests.length = 0; });
+
+  it('delete: removePost(input: {id}) with the token; a post already gone (NOT_FOUND) counts as deleted', async () => {
+    const ref = await publishedRef(adapter, 'Body', creds, { title: 'Bread' });
+    fake.server.requests.length = 0;
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+    expect(fake.server.requests.map((r) => [r.method, r.path, r.headers.authorization, r.json])).toEqual([
+      ['POST', '/', HASHNODE_TOKEN, { query: REMOVE_MUTATION, variables: { input: { id: ref.id } } }],
+    ]);
+    expect(fake.posts).toHaveLength(0);
+    expect(await adapter.delete!(ref, testContext(creds).ctx)).toEqual({ ok: true });
+  });
+
+  it('edit: updatePost(input: {id, title, contentMarkdown}) answers the post url', async () => {
+    const ref = await publishedRef(adapter, 'Body txt', creds, { title: 'Bread' });
+    fake.server.requests.length = 0;
+    expect(await adapter.edit!(ref, content('Body text', { title: 'Fresh bread' }), testContext(creds).ctx)).toEqual({ ok: true, url: ref.url });
+    expect(fake.server.requests.map((r) => r.json)).toEqual([{ query: UPDATE_MUTATION, variables: { input: { id: ref.id, title: 'Fresh bread', contentMarkdown: 'Body text' } } }]);
+    expect(fake.posts[0]).toMatchObject({ title: 'Fresh bread', content: { markdown: 'Body text' } });
+  });
+
+  it('a refused token is reauth; an edit of a deleted post is rejected; a non-object id sends nothing', async () => {
+    const ref = await publishedRef(adapter, 'Body', creds, { title: 'Bread' });
+    expect(await adapter.delete!(ref, testContext({ ...creds, token: 'wrong' }).ctx)).toMatchObject({ ok: false, kind: 'reauth' });
+    await adapter.delete!(ref, testContext(creds).ctx);
+    expect(await adapter.edit!(ref, content('y', { title: 'T' }), testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected', code: 'rejected', error: expect.stringContaining('deleted') });
+    fake.server.requests.length = 0;
+    expect(await adapter.delete!({ id: '42' }, testContext(creds).ctx)).toMatchObject({ ok: false, kind: 'rejected' });
+    expect(fake.server.requests).toHaveLength(0);
   });
 });

@@ -3,6 +3,7 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published
 import { articleStatus } from '../article-status';
 import { checkHashnode, DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, OBJECT_ID, PUBLISH_MUTATION, requestBody, type CoverField } from './limits';
 import { hashnodeReadBack } from './read-back';
+import { createHashnodeManagement } from './manage';
 
 export { DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, PUBLISH_MUTATION };
 
@@ -45,10 +46,11 @@ export function createHashnodeAdapter({ apiBase = 'https://gql.hashnode.com' }: 
     check: checkHashnode,
     publish: (content, ctx) => guarded(() => publish(apiBase, content, ctx)),
     readBack: hashnodeReadBack(apiBase),
+    ...createHashnodeManagement(apiBase),
   };
 }
 
-async function gql(apiBase: string, ctx: NetworkContext, token: string, query: string, variables?: Record<string, unknown>): Promise<Gql> {
+export async function gql(apiBase: string, ctx: NetworkContext, token: string, query: string, variables?: Record<string, unknown>): Promise<Gql> {
   const res = await request(ctx, apiBase, jsonInit('POST', variables ? { query, variables } : { query }, { authorization: token }));
   const body = res.json as { data?: Record<string, unknown> | null; errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> } | undefined;
   const errors = Array.isArray(body?.errors)
@@ -58,7 +60,7 @@ async function gql(apiBase: string, ctx: NetworkContext, token: string, query: s
 }
 
 /** Sorts a GraphQL answer that carries errors (or a non-2xx status) into a Failure. */
-function gqlFailure({ res, errors }: Gql, doing: string): Failure {
+export function gqlFailure({ res, errors }: Gql, doing: string): Failure {
   const text = errors.map((e) => e.message).join('; ').slice(0, 500) || res.text.slice(0, 300) || `HTTP ${res.status}`;
   const message = `Hashnode refused ${doing}: ${text}`;
   if (res.status === 429 || errors.some((e) => e.code === 'TOO_MANY_REQUESTS' || e.code === 'RATE_LIMITED')) {
