@@ -2,7 +2,7 @@ import type { ChangeOutcome, NetworkContext, PostManagement, PublishContent, Pub
 import { guarded, jsonInit, rejected, request } from '../http';
 import { articleTitle } from '../article-title';
 import { checkDevto } from './limits';
-import { devtoFailure } from './index';
+import { devtoFailure } from './failure';
 
 /**
  * Taking back and editing an article (Forem API v1, developers.forem.com/api/v1 "Update an article" `PUT

@@ -2,7 +2,7 @@ import type { ChangeOutcome, NetworkContext, PostManagement, PublishContent, Pub
 import { guarded, rejected } from '../http';
 import { articleTitle } from '../article-title';
 import { checkHashnode, OBJECT_ID } from './limits';
-import { gql, gqlFailure } from './index';
+import { gql, gqlFailure } from './gql';
 
 export const REMOVE_MUTATION = 'mutation RemovePost($input: RemovePostInput!) { removePost(input: $input) { post { id } } }';
 export const UPDATE_MUTATION = 'mutation UpdatePost($input: UpdatePostInput!) { updatePost(input: $input) { post { id url } } }';
