@@ -10,7 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { startLocalRuntime, TABLE_NAME, type LocalRuntime } from '../infra/local/runtime';
 import { routes } from '../infra/routes';
+import { esbuildOptions } from '../infra/bundling';
 import { handlerFile } from '../shared/http/route';
+import { TOOLS } from '../functions/mcp/tools';
 import { client, must, signup } from './support/api';
 import { BenchNetworks } from './support/networks';
 import { fmt, percentile, printRows } from './support/stats';
@@ -23,10 +25,11 @@ import { fmt, percentile, printRows } from './support/stats';
  *    sequential posts each, interleaved (one REST, one MCP, …) so that both see the same machine load; p50/p99 and the
  *    MCP/REST ratio. Both publish through the same use case, queue and worker: the difference is the MCP layer
  *    (JSON-RPC parsing, a new server and transport per request, schema checks of input and output).
- * 2. Cold start of the MCP function bundle (esbuild as the CDK bundles it): in a fresh `node`, the time to require
- *    the bundle, then the first `initialize` and the first `tools/list` through the handler (a function-URL event
- *    with an API key, against the runtime's embedded DynamoDB); median of 5 processes. Lambda's own start-up is not in
- *    it; the AWS SDK's first DynamoDB call is.
+ * 2. Cold start of the MCP function bundle (infra/bundling.ts's esbuild options, as the CDK bundles it): in a fresh
+ *    `node`, the time to require the bundle, then the first request and a `tools/list` through the handler (a
+ *    function-URL event with an API key, against the runtime's embedded DynamoDB); the first request is `initialize`
+ *    (2025-11-25) or `server/discover` (2026-07-28); median of 5 processes each. Lambda's own start-up is not in it;
+ *    the AWS SDK's first DynamoDB call is.
  */
 const N = Number(process.env.MCP_BENCH_POSTS ?? 40);
 const RUNS = 5;
@@ -71,21 +74,26 @@ const t0 = process.hrtime.bigint();
 const { handler } = require(process.argv[1]);
 const t1 = process.hrtime.bigint();
 const key = process.argv[2];
+const modern = process.argv[3] === 'discover';
+const TOOLS = Number(process.argv[4]);
+const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'cold', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 const ev = (id, method, params) => ({
   version: '2.0', rawPath: '/', rawQueryString: '', isBase64Encoded: false,
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer ' + key, 'mcp-protocol-version': '${LATEST_PROTOCOL_VERSION}' },
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer ' + key,
+    'mcp-protocol-version': modern ? '2026-07-28' : '${LATEST_PROTOCOL_VERSION}', ...(modern ? { 'mcp-method': method } : {}) },
   requestContext: { domainName: 'fn.lambda-url.local', http: { method: 'POST', path: '/', sourceIp: '127.0.0.1' }, requestId: 'r' + id },
-  body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  body: JSON.stringify({ jsonrpc: '2.0', id, method, params: modern ? { ...params, _meta: envelope } : params }),
 });
 const ctx = { awsRequestId: 'cold', functionName: 'post-mcp', getRemainingTimeInMillis: () => 29000 };
 (async () => {
-  const a = await handler(ev(1, 'initialize', { protocolVersion: '${LATEST_PROTOCOL_VERSION}', capabilities: {}, clientInfo: { name: 'cold', version: '1' } }), ctx);
+  const a = modern ? await handler(ev(1, 'server/discover', {}), ctx)
+    : await handler(ev(1, 'initialize', { protocolVersion: '${LATEST_PROTOCOL_VERSION}', capabilities: {}, clientInfo: { name: 'cold', version: '1' } }), ctx);
   const t2 = process.hrtime.bigint();
   const b = await handler(ev(2, 'tools/list', {}), ctx);
   const t3 = process.hrtime.bigint();
-  if (a.statusCode !== 200 || b.statusCode !== 200 || JSON.parse(b.body).result.tools.length !== 21) throw new Error('bad answer ' + a.statusCode + ' ' + b.statusCode + ' ' + b.body.slice(0, 200));
+  if (a.statusCode !== 200 || b.statusCode !== 200 || JSON.parse(b.body).result.tools.length !== TOOLS) throw new Error('bad answer ' + a.statusCode + ' ' + b.statusCode + ' ' + a.body.slice(0, 200) + b.body.slice(0, 200));
   const ms = (x, y) => Number(y - x) / 1e6;
-  console.log(JSON.stringify({ require: ms(t0, t1), initialize: ms(t1, t2), list: ms(t2, t3) }));
+  console.log(JSON.stringify({ require: ms(t0, t1), first: ms(t1, t2), list: ms(t2, t3) }));
   process.exit(0);
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
@@ -93,31 +101,33 @@ const ctx = { awsRequestId: 'cold', functionName: 'post-mcp', getRemainingTimeIn
 async function coldStart(key: string, dataDir: string): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-mcp-'));
   try {
-    const out = await build({
-      entryPoints: [path.join(ROOT, handlerFile(routes.postMcp))], absWorkingDir: ROOT, bundle: true, minify: true, platform: 'node',
-      target: 'node22', format: 'cjs', sourcemap: false, write: false, outfile: path.join(tmp, 'index.js'), logLevel: 'silent',
-    });
+    const out = await build({ ...esbuildOptions(ROOT, handlerFile(routes.postMcp), path.join(tmp, 'index.js')), sourcemap: false, write: false, logLevel: 'silent' });
     const file = path.join(tmp, 'index.js');
     fs.writeFileSync(file, out.outputFiles[0]!.contents);
     const env = {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'error',
       RUNTIME: 'local', DATA_DIR: dataDir, TABLE_NAME, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
       DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? '',
+      // the bundle leaves the AWS SDK out (Lambda's runtime has it): the project's copy stands in for it
+      NODE_PATH: path.join(ROOT, 'node_modules'),
     };
-    const samples: Array<{ require: number; initialize: number; list: number }> = [];
-    for (let i = 0; i < RUNS; i++) {
-      // async: the embedded DynamoDB answering the child runs in this process's event loop
-      const { stdout: text } = await promisify(execFile)(process.execPath, ['-e', COLD_SCRIPT, file, key], { env, cwd: tmp, encoding: 'utf8', timeout: 60_000 });
-      samples.push(JSON.parse(text.trim().split('\n').pop()!));
+    console.log(`\n### MCP function cold start: bundle ${(out.outputFiles[0]!.contents.byteLength / 1024).toFixed(0)} KB, ${RUNS} fresh processes per first request`);
+    for (const first of ['initialize', 'discover'] as const) {
+      const samples: Array<{ require: number; first: number; list: number }> = [];
+      for (let i = 0; i < RUNS; i++) {
+        // async: the embedded DynamoDB answering the child runs in this process's event loop
+        const { stdout: text } = await promisify(execFile)(process.execPath, ['-e', COLD_SCRIPT, file, key, first, String(TOOLS.length)], { env, cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+        samples.push(JSON.parse(text.trim().split('\n').pop()!));
+      }
+      const row = (k: 'require' | 'first' | 'list') => `median ${fmt(median(samples.map((s) => s[k])))} ms (min ${fmt(Math.min(...samples.map((s) => s[k])))}, max ${fmt(Math.max(...samples.map((s) => s[k])))})`;
+      const label = first === 'initialize' ? 'first initialize (2025-11-25; key lookup included)' : 'first server/discover (2026-07-28; key lookup included)';
+      printRows([
+        ['require the bundle', row('require')],
+        [label, row('first')],
+        ['then tools/list', row('list')],
+        [`require + first ${first === 'initialize' ? 'initialize' : 'server/discover'}`, `median ${fmt(median(samples.map((s) => s.require + s.first)))} ms`],
+      ]);
     }
-    const row = (k: 'require' | 'initialize' | 'list') => `median ${fmt(median(samples.map((s) => s[k])))} ms (min ${fmt(Math.min(...samples.map((s) => s[k])))}, max ${fmt(Math.max(...samples.map((s) => s[k])))})`;
-    console.log(`\n### MCP function cold start: bundle ${(out.outputFiles[0]!.contents.byteLength / 1024).toFixed(0)} KB, ${RUNS} fresh processes`);
-    printRows([
-      ['require the bundle', row('require')],
-      ['first initialize (key lookup included)', row('initialize')],
-      ['then tools/list', row('list')],
-      ['require + first initialize', `median ${fmt(median(samples.map((s) => s.require + s.initialize)))} ms`],
-    ]);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -30,6 +30,9 @@ export interface AppSettings {
   bedrockModelId?: string;
   // --- Concurrency in AWS (issue 18)
   concurrency: ConcurrencySettings;
+  // --- MCP for browser clients (issue 25)
+  /** -c mcpAllowedOrigins=https://a,https://b: browser origins allowed on the MCP and OAuth endpoints (MCP_ALLOWED_ORIGINS). */
+  mcpAllowedOrigins?: string;
   // --- WAF (issue 17)
   /** -c waf=true: CloudFront with a WAF web ACL in front of the API (stack -Edge in us-east-1); requests per IP per 5 minutes. */
   waf?: { rateLimit: number; originSecret: string };
@@ -76,6 +79,10 @@ export function settingsFrom(app: App): AppSettings {
   const alarmEmail = ctx('alarmEmail');
   const bedrockModelId = ctx('bedrockModelId');
   if (bedrockModelId && !/^[A-Za-z0-9][A-Za-z0-9.:_-]{0,199}$/.test(bedrockModelId)) throw new Error(`Invalid bedrockModelId "${bedrockModelId}"`);
+  const mcpAllowedOrigins = ctx('mcpAllowedOrigins');
+  for (const o of (mcpAllowedOrigins ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!/^https?:\/\/[^/\s]+$/.test(o)) throw new Error(`Invalid origin "${o}" in mcpAllowedOrigins (scheme://host[:port], comma-separated)`);
+  }
   const concurrency: ConcurrencySettings = {
     publishWorker: integerContext(app, 'publishMaxConcurrency', DEFAULT_CONCURRENCY.publishWorker, 2, 1000),
     webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
@@ -98,6 +105,7 @@ export function settingsFrom(app: App): AppSettings {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
+    ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
     concurrency,
     ...(waf ? { waf } : {}),
     ...(account || region ? { env: { ...(account ? { account } : {}), ...(region ? { region } : {}) } } : {}),
@@ -129,6 +137,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     mailFrom: settings.mailFrom,
     ...(settings.publicBaseUrl ? { publicBaseUrl: settings.publicBaseUrl } : {}),
     ...(settings.bedrockModelId ? { bedrockModelId: settings.bedrockModelId } : {}),
+    ...(settings.mcpAllowedOrigins ? { mcpAllowedOrigins: settings.mcpAllowedOrigins } : {}),
     reservedConcurrency: { 'post-post': settings.concurrency.postRoute },
     ...(settings.waf ? { edgeOriginSecret: settings.waf.originSecret } : {}),
     description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSocialClient, unwrap } from '../shared/client';
+import { createSocialClient, unwrap } from '../shared/client/index';
 import { checkWebhook } from '../shared/webhooks/verify';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { createSocialClient, SocialApiError, unwrap, type ErrorClass, type SocialClient } from '../shared/client';
+import { createSocialClient, SocialApiError, unwrap, type ErrorClass, type SocialClient } from '../shared/client/index';
 import { checkWebhook } from '../shared/webhooks/verify';
 
 /**

@@ -103,6 +103,7 @@ export const routes = {
   postReview: approvalsRoutes.postReview,
   getDashboardApprovals: dashboardRoutes.getDashboardApprovals,
   postDashboardApprovalDecision: dashboardRoutes.postDashboardApprovalDecision,
+  postDashboardApprovalClientLink: dashboardRoutes.postDashboardApprovalClientLink,
   postDashboardApprovalRules: dashboardRoutes.postDashboardApprovalRules,
   getDashboardPosts: dashboardRoutes.getDashboardPosts,
   getDashboardPostsExport: dashboardRoutes.getDashboardPostsExport,
@@ -133,6 +134,7 @@ export const routes = {
   deletePost: postLifecycleRoutes.deletePost,
   patchPost: postLifecycleRoutes.patchPost,
   postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
+  postValidate: publishingRoutes.postValidate,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

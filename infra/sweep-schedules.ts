@@ -1,23 +1,26 @@
 import type { z } from 'zod';
 import { SCHEDULE_SWEEP, type ScheduleSweepInput } from '../shared/app/schedule/sweep';
 import { SWEEP_SCHEDULE, type WebhookSweepInput } from '../shared/app/webhooks/sweep-schedule';
+import { PUBLISH_SWEEP, type PublishSweepInput } from '../shared/app/publish/reconcile';
 
 /** A recurring timer of the deployment: a 5-field cron in `timezone`, and the dispatcher's input. */
 export interface SweepSchedule {
   name: string;
   cron: string;
   timezone: string;
-  input: z.infer<typeof WebhookSweepInput> | z.infer<typeof ScheduleSweepInput>;
+  input: z.infer<typeof WebhookSweepInput> | z.infer<typeof ScheduleSweepInput> | z.infer<typeof PublishSweepInput>;
 }
 
 /**
  * The service's recurring sweeps, each a timer of the deployment that invokes the dispatcher with the input the
- * app defines: the webhook delivery sweep and the scheduled posts' reconciliation sweep, every 5 minutes. In AWS
+ * app defines: the webhook delivery sweep, the scheduled posts' and the published posts' reconciliation sweeps,
+ * every minute. In AWS
  * they are EventBridge Scheduler schedules of the API stack; the local runtime arms them as timers at start.
  */
 export const SWEEP_SCHEDULES: readonly SweepSchedule[] = [
   { ...SWEEP_SCHEDULE, input: { kind: 'webhook-sweep' } },
   { ...SCHEDULE_SWEEP, input: { kind: 'schedule-sweep' } },
+  { ...PUBLISH_SWEEP, input: { kind: 'publish-sweep' } },
 ];
 
 /**

@@ -60,10 +60,10 @@ export const TABLE_DECLARATIONS: Readonly<Record<string, TableDeclaration>> = {
   'post-dashboard-sign-in-link': { items: ['TOKEN#signin#', 'SESSION#', 'ACC#', 'CTR#rl#'] },
   'get-review': { items: ['TOKEN#approval-link#', 'APR#', 'ACC#'] },
   /** Approving through a review link publishes the held post (the publish path) or settles its schedule. */
-  'post-review': { items: ['TOKEN#approval-link#', 'APR#', 'ACC#', 'POST#', 'NETID#', 'LOCK#', 'CTR#', 'PACE#', 'MEDIA#', 'WHD#', 'SCH#', 'SCHDUE#', 'SLOT#'] },
+  'post-review': { items: ['TOKEN#approval-link#', 'APR#', 'ACC#', 'POST#', 'PUBDUE#', 'NETID#', 'LOCK#', 'CTR#', 'PACE#', 'MEDIA#', 'WHD#', 'SCH#', 'SCHDUE#', 'SLOT#'] },
   'post-oauth-register': { items: ['OAUTHCLIENT#', 'CTR#rl#'] },
-  'post-oauth-token': { items: ['OAUTHCODE#', 'OAUTHTOKEN#', 'OAUTHCLIENT#', 'ACC#', 'CTR#rl#'] },
-  'post-oauth-revoke': { items: ['OAUTHTOKEN#', 'CTR#rl#'] },
+  'post-oauth-token': { items: ['OAUTHCODE#', 'OAUTHTOKEN#', 'OAUTHGRANT#', 'OAUTHCLIENT#', 'ACC#', 'CTR#rl#'] },
+  'post-oauth-revoke': { items: ['OAUTHTOKEN#', 'OAUTHGRANT#', 'CTR#rl#'] },
 };
 
 /** One table statement of a function's policy: these actions, on items whose partition key starts with a prefix. */

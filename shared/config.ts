@@ -40,6 +40,17 @@ const EnvSchema = z.object({
   /** Each network call's deadline and the API's wait for worker results (decisions.md "Publishing"). */
   NETWORK_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   PUBLISH_WAIT_MS: z.coerce.number().int().positive().default(25_000),
+  /**
+   * The reconciliation sweep (docs/operations.md "Reconciliation sweep"): a network still queued or claimed this
+   * long is re-driven through its claim. The default is the publish worker's visibility timeout (infra/workers.ts),
+   * past which no live worker holds a claim (its 120 s Lambda timeout has ended the invocation).
+   */
+  RECONCILE_AFTER_SECONDS: z.coerce.number().int().positive().default(150),
+  /**
+   * Local runtime only (set by it at start, ms): no worker of this process existed before, so every claim older
+   * than this belongs to a worker that died with the previous process. Ignored unless RUNTIME=local.
+   */
+  LOCAL_STARTED_AT_MS: z.coerce.number().int().nonnegative().optional(),
   /** Network API bases (decisions.md "Local mode and test seams"): real hosts by default, loopback fakes in tests. */
   TELEGRAM_API_BASE: z.string().url().default('https://api.telegram.org'),
   BLUESKY_API_BASE: z.string().url().default('https://bsky.social'),
@@ -113,6 +124,12 @@ const EnvSchema = z.object({
   // --- Local speed (issue 18)
   /** Local runtime only: the embedded DynamoDB's Unix socket, used instead of TCP to DYNAMODB_ENDPOINT when set. */
   DYNAMODB_SOCKET: z.string().optional(),
+  // --- MCP for browser clients (issue 25)
+  /**
+   * Browser origins allowed on the MCP endpoint and the OAuth endpoints (comma-separated, e.g.
+   * `https://inspector.example.org,http://localhost:6274`), besides PUBLIC_BASE_URL's own; any other Origin gets 403.
+   */
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -31,6 +31,8 @@ export const METRICS = {
   SchedulesFired: { dimensions: ['kind'], unit: MetricUnit.Count },
   /** How late a scheduled or recurring post fired against its run_at. */
   ScheduleLateness: { dimensions: ['kind'], unit: MetricUnit.Milliseconds },
+  /** Networks whose overdue work the publish reconciliation sweep re-drove (a lost message, a DLQ, a crash). */
+  NetworksRedriven: { dimensions: [], unit: MetricUnit.Count },
   /** The first invocation of a function instance. */
   ColdStart: { dimensions: ['function_name'], unit: MetricUnit.Count },
 } as const;

@@ -3,4 +3,4 @@ import { ok } from '../../shared/http/reply';
 import { connectionsRoutes as routes } from '../../infra/routes/connections';
 import { disconnect } from '../../shared/app/connections';
 
-export const handler = httpHandler(routes.deleteConnection, async (req) => ok(await disconnect(req.deps, req.principal.account.id, req.params.id)));
+export const handler = httpHandler(routes.deleteConnection, async (req) => ok(await disconnect(req.deps, req.principal.account.id, req.params.id, req.principal.actor)));

@@ -5,7 +5,8 @@ import { isPlatformName } from '../../shared/domain/platforms';
 import { connectPage } from '../../shared/app/connect-link/links';
 import { connectPageUrl } from '../../shared/app/connect-link/issue';
 import { newFormToken } from '../../shared/http/form-guard';
-import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, type Notice } from '../../shared/http/pages/connect-page';
+import { connectPageHtml, displayName, HOSTED_HEADERS, hostedHeaders, linkErrorHtml, type Notice } from '../../shared/http/pages/connect-page';
+import { signInOrigins } from '../../shared/app/oauth/flow';
 import { markFor } from '../../shared/app/dashboard/branding';
 
 const FAILURES: Record<string, string> = {
@@ -32,7 +33,7 @@ export const handler = httpHandler(routes.getConnectPage, async (req) => {
     const form = newFormToken(req.deps.settings.publicBaseUrl);
     return {
       status: 200, html: connectPageHtml(model, connectPageUrl(req.deps, req.params.token), req.deps.clock.now(), notice, mark, form.token),
-      headers: HOSTED_HEADERS, cookies: [form.cookie],
+      headers: hostedHeaders(await signInOrigins(req.deps, model.networks.map((n) => n.platform))), cookies: [form.cookie],
     };
   } catch (err) {
     if (err instanceof AppError && (err.status === 404 || err.status === 410)) return { status: err.status, html: linkErrorHtml(err.status, err.message), headers: HOSTED_HEADERS };

@@ -3,4 +3,4 @@ import { ok } from '../../shared/http/reply';
 import { accountRoutes as routes } from '../../infra/routes/account';
 import { me } from '../../shared/app/usage';
 
-export const handler = httpHandler(routes.getMe, async (req) => ok(await me(req.deps, req.principal.account, req.principal.key.id)));
+export const handler = httpHandler(routes.getMe, async (req) => ok(await me(req.deps, req.principal.account, req.principal.key.id, req.principal.key.above)));

@@ -5,4 +5,4 @@ import { createConnectLink } from '../../shared/app/connect-link/links';
 
 /** POST /api/connect-link → {url, token, expires_in: 3600, brand_id}. */
 export const handler = httpHandler(routes.postConnectLink, async (req) =>
-  ok(await createConnectLink(req.deps, req.principal.account, req.body ?? {})));
+  ok(await createConnectLink(req.deps, req.principal.account, req.body ?? {}, req.principal.actor)));

@@ -5,7 +5,8 @@ import { formFields } from '../../shared/api/oauth-schemas';
 import { connectPage, connectWithLink } from '../../shared/app/connect-link/links';
 import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';
 import { assertFormToken, assertSameOrigin, formCookie, newFormToken } from '../../shared/http/form-guard';
-import { connectPageHtml, displayName, HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/http/pages/connect-page';
+import { connectPageHtml, displayName, HOSTED_HEADERS, hostedHeaders, linkErrorHtml, seeOther } from '../../shared/http/pages/connect-page';
+import { signInOrigins } from '../../shared/app/oauth/flow';
 
 /**
  * The page's credential form: on success 303 back to the page (which shows the connection); on refusal the page
@@ -31,6 +32,6 @@ export const handler = httpHandler(routes.postConnectPageCredentials, async (req
     const model = await connectPage(req.deps, token);
     const page = newFormToken(req.deps.settings.publicBaseUrl);
     const html = connectPageHtml(model, base, req.deps.clock.now(), { kind: 'error', platform, text: `${displayName(platform)} was not connected: ${err.message}` }, undefined, page.token);
-    return { status: err.status, html, headers: HOSTED_HEADERS, cookies: [page.cookie] };
+    return { status: err.status, html, headers: hostedHeaders(await signInOrigins(req.deps, model.networks.map((n) => n.platform))), cookies: [page.cookie] };
   }
 });

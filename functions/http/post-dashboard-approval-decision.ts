@@ -11,6 +11,8 @@ export const handler = httpHandler(routes.postDashboardApprovalDecision, async (
   const form = parseForm(req, DecisionForm);
   try {
     const decided = await decideAsOwner(req.deps, req.principal.account, req.params.id, form.decision, form.note);
+    // an approval whose post could not be published says so (and why, on the post's page)
+    if (decided.publish_error) return redirect(`/dashboard/approvals?done=approved_not_published#${decided.approval_id}`);
     return redirect(`/dashboard/approvals?done=${decided.status}`);
   } catch (err) {
     if (err instanceof AppError && err.status === 409) return redirect(`/dashboard/approvals?error=${err.code}`);

@@ -7,9 +7,15 @@ import { linkProblemPage } from '../../shared/http/dashboard/sign-in-views';
 import { sessionCookie } from '../../shared/http/session';
 import { completeSignIn } from '../../shared/app/dashboard/sign-in';
 import { SignInLinkForm } from '../../shared/api/dashboard-schemas';
+import { assertSameOrigin } from '../../shared/http/form-guard';
 
-/** The "Sign in" button: uses the link once, sets the session cookie, 303 to where the owner was going. */
+/**
+ * The "Sign in" button: uses the link once, sets the session cookie, 303 to where the owner was going. Only the
+ * link's own page may post it (403 cross_site_form, no cookie, the link unused): another site cannot sign a browser
+ * in to the attacker's account (login CSRF).
+ */
 export const handler = httpHandler(routes.postDashboardSignInLink, async (req) => {
+  assertSameOrigin(req.headers, req.deps.settings.publicBaseUrl);
   try {
     const { token } = parseForm(req, SignInLinkForm);
     const res = await completeSignIn(req.deps, token);

@@ -6,26 +6,67 @@ import * as z from 'zod';
 z.string();
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import { mcpRoutes as routes } from '../../infra/routes/mcp';
-import { errorHandler, requestLog, requestState, stateOf } from '../../shared/http/middlewares';
+import { browserCors, errorHandler, requestLog, requestState, stateOf } from '../../shared/http/middlewares';
 import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
 import { mcpServer } from './server';
+import type { ToolContext } from './tools';
 import { depsFor } from '../../shared/container';
 import { config } from '../../shared/config';
 
 const route = routes.postMcp;
 
+/** What a request's server instance runs with, handed through the SDK's pass-through authInfo. */
+interface CallerInfo { ctx: ToolContext; requestId: string }
+
+const MAX_BODY = 1_000_000;
+const callerOf = (authInfo: AuthInfo | undefined): CallerInfo => {
+  const info = authInfo?.extra as CallerInfo | undefined;
+  if (!info) throw new Error('The MCP handler was called without the authenticated caller');
+  return info;
+};
+
+/**
+ * The 2026-07-28 revision (stateless, per-request envelope, server/discover): the SDK's handler, one per cold start,
+ * asks the factory for a fresh server for each request. 2025-era requests never reach it (`legacy` below serves
+ * them); server/discover lists the modern revisions, as the SDK does (2025 clients negotiate with initialize).
+ */
+const modern = createMcpHandler((req) => {
+  const info = callerOf(req.authInfo);
+  return mcpServer(info.ctx, info.requestId, req.era);
+}, { legacy: 'reject', maxRequestBodySize: MAX_BODY });
+
+/**
+ * The 2025 revisions (initialize, then one POST per request): a fresh server and stateless transport per request,
+ * answering JSON (the SDK's own legacy leg answers an event stream, which a buffered Lambda response gains nothing
+ * from). The same factory, so both eras see the same tools, resources and prompts.
+ */
+async function legacy(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
+  const info = callerOf(authInfo);
+  const server = mcpServer(info.ctx, info.requestId, 'legacy');
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
+  } finally {
+    await server.close();
+  }
+}
+
+const parse = (body: string): unknown => { try { return JSON.parse(body); } catch { return undefined; } };
+
 /**
  * The hosted MCP server (Streamable HTTP, stateless): behind the HTTP API route /api/mcp and its own function URL.
- * Each POST gets a new server and transport with JSON responses; GET (an event stream that would never end in
- * stateless mode) and DELETE (no sessions) answer 405.
+ * A browser Origin outside the allow-list answers 403 (browserCors), OPTIONS is the CORS preflight; GET (an event
+ * stream that would never end in stateless mode) and DELETE (no sessions) answer 405.
  */
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
   .use(requestState(depsFor('route post-mcp', routes.postMcp)))
   .use(requestLog(route))
+  .use(browserCors(route))
   .use(errorHandler())
   .use({
     before: (req) => {
@@ -38,12 +79,14 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
     const caller = await authenticateMcp(s.deps, event.headers?.authorization);
     const body = !event.body ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
     if (Buffer.byteLength(body) > config().MAX_BODY_BYTES) throw new PayloadTooLargeError(`The request body is larger than ${config().MAX_BODY_BYTES} bytes`);
-    const server = mcpServer({ deps: s.deps, principal: caller }, s.requestId);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      return await fromWebResponse(await transport.handleRequest(toWebRequest(event, body)), { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    } finally {
-      await server.close();
-    }
+    const extra: CallerInfo = { ctx: { deps: s.deps, principal: caller }, requestId: s.requestId };
+    const authInfo: AuthInfo = { token: 'verified', clientId: caller.actor.id, scopes: caller.scopes, extra: extra as unknown as Record<string, unknown> };
+    const request = toWebRequest(event, body);
+    const parsedBody = parse(body);
+    // the SDK's own classification (envelope or MCP-Protocol-Version 2026-07-28 → modern); unparsable JSON goes to
+    // the legacy transport, which answers the JSON-RPC parse error
+    const res = parsedBody !== undefined && !(await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY }))
+      ? await modern.fetch(request, { authInfo, parsedBody })
+      : await legacy(request, authInfo, parsedBody);
+    return fromWebResponse(res, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   });

@@ -1,21 +1,28 @@
 import { requireScope } from '../../shared/app/auth';
 import { requiredScope } from '../../shared/domain/api-key';
 import * as z from 'zod';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { hit, perMinute } from '../../shared/app/rate-limit';
 import { PLANS } from '../../shared/domain/plans';
 import { AppError } from '../../shared/domain/errors';
 import { errorFields, log } from '../../shared/log';
 import { TOOLS, toolByName, type ToolContext, type ToolDef } from './tools';
 import { internalFailure, invalidInput, toolFailure, type ToolFailure } from './errors';
+import { describeInput } from './schema-docs';
+import { ICONS } from './icons';
+import { listResources, listResourceTemplates, readResource } from './resources';
+import { completePromptArgument, getPrompt, PROMPTS } from './prompts';
 
-export const SERVER_INFO = { name: 'social-publishing', title: 'Social publishing', version: '0.1.0' } as const;
+export const SERVER_INFO = { name: 'social-publishing', title: 'Social publishing', version: '0.2.0', icons: ICONS } as const;
 
 const INSTRUCTIONS = 'Publish one post to up to 16 social networks with post_to_social (one result per network), schedule it with '
-  + 'schedule_post, and follow it with get_post_status. Connect networks with create_connect_link. Send an '
-  + 'idempotency_key with each publish so that a retry never posts twice. Held posts wait for the account owner: no '
-  + 'tool approves a post.';
+  + 'schedule_post, and follow it with get_post_status. Every result is JSON: the first line of the text says what happened, '
+  + 'the rest is the data. Connect networks with create_connect_link (a page for the account owner). For media, '
+  + 'create_media_upload_link gives a page for a person; get_media_upload then says when the file arrived and gives its '
+  + 'media_url. Send an idempotency_key with each publish so that a retry never posts twice. A failure names its fix; '
+  + 'explain_error explains any code. Held posts wait for the account owner: no tool approves a post. Resources '
+  + '(social://networks, social://brands, social://connections, social://usage, social://posts/{post_id}) and prompts '
+  + '(cross_post_announcement, plan_week, article_to_thread) help plan.';
 
 type Json = Record<string, unknown>;
 
@@ -23,12 +30,13 @@ type Json = Record<string, unknown>;
  * JSON Schema (2020-12 vocabulary, no $schema key) of a tool's input or output zod schema. A named schema (meta id)
  * comes out as a bare $ref; MCP wants `type: object` at the root, so the root definition is inlined.
  */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io }) as Json;
   const ref = typeof rest.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(rest.$ref)?.[1] : undefined;
-  if (ref === undefined) return rest as Tool['inputSchema'];
+  if (ref === undefined) return rest;
   const defs = rest.$defs as Record<string, Json>;
-  return { ...defs[ref], $defs: defs } as unknown as Tool['inputSchema'];
+  const { [ref]: root, ...others } = defs;
+  return { ...root, ...(Object.keys(others).length ? { $defs: others } : {}) };
 }
 
 let listed: Tool[] | undefined;
@@ -36,19 +44,26 @@ let listed: Tool[] | undefined;
 export function toolList(): Tool[] {
   listed ??= TOOLS.map((t) => ({
     name: t.name, title: t.title, description: t.description,
-    inputSchema: jsonSchema(t.input, 'input'),
+    inputSchema: describeInput(jsonSchema(t.input, 'input')) as Tool['inputSchema'],
     outputSchema: jsonSchema(t.output, 'output') as Tool['outputSchema'],
     annotations: { title: t.title, ...t.annotations },
+    icons: ICONS,
   }));
   return listed;
 }
 
 /**
- * A failed call: isError with {code, error, what, fix, ...} as JSON text. Not as structuredContent: clients check
- * structuredContent against the tool's outputSchema even on errors (the SDK's Client does), and a failure is not
- * the tool's output.
+ * The one text block every result carries: the summary line first, then the same object as structuredContent as
+ * compact JSON (most clients hand the model only `content`, so the data must be there too).
  */
-const failed = (f: ToolFailure): CallToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(f) }] });
+export const resultText = (summary: string, data: unknown): string => `${summary}\n${JSON.stringify(data)}`;
+
+/**
+ * A failed call: isError with {code, error, what, fix, ...} in the text block (the error line first). Not as
+ * structuredContent: clients check structuredContent against the tool's outputSchema even on errors (the v1 SDK's
+ * Client does), and a failure is not the tool's output.
+ */
+const failed = (f: ToolFailure): CallToolResult => ({ isError: true, content: [{ type: 'text', text: resultText(`Failed (${f.code}): ${f.error}`, f) }] });
 
 /**
  * Limits of one tool call: the caller's requests a minute (its own counter: `key#<id>` is the API key's REST counter,
@@ -63,7 +78,7 @@ async function limit(ctx: ToolContext, def: ToolDef): Promise<void> {
 /** Runs one tool: validate the input, count the limits, call the use case; a domain failure is a tool result. */
 export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string): Promise<CallToolResult> {
   const def = toolByName.get(name);
-  if (!def) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}: tools/list names the 21 tools`);
+  if (!def) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${name}: tools/list names the ${TOOLS.length} tools`);
   const parsed = def.input.safeParse(args ?? {});
   if (!parsed.success) return failed(invalidInput(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
   try {
@@ -73,7 +88,7 @@ export async function callTool(ctx: ToolContext, name: string, args: unknown, re
     const out = JSON.parse(JSON.stringify(await def.run(ctx, parsed.data))) as Json;
     const checked = def.output.safeParse(out);
     if (!checked.success) throw new Error(`${name} answered outside its output schema: ${checked.error.message}`);
-    return { structuredContent: out, content: [{ type: 'text', text: def.summary(checked.data) }] };
+    return { structuredContent: out, content: [{ type: 'text', text: resultText(def.summary(checked.data), out) }] };
   } catch (err) {
     if (err instanceof AppError) return failed(toolFailure(err));
     log.error('mcp tool failed', { tool: name, request_id: requestId, ...errorFields(err) });
@@ -81,10 +96,36 @@ export async function callTool(ctx: ToolContext, name: string, args: unknown, re
   }
 }
 
-/** A new MCP server for one request (stateless: the transport and server live as long as the HTTP request). */
-export function mcpServer(ctx: ToolContext, requestId: string): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
-  server.setRequestHandler(CallToolRequestSchema, (req) => callTool(ctx, req.params.name, req.params.arguments, requestId));
+/** Runs a resource or prompt use case: a domain failure is a JSON-RPC error naming its code (not found → invalid params). */
+async function guarded<T>(what: string, requestId: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ProtocolError) throw err;
+    if (err instanceof AppError) throw new ProtocolError(err.status === 404 || err.status === 400 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError, `${err.message} (${err.code})`, toolFailure(err));
+    log.error('mcp request failed', { what, request_id: requestId, ...errorFields(err) });
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error: nothing was changed; try again (request_id ${requestId})`);
+  }
+}
+
+/**
+ * A new MCP server for one request (stateless: it lives as long as the HTTP request), for either protocol era. Tools,
+ * resources (read scope), prompts and argument completions; nothing changes between calls, so no listChanged.
+ */
+export function mcpServer(ctx: ToolContext, requestId: string, _era: 'legacy' | 'modern' = 'legacy'): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false }, completions: {} },
+    instructions: INSTRUCTIONS,
+    // elicitation answers are never validated here (no form elicitation): no JSON Schema validator is built
+    jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) } as never,
+  });
+  server.setRequestHandler('tools/list', () => ({ tools: toolList() }));
+  server.setRequestHandler('tools/call', (req) => callTool(ctx, req.params.name, req.params.arguments, requestId));
+  server.setRequestHandler('resources/list', () => ({ resources: listResources() }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listResourceTemplates() }));
+  server.setRequestHandler('resources/read', (req) => guarded('resources/read', requestId, () => readResource(ctx, req.params.uri)));
+  server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments, icons: ICONS })) }));
+  server.setRequestHandler('prompts/get', (req) => guarded('prompts/get', requestId, async () => getPrompt(ctx, req.params.name, req.params.arguments ?? {})));
+  server.setRequestHandler('completion/complete', (req) => guarded('completion/complete', requestId, () => completePromptArgument(ctx, req.params)));
   return server;
 }

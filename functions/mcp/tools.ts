@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Deps } from '../../shared/app/deps';
 import type { McpCaller } from '../../shared/app/mcp-oauth/authenticate';
-import type { RouteDef } from '../../shared/http/route';
+import { TOOL_ROUTES, type ToolRoute } from './tool-routes';
 import * as s from '../../shared/api/schemas';
 import * as p from '../../shared/api/publish-schemas';
 import * as sch from '../../shared/api/schedule-schemas';
@@ -9,14 +9,7 @@ import { RecurringRequestSchema, ScheduleRequestSchema } from '../../shared/app/
 import * as m from '../../shared/api/media-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import * as ai from '../../shared/api/ai-schemas';
-import { accountRoutes } from '../../infra/routes/account';
-import { aiDraftsRoutes } from '../../infra/routes/ai-drafts';
-import { brandsRoutes } from '../../infra/routes/brands';
-import { connectionsRoutes } from '../../infra/routes/connections';
-import { mediaRoutes } from '../../infra/routes/media';
-import { publishingRoutes } from '../../infra/routes/publishing';
-import { schedulingRoutes } from '../../infra/routes/scheduling';
-import { PLATFORMS } from '../../shared/domain/platforms';
+import { listPlatforms } from '../../shared/app/platforms';
 import { PostRequestSchema, validatePost } from '../../shared/app/publish/request';
 import { MAX_BULK_ROWS } from '../../shared/app/schedule/request';
 import { publishPost } from '../../shared/app/publish/create-post';
@@ -29,11 +22,12 @@ import { bulkSchedule, createSchedule } from '../../shared/app/schedule/create';
 import { cancelSchedule, listSchedules } from '../../shared/app/schedule/manage';
 import { createRecurring, deleteRecurring, listRecurring } from '../../shared/app/schedule/recurring';
 import { createUploadLink } from '../../shared/app/media/upload-links';
+import { listMedia, uploadLinkMedia } from '../../shared/app/media/library';
+import { explainCode, KNOWN_CODES, withMcpFix } from './errors';
 import { usage } from '../../shared/app/usage';
 import { generateDrafts, planWeek } from '../../shared/app/ai';
 
-/** The routes the tools mirror, from their areas' files (not the whole table, so the bundle holds no other area's schemas). */
-const routes = { ...accountRoutes, ...aiDraftsRoutes, ...brandsRoutes, ...connectionsRoutes, ...mediaRoutes, ...publishingRoutes, ...schedulingRoutes };
+const routes = TOOL_ROUTES;
 
 /** What a tool runs with: the use-case dependencies and the caller (an API key or an OAuth AI app). */
 export interface ToolContext {
@@ -59,10 +53,10 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   input: I;
   output: O;
   annotations: ToolAnnotations;
-  route?: RouteDef;
+  route?: ToolRoute;
   /** Calls the use case; its answer (the REST body) must match `output`, which the server checks on every call. */
   run(ctx: ToolContext, input: z.infer<I>): Promise<unknown>;
-  /** The one-line text content next to structuredContent. */
+  /** The summary line: the first line of the text block, above the JSON (the same object as structuredContent). */
   summary(out: z.infer<O>): string;
 }
 
@@ -76,24 +70,69 @@ const REMOVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, id
 
 const NoInput = z.strictObject({});
 const IdInput = (what: string) => z.strictObject({ id: z.string().min(1).max(100).describe(what) });
+const dashboardUrl = (ctx: ToolContext, path: string) => `${ctx.deps.settings.publicBaseUrl}${path}`;
+
+/** Every connection (of one brand, or all) with its stored health and, when unhealthy, the fix (get_connection_health, social://connections). */
+export async function connectionsHealth({ deps, principal }: ToolContext, brandId?: string) {
+  const all = await listConnections(deps, principal.account.id);
+  const connections = all.brands.filter((b) => !brandId || b.id === brandId).flatMap((b) => b.connections.map((c) => ({
+    id: c.id, platform: c.platform, brand_id: b.id, brand_name: b.name, ...(c.handle ? { handle: c.handle } : {}), status: c.status,
+    ok: c.status === 'active', ...(c.status === 'active' ? {} : { fix: explainCode('reauth_required').fix }),
+  })));
+  return { healthy: connections.filter((c) => c.ok).length, unhealthy: connections.filter((c) => !c.ok).length, connections };
+}
+
+/** Codes of a network result that the account owner must act on: connect (or reconnect) the network. */
+const NEEDS_CONNECTING = new Set(['not_connected', 'reauth_required']);
+
+/**
+ * What the person behind the agent must do before this post can go out, with the link that does it: connect the
+ * networks answered not_connected / reauth_required (a fresh connect link for the post's brand, one network at a
+ * time on the page), or decide a held post in the dashboard.
+ */
+const UserAction = z.object({
+  kind: z.enum(['connect', 'approve']).describe('connect: open url to connect the networks; approve: the account owner decides in the dashboard'),
+  url: z.string().describe('The page to open (a connect link valid 1 hour, or the dashboard approvals page)'),
+  message: z.string().describe('What to tell the user, in one sentence'),
+  platforms: z.array(z.string()).optional().describe('The networks concerned'),
+});
+
+async function userActionOf(ctx: ToolContext, out: z.infer<typeof p.PostResponse> & { status?: string }): Promise<z.infer<typeof UserAction> | undefined> {
+  if (out.status === 'pending_approval') {
+    return { kind: 'approve', url: dashboardUrl(ctx, '/dashboard/approvals'), message: "The post waits for the account owner's approval in the dashboard: nothing was sent yet." };
+  }
+  const platforms = out.results.filter((r) => r.code && NEEDS_CONNECTING.has(r.code)).map((r) => r.platform);
+  if (!platforms.length) return undefined;
+  // a connect link needs the manage scope (create_connect_link's); a key without it points to the dashboard instead
+  if (!ctx.principal.scopes.includes('manage')) {
+    return { kind: 'connect', url: dashboardUrl(ctx, '/dashboard/connections'), platforms, message: `Ask the account owner to connect ${platforms.join(', ')} in the dashboard; then post again.` };
+  }
+  const link = await createConnectLink(ctx.deps, ctx.principal.account, { brand_id: out.brand_id, ...(platforms.length === 1 ? { platform: platforms[0] } : {}) });
+  return { kind: 'connect', url: link.url, platforms, message: `Ask the account owner to open this page (valid 1 hour) and connect ${platforms.join(', ')}; then post again.` };
+}
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * POST /api/post's answer: 200 (one result per network) or 202 held for approval (the same fields plus status and
  * approval_id; the owner decides in the dashboard, never a tool).
  */
-const PostToSocialOutput = p.PostResponse.extend({ status: z.literal('pending_approval').optional(), approval_id: z.string().optional() });
+const PostToSocialOutput = p.PostResponse.extend({
+  status: z.literal('pending_approval').optional(), approval_id: z.string().optional(), user_action: UserAction.optional(),
+});
 
 /** The post fields of POST /api/post, strict: an unknown field is refused, never ignored. */
 const PostInput = PostRequestSchema.strict();
 
-/** The 21 tools of the hosted MCP server (spec §4). No tool approves a post, changes guardrails or reads a secret. */
+/**
+ * The tools of the hosted MCP server (spec §4). Adding one is one `tool({...})` entry here: name, title, description,
+ * input (zod; every property needs a description, see schema-docs.ts), output (zod), annotations, the REST route it
+ * mirrors (scope and rate limit), run (the use case) and summary (the first line of the result text). No tool approves a post, changes guardrails or reads a secret. */
 export const TOOLS: ToolDef[] = [
   tool({
     name: 'list_platforms', title: 'List networks',
     description: 'The 16 networks: what each needs (credentials or OAuth sign-in, media rules) and whether it is available now.',
     input: NoInput, output: s.PlatformsResponse, annotations: READ,
-    run: async () => ({ platforms: PLATFORMS }),
+    run: async ({ deps }) => ({ platforms: await listPlatforms(deps) }),
     summary: (out) => `${plural(out.platforms.length, 'network')}.`,
   }),
   tool({
@@ -114,7 +153,7 @@ export const TOOLS: ToolDef[] = [
     name: 'create_connect_link', title: 'Create a connect link',
     description: 'A hosted page (1 hour, no login) where a person connects networks into one brand: give it to the person who owns the social accounts.',
     input: o.ConnectLinkBody, output: o.ConnectLinkResponse, annotations: CREATE, route: routes.postConnectLink,
-    run: async ({ deps, principal }, input) => createConnectLink(deps, principal.account, input),
+    run: async ({ deps, principal }, input) => createConnectLink(deps, principal.account, input, principal.actor),
     summary: (out) => `Connect link for brand ${out.brand_id}, valid 1 hour: ${out.url}`,
   }),
   tool({
@@ -150,8 +189,15 @@ export const TOOLS: ToolDef[] = [
     name: 'post_to_social', title: 'Publish a post',
     description: 'Publish now to one network (platform) or several (platforms): one result per network. Send an idempotency_key so that a retry never posts twice. A post an approval rule holds answers status pending_approval: the account owner decides, no tool can.',
     input: PostInput, output: PostToSocialOutput, annotations: PUBLISH, route: routes.postPost,
-    run: async ({ deps, principal }, input) => publishPost(deps, principal.account, validatePost(input), { source: 'api', wait: true, actor: principal.actor }),
-    summary: (out) => (out.status === 'pending_approval' ? `Post ${out.post_id} is held for the account owner's approval (${out.approval_id}); nothing was sent yet. ` : '') + `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? (r.status ?? 'ok') : (r.code ?? 'failed')}`).join(', ')}.`,
+    run: async (ctx, input) => {
+      const out = await publishPost(ctx.deps, ctx.principal.account, validatePost(input), { source: 'api', wait: true, actor: ctx.principal.actor });
+      const shown = { ...out, results: out.results.map(withMcpFix) };
+      const action = await userActionOf(ctx, shown);
+      return action ? { ...shown, user_action: action } : shown;
+    },
+    summary: (out) => (out.status === 'pending_approval' ? `Post ${out.post_id} is held for the account owner's approval (${out.approval_id}); nothing was sent yet. ` : '')
+      + `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? (r.status ?? 'ok') : (r.code ?? 'failed')}`).join(', ')}.`
+      + (out.user_action?.kind === 'connect' ? ` Action needed: ${out.user_action.message} ${out.user_action.url}` : ''),
   }),
   tool({
     name: 'schedule_post', title: 'Schedule a post',
@@ -223,7 +269,33 @@ export const TOOLS: ToolDef[] = [
     description: 'A hosted upload page (works once, for 1 hour) for a person to upload a photo or video; its media URL then goes in a post.',
     input: m.UploadLinkBody, output: m.UploadLinkResponse, annotations: CREATE, route: routes.postMediaUploadLink,
     run: async ({ deps, principal }, input) => createUploadLink(deps, principal.account.id, input),
-    summary: (out) => `Upload page, valid 1 hour: ${out.url}`,
+    summary: (out) => `Upload page, valid 1 hour: ${out.url} — give it to the person with the file; then call get_media_upload with token ${out.token} to learn when it arrived and get its media_url.`,
+  }),
+  tool({
+    name: 'get_media_upload', title: 'Get an uploaded file',
+    description: 'Whether the file of an upload link has arrived (status open, uploading, uploaded or expired) and, once uploaded, its media_url to put in a post (video_url, photo_url or media[].url). Call it after the person used the page; calling again is harmless.',
+    input: z.strictObject({ token: z.string().min(1).max(200).describe('The token answered by create_media_upload_link (the last part of its url)') }),
+    output: z.object({
+      status: z.enum(['open', 'uploading', 'uploaded', 'expired']), expires_at: z.string(), uploaded_at: z.string().optional(),
+      media: m.FinalizeResponse.optional(),
+    }),
+    annotations: { ...READ, idempotentHint: true }, route: routes.getMediaUploadLink,
+    run: async ({ deps, principal }, input) => uploadLinkMedia(deps, principal.account.id, input.token),
+    summary: (out) => (out.media ? `The file arrived: ${out.media.kind} ${out.media.content_type}, ${out.media.bytes} bytes; media_url ${out.media.media_url}`
+      : out.status === 'expired' ? 'The upload link expired before a file arrived: make a new one with create_media_upload_link.'
+        : out.status === 'uploading' ? 'The upload is in progress: call again in a few seconds.' : 'No file yet: the page has not been used; call again later.'),
+  }),
+  tool({
+    name: 'list_media', title: 'List uploaded media',
+    description: "The account's uploaded files (kept 30 days), newest first, each with the media_url to put in a post; paginated with before = next_before.",
+    input: z.strictObject({
+      limit: z.number().int().min(1).max(100).default(20).describe('How many files at most (1-100, default 20)'),
+      before: z.string().max(100).optional().describe('next_before of the previous page, for older files'),
+    }),
+    output: z.object({ media: z.array(m.FinalizeResponse.extend({ id: z.string(), uploaded_at: z.string().optional() })), next_before: z.string().nullable() }),
+    annotations: READ, route: routes.getMediaUploadLink,
+    run: async ({ deps, principal }, input) => listMedia(deps, principal.account.id, input),
+    summary: (out) => `${plural(out.media.length, 'file')}${out.next_before ? ' (more with before)' : ''}.`,
   }),
   tool({
     name: 'get_usage', title: 'Get usage',
@@ -238,6 +310,30 @@ export const TOOLS: ToolDef[] = [
     input: NoInput, output: o.XAddonResponse, annotations: READ, route: routes.getX,
     run: async ({ deps, principal }) => xAddon(deps, principal.account),
     summary: (out) => `X credits: ${out.left} of ${out.credits} left, resets ${out.resets_at}.`,
+  }),
+  tool({
+    name: 'get_connection_health', title: 'Get connection health',
+    description: "Every connection of the account (or of one brand) with its health: active, or reauth_required (the network said the sign-in expired); each unhealthy one with how to fix it. Reads the stored state only (no network call): check_connection re-checks one connection against its network.",
+    input: z.strictObject({ brand_id: z.string().max(100).optional().describe('Only this brand (an id from list_brands); default every brand') }),
+    output: z.object({
+      healthy: z.number().int(), unhealthy: z.number().int(),
+      connections: z.array(z.object({
+        id: z.string(), platform: z.string(), brand_id: z.string(), brand_name: z.string(), handle: z.string().optional(), status: z.string(),
+        ok: z.boolean(), fix: z.string().optional(),
+      })),
+    }),
+    annotations: READ, route: routes.getConnections,
+    run: (ctx, input) => connectionsHealth(ctx, input.brand_id),
+    summary: (out) => `${plural(out.healthy, 'healthy connection')}, ${out.unhealthy} needing attention${out.unhealthy ? ` (${out.connections.filter((c) => !c.ok).map((c) => `${c.platform} in ${c.brand_name}`).join(', ')})` : ''}.`,
+  }),
+  tool({
+    name: 'explain_error', title: 'Explain an error code',
+    description: 'What an error or result code means and how to fix it (naming the tool to use), e.g. not_connected, text_too_long, rate_limited. Every code this server answers is known.',
+    input: z.strictObject({ code: z.string().min(1).max(80).describe(`A code from a failed call or a network result, e.g. not_connected. Known: ${KNOWN_CODES.join(', ')}`) }),
+    output: z.object({ code: z.string(), known: z.boolean(), what: z.string(), fix: z.string(), doc: z.string() }),
+    annotations: READ,
+    run: async (_ctx, input) => explainCode(input.code),
+    summary: (out) => `${out.code}: ${out.what} Fix: ${out.fix}`,
   }),
 ];
 

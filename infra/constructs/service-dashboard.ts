@@ -57,6 +57,9 @@ export class ServiceDashboard extends Construct {
           graph('Network latency p90 (ms)', [search(s, 'NetworkLatency', ['platform'], 'p90', '')]),
         ],
         [
+          graph('Networks re-driven by the publish sweep', [serviceMetric(s, 'NetworksRedriven', {}, { statistic: 'Sum' })], 24),
+        ],
+        [
           graph('Webhook deliveries by outcome', [search(s, 'WebhookDeliveries', ['outcome'], 'Sum', '')], 8),
           graph('Webhook backlog age (max, ms)', [serviceMetric(s, 'WebhookBacklogAge', {}, { statistic: 'Maximum' })], 8),
           graph('Cold starts by function', [search(s, 'ColdStart', ['function_name'], 'Sum', '')], 8),

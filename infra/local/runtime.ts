@@ -19,6 +19,7 @@ import { startTimerPoller } from './timer-poller';
 import { startMediaSweep } from './media-sweep';
 import { Sandbox } from './sandbox';
 import { sandboxEnvironment, sandboxRoutes, simulatedNetworks } from './sandbox/wiring';
+import { startupSweeps } from './startup-sweeps';
 
 export interface LocalOptions {
   /** HTTP port (0 = random). */
@@ -65,6 +66,8 @@ export const MEDIA_BUCKET = 'media';
  */
 export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntime> {
   const log = opts.log ?? (() => undefined);
+  // no worker of this process exists before this instant: an older claim belongs to a previous process, dead for sure
+  const startedAt = (opts.clock ?? Date).now();
   // a bad environment stops here, before anything starts, with one line naming the variable
   const given = parseConfig({ ...process.env, ...opts.env });
   const sandbox = given.NETWORKS === 'sandbox' ? new Sandbox() : undefined;
@@ -80,7 +83,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     RUNTIME: 'local', TABLE_NAME, MEDIA_BUCKET, DATA_DIR: dataDir, AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     DYNAMODB_ENDPOINT: dynamo.endpoint, S3_ENDPOINT: s3.endpoint, SQS_ENDPOINT: sqs.endpoint,
-    DYNAMODB_SOCKET: dynamo.socketPath,
+    DYNAMODB_SOCKET: dynamo.socketPath, LOCAL_STARTED_AT_MS: String(startedAt),
     ...Object.fromEntries(workers.map((w) => [w.queueEnv, queues[w.id].url])),
     ...opts.env,
   });
@@ -131,6 +134,8 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   }));
   // Stored media is deleted after 30 days: the bucket lifecycle rule and TTL in AWS, this sweep locally.
   const mediaSweep = startMediaSweep(getDeps, { onError });
+  // the queues are in memory: whatever the previous process had queued or was doing is re-driven from the table now
+  await startupSweeps(getDeps(), log);
 
   return {
     url, port: http.port, dataDir, networks: given.NETWORKS, sandbox, explicitNetworks,
@@ -154,6 +159,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
       await s3.stop();
       await dynamo.stop();
       delete process.env.DYNAMODB_SOCKET;
+      delete process.env.LOCAL_STARTED_AT_MS;
       setDeps(undefined);
       resetConfig();
     },

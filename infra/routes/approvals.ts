@@ -19,10 +19,10 @@ export const approvalsRoutes = {
     responses: { 200: { description: 'Approval', schema: a.ApprovalResponse }, 404: E('approval_not_found'), ...std },
   },
   postApprovalClientLink: {
-    id: 'post-approval-client-link', method: 'POST', path: '/api/approvals/{id}/client-link', tag: 'Approvals', auth: 'key', grants: ['table'],
-    summary: 'A signed single-use link for a client approver (no account needed), 72 hours; Pro and above',
+    id: 'post-approval-client-link', method: 'POST', path: '/api/approvals/{id}/client-link', tag: 'Approvals', auth: 'session', grants: ['table'],
+    summary: 'A signed single-use link for a client approver (no account needed), 72 hours; Pro and above. Dashboard session and CSRF only: an API key or AI app never gets one (403 session_required)',
     params: s.IdParams,
-    responses: { 200: { description: 'The link', schema: a.ClientLinkResponse }, 402: E('plan_feature (pro)'), 404: E('approval_not_found'), 409: E('approval_decided'), ...std },
+    responses: { 200: { description: 'The link', schema: a.ClientLinkResponse }, 402: E('plan_feature (pro)'), 403: E('session_required (an API key or MCP token), csrf_failed'), 404: E('approval_not_found'), 409: E('approval_decided') },
   },
   getReview: {
     id: 'get-review', method: 'GET', path: '/review/{token}', tag: 'Approvals', auth: 'open', grants: ['table'],

@@ -43,7 +43,7 @@ export const dashboardRoutes = {
     id: 'post-dashboard-sign-in-link', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-in/link', tag: 'Dashboard', auth: 'open', grants: ['table'],
     summary: 'The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
-    responses: { 303: { description: 'Signed in: to the return path' }, 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
+    responses: { 303: { description: 'Signed in: to the return path' }, 403: E('cross_site_form: posted from another site (no session is set)'), 404: { description: 'Unknown link (HTML)' }, 410: { description: 'Used or expired link (HTML)' } },
   },
   postDashboardSignOut: {
     id: 'post-dashboard-sign-out', stack: 'Dashboard', method: 'POST', path: '/dashboard/sign-out', tag: 'Dashboard', auth: 'session', grants: ['table'],
@@ -74,6 +74,12 @@ export const dashboardRoutes = {
     summary: 'The owner approves (publishes) or rejects (with a note) a held post',
     params: s.IdParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
     responses: { 303: { description: 'Back to the approvals page' }, 403: E('session_required, csrf_failed'), 404: E('approval_not_found'), 409: { description: 'Already decided (HTML)' } },
+  },
+  postDashboardApprovalClientLink: {
+    id: 'post-dashboard-approval-client-link', stack: 'Dashboard', method: 'POST', path: '/dashboard/approvals/{id}/client-link', tag: 'Dashboard', auth: 'session', grants: ['table', 'ses'],
+    summary: 'The owner sends a held post to a client approver (Pro and above): a single-use 72-hour review link, shown and optionally emailed',
+    params: s.IdParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 200: { description: 'The link (HTML)', contentType: 'text/html' }, 402: { description: 'Below Pro (HTML)' }, 403: E('session_required, csrf_failed'), 404: { description: 'No such approval (HTML)' }, 409: { description: 'Already decided (HTML)' } },
   },
   postDashboardApprovalRules: {
     id: 'post-dashboard-approval-rules', stack: 'Dashboard', method: 'POST', path: '/dashboard/approvals/rules', tag: 'Dashboard', auth: 'session', grants: ['table'],

@@ -4,6 +4,7 @@ import * as p from '../../shared/api/publish-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import * as a from '../../shared/api/approval-schemas';
 import { PostRequestSchema } from '../../shared/app/publish/request';
+import { ValidateRequestSchema } from '../../shared/app/publish/validate-request';
 import { E, std } from './errors';
 
 /** The Publishing routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
@@ -15,7 +16,8 @@ export const publishingRoutes = {
     responses: {
       200: { description: 'One result per network, in request order', schema: p.PostResponse },
       202: { description: 'Held for approval: every network pending_approval, nothing sent (issue 16)', schema: a.HeldPostResponse },
-      400: E('invalid_request, caption_is_json, empty_text'), 404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
+      400: E('invalid_request, caption_is_json, empty_text'), 403: E('key_scope, brand_not_allowed, key_monthly_cap_reached'),
+      404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
     },
   },
   getPostStatus: {
@@ -40,5 +42,15 @@ export const publishingRoutes = {
     id: 'get-x', method: 'GET', path: '/api/x', tag: 'Publishing', auth: 'key', scope: 'read', grants: ['table'],
     summary: "The X add-on: its credit rules, the plan's credits, used, left and the reset date",
     responses: { 200: { description: 'X credits', schema: o.XAddonResponse }, ...std },
+  },
+  postValidate: {
+    id: 'post-validate', method: 'POST', path: '/api/validate', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt'],
+    summary: 'Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent',
+    body: ValidateRequestSchema, timeoutSeconds: 29,
+    responses: {
+      200: { description: 'Per network ok, or the code, what and fix it would fail with', schema: p.ValidateResponse },
+      400: E('invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached'), 403: E('key_scope, brand_not_allowed, key_monthly_cap_reached'),
+      404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
+    },
   },
 } as const satisfies Record<string, RouteDef>;

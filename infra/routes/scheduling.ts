@@ -13,7 +13,7 @@ export const schedulingRoutes = {
     responses: {
       200: { description: 'Scheduled', schema: sch.ScheduleCreated },
       400: E('invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached'),
-      404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
+      403: E('key_scope, brand_not_allowed'), 404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
     },
   },
   getSchedules: {
@@ -55,7 +55,7 @@ export const schedulingRoutes = {
     body: RecurringRequestSchema,
     responses: {
       200: { description: 'Created', schema: sch.RecurringView },
-      400: E('invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached'), 404: E('brand_not_found'), 409: E('ambiguous_brand'), ...std,
+      400: E('invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached'), 403: E('key_scope, brand_not_allowed'), 404: E('brand_not_found'), 409: E('ambiguous_brand'), ...std,
     },
   },
   getRecurringList: {

@@ -34,6 +34,9 @@ export interface ApiStackProps extends StackProps {
   reservedConcurrency?: Record<string, number>;
   /** With the edge stack (-c waf=true): the secret origin header CloudFront sends (EDGE_ORIGIN_SECRET). */
   edgeOriginSecret?: string;
+  // --- MCP for browser clients (issue 25)
+  /** Browser origins allowed on the MCP and OAuth endpoints besides publicBaseUrl's (MCP_ALLOWED_ORIGINS, comma-separated). */
+  mcpAllowedOrigins?: string;
 }
 
 const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
@@ -182,6 +185,7 @@ export class ApiStack extends Stack {
     this.functionEnvironment = serviceEnvironment({
       data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix, billingSsmPrefix,
       bedrockModelId, ...(props.edgeOriginSecret ? { edgeOriginSecret: props.edgeOriginSecret } : {}),
+      ...(props.mcpAllowedOrigins ? { mcpAllowedOrigins: props.mcpAllowedOrigins } : {}),
     });
     this.grantTargets = {
       table: data.table,
@@ -284,7 +288,7 @@ export function routeThrottle(r: Pick<RouteDef, 'auth' | 'timeoutSeconds'>): { T
 export function serviceEnvironment(o: {
   data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string; billingSsmPrefix?: string;
   bedrockModelId?: string;
-  edgeOriginSecret?: string;
+  edgeOriginSecret?: string; mcpAllowedOrigins?: string;
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -307,6 +311,7 @@ export function serviceEnvironment(o: {
     POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
     BEDROCK_MODEL_ID: o.bedrockModelId,
     EDGE_ORIGIN_SECRET: o.edgeOriginSecret,
+    MCP_ALLOWED_ORIGINS: o.mcpAllowedOrigins,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }

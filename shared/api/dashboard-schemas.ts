@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PLATFORM_NAMES } from '../domain/platforms';
+import { DisplayName } from './schemas';
 
 /** Query and form shapes of the dashboard pages (issue 16). Forms arrive url-encoded; `csrf` is checked by the middleware. */
 export const SignInQuery = z.strictObject({ return: z.string().max(500).optional() });
@@ -33,7 +34,7 @@ const optInt = (min: number, max: number) => z.preprocess((v) => (v === '' || v 
 const checkbox = z.enum(['on']).optional();
 /** API keys page actions (one form per action; `action` says which). */
 export const KeysForm = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('create'), name: z.string().trim().max(100).optional(), expires_in_days: optInt(1, 3650) }),
+  z.strictObject({ action: z.literal('create'), name: blank(DisplayName), expires_in_days: optInt(1, 3650) }),
   z.strictObject({ action: z.literal('revoke'), key_id: z.string().min(1).max(100) }),
   z.strictObject({
     action: z.literal('guardrails'), key_id: z.string().min(1).max(100), monthly_post_cap: optInt(0, 1_000_000),
@@ -46,8 +47,8 @@ export const KEYS_FORM_LISTS = ['allowed_platforms', 'allowed_brands'] as const;
 const id = z.string().min(1).max(100);
 /** Brands page actions. Slots are one text field: HH:MM times separated by commas or spaces. */
 export const BrandsForm = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('create'), name: z.string().trim().min(1).max(100) }),
-  z.strictObject({ action: z.literal('update'), brand_id: id, name: z.string().trim().min(1).max(100), timezone: z.string().min(1).max(64), slots: z.string().max(400) }),
+  z.strictObject({ action: z.literal('create'), name: DisplayName }),
+  z.strictObject({ action: z.literal('update'), brand_id: id, name: DisplayName, timezone: z.string().min(1).max(64), slots: z.string().max(400) }),
 ]);
 /** Connections page actions. */
 export const ConnectionsForm = z.discriminatedUnion('action', [
@@ -67,8 +68,8 @@ export const WebhooksQuery = z.strictObject({ done: z.string().max(40).optional(
 /** Branding (white label) of the account or one brand. */
 export const BrandingForm = z.strictObject({
   scope: id,
-  display_name: z.string().trim().min(1).max(80),
-  logo_url: blank(z.url({ protocol: /^https?$/ }).max(2000)),
+  display_name: DisplayName.max(80),
+  logo_url: blank(z.url({ protocol: /^https$/, error: 'the logo URL must start with https://' }).max(2000)),
   accent: blank(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')),
   support_email: blank(z.email().max(254)),
 });

@@ -31,6 +31,11 @@ export const NetworkResultSchema = z.object({
   retry_after: z.number().optional(), upgrade_url: z.string().optional(), id: z.string().optional(), url: z.string().optional(),
 }).meta({ id: 'NetworkResult' });
 export const PostResponse = z.object({ post_id: z.string(), brand_id: z.string(), results: z.array(NetworkResultSchema) });
+/** POST /api/validate: per network ok, or the failure the real send would answer. */
+export const ValidateResponse = z.object({
+  ok: z.boolean(), brand_id: z.string(), pending_approval: z.boolean(), run_at: z.string().optional(), media_checked: z.boolean(),
+  results: z.array(NetworkResultSchema),
+}).meta({ id: 'ValidateResponse' });
 export const StatusQuery = z.object({ platform: z.string().min(1).max(40), id: z.string().min(1).max(300) });
 export const StatusResponse = z.object({ platform: z.string(), id: z.string(), post_id: z.string(), status: z.string() }).catchall(z.unknown());
 export const PostsQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).default(20), before: z.string().max(40).optional() });

@@ -5,7 +5,7 @@ import { KEY_SCOPES } from '../domain/api-key';
 import { isSafeDisplayText, UNSAFE_DISPLAY_TEXT } from '../domain/display-text';
 
 /** A one-line display field (brand and key names): trimmed, 1–100 characters, no control or bidi-override characters. */
-const DisplayName = z.string().trim().min(1).max(100).refine((v) => isSafeDisplayText(v), UNSAFE_DISPLAY_TEXT);
+export const DisplayName = z.string().trim().min(1).max(100).refine((v) => isSafeDisplayText(v), UNSAFE_DISPLAY_TEXT);
 
 /** Request and response schemas of the account side of the API (OpenAPI is generated from these). */
 

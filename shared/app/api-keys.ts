@@ -4,6 +4,8 @@ import type { Principal } from './auth';
 import { ForbiddenError, NotFoundError } from '../domain/errors';
 import { generateApiKey, keyPrefix, scopesOf, sha256Hex, KEY_SCOPES, type KeyScope } from '../domain/api-key';
 import { isId, newId } from '../domain/ids';
+import { limitsAnything } from '../domain/guardrails';
+import { loadGuardrails } from './guardrails/enforce';
 
 export interface KeyView {
   id: string;
@@ -37,13 +39,18 @@ function refuseWider(issuer: Issuer, scopes: readonly KeyScope[]) {
  * The new key is never wider than the issuing key: its scopes (default: the issuer's) must be among the issuer's
  * (403 key_scope), and it expires no later than the issuer (403 key_expiry when expires_in_days asks for later;
  * without expires_in_days it expires with the issuer, or never when the issuer never expires).
+ * A key with guardrails in force (its own, or those of a key above it) mints no key at all (403 key_guardrails); a
+ * key minted by a key records the keys above it, whose guardrails bind it too (decisions.md "Authority").
  */
 export async function createApiKey(
-  deps: Pick<Deps, 'keys' | 'clock'>, accountId: string,
+  deps: Pick<Deps, 'keys' | 'clock' | 'guardrails'>, accountId: string,
   input: { name?: string; expires_in_days?: number; scopes?: KeyScope[] }, issuer?: Issuer,
 ) {
   const scopes = KEY_SCOPES.filter((s) => (input.scopes ?? issuer?.scopes ?? KEY_SCOPES).includes(s));
   refuseWider(issuer, scopes);
+  if (issuer && limitsAnything(await loadGuardrails(deps, accountId, { kind: 'key', id: issuer.key.id, above: issuer.key.above }))) {
+    throw new ForbiddenError('A key with guardrails (its own or those of the key that made it) cannot create keys: create them from the dashboard', { code: 'key_guardrails' });
+  }
   const now = deps.clock.now();
   const limit = issuer?.key.expires_at;
   const expiresAt = input.expires_in_days ? new Date(now + input.expires_in_days * 86_400_000).toISOString() : limit;
@@ -60,6 +67,7 @@ export async function createApiKey(
     created_at: new Date(now).toISOString(),
     expires_at: expiresAt,
     scopes,
+    ...(issuer ? { above: [issuer.key.id, ...(issuer.key.above ?? [])] } : {}),
   };
   await deps.keys.create(record);
   return { ...view(record), api_key: secret };

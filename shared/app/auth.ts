@@ -9,6 +9,8 @@ import { isWellFormedApiKey, scopesOf, sha256Hex, type KeyScope } from '../domai
 export interface Actor {
   kind: 'key' | 'app';
   id: string;
+  /** A key minted by a key: the keys above it, nearest first; their guardrails bind it too (domain/guardrails.ts). */
+  above?: string[];
 }
 
 export interface Principal {
@@ -39,7 +41,7 @@ export async function authenticate(deps: Pick<Deps, 'keys' | 'accounts' | 'clock
   if (!key) throw new UnauthorizedError('The API key is not valid');
   if (key.revoked_at) throw new UnauthorizedError('The API key was revoked');
   if (key.expires_at && Date.parse(key.expires_at) <= deps.clock.now()) throw new UnauthorizedError('The API key has expired');
-  const actor: Actor = { kind: 'key', id: key.id };
+  const actor: Actor = { kind: 'key', id: key.id, ...(key.above?.length ? { above: key.above } : {}) };
   const publishContext = opts.publishing ? deps.publishContext : undefined;
   const loaded = publishContext ? await loadPublishingAccount({ accounts: deps.accounts, clock: deps.clock, publishContext }, key.account_id, actor) : undefined;
   const context = loaded?.context;

@@ -13,9 +13,11 @@ import { networkContext } from './network-context';
 import { freshCredentials, signInLost, type FreshCredentialsDeps } from './oauth/credentials';
 import { connectionContext } from './security/contexts';
 import { URL_FIELDS } from './security/credential-targets';
+import { checkBrandAllowed, loadGuardrails } from './guardrails/enforce';
+import type { Actor } from './auth';
 
 /** What connecting a credential network reaches: the brand, the network's verify call and the encrypted connection. */
-export type ConnectDeps = Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'media' | 'networks' | 'pace' | 'settings'>;
+export type ConnectDeps = Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'guardrails' | 'media' | 'networks' | 'pace' | 'settings'>;
 /** What a health check reaches: the connection's fresh credentials (renewed or marked lost) and the network. */
 export type ConnectionHealthDeps = FreshCredentialsDeps & Pick<Deps, 'networks'>;
 
@@ -42,6 +44,17 @@ export async function targetBrand(deps: Pick<Deps, 'brands'>, account: Account, 
   throw new BadRequestError('This account has several brands: send brand_id to say which brand the connection belongs to', { code: 'brand_required', details: { brands: brands.map((b) => b.id) } });
 }
 
+/**
+ * The brand a key or AI app targets when it changes connections (connect, OAuth sign-in, connect link): as
+ * targetBrand, and within the actor's allowed brands (403 brand_not_allowed), so a brand-limited actor never reaches
+ * another brand's connections. Without an actor (the owner's dashboard, a connect link's page) the brand is not limited.
+ */
+export async function targetBrandFor(deps: Pick<Deps, 'brands' | 'guardrails'>, account: Account, brandId: string | undefined, actor: Actor | undefined): Promise<Brand> {
+  const brand = await targetBrand(deps, account, brandId);
+  if (actor) checkBrandAllowed(await loadGuardrails(deps, account.id, actor), brand.id);
+  return brand;
+}
+
 function normaliseUrl(value: string): string {
   const v = value.trim();
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? v : `https://${v}`;
@@ -55,7 +68,7 @@ function normaliseUrl(value: string): string {
  * 4. Prove the credentials against the network (adapter.verify); nothing is saved on failure.
  * 5. Encrypt the normalised credentials and save the brand's connection (replacing an earlier one).
  */
-export async function connect(deps: ConnectDeps, account: Account, input: { platform: string; credentials: Record<string, unknown>; brand_id?: string }) {
+export async function connect(deps: ConnectDeps, account: Account, input: { platform: string; credentials: Record<string, unknown>; brand_id?: string }, actor?: Actor) {
   if (!isPlatformName(input.platform)) throw new BadRequestError(`Unknown network: ${input.platform}; GET /api/platforms lists them`, { details: { platforms: [input.platform] } });
   const platform = input.platform;
   const info = platformInfo(platform);
@@ -64,7 +77,7 @@ export async function connect(deps: ConnectDeps, account: Account, input: { plat
       details: { platform, oauth_url: `/api/oauth/${platform}/url`, ...explain('oauth_platform') },
     });
   }
-  const brand = await targetBrand(deps, account, input.brand_id);
+  const brand = await targetBrandFor(deps, account, input.brand_id, actor);
   const allowed = [...info.fields, ...(info.optional_fields ?? [])];
   const extra = Object.keys(input.credentials).filter((k) => !allowed.includes(k));
   const missing = info.fields.filter((f) => typeof input.credentials[f] !== 'string' || (input.credentials[f] as string).trim() === '');
@@ -111,8 +124,15 @@ export async function listConnections(deps: Pick<Deps, 'brands' | 'connections'>
   };
 }
 
-export async function disconnect(deps: Pick<Deps, 'connections'>, accountId: string, connectionId: string) {
-  if (!isId('con', connectionId) || !(await deps.connections.delete(accountId, connectionId))) throw new NotFoundError('No such connection');
+/** DELETE /api/connections/{id}: a key or AI app limited to some brands removes only their connections (403 brand_not_allowed). */
+export async function disconnect(deps: Pick<Deps, 'connections' | 'guardrails'>, accountId: string, connectionId: string, actor?: Actor) {
+  if (!isId('con', connectionId)) throw new NotFoundError('No such connection');
+  const guard = actor ? await loadGuardrails(deps, accountId, actor) : undefined;
+  if (guard?.allowed_brands) {
+    const target = (await deps.connections.listByAccount(accountId)).find((c) => c.id === connectionId);
+    if (target) checkBrandAllowed(guard, target.brand_id);
+  }
+  if (!(await deps.connections.delete(accountId, connectionId))) throw new NotFoundError('No such connection');
   return { id: connectionId, deleted: true };
 }
 

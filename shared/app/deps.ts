@@ -86,6 +86,10 @@ export interface Deps {
     networkTimeoutMs: number;
     /** How long POST /api/post waits for the workers' results (ms). */
     publishWaitMs: number;
+    /** A network still queued or claimed this long is re-driven by the reconciliation sweep (ms). */
+    reconcileAfterMs?: number;
+    /** Local runtime: claims older than this (ms) belong to workers of a previous process, dead for sure. */
+    claimsDeadBefore?: number;
     /** Local benchmarks only: request rate limits off. */
     rateLimitsOff?: boolean;
     // --- AI drafts (issue 12)

@@ -69,7 +69,7 @@ export function defaultBrandId(accountId: string): string {
  * Opens a confirmation link: consumes the token once (410 when used or expired), verifies the account and issues
  * a new API key, shown once.
  */
-export async function confirmSignup(deps: Pick<Deps, 'accounts' | 'clock' | 'keys' | 'tokens'>, token: string) {
+export async function confirmSignup(deps: Pick<Deps, 'accounts' | 'clock' | 'guardrails' | 'keys' | 'tokens'>, token: string) {
   const res = await deps.tokens.consume(SIGNUP_TOKEN, sha256Hex(token), deps.clock.now());
   if (!res.ok) {
     throw new GoneError(res.reason === 'used' ? 'This link was used already: sign up again to get a new link' : 'This link is not valid or has expired: sign up again to get a new link', { code: 'link_expired' });

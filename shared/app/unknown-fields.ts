@@ -105,3 +105,16 @@ export function unknownFieldError(fields: UnknownField[], where: 'body' | 'query
     },
   });
 }
+
+/**
+ * Keys no schema can name (`__proto__`): JSON.parse keeps them as own fields, but an object built from them drops
+ * them silently (the assignment sets the prototype). Answers their dotted paths, at any depth, to refuse them.
+ */
+export function prototypeKeys(value: unknown, at: string[] = []): UnknownField[] {
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => prototypeKeys(v, [...at, String(i)]));
+  return Object.keys(value).flatMap((k) => [
+    ...(k === '__proto__' ? [{ field: [...at, k].join('.') }] : []),
+    ...prototypeKeys((value as Record<string, unknown>)[k], [...at, k]),
+  ]);
+}

@@ -55,9 +55,9 @@ export async function usage(deps: Pick<Deps, 'counters' | 'clock'>, account: Acc
 }
 
 /** GET /api/me: the account, its plan, usage and a summary of brands and connections. */
-export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'connections' | 'guardrails'>, account: Account, keyId: string) {
+export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'connections' | 'guardrails'>, account: Account, keyId: string, above?: string[]) {
   const [u, brands, connections, guardrails] = await Promise.all([
-    usage(deps, account, keyId), deps.brands.list(account.id), deps.connections.listByAccount(account.id), guardrailsView(deps, account.id, { kind: 'key', id: keyId }),
+    usage(deps, account, keyId), deps.brands.list(account.id), deps.connections.listByAccount(account.id), guardrailsView(deps, account.id, { kind: 'key', id: keyId, ...(above?.length ? { above } : {}) }),
   ]);
   const by_platform: Record<string, number> = {};
   for (const c of connections) by_platform[c.platform] = (by_platform[c.platform] ?? 0) + 1;
@@ -69,7 +69,7 @@ export async function me(deps: Pick<Deps, 'counters' | 'clock' | 'brands' | 'con
     brands: brands.map((b) => ({ id: b.id, name: b.name })),
     connections: { total: connections.length, by_platform },
     redirect_origins: account.redirect_origins ?? [],
-    /** The calling key's own guardrails, read-only (set from the dashboard). */
+    /** The calling key's guardrails in force (its own and those of the keys above it), read-only (set from the dashboard). */
     guardrails,
   };
 }

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The networks, what each needs, and whether it is available now */
+        /**
+         * The networks, what each needs, and whether it is available now
+         * @description The networks, what each needs, and whether it is available now. Auth: none.
+         */
         get: operations["get-platforms"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plans and their limits */
+        /**
+         * Plans and their limits
+         * @description Plans and their limits. Auth: none.
+         */
         get: operations["get-plans"];
         put?: never;
         post?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 document */
+        /**
+         * This OpenAPI 3.1 document
+         * @description This OpenAPI 3.1 document. Auth: none.
+         */
         get: operations["get-openapi"];
         put?: never;
         post?: never;
@@ -64,7 +73,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign up: emails a one-time confirmation link that issues the first API key (5 an hour per IP, 3 a day per email) */
+        /**
+         * Sign up: emails a one-time confirmation link that issues the first API key (5 an hour per IP, 3 a day per email)
+         * @description Sign up: emails a one-time confirmation link that issues the first API key (5 an hour per IP, 3 a day per email). Auth: none.
+         */
         post: operations["post-signup"];
         delete?: never;
         options?: never;
@@ -79,10 +91,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it */
+        /**
+         * Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it
+         * @description Open the emailed link: a page with one button that confirms (POST); opening it uses nothing, so mail scanners cannot spend it. Auth: none.
+         */
         get: operations["get-signup-confirm"];
         put?: never;
-        /** Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form) */
+        /**
+         * Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form)
+         * @description Confirm the email with the emailed token: verifies it and answers the first API key once (JSON {token}; the page posts a form). Auth: none. Limit: 30 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-signup-confirm"];
         delete?: never;
         options?: never;
@@ -97,14 +115,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account, its plan, usage, brands and connections */
+        /**
+         * The account, its plan, usage, brands and connections
+         * @description The account, its plan, usage, brands and connections. Auth: an API key with the read scope.
+         */
         get: operations["get-me"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Account settings: the https origins redirect_after may lead to (besides this service) */
+        /**
+         * Account settings: the https origins redirect_after may lead to (besides this service)
+         * @description Account settings: the https origins redirect_after may lead to (besides this service). Auth: an API key with the manage scope.
+         */
         patch: operations["patch-me"];
         trace?: never;
     };
@@ -115,7 +139,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For each plan limit: limit, used, remaining, resets_at */
+        /**
+         * For each plan limit: limit, used, remaining, resets_at
+         * @description For each plan limit: limit, used, remaining, resets_at. Auth: an API key with the read scope.
+         */
         get: operations["get-usage"];
         put?: never;
         post?: never;
@@ -132,10 +159,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API keys (prefixes only) */
+        /**
+         * List API keys (prefixes only)
+         * @description List API keys (prefixes only). Auth: an API key with the read scope.
+         */
         get: operations["get-keys"];
         put?: never;
-        /** Create an API key (secret shown once); 20 a day per account */
+        /**
+         * Create an API key (secret shown once); 20 a day per account
+         * @description Create an API key (secret shown once); 20 a day per account. Auth: an API key with the manage scope. Limit: 20 requests per 86400 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-keys"];
         delete?: never;
         options?: never;
@@ -153,7 +186,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key at once */
+        /**
+         * Revoke an API key at once
+         * @description Revoke an API key at once. Auth: an API key with the manage scope.
+         */
         delete: operations["delete-key"];
         options?: never;
         head?: never;
@@ -167,10 +203,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List brands */
+        /**
+         * List brands
+         * @description List brands. Auth: an API key with the read scope.
+         */
         get: operations["get-brands"];
         put?: never;
-        /** Create a brand (plan brand limit: 400 brand_limit_reached) */
+        /**
+         * Create a brand (plan brand limit: 400 brand_limit_reached)
+         * @description Create a brand (plan brand limit: 400 brand_limit_reached). Auth: an API key with the manage scope.
+         */
         post: operations["post-brands"];
         delete?: never;
         options?: never;
@@ -191,7 +233,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a brand or set its timezone and posting slots */
+        /**
+         * Rename a brand or set its timezone and posting slots
+         * @description Rename a brand or set its timezone and posting slots. Auth: an API key with the manage scope.
+         */
         patch: operations["patch-brand"];
         trace?: never;
     };
@@ -204,7 +249,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Connect a credential network: the credentials are checked against the network, then stored encrypted */
+        /**
+         * Connect a credential network: the credentials are checked against the network, then stored encrypted
+         * @description Connect a credential network: the credentials are checked against the network, then stored encrypted. Auth: an API key with the manage scope.
+         */
         post: operations["post-connect"];
         delete?: never;
         options?: never;
@@ -219,7 +267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What is connected, per brand (never the credentials) */
+        /**
+         * What is connected, per brand (never the credentials)
+         * @description What is connected, per brand (never the credentials). Auth: an API key with the read scope.
+         */
         get: operations["get-connections"];
         put?: never;
         post?: never;
@@ -239,7 +290,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Disconnect a network */
+        /**
+         * Disconnect a network
+         * @description Disconnect a network. Auth: an API key with the manage scope.
+         */
         delete: operations["delete-connection"];
         options?: never;
         head?: never;
@@ -253,7 +307,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check the stored credentials against the network again (240 an hour per account) */
+        /**
+         * Check the stored credentials against the network again (240 an hour per account)
+         * @description Check the stored credentials against the network again (240 an hour per account). Auth: an API key with the read scope. Limit: 240 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         get: operations["get-connect-health"];
         put?: never;
         post?: never;
@@ -272,7 +329,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish to one or many networks in parallel: one result per network (60 a minute per account) */
+        /**
+         * Publish to one or many networks in parallel: one result per network (60 a minute per account)
+         * @description Publish to one or many networks in parallel: one result per network (60 a minute per account). Auth: an API key with the publish scope. Limit: 60 requests per 60 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-post"];
         delete?: never;
         options?: never;
@@ -287,7 +347,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A network's status for a post, by our post id (pst_…) or the network's own post id */
+        /**
+         * A network's status for a post, by our post id (pst_…) or the network's own post id
+         * @description A network's status for a post, by our post id (pst_…) or the network's own post id. Auth: an API key with the read scope.
+         */
         get: operations["get-post-status"];
         put?: never;
         post?: never;
@@ -304,7 +367,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Post history with results, newest first */
+        /**
+         * Post history with results, newest first
+         * @description Post history with results, newest first. Auth: an API key with the read scope.
+         */
         get: operations["get-posts"];
         put?: never;
         post?: never;
@@ -321,15 +387,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post with each network result and the events recorded for it */
+        /**
+         * One post with each network result and the events recorded for it
+         * @description One post with each network result and the events recorded for it. Auth: an API key with the read scope.
+         */
         get: operations["get-post"];
         put?: never;
         post?: never;
-        /** Delete a published post on its networks (or ?platforms=): one result per network; deleting again answers deleted without a network call */
+        /**
+         * Delete a published post on its networks (or ?platforms=): one result per network; deleting again answers deleted without a network call
+         * @description Delete a published post on its networks (or ?platforms=): one result per network; deleting again answers deleted without a network call. Auth: an API key with the publish scope.
+         */
         delete: operations["delete-post"];
         options?: never;
         head?: never;
-        /** Edit a published post's text (and per_platform text / title) where the network allows it: one result per network */
+        /**
+         * Edit a published post's text (and per_platform text / title) where the network allows it: one result per network
+         * @description Edit a published post's text (and per_platform text / title) where the network allows it: one result per network. Auth: an API key with the publish scope.
+         */
         patch: operations["patch-post"];
         trace?: never;
     };
@@ -342,7 +417,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start an upload: a presigned PUT bound to the content type and size (at most 50 MB); 60 an hour per account */
+        /**
+         * Start an upload: a presigned PUT bound to the content type and size (at most 50 MB); 60 an hour per account
+         * @description Start an upload: a presigned PUT bound to the content type and size (at most 50 MB); 60 an hour per account. Auth: an API key with the publish scope. Limit: 60 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-media-upload-url"];
         delete?: never;
         options?: never;
@@ -357,7 +435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload */
+        /**
+         * Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload
+         * @description Finish an upload: checks the stored file (size, type, first bytes) and answers media_url; 404 before the upload. Auth: an API key with the publish scope.
+         */
         get: operations["get-media-finalize"];
         put?: never;
         post?: never;
@@ -376,7 +457,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosted upload page for someone without an account (works once, for 1 hour); 30 an hour per account */
+        /**
+         * A hosted upload page for someone without an account (works once, for 1 hour); 30 an hour per account
+         * @description A hosted upload page for someone without an account (works once, for 1 hour); 30 an hour per account. Auth: an API key with the publish scope. Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-media-upload-link"];
         delete?: never;
         options?: never;
@@ -391,7 +475,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where an upload link stands (open, uploading, uploaded, expired) and the uploaded file's path */
+        /**
+         * Where an upload link stands (open, uploading, uploaded, expired) and the uploaded file's path
+         * @description Where an upload link stands (open, uploading, uploaded, expired) and the uploaded file's path. Auth: an API key with the read scope.
+         */
         get: operations["get-media-upload-link"];
         put?: never;
         post?: never;
@@ -408,7 +495,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The hosted upload page of an upload link (HTML; no login, only the token) */
+        /**
+         * The hosted upload page of an upload link (HTML; no login, only the token)
+         * @description The hosted upload page of an upload link (HTML; no login, only the token). Auth: none. Limit: 120 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         get: operations["get-media-upload-page"];
         put?: never;
         post?: never;
@@ -427,7 +517,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Called by the upload page: a presigned PUT for the link's account (token only) */
+        /**
+         * Called by the upload page: a presigned PUT for the link's account (token only)
+         * @description Called by the upload page: a presigned PUT for the link's account (token only). Auth: none. Limit: 30 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-media-upload-link-url"];
         delete?: never;
         options?: never;
@@ -444,7 +537,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Called by the upload page after the PUT: checks the file and closes the link (single use) */
+        /**
+         * Called by the upload page after the PUT: checks the file and closes the link (single use)
+         * @description Called by the upload page after the PUT: checks the file and closes the link (single use). Auth: none. Limit: 60 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-media-upload-link-complete"];
         delete?: never;
         options?: never;
@@ -459,13 +555,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted */
+        /**
+         * An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted
+         * @description An uploaded file (media_url): 302 to a short-lived storage link; 404 once deleted. Auth: none.
+         */
         get: operations["get-media-file"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /** An uploaded file's type and size (for fetchers that check a link with HEAD first) */
+        /**
+         * An uploaded file's type and size (for fetchers that check a link with HEAD first)
+         * @description An uploaded file's type and size (for fetchers that check a link with HEAD first). Auth: none.
+         */
         head: operations["head-media-file"];
         patch?: never;
         trace?: never;
@@ -477,10 +579,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints (never the secrets) */
+        /**
+         * List webhook endpoints (never the secrets)
+         * @description List webhook endpoints (never the secrets). Auth: an API key with the read scope.
+         */
         get: operations["get-webhooks"];
         put?: never;
-        /** Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account */
+        /**
+         * Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account
+         * @description Register a webhook endpoint (https, public address); the signing secret is shown only here; 20 a day per account. Auth: an API key with the manage scope. Limit: 20 requests per 86400 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-webhooks"];
         delete?: never;
         options?: never;
@@ -498,7 +606,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a webhook endpoint (pending deliveries to it stop) */
+        /**
+         * Remove a webhook endpoint (pending deliveries to it stop)
+         * @description Remove a webhook endpoint (pending deliveries to it stop). Auth: an API key with the manage scope.
+         */
         delete: operations["delete-webhook"];
         options?: never;
         head?: never;
@@ -514,7 +625,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a webhook.test event to this endpoint (30 an hour per account) */
+        /**
+         * Send a webhook.test event to this endpoint (30 an hour per account)
+         * @description Send a webhook.test event to this endpoint (30 an hour per account). Auth: an API key with the manage scope. Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-webhook-test"];
         delete?: never;
         options?: never;
@@ -531,7 +645,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret */
+        /**
+         * New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret
+         * @description New signing secret (shown once); for 24 h deliveries carry v1 signatures with both the old and the new secret. Auth: an API key with the manage scope. Limit: 20 requests per 86400 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-webhook-rotate"];
         delete?: never;
         options?: never;
@@ -546,7 +663,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of an endpoint: every try, newest first, paginated (kept 30 days) */
+        /**
+         * The delivery log of an endpoint: every try, newest first, paginated (kept 30 days)
+         * @description The delivery log of an endpoint: every try, newest first, paginated (kept 30 days). Auth: an API key with the read scope.
+         */
         get: operations["get-webhook-deliveries"];
         put?: never;
         post?: never;
@@ -565,7 +685,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again now, with the same Service-Delivery id (60 an hour per account) */
+        /**
+         * Send a delivery again now, with the same Service-Delivery id (60 an hour per account)
+         * @description Send a delivery again now, with the same Service-Delivery id (60 an hour per account). Auth: an API key with the manage scope. Limit: 60 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-webhook-redeliver"];
         delete?: never;
         options?: never;
@@ -580,10 +703,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor */
+        /**
+         * Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor
+         * @description Scheduled posts by run_at, filtered by status, brand, date range (from/to) and deferred; paginated with cursor. Auth: an API key with the read scope.
+         */
         get: operations["get-schedules"];
         put?: never;
-        /** Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now */
+        /**
+         * Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now
+         * @description Schedule a post: the post fields plus run_at (ISO 8601 with offset, or next_slot); everything checkable is checked now. Auth: an API key with the publish scope.
+         */
         post: operations["post-schedule"];
         delete?: never;
         options?: never;
@@ -598,15 +727,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One scheduled post, with each network result once it ran */
+        /**
+         * One scheduled post, with each network result once it ran
+         * @description One scheduled post, with each network result once it ran. Auth: an API key with the read scope.
+         */
         get: operations["get-schedule"];
         put?: never;
         post?: never;
-        /** Cancel a scheduled post (409 once it is publishing or ran) */
+        /**
+         * Cancel a scheduled post (409 once it is publishing or ran)
+         * @description Cancel a scheduled post (409 once it is publishing or ran). Auth: an API key with the publish scope.
+         */
         delete: operations["delete-schedule"];
         options?: never;
         head?: never;
-        /** Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran) */
+        /**
+         * Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran)
+         * @description Change a scheduled post: a new run_at and/or post fields (409 once it is publishing or ran). Auth: an API key with the publish scope.
+         */
         patch: operations["patch-schedule"];
         trace?: never;
     };
@@ -619,7 +757,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows */
+        /**
+         * Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows
+         * @description Schedule up to 500 posts: JSON {posts: [...]} or text/csv; a report of accepted and rejected rows. Auth: an API key with the publish scope.
+         */
         post: operations["post-bulk"];
         delete?: never;
         options?: never;
@@ -634,10 +775,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recurring schedules, newest first, with their next run */
+        /**
+         * Recurring schedules, newest first, with their next run
+         * @description Recurring schedules, newest first, with their next run. Auth: an API key with the read scope.
+         */
         get: operations["get-recurring-list"];
         put?: never;
-        /** A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at */
+        /**
+         * A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at
+         * @description A recurring post: the post fields plus cron (5 fields), timezone, optional starts_at and ends_at. Auth: an API key with the publish scope.
+         */
         post: operations["post-recurring"];
         delete?: never;
         options?: never;
@@ -652,11 +799,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One recurring schedule with its next run (each run is listed by GET /api/schedule with its recurring_id) */
+        /**
+         * One recurring schedule with its next run (each run is listed by GET /api/schedule with its recurring_id)
+         * @description One recurring schedule with its next run (each run is listed by GET /api/schedule with its recurring_id). Auth: an API key with the read scope.
+         */
         get: operations["get-recurring"];
         put?: never;
         post?: never;
-        /** Stop a recurring schedule (runs already made stay) */
+        /**
+         * Stop a recurring schedule (runs already made stay)
+         * @description Stop a recurring schedule (runs already made stay). Auth: an API key with the publish scope.
+         */
         delete: operations["delete-recurring"];
         options?: never;
         head?: never;
@@ -672,7 +825,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it */
+        /**
+         * The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it
+         * @description The sign-in URL of an OAuth network (tiktok, youtube, reddit, linkedin, facebook, instagram, x) for a brand; state bound to account, brand and 15 minutes, PKCE where the network takes it. Auth: an API key with the manage scope.
+         */
         post: operations["post-oauth-url"];
         delete?: never;
         options?: never;
@@ -687,7 +843,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network */
+        /**
+         * The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network
+         * @description The networks' redirect URI: exchanges the code, saves the connection (tokens encrypted) and shows the result, the page picker, or redirects (HTML). With ?start=<token> it is the one-use sign-in link of POST /api/oauth/{platform}/url: sets the browser's nonce cookie and 303s to the network. Auth: none. Limit: 60 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         get: operations["get-oauth-callback"];
         put?: never;
         post?: never;
@@ -706,7 +865,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The picker's answer: connects the chosen page / business account (form post from the picker page) */
+        /**
+         * The picker's answer: connects the chosen page / business account (form post from the picker page)
+         * @description The picker's answer: connects the chosen page / business account (form post from the picker page). Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-oauth-pick"];
         delete?: never;
         options?: never;
@@ -723,7 +885,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosted connect page (1 hour, no login) that connects networks into one brand: every network, or only `platform` */
+        /**
+         * A hosted connect page (1 hour, no login) that connects networks into one brand: every network, or only `platform`
+         * @description A hosted connect page (1 hour, no login) that connects networks into one brand: every network, or only `platform`. Auth: an API key with the manage scope.
+         */
         post: operations["post-connect-link"];
         delete?: never;
         options?: never;
@@ -738,7 +903,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms */
+        /**
+         * The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms
+         * @description The hosted connect page of a connect link (HTML): every network with its state, OAuth buttons and credential forms. Auth: none. Limit: 120 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         get: operations["get-connect-page"];
         put?: never;
         post?: never;
@@ -757,7 +925,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand) */
+        /**
+         * The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand)
+         * @description The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand). Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-connect-page-oauth"];
         delete?: never;
         options?: never;
@@ -774,7 +945,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The connect page's credential form: checked against the network and saved (encrypted) into the link's brand */
+        /**
+         * The connect page's credential form: checked against the network and saved (encrypted) into the link's brand
+         * @description The connect page's credential form: checked against the network and saved (encrypted) into the link's brand. Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-connect-page-credentials"];
         delete?: never;
         options?: never;
@@ -789,7 +963,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The X add-on: its credit rules, the plan's credits, used, left and the reset date */
+        /**
+         * The X add-on: its credit rules, the plan's credits, used, left and the reset date
+         * @description The X add-on: its credit rules, the plan's credits, used, left and the reset date. Auth: an API key with the read scope.
+         */
         get: operations["get-x"];
         put?: never;
         post?: never;
@@ -808,7 +985,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosted Stripe Checkout for a paid plan (monthly, or yearly 20% cheaper): open url to subscribe */
+        /**
+         * A hosted Stripe Checkout for a paid plan (monthly, or yearly 20% cheaper): open url to subscribe
+         * @description A hosted Stripe Checkout for a paid plan (monthly, or yearly 20% cheaper): open url to subscribe. Auth: an API key with the manage scope. Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-billing-checkout"];
         delete?: never;
         options?: never;
@@ -825,7 +1005,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The Stripe customer portal: change plan, card, cancel, invoices */
+        /**
+         * The Stripe customer portal: change plan, card, cancel, invoices
+         * @description The Stripe customer portal: change plan, card, cancel, invoices. Auth: an API key with the manage scope. Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-billing-portal"];
         delete?: never;
         options?: never;
@@ -840,7 +1023,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change */
+        /**
+         * The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change
+         * @description The plan in force, the subscription, a change scheduled for the period end, a grace period, and every plan change. Auth: an API key with the read scope.
+         */
         get: operations["get-billing"];
         put?: never;
         post?: never;
@@ -859,7 +1045,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval */
+        /**
+         * The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval
+         * @description The Plan page's checkout button: 303 to Stripe Checkout for the chosen plan and interval. Auth: a dashboard session (API keys are refused). Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-dashboard-plan-checkout"];
         delete?: never;
         options?: never;
@@ -876,7 +1065,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The Plan page's billing button: 303 to Stripe's customer portal */
+        /**
+         * The Plan page's billing button: 303 to Stripe's customer portal
+         * @description The Plan page's billing button: 303 to Stripe's customer portal. Auth: a dashboard session (API keys are refused). Limit: 30 requests per 3600 s per account, besides the key's per-minute rate.
+         */
         post: operations["post-dashboard-plan-portal"];
         delete?: never;
         options?: never;
@@ -893,7 +1085,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once */
+        /**
+         * Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once
+         * @description Stripe's webhook: signature checked over the raw body (5 minutes' tolerance); each event applied once. Auth: none.
+         */
         post: operations["post-billing-stripe-webhook"];
         delete?: never;
         options?: never;
@@ -908,10 +1103,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sign-in page: an email field for a magic link (HTML) */
+        /**
+         * The sign-in page: an email field for a magic link (HTML)
+         * @description The sign-in page: an email field for a magic link (HTML). Auth: none.
+         */
         get: operations["get-dashboard-sign-in"];
         put?: never;
-        /** Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email) */
+        /**
+         * Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email)
+         * @description Emails a sign-in link (same answer for unknown addresses; 5 an hour per IP, 3 an hour per email). Auth: none.
+         */
         post: operations["post-dashboard-sign-in"];
         delete?: never;
         options?: never;
@@ -926,10 +1127,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The emailed link: a page with one "Sign in" button (the GET never uses the link up) */
+        /**
+         * The emailed link: a page with one "Sign in" button (the GET never uses the link up)
+         * @description The emailed link: a page with one "Sign in" button (the GET never uses the link up). Auth: none.
+         */
         get: operations["get-dashboard-sign-in-link"];
         put?: never;
-        /** The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard */
+        /**
+         * The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard
+         * @description The "Sign in" button: uses the link once, sets the session cookie, 303 to the dashboard. Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-dashboard-sign-in-link"];
         delete?: never;
         options?: never;
@@ -946,7 +1153,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the session at once and clears the cookie */
+        /**
+         * Ends the session at once and clears the cookie
+         * @description Ends the session at once and clears the cookie. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-sign-out"];
         delete?: never;
         options?: never;
@@ -961,7 +1171,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in */
+        /**
+         * Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in
+         * @description Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard"];
         put?: never;
         post?: never;
@@ -978,7 +1191,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The plan page every upgrade_url points to: the plan table and what the account uses */
+        /**
+         * The plan page every upgrade_url points to: the plan table and what the account uses
+         * @description The plan page every upgrade_url points to: the plan table and what the account uses. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-plan"];
         put?: never;
         post?: never;
@@ -996,7 +1212,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only */
+        /**
+         * Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only
+         * @description Set the limits of an API key or AI app (monthly cap, allowed networks and brands, always needs approval): dashboard session and CSRF only. Auth: a dashboard session (API keys are refused).
+         */
         put: operations["put-guardrails"];
         post?: never;
         delete?: never;
@@ -1012,7 +1231,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Held posts and their decisions, newest first (read-only: a key can never decide) */
+        /**
+         * Held posts and their decisions, newest first (read-only: a key can never decide)
+         * @description Held posts and their decisions, newest first (read-only: a key can never decide). Auth: an API key with the read scope.
+         */
         get: operations["get-approvals"];
         put?: never;
         post?: never;
@@ -1029,7 +1251,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One held post and its decision (read-only) */
+        /**
+         * One held post and its decision (read-only)
+         * @description One held post and its decision (read-only). Auth: an API key with the read scope.
+         */
         get: operations["get-approval"];
         put?: never;
         post?: never;
@@ -1048,7 +1273,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed single-use link for a client approver (no account needed), 72 hours; Pro and above */
+        /**
+         * A signed single-use link for a client approver (no account needed), 72 hours; Pro and above. Dashboard session and CSRF only: an API key or AI app never gets one (403 session_required)
+         * @description A signed single-use link for a client approver (no account needed), 72 hours; Pro and above. Dashboard session and CSRF only: an API key or AI app never gets one (403 session_required). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-approval-client-link"];
         delete?: never;
         options?: never;
@@ -1063,10 +1291,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The emailed owner link or a client approver link: the held post and two buttons (the GET never decides) */
+        /**
+         * The emailed owner link or a client approver link: the held post and two buttons (the GET never decides)
+         * @description The emailed owner link or a client approver link: the held post and two buttons (the GET never decides). Auth: none.
+         */
         get: operations["get-review"];
         put?: never;
-        /** Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once */
+        /**
+         * Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once
+         * @description Decides through a review link (approve publishes through the publish path; reject sends nothing); the link works once. Auth: none. Limit: 30 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-review"];
         delete?: never;
         options?: never;
@@ -1081,7 +1315,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Approvals: the queue of held posts, recent decisions, and the approval rules */
+        /**
+         * Approvals: the queue of held posts, recent decisions, and the approval rules
+         * @description Approvals: the queue of held posts, recent decisions, and the approval rules. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-approvals"];
         put?: never;
         post?: never;
@@ -1100,8 +1337,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The owner approves (publishes) or rejects (with a note) a held post */
+        /**
+         * The owner approves (publishes) or rejects (with a note) a held post
+         * @description The owner approves (publishes) or rejects (with a note) a held post. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-approval-decision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/approvals/{id}/client-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner sends a held post to a client approver (Pro and above): a single-use 72-hour review link, shown and optionally emailed
+         * @description The owner sends a held post to a client approver (Pro and above): a single-use 72-hour review link, shown and optionally emailed. Auth: a dashboard session (API keys are refused).
+         */
+        post: operations["post-dashboard-approval-client-link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1117,7 +1377,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sets the approval rule of the account or a brand (always, or for listed networks); paid plans */
+        /**
+         * Sets the approval rule of the account or a brand (always, or for listed networks); paid plans
+         * @description Sets the approval rule of the account or a brand (always, or for listed networks); paid plans. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-approval-rules"];
         delete?: never;
         options?: never;
@@ -1132,7 +1395,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts (activity log): filters by brand, network, status, source and dates; 50 a page */
+        /**
+         * Posts (activity log): filters by brand, network, status, source and dates; 50 a page
+         * @description Posts (activity log): filters by brand, network, status, source and dates; 50 a page. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-posts"];
         put?: never;
         post?: never;
@@ -1149,7 +1415,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link */
+        /**
+         * Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link
+         * @description Export CSV of the filtered posts: streamed into storage, then 303 to a 15-minute download link. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-posts-export"];
         put?: never;
         post?: never;
@@ -1166,7 +1435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One post: each network's result and the post's events */
+        /**
+         * One post: each network's result and the post's events
+         * @description One post: each network's result and the post's events. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-post"];
         put?: never;
         post?: never;
@@ -1183,10 +1455,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API keys: create (secret shown once), revoke, and each key's guardrails */
+        /**
+         * API keys: create (secret shown once), revoke, and each key's guardrails
+         * @description API keys: create (secret shown once), revoke, and each key's guardrails. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-keys"];
         put?: never;
-        /** API keys page actions: create, revoke, guardrails */
+        /**
+         * API keys page actions: create, revoke, guardrails
+         * @description API keys page actions: create, revoke, guardrails. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-keys"];
         delete?: never;
         options?: never;
@@ -1201,10 +1479,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Brands: add, rename, time zone and posting slots */
+        /**
+         * Brands: add, rename, time zone and posting slots
+         * @description Brands: add, rename, time zone and posting slots. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-brands"];
         put?: never;
-        /** Brands page actions (form field action) */
+        /**
+         * Brands page actions (form field action)
+         * @description Brands page actions (form field action). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-brands"];
         delete?: never;
         options?: never;
@@ -1219,10 +1503,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Connections per brand: health check, reconnect link, disconnect */
+        /**
+         * Connections per brand: health check, reconnect link, disconnect
+         * @description Connections per brand: health check, reconnect link, disconnect. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-connections"];
         put?: never;
-        /** Connections page actions (form field action) */
+        /**
+         * Connections page actions (form field action)
+         * @description Connections page actions (form field action). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-connections"];
         delete?: never;
         options?: never;
@@ -1237,10 +1527,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhooks: add, test, rotate the secret, delivery log, redeliver */
+        /**
+         * Webhooks: add, test, rotate the secret, delivery log, redeliver
+         * @description Webhooks: add, test, rotate the secret, delivery log, redeliver. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-webhooks"];
         put?: never;
-        /** Webhooks page actions (form field action) */
+        /**
+         * Webhooks page actions (form field action)
+         * @description Webhooks page actions (form field action). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-webhooks"];
         delete?: never;
         options?: never;
@@ -1255,10 +1551,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Branding (white label) of the account and each brand; Pro and above */
+        /**
+         * Branding (white label) of the account and each brand; Pro and above
+         * @description Branding (white label) of the account and each brand; Pro and above. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-branding"];
         put?: never;
-        /** Branding page actions (form field action) */
+        /**
+         * Branding page actions (form field action)
+         * @description Branding page actions (form field action). Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-branding"];
         delete?: never;
         options?: never;
@@ -1275,7 +1577,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The hosted MCP server: Streamable HTTP, stateless, JSON responses, 21 tools (send Accept: application/json, text/event-stream); GET and DELETE answer 405 */
+        /**
+         * The hosted MCP server: Streamable HTTP, stateless, JSON responses, protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403
+         * @description The hosted MCP server: Streamable HTTP, stateless, JSON responses, protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403. Auth: an API key with the read scope.
+         */
         post: operations["post-mcp"];
         delete?: never;
         options?: never;
@@ -1290,7 +1595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Protected resource metadata of the MCP server (RFC 9728): its URL and its authorization server */
+        /**
+         * Protected resource metadata of the MCP server (RFC 9728): its URL and its authorization server
+         * @description Protected resource metadata of the MCP server (RFC 9728): its URL and its authorization server. Auth: none.
+         */
         get: operations["get-oauth-protected-resource"];
         put?: never;
         post?: never;
@@ -1307,7 +1615,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authorization server metadata (RFC 8414): code flow with PKCE S256, dynamic registration, client ID metadata documents, revocation */
+        /**
+         * Authorization server metadata (RFC 8414): code flow with PKCE S256, dynamic registration, client ID metadata documents, revocation
+         * @description Authorization server metadata (RFC 8414): code flow with PKCE S256, dynamic registration, client ID metadata documents, revocation. Auth: none.
+         */
         get: operations["get-oauth-authorization-server"];
         put?: never;
         post?: never;
@@ -1326,7 +1637,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP */
+        /**
+         * Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP
+         * @description Dynamic client registration (RFC 7591) of a public MCP client (PKCE, no secret); 20 an hour per IP. Auth: none. Limit: 20 requests per 3600 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-oauth-register"];
         delete?: never;
         options?: never;
@@ -1341,10 +1655,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authorization endpoint: the consent page (signed-in owner) for an MCP client; code flow with PKCE S256 only */
+        /**
+         * The authorization endpoint: the consent page (signed-in owner) for an MCP client; code flow with PKCE S256 only
+         * @description The authorization endpoint: the consent page (signed-in owner) for an MCP client; code flow with PKCE S256 only. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-apps-authorize"];
         put?: never;
-        /** The consent page's answer: allow (a single-use code for 5 minutes) or deny, back to the app's redirect URI */
+        /**
+         * The consent page's answer: allow (a single-use code for 5 minutes) or deny, back to the app's redirect URI
+         * @description The consent page's answer: allow (a single-use code for 5 minutes) or deny, back to the app's redirect URI. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-apps-authorize"];
         delete?: never;
         options?: never;
@@ -1361,7 +1681,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL */
+        /**
+         * Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL
+         * @description Token endpoint: a code (PKCE S256) or a refresh token (rotated) for a 1-hour access token bound to the MCP URL. Auth: none. Limit: 120 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-oauth-token"];
         delete?: never;
         options?: never;
@@ -1378,7 +1701,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token revocation (RFC 7009): an access or refresh token stops working at once */
+        /**
+         * Token revocation (RFC 7009): an access or refresh token stops working at once
+         * @description Token revocation (RFC 7009): an access or refresh token stops working at once. Auth: none. Limit: 120 requests per 60 s per IP address, besides the key's per-minute rate.
+         */
         post: operations["post-oauth-revoke"];
         delete?: never;
         options?: never;
@@ -1393,7 +1719,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The AI apps page: MCP clients the owner allowed, with revoke buttons */
+        /**
+         * The AI apps page: MCP clients the owner allowed, with revoke buttons
+         * @description The AI apps page: MCP clients the owner allowed, with revoke buttons. Auth: a dashboard session (API keys are refused).
+         */
         get: operations["get-dashboard-apps"];
         put?: never;
         post?: never;
@@ -1412,7 +1741,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke an AI app: its tokens stop working at once */
+        /**
+         * Revoke an AI app: its tokens stop working at once
+         * @description Revoke an AI app: its tokens stop working at once. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-app-revoke"];
         delete?: never;
         options?: never;
@@ -1429,7 +1761,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day */
+        /**
+         * One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day
+         * @description One prompt, one draft per network, each fitting the network (thread where it has them); pass a draft verbatim as per_platform. 8 a minute per account, plus the plan's AI drafts a day. Auth: an API key with the publish scope.
+         */
         post: operations["post-generate"];
         delete?: never;
         options?: never;
@@ -1446,7 +1781,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft */
+        /**
+         * Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft
+         * @description Seven days of drafts on the brand's posting slots, each with its run_at; schedule: true creates them as scheduled posts (per-day report). 3 an hour per account; counts one AI draft. Auth: an API key with the publish scope.
+         */
         post: operations["post-week"];
         delete?: never;
         options?: never;
@@ -1463,8 +1801,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The post page's Edit and Delete buttons: edits or deletes the post on its networks and shows one result per network */
+        /**
+         * The post page's Edit and Delete buttons: edits or deletes the post on its networks and shows one result per network
+         * @description The post page's Edit and Delete buttons: edits or deletes the post on its networks and shows one result per network. Auth: a dashboard session (API keys are refused).
+         */
         post: operations["post-dashboard-post-change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent
+         * @description Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent. Auth: an API key with the publish scope.
+         */
+        post: operations["post-validate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2463,6 +2824,136 @@ export interface components {
             retry_after?: number;
             url?: string;
         };
+        ValidateResponse: {
+            ok: boolean;
+            brand_id: string;
+            pending_approval: boolean;
+            run_at?: string;
+            media_checked: boolean;
+            results: components["schemas"]["NetworkResult"][];
+        };
+        ValidateRequest: {
+            platform?: string;
+            platforms?: string[];
+            text?: unknown;
+            title?: string;
+            video_url?: string;
+            photo_url?: string;
+            /**
+             * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+             * @example A red bicycle leaning against a brick wall
+             */
+            photo_alt?: string;
+            media?: {
+                url: string;
+                /** @enum {string} */
+                type?: "image" | "video";
+                /**
+                 * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                 * @example A red bicycle leaning against a brick wall
+                 */
+                alt?: string;
+            }[];
+            /** @enum {string} */
+            privacy?: "public" | "unlisted" | "private";
+            subreddit?: string;
+            brand_id?: string;
+            per_platform?: {
+                [key: string]: {
+                    text?: string;
+                    title?: string;
+                    media?: {
+                        url: string;
+                        /** @enum {string} */
+                        type?: "image" | "video";
+                        /**
+                         * @description Alt text (image description) sent where the network has a field for it: Bluesky alt, Mastodon description, X alt_text, LinkedIn altText, Instagram alt_text (images), WordPress alt_text, Discord attachment description. Telegram has no alt field: only the caption is sent. Over a network's own limit → bad_media for that network.
+                         * @example A red bicycle leaning against a brick wall
+                         */
+                        alt?: string;
+                    }[];
+                    thread?: string[];
+                    first_comment?: string;
+                    /**
+                     * @description Publish as a reply to an existing post (x, bluesky, mastodon, telegram): its link or id. X: a status link or id; Bluesky: a bsky.app post link or at:// URI; Mastodon: a status link or id (a link from another server is resolved through your server); Telegram: a t.me message link or message id of the connected chat.
+                     * @example https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l
+                     */
+                    reply_to?: string;
+                    /**
+                     * @description Quote an existing post (x, bluesky): its link or id. On Bluesky a quote may carry images or a video as well.
+                     * @example https://x.com/jack/status/20
+                     */
+                    quote?: string;
+                    /**
+                     * @description A link card (bluesky, app.bsky.embed.external): true = the first link of the text, or the page URL. The page's title, description and image (og: tags) are read through the address guard; not combinable with media or quote.
+                     * @example true
+                     * @example https://example.com/launch
+                     */
+                    link_card?: true | string;
+                    /**
+                     * @description A poll (x): 2–4 options of up to 25 characters, open 5 minutes to 7 days. Not combinable with media or quote.
+                     * @example {
+                     *       "options": [
+                     *         "Tabs",
+                     *         "Spaces"
+                     *       ],
+                     *       "duration_minutes": 1440
+                     *     }
+                     */
+                    poll?: {
+                        options: string[];
+                        duration_minutes: number;
+                    };
+                    /**
+                     * @description Publish the video as a Reel (facebook: the video_reels flow; 3–90 s, 9:16 recommended). Needs exactly one video.
+                     * @example true
+                     * @constant
+                     */
+                    reel?: true;
+                    /**
+                     * @description TikTok's own privacy level (tiktok); it must be one the creator is offered (creator_info). An app that has not passed TikTok's audit is offered SELF_ONLY only. Without it, privacy maps public/unlisted/private to the nearest offered level.
+                     * @example SELF_ONLY
+                     * @enum {string}
+                     */
+                    privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    /**
+                     * @description A custom thumbnail (youtube): a JPEG or PNG link of at most 2 MB, checked before the upload, set once the video exists. The channel must be allowed custom thumbnails (a verified channel).
+                     * @example https://cdn.example.com/thumbs/launch.jpg
+                     */
+                    thumbnail_url?: string;
+                    /**
+                     * @description Add the uploaded video to this playlist of the channel (youtube, playlistItems.insert).
+                     * @example PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf
+                     */
+                    playlist_id?: string;
+                    /**
+                     * @description A document post (linkedin): a PDF shown as a swipeable carousel, with its title. The PDF is downloaded through the address guard (at most 50 MB) and uploaded to LinkedIn's Documents API. Not combinable with media.
+                     * @example {
+                     *       "url": "https://cdn.example.com/decks/q3-results.pdf",
+                     *       "title": "Q3 results in 8 slides"
+                     *     }
+                     */
+                    document?: {
+                        url: string;
+                        title: string;
+                    };
+                    /**
+                     * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
+                     * @example true
+                     * @constant
+                     */
+                    story?: true;
+                    hashtags?: string[];
+                    chars?: number;
+                    limit?: number;
+                };
+            };
+            idempotency_key?: string;
+            /** @description Validate as POST /api/schedule would take it (ISO 8601 with an offset, or next_slot) */
+            run_at?: string;
+            /** @description Also fetch each media link (through the address guard) to learn its real type and size; without it only what needs no download is checked */
+            check_media?: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -2492,6 +2983,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-plans": {
@@ -2518,6 +3018,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-openapi": {
@@ -2535,6 +3044,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -2569,8 +3087,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid email */
+            /** @description Invalid email; also invalid_request, invalid_json, unknown_field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2580,6 +3116,15 @@ export interface operations {
             };
             /** @description Rate limited (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2607,8 +3152,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description confirm_with_post: JSON clients POST /api/signup/confirm {token} */
+            /** @description confirm_with_post: JSON clients POST /api/signup/confirm {token}; also unknown_field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2651,7 +3205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2669,8 +3223,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2730,7 +3311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2739,8 +3320,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2776,7 +3375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_redirect_origin */
+            /** @description invalid_redirect_origin; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2785,7 +3384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2794,8 +3393,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2823,7 +3458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2832,8 +3467,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2863,7 +3516,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2872,8 +3525,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2919,7 +3590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2928,7 +3599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2937,8 +3608,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2973,7 +3680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2982,7 +3689,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found or already revoked */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or already revoked; also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2991,8 +3707,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3022,7 +3747,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3031,8 +3756,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3070,7 +3813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input or brand_limit_reached */
+            /** @description Invalid input or brand_limit_reached; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3079,7 +3822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,8 +3831,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3127,8 +3906,26 @@ export interface operations {
                     "application/json": components["schemas"]["Brand"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3145,8 +3942,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3188,7 +4012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_credentials, oauth_platform, brand_required */
+            /** @description invalid_credentials, oauth_platform, brand_required; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3197,7 +4021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3206,7 +4030,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3215,7 +4066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description network_unavailable */
+            /** @description network_unavailable; also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3251,7 +4102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3260,8 +4111,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3289,8 +4158,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3307,8 +4185,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3352,7 +4239,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3361,7 +4257,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_connected */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_connected; also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3370,8 +4275,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3423,7 +4337,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request, caption_is_json, empty_text */
+            /** @description invalid_request, caption_is_json, empty_text; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3432,8 +4346,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, brand_not_allowed, key_monthly_cap_reached; also email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3459,8 +4382,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3498,8 +4448,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3516,8 +4484,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3551,7 +4528,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3560,8 +4546,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3591,8 +4595,17 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3609,8 +4622,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3642,7 +4664,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostChange"];
                 };
             };
-            /** @description invalid_request */
+            /** @description invalid_request; also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3651,8 +4673,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3678,8 +4709,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3723,7 +4763,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostChange"];
                 };
             };
-            /** @description invalid_request, empty_text */
+            /** @description invalid_request, empty_text; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3732,8 +4772,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3759,8 +4808,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3800,7 +4876,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadUrl"];
                 };
             };
-            /** @description Invalid content type or size */
+            /** @description Invalid content type or size; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3809,7 +4885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3818,7 +4894,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_large: more than 50 MB */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_large: more than 50 MB; also payload_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3827,8 +4912,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3858,7 +4961,7 @@ export interface operations {
                     "application/json": components["schemas"]["FinalizedMedia"];
                 };
             };
-            /** @description upload_mismatch: the stored file is not what was declared (it was deleted) */
+            /** @description upload_mismatch: the stored file is not what was declared (it was deleted); also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3867,8 +4970,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3885,8 +4997,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3926,7 +5047,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadLink"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3935,7 +5056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3944,8 +5065,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3975,8 +5132,17 @@ export interface operations {
                     "application/json": components["schemas"]["UploadLinkStatus"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3993,8 +5159,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4022,7 +5197,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown link (HTML) */
+            /** @description Unknown link (HTML); also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4035,6 +5210,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -4070,7 +5263,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadUrl"];
                 };
             };
-            /** @description Invalid or not accepted type */
+            /** @description Invalid or not accepted type; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4088,7 +5281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown link */
+            /** @description Unknown link; also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4106,7 +5299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too_large */
+            /** @description too_large; also payload_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4115,8 +5308,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4160,7 +5371,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description upload_mismatch */
+            /** @description upload_mismatch; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4178,7 +5389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not uploaded yet or unknown */
+            /** @description Not uploaded yet or unknown; also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4196,8 +5407,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4234,6 +5472,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "head-media-file": {
@@ -4261,6 +5508,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-webhooks": {
@@ -4283,7 +5539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4292,8 +5548,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4331,7 +5605,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url) */
+            /** @description invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4340,7 +5614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4349,8 +5623,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4384,8 +5694,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4402,8 +5721,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4438,8 +5766,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4456,8 +5793,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4491,8 +5837,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4509,8 +5864,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4546,7 +5910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_cursor */
+            /** @description invalid_cursor; also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4555,8 +5919,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4573,8 +5946,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4611,8 +5993,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4638,8 +6029,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4678,7 +6078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request */
+            /** @description invalid_request; also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4687,7 +6087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4696,8 +6096,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4729,7 +6147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleCreated"];
                 };
             };
-            /** @description invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached */
+            /** @description invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4738,8 +6156,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, brand_not_allowed; also email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4765,8 +6192,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4796,8 +6250,17 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleDetail"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4814,8 +6277,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4845,8 +6317,17 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4872,8 +6353,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4907,7 +6397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description invalid_request, invalid_run_at, not_connected, no_free_slot */
+            /** @description invalid_request, invalid_run_at, not_connected, no_free_slot; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4916,8 +6406,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4943,8 +6442,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4977,7 +6503,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkResponse"];
                 };
             };
-            /** @description too_many_rows, invalid_csv */
+            /** @description too_many_rows, invalid_csv; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4986,7 +6512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4995,8 +6521,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5026,7 +6588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5035,8 +6597,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5068,7 +6648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
-            /** @description invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached */
+            /** @description invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5077,8 +6657,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, brand_not_allowed; also email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5104,8 +6693,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5135,8 +6751,17 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5153,8 +6778,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5184,8 +6818,17 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5211,8 +6854,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5254,7 +6906,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description not_oauth_platform, brand_required, invalid_redirect */
+            /** @description not_oauth_platform, brand_required, invalid_redirect; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5263,8 +6915,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5281,7 +6942,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5290,7 +6969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description oauth_not_configured */
+            /** @description oauth_not_configured; also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5331,12 +7010,21 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description oauth_state_invalid, oauth_state_used, oauth_denied (HTML) */
+            /** @description oauth_state_invalid, oauth_state_used, oauth_denied (HTML); also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description oauth_state_expired (HTML) */
             410: {
@@ -5345,12 +7033,30 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The network refused the code (HTML) */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5386,12 +7092,21 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description oauth_pick_invalid (HTML) */
+            /** @description oauth_pick_invalid (HTML); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description oauth_pick_expired (HTML) */
             410: {
@@ -5399,6 +7114,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5427,7 +7178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectLink"];
                 };
             };
-            /** @description invalid_request, brand_required */
+            /** @description invalid_request, brand_required; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5436,8 +7187,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5454,8 +7214,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5487,7 +7274,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown link (HTML) */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown link (HTML); also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5500,6 +7296,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5529,12 +7343,30 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The link is for another network (HTML) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Expired link (HTML) */
             410: {
@@ -5543,7 +7375,34 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description oauth_not_configured (HTML) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description oauth_not_configured (HTML); also service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5578,12 +7437,21 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_credentials (the page with the message) */
+            /** @description invalid_credentials (the page with the message); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Expired link (HTML) */
             410: {
@@ -5591,6 +7459,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -5632,7 +7536,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5641,8 +7545,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5674,7 +7596,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingUrl"];
                 };
             };
-            /** @description Invalid plan or interval */
+            /** @description Invalid plan or interval; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5683,8 +7605,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5701,7 +7632,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5719,7 +7668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description billing_unavailable: billing is not configured here (locally: POST /dev/plan) */
+            /** @description billing_unavailable: billing is not configured here (locally: POST /dev/plan); also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5748,7 +7697,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingUrl"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5757,7 +7706,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5775,7 +7733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description billing_unavailable: billing is not configured here (locally: POST /dev/plan) */
+            /** @description billing_unavailable: billing is not configured here (locally: POST /dev/plan); also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5804,7 +7762,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingOverview"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5813,8 +7771,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5847,7 +7823,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid form (the Plan page with the message) */
+            /** @description Invalid form (the Plan page with the message); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5870,7 +7846,34 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description billing_unavailable (the Plan page with the message) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description billing_unavailable (the Plan page with the message); also service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5902,6 +7905,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
                 headers: {
@@ -5911,7 +7923,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description billing_unavailable (the Plan page with the message) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description billing_unavailable (the Plan page with the message); also service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5956,7 +7995,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description billing_unavailable */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description billing_unavailable; also service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5985,6 +8033,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-sign-in": {
@@ -6010,12 +8076,30 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid email (HTML) */
+            /** @description Invalid email (HTML); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Rate limited (HTML) */
             429: {
@@ -6023,6 +8107,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6044,6 +8137,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown link (HTML) */
             404: {
                 headers: {
@@ -6057,6 +8159,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6083,6 +8194,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description cross_site_form: posted from another site (no session is set) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown link (HTML) */
             404: {
                 headers: {
@@ -6096,6 +8225,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6122,8 +8287,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6156,6 +8357,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-dashboard-plan": {
@@ -6184,6 +8412,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6229,7 +8484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6258,6 +8513,33 @@ export interface operations {
             };
             /** @description key_not_found, app_not_found, brand_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6301,6 +8583,8 @@ export interface operations {
                             source: string;
                             schedule_id?: string;
                             requested_by: string | null;
+                            /** @description The name of the API key (or AI app) that sent the post */
+                            requested_by_name: string | null;
                             created_at: string;
                             expires_at: string;
                             decided_at: string | null;
@@ -6315,7 +8599,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6324,8 +8617,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description key_scope, email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6366,6 +8677,8 @@ export interface operations {
                         source: string;
                         schedule_id?: string;
                         requested_by: string | null;
+                        /** @description The name of the API key (or AI app) that sent the post */
+                        requested_by_name: string | null;
                         created_at: string;
                         expires_at: string;
                         decided_at: string | null;
@@ -6378,8 +8691,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6396,8 +8718,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6431,8 +8762,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
-            401: {
+            /** @description plan_feature (pro) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6440,8 +8771,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description plan_feature (pro) */
-            402: {
+            /** @description session_required (an API key or MCP token), csrf_failed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6467,8 +8798,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
-            429: {
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6496,7 +8827,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown or tampered link (HTML) */
+            /** @description Unknown or tampered link (HTML); also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6509,6 +8840,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6537,7 +8877,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown link (HTML) */
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown link (HTML); also not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6550,6 +8899,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6579,6 +8964,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-approval-decision": {
@@ -6606,6 +9018,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
                 headers: {
@@ -6630,6 +9051,126 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-dashboard-approval-client-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description The link (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Below Pro (HTML) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such approval (HTML); also not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Already decided (HTML) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -6656,6 +9197,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description plan_feature (HTML) */
             402: {
                 headers: {
@@ -6665,6 +9215,33 @@ export interface operations {
             };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6705,6 +9282,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-dashboard-posts-export": {
@@ -6731,6 +9335,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-dashboard-post": {
@@ -6751,8 +9382,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6788,6 +9437,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-keys": {
@@ -6820,8 +9496,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6857,6 +9569,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-brands": {
@@ -6889,8 +9628,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6926,6 +9701,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-connections": {
@@ -6958,8 +9760,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6996,6 +9834,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-webhooks": {
@@ -7028,8 +9893,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7065,6 +9966,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-branding": {
@@ -7097,8 +10025,44 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7140,8 +10104,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description origin_not_allowed: a browser Origin outside the allow-list; also key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7165,8 +10138,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7194,6 +10176,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
                 };
             };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get-oauth-authorization-server": {
@@ -7212,6 +10203,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7246,7 +10246,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_client_metadata */
+            /** @description invalid_client_metadata; also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7255,8 +10255,35 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7298,12 +10325,30 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown app or redirect URI (HTML) */
+            /** @description Unknown app or redirect URI (HTML); also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -7330,7 +10375,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown app or redirect URI (HTML) */
+            /** @description Unknown app or redirect URI (HTML); also invalid_request, invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7339,6 +10384,33 @@ export interface operations {
             };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7373,7 +10445,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description invalid_grant, invalid_request, invalid_target, unsupported_grant_type */
+            /** @description invalid_grant, invalid_request, invalid_target, unsupported_grant_type; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7382,8 +10454,35 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7416,7 +10515,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request */
+            /** @description invalid_request; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7425,8 +10524,35 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Rate limited (Retry-After) */
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7461,6 +10587,33 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post-dashboard-app-revoke": {
@@ -7488,6 +10641,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required, csrf_failed */
             403: {
                 headers: {
@@ -7499,6 +10661,33 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7530,7 +10719,7 @@ export interface operations {
                     "application/json": components["schemas"]["GenerateResponse"];
                 };
             };
-            /** @description invalid_request (unknown or repeated networks) */
+            /** @description invalid_request (unknown or repeated networks); also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7539,8 +10728,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7557,6 +10755,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url) */
             429: {
                 headers: {
@@ -7566,7 +10782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ai_unavailable: the provider failed, timed out or throttled (Retry-After); nothing was spent */
+            /** @description ai_unavailable: the provider failed, timed out or throttled (Retry-After); nothing was spent; also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7599,7 +10815,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeekResponse"];
                 };
             };
-            /** @description invalid_request, invalid_start, no_free_slot */
+            /** @description invalid_request, invalid_start, no_free_slot; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7608,8 +10824,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, unknown, expired or revoked API key */
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, email_unverified */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7635,6 +10860,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited (Retry-After), or ai_drafts_limit_reached (with upgrade_url) */
             429: {
                 headers: {
@@ -7644,7 +10887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ai_unavailable (Retry-After); nothing was spent */
+            /** @description ai_unavailable (Retry-After); nothing was spent; also auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7680,7 +10923,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, empty_text */
+            /** @description invalid_request, empty_text; also invalid_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7713,6 +10956,138 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateRequest"];
+            };
+        };
+        responses: {
+            /** @description Per network ok, or the code, what and fix it would fail with */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateResponse"];
+                };
+            };
+            /** @description invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached; also invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope, brand_not_allowed, key_monthly_cap_reached; also email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description brand_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ambiguous_brand, duplicate_post */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };

@@ -20,12 +20,15 @@ export const RESULT_CODES = {
   subreddit_required: { what: 'Reddit posts need a subreddit.', fix: 'Send subreddit (the community name without r/) with the post.' },
   rejected: { what: 'The network refused the post.', fix: 'Read error for the network’s own reason, change the post, and send it again.' },
   timed_out: { what: 'The network did not answer before the reply was due; the post may or may not have been published.', fix: 'Do not resend yet: the outcome arrives by webhook and GET /api/post/status shows it.' },
+  outcome_unknown: { what: 'The worker sending to this network stopped before the network answered, and the network could not be read back to check whether the post appeared (error says why).', fix: 'Look for the post on the network; if it is not there, send it again to this network only.' },
   network_error: { what: 'The network failed with a server error or could not be reached.', fix: 'Try again later; nothing was published.' },
   x_credits_exhausted: { what: "The month's X credits are used up.", fix: 'Wait for the monthly reset shown in GET /api/x, or upgrade the plan.' },
   invalid_credentials: { what: 'The network refused these credentials, or they do not have the right form.', fix: 'Check each field against GET /api/platforms (fields) and the network’s own settings page, then connect again.' },
   network_unavailable: { what: 'The network could not be reached to check the credentials; nothing was saved.', fix: 'Try again in a minute.' },
   oauth_platform: { what: 'This network connects through OAuth, not with credentials.', fix: 'Get a sign-in link from POST /api/oauth/{platform}/url, or send the person a connect link (POST /api/connect-link).' },
   platform_not_allowed: { what: 'The guardrails of the API key (or AI app) that sent this post do not allow this network; it was not sent and spent nothing.', fix: 'Leave this network out, or ask the account owner to allow it in the dashboard (API keys → guardrails).' },
+  approval_rejected: { what: 'The post was held for approval and the approver rejected it: nothing was sent and nothing was spent.', fix: 'Read the note of the decision, change the post and send it again.' },
+  approval_expired: { what: 'The post was held for approval and nobody decided within 7 days: nothing was sent and nothing was spent.', fix: 'Send the post again, and approve it in the dashboard (Approvals) in time.' },
   internal_error: { what: 'Something failed on our side while sending to this network.', fix: 'Try again; if it keeps failing, contact support with the post id.' },
 } as const satisfies Record<string, { what: string; fix: string }>;
 

@@ -10,6 +10,7 @@ import { randomBase62 } from './ids';
 export const WEBHOOK_EVENTS = [
   'post.published', 'post.failed', 'connection.reauth_required', 'webhook.test', 'approval.requested', 'approval.decided',
   'post.deleted', 'post.edited',
+  'post.reconciled',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 

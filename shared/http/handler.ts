@@ -6,7 +6,7 @@ import type { Reply } from './reply';
 import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
 import type { SessionPrincipal } from '../app/dashboard/sign-in';
-import { auth, errorHandler, JSON_HEADERS, loopbackOnly, parseRequest, rateLimit, requestLog, requestState, stateOf } from './middlewares';
+import { auth, browserCors, errorHandler, JSON_HEADERS, loopbackOnly, parseRequest, rateLimit, rateLimitHeaders, requestLog, requestState, stateOf } from './middlewares';
 import { depsFor } from '../container';
 import { config } from '../config';
 import { withLogContext } from '../log';
@@ -68,6 +68,9 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(requestState(routeDeps))
     .use(requestLog(route))
+    // before errorHandler: its onError runs after the error answer exists and adds the CORS headers to it
+    .use(browserCors(route))
+    .use(rateLimitHeaders())
     .use(errorHandler(route))
     .use(loopbackOnly(route))
     .use(auth(route))

@@ -1,3 +1,4 @@
+import { corsHeaders, originAllowed, originOf } from './origins';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -6,16 +7,16 @@ import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
 import { authenticate, requireScope } from '../app/auth';
 import { requiredScope } from '../domain/api-key';
-import { hit, perMinute } from '../app/rate-limit';
+import { hit, perMinute, type RateRule, type WindowLeft } from '../app/rate-limit';
 import { PLANS } from '../domain/plans';
-import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../domain/errors';
+import { AppError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, RateLimitedError, ServiceUnavailableError, UnsupportedMediaTypeError } from '../domain/errors';
 import { isOutage, OUTAGE_RETRY_AFTER_SECONDS } from './outage';
 import { clientIp } from './client-ip';
 import { config } from '../config';
 import { appendLogContext, errorFields, log } from '../log';
 import { sessionPrincipal, type SessionPrincipal } from '../app/dashboard/sign-in';
 import { csrfMatches, presentedCsrf, readCookie, sessionCookieName } from './session';
-import { extraFields, isOpenObject, knownFieldsAt, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
+import { extraFields, isOpenObject, knownFieldsAt, prototypeKeys, unknownFieldError, unknownFieldsOf, type UnknownField } from '../app/unknown-fields';
 
 /** Per-request state the middlewares fill in for the route function. */
 export interface RequestState {
@@ -33,6 +34,8 @@ export interface RequestState {
   contentType?: string;
   query?: unknown;
   params?: unknown;
+  /** The request limits this request was counted against (RateLimit-Policy / RateLimit headers), by policy name. */
+  rates?: Array<{ name: string } & WindowLeft>;
 }
 
 export type HttpContext = Context & { state: RequestState };
@@ -172,23 +175,51 @@ export function auth(route: RouteDef): Mw {
 
 /**
  * Request limits shared across instances: the plan's requests a minute per key, then the route's own limit per
- * account (key routes) or per IP (open routes).
+ * account (key routes) or per IP (open routes). What is left of each is kept for the RateLimit headers.
  */
 export function rateLimit(route: RouteDef): Mw {
   return {
     before: async (req: Req) => {
       const s = stateOf(req.context);
+      const count = async (name: string, subject: string, rule: RateRule) => {
+        try {
+          const left = await hit(s.deps, subject, rule);
+          if (left) (s.rates ??= []).push({ name, ...left });
+        } catch (err) {
+          if (err instanceof RateLimitedError) (s.rates ??= []).push({ name, rule, remaining: 0, reset: err.retryAfter });
+          throw err;
+        }
+      };
       if (s.principal) {
         const plan = PLANS[s.principal.account.plan];
-        await hit(s.deps, `key#${s.principal.key.id}`, perMinute(plan.api_requests_per_minute_per_key));
+        await count('key', `key#${s.principal.key.id}`, perMinute(plan.api_requests_per_minute_per_key));
       }
-      if (route.rateLimit) {
-        const account = s.principal?.account ?? s.session?.account;
-        const subject = account ? `acc#${account.id}` : `ip#${s.ip}`;
-        await hit(s.deps, `${route.id}#${subject}`, route.rateLimit);
+      if (route.rateLimit && s.principal) {
+        await count(route.id, `${route.id}#acc#${s.principal.account.id}`, route.rateLimit);
+      } else if (route.rateLimit) {
+        const account = s.session?.account;
+        await hit(s.deps, `${route.id}#${account ? `acc#${account.id}` : `ip#${s.ip}`}`, route.rateLimit);
       }
     },
   };
+}
+
+/**
+ * The IETF RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of the limits the request
+ * was counted against (the key's per-minute rate, and the route's own per-account limit), on every answer
+ * (429 included, which keeps Retry-After). Registered first, so it runs after the error handler built the answer.
+ */
+export function rateLimitHeaders(): Mw {
+  const write = (req: Req) => {
+    const rates = stateOf(req.context)?.rates;
+    if (!rates?.length || !req.response) return;
+    req.response.headers = {
+      ...req.response.headers,
+      'RateLimit-Policy': rates.map((r) => `"${r.name}";q=${r.rule.limit};w=${r.rule.windowSeconds}`).join(', '),
+      RateLimit: rates.map((r) => `"${r.name}";r=${r.remaining};t=${r.reset}`).join(', '),
+    };
+  };
+  return { after: write, onError: write };
 }
 
 function decodeBody(event: APIGatewayProxyEventV2): string {
@@ -283,11 +314,38 @@ export function parseRequest(route: RouteDef, maxBodyBytes: () => number): Mw {
       } catch {
         throw new BadRequestError('The body is not valid JSON', { code: 'invalid_json' });
       }
+      const proto = prototypeKeys(json);
+      if (proto.length) throw unknownFieldError(proto);
       const res = route.body.safeParse(json);
       const extra = unknownFields(route.body, json, res.error);
       if (extra.length) throw unknownFieldError(extra);
       if (!res.success) throw new BadRequestError('The request body is invalid', { details: { issues: issues(res.error) } });
       s.body = res.data;
     },
+  };
+}
+
+/**
+ * Browser clients on the MCP and OAuth routes (route.browserCors): a foreign Origin is refused with 403 before
+ * anything runs (DNS rebinding, cross-site calls), OPTIONS is the CORS preflight (204), and every answer to an
+ * allow-listed Origin, errors included, carries the CORS headers.
+ */
+export function browserCors(route: Pick<RouteDef, 'browserCors'>): Mw {
+  const add = (req: Req) => {
+    const cors = corsHeaders(originOf(req.event.headers));
+    if (req.response && Object.keys(cors).length) req.response = { ...req.response, headers: { ...req.response.headers, ...cors } };
+  };
+  return {
+    before: (req: Req) => {
+      if (!route.browserCors) return;
+      const origin = originOf(req.event.headers);
+      if (!originAllowed(origin)) {
+        return { statusCode: 403, headers: JSON_HEADERS, body: JSON.stringify({ error: `Origin ${origin} is not allowed: browser clients must be served from an allow-listed origin (MCP_ALLOWED_ORIGINS)`, code: 'origin_not_allowed' }) };
+      }
+      if (req.event.requestContext?.http?.method === 'OPTIONS') return { statusCode: 204, headers: { 'cache-control': 'no-store', ...corsHeaders(origin) }, body: '' };
+      return undefined;
+    },
+    after: (req: Req) => { if (route.browserCors) add(req); },
+    onError: (req: Req) => { if (route.browserCors) add(req); },
   };
 }

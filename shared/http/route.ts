@@ -5,7 +5,7 @@ import type { KeyScope } from '../domain/api-key';
  * One entry of THE route table (infra/routes.ts). The CDK stack, the local server and the OpenAPI document are all
  * derived from these entries; the handler of route `id` lives in functions/http/<id>.ts.
  */
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /** AWS resources a route's function may use; the CDK stack grants exactly these. */
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
@@ -56,6 +56,11 @@ export interface RouteDef {
   timeoutSeconds?: number;
   memoryMb?: number;
   // --- MCP server (issue 11) ---
+  /**
+   * Browser clients (MCP endpoint, OAuth endpoints): an Origin outside the allow-list (shared/http/origins.ts) gets
+   * 403, an allow-listed one gets CORS headers, and OPTIONS (list it in extraMethods) answers the preflight.
+   */
+  browserCors?: boolean;
   /** Project-relative handler file when it is not functions/http/<id>.ts (e.g. the MCP server's own function). */
   handler?: string;
   /** Other methods on the same path answered by the same function (the MCP endpoint answers 405 to GET itself). */

@@ -3,7 +3,8 @@ import { MAX_UPLOAD_BYTES, MEDIA_CONTENT_TYPES, type MediaContentType } from '..
 
 /**
  * The hosted upload page (GET /upload/{token}): one self-contained HTML document (no external assets) where a
- * person picks a file and uploads it straight to storage with a progress bar, then sees the path to hand back.
+ * person picks a file and uploads it straight to storage with a progress bar, then is told it arrived: whoever sent
+ * the link learns it by the link (MCP get_media_upload, GET /api/media/upload-link/{token}); nothing is to be copied back.
  * Accessible: every control has a label, native keyboard behaviour, a live status region, focus moves to the result.
  * The script runs under a nonce-based Content-Security-Policy; fetches go only to this origin and to storage.
  * Its two requests to this service carry the page's per-page token (X-Form-Token, checked against the page's
@@ -81,8 +82,7 @@ ${input.note ? `<p class="note">${escapeHtml(input.note)}</p>` : ''}
 <p id="status" role="status" aria-live="polite"></p>
 <section id="done" hidden tabindex="-1" aria-labelledby="done-title">
 <h2 id="done-title">Upload complete</h2>
-<p>Give this path back to whoever sent you this link:</p>
-<p><code id="path"></code></p>
+<p>The file arrived. Whoever sent you this link can use it now: there is nothing to copy or send back, and you can close this page.</p>
 </section>
 <noscript><p>This page needs JavaScript to upload the file.</p></noscript>
 </main>
@@ -92,7 +92,7 @@ ${input.note ? `<p class="note">${escapeHtml(input.note)}</p>` : ''}
   var cfg = JSON.parse(document.getElementById('upload-config').textContent);
   var form = document.getElementById('upload-form'), input = document.getElementById('file'), button = document.getElementById('upload');
   var box = document.getElementById('progress-box'), bar = document.getElementById('progress'), percent = document.getElementById('percent');
-  var status = document.getElementById('status'), done = document.getElementById('done'), pathEl = document.getElementById('path');
+  var status = document.getElementById('status'), done = document.getElementById('done');
   function say(text) { status.textContent = text; }
   function progress(p) { bar.value = p; bar.textContent = p + ' %'; percent.textContent = p + ' %'; }
   function busy(on) { button.disabled = on; input.disabled = on; }
@@ -141,7 +141,6 @@ ${input.note ? `<p class="note">${escapeHtml(input.note)}</p>` : ''}
       })
       .then(function (result) {
         progress(100);
-        pathEl.textContent = result.path;
         form.hidden = true;
         done.hidden = false;
         say('Upload complete.');

@@ -17,8 +17,15 @@ export function blueskyPostRef(ref: string): { actor: string; rkey: string } | u
   const at = /^at:\/\/([^/\s]+)\/app\.bsky\.feed\.post\/([A-Za-z0-9._:~-]{1,512})$/.exec(t);
   if (at) return { actor: at[1], rkey: at[2] };
   const web = /^https:\/\/bsky\.app\/profile\/([^/\s?#]+)\/post\/([A-Za-z0-9._:~-]{1,512})(?:[?#].*)?$/.exec(t);
-  return web ? { actor: decodeURIComponent(web[1]), rkey: web[2] } : undefined;
+  if (!web) return undefined;
+  // a bad escape (%ff) names no profile: not a link to a post
+  const actor = decodeOrUndefined(web[1]);
+  return actor ? { actor, rkey: web[2] } : undefined;
 }
+
+const decodeOrUndefined = (s: string): string | undefined => {
+  try { return decodeURIComponent(s); } catch { return undefined; }
+};
 
 /** A Mastodon status: a status id, or a status link (https://instance/@user/<id>, /users/<user>/statuses/<id>). */
 export function mastodonStatusRef(ref: string): { host?: string; id: string } | undefined {

@@ -21,11 +21,13 @@ export function withSandboxLinks(registry: Registry, origin: string, simulated: 
     check: (content, credentials) => a.check(content, credentials),
     publish: async (content, ctx) => link(a.name, ctx.credentials, await a.publish(content, ctx)),
     ...(a.resume ? { resume: async (content, state, ctx) => link(a.name, ctx.credentials, await a.resume!(content, state, ctx)) } : {}),
-    // a post found by read-back links to the inbox like a published one
-    ...(a.readBack ? { readBack: async (content, query, ctx) => {
-      const found = await a.readBack!(content, query, ctx);
-      return found.state === 'found' && inSandbox(a.name, ctx.credentials) ? { ...found, url: `${origin}/dev/sandbox/inbox#${a.name}` } : found;
-    } } : {}),
+    // read-back (reconciling a stale claim) stays available in sandbox mode; a post found there links like a publish
+    ...(a.readBack ? {
+      readBack: async (content, query, ctx) => {
+        const seen = await a.readBack!(content, query, ctx);
+        return seen.state === 'found' && inSandbox(a.name, ctx.credentials) ? { ...seen, url: `${origin}/dev/sandbox/inbox#${a.name}` } : seen;
+      },
+    } : {}),
     // deleting and editing a published post pass through as they are
     ...(a.delete ? { delete: (ref, ctx) => a.delete!(ref, ctx) } : {}),
     ...(a.edit ? { edit: (ref, content, ctx) => a.edit!(ref, content, ctx) } : {}),

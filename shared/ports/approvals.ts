@@ -20,9 +20,11 @@ export interface ApprovalRecord {
   platforms: PlatformName[];
   source: 'api' | 'schedule';
   schedule_id?: string;
-  actor?: { kind: 'key' | 'app'; id: string };
+  actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
   /** The requesting key's prefix (svc_live_abcd…), for the owner to recognise. */
   requested_by: string | null;
+  /** The name of the key (or AI app) that sent the post: what pages show. */
+  requested_by_name?: string | null;
   /** The idempotency lock the held post keeps until it is decided (released on reject and expiry). */
   lock?: string;
   created_at: string;
@@ -58,6 +60,8 @@ export interface ApprovalStore {
    */
   decide(id: string, d: { status: Exclude<ApprovalStatus, 'pending'>; decided_by: DecidedBy; note?: string; decided_at: string }, nowMs: number): Promise<ApprovalRecord | undefined>;
   setPublishError(id: string, error: { code: string; error: string }): Promise<void>;
+  /** The account's approval that holds post `postId` (made in the same millisecond as the post id), if any. */
+  findByPost(accountId: string, postId: string): Promise<ApprovalRecord | undefined>;
   getRules(accountId: string): Promise<ApprovalRule[]>;
   putRule(rule: ApprovalRule): Promise<void>;
 }

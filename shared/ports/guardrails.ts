@@ -1,4 +1,5 @@
 import type { PlatformName } from '../domain/platforms';
+import type { CapHolder } from '../domain/guardrails';
 
 /** The limits an owner sets on one actor (an API key, or an MCP AI app) from the dashboard (spec §5.6). */
 export interface Guardrails {
@@ -14,6 +15,9 @@ export interface Guardrails {
   always_require_approval: boolean;
   updated_at: string;
 }
+
+/** The guardrails in force for an actor: its own combined with those of the keys above it (domain/guardrails.ts). */
+export type EffectiveGuardrails = Guardrails & { caps: CapHolder[] };
 
 /** Guardrails per (account, kind, id). A write replaces the actor's guardrails as a whole (PUT). */
 export interface GuardrailStore {

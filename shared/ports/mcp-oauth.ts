@@ -51,6 +51,8 @@ export interface OAuthTokenRecord {
   /** Epoch seconds (also the TTL attribute). */
   expires_at: number;
   created_at: string;
+  /** The grant (one code redemption and its refresh chain) the token belongs to; revoked as a whole. */
+  grant_id?: string;
   /** Refresh tokens: set once when rotated (a used refresh token never works again). */
   used_at?: string;
   revoked_at?: string;
@@ -74,4 +76,9 @@ export interface McpOAuthStore {
   /** Rotation: marks a live, unused, unrevoked refresh token used; the record, else undefined. */
   useRefreshToken(hash: string, nowSec: number, at: string): Promise<OAuthTokenRecord | undefined>;
   revokeToken(hash: string, at: string): Promise<void>;
+  /** A code as stored (used or not), to tell a second redemption from an unknown code. */
+  getCode(hash: string): Promise<AuthCodeRecord | undefined>;
+  /** Revokes a grant: every token of it stops working at once and none is issued from it again. */
+  revokeGrant(grantId: string, at: string, keepUntilSec: number): Promise<void>;
+  isGrantRevoked(grantId: string): Promise<boolean>;
 }

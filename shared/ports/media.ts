@@ -64,5 +64,10 @@ export interface MediaStore {
    * Media items and upload links whose expiry has passed (at most `limit`). Used only by the local runtime's
    * sweep: in AWS, DynamoDB TTL and the bucket's lifecycle rule delete them.
    */
+  /**
+   * The account's uploaded (finalized or completed through a link), unexpired media, newest first; reads at most
+   * `limit` items (pending ones are read but not answered); `before` (a media id from the previous page) pages on.
+   */
+  listUploaded(accountId: string, nowSec: number, limit: number, before?: string): Promise<MediaItem[]>;
   listExpired(nowSec: number, limit: number): Promise<{ media: MediaItem[]; links: UploadLink[] }>;
 }

@@ -1,7 +1,7 @@
 import type { PlatformName } from '../domain/platforms';
 import type { NetworkResult, PostPayload } from '../domain/post';
 import type { Account, Brand } from './store';
-import type { Guardrails } from './guardrails';
+import type { EffectiveGuardrails } from './guardrails';
 import type { ApprovalRule } from './approvals';
 
 /** Persistence ports of the publishing core. Every invariant is a single-item conditional write. */
@@ -57,8 +57,10 @@ export interface PostRecord {
   payload: PostPayload;
   created_at: string;
   /** Who published it (API key or AI app; issue 16), and the counter of its guardrails cap it was counted on. */
-  actor?: { kind: 'key' | 'app'; id: string };
+  actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
   cap_key?: string;
+  /** Further monthly caps this post counts on (guardrails of the keys above the actor), given back with cap_key. */
+  cap_keys?: string[];
   /** The approval it was held for (published once approved). */
   approval_id?: string;
 }
@@ -88,6 +90,10 @@ export interface NetworkRecord {
   event?: ServiceEvent;
   /** When DELETE /api/posts/{id} took the post back on this network (ISO; shared/app/post-changes). */
   deleted_at?: string;
+  /** A stale claim taken over by the reconciliation (a worker died mid-send): take-overs so far. */
+  reconciles?: number;
+  /** The post.reconciled event of a network decided by reconciliation, stored with the same settle as `event`. */
+  reconciled_event?: ServiceEvent;
 }
 
 /** Fields written with a settle: deferrals, the reservation flag, and the resume state of a 'processing' network. */
@@ -97,6 +103,8 @@ export interface SettleExtra {
   resume_enc?: string;
   resume_at?: number;
   resumes?: number;
+  /** The post.reconciled event written with the settle (a network decided by reconciliation). */
+  reconciled_event?: ServiceEvent;
 }
 
 /** What a claim must also match: the deferral the message carries, and for a resume step its number and due time. */
@@ -118,8 +126,11 @@ export interface StoredPost {
  * settle are single conditional updates that answer the whole post (no re-read), and a poll is one small read.
  */
 export interface PostStore {
-  /** Writes the post with every network in one conditional put (the post id is new). */
-  create(post: PostRecord, networks: NetworkRecord[]): Promise<void>;
+  /**
+   * Writes the post with every network in one conditional put (the post id is new). With `reconcileAt` (ms), its
+   * reconciliation marker on the due index is written first, so no post exists that the sweep cannot find.
+   */
+  create(post: PostRecord, networks: NetworkRecord[], reconcileAt?: number): Promise<void>;
   /** The post, its networks and (for posts stored before networks were part of the post item) their own items. */
   get(postId: string): Promise<StoredPost | undefined>;
   /** The state and result of these networks only (a small projected read for the API's wait). */
@@ -135,10 +146,20 @@ export interface PostStore {
   claim(postId: string, platform: PlatformName, from: NetworkState[], nowMs: number, match?: ClaimMatch): Promise<StoredPost | undefined>;
   /**
    * Sets the final (or scheduled, or processing) state and result, with the outcome event when there is one; only
-   * from `sending` (throws otherwise). Answers the post after the change.
+   * from `sending`, and with `claimedAt` only the claim made then (a claim taken over by reconciliation is no longer
+   * the worker's): throws otherwise. Answers the post after the change.
    */
-  settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra?: SettleExtra, event?: ServiceEvent): Promise<StoredPost>;
+  settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra?: SettleExtra, event?: ServiceEvent, claimedAt?: number): Promise<StoredPost>;
   findByNetworkId(accountId: string, platform: PlatformName, networkPostId: string): Promise<string | undefined>;
+  /**
+   * Takes over a claim whose worker stopped (the reconciliation): `sending` with exactly `seenClaimedAt` becomes
+   * `sending` claimed at `nowMs`, take-overs + 1. Only one caller wins (the post after the change); a loser gets undefined.
+   */
+  takeOver(postId: string, platform: PlatformName, seenClaimedAt: number, nowMs: number): Promise<StoredPost | undefined>;
+  /** The reconciliation's due index: posts whose marker is due at or before `beforeMs`, oldest first. */
+  reconcileDue(beforeMs: number, limit: number): Promise<Array<{ post_id: string; due_at: number }>>;
+  /** Moves a post's marker from `fromMs` to `toMs` (the new one written first), or removes it (`toMs` undefined). */
+  moveReconcile(postId: string, fromMs: number, toMs: number | undefined): Promise<void>;
 }
 
 /** What the publish path reads from the account before sending: brands, connections, the actor's guardrails, approval rules. */
@@ -147,13 +168,14 @@ export interface PublishContext {
   account?: Account;
   brands: Brand[];
   connections: Connection[];
-  guardrails?: Guardrails;
+  /** The actor's guardrails in force (its own and those of the keys above it). */
+  guardrails?: EffectiveGuardrails;
   approvalRules: ApprovalRule[];
 }
 
 /** Reads a PublishContext (with the account item) in one query of the account's partition. */
 export interface PublishContextStore {
-  load(accountId: string, actor?: { kind: 'key' | 'app'; id: string }): Promise<PublishContext>;
+  load(accountId: string, actor?: { kind: 'key' | 'app'; id: string; above?: string[] }): Promise<PublishContext>;
 }
 
 export interface LockStore {
@@ -161,6 +183,8 @@ export interface LockStore {
   acquire(key: string, postId: string, ttlSeconds: number, nowMs: number): Promise<{ ok: true } | { ok: false; heldBy: string }>;
   /** Releases `key` if `postId` still holds it. */
   release(key: string, postId: string): Promise<void>;
+  /** Who holds `key` now (an unexpired hold), without taking it: POST /api/validate's duplicate check. */
+  holder(key: string, nowMs: number): Promise<string | undefined>;
 }
 
 export interface PaceStore {
@@ -171,7 +195,7 @@ export interface PaceStore {
 /** A recorded event (spec §6 body); delivery to webhook endpoints subscribes to these. */
 export interface ServiceEvent {
   id: string;
-  type: 'post.published' | 'post.failed' | 'post.deleted' | 'post.edited' | 'connection.reauth_required' | 'webhook.test' | 'approval.requested' | 'approval.decided';
+  type: 'post.published' | 'post.failed' | 'post.deleted' | 'post.edited' | 'connection.reauth_required' | 'webhook.test' | 'approval.requested' | 'approval.decided' | 'post.reconciled';
   created_at: string;
   account_id: string;
   data: Record<string, unknown>;

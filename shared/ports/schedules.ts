@@ -44,7 +44,7 @@ export interface ScheduleRecord {
   takeovers?: number;
   canceled_at?: string;
   /** Who scheduled it (API key or AI app): its guardrails apply when it publishes (issue 16). */
-  actor?: { kind: 'key' | 'app'; id: string };
+  actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
 }
 
 export type RecurringStatus = 'active' | 'canceled' | 'ended';
@@ -66,7 +66,7 @@ export interface RecurringRecord {
   created_at: string;
   updated_at: string;
   /** Who created it (API key or AI app): its guardrails apply to each occurrence (issue 16). */
-  actor?: { kind: 'key' | 'app'; id: string };
+  actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
 }
 
 export interface ScheduleQuery {

@@ -59,6 +59,8 @@ export interface ApiKeyRecord {
   revoked_at?: string;
   /** What the key may do; absent on keys issued before scopes existed (= all three). */
   scopes?: KeyScope[];
+  /** A key minted by a key: the keys above it, nearest first (their guardrails bind this key too). */
+  above?: string[];
 }
 
 export interface KeyStore {

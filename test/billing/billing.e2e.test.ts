@@ -219,6 +219,14 @@ describe('the Stripe webhook', () => {
     expect((await overview(a.api)).plan).toBe('free');
     expect(await deliver(make(), { timestampSec: nowSec() - 290 })).toMatchObject({ status: 200, body: { outcome: 'applied' } });
   });
+
+  it('a signature dated beyond the 5-minute tolerance in the future is refused too', async () => {
+    const a = await account();
+    await getDeps().billing.saveCustomer(a.id, 'cus_future');
+    const event = stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_future', customer: 'cus_future', price: TEST_PRICES.STRIPE_PRICE_PRO_MONTH, periodEnd: nowSec() + 86_400 * 20 }), nowSec());
+    expect(await deliver(event, { timestampSec: nowSec() + 3600 })).toMatchObject({ status: 400, body: { code: 'invalid_signature', error: expect.stringMatching(/future/) } });
+    expect((await overview(a.api)).plan).toBe('free');
+  });
 });
 
 describe('end to end', () => {

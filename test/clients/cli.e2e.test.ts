@@ -125,17 +125,21 @@ describe('social (bin/social.ts) end to end against the local runtime', () => {
   });
 
   it('runs as a program: the process exit code is the error class', async () => {
-    const run = (args: string[]) => new Promise<{ code: number | null; out: string }>((resolve) => {
+    const run = (args: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
       const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/social.ts', ...args], {
         cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), SOCIAL_BASE_URL: rt.url, SOCIAL_API_KEY: key },
       });
       let out = '';
+      let err = '';
       child.stdout.on('data', (d) => { out += String(d); });
-      child.on('close', (code) => resolve({ code, out }));
+      child.stderr.on('data', (d) => { err += String(d); });
+      child.on('close', (code) => resolve({ code, out, err }));
     });
     const [ok, missing] = await Promise.all([run(['brands']), run(['status', 'pst_01ARZ3NDEKTSV4RRFFQ69G5FAV'])]);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain('CLI brand');
+    // the client is imported by its file, not by the package folder whose main (dist/) is built only when published
+    expect(ok.err).not.toContain('DEP0128');
     expect(missing.code).toBe(EXIT.not_found);
   });
 });

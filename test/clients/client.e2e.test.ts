@@ -2,7 +2,7 @@ import { signupThroughApi, startRuntime } from '../support/runtime';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { routeList } from '../../infra/routes';
-import { createSocialClient, SocialApiError, unwrap, type ApiErrorBody } from '../../shared/client';
+import { createSocialClient, SocialApiError, unwrap, type ApiErrorBody } from '../../shared/client/index';
 
 let rt: LocalRuntime;
 const telegram = new TelegramFake();

@@ -3,6 +3,10 @@ import { csvCell, csvLine } from '../../shared/domain/csv';
 import { newId } from '../../shared/domain/ids';
 import type { NetworkRecord, PostRecord, PostStore } from '../../shared/ports/publishing';
 import type { Blobs } from '../../shared/ports/blobs';
+import type { ApprovalStore } from '../../shared/ports/approvals';
+
+/** No post held for approval (the `held` filter's source). */
+const noApprovals = { list: async () => [] } as unknown as ApprovalStore;
 import { parseCsv } from '../support/csv';
 import { ManualClock } from '../support/clock';
 
@@ -40,13 +44,16 @@ describe('activity log and CSV export', () => {
     expect(csvCell('two\nlines')).toBe('"two\nlines"');
     for (const f of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvCell(f).replace(/^"/, '')).toMatch(/^'/);
     expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    // spreadsheets skip leading whitespace before a formula: still text
+    for (const f of [' =1+1', '  +1', '\u00a0-1', ' \n@SUM(A1)', '\u3000=CMD()']) expect([f, csvCell(f).replace(/^"/, '')]).toEqual([f, expect.stringMatching(/^'/)]);
+    expect(csvCell(' plain')).toBe(' plain');
     expect(csvCell(null)).toBe('');
     expect(csvLine(['a', 1, true])).toBe('a,1,true\r\n');
   });
 
   it('10,000 posts stream page by page: the first rows are out before the 101st post is read, and every row arrives', async () => {
     const { store, reads } = generatedPosts(10_000);
-    const gen = activityCsv({ posts: store }, 'acc_1', {}, 100);
+    const gen = activityCsv({ posts: store, approvals: noApprovals }, 'acc_1', {}, 100);
     const header = await gen.next();
     expect(header.value).toBe(`${CSV_HEADER.join(',')}\r\n`);
     const first = await gen.next();
@@ -75,7 +82,7 @@ describe('activity log and CSV export', () => {
       },
       presignGet: async (key: string, _s: number, o?: { downloadName?: string }) => `https://s3.test/${key}?download=${o?.downloadName}`,
     } as unknown as Blobs;
-    const res = await exportActivity({ posts: store, blobs, clock: new ManualClock(Date.UTC(2026, 10, 24)) }, 'acc_1', {});
+    const res = await exportActivity({ posts: store, approvals: noApprovals, blobs, clock: new ManualClock(Date.UTC(2026, 10, 24)) }, 'acc_1', {});
     expect(res.url).toMatch(/^https:\/\/s3\.test\/exports\/acc_1\/[0-9A-Z]{26}\/posts-2026-11-24\.csv\?download=posts-2026-11-24\.csv$/);
     expect(seen[0]).toBe(0);
     expect(seen[1]).toBeLessThanOrEqual(100);
@@ -84,7 +91,7 @@ describe('activity log and CSV export', () => {
 
   it('filters: brand, network status, source and date range; pages with a cursor', async () => {
     const { store, posts } = generatedPosts(300);
-    const deps = { posts: store };
+    const deps = { posts: store, approvals: noApprovals };
     const day = posts[0].created_at.slice(0, 10);
     const failed = await activityPage(deps, 'acc_1', { status: 'failed', brand_id: 'brd_b', source: 'schedule' }, 10);
     expect(failed.posts.length).toBe(10);

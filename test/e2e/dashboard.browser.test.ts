@@ -109,18 +109,25 @@ describe('the dashboard in a browser', () => {
     await checked('approvals-decided');
   });
 
-  it("a client approver's link: the page (axe-checked), then reject; the link is then used up", async () => {
+  it("a client approver's link: the key is refused one, the owner's Send to client gives it (axe-checked), then reject; the link is then used up", async () => {
     const held = await api('POST', '/api/post', { platform: 'telegram', text: 'For the client to review' });
-    const link = await api('POST', `/api/approvals/${held.body.approval_id}/client-link`);
-    expect(link.status).toBe(200);
+    expect(await api('POST', `/api/approvals/${held.body.approval_id}/client-link`)).toMatchObject({ status: 403, body: { code: 'session_required' } });
+    await page.goto(`${rt.url}/dashboard/approvals`);
+    const card = page.locator(`#${held.body.approval_id as string}`);
+    await card.getByLabel('Client’s email (optional: the link is shown to you either way)').fill('client@example.com');
+    await card.getByRole('button', { name: 'Send to client' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain('emailed to client@example.com');
+    await checked('client-link-sent');
+    const url = await page.getByLabel('Review link').inputValue();
+    expect(await outboxLink('client@example.com', 'Please review a post')).toBe(url);
     const client2 = await browser.newPage();
-    await client2.goto(link.body.url as string);
+    await client2.goto(url);
     await expect(client2.locator('h1').textContent()).resolves.toContain('Review a post');
     await checked('client-review', client2);
     await client2.getByRole('button', { name: 'Reject' }).click();
     await expect(client2.getByRole('status').textContent()).resolves.toContain('Rejected');
     await checked('client-review-done', client2);
-    const again = await client2.goto(link.body.url as string);
+    const again = await client2.goto(url);
     expect(again!.status()).toBe(410);
     await checked('client-review-used', client2);
     expect((await api('GET', `/api/approvals/${held.body.approval_id}`)).body).toMatchObject({ status: 'rejected', decided_by: 'client' });

@@ -71,6 +71,9 @@ describe('README "Try it"', () => {
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script.replaceAll('localhost:3000', `localhost:${port}`)], { cwd: work, timeout: 90_000, env: { PATH: process.env.PATH ?? '', HOME: work } });
 
     expect(stdout).toContain('"pending_verification":true');
+    // JSON answers printed as they are end their line; step 5 leaves no cookie file behind
+    expect(stdout).toMatch(/"pending_verification":true[^\n]*\}\n/);
+    expect(fs.readdirSync(work)).not.toContain('cookies.txt');
     expect(stdout).toMatch(/connected=linkedin\n/);
     const results = firstJson(stdout.slice(stdout.indexOf('{"post_id"'))) as { results: Array<{ platform: string; ok: boolean; status: string }> };
     expect(results.results.map((r) => [r.platform, r.ok, r.status])).toEqual([

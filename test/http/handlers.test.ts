@@ -14,6 +14,8 @@ import { handler as postBrands } from '../../functions/http/post-brands';
 import { handler as getOpenapi } from '../../functions/http/get-openapi';
 import { handler as getConfirm } from '../../functions/http/get-signup-confirm';
 import { handler as postConfirm } from '../../functions/http/post-signup-confirm';
+import { handler as postValidate } from '../../functions/http/post-validate';
+import { handler as postPost } from '../../functions/http/post-post';
 import { PLATFORMS } from '../../shared/domain/platforms';
 import { READ_BACK } from '../../shared/networks/read-back-support';
 import { envClients } from '../../shared/adapters/env-oauth-clients';
@@ -180,5 +182,40 @@ describe('account routes', () => {
     expect(limited.map((r) => r.status)).toEqual([429]);
     expect(limited[0].headers['Retry-After']).toMatch(/^\d+$/);
     expect(limited[0].body).toEqual({ error: expect.any(String), code: 'rate_limited', retry_after: Number(limited[0].headers['Retry-After']) });
+  });
+});
+
+describe('RateLimit headers (IETF draft-ietf-httpapi-ratelimit-headers) for the per-key rate', () => {
+  it('every answer of a key carries RateLimit-Policy and RateLimit; the 429 says r=0 and keeps Retry-After', async () => {
+    const key = (await call(postKeys, authed('http/post-keys.json'))).body.api_key as string;
+    const asKey = (file: string) => sampleEvent(file, { headers: { authorization: `Bearer ${key}` } });
+    const first = await call(getMe, asKey('http/get-me.json'));
+    expect(first.status).toBe(200);
+    expect(first.headers['RateLimit-Policy']).toBe('"key";q=60;w=60');
+    const [, reset] = /^"key";r=59;t=(\d+)$/.exec(first.headers.RateLimit) ?? [];
+    expect(Number(reset)).toBeGreaterThan(0);
+    expect(Number(reset)).toBeLessThanOrEqual(60);
+    // an error answer of the route counts, and says so (404: no such key)
+    const missing = await call(deleteKey, sampleEvent('http/delete-key.json', { headers: { authorization: `Bearer ${key}` }, pathParameters: { id: 'key_00000000000000000000000000' } }));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.RateLimit).toMatch(/^"key";r=58;t=\d+$/);
+    for (let i = 0; i < 58; i++) await call(getMe, asKey('http/get-me.json'));
+    const limited = await call(getMe, asKey('http/get-me.json'));
+    expect(limited.status).toBe(429);
+    expect(limited.headers['RateLimit-Policy']).toBe('"key";q=60;w=60');
+    expect(limited.headers.RateLimit).toBe(`"key";r=0;t=${limited.headers['Retry-After']}`);
+  });
+
+  it('a route with its own limit names both policies; POST /api/validate counts against the key\'s rate', async () => {
+    const key = (await call(postKeys, authed('http/post-keys.json'))).body.api_key as string;
+    const res = await call(postValidate, sampleEvent('http/post-validate.json', { headers: { authorization: `Bearer ${key}` } }));
+    expect(res.headers['RateLimit-Policy']).toBe('"key";q=60;w=60');
+    expect(res.headers.RateLimit).toMatch(/^"key";r=59;t=\d+$/);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: false, media_checked: false, pending_approval: false, results: [{ platform: 'telegram', code: 'not_connected' }] });
+    const post = await call(postPost, sampleEvent('http/post-validate.json', { headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ platform: 'telegram', text: 'Launch day' }) }));
+    expect(post.status).toBe(200);
+    expect(post.headers['RateLimit-Policy']).toBe('"key";q=60;w=60, "post-post";q=60;w=60');
+    expect(post.headers.RateLimit).toMatch(/^"key";r=58;t=\d+, "post-post";r=59;t=\d+$/);
   });
 });

@@ -46,7 +46,7 @@ describe('MCP function', () => {
     const fnId = mcpFunctionId();
     const routeResources = Object.values(api.findResources('AWS::ApiGatewayV2::Route') as Resources)
       .filter((r) => String(r.Properties.RouteKey).endsWith(' /api/mcp'));
-    expect(routeResources.map((r) => r.Properties.RouteKey).sort()).toEqual(['DELETE /api/mcp', 'GET /api/mcp', 'POST /api/mcp']);
+    expect(routeResources.map((r) => r.Properties.RouteKey).sort()).toEqual(['DELETE /api/mcp', 'GET /api/mcp', 'OPTIONS /api/mcp', 'POST /api/mcp']);
     const integrations = api.findResources('AWS::ApiGatewayV2::Integration') as Resources;
     for (const r of routeResources) {
       const integrationId = String(r.Properties.Target['Fn::Join'][1][1].Ref);
@@ -71,7 +71,7 @@ describe('MCP function', () => {
   });
 
   test('least privilege: it is granted exactly what the REST routes of its tools are granted', () => {
-    const toolGrants = new Set(TOOLS.flatMap((t) => t.route?.grants ?? []));
+    const toolGrants = new Set(TOOLS.flatMap((t) => routeList.find((r) => r.id === t.route?.id)?.grants ?? []));
     expect(new Set(routes.postMcp.grants)).toEqual(toolGrants);
     const roleId = (api.findResources('AWS::Lambda::Function') as Resources)[mcpFunctionId()]!.Properties.Role['Fn::GetAtt'][0];
     const actions = Object.values(api.findResources('AWS::IAM::Policy') as Resources)

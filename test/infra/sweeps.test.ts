@@ -1,5 +1,5 @@
 /**
- * The two 5-minute sweeps (webhook deliveries, scheduled posts) are part of the deployment (issue 18): EventBridge
+ * The three every-minute sweeps (webhook deliveries, scheduled posts, published posts) are part of the deployment (issue 18): EventBridge
  * Scheduler schedules of the API stack that invoke the dispatcher with the app's own inputs; the local runtime arms
  * the same timers at start. No request creates them at run time any more.
  */
@@ -22,18 +22,18 @@ describe('sweep schedules in CDK', () => {
   const api = Template.fromStack(stacks.api);
   const schedules = Object.values(api.findResources('AWS::Scheduler::Schedule') as Resources);
 
-  test('one schedule per sweep, every 5 minutes (UTC), in the default group, enabled', () => {
-    expect(schedules.map((s) => s.Properties.Name).sort()).toEqual(['SocialPublishing-dev-schedule-sweep', 'SocialPublishing-dev-webhook-sweep']);
+  test('one schedule per sweep, every minute (UTC), in the default group, enabled', () => {
+    expect(schedules.map((s) => s.Properties.Name).sort()).toEqual(['SocialPublishing-dev-publish-sweep', 'SocialPublishing-dev-schedule-sweep', 'SocialPublishing-dev-webhook-sweep']);
     for (const s of schedules) {
       expect(s.Properties).toMatchObject({
-        GroupName: 'default', ScheduleExpression: 'cron(0/5 * * * ? *)', ScheduleExpressionTimezone: 'UTC', FlexibleTimeWindow: { Mode: 'OFF' }, State: 'ENABLED',
+        GroupName: 'default', ScheduleExpression: 'cron(* * * * ? *)', ScheduleExpressionTimezone: 'UTC', FlexibleTimeWindow: { Mode: 'OFF' }, State: 'ENABLED',
       });
     }
   });
 
   test('each invokes the dispatcher with the input its sweep expects, as the scheduler role, with the scheduler DLQ', () => {
     const inputs = schedules.map((s) => JSON.parse(s.Properties.Target.Input as string) as unknown);
-    expect(inputs.map((i) => DispatchInput.parse(i))).toEqual(expect.arrayContaining([{ kind: 'webhook-sweep' }, { kind: 'schedule-sweep' }]));
+    expect(inputs.map((i) => DispatchInput.parse(i))).toEqual(expect.arrayContaining([{ kind: 'webhook-sweep' }, { kind: 'schedule-sweep' }, { kind: 'publish-sweep' }]));
     const roleId = Object.keys(api.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'scheduler.amazonaws.com' } }] } } }))[0]!;
     const dispatcherArn = JSON.stringify(stacks.api.resolve(stacks.api.dispatcherArn));
     for (const s of schedules) {
@@ -50,6 +50,7 @@ describe('sweep schedules in CDK', () => {
 
   test('awsCronExpression turns a 5-field cron into EventBridge Scheduler form', () => {
     expect(awsCronExpression('*/5 * * * *')).toBe('cron(0/5 * * * ? *)');
+    expect(awsCronExpression('* * * * *')).toBe('cron(* * * * ? *)');
     expect(awsCronExpression('0 8 1 * *')).toBe('cron(0 8 1 * ? *)');
     expect(awsCronExpression('30 9 * * 1')).toBe('cron(30 9 ? * 1 *)');
     expect(() => awsCronExpression('0 8 1 * 1')).toThrow(/day of month and a day of week/);
@@ -58,14 +59,14 @@ describe('sweep schedules in CDK', () => {
 });
 
 describe('sweep timers locally', () => {
-  test('the local runtime arms both timers at start, with the same inputs', async () => {
+  test('the local runtime arms every sweep timer at start, with the same inputs', async () => {
     const rt = await startRuntime();
     const doc = documentClient({ region: 'us-east-1', endpoint: process.env.DYNAMODB_ENDPOINT! });
     try {
       for (const sweep of SWEEP_SCHEDULES) {
         const item = (await doc.send(new GetCommand({ TableName: process.env.TABLE_NAME!, Key: { pk: `TIMER#${sweep.name}`, sk: 'TIMER' } }))).Item;
-        expect(item).toMatchObject({ cron: '*/5 * * * *', timezone: 'UTC', input: sweep.input });
-        expect(Date.parse(item!.run_at as string) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+        expect(item).toMatchObject({ cron: '* * * * *', timezone: 'UTC', input: sweep.input });
+        expect(Date.parse(item!.run_at as string) - Date.now()).toBeLessThanOrEqual(60_000);
       }
     } finally {
       doc.destroy();

@@ -11,6 +11,12 @@ let stop: () => Promise<void>;
 beforeAll(async () => ({ table, stop } = await startTestTable()));
 afterAll(() => stop());
 
+/** The failure object under the summary line of a failed tool result's text. */
+const failureOf = (res: { content: unknown[] }) => {
+  const text = (res.content[0] as { text: string }).text;
+  return JSON.parse(text.slice(text.indexOf('\n') + 1)) as Record<string, unknown>;
+};
+
 const DOC_URL = 'https://agent.example/oauth/client.json';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
@@ -63,13 +69,17 @@ describe('registration and the authorization request', () => {
     expect(['http://a.example/cb', 'https://a.example/cb#x', 'javascript:alert(1)', 'data:text/html,x', 'not a url'].some(isAllowedRedirectUri)).toBe(false);
   });
 
-  it('errors after the redirect URI is known go back to the app; plain PKCE and foreign resources are refused', async () => {
+  it('every error before consent is a page, never a redirect to the app (RFC 9700 §4.11.2); plain PKCE and foreign resources are refused', async () => {
     const { deps } = testDeps(table);
     const client = await registerClient(deps, { client_name: 'Reg', redirect_uris: ['http://127.0.0.1:9999/cb'] });
     const base = { ...request(), client_id: client.client_id, redirect_uri: 'http://127.0.0.1:9999/cb' };
     const errorOf = async (q: Record<string, string>) => {
-      const r = await checkAuthorizeRequest(deps, q as never);
-      return r.ok ? 'ok' : new URL(r.redirect).searchParams.get('error');
+      try {
+        await checkAuthorizeRequest(deps, q as never);
+        return 'ok';
+      } catch (err) {
+        return err instanceof UnredirectableAuthorizeError ? err.error : String(err);
+      }
     };
     expect(await errorOf(base)).toBe('ok');
     expect(await errorOf({ ...base, code_challenge_method: 'plain' })).toBe('invalid_request');
@@ -89,7 +99,7 @@ describe('MCP rate limits', () => {
     for (let i = 0; i < 60; i++) expect((await callTool(app, 'list_platforms', {}, 'r')).isError).toBeFalsy();
     const limited = await callTool(app, 'list_platforms', {}, 'r');
     expect(limited.isError).toBe(true);
-    expect(JSON.parse((limited.content[0] as { text: string }).text)).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number), fix: expect.stringContaining('retry_after') });
+    expect(failureOf(limited)).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number), fix: expect.stringContaining('retry_after') });
     const key = { deps, principal: { account, actor: { kind: 'key' as const, id: 'key_rl' }, scopes: [...KEY_SCOPES] } };
     expect((await callTool(key, 'list_platforms', {}, 'r')).isError).toBeFalsy();
   });
@@ -105,7 +115,7 @@ describe('MCP rate limits', () => {
     ] as const) {
       const refused = await callTool(reader, tool, args, 'r');
       expect(refused.isError).toBe(true);
-      expect(JSON.parse((refused.content[0] as { text: string }).text)).toMatchObject({ code: 'key_scope', scope });
+      expect(failureOf(refused)).toMatchObject({ code: 'key_scope', scope });
     }
   });
 });

@@ -129,7 +129,7 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     expect(provider.saved).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.stringMatching(/^mcp_at_/), refresh_token: expect.stringMatching(/^mcp_rt_/) });
     const app = new Client({ name: 'jest-agent', version: '1.0.0' });
     await app.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider }));
-    expect((await app.listTools()).tools).toHaveLength(21);
+    expect((await app.listTools()).tools).toHaveLength(25);
     const posted = await app.callTool({ name: 'post_to_social', arguments: { platform: 'telegram', text: 'Posted by an AI app', brand_id: brandId, idempotency_key: 'app-1' } });
     expect(posted.isError).toBeFalsy();
     expect(telegram.methods.filter((m) => m === 'sendMessage')).toHaveLength(1);
@@ -176,8 +176,8 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     expect(fresh.refresh_token).not.toBe(tokens.refresh_token);
     const again = await fetch(`${rt.url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: provider.info!.client_id }));
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
-    expect((await rawMcp(fresh.access_token)).status).toBe(200);
-    provider.saveTokens(fresh);
+    // the replay of a rotated refresh token revoked the whole grant (RFC 9700 §4.14), the fresh access token too
+    expect((await rawMcp(fresh.access_token)).status).toBe(401);
 
     // A wrong verifier: a new authorization through the consent form, then the exchange with another verifier.
     const session = await signInThroughOutbox(rt.url, EMAIL);
@@ -193,10 +193,17 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     expect(await right.json()).toMatchObject({ error: 'invalid_grant' }); // the code was used by the wrong attempt
 
     const plain = await session.get(`/dashboard/apps/authorize?${new URLSearchParams({ ...params, code_challenge_method: 'plain' })}`);
-    expect(plain.status).toBe(303);
-    expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    // before consent an error is a page, never a redirect to the app (RFC 9700 §4.11.2)
+    expect([plain.status, plain.headers.get('location')]).toEqual([400, null]);
     const denied = await session.post('/dashboard/apps/authorize', { ...params, decision: 'deny' });
     expect(Object.fromEntries(new URL(denied.headers.get('location')!).searchParams)).toMatchObject({ error: 'access_denied', state: 's1' });
+
+    // a new grant for the tests that follow
+    const again2 = await session.post('/dashboard/apps/authorize', { ...params, decision: 'allow' });
+    const code2 = new URL(again2.headers.get('location')!).searchParams.get('code')!;
+    const renewed = await fetch(`${rt.url}/oauth/token`, form({ grant_type: 'authorization_code', code: code2, code_verifier: verifier, client_id: provider.info!.client_id, redirect_uri: callbackUrl }));
+    expect(renewed.status).toBe(200);
+    provider.saveTokens(await renewed.json() as OAuthTokens);
   });
 
   it('refuses a token for another resource, an expired or revoked token (401 with WWW-Authenticate)', async () => {
@@ -204,7 +211,8 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     const other = await session.get(`/dashboard/apps/authorize?${new URLSearchParams({
       response_type: 'code', client_id: provider.info!.client_id, redirect_uri: callbackUrl, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', resource: 'https://other.example/mcp',
     })}`);
-    expect(new URL(other.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+    expect([other.status, other.headers.get('location')]).toEqual([400, null]);
+    expect(await other.text()).toContain('invalid_target');
 
     const deps = getDeps();
     const access = provider.saved!.access_token;

@@ -17,6 +17,7 @@ const TOOL_NAMES = [
   'generate_posts', 'plan_week', 'post_to_social', 'schedule_post', 'bulk_schedule', 'list_scheduled_posts',
   'cancel_scheduled_post', 'create_recurring_post', 'list_recurring_posts', 'delete_recurring_post', 'get_post_status',
   'list_posts', 'create_media_upload_link', 'get_usage', 'get_x_credits',
+  'get_media_upload', 'list_media', 'get_connection_health', 'explain_error',
 ];
 
 async function connect(apiKey: string): Promise<Client> {
@@ -29,22 +30,39 @@ async function call(name: string, args: Record<string, unknown> = {}) {
   return await mcp.callTool({ name, arguments: args }) as CallToolResult & { structuredContent?: Record<string, any> };
 }
 
-/** A successful call: structured content plus a one-line text summary. */
+/** Tools whose result (success or failure) was checked for its JSON text block. */
+const checked = new Set<string>();
+
+/** The one text block of a result: the summary line, then the data as JSON. */
+function textBlock(res: CallToolResult): { summary: string; data: Record<string, any> } {
+  expect(res.content).toEqual([{ type: 'text', text: expect.any(String) }]);
+  const text = (res.content as Array<{ type: string; text: string }>)[0].text;
+  const newline = text.indexOf('\n');
+  expect(newline).toBeGreaterThan(0);
+  return { summary: text.slice(0, newline), data: JSON.parse(text.slice(newline + 1)) as Record<string, any> };
+}
+
+/** A successful call: structured content, and the same object as JSON under a one-line summary in the text. */
 async function ok(name: string, args: Record<string, unknown> = {}) {
   const res = await call(name, args);
-  if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.structuredContent)}`);
-  expect(res.content).toEqual([{ type: 'text', text: expect.stringMatching(/^[^\n]+$/) }]);
+  if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
+  const { summary, data } = textBlock(res);
+  checked.add(name);
+  expect(summary).toMatch(/^[^\n]+$/);
+  expect(data).toEqual(res.structuredContent);
   return res.structuredContent!;
 }
 
-/** A domain failure: a tool result with isError and {code, error, what, fix}, never a protocol error. */
+/** A domain failure: a tool result with isError and {code, error, what, fix} (fix names a tool, never a REST path). */
 async function fails(name: string, args: Record<string, unknown>, code: string) {
   const res = await call(name, args);
   expect(res.isError).toBe(true);
   expect(res.structuredContent).toBeUndefined();
-  expect(res.content).toHaveLength(1);
-  const failure = JSON.parse((res.content as Array<{ type: string; text: string }>)[0].text) as Record<string, any>;
+  const { summary, data: failure } = textBlock(res);
+  checked.add(name);
+  expect(summary).toContain(code);
   expect(failure).toMatchObject({ code, error: expect.any(String), what: expect.any(String), fix: expect.any(String) });
+  expect(failure.fix).not.toMatch(/\/api\/|GET |POST /);
   return failure;
 }
 
@@ -66,7 +84,7 @@ afterAll(async () => {
 });
 
 describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
-  it('lists exactly the 21 tools, each with input and output schemas and the four annotations', async () => {
+  it('lists exactly the 25 tools, each with input and output schemas and the four annotations', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const t of tools) {
@@ -167,6 +185,16 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
     await fails('plan_week', { prompt: 'Launch week', platforms: ['telegram'], brand_id: 'brd_doesnotexist' }, 'brand_not_found');
   });
 
+  it('media, health and error tools; every tool answered its data as JSON under the summary line', async () => {
+    const link = await ok('create_media_upload_link', {});
+    expect(await ok('get_media_upload', { token: link.token })).toMatchObject({ status: 'open' });
+    await fails('get_media_upload', { token: 'x'.repeat(43) }, 'not_found');
+    expect(await ok('list_media', { limit: 5 })).toEqual({ media: [], next_before: null });
+    expect(await ok('get_connection_health', { brand_id: brandId })).toMatchObject({ healthy: 1, unhealthy: 0, connections: [expect.objectContaining({ platform: 'telegram', ok: true })] });
+    expect(await ok('explain_error', { code: 'text_too_long' })).toMatchObject({ known: true, fix: expect.stringContaining('generate_posts') });
+    expect([...checked].sort()).toEqual([...TOOL_NAMES].sort());
+  });
+
   it('an unknown tool is a protocol error, not a tool result', async () => {
     await expect(mcp.callTool({ name: 'approve_post', arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
@@ -208,7 +236,7 @@ describe('the MCP endpoint over plain HTTP', () => {
     const api = client(rt.url, key);
     const second = await api('POST', '/api/keys', { name: 'agent' });
     const agent = await connect(second.body.api_key as string);
-    expect((await agent.listTools()).tools).toHaveLength(21);
+    expect((await agent.listTools()).tools).toHaveLength(TOOL_NAMES.length);
     expect((await api('DELETE', `/api/keys/${second.body.id}`)).status).toBe(200);
     await expect(agent.listTools()).rejects.toThrow(/revoked/);
     await agent.close();

@@ -65,13 +65,16 @@ describe('the upload link page in Chromium', () => {
     expect(await page.getByLabel('Upload progress').evaluate((el) => (el as HTMLProgressElement).value)).toBe(100);
     expect(await page.getByRole('status').textContent()).toBe('Upload complete.');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('done');
-    const shownPath = (await page.locator('#path').textContent())!;
-    expect(shownPath).toMatch(/^media\/acc_[0-9A-Z]{26}\/med_[0-9A-Z]{26}\.png$/);
+    // the page never shows the storage path as something to hand back: the sender learns of the file by the link
+    expect(await done.textContent()).toContain('nothing to copy or send back');
+    expect(await page.content()).not.toMatch(/media\/acc_/);
     expect(errors).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
 
     // the agent: status says uploaded with the same path, finalize gives media_url with the bytes behind it
-    expect((await api('GET', `/api/media/upload-link/${link.body.token}`)).body).toMatchObject({ status: 'uploaded', path: shownPath });
+    const status = (await api('GET', `/api/media/upload-link/${link.body.token}`)).body;
+    expect(status).toMatchObject({ status: 'uploaded', path: expect.stringMatching(/^media\/acc_[0-9A-Z]{26}\/med_[0-9A-Z]{26}\.png$/) });
+    const shownPath = status.path as string;
     const fin = await api('GET', `/api/media/finalize?path=${encodeURIComponent(shownPath)}`);
     expect(fin.status).toBe(200);
     expect(fin.body).toMatchObject({ bytes: TINY_PNG.length, content_type: 'image/png' });

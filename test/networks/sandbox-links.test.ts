@@ -1,26 +1,22 @@
 import { withSandboxLinks } from '../../shared/networks/sandbox-links';
-import type { NetworkAdapter, NetworkContext } from '../../shared/ports/networks';
+import type { NetworkAdapter, NetworkContext, PublishContent } from '../../shared/ports/networks';
 
-const ctx = { credentials: {} } as unknown as NetworkContext;
-const adapter: NetworkAdapter = {
+/** Sandbox mode wraps every adapter; what the adapter can do (resume, read back) must survive the wrapping. */
+const adapter = (readBack?: NetworkAdapter['readBack']): NetworkAdapter => ({
   name: 'mastodon',
-  verify: async () => ({ ok: true, handle: 'a', credentials: {} }),
+  verify: async () => ({ handle: '@a', label: 'a' }) as never,
   check: () => undefined,
   publish: async () => ({ ok: true, status: 'published', id: '1', url: 'https://mastodon.example/@a/1' }),
-  readBack: async () => ({ state: 'found', id: '1', url: 'https://mastodon.example/@a/1' }),
-};
+  ...(readBack ? { readBack } : {}),
+});
+const content = { text: 'hi', media: [], thread: [], idempotency_key: 'k' } as PublishContent;
+const ctx = (instance: string) => ({ credentials: { instance_url: instance, access_token: 't' } }) as unknown as NetworkContext;
+const query = { text: 'hi', since: 0, until: 1 };
 
-describe('sandbox links', () => {
-  it('keeps read-back and links a post it found to the sandbox inbox, as a published one', async () => {
-    const wrapped = withSandboxLinks({ mastodon: adapter }, 'http://127.0.0.1:3000', new Set(['mastodon']))['mastodon']!;
-    expect(wrapped.readBack).toBeDefined();
-    await expect(wrapped.readBack!({ text: 'hi' } as never, { text: 'hi', since: 0, until: 1 }, ctx))
-      .resolves.toEqual({ state: 'found', id: '1', url: 'http://127.0.0.1:3000/dev/sandbox/inbox#mastodon' });
-    await expect(wrapped.publish({ text: 'hi' } as never, ctx)).resolves.toMatchObject({ url: 'http://127.0.0.1:3000/dev/sandbox/inbox#mastodon' });
-  });
-
-  it('leaves an adapter without read-back without it', () => {
-    const { readBack: _omit, ...plain } = adapter;
-    expect(withSandboxLinks({ mastodon: plain }, 'http://127.0.0.1:3000', new Set(['mastodon']))['mastodon']!.readBack).toBeUndefined();
-  });
+it('keeps read-back in sandbox mode; a post found in the sandbox links to its inbox, one found elsewhere keeps its URL', async () => {
+  const found = async () => ({ state: 'found' as const, id: '7', url: 'https://mastodon.example/@a/7' });
+  const wrapped = withSandboxLinks({ mastodon: adapter(found) }, 'http://localhost:3000', new Set());
+  expect(await wrapped.mastodon!.readBack!(content, query, ctx('http://localhost:3000/sandbox/mastodon'))).toEqual({ state: 'found', id: '7', url: 'http://localhost:3000/dev/sandbox/inbox#mastodon' });
+  expect(await wrapped.mastodon!.readBack!(content, query, ctx('https://mastodon.example'))).toEqual({ state: 'found', id: '7', url: 'https://mastodon.example/@a/7' });
+  expect(withSandboxLinks({ mastodon: adapter() }, 'http://localhost:3000', new Set()).mastodon!.readBack).toBeUndefined();
 });

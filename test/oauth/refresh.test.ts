@@ -116,7 +116,7 @@ describe('token refresh', () => {
     expect(reauth).toHaveLength(1);
     expect(reauth[0].data).toMatchObject({
       platform: 'linkedin', connection_id: connection.id, brand_id: connection.brand_id, label: connection.label,
-      account: { platform: 'linkedin', handle: '@fakeuser', brand_id: connection.brand_id, brand: 'Default' },
+      account: { platform: 'linkedin', handle: '@fakeuser', brand_id: connection.brand_id, brand: { id: connection.brand_id, name: 'Default' } }, brand: { id: connection.brand_id, name: 'Default' },
       reconnect_url: expect.stringMatching(/^https:\/\/api\.test\/connect\/[A-Za-z0-9_-]{43}$/),
     });
     const link = await findConnectLink(w.deps, String(reauth[0].data.reconnect_url).split('/').pop()!);

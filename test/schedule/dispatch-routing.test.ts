@@ -28,7 +28,7 @@ describe('dispatcher: the webhook sweep timer', () => {
       id: newId('evt', clock.now()), type: 'post.published', created_at: new Date(clock.now()).toISOString(), account_id: account.id,
       data: {
         platform: 'telegram', status: 'published', post_id: postId, url: 'https://t.me/acmenews/41', error: null, code: null,
-        account: { platform: 'telegram', handle: '@acmenews', brand_id: 'brd_x', brand: 'Default' }, brand_id: 'brd_x',
+        account: { platform: 'telegram', handle: '@acmenews', brand_id: 'brd_x', brand: { id: 'brd_x', name: 'Default' } }, brand_id: 'brd_x', brand: { id: 'brd_x', name: 'Default' },
         source: 'api', idempotency_key: null, label: 'Default · @acmenews (telegram)',
       },
     });

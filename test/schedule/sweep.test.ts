@@ -98,8 +98,8 @@ describe('schedule sweep: leaves alone what it must not fire', () => {
     });
     expect(await dueMarker(canceled.schedule_id, canceled.run_at)).toBeUndefined();
 
-    w.clock.ms = Date.parse(publishing.run_at) + 1_000;
-    // another dispatcher has just claimed it (its run is in progress)
+    w.clock.ms = Date.parse(publishing.run_at) + SWEEP_GRACE_MS + 30_000;
+    // another dispatcher has just claimed it (its run is in progress, younger than STALE_RUN_MS)
     expect(await w.deps.schedules.claim(publishing.schedule_id, publishing.run_at, w.clock.now())).toBeDefined();
 
     w.clock.ms = Date.parse(publishing.run_at) + SWEEP_GRACE_MS + 60_000;
@@ -167,7 +167,7 @@ describe('schedule sweep timer', () => {
     await schedule(deps, acc, { platform: 'discord', text: unique('arm 1'), run_at: inMinutes(30) });
     await schedule(deps, acc, { platform: 'discord', text: unique('arm 2'), run_at: inMinutes(31) });
     expect(crons).toEqual([]);
-    expect(SCHEDULE_SWEEP).toEqual({ name: 'schedule-sweep', cron: '*/5 * * * *', timezone: 'UTC' });
+    expect(SCHEDULE_SWEEP).toEqual({ name: 'schedule-sweep', cron: '* * * * *', timezone: 'UTC' });
     expect(DispatchInput.parse({ kind: 'schedule-sweep' })).toEqual({ kind: 'schedule-sweep' });
   });
 });

@@ -35,7 +35,7 @@ describe('POST /api/post use case', () => {
     expect(send.json).toMatchObject({ chat_id: '-1001234567890', text: 'Hello &lt;world&gt; &amp; all', parse_mode: 'HTML' });
     const stored = await getPost(w.deps, acc.id, res.post_id);
     expect(stored.events.map((e) => [e.type, e.data.platform]).sort()).toEqual([['post.published', 'discord'], ['post.published', 'telegram']]);
-    expect(stored.events[0].data).toMatchObject({ post_id: res.post_id, source: 'api', idempotency_key: null, brand_id: res.brand_id, account: { brand: 'Default' }, label: expect.stringContaining('Default · ') });
+    expect(stored.events[0].data).toMatchObject({ post_id: res.post_id, source: 'api', idempotency_key: null, brand_id: res.brand_id, account: { brand: { id: res.brand_id, name: 'Default' } }, brand: { id: res.brand_id, name: 'Default' }, label: expect.stringContaining('Default · ') });
     expect(await w.deps.counters.get(usageKeys.posts(acc.id, w.clock.now()))).toBe(2);
     expect(await postStatus(w.deps, acc.id, 'telegram', res.post_id)).toMatchObject({ status: 'published' });
     expect(await postStatus(w.deps, acc.id, 'telegram', '41')).toMatchObject({ post_id: res.post_id, status: 'published' });
@@ -102,7 +102,7 @@ describe('POST /api/post use case', () => {
     }
   });
 
-  it('a worker that died after claiming is closed as unknown, never resent', async () => {
+  it('a worker that died after claiming, on a network that cannot be read back, is closed as unknown, never resent', async () => {
     const acc = await w.newAccount('pro');
     await w.connectTelegram(w.deps, acc);
     w.queue.worker = undefined;
@@ -118,8 +118,9 @@ describe('POST /api/post use case', () => {
       w.clock.advance(STALE_CLAIM_MS + 1);
       await sendToNetwork(w.deps, msg);
       const after = await getPost(w.deps, acc.id, res.post_id);
-      expect(after.results[0]).toMatchObject({ ok: false, status: 'unknown', code: 'timed_out' });
-      expect(after.events.map((e) => [e.type, e.data.status])).toEqual([['post.failed', 'unknown']]);
+      expect(after.results[0]).toMatchObject({ ok: false, status: 'unknown', code: 'outcome_unknown', error: expect.stringMatching(/cannot be read back/), what: expect.any(String), fix: expect.any(String) });
+      expect(after.events.map((e) => [e.type, e.data.status]).sort()).toEqual([['post.failed', 'unknown'], ['post.reconciled', 'unknown']]);
+      expect(after.events.find((e) => e.type === 'post.reconciled')!.data).toMatchObject({ platform: 'telegram', decided_by_read_back: false, read_back: 'unsupported', action: 'left_unknown' });
       expect(w.telegramSends()).toBe(0);
     } finally {
       w.queue.worker = w.deps;

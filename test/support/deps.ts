@@ -101,7 +101,7 @@ export function testDeps(table: Pick<TestTable, 'tableName' | 'endpoint'>, overr
     RUNTIME: 'local', TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, AWS_REGION: 'us-east-1',
     PUBLIC_BASE_URL: 'https://api.test', PUBLISH_QUEUE_URL: 'memory://publish', WEBHOOK_QUEUE_URL: 'memory://webhooks',
     NETWORK_TIMEOUT_MS: '4000', PUBLISH_WAIT_MS: '6000', ALLOW_PRIVATE_TARGETS: '1',
-    STRIPE_SECRET_KEY: undefined, OAUTH_SSM_PREFIX: undefined, SANDBOX_ORIGIN: undefined, AI_PROVIDER: 'local',
+    STRIPE_SECRET_KEY: undefined, OAUTH_SSM_PREFIX: undefined, SANDBOX_ORIGIN: undefined, AI_PROVIDER: 'local', LOCAL_STARTED_AT_MS: undefined,
   }));
   Object.assign(deps, { mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs }, overrides);
   return { deps, mailer, clock, queue, scheduler };

@@ -10,7 +10,7 @@ import {
   createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhookSecret, testWebhook,
 } from '../../shared/app/webhooks/endpoints';
 import {
-  CLAIM_STALE_MS, deliverWebhook, redeliver, RetryLater, SWEEP_GRACE_MS, SWEEP_SCHEDULE, sweepDeliveries, type WebhookMessage,
+  CLAIM_STALE_MS, deliverWebhook, MAX_RESCUES, redeliver, RetryLater, SWEEP_GRACE_MS, SWEEP_SCHEDULE, sweepDeliveries, type WebhookMessage,
 } from '../../shared/app/webhooks/deliveries';
 import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
@@ -62,7 +62,7 @@ function postEvent(account: Account, type: ServiceEvent['type'] = 'post.publishe
     id: newId('evt', now), type, created_at: new Date(now).toISOString(), account_id: account.id,
     data: {
       platform: 'telegram', status: type === 'post.published' ? 'published' : 'failed', post_id: newId('pst', now), url: 'https://t.me/acmenews/41',
-      error: null, code: null, account: { platform: 'telegram', handle: '@acmenews', brand_id: 'brd_x', brand: 'Default' }, brand_id: 'brd_x',
+      error: null, code: null, account: { platform: 'telegram', handle: '@acmenews', brand_id: 'brd_x', brand: { id: 'brd_x', name: 'Default' } }, brand_id: 'brd_x', brand: { id: 'brd_x', name: 'Default' },
       source: 'api', idempotency_key: null, label: 'Default · @acmenews (telegram)', ...data,
     },
   };
@@ -167,7 +167,7 @@ describe('fan-out and one try', () => {
     expect(body).toEqual({ id: event.id, type: 'post.published', created_at: event.created_at, delivery_id: req.headers['service-delivery'], data: event.data });
     expect(body.id).toMatch(/^evt_/);
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(body.data).toMatchObject({ platform: 'telegram', status: 'published', post_id: expect.stringMatching(/^pst_/), url: expect.any(String), error: null, code: null, account: { platform: 'telegram', handle: '@acmenews', brand_id: 'brd_x', brand: 'Default' }, brand_id: 'brd_x', source: 'api', idempotency_key: null, label: expect.any(String) });
+    expect(body.data).toMatchObject({ platform: 'telegram', status: 'published', post_id: expect.stringMatching(/^pst_/), url: expect.any(String), error: null, code: null, account: { platform: 'telegram', handle: '@acmenews', brand_id: 'brd_x', brand: { id: 'brd_x', name: 'Default' } }, brand_id: 'brd_x', brand: { id: 'brd_x', name: 'Default' }, source: 'api', idempotency_key: null, label: expect.any(String) });
 
     const log = await listDeliveries(t.deps, acc.id, one.webhook.id, 10);
     expect(log.deliveries).toEqual([expect.objectContaining({ delivery_id: deliveryIdOf(event.id, one.webhook.id), event_id: event.id, type: 'post.published', attempt: 1, status_code: 200, ok: true, error: null, next_attempt_at: null, duration_ms: expect.any(Number) })]);
@@ -396,7 +396,7 @@ describe('a worker crash loses no delivery', () => {
     await createWebhook(t.deps, acc, { url: rx.url() });
     await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < MAX_RESCUES; i++) {
       clock.advance(SWEEP_GRACE_MS + 1000);
       expect((await sweepDeliveries(t.deps)).requeued).toBe(1);
     }

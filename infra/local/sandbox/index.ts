@@ -200,8 +200,9 @@ export class Sandbox {
     }
     const relative = `/${rest.join('/')}${url.search}`;
     const text = body.toString('utf8');
-    if (text.includes(RATE_LIMIT_MARK) && !this.limited.has(`${segment}#${text}`)) {
-      this.limited.add(`${segment}#${text}`);
+    const limitKey = `${segment}#${markedText(text)}`;
+    if (text.includes(RATE_LIMIT_MARK) && !this.limited.has(limitKey)) {
+      this.limited.add(limitKey);
       this.rateLimited.push(mounted.network);
       send(res, tooManyRequests(2));
       return;
@@ -279,6 +280,24 @@ function textLimitReply(network: PlatformName, relativeUrl: string, body: Buffer
 
 function send(res: http.ServerResponse, reply: FakeReply): void {
   res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
+}
+
+/**
+ * What a retry of the same post repeats: the field holding the rate-limit mark (the post's text), not the whole body,
+ * which may change on every try (Bluesky's record carries a fresh createdAt). JSON and form bodies; else the body.
+ */
+export function markedText(body: string): string {
+  const found: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') { if (v.includes(RATE_LIMIT_MARK)) found.push(v); } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  try {
+    walk(JSON.parse(body));
+  } catch {
+    for (const [, v] of new URLSearchParams(body)) walk(v);
+  }
+  return found.length ? found.join('\u0000') : body;
 }
 
 /** A 429 most networks' adapters read: Retry-After, plus Telegram's and Discord's own body fields. */

@@ -59,6 +59,15 @@ export class DynamoApprovalStore implements ApprovalStore {
     }
   }
 
+  async findByPost(accountId: string, postId: string) {
+    // the approval id and the post id are ULIDs of the same instant: same 10-character time prefix
+    const items = await queryAll(this.t, {
+      IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :time)', FilterExpression: 'post_id = :post',
+      ExpressionAttributeValues: { ':pk': keys.approvalByAccount(accountId, '').gsi1pk, ':time': `apr_${postId.slice(4, 14)}`, ':post': postId },
+    });
+    return items.length ? strip<ApprovalRecord>(items[0]) : undefined;
+  }
+
   async setPublishError(id: string, error: { code: string; error: string }) {
     await this.t.doc.send(new UpdateCommand({
       TableName: this.t.tableName, Key: keys.approval(id), UpdateExpression: 'SET publish_error = :e',

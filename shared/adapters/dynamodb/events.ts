@@ -28,7 +28,10 @@ export class DynamoEventSink implements EventSink {
     const events: ServiceEvent[] = [];
     for (const item of items) {
       if (item.sk === 'POST') {
-        for (const n of Object.values((item.networks ?? {}) as Record<string, { event?: ServiceEvent }>)) if (n.event) events.push(n.event);
+        for (const n of Object.values((item.networks ?? {}) as Record<string, { event?: ServiceEvent; reconciled_event?: ServiceEvent }>)) {
+          if (n.event) events.push(n.event);
+          if (n.reconciled_event) events.push(n.reconciled_event);
+        }
       } else if (String(item.sk).startsWith('EVT#')) {
         const { expires_at: _e, ...rest } = strip<ServiceEvent & { expires_at?: number }>(item);
         events.push(rest);

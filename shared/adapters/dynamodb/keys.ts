@@ -38,6 +38,14 @@ export const keys = {
     pk: `SCHDUE#${(scheduleId.charCodeAt(scheduleId.length - 1) || 0) % 4}`, sk: `${runAt}#${scheduleId}`,
   }),
   scheduleDueShards: ['SCHDUE#0', 'SCHDUE#1', 'SCHDUE#2', 'SCHDUE#3'],
+  /**
+   * The reconciliation's due index of posts (shared/app/publish/reconcile.ts): one marker item per post with work
+   * not yet known to be finished, sharded PUBDUE#0..3 by the id's last character, sorted by due time (ms) then id.
+   */
+  postDue: (postId: string, dueMs: number) => ({
+    pk: `PUBDUE#${(postId.charCodeAt(postId.length - 1) || 0) % 4}`, sk: `${String(Math.max(0, Math.floor(dueMs))).padStart(15, '0')}#${postId}`,
+  }),
+  postDueShards: ['PUBDUE#0', 'PUBDUE#1', 'PUBDUE#2', 'PUBDUE#3'],
   recurring: (recurringId: string) => ({ pk: `REC#${recurringId}`, sk: 'REC' }),
   recurringByAccount: (accountId: string, recurringId: string) => ({ gsi1pk: `ACC#${accountId}#REC`, gsi1sk: recurringId }),
   /** A brand's posting slot taken by a scheduled post (next_slot), keyed by the slot's instant (ISO UTC). */
@@ -56,6 +64,8 @@ export const keys = {
   }),
   media: (mediaId: string) => ({ pk: `MEDIA#${mediaId}`, sk: 'MEDIA' }),
   mediaPrefix: 'MEDIA#',
+  /** The account's media by creation time (written with the item; listUploaded filters the uploaded ones). */
+  mediaByAccount: (accountId: string, createdAt: string, mediaId: string) => ({ gsi1pk: `ACC#${accountId}#MEDIA`, gsi1sk: `${createdAt}#${mediaId}` }),
   uploadLink: (hash: string) => ({ pk: `UPLINK#${hash}`, sk: 'UPLINK' }),
   uploadLinkPrefix: 'UPLINK#',
   // Billing (issue 13): each provider event claimed once; customer → account; the plan-change history per account.
@@ -73,6 +83,7 @@ export const keys = {
   aiAppByClient: (accountId: string, clientIdHash: string) => ({ pk: `ACC#${accountId}`, sk: `APPCLIENT#${clientIdHash}` }),
   oauthCode: (hash: string) => ({ pk: `OAUTHCODE#${hash}`, sk: 'CODE' }),
   oauthToken: (hash: string) => ({ pk: `OAUTHTOKEN#${hash}`, sk: 'TOKEN' }),
+  oauthGrant: (grantId: string) => ({ pk: `OAUTHGRANT#${grantId}`, sk: 'GRANT' }),
   // Guardrails per actor (API key or AI app) under the account.
   guardrails: (accountId: string, kind: string, id: string) => ({ pk: `ACC#${accountId}`, sk: `GUARD#${kind}#${id}` }),
   guardrailsPrefix: 'GUARD#',

@@ -32,6 +32,13 @@ export class DynamoLockStore implements LockStore {
     }
   }
 
+  async holder(key: string, nowMs: number) {
+    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.lock(key), ConsistentRead: true }));
+    const item = res.Item;
+    // an expired hold is free (TTL deletes lazily), as acquire sees it
+    return item && Number(item.expires_at) >= Math.floor(nowMs / 1000) ? String(item.post_id ?? '') : undefined;
+  }
+
   async release(key: string, postId: string) {
     await this.t.doc.send(new DeleteCommand({
       TableName: this.t.tableName, Key: keys.lock(key),

@@ -119,6 +119,20 @@ export class DynamoMcpOAuthStore implements McpOAuthStore {
     }
   }
 
+  async getCode(hash: string) {
+    const item = await this.get(keys.oauthCode(hash));
+    return item ? strip<AuthCodeRecord>(item) : undefined;
+  }
+
+  /** A revoked grant is one item, kept (TTL `expires_at`) until every token it issued has expired anyway. */
+  async revokeGrant(grantId: string, at: string, keepUntilSec: number) {
+    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.oauthGrant(grantId), grant_id: grantId, revoked_at: at, expires_at: keepUntilSec } }));
+  }
+
+  async isGrantRevoked(grantId: string) {
+    return !!(await this.get(keys.oauthGrant(grantId)));
+  }
+
   async revokeToken(hash: string, at: string) {
     try {
       await this.t.doc.send(new UpdateCommand({

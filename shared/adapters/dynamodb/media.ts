@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MediaItem, MediaStore, UploadLink } from '../../ports/media';
 import { isConditionFailure, type TableRef } from './client';
 import { and, cond, or } from './conditions';
-import { keys, strip } from './keys';
+import { GSI1, keys, strip } from './keys';
 
 /**
  * Media items (`MEDIA#<med>`) and hosted upload links (`UPLINK#<sha256 of token>`): single-item conditional writes,
@@ -14,7 +14,8 @@ export class DynamoMediaStore implements MediaStore {
   async create(item: MediaItem): Promise<void> {
     await this.t.doc.send(new PutCommand({
       TableName: this.t.tableName,
-      Item: { ...keys.media(item.id), ...item },
+      // gsi1: the account's media by creation time (listUploaded)
+      Item: { ...keys.media(item.id), ...keys.mediaByAccount(item.account_id, item.created_at, item.id), ...item },
       // a new id never overwrites an upload
       ConditionExpression: cond.absent,
     }));
@@ -41,6 +42,23 @@ export class DynamoMediaStore implements MediaStore {
       if (isConditionFailure(err)) return undefined;
       throw err;
     }
+  }
+
+  async listUploaded(accountId: string, nowSec: number, limit: number, before?: string): Promise<MediaItem[]> {
+    const startKey = before ? await this.get(before) : undefined;
+    const res = await this.t.doc.send(new QueryCommand({
+      TableName: this.t.tableName, IndexName: GSI1, ScanIndexForward: false, Limit: limit,
+      KeyConditionExpression: startKey?.account_id === accountId ? 'gsi1pk = :pk AND gsi1sk < :before' : 'gsi1pk = :pk',
+      // only uploaded files; TTL deletion is lazy, so an expired item is filtered out here
+      FilterExpression: '#state = :uploaded AND expires_at >= :now',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: {
+        ':pk': keys.mediaByAccount(accountId, '', '').gsi1pk, ':now': nowSec, ':uploaded': 'uploaded',
+        ...(startKey?.account_id === accountId ? { ':before': keys.mediaByAccount(accountId, startKey.created_at, startKey.id).gsi1sk } : {}),
+      },
+    }));
+    // Limit counts items read before the filter: a page may hold fewer than `limit` even when more exist
+    return (res.Items ?? []).map((i) => strip<MediaItem>(i));
   }
 
   async delete(id: string): Promise<void> {

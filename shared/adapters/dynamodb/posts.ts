@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClaimMatch, NetworkRecord, NetworkState, PostRecord, PostStore, ServiceEvent, SettleExtra, StoredPost } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
 import type { PlatformName } from '../../domain/platforms';
@@ -23,7 +23,9 @@ const toStored = ({ post_id: _p, account_id: _a, platform: _n, ...rest }: Networ
 export class DynamoPostStore implements PostStore {
   constructor(private readonly t: TableRef) {}
 
-  async create(post: PostRecord, networks: NetworkRecord[]) {
+  async create(post: PostRecord, networks: NetworkRecord[], reconcileAt?: number) {
+    // the marker first: a post the sweep cannot find never exists (a marker without its post is dropped by the sweep)
+    if (reconcileAt !== undefined) await this.putMarker(post.id, reconcileAt);
     await this.t.doc.send(new PutCommand({
       TableName: this.t.tableName,
       Item: {
@@ -130,7 +132,7 @@ export class DynamoPostStore implements PostStore {
     }
   }
 
-  async settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra: SettleExtra = {}, event?: ServiceEvent) {
+  async settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra: SettleExtra = {}, event?: ServiceEvent, claimedAt?: number) {
     const fields: Record<string, unknown> = {
       state, result, ...(event ? { event } : {}),
       ...Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)),
@@ -142,18 +144,64 @@ export class DynamoPostStore implements PostStore {
     const res = await this.t.doc.send(new UpdateCommand({
       TableName: this.t.tableName, Key: keys.post(postId),
       UpdateExpression: 'SET ' + sets.join(', ') + (removes.length ? ' REMOVE ' + removes.join(', ') : ''),
-      // only the claimer (state sending) settles
-      ConditionExpression: and(cond.present, '#n.#p.#f_state = :sending'),
+      // only the claimer (state sending; with claimedAt, that very claim, not one reconciliation took over) settles
+      ConditionExpression: and(cond.present, '#n.#p.#f_state = :sending', ...(claimedAt !== undefined ? ['#n.#p.#claimed_at = :claimed_at'] : [])),
       ExpressionAttributeNames: {
         '#n': 'networks', '#p': platform,
         ...Object.fromEntries([...Object.keys(fields), ...removed].map((k) => [`#f_${k}`, k])),
+        ...(claimedAt !== undefined ? { '#claimed_at': 'claimed_at' } : {}),
       },
-      ExpressionAttributeValues: { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [`:f_${k}`, v])), ':sending': 'sending' },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [`:f_${k}`, v])), ':sending': 'sending',
+        ...(claimedAt !== undefined ? { ':claimed_at': claimedAt } : {}),
+      },
       ReturnValues: 'ALL_NEW',
     }));
     const after = fromItem(res.Attributes!, []);
     if (result.id && state !== 'scheduled') await this.point(after.post.account_id, platform, result.id, postId);
     return after;
+  }
+
+  async takeOver(postId: string, platform: PlatformName, seenClaimedAt: number, nowMs: number) {
+    try {
+      const res = await this.t.doc.send(new UpdateCommand({
+        TableName: this.t.tableName, Key: keys.post(postId),
+        UpdateExpression: 'SET #n.#p.claimed_at = :now, #n.#p.reconciles = if_not_exists(#n.#p.reconciles, :zero) + :one',
+        // still the claim the caller judged stale: a live worker's settle, or another take-over, wins instead
+        ConditionExpression: and(cond.present, '#n.#p.#state = :sending', '#n.#p.claimed_at = :seen'),
+        ExpressionAttributeNames: { '#n': 'networks', '#p': platform, '#state': 'state' },
+        ExpressionAttributeValues: { ':sending': 'sending', ':seen': seenClaimedAt, ':now': nowMs, ':zero': 0, ':one': 1 },
+        ReturnValues: 'ALL_NEW',
+      }));
+      return fromItem(res.Attributes!, []);
+    } catch (err) {
+      if (isConditionFailure(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async reconcileDue(beforeMs: number, limit: number) {
+    const hi = keys.postDue('x', Math.min(beforeMs, 1e15 - 1)).sk.split('#')[0];
+    const markers: Array<{ post_id: string; due_at: number }> = [];
+    for (const pk of keys.postDueShards) {
+      const res = await this.t.doc.send(new QueryCommand({
+        TableName: this.t.tableName, Limit: limit, ConsistentRead: true,
+        KeyConditionExpression: 'pk = :pk AND sk <= :hi', ExpressionAttributeValues: { ':pk': pk, ':hi': `${hi}#~` },
+      }));
+      for (const i of res.Items ?? []) markers.push({ post_id: i.post_id as string, due_at: i.due_at as number });
+    }
+    return markers.sort((a, b) => a.due_at - b.due_at || a.post_id.localeCompare(b.post_id)).slice(0, limit);
+  }
+
+  async moveReconcile(postId: string, fromMs: number, toMs: number | undefined) {
+    if (toMs !== undefined && keys.postDue(postId, toMs).sk === keys.postDue(postId, fromMs).sk) return;
+    if (toMs !== undefined) await this.putMarker(postId, toMs);
+    await this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: keys.postDue(postId, fromMs) }));
+  }
+
+  /** Indexes a post on the reconciliation's due index (idempotent: the same key is the same marker). */
+  private async putMarker(postId: string, dueMs: number) {
+    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.postDue(postId, dueMs), post_id: postId, due_at: Math.floor(dueMs) } }));
   }
 
   /** The pointer from a network's own post id to our post (GET /api/post/status by the network's id). */

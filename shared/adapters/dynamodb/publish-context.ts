@@ -4,6 +4,7 @@ import type { Guardrails } from '../../ports/guardrails';
 import type { ApprovalRule } from '../../ports/approvals';
 import { queryAll, type TableRef } from './client';
 import { keys, strip } from './keys';
+import { combineGuardrails } from '../../domain/guardrails';
 
 /**
  * The publish path's read of the account: the account item (ACCOUNT), approval rules (APRRULE#), brands (BRAND#),
@@ -15,8 +16,7 @@ import { keys, strip } from './keys';
 export class DynamoPublishContextStore implements PublishContextStore {
   constructor(private readonly t: TableRef) {}
 
-  async load(accountId: string, actor?: { kind: 'key' | 'app'; id: string }): Promise<PublishContext> {
-    const mine = actor ? keys.guardrails(accountId, actor.kind, actor.id).sk : undefined;
+  async load(accountId: string, actor?: { kind: 'key' | 'app'; id: string; above?: string[] }): Promise<PublishContext> {
     const items = await queryAll(this.t, {
       ConsistentRead: true,
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
@@ -30,7 +30,18 @@ export class DynamoPublishContextStore implements PublishContextStore {
       approvalRules: of(keys.approvalRulePrefix).map((i) => strip<ApprovalRule>(i)),
       brands: of(keys.brandPrefix).map((i) => strip<Brand>(i)),
       connections: of(keys.connectionPrefix).map((i) => strip<Connection>(i)),
-      ...(mine ? { guardrails: items.filter((i) => i.sk === mine).map((i) => strip<Guardrails>(i))[0] } : {}),
+      ...(actor ? { guardrails: guardrailsOf(items, accountId, actor) } : {}),
     };
   }
+}
+
+/** The actor's guardrails in force: its own item and those of the keys above it, combined (never wider). */
+function guardrailsOf(items: Array<Record<string, unknown>>, accountId: string, actor: { kind: 'key' | 'app'; id: string; above?: string[] }) {
+  const item = (kind: string, id: string) => {
+    const sk = keys.guardrails(accountId, kind, id).sk;
+    const found = items.find((i) => i.sk === sk);
+    return found ? strip<Guardrails>(found) : undefined;
+  };
+  const above = (actor.above ?? []).map((id) => item('key', id)).filter((g): g is Guardrails => !!g);
+  return combineGuardrails(actor, item(actor.kind, actor.id), above);
 }

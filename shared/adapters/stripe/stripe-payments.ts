@@ -186,6 +186,11 @@ export class StripePayments implements PaymentProvider {
     const s = await this.current();
     if (!s?.webhookSecret) throw new BillingUnavailableError('The Stripe webhook secret is not configured on this server');
     if (!signature) throw new InvalidSignatureError('The Stripe-Signature header is missing');
+    // Stripe's check refuses old signatures only: one dated beyond the tolerance in the future is refused too
+    const signedAt = Number(/(?:^|,)\s*t=(\d{1,12})(?:,|$)/.exec(signature)?.[1]);
+    if (Number.isFinite(signedAt) && signedAt * 1000 > nowMs + SIGNATURE_TOLERANCE_SECONDS * 1000) {
+      throw new InvalidSignatureError('The signature is dated more than 5 minutes in the future');
+    }
     let event: unknown;
     try {
       event = Stripe.webhooks.constructEvent(raw, signature, s.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs);

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps';
+import { brandRef } from '../publish/events';
 import type { Account } from '../../ports/store';
 import type { ApprovalRecord, ApprovalRule, DecidedBy } from '../../ports/approvals';
 import type { PlatformName } from '../../domain/platforms';
@@ -9,8 +10,9 @@ import { PLANS } from '../../domain/plans';
 import { planFeature } from '../guardrails/guardrails';
 import { log } from '../../log';
 import { publishPost, type PublishPostDeps } from '../publish/create-post';
-import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, expiryTimerName, issueReviewLink } from './hold';
+import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, escapeText, expiryTimerName, issueReviewLink } from './hold';
 import { recordEvent } from '../webhooks/record-event';
+import { recordNotPublished } from './not-published';
 
 export { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, approvalView, expiryTimerName };
 
@@ -35,14 +37,30 @@ export async function getApproval(deps: Pick<Deps, 'approvals'>, accountId: stri
   return approvalView(await owned(deps, accountId, id));
 }
 
-/** POST /api/approvals/{id}/client-link (Pro and above): a signed single-use link for a client approver, 72 hours. */
-export async function createClientLink(deps: Pick<Deps, 'approvals' | 'tokens' | 'settings' | 'clock'>, account: Account, id: string) {
+/**
+ * A signed single-use link for a client approver, 72 hours (Pro and above). Only the signed-in owner asks for one
+ * (the routes are dashboard-session only: a key or AI app never gets a link that approves its own post). With
+ * `clientEmail` the link is also emailed to the client.
+ */
+export async function createClientLink(deps: Pick<Deps, 'approvals' | 'tokens' | 'settings' | 'clock' | 'mailer'>, account: Account, id: string, clientEmail?: string) {
   if (!PLANS[account.plan].client_approver_link) throw planFeature(deps, 'The client approver link', 'pro');
   const a = await owned(deps, account.id, id);
   if (a.status !== 'pending') throw new ConflictError(`This post was already ${a.status}`, { code: 'approval_decided', details: { status: a.status } });
   const expires = Math.floor(deps.clock.now() / 1000) + CLIENT_LINK_TTL_SECONDS;
   const url = await issueReviewLink(deps, a, 'client', expires);
-  return { url, approval_id: a.id, expires_at: new Date(expires * 1000).toISOString() };
+  if (clientEmail) {
+    const view = approvalView(a);
+    await deps.mailer.send({
+      to: clientEmail,
+      subject: `Please review a post for ${a.brand_name}`,
+      text: `You were asked to approve a post for ${a.brand_name} to ${a.platforms.join(', ')} before it is published:\n\n${view.text_preview}\n\n` +
+        `Approve or reject it within 72 hours; the link works once:\n${url}\n`,
+      html: `<p>You were asked to approve a post for <b>${escapeText(a.brand_name)}</b> to ${escapeText(a.platforms.join(', '))} before it is published:</p>` +
+        `<blockquote>${escapeText(view.text_preview)}</blockquote><p><a href="${url}">Review it</a> within 72 hours. The link works once.</p>`,
+      links: [url],
+    });
+  }
+  return { url, approval_id: a.id, expires_at: new Date(expires * 1000).toISOString(), ...(clientEmail ? { emailed_to: clientEmail } : {}) };
 }
 
 /** Opens a review link without using it: the approval and who decides (404 unknown token, 410 used/expired/decided). */
@@ -84,7 +102,9 @@ export async function expireApproval(deps: DecideApprovalDeps, id: string) {
 /**
  * One decision, exactly once (conditional write from pending; racing deciders lose with 409 approval_decided):
  * 1. approved → publish through the same path as POST /api/post with the original source, idempotency key, brand
- *    and actor, under the reserved post id (not waiting for the networks);
+ *    and actor, under the reserved post id (not waiting for the networks); a refusal of the whole post (a cap
+ *    reached meanwhile, the brand gone) is recorded on the approval and stored as the post's failed networks, each
+ *    with post.failed (never dropped);
  * 2. rejected or expired → nothing is sent; the idempotency lock is released; a held scheduled run fails.
  * 3. approval.decided {approval_id, decision, decided_by, note, post_id}.
  */
@@ -99,7 +119,7 @@ async function decide(deps: DecideApprovalDeps, a: ApprovalRecord, status: 'appr
   if (by !== 'expiry') await deps.scheduler.cancel(expiryTimerName(a.id)).catch((err) => log.warn('approval expiry alarm not removed', { approval_id: a.id, error: String(err) }));
   await recordEvent(deps, {
     id: newId('evt', now), type: 'approval.decided', created_at: new Date(now).toISOString(), account_id: a.account_id,
-    data: { approval_id: a.id, decision: status, decided_by: by, note: decided.note ?? null, post_id: a.post_id, brand_id: a.brand_id },
+    data: { approval_id: a.id, decision: status, decided_by: by, note: decided.note ?? null, post_id: a.post_id, brand_id: a.brand_id, brand: brandRef(a.brand_id, a.brand_name) },
   });
   if (status === 'approved') await publishApproved(deps, decided);
   else await giveUp(deps, decided, status);
@@ -110,10 +130,16 @@ async function publishApproved(deps: DecideApprovalDeps, a: ApprovalRecord) {
   const account = await deps.accounts.get(a.account_id);
   try {
     if (!account) throw new NotFoundError('The account no longer exists', { code: 'account_not_found' });
-    await publishPost(deps, account, a.post, { source: a.source, schedule_id: a.schedule_id, wait: false, actor: a.actor, approval: { id: a.id, post_id: a.post_id } });
+    const res = await publishPost(deps, account, a.post, { source: a.source, schedule_id: a.schedule_id, wait: false, actor: a.actor, approval: { id: a.id, post_id: a.post_id } });
+    // every network refused before sending (not connected, content, a limit): the approver is told, not "publishing"
+    const refused = res.results.filter((r) => !r.ok && r.code !== 'timed_out');
+    if (refused.length === res.results.length && refused.length > 0) {
+      await deps.approvals.setPublishError(a.id, { code: refused[0]!.code!, error: refused.map((r) => `${r.platform}: ${r.error}`).join('; ') });
+    }
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     await deps.approvals.setPublishError(a.id, { code: err.code, error: err.message });
+    await recordNotPublished(deps, a, err);
     if (a.lock) await deps.locks.release(a.lock, a.post_id);
     if (a.schedule_id) await deps.schedules.settle(a.schedule_id, { status: 'failed', error: { code: err.code, error: err.message } }, new Date(deps.clock.now()).toISOString());
   }
@@ -145,6 +171,6 @@ export async function approvalsPage(deps: Pick<Deps, 'approvals' | 'brands'>, ac
   ]);
   return {
     pending: pending.map(approvalView), decided: recent.filter((a) => a.status !== 'pending').slice(0, 20).map(approvalView),
-    rules, brands, canApprove: PLANS[account.plan].approvals,
+    rules, brands, canApprove: PLANS[account.plan].approvals, canSendToClient: PLANS[account.plan].client_approver_link,
   };
 }

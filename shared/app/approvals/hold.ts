@@ -10,6 +10,7 @@ import { newId, randomToken } from '../../domain/ids';
 import { sha256Hex } from '../../domain/api-key';
 import { PLANS } from '../../domain/plans';
 import { recordEvent } from '../webhooks/record-event';
+import { brandRef } from '../publish/events';
 
 /*
  * Holding a post for approval (spec §5.7): the publish path asks holdReasonFrom (with the account's rules) and calls holdForApproval; deciding
@@ -34,7 +35,7 @@ export function approvalView(a: ApprovalRecord) {
   return {
     approval_id: a.id, post_id: a.post_id, status: a.status, reason: a.reason, brand_id: a.brand_id, brand: a.brand_name,
     platforms: a.platforms, text_preview: textPreview(a.post), source: a.source, ...(a.schedule_id ? { schedule_id: a.schedule_id } : {}),
-    requested_by: a.requested_by, created_at: a.created_at, expires_at: new Date(a.expires_at * 1000).toISOString(),
+    requested_by: a.requested_by, requested_by_name: a.requested_by_name ?? null, created_at: a.created_at, expires_at: new Date(a.expires_at * 1000).toISOString(),
     decided_at: a.decided_at ?? null, decided_by: a.decided_by ?? null, note: a.note ?? null,
     ...(a.publish_error ? { publish_error: a.publish_error } : {}),
   };
@@ -55,7 +56,7 @@ export function holdReasonFrom(accountRules: ApprovalRule[], account: Account, b
 }
 
 /** What holding a post reaches: the approval and its expiry alarm, the review link, the owner's email, the event. */
-export type HoldForApprovalDeps = Pick<Deps, 'approvals' | 'events' | 'fanOut' | 'keys' | 'mailer' | 'scheduler' | 'settings' | 'tokens'>;
+export type HoldForApprovalDeps = Pick<Deps, 'approvals' | 'events' | 'fanOut' | 'keys' | 'mailer' | 'mcpOAuth' | 'scheduler' | 'settings' | 'tokens'>;
 
 /**
  * Holds a post for approval (answer 202): nothing is sent or spent; the idempotency lock (already taken) stays.
@@ -68,12 +69,16 @@ export async function holdForApproval(deps: HoldForApprovalDeps, input: {
   opts: PublishOptions; lock?: string; refused: NetworkResult[]; now: number;
 }) {
   const { account, brand, now } = input;
-  const requestedBy = input.opts.actor?.kind === 'key' ? (await deps.keys.listByAccount(account.id)).find((k) => k.id === input.opts.actor!.id)?.prefix ?? null : input.opts.actor?.id ?? null;
+  const actor = input.opts.actor;
+  const key = actor?.kind === 'key' ? (await deps.keys.listByAccount(account.id)).find((k) => k.id === actor.id) : undefined;
+  const requestedBy = actor?.kind === 'key' ? key?.prefix ?? null : actor?.id ?? null;
+  // pages name the key (or AI app) by its name, never by its prefix
+  const requestedByName = actor?.kind === 'key' ? key?.name ?? null : actor ? (await deps.mcpOAuth.getApp(account.id, actor.id))?.client_name ?? null : null;
   const approval: ApprovalRecord = {
     id: newId('apr', now), account_id: account.id, brand_id: brand.id, brand_name: brand.name, post_id: input.postId, status: 'pending',
     reason: input.reason, post: input.valid, platforms: input.platforms, source: input.opts.source,
     ...(input.opts.schedule_id ? { schedule_id: input.opts.schedule_id } : {}), ...(input.opts.actor ? { actor: input.opts.actor } : {}),
-    requested_by: requestedBy, ...(input.lock ? { lock: input.lock } : {}),
+    requested_by: requestedBy, requested_by_name: requestedByName, ...(input.lock ? { lock: input.lock } : {}),
     created_at: new Date(now).toISOString(), expires_at: Math.floor(now / 1000) + APPROVAL_TTL_SECONDS,
   };
   await deps.approvals.create(approval);
@@ -92,8 +97,8 @@ export async function holdForApproval(deps: HoldForApprovalDeps, input: {
   await recordEvent(deps, {
     id: newId('evt', now), type: 'approval.requested', created_at: new Date(now).toISOString(), account_id: account.id,
     data: {
-      approval_id: approval.id, post_id: approval.post_id, brand_id: brand.id, brand: { id: brand.id, name: brand.name }, networks: input.platforms,
-      text_preview: view.text_preview, requested_by: requestedBy, reason: approval.reason, source: approval.source, expires_at: view.expires_at,
+      approval_id: approval.id, post_id: approval.post_id, brand_id: brand.id, brand: brandRef(brand.id, brand.name), networks: input.platforms,
+      text_preview: view.text_preview, requested_by: requestedBy, requested_by_name: requestedByName, reason: approval.reason, source: approval.source, expires_at: view.expires_at,
       review_url: `${deps.settings.publicBaseUrl}/dashboard/approvals#${approval.id}`,
     },
   });
@@ -102,7 +107,9 @@ export async function holdForApproval(deps: HoldForApprovalDeps, input: {
   return { status: 'pending_approval' as const, approval_id: approval.id, post_id: approval.post_id, brand_id: brand.id, results };
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text made safe inside an email's markup. */
+export const escapeText = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = escapeText;
 
 /** A single-use review link (owner or client approver): a random token stored hashed, with its expiry. */
 export async function issueReviewLink(deps: Pick<Deps, 'tokens' | 'settings'>, a: ApprovalRecord, role: 'owner' | 'client', expiresAtSec: number) {

@@ -2,21 +2,23 @@ import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../domain/errors';
 import { isPlatformName, PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
-import { connect, targetBrand, type ConnectDeps } from '../connections';
+import { connect, targetBrandFor, type ConnectDeps } from '../connections';
+import type { Actor } from '../auth';
 import { authorizeUrl, isConfigured, readyNetwork } from '../oauth/flow';
 import { findConnectLink, issueConnectLink, type ConnectLink } from './issue';
 
 /**
  * POST /api/connect-link {brand_id, platform?}: a hosted page for someone without an account of their own.
- * 1. The brand must be the caller's (the only brand when brand_id is left out; several → 400 brand_required).
+ * 1. The brand must be the caller's (the only brand when brand_id is left out; several → 400 brand_required), and
+ *    among the calling key's or AI app's allowed brands (403 brand_not_allowed).
  * 2. An optional network narrows the page to that one.
  * 3. A random token (stored hashed) bound to account, brand and network, valid 1 hour.
  */
-export async function createConnectLink(deps: Pick<Deps, 'brands' | 'clock' | 'settings' | 'tokens'>, account: Account, input: { brand_id?: string; platform?: string }) {
+export async function createConnectLink(deps: Pick<Deps, 'brands' | 'clock' | 'guardrails' | 'settings' | 'tokens'>, account: Account, input: { brand_id?: string; platform?: string }, actor?: Actor) {
   if (input.platform !== undefined && !isPlatformName(input.platform)) {
     throw new BadRequestError(`Unknown network: ${input.platform}; GET /api/platforms lists them`, { details: { platforms: [input.platform] } });
   }
-  const brand = await targetBrand(deps, account, input.brand_id);
+  const brand = await targetBrandFor(deps, account, input.brand_id, actor);
   return issueConnectLink(deps, account.id, brand.id, input.platform as PlatformName | undefined);
 }
 

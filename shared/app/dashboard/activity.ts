@@ -4,6 +4,7 @@ import type { PlatformName } from '../../domain/platforms';
 import { ulid } from '../../domain/ids';
 import { csvLine } from '../../domain/csv';
 import { statusOf } from '../publish/results';
+import { heldView, neverPosted } from '../publish/queries';
 
 /** Filters of the activity log (Posts page and its CSV export). Dates are ISO dates (YYYY-MM-DD, UTC), inclusive. */
 export interface ActivityFilter {
@@ -52,7 +53,8 @@ function matches(f: ActivityFilter, post: PostRecord, n: ActivityNetwork) {
  * that page's posts (and only their networks that match), so a caller can stream any number of posts in bounded
  * memory. Stops at the `from` date.
  */
-export async function* activityPages(deps: Pick<Deps, 'posts'>, accountId: string, f: ActivityFilter, opts: { pageSize?: number; before?: string } = {}): AsyncGenerator<{ posts: ActivityPost[]; last?: string }> {
+export async function* activityPages(deps: Pick<Deps, 'posts' | 'approvals'>, accountId: string, f: ActivityFilter, opts: { pageSize?: number; before?: string } = {}): AsyncGenerator<{ posts: ActivityPost[]; last?: string }> {
+  if (f.status === HELD) { yield* heldPages(deps, accountId, f, opts); return; }
   const pageSize = opts.pageSize ?? 100;
   let before = opts.before ?? (f.to ? idBefore(f.to) : undefined);
   const floor = f.from ? startMs(f.from) : undefined;
@@ -74,8 +76,36 @@ export async function* activityPages(deps: Pick<Deps, 'posts'>, accountId: strin
   }
 }
 
+/** The status filter of posts held for approval and never sent (pending, rejected or expired). */
+export const HELD = 'held';
+
+/** activityPages for the `held` filter: the approvals whose post was never sent, newest first. */
+async function* heldPages(deps: Pick<Deps, 'approvals'>, accountId: string, f: ActivityFilter, opts: { pageSize?: number; before?: string }): AsyncGenerator<{ posts: ActivityPost[]; last?: string }> {
+  const pageSize = opts.pageSize ?? 100;
+  const cursor = opts.before ?? (f.to ? idBefore(f.to) : undefined);
+  let before = cursor ? `apr_${cursor.slice(cursor.indexOf('_') + 1)}` : undefined;
+  const floor = f.from ? startMs(f.from) : undefined;
+  for (;;) {
+    const page = await deps.approvals.list(accountId, { limit: pageSize, before });
+    if (page.length === 0) return;
+    const inRange = floor === undefined ? page : page.filter((a) => Date.parse(a.created_at) >= floor);
+    const posts: ActivityPost[] = [];
+    for (const a of inRange) {
+      if (!neverPosted(a) || (f.brand_id && a.brand_id !== f.brand_id) || (f.source && a.source !== f.source)) continue;
+      const v = heldView(a);
+      const nets = v.results.filter((r) => !f.platform || r.platform === f.platform)
+        .map((r): ActivityNetwork => ({ platform: r.platform, status: r.ok ? v.status : (r.code === 'platform_not_allowed' ? 'failed' : v.status), ok: false, code: r.ok ? null : r.code ?? null, error: r.ok ? null : r.error ?? null, url: null }));
+      if (nets.length === 0) continue;
+      posts.push({ id: a.post_id, created_at: a.created_at, brand_id: a.brand_id, brand: a.brand_name, source: a.source, text: v.text ?? '', networks: nets });
+    }
+    before = page[page.length - 1].id;
+    yield { posts, last: `pst_${before.slice(4)}` };
+    if (page.length < pageSize || inRange.length < page.length) return;
+  }
+}
+
 /** One page of the Posts page: up to `limit` matching posts, and the cursor of the next page. */
-export async function activityPage(deps: Pick<Deps, 'posts'>, accountId: string, f: ActivityFilter, limit = 50, before?: string) {
+export async function activityPage(deps: Pick<Deps, 'posts' | 'approvals'>, accountId: string, f: ActivityFilter, limit = 50, before?: string) {
   const posts: ActivityPost[] = [];
   let next: string | null = null;
   for await (const batch of activityPages(deps, accountId, f, { pageSize: limit, before })) {
@@ -91,7 +121,7 @@ export async function activityPage(deps: Pick<Deps, 'posts'>, accountId: string,
 export const CSV_HEADER = ['post_id', 'created_at', 'brand_id', 'brand', 'source', 'platform', 'status', 'ok', 'code', 'error', 'url', 'text'] as const;
 
 /** The filtered activity log as CSV text chunks (header, then one line per network of each post), page by page. */
-export async function* activityCsv(deps: Pick<Deps, 'posts'>, accountId: string, f: ActivityFilter, pageSize = 100): AsyncGenerator<string> {
+export async function* activityCsv(deps: Pick<Deps, 'posts' | 'approvals'>, accountId: string, f: ActivityFilter, pageSize = 100): AsyncGenerator<string> {
   yield csvLine(CSV_HEADER);
   for await (const batch of activityPages(deps, accountId, f, { pageSize })) {
     let chunk = '';
@@ -109,7 +139,7 @@ export const EXPORT_LINK_SECONDS = 15 * 60;
  * Export CSV: the filtered rows are streamed page by page into object storage (never all in memory), then a
  * short-lived download link is answered.
  */
-export async function exportActivity(deps: Pick<Deps, 'posts' | 'blobs' | 'clock'>, accountId: string, f: ActivityFilter) {
+export async function exportActivity(deps: Pick<Deps, 'posts' | 'approvals' | 'blobs' | 'clock'>, accountId: string, f: ActivityFilter) {
   const now = deps.clock.now();
   const name = `posts-${new Date(now).toISOString().slice(0, 10)}.csv`;
   const key = `exports/${accountId}/${ulid(now)}/${name}`;

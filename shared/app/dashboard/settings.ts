@@ -32,7 +32,7 @@ export async function connectionsPage(deps: Pick<Deps, 'brands' | 'connections'>
 }
 
 /** check: the network is asked again (the answer is shown); link: a fresh connect link for a brand; disconnect. */
-export async function connectionsAction(deps: ConnectionHealthDeps, account: Account, form: z.infer<typeof ConnectionsForm>) {
+export async function connectionsAction(deps: ConnectionHealthDeps & Pick<Deps, 'guardrails'>, account: Account, form: z.infer<typeof ConnectionsForm>) {
   if (form.action === 'check') return { health: await connectionHealth(deps, account, form.platform, form.brand_id) };
   if (form.action === 'link') {
     const brand = await targetBrand(deps, account, form.brand_id);

@@ -5,7 +5,7 @@ import type { Actor } from '../auth';
 import type { GuardrailsInput } from '../../api/guardrail-schemas';
 import { NotFoundError, PlanFeatureError } from '../../domain/errors';
 import { PLANS } from '../../domain/plans';
-import { actorCapKey } from './enforce';
+import { actorCapKey, loadGuardrails } from './enforce';
 
 type GDeps = Pick<Deps, 'guardrails' | 'keys' | 'brands' | 'apps' | 'clock' | 'settings' | 'counters'>;
 
@@ -16,9 +16,9 @@ export function planFeature(deps: Pick<Deps, 'settings'>, feature: string, plan:
   });
 }
 
-/** The guardrails view (none set: every limit null). */
+/** The guardrails view (none set: every limit null); without `stored`, those in force (with the keys above the actor). */
 export async function guardrailsView(deps: Pick<Deps, 'guardrails' | 'counters' | 'clock'>, accountId: string, actor: Actor, stored?: Guardrails | null) {
-  const g = stored === undefined ? await deps.guardrails.get(accountId, actor.kind, actor.id) : stored ?? undefined;
+  const g = stored === undefined ? await loadGuardrails(deps, accountId, actor) : stored ?? undefined;
   const used = await deps.counters.get(actorCapKey(accountId, actor, deps.clock.now()));
   return {
     kind: actor.kind, id: actor.id,

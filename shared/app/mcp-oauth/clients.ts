@@ -28,7 +28,8 @@ const RedirectUri = z.string().max(2000).refine(isAllowedRedirectUri, 'redirect 
 export const ClientRegistrationBody = z.object({
   redirect_uris: z.array(RedirectUri).min(1).max(10),
   client_name: z.string().trim().min(1).max(100).optional(),
-  client_uri: z.string().url().max(2000).optional(),
+  client_uri: z.url({ protocol: /^https$/, error: 'client_uri must be an https URL' }).max(2000).optional(),
+  logo_uri: z.url({ protocol: /^https$/, error: 'logo_uri must be an https URL' }).max(2000).optional(),
   token_endpoint_auth_method: z.literal('none', { error: 'only public clients are registered: token_endpoint_auth_method none (PKCE)' }).optional(),
   grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).optional(),
   response_types: z.array(z.literal('code')).optional(),

@@ -31,8 +31,17 @@ export const TokenRequest = z.discriminatedUnion('grant_type', [
 const invalidGrant = (why: string) => new OAuthProtocolError(400, 'invalid_grant', why);
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
-async function issue(deps: Pick<Deps, 'mcpOAuth' | 'clock'>, from: Pick<OAuthTokenRecord, 'app_id' | 'account_id' | 'client_id' | 'resource' | 'scope'>) {
-  const base = { app_id: from.app_id, account_id: from.account_id, client_id: from.client_id, resource: from.resource, scope: from.scope };
+/** The grant a code starts: every token issued from the code, and by refreshing them, belongs to it. */
+const grantOfCode = (codeHash: string) => sha256Hex(`grant:${codeHash}`);
+
+/** Revokes a grant as a whole: its access and refresh tokens stop working at once (kept past their longest life). */
+async function revokeGrant(deps: Pick<Deps, 'mcpOAuth' | 'clock'>, grantId: string) {
+  const now = deps.clock.now();
+  await deps.mcpOAuth.revokeGrant(grantId, new Date(now).toISOString(), Math.floor(now / 1000) + REFRESH_TOKEN_TTL_SECONDS + 86_400);
+}
+
+async function issue(deps: Pick<Deps, 'mcpOAuth' | 'clock'>, from: Pick<OAuthTokenRecord, 'app_id' | 'account_id' | 'client_id' | 'resource' | 'scope'>, grantId: string) {
+  const base = { app_id: from.app_id, account_id: from.account_id, client_id: from.client_id, resource: from.resource, scope: from.scope, grant_id: grantId };
   const now = deps.clock.now();
   const nowSec = Math.floor(now / 1000);
   const access = newSecret(ACCESS_TOKEN_PREFIX);
@@ -51,6 +60,8 @@ async function liveApp(deps: Pick<Deps, 'mcpOAuth'>, accountId: string, appId: s
 /**
  * The token endpoint: a code (used once, PKCE S256 verified, same client, redirect URI and resource) or a refresh
  * token (rotated: used once, a new pair each time) for a 1-hour access token and a 30-day refresh token.
+ * Replays revoke (RFC 9700 §2.2.2, §4.14): a code presented again revokes the grant its first use started, and a
+ * rotated refresh token presented again revokes its whole grant, access tokens included.
  */
 export async function tokenRequest(deps: Pick<Deps, 'mcpOAuth' | 'clock' | 'settings'>, form: Record<string, string>) {
   const parsed = TokenRequest.safeParse(form);
@@ -67,28 +78,50 @@ export async function tokenRequest(deps: Pick<Deps, 'mcpOAuth' | 'clock' | 'sett
   const now = deps.clock.now();
   const at = new Date(now).toISOString();
   if (req.grant_type === 'authorization_code') {
-    const code = await deps.mcpOAuth.redeemCode(sha256Hex(req.code), Math.floor(now / 1000), at);
-    if (!code) throw invalidGrant('The code is unknown, expired or already used');
+    const codeHash = sha256Hex(req.code);
+    const code = await deps.mcpOAuth.redeemCode(codeHash, Math.floor(now / 1000), at);
+    if (!code) {
+      if ((await deps.mcpOAuth.getCode(codeHash))?.used_at) await revokeGrant(deps, grantOfCode(codeHash));
+      throw invalidGrant('The code is unknown, expired or already used');
+    }
     if (code.client_id !== req.client_id) throw invalidGrant('The code was issued to another client');
     if (req.redirect_uri !== undefined && req.redirect_uri !== code.redirect_uri) throw invalidGrant('redirect_uri differs from the authorization request');
     if (s256(req.code_verifier) !== code.code_challenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
     if (!(await liveApp(deps, code.account_id, code.app_id))) throw invalidGrant('The app was revoked');
-    return issue(deps, code);
+    const grantId = grantOfCode(codeHash);
+    // a replay that raced this redemption revoked the grant before anything was issued
+    if (await deps.mcpOAuth.isGrantRevoked(grantId)) throw invalidGrant('The code was presented twice; its grant is revoked');
+    return issue(deps, code, grantId);
   }
-  const old = await deps.mcpOAuth.useRefreshToken(sha256Hex(req.refresh_token), Math.floor(now / 1000), at);
-  if (!old) throw invalidGrant('The refresh token is unknown, expired, revoked or already used');
+  const refreshHash = sha256Hex(req.refresh_token);
+  const old = await deps.mcpOAuth.useRefreshToken(refreshHash, Math.floor(now / 1000), at);
+  if (!old) {
+    const seen = await deps.mcpOAuth.getToken(refreshHash);
+    if (seen?.kind === 'refresh' && seen.used_at) {
+      // a rotated refresh token used again: someone holds a copy; the whole grant goes (older tokens: the app)
+      if (seen.grant_id) await revokeGrant(deps, seen.grant_id);
+      else await deps.mcpOAuth.revokeApp(seen.account_id, seen.app_id, at);
+    }
+    throw invalidGrant('The refresh token is unknown, expired, revoked or already used');
+  }
   if (old.client_id !== req.client_id) throw invalidGrant('The refresh token was issued to another client');
   if (!(await liveApp(deps, old.account_id, old.app_id))) throw invalidGrant('The app was revoked');
-  return issue(deps, old);
+  const grantId = old.grant_id ?? grantOfCode(old.hash);
+  if (await deps.mcpOAuth.isGrantRevoked(grantId)) throw invalidGrant('The grant of this refresh token was revoked');
+  return issue(deps, old, grantId);
 }
 
-/** Revocation (RFC 7009): the token stops working at once; unknown tokens are answered the same (200). */
+/**
+ * Revocation (RFC 7009): the token stops working at once; revoking a refresh token revokes its grant, the access
+ * tokens issued with it included (RFC 7009 §2.1). Unknown tokens are answered the same (200).
+ */
 export async function revokeToken(deps: Pick<Deps, 'mcpOAuth' | 'clock'>, form: Record<string, string>) {
   const token = form.token;
   if (!token) throw new OAuthProtocolError(400, 'invalid_request', 'token is required');
   const record = await deps.mcpOAuth.getToken(sha256Hex(token));
   if (record && (!form.client_id || form.client_id === record.client_id)) {
     await deps.mcpOAuth.revokeToken(record.hash, new Date(deps.clock.now()).toISOString());
+    if (record.kind === 'refresh' && record.grant_id) await revokeGrant(deps, record.grant_id);
   }
   return {};
 }
@@ -117,6 +150,7 @@ export async function authenticateAccessToken(deps: Pick<Deps, 'mcpOAuth' | 'acc
   if (record.revoked_at) throw mcpUnauthorized(deps, 'The access token was revoked', 'invalid_token');
   if (record.expires_at * 1000 <= deps.clock.now()) throw mcpUnauthorized(deps, 'The access token has expired', 'invalid_token');
   if (record.resource !== mcpResourceOf(deps)) throw mcpUnauthorized(deps, 'The access token is for another resource', 'invalid_token');
+  if (record.grant_id && (await deps.mcpOAuth.isGrantRevoked(record.grant_id))) throw mcpUnauthorized(deps, 'The access token was revoked', 'invalid_token');
   const app = await liveApp(deps, record.account_id, record.app_id);
   if (!app) throw mcpUnauthorized(deps, 'The app was revoked by the account owner', 'invalid_token');
   const account = await deps.accounts.get(record.account_id);

@@ -136,7 +136,7 @@ function isClassicQuickTime(prefix: Uint8Array): boolean {
   return ['moov', 'mdat', 'wide', 'free', 'skip', 'pnot'].includes(atom);
 }
 
-function finalized(deps: MediaDeps, item: MediaItem): FinalizedMedia {
+export function finalized(deps: MediaDeps, item: MediaItem): FinalizedMedia {
   return {
     media_url: mediaUrl(deps, item), bytes: item.size_bytes, content_type: item.content_type, kind: kindOfType(item.content_type),
     expires_at: new Date(item.expires_at * 1000).toISOString(),

@@ -8,7 +8,8 @@ import { newId, randomToken } from '../../domain/ids';
 import { checkRedirectAfter } from '../security/redirects';
 import { envName, isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
 import { sha256Hex } from '../../domain/api-key';
-import { connectionView, targetBrand } from '../connections';
+import { connectionView, targetBrandFor } from '../connections';
+import type { Actor } from '../auth';
 import { labelOf } from '../publish/events';
 import { networkContext } from '../network-context';
 import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
@@ -51,6 +52,22 @@ export async function readyNetwork(deps: Pick<Deps, 'oauth' | 'settings'>, name:
 }
 
 /**
+ * The origins of the sign-in pages of the configured OAuth networks among `platforms` (a hosted page's forms
+ * redirect there): the origin of each provider's authorize URL, built without a state.
+ */
+export async function signInOrigins(deps: Pick<Deps, 'oauth' | 'settings'>, platforms: readonly PlatformName[]): Promise<string[]> {
+  const origins: string[] = [];
+  for (const p of platforms) {
+    if (!platformInfo(p).oauth || !(await isConfigured(deps, p))) continue;
+    const net = await readyNetwork(deps, p);
+    const url = net.provider.authorizeUrl({ app: net.app, state: 'origin', ...(net.provider.pkce ? { codeChallenge: 'origin' } : {}) });
+    const origin = URL.parse(url, deps.settings.publicBaseUrl)?.origin;
+    if (origin && origin !== 'null') origins.push(origin);
+  }
+  return origins;
+}
+
+/**
  * Builds the network's authorize URL for a new state (with a PKCE pair when the network takes one), bound to a new
  * browser nonce: the caller sets the nonce cookie in the browser it sends to `url`.
  */
@@ -70,9 +87,9 @@ export async function authorizeUrl(deps: Pick<Deps, 'cipher' | 'clock' | 'tokens
  *    network takes it. The answered URL is this service's start link (one use), which sets the nonce cookie in the
  *    browser that opens it and sends it on to the network.
  */
-export async function startOAuth(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'oauth' | 'settings' | 'tokens'>, account: Account, name: string, input: { brand_id?: string; redirect_after?: string }) {
+export async function startOAuth(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'guardrails' | 'oauth' | 'settings' | 'tokens'>, account: Account, name: string, input: { brand_id?: string; redirect_after?: string }, actor?: Actor) {
   const net = await readyNetwork(deps, name);
-  const brand = await targetBrand(deps, account, input.brand_id);
+  const brand = await targetBrandFor(deps, account, input.brand_id, actor);
   const redirect_after = checkRedirectAfter(deps, account, input.redirect_after);
   const { url, nonce } = await authorizeUrl(deps, net, { account_id: account.id, brand_id: brand.id, redirect_after });
   const start = randomToken();

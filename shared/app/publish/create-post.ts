@@ -3,21 +3,19 @@ import type { Account } from '../../ports/store';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
-import { AppError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { PLANS } from '../../domain/plans';
-import { sha256Hex } from '../../domain/api-key';
 import { nextMonthStart, usageKeys } from '../../domain/usage';
-import { upgradeUrl } from '../brands';
 import { chooseBrand } from './brand';
-import { contentFor, fingerprint } from './content';
-import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
+import type { Sendable } from './checks';
+import { checkMedia, checkNetworks, duplicatePost, DUPLICATE_TTL_SECONDS, IDEMPOTENCY_TTL_SECONDS, lockKeyOf, postsUsedUp } from './preflight';
 import { countOutcome, outcomeEvent } from './events';
+import { fanOutStored, reconcileAfterMs } from './durability';
 import { failed } from './results';
 import type { ValidPost } from './request';
 import { releaseLockIfAllFailed } from './lock';
-import { reserveXCredits, xPlanRefusal } from './x-credits';
-import { checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
+import { reserveXCredits } from './x-credits';
+import { checkActorCap, checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
 import { holdForApproval, holdReasonFrom, type HoldForApprovalDeps } from '../approvals/hold';
 import type { PublishMessage, PublishOptions } from './publish-message';
 import { giveBack, reservePosts } from './reservations';
@@ -25,8 +23,7 @@ import { appendLogContext, errorFields, log } from '../../log';
 
 export type { PublishMessage, PublishOptions };
 
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
-export const DUPLICATE_TTL_SECONDS = 120;
+export { IDEMPOTENCY_TTL_SECONDS, DUPLICATE_TTL_SECONDS };
 /** How often the API reads the networks' states while it waits for the workers (one small read each time). */
 export const RESULT_POLL_MS = 20;
 /** The same reads where settles ring (the local runtime): a backstop, since a ring starts the next read at once. */
@@ -61,37 +58,29 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   checkBrandAllowed(guard, brand.id);
 
   const refusedByGuard = valid.platforms.map((p) => platformRefusal(guard, p)).filter((r): r is NetworkResult => !!r);
-  if (!opts.approval) {
-    const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
-    const reason = holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
-    if (reason) {
-      // held: nothing is sent or spent, but the idempotency lock is kept until the decision
-      const lock = lockKeyOf(account, valid, brand.id);
-      await takeLock(deps, lock, valid, postId, started);
-      return holdForApproval(deps, { account, brand, postId, valid, platforms: allowed, reason, opts, lock: lock.key, refused: refusedByGuard, now: started });
-    }
-  }
+  const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
+  const holdReason = opts.approval ? undefined : holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
 
-  const results = new Map<PlatformName, NetworkResult>();
-  let sendable: Sendable[] = [];
-  const xRefusal = valid.platforms.includes('x') ? xPlanRefusal(deps, account) : undefined;
-  let place = 0;
-  for (const platform of valid.platforms) {
-    const refused = refusedByGuard.find((r) => r.platform === platform);
-    if (refused) { results.set(platform, refused); continue; }
-    // X is a paid add-on (decisions.md "Plans"): refused on Free first, so it never takes one of the plan's places
-    if (platform === 'x' && xRefusal) { results.set(platform, xRefusal); continue; }
-    // the plan's places go by request order: a network keeps its place whatever its own checks say
-    if (plan.networks_per_post !== null && place++ >= plan.networks_per_post) {
-      results.set(platform, held(platform, plan, upgradeUrl(deps, account)));
-      continue;
-    }
-    const checked = await precheck(deps, platform, connections.find((c) => c.platform === platform), contentFor(valid.payload, platform, postId));
-    if ('ok' in checked) results.set(platform, checked);
-    else sendable.push(checked);
-  }
-
+  const checked = await checkNetworks(deps, { account, valid, connections, guard, postId });
+  const results = checked.results;
+  let sendable = checked.sendable;
   sendable = await checkMedia(deps, sendable, results);
+
+  if (holdReason && sendable.length) {
+    // held: checked now as a direct post would be (networks refused up front fail in the answer; a cap or the
+    // plan's month that could never take the post refuses it), but nothing is sent or spent; the idempotency lock is
+    // kept until the decision
+    await checkActorCap(deps, account, opts.actor, guard, sendable.length, started);
+    const room = await postsLeft(deps, account, started);
+    for (const s of sendable.slice(room)) results.set(s.platform, postsUsedUp(deps, account, s.platform));
+    sendable = sendable.slice(0, room);
+  }
+  if (holdReason && sendable.length) {
+    const lock = lockKeyOf(account, valid, brand.id);
+    await takeLock(deps, lock, valid, postId, started);
+    const refused = valid.platforms.flatMap((p) => { const r = results.get(p); return r ? [r] : []; });
+    return holdForApproval(deps, { account, brand, postId, valid, platforms: sendable.map((s) => s.platform), reason: holdReason, opts, lock: lock.key, refused, now: started });
+  }
 
   let lock: string | undefined;
   if (sendable.length) {
@@ -100,9 +89,9 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     lock = l.key;
   }
 
-  let capKey: string | undefined;
+  let capKeys: string[];
   try {
-    capKey = await reserveActorCap(deps, account, opts.actor, guard, sendable.length, started);
+    capKeys = await reserveActorCap(deps, account, opts.actor, guard, sendable.length, started);
   } catch (err) {
     if (lock) await deps.locks.release(lock, postId);
     throw err;
@@ -115,7 +104,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   let xCredits: number | undefined;
   for (const [i, s] of sendable.entries()) {
     if (i >= granted) {
-      results.set(s.platform, failed(s.platform, 'limit_reached', `The ${plan.name} plan's ${plan.posts_per_month} posts a month are used up`, { upgrade_url: upgradeUrl(deps, account) }));
+      results.set(s.platform, postsUsedUp(deps, account, s.platform));
       continue;
     }
     if (s.platform === 'x') {
@@ -130,7 +119,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     }
     reserved.push(s);
   }
-  if (capKey && reserved.length < sendable.length) await deps.counters.release(capKey, sendable.length - reserved.length);
+  if (reserved.length < sendable.length) for (const k of capKeys) await deps.counters.release(k, sendable.length - reserved.length);
   sendable = reserved;
 
   const post: PostRecord = {
@@ -138,7 +127,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     ...(opts.schedule_id ? { schedule_id: opts.schedule_id } : {}),
     idempotency_key: valid.idempotency_key ?? null, lock, platforms: valid.platforms, payload: valid.payload,
     created_at: new Date(started).toISOString(),
-    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKey ? { cap_key: capKey } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
+    ...(opts.actor ? { actor: opts.actor } : {}), ...(capKeys.length ? { cap_key: capKeys[0], ...(capKeys.length > 1 ? { cap_keys: capKeys.slice(1) } : {}) } : {}), ...(opts.approval ? { approval_id: opts.approval.id } : {}),
   };
   const connectionOf = (platform: PlatformName) => connections.find((c) => c.platform === platform);
   const networks: NetworkRecord[] = valid.platforms.map((platform) => {
@@ -148,11 +137,11 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     // refused before sending: final now, with its post.failed event (a held network records none)
     return { post_id: postId, account_id: account.id, platform, state: 'done', deferrals: 0, reserved: false, result, ...(result.held ? {} : { event: outcomeEvent(deps, post, connectionOf(platform), result) }) };
   });
-  const events = networks.flatMap((n) => (n.event ? [n.event] : []));
-  const queueEvents = await Promise.all(events.map((e) => deps.fanOut.prepare(e)));
-  await deps.posts.create(post, networks);
+  // the post (its events stored with it: the outbox) after its marker on the reconciliation's due index; then the
+  // deliveries of the events (a crash in between: the sweep writes them)
+  await deps.posts.create(post, networks, started + reconcileAfterMs(deps.settings));
   for (const n of networks) if (n.event) countOutcome(n.result!);
-  for (const queue of queueEvents) await queue();
+  await fanOutStored(deps, networks.flatMap((n) => (n.event ? [n.event] : [])));
 
   const respondBy = started + deps.settings.publishWaitMs;
   try {
@@ -177,44 +166,17 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   return { post_id: postId, brand_id: brand.id, results: ordered };
 }
 
-/** The duplicate lock of a post: its idempotency_key for 24 hours, else the identical request for 2 minutes. */
-function lockKeyOf(account: Account, valid: ValidPost, brandId: string) {
-  // the user's idempotency_key, else a schedule's own key (never echoed), else the request's fingerprint
-  const key = valid.idempotency_key ?? valid.duplicate_key;
-  return key !== undefined
-    ? { key: `idem#${account.id}#${sha256Hex(key)}`, ttl: IDEMPOTENCY_TTL_SECONDS }
-    : { key: `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brandId))}`, ttl: DUPLICATE_TTL_SECONDS };
+/** The plan's monthly posts a held post can still count on now (as reservePosts would grant them). */
+async function postsLeft(deps: Pick<Deps, 'counters'>, account: Account, nowMs: number): Promise<number> {
+  return Math.max(0, PLANS[account.plan].posts_per_month - await deps.counters.get(usageKeys.posts(account.id, nowMs)));
 }
 
 /** Takes the lock for the post (409 duplicate_post when another post holds it; an approved post holds its own). */
 async function takeLock(deps: Pick<Deps, 'locks'>, lock: { key: string; ttl: number }, valid: ValidPost, postId: string, now: number) {
   const got = await deps.locks.acquire(lock.key, postId, lock.ttl, now);
   if (got.ok || got.heldBy === postId) return;
-  throw new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined
-    ? 'This idempotency_key was used in the last 24 hours: nothing was published again'
-    : 'An identical post was sent in the last 2 minutes: nothing was published again', { details: { post_id: got.heldBy || undefined } });
+  throw duplicatePost(valid, got.heldBy);
 }
-
-/** Checks each distinct media link once; networks with an unreachable link fail, and real kinds replace guesses. */
-async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
-  const urls = [...new Set(sendable.flatMap((s) => s.content.media.map((m) => m.url)))];
-  const probes = new Map(await Promise.all(urls.map(async (u) => [u, await deps.media.probe(u)] as const)));
-  const kept: Sendable[] = [];
-  for (const s of sendable) {
-    const bad = s.content.media.map((m) => ({ m, p: probes.get(m.url)! })).find(({ p }) => !p.ok);
-    if (bad && !bad.p.ok) {
-      results.set(s.platform, failed(s.platform, 'media_unreachable', `${stripQuery(bad.m.url)}: ${bad.p.reason}`));
-      continue;
-    }
-    const content = { ...s.content, media: s.content.media.map((m) => { const p = probes.get(m.url)!; return p.ok ? { ...m, kind: p.kind, content_type: p.content_type, ...(p.bytes !== undefined ? { bytes: p.bytes } : {}) } : m; }) };
-    const problem = mediaProblem(s.platform, content) ?? mediaFitProblem(s.platform, content);
-    if (problem) results.set(s.platform, problem);
-    else kept.push({ ...s, content });
-  }
-  return kept;
-}
-
-const stripQuery = (u: string) => u.split('?')[0];
 
 /**
  * The queue refused the messages: those networks fail (internal_error) with their post.failed event and give back
@@ -228,10 +190,9 @@ async function failUnsent(deps: Pick<Deps, 'clock' | 'counters' | 'fanOut' | 'po
     if (!net) continue;
     const result = failed(platform, 'internal_error', 'The post could not be queued for sending');
     const event = outcomeEvent(deps, post, connectionOf(platform), result);
-    const queue = await deps.fanOut.prepare(event);
-    const after = await deps.posts.settle(post.id, platform, 'done', result, { reserved: false }, event);
+    const after = await deps.posts.settle(post.id, platform, 'done', result, { reserved: false }, event, net.claimed_at);
     countOutcome(result);
-    await queue();
+    await fanOutStored(deps, [event]);
     await giveBack(deps, post, [net]);
     settled.push(after.networks.find((n) => n.platform === platform)!);
   }

@@ -27,7 +27,53 @@ export function outcomeEvent(deps: Pick<Deps, 'clock'>, post: PostRecord, connec
       url: result.url ?? null,
       error: result.ok ? null : result.error ?? null,
       code: result.ok ? null : result.code ?? null,
-      account: { platform: result.platform, handle: connection?.handle ?? null, brand_id: post.brand_id, brand: post.brand_name },
+      account: { platform: result.platform, handle: connection?.handle ?? null, brand_id: post.brand_id, brand: brandRef(post.brand_id, post.brand_name) },
+      brand_id: post.brand_id, brand: brandRef(post.brand_id, post.brand_name),
+      source: post.source,
+      ...(post.schedule_id ? { schedule_id: post.schedule_id } : {}),
+      idempotency_key: post.idempotency_key,
+      label: labelOf(post.brand_name, connection?.handle ?? result.platform, result.platform),
+    },
+  };
+}
+
+/** How every event names a brand (docs/webhooks.md): `brand: {id, name}`, next to `brand_id`. */
+export const brandRef = (id: string, name: string | null) => ({ id, name });
+
+/**
+ * How reconciliation decided a network whose worker stopped mid-send: what reading the network back found
+ * (`unsupported`: the network cannot be read back) and what was done (settled from the read-back, resent once
+ * because the post was certainly absent, or left unknown).
+ */
+export interface ReconcileDecision {
+  read_back: 'found' | 'absent' | 'unreadable' | 'unsupported';
+  action: 'settled' | 'resent' | 'left_unknown';
+  reason?: string;
+}
+
+/**
+ * The post.reconciled event (docs/webhooks.md): one per network that reconciliation decided, stored with the same
+ * settle as its post.published / post.failed (`outcome_event_id`), saying whether read-back decided it.
+ */
+export function reconciledEvent(deps: Pick<Deps, 'clock'>, post: PostRecord, connection: Connection | undefined, result: NetworkResult, outcome: ServiceEvent, decision: ReconcileDecision): ServiceEvent {
+  const now = deps.clock.now();
+  return {
+    id: newId('evt', now),
+    type: 'post.reconciled',
+    created_at: new Date(now).toISOString(),
+    account_id: post.account_id,
+    data: {
+      post_id: post.id,
+      platform: result.platform,
+      status: result.status,
+      url: result.url ?? null,
+      decided_by_read_back: decision.read_back === 'found' || decision.read_back === 'absent',
+      read_back: decision.read_back,
+      action: decision.action,
+      reason: decision.reason ?? (result.ok ? null : result.error ?? null),
+      outcome_event_id: outcome.id,
+      account: { platform: result.platform, handle: connection?.handle ?? null, brand_id: post.brand_id, brand: brandRef(post.brand_id, post.brand_name) },
+      brand: brandRef(post.brand_id, post.brand_name),
       brand_id: post.brand_id,
       source: post.source,
       ...(post.schedule_id ? { schedule_id: post.schedule_id } : {}),
@@ -58,8 +104,8 @@ export async function recordReauth(deps: Pick<Deps, 'events' | 'fanOut' | 'clock
     id: newId('evt', now), type: 'connection.reauth_required', created_at: new Date(now).toISOString(), account_id: connection.account_id,
     data: {
       platform: connection.platform, ...(post ? { post_id: post.id } : {}), connection_id: connection.id, error,
-      account: { platform: connection.platform, handle: connection.handle, brand_id: connection.brand_id, brand: brandName },
-      brand_id: connection.brand_id, label: connection.label,
+      account: { platform: connection.platform, handle: connection.handle, brand_id: connection.brand_id, brand: brandRef(connection.brand_id, brandName) },
+      brand_id: connection.brand_id, brand: brandRef(connection.brand_id, brandName), label: connection.label,
       reconnect_url: link.url, reconnect_expires_at: link.expires_at,
     },
   });

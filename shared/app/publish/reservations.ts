@@ -22,10 +22,10 @@ export async function reservePosts(deps: Pick<Deps, 'counters'>, key: string, co
  * Gives back what networks of a post that will not publish had reserved: their month's posts, the X credits of an
  * X network, and their places on the actor's monthly cap.
  */
-export async function giveBack(deps: Pick<Deps, 'counters'>, post: Pick<PostRecord, 'account_id' | 'created_at' | 'cap_key'>, networks: Array<Pick<NetworkRecord, 'platform' | 'x_credits'>>): Promise<void> {
+export async function giveBack(deps: Pick<Deps, 'counters'>, post: Pick<PostRecord, 'account_id' | 'created_at' | 'cap_key' | 'cap_keys'>, networks: Array<Pick<NetworkRecord, 'platform' | 'x_credits'>>): Promise<void> {
   if (networks.length === 0) return;
   const at = Date.parse(post.created_at);
   await deps.counters.release(usageKeys.posts(post.account_id, at), networks.length);
   for (const n of networks) if (n.platform === 'x') await releaseXCredits(deps, post.account_id, at, n.x_credits);
-  if (post.cap_key) await deps.counters.release(post.cap_key, networks.length);
+  for (const k of [...(post.cap_key ? [post.cap_key] : []), ...(post.cap_keys ?? [])]) await deps.counters.release(k, networks.length);
 }

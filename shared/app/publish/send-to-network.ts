@@ -1,10 +1,10 @@
 import type { Deps, NetworkDeps } from '../deps';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
-import type { Failure, NetworkContext, PublishOutcome } from '../../ports/networks';
+import type { Failure, NetworkAdapter, NetworkContext, PublishOutcome, ReadBackOutcome } from '../../ports/networks';
 import { newId } from '../../domain/ids';
 import { contentFor } from './content';
-import { countOutcome, outcomeEvent } from './events';
+import { countOutcome, outcomeEvent, reconciledEvent, type ReconcileDecision } from './events';
 import { giveBack } from './reservations';
 import { freshCredentials, signInLost, type FreshCredentialsDeps, type SignInLostDeps } from '../oauth/credentials';
 import { networkContext } from '../network-context';
@@ -13,10 +13,15 @@ import { releaseLockIfAllFailed } from './lock';
 import type { PublishMessage } from './publish-message';
 import { recordDeferral } from '../schedule/deferral';
 import { putMetric } from '../../metrics';
-import { log } from '../../log';
+import { errorFields, log } from '../../log';
+import { claimIsStale, fanOutStored, RECONCILE_AFTER_MS } from './durability';
 
-/** A claim older than this belongs to a worker that died mid-send. */
-export const STALE_CLAIM_MS = 10 * 60_000;
+/**
+ * A claim older than this belongs to a worker that died mid-send (the default of settings.reconcileAfterMs: the
+ * publish worker's visibility timeout, 150 s, past its 120 s Lambda timeout).
+ */
+export const STALE_CLAIM_MS = RECONCILE_AFTER_MS;
+
 /** Rate-limit deferrals through the scheduler before a network is answered rate_limited. */
 export const MAX_DEFERRALS = 3;
 const TRANSIENT_RETRIES = 2;
@@ -74,15 +79,15 @@ export async function sendToNetwork(deps: SendToNetworkDeps, msg: PublishMessage
 
 /**
  * The message's network could not be claimed; one read says why: already done or not this message's turn (dropped),
- * claimed by a worker that stopped long ago (closed as unknown), or async media still processing (its resume
- * message queued again: the first message was redelivered, or a resume step came before its time).
+ * claimed by a worker that stopped (reconciled: read back, then settled or resent once), or async media still
+ * processing (its resume message queued again: the first message was redelivered, or a resume step came before its time).
  */
-async function notClaimed(deps: Pick<Deps, 'clock' | 'connections' | 'counters' | 'fanOut' | 'posts' | 'queue' | 'resultSignal' | 'settings'>, msg: PublishMessage, now: number): Promise<void> {
+async function notClaimed(deps: SendToNetworkDeps, msg: PublishMessage, now: number): Promise<void> {
   const found = await deps.posts.get(msg.post_id);
   const net = found?.networks.find((n) => n.platform === msg.platform);
   if (!found || !net || net.state === 'done') return;
   if (net.state === 'sending') {
-    if (net.claimed_at !== undefined && now - net.claimed_at > STALE_CLAIM_MS) await closeStale(deps, found.post, net);
+    if (claimIsStale(deps.settings, net.claimed_at, now)) await reconcileStale(deps, found.post, net, now);
     return;
   }
   if (net.state !== 'processing') return;
@@ -96,25 +101,30 @@ async function notClaimed(deps: Pick<Deps, 'clock' | 'connections' | 'counters' 
  * result and its post.published / post.failed event in one conditional write (the webhook deliveries written just
  * before, queued just after); on failure the reservations go back; the duplicate lock goes when all failed.
  */
-async function finish(deps: SignInLostDeps & Pick<Deps, 'counters' | 'locks' | 'posts' | 'resultSignal'>, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, outcome: PublishOutcome | undefined) {
+async function finish(deps: SignInLostDeps & Pick<Deps, 'counters' | 'locks' | 'posts' | 'resultSignal'>, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, outcome: PublishOutcome | undefined, reconciled?: ReconcileDecision) {
   // the connection is marked before the result is visible, so whoever reads the result sees the marked connection
   if (connection && outcome && !outcome.ok && outcome.kind === 'reauth') await signInLost(deps, connection, outcome.error, post);
-  const after = await settleWithEvent(deps, post, net, connection, result, { reserved: result.ok });
+  const after = await settleWithEvent(deps, post, net, connection, result, { reserved: result.ok }, reconciled);
   if (!result.ok) await giveBack(deps, post, [net]);
   log.info('network result', { post_id: post.id, platform: net.platform, ok: result.ok, status: result.status, code: result.ok ? undefined : result.code });
   await releaseLockIfAllFailed(deps, after.post, after.networks);
 }
 
-/** Settles a claimed network as done with its outcome event, handed to the account's webhook endpoints. */
-async function settleWithEvent(deps: Pick<Deps, 'clock' | 'fanOut' | 'posts' | 'resultSignal'>, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, extra: { reserved: boolean }) {
+/**
+ * Settles a claimed network as done with its outcome event (and, when reconciliation decided it, its post.reconciled
+ * event) in one conditional write: the outbox. The deliveries are written from the stored events right after; a
+ * crash in between leaves the post on the reconciliation's due index, whose sweep writes them (fanOutStored).
+ */
+async function settleWithEvent(deps: Pick<Deps, 'clock' | 'fanOut' | 'posts' | 'resultSignal'>, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, extra: { reserved: boolean }, reconciled?: ReconcileDecision) {
   const event = outcomeEvent(deps, post, connection, result);
-  const queueDeliveries = await deps.fanOut.prepare(event);
-  const after = await deps.posts.settle(post.id, net.platform, 'done', result, extra, event);
+  const reconciledEvt = reconciled ? reconciledEvent(deps, post, connection, result, event, reconciled) : undefined;
+  const after = await deps.posts.settle(post.id, net.platform, 'done', result, { ...extra, ...(reconciledEvt ? { reconciled_event: reconciledEvt } : {}) }, event, net.claimed_at);
   deps.resultSignal.ring(post.id);
   countOutcome(result);
-  await queueDeliveries();
+  await fanOutStored(deps, [event, ...(reconciledEvt ? [reconciledEvt] : [])]);
   return after;
 }
+
 
 /**
  * Runs a network call with the connection's credentials, OAuth tokens renewed first when they are about to
@@ -144,7 +154,7 @@ async function continueProcessing(deps: Pick<Deps, 'cipher' | 'clock' | 'posts' 
   const step = (net.resumes ?? 0) + 1;
   await deps.posts.settle(post.id, net.platform, 'processing', result, {
     resume_enc: await deps.cipher.encrypt(JSON.stringify(state)), resume_at: deps.clock.now() + after * 1000, resumes: step,
-  });
+  }, undefined, net.claimed_at);
   deps.resultSignal.ring(post.id);
   await queueResume(deps, post, { ...net, resumes: step }, after);
 }
@@ -233,16 +243,75 @@ async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'sche
   await deps.posts.settle(post.id, net.platform, 'scheduled', {
     platform: net.platform, ok: true, status: 'scheduled', code: 'rate_limited_deferred', deferred: true,
     schedule_id: scheduleId, run_at: runAt.toISOString(), retry_after: Math.ceil(retryAfter),
-  }, { deferrals: deferral });
+  }, { deferrals: deferral }, undefined, net.claimed_at);
   deps.resultSignal.ring(post.id);
 }
 
-/** A worker died after claiming: the post may or may not exist on the network, so it is closed as unknown, never resent. */
-async function closeStale(deps: Pick<Deps, 'clock' | 'connections' | 'counters' | 'fanOut' | 'posts' | 'resultSignal'>, post: PostRecord, net: NetworkRecord) {
-  const result = failed(net.platform, 'timed_out', 'The sending worker stopped before the network answered; the post may or may not have been published', { status: 'unknown' });
+/**
+ * A worker died after claiming (its claim is stale): the post may or may not be on the network. Reconciliation,
+ * through the same claim (never two senders):
+ * 1. Take the claim over (conditional on the stale claim time: a live worker's settle or another take-over wins).
+ * 2. Read back (adapter.readBack: the post by its exact text in the window since the claim): found → published with
+ *    its id and URL; certainly absent → sent again, once (a second take-over finds the resend spent: unknown);
+ *    unreadable, or a network without read-back → unknown (outcome_unknown, the reason in error).
+ * 3. Settle with its outcome event and a post.reconciled event that says how it was decided.
+ */
+async function reconcileStale(deps: SendToNetworkDeps, post: PostRecord, stale: NetworkRecord, now: number): Promise<void> {
+  const taken = await deps.posts.takeOver(post.id, stale.platform, stale.claimed_at!, now);
+  const net = taken?.networks.find((n) => n.platform === stale.platform);
+  if (!taken || !net) return;
   const connection = await deps.connections.get(post.account_id, post.brand_id, net.platform);
-  await settleWithEvent(deps, post, net, connection, result, { reserved: false });
-  await giveBack(deps, post, [net]);
+  const adapter = deps.networks[net.platform];
+  const unknown = (reason: string) => failed(net.platform, 'outcome_unknown', reason, { status: 'unknown' });
+  let result: NetworkResult;
+  let outcome: PublishOutcome | undefined;
+  let decision: ReconcileDecision;
+  if (!connection || !adapter) {
+    result = unknown(`The sending worker stopped before ${net.platform} answered, and ${net.platform} was disconnected since, so the post could not be looked for`);
+    decision = { read_back: 'unsupported', action: 'left_unknown' };
+  } else if (!adapter.readBack) {
+    result = unknown(`The sending worker stopped before ${net.platform} answered, and ${net.platform} cannot be read back to check whether the post appeared`);
+    decision = { read_back: 'unsupported', action: 'left_unknown' };
+  } else {
+    const content = contentFor(post.payload, net.platform, post.id);
+    const seen = await readBack(deps, post, connection, adapter, content, { since: stale.claimed_at!, until: now });
+    if (seen.state === 'found') {
+      result = published(net.platform, { ok: true, status: 'published', id: seen.id, url: seen.url });
+      decision = { read_back: 'found', action: 'settled' };
+    } else if (seen.state === 'unreadable') {
+      result = unknown(`The sending worker stopped before ${net.platform} answered, and reading ${net.platform} back failed: ${seen.reason}`);
+      decision = { read_back: 'unreadable', action: 'left_unknown', reason: seen.reason };
+    } else if ((net.reconciles ?? 1) > 1) {
+      result = unknown(`The post was not found on ${net.platform} after it was sent again once; it is not sent a third time`);
+      decision = { read_back: 'absent', action: 'left_unknown' };
+    } else {
+      outcome = await withSignIn(deps, post, connection, (credentials) => sendWithRetries(deps, net.platform, adapter.publish.bind(adapter), content, credentials, now + OWN_WAIT_BUDGET_MS));
+      if (outcome.ok && outcome.status === 'processing' && outcome.resume) {
+        await continueProcessing(deps, post, net, published(net.platform, outcome), outcome.resume.state, outcome.resume.after_seconds);
+        return;
+      }
+      result = outcome.ok ? published(net.platform, outcome) : fromFailure(net.platform, outcome);
+      decision = { read_back: 'absent', action: 'resent' };
+    }
+  }
+  log.warn('stale claim reconciled', { post_id: post.id, platform: net.platform, ...decision, status: result.status });
+  await finish(deps, post, net, connection, result, outcome, decision);
+}
+
+/** One read-back with fresh credentials; a failure to read (sign-in, network, a throw) is `unreadable`, never absent. */
+async function readBack(deps: FreshCredentialsDeps, post: PostRecord, connection: Connection, adapter: NetworkAdapter, content: ReturnType<typeof contentFor>, window: { since: number; until: number }): Promise<ReadBackOutcome> {
+  const fresh = await freshCredentials(deps, connection, { post });
+  if (!fresh.ok) return { state: 'unreadable', reason: fresh.failure.error };
+  try {
+    return await adapter.readBack!(content, {
+      text: content.text, ...(content.title ? { title: content.title } : {}),
+      // from a minute before the claim (clocks differ) to now
+      since: window.since - 60_000, until: window.until, marker: content.idempotency_key,
+    }, networkContext(deps, fresh.credentials));
+  } catch (err) {
+    log.warn('read-back failed', { post_id: post.id, platform: adapter.name, ...errorFields(err) });
+    return { state: 'unreadable', reason: (err as Error)?.message ?? String(err) };
+  }
 }
 
 export type { Failure, Connection };

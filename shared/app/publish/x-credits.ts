@@ -41,10 +41,13 @@ export async function reserveXCredits(deps: Pick<Deps, 'counters' | 'settings'>,
   const expires = Math.floor(nextMonthStart(nowMs).getTime() / 1000) + 86_400 * 40;
   const r = await deps.counters.increment(usageKeys.xCredits(account.id, nowMs), credits, plan.x_credits_per_month, expires);
   if (r.allowed) return { ok: true, credits };
-  return {
-    ok: false,
-    result: failed('x', 'x_credits_exhausted', `This post needs ${credits} X credit${credits === 1 ? '' : 's'}; ${Math.max(0, plan.x_credits_per_month - r.count)} of the ${plan.name} plan's ${plan.x_credits_per_month} are left this month`, { upgrade_url: upgradeUrl(deps, account) }),
-  };
+  return { ok: false, result: xCreditsExhausted(deps, account, credits, r.count) };
+}
+
+/** x_credits_exhausted: the post needs `credits`, and `used` of the month's are spent. */
+export function xCreditsExhausted(deps: Pick<Deps, 'settings'>, account: Account, credits: number, used: number): NetworkResult {
+  const plan = PLANS[account.plan];
+  return failed('x', 'x_credits_exhausted', `This post needs ${credits} X credit${credits === 1 ? '' : 's'}; ${Math.max(0, plan.x_credits_per_month - used)} of the ${plan.name} plan's ${plan.x_credits_per_month} are left this month`, { upgrade_url: upgradeUrl(deps, account) });
 }
 
 /** Gives back a failed X publish's credits to the month they were reserved in. */

@@ -11,8 +11,11 @@ import { upgradeUrl } from '../brands';
 
 /** A firing this close before run_at counts as due (clocks of the scheduler and the dispatcher differ a little). */
 export const DUE_TOLERANCE_MS = 1_000;
-/** A claim that recorded no post after this long belongs to a dispatcher that died; it may be taken over. */
-export const STALE_RUN_MS = 5 * 60_000;
+/**
+ * A claim that recorded no post after this long belongs to a dispatcher that died (its Lambda timeout is 60 s); it
+ * may be taken over. Locally, a claim older than the runtime's start (settings.claimsDeadBefore) is dead too.
+ */
+export const STALE_RUN_MS = 2 * 60_000;
 /** The scheduled-posts counter is not a window: it lives as long as anything is scheduled (far-future expiry). */
 const COUNTER_EXPIRES_AT_SEC = 4_102_444_800; // 2100-01-01
 

@@ -40,7 +40,10 @@ export type RowOutcome =
 interface Pending { row: number; checked: CheckedPost; runAt: RunAt; id?: string; record?: ScheduleRecord; lock?: string }
 
 /** The scheduling-time duplicate lock of an idempotency_key (spec §8.3): the same key schedules once in 24 hours. */
-const scheduleLockKey = (accountId: string, key: string) => `sched#${accountId}#${sha256Hex(key)}`;
+export const scheduleLockKey = (accountId: string, key: string) => `sched#${accountId}#${sha256Hex(key)}`;
+/** 409 duplicate_post: schedule `heldBy` was made with this idempotency_key in the last 24 hours. */
+export const scheduleDuplicate = (heldBy: string) =>
+  new AppError(409, 'duplicate_post', 'This idempotency_key was used to schedule a post in the last 24 hours: nothing was scheduled again', { details: { schedule_id: heldBy || undefined } });
 
 function issuesText(error: z.ZodError): string {
   return error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(row)'}: ${i.message}`).join('; ');
@@ -97,7 +100,7 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
     const lock = scheduleLockKey(account.id, key);
     const got = await deps.locks.acquire(lock, p.id, IDEMPOTENCY_TTL_SECONDS, now);
     if (!got.ok) {
-      fail(p.row, new AppError(409, 'duplicate_post', 'This idempotency_key was used to schedule a post in the last 24 hours: nothing was scheduled again', { details: { schedule_id: got.heldBy || undefined } }));
+      fail(p.row, scheduleDuplicate(got.heldBy));
       continue;
     }
     p.lock = lock;

@@ -39,7 +39,8 @@ export async function fireScheduled(deps: FireDeps, scheduleId: string): Promise
       await deps.scheduler.scheduleOnce(onceTimer(current));
       return;
     }
-    const stale = current.status === 'publishing' && !current.post_id && current.claimed_at !== undefined && now - current.claimed_at > STALE_RUN_MS;
+    const stale = current.status === 'publishing' && !current.post_id && current.claimed_at !== undefined
+      && (now - current.claimed_at > STALE_RUN_MS || current.claimed_at < (deps.settings.claimsDeadBefore ?? -Infinity));
     if (!stale || !(await deps.schedules.takeOver(scheduleId, current.claimed_at!, now))) return;
     record = current;
     if ((current.takeovers ?? 0) >= MAX_TAKEOVERS) {

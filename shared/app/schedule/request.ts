@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { PostRequestSchema } from '../publish/request';
 
 /** run_at: ISO 8601 with a UTC offset, or the literal next_slot (checked by parseRunAt, with its own code). */
-const RunAt = z.string().trim().min(1).max(64);
+export const RunAt = z.string().trim().min(1).max(64);
 
 /** POST /api/schedule: the post request fields (spec §2.2) plus run_at. */
 export const ScheduleRequestSchema = PostRequestSchema.extend({ run_at: RunAt }).meta({ id: 'ScheduleRequest' });

@@ -5,12 +5,12 @@ import { iso, mapLimit } from './common';
 
 /**
  * The reconciliation sweep of scheduled posts (decisions.md "Scheduling"): a crash between writing a schedule item
- * and arming its one-time alarm (or an alarm lost otherwise) would leave the post never published. Every 5 minutes
+ * and arming its one-time alarm (or an alarm lost otherwise) would leave the post never published. Every minute
  * the sweep fires, through the dispatcher's own path (fireScheduled: the conditional claim scheduled → publishing),
  * the schedules still `scheduled` whose run_at is more than SWEEP_GRACE_MS past. A late real alarm, a second sweep
  * or a racing cancel loses the claim, so a post is still published at most once. It also hands runs still
  * `publishing` without a post to fireScheduled, which takes over the ones older than STALE_RUN_MS (a dispatcher that
- * died mid-run): so no schedule stays `publishing` longer than STALE_RUN_MS + one sweep period (10 minutes).
+ * died mid-run): so no schedule stays `publishing` longer than STALE_RUN_MS + one sweep period (3 minutes).
  */
 
 /** A schedule this long past its run_at and still waiting lost its alarm (the alarm normally fires within seconds). */
@@ -24,10 +24,10 @@ const SWEEP_CONCURRENCY = 8;
 export const ScheduleSweepInput = z.object({ kind: z.literal('schedule-sweep') });
 
 /**
- * The recurring timer that runs the sweep: every 5 minutes, through the dispatcher. It is part of the deployment
+ * The recurring timer that runs the sweep: every minute, through the dispatcher. It is part of the deployment
  * (infra/sweep-schedules.ts: a schedule of the CDK API stack; the local runtime arms its own timer at start).
  */
-export const SCHEDULE_SWEEP = { name: 'schedule-sweep', cron: '*/5 * * * *', timezone: 'UTC' } as const;
+export const SCHEDULE_SWEEP = { name: 'schedule-sweep', cron: '* * * * *', timezone: 'UTC' } as const;
 
 /**
  * One sweep:
@@ -35,9 +35,11 @@ export const SCHEDULE_SWEEP = { name: 'schedule-sweep', cron: '*/5 * * * *', tim
  *    accounts; deferrals, future, canceled and started schedules are not in it).
  * 2. Fire each exactly as its alarm would (fireScheduled); one that fails is logged and left to the next sweep.
  */
-export async function sweepSchedules(deps: FireDeps, limit = SWEEP_LIMIT): Promise<{ fired: number; failed: number }> {
+export async function sweepSchedules(deps: FireDeps, limit = SWEEP_LIMIT, opts: { startup?: boolean } = {}): Promise<{ fired: number; failed: number }> {
   const now = deps.clock.now();
-  const due = await deps.schedules.overdue(iso(now - SWEEP_GRACE_MS), limit);
+  // at the local runtime's start every alarm that came due is judged now: the previous process may have taken its
+  // timer and died before claiming the schedule
+  const due = await deps.schedules.overdue(iso(opts.startup ? now : now - SWEEP_GRACE_MS), limit);
   let failed = 0;
   await mapLimit(due, SWEEP_CONCURRENCY, async (s) => {
     try {

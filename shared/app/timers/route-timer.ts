@@ -6,6 +6,7 @@ import { dispatchWebhookTry, sweepDeliveries, WebhookDispatchInput, WebhookSweep
 import { fireRecurring, fireScheduled, type FireDeps } from '../schedule/fire';
 import { markDeferralFired } from '../schedule/deferral';
 import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
+import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
 
@@ -25,8 +26,10 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('scheduled'), schedule_id: z.string().regex(/^sch_[0-9A-Z]{26}$/) }),
   // one occurrence of a recurring schedule; occurrence is EventBridge Scheduler's <aws.scheduler.scheduled-time>
   z.object({ kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
-  // the every-5-minutes reconciliation of scheduled posts whose alarm never fired (shared/app/schedule/sweep.ts)
+  // the every-minute reconciliation of scheduled posts whose alarm never fired (shared/app/schedule/sweep.ts)
   ScheduleSweepInput,
+  // the every-minute reconciliation of posts whose networks' work is overdue (shared/app/publish/reconcile.ts)
+  PublishSweepInput,
   // a held post's 7-day expiry (shared/app/approvals/approvals.ts)
   z.object({ kind: z.literal('approval-expiry'), approval_id: z.string().regex(/^apr_[0-9A-Z]{26}$/) }),
 ]);
@@ -43,6 +46,7 @@ export async function dispatch(deps: FireDeps & DecideApprovalDeps & Pick<Deps, 
   if (input.kind === 'scheduled') return fireScheduled(deps, input.schedule_id);
   if (input.kind === 'recurring') return fireRecurring(deps, input.recurring_id, input.occurrence);
   if (input.kind === 'schedule-sweep') { await sweepSchedules(deps); return; }
+  if (input.kind === 'publish-sweep') { await sweepPublishing(deps); return; }
   if (input.kind === 'approval-expiry') return expireApproval(deps, input.approval_id);
   if (input.schedule_id) await markDeferralFired(deps, input.schedule_id);
   const body: PublishMessage = { post_id: input.post_id, platform: input.platform as PublishMessage['platform'], deferral: input.deferral };

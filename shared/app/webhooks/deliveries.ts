@@ -22,17 +22,21 @@ import { putMetric } from '../../metrics';
  *
  * Durability, in order: (1) one delivery item per matching endpoint is written, due now; (2) the event is recorded;
  * (3) one SQS message per delivery is sent. A failure in (3) is logged and left to the sweep, which re-queues any
- * pending delivery more than SWEEP_GRACE_MS past due. A try is claimed before sending and recorded after; the SQS
+ * pending delivery more than SWEEP_GRACE_MS past due. The publish path writes (1) from events already stored with
+ * the settle (shared/app/publish/outbox.ts), so a crash before (1) is repaired by the publish sweep. A try is claimed before sending and recorded after; the SQS
  * message is deleted only once the next try is queued, so a worker crash at any point repeats the step, never
  * loses the delivery (receivers deduplicate on the signed body's delivery_id, or its id per endpoint).
  */
 
 /** A claim older than this belongs to a stopped worker (the worker's timeout is 30 s). */
 export const CLAIM_STALE_MS = 40_000;
-/** The sweep re-queues pending deliveries this long past due. */
-export const SWEEP_GRACE_MS = 10 * 60_000;
-/** After this many re-queues by the sweep, a delivery is closed as failed. */
-export const MAX_RESCUES = 5;
+/** The sweep (every minute) re-queues pending deliveries this long past due: a lost message costs 1–2 minutes. */
+export const SWEEP_GRACE_MS = 60_000;
+/**
+ * After this many re-queues by the sweep a delivery is closed as failed: at least an hour of a lost message each
+ * minute (a rescue makes it due now, and the next one comes SWEEP_GRACE_MS after), never a slow queue's backlog.
+ */
+export const MAX_RESCUES = 60;
 export const USER_AGENT = 'SocialPublishingAPI-Webhooks/0.1';
 
 /** The webhook queue's message: try `attempt` of one delivery. */
@@ -73,8 +77,8 @@ export function recipients(event: ServiceEvent, endpoints: WebhookEndpoint[]): W
 }
 
 /**
- * Step 1 of the fan-out: one pending delivery per recipient among `endpoints` (the account's), due now; a repeat of
- * the same event adds none (its deliveries are queued again: a try is claimed once).
+ * Step 1 of the fan-out: one pending delivery per recipient among `endpoints` (the account's), due now; answers the
+ * ones written now (a repeat of the same event adds none and queues none).
  */
 export async function prepareDeliveries(deps: FanoutDeps, event: ServiceEvent, endpoints: WebhookEndpoint[]): Promise<WebhookDelivery[]> {
   const targets = recipients(event, endpoints);
@@ -86,8 +90,9 @@ export async function prepareDeliveries(deps: FanoutDeps, event: ServiceEvent, e
     type: event.type as WebhookEventName, body: eventBody(event, deliveryIdOf(event.id, e.id)), state: 'pending', attempts: 0, max_attempts: MAX_ATTEMPTS,
     next_attempt_at: now, queued_attempt: 0, rescues: 0, created_at: at, updated_at: at,
   }));
-  await Promise.all(deliveries.map((d) => deps.webhooks.putDelivery(d)));
-  return deliveries;
+  const written = await Promise.all(deliveries.map((d) => deps.webhooks.putDelivery(d)));
+  // a delivery written before (the same event fanned out again) is the delivery sweep's to re-queue if need be
+  return deliveries.filter((_, i) => written[i]);
 }
 
 /** Step 3 of the fan-out: queue the first try of each delivery; a failure is logged and left to the sweep. */
@@ -165,7 +170,7 @@ export async function deliverWebhook(deps: WorkerDeps, msg: WebhookMessage): Pro
   if (d.attempts < msg.attempt - 1) throw new RetryLater(`try ${msg.attempt - 1} of ${d.delivery_id} is not recorded yet`);
 
   const now = deps.clock.now();
-  const claimedAt = await deps.webhooks.claim(d.delivery_id, msg.attempt, now, now - CLAIM_STALE_MS);
+  const claimedAt = await deps.webhooks.claim(d.delivery_id, msg.attempt, now, staleBefore(deps.settings, now));
   if (claimedAt === undefined) {
     const again = await deps.webhooks.getDelivery(d.delivery_id);
     if (!again || again.state !== 'pending') return 'duplicate';
@@ -226,17 +231,23 @@ export async function redeliver(deps: Pick<Deps, 'webhooks' | 'queue' | 'schedul
   return { delivery_id: d.delivery_id, event_id: d.event_id, attempt, status: 'queued' as const };
 }
 
+/** Claims made before this (ms) belong to stopped workers: older than CLAIM_STALE_MS, or than the local runtime. */
+function staleBefore(settings: Deps['settings'], now: number): number {
+  return Math.max(now - CLAIM_STALE_MS, settings.claimsDeadBefore ?? -Infinity);
+}
+
 /**
- * The safety net (every 5 minutes in AWS): pending deliveries more than SWEEP_GRACE_MS past due, and not claimed
- * by a live worker, are queued again (a lost enqueue, a lost schedule, a message that went to the DLQ). After
- * MAX_RESCUES re-queues a delivery is closed as failed.
+ * The safety net (every minute): pending deliveries more than SWEEP_GRACE_MS past due, and not claimed by a live
+ * worker, are queued again (a lost enqueue, a lost schedule, a message that went to the DLQ, the local runtime's
+ * in-memory queue lost in a crash). At the local runtime's start (`startup`) every due delivery is, without the
+ * grace. After MAX_RESCUES re-queues a delivery is closed as failed.
  */
-export async function sweepDeliveries(deps: Pick<Deps, 'webhooks' | 'queue' | 'scheduler' | 'clock' | 'settings'>, limit = 200): Promise<{ requeued: number; abandoned: number }> {
+export async function sweepDeliveries(deps: Pick<Deps, 'webhooks' | 'queue' | 'scheduler' | 'clock' | 'settings'>, limit = 200, opts: { startup?: boolean } = {}): Promise<{ requeued: number; abandoned: number }> {
   const now = deps.clock.now();
   let requeued = 0;
   let abandoned = 0;
-  for (const d of await deps.webhooks.due(now - SWEEP_GRACE_MS, limit)) {
-    if (d.claimed_at !== undefined && d.claimed_at > now - CLAIM_STALE_MS) continue;
+  for (const d of await deps.webhooks.due(opts.startup ? now : now - SWEEP_GRACE_MS, limit)) {
+    if (d.claimed_at !== undefined && d.claimed_at >= staleBefore(deps.settings, now)) continue;
     if (d.rescues >= MAX_RESCUES) {
       await deps.webhooks.abandon(d.delivery_id, 'delivery stopped after repeated internal failures', new Date(now).toISOString());
       abandoned++;

@@ -13,7 +13,7 @@ const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' '
 
 function postSummary(a: View): string {
   return `<dl><dt>Brand</dt><dd>${e(a.brand)}</dd><dt>Networks</dt><dd>${e(a.platforms.join(', '))}</dd>` +
-    `<dt>Requested by</dt><dd>${e(a.requested_by ?? 'unknown')} (${e(a.source)})</dd><dt>Waits until</dt><dd>${e(when(a.expires_at))}</dd></dl>` +
+    `<dt>Requested by</dt><dd>${e(a.requested_by_name ?? a.requested_by ?? 'the account owner')} (${e(a.source)})</dd><dt>Waits until</dt><dd>${e(when(a.expires_at))}</dd></dl>` +
     `<blockquote class="card">${e(a.text_preview || '(media only)')}</blockquote>`;
 }
 
@@ -25,14 +25,23 @@ function decisionForm(action: string, a: View, hidden: string): string {
     `<button type="submit" name="decision" value="reject" class="danger">Reject</button></div></form>`;
 }
 
-export function approvalsBody(opts: { pending: View[]; decided: View[]; rules: ApprovalRule[]; brands: Brand[]; csrf: string; canApprove: boolean; flash?: { kind: 'ok' | 'error'; text: string } }): string {
+/** The "Send to client" form of a held post (Pro and above): a single-use review link, optionally emailed. */
+function clientLinkForm(a: View, csrf: string): string {
+  const id = `client-${a.approval_id}`;
+  return `<form method="post" action="/dashboard/approvals/${e(a.approval_id)}/client-link" class="inline-form">${csrfField(csrf)}` +
+    `<label for="${id}">Client’s email (optional: the link is shown to you either way)</label><input id="${id}" name="client_email" type="email" autocomplete="off">` +
+    `<button type="submit">Send to client</button></form>`;
+}
+
+export function approvalsBody(opts: { pending: View[]; decided: View[]; rules: ApprovalRule[]; brands: Brand[]; csrf: string; canApprove: boolean; canSendToClient?: boolean; flash?: { kind: 'ok' | 'error'; text: string } }): string {
   const queue = opts.pending.length
     ? opts.pending.map((a) => `<article class="card" id="${e(a.approval_id)}" aria-labelledby="h-${e(a.approval_id)}"><h3 id="h-${e(a.approval_id)}">Post for ${e(a.brand)} to ${e(a.platforms.join(', '))}</h3>` +
-      postSummary(a) + decisionForm(`/dashboard/approvals/${a.approval_id}/decision`, a, csrfField(opts.csrf)) + '</article>').join('')
+      postSummary(a) + decisionForm(`/dashboard/approvals/${a.approval_id}/decision`, a, csrfField(opts.csrf)) +
+      (opts.canSendToClient ? clientLinkForm(a, opts.csrf) : '') + '</article>').join('')
     : '<p>No post is waiting for approval.</p>';
   const decided = opts.decided.length
     ? `<table><caption class="hint">Recent decisions</caption><thead><tr><th scope="col">Post</th><th scope="col">Networks</th><th scope="col">Decision</th><th scope="col">By</th><th scope="col">Note</th></tr></thead><tbody>` +
-      opts.decided.map((a) => `<tr id="${e(a.approval_id)}"><td>${e(a.text_preview.slice(0, 80))}</td><td>${e(a.platforms.join(', '))}</td><td>${e(a.status)}${a.publish_error ? ` (not published: ${e(a.publish_error.error)})` : ''}</td><td>${e(a.decided_by ?? '')}</td><td>${e(a.note ?? '')}</td></tr>`).join('') +
+      opts.decided.map((a) => `<tr id="${e(a.approval_id)}"><td>${e(a.text_preview.slice(0, 80))}</td><td>${e(a.platforms.join(', '))}</td><td>${e(a.status)}${a.publish_error ? ` (not published: ${e(a.publish_error.error)}; <a href="/dashboard/posts/${e(a.post_id)}">the post</a>)` : ''}</td><td>${e(a.decided_by ?? '')}</td><td>${e(a.note ?? '')}</td></tr>`).join('') +
       '</tbody></table>'
     : '';
   const ruleOf = (scope: string) => opts.rules.find((r) => r.scope === scope);
@@ -61,9 +70,24 @@ export function reviewPage(a: View, token: string, role: 'owner' | 'client', mar
   });
 }
 
+/** What an approval did, in plain words: published, not published (and why), or rejected. */
+export function decisionOutcome(a: View): { kind: 'ok' | 'error'; text: string } {
+  if (a.status !== 'approved') return { kind: 'ok', text: 'Rejected: nothing was published.' };
+  if (a.publish_error) return { kind: 'error', text: `Approved, but the post could not be published: ${a.publish_error.error}` };
+  return { kind: 'ok', text: 'Approved: the post is being published now.' };
+}
+
 export function reviewDonePage(a: View, mark?: Mark): string {
-  const text = a.status === 'approved' ? 'Approved: the post is being published now.' : 'Rejected: nothing was published.';
-  return plainPage({ title: 'Thank you', mark, body: `<h1>Thank you</h1>${notice('ok', text)}` });
+  const outcome = decisionOutcome(a);
+  return plainPage({ title: outcome.kind === 'ok' ? 'Thank you' : 'Approved, not published', mark, body: `<h1>${outcome.kind === 'ok' ? 'Thank you' : 'Approved, but not published'}</h1>${notice(outcome.kind, outcome.text)}` });
+}
+
+/** The owner's page after "Send to client": the link to pass on (and whether it was emailed). */
+export function clientLinkSentBody(a: { url: string; expires_at: string; emailed_to?: string }): string {
+  return `<h1>Send to client</h1>${notice('ok', a.emailed_to ? `The review link was emailed to ${a.emailed_to}.` : 'The review link is ready.')}` +
+    `<p>Give this link to your client. It works once, until ${e(when(a.expires_at))}, and needs no account:</p>` +
+    `<p><label for="client-link">Review link</label><input id="client-link" type="text" readonly value="${e(a.url)}"></p>` +
+    `<p><a href="${e(a.url)}">${e(a.url)}</a></p><p><a href="/dashboard/approvals">Back to approvals</a></p>`;
 }
 
 export function reviewProblemPage(status: number, message: string, mark?: Mark): string {

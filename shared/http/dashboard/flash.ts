@@ -2,7 +2,7 @@
 const DONE: Record<string, string> = {
   created: 'Created.', revoked: 'Revoked: it stops working at once.', guardrails: 'Guardrails saved.', saved: 'Saved.', deleted: 'Deleted.',
   tested: 'A webhook.test event is on its way.', redelivered: 'Queued for delivery again.', rule: 'The approval rule is saved.',
-  approved: 'Approved: the post is being published.', rejected: 'Rejected: nothing was published.', disconnected: 'Disconnected.',
+  approved: 'Approved: the post is being published.', approved_not_published: 'Approved, but the post could not be published: “Recent decisions” below says why, and the post’s page shows each network.', rejected: 'Rejected: nothing was published.', disconnected: 'Disconnected.',
 };
 const ERRORS: Record<string, string> = {
   plan_feature: 'Your plan does not include this. See the Plan page.', not_found: 'That no longer exists.', key_not_found: 'That key no longer exists.',
@@ -12,7 +12,8 @@ const ERRORS: Record<string, string> = {
 };
 
 export function flashOf(q: { done?: string; error?: string }): { kind: 'ok' | 'error'; text: string } | undefined {
-  if (q.error) return { kind: 'error', text: ERRORS[q.error] ?? `That did not work (${q.error.replace(/[^a-z_]/g, '')}); nothing was changed.` };
-  if (q.done && DONE[q.done]) return { kind: 'ok', text: DONE[q.done] };
+  // own entries only: ?done=__proto__ or ?error=constructor name nothing
+  if (q.error) return { kind: 'error', text: Object.hasOwn(ERRORS, q.error) ? ERRORS[q.error] : `That did not work (${q.error.replace(/[^a-z_]/g, '')}); nothing was changed.` };
+  if (q.done && Object.hasOwn(DONE, q.done)) return { kind: q.done === 'approved_not_published' ? 'error' : 'ok', text: DONE[q.done] };
   return undefined;
 }

@@ -7,11 +7,21 @@ import type { ConnectPageModel, NetworkRow } from '../../app/connect-link/links'
  * inline style sheet; every control has a label and works with the keyboard; messages sit in live regions.
  */
 
-/** Headers of every hosted page: the token in the address never leaks in a Referer; nothing else may load. */
-export const HOSTED_HEADERS: Record<string, string> = {
-  'referrer-policy': 'no-referrer',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; base-uri 'none'; frame-ancestors 'none'",
-};
+/**
+ * Headers of a hosted page: the token in the address never leaks in a Referer; nothing else may load; its forms post
+ * only to this service (`form-action 'self'`) and to `formAction`, the origins a form's answer redirects on to (a
+ * network's sign-in page, an app's redirect_after), since browsers check form-action on those redirects too.
+ */
+export function hostedHeaders(formAction: string[] = []): Record<string, string> {
+  const targets = ["'self'", ...new Set(formAction)].join(' ');
+  return {
+    'referrer-policy': 'no-referrer',
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; form-action ${targets}; base-uri 'none'; frame-ancestors 'none'`,
+  };
+}
+
+/** Headers of a hosted page whose forms post only to this service. */
+export const HOSTED_HEADERS: Record<string, string> = hostedHeaders();
 
 export const DISPLAY_NAMES: Record<PlatformName, string> = {
   telegram: 'Telegram', bluesky: 'Bluesky', mastodon: 'Mastodon', discord: 'Discord', wordpress: 'WordPress', devto: 'DEV (dev.to)',

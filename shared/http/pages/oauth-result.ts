@@ -1,7 +1,7 @@
 import type { Deps } from '../../app/deps';
 import { escapeHtml as e, type Reply } from '../reply';
 import { connectPageUrl } from '../../app/connect-link/issue';
-import { displayName, hostedReply, seeOther } from './connect-page';
+import { displayName, hostedHeaders, hostedReply, seeOther } from './connect-page';
 import type { CallbackOutcome } from '../../app/oauth/flow';
 
 /** Query parameters a finished sign-in adds to redirect_after (and to the connect page). */
@@ -11,7 +11,7 @@ function withParams(url: string, params: Record<string, string>): string {
   return u.toString();
 }
 
-function pickerHtml(o: Extract<CallbackOutcome, { kind: 'pick' }>, action: string) {
+function pickerHtml(o: Extract<CallbackOutcome, { kind: 'pick' }>, action: string): Reply {
   const name = displayName(o.platform);
   const what = o.platform === 'facebook' ? 'Page' : o.platform === 'instagram' ? 'business account' : 'account';
   return hostedReply(200, `Choose a ${name} ${what}`, `<h1>Choose the ${e(name)} ${what} to connect</h1>` +
@@ -21,6 +21,13 @@ function pickerHtml(o: Extract<CallbackOutcome, { kind: 'pick' }>, action: strin
     '</ul></form><p class="hint">This choice is valid for 15 minutes.</p>');
 }
 
+/** The picker's form answers with a redirect to redirect_after when the sign-in was started with one. */
+function pickerReply(o: Extract<CallbackOutcome, { kind: 'pick' }>, action: string): Reply {
+  const reply = pickerHtml(o, action);
+  const back = o.redirect_after ? [new URL(o.redirect_after).origin] : [];
+  return { ...reply, headers: { ...reply.headers, ...hostedHeaders(back) } };
+}
+
 /**
  * How a finished sign-in answers the browser:
  * - started from a connect link → 303 back to that page, which shows the outcome;
@@ -28,7 +35,7 @@ function pickerHtml(o: Extract<CallbackOutcome, { kind: 'pick' }>, action: strin
  * - otherwise a small result page (or the picker when the sign-in can post as several pages / accounts).
  */
 export function callbackReply(deps: Pick<Deps, 'settings'>, o: CallbackOutcome): Reply {
-  if (o.kind === 'pick') return pickerHtml(o, `${deps.settings.publicBaseUrl}/api/oauth/${o.platform}/pick`);
+  if (o.kind === 'pick') return pickerReply(o, `${deps.settings.publicBaseUrl}/api/oauth/${o.platform}/pick`);
   if (o.link_token) {
     const params: Record<string, string> = o.kind === 'connected' ? { connected: o.platform } : { failed: o.platform, code: o.code };
     return seeOther(withParams(connectPageUrl(deps, o.link_token), params));

@@ -1,0 +1,72 @@
+import { routes } from '../../infra/routes';
+import { PLATFORM_NAMES } from '../../shared/domain/platforms';
+import { toolList, resultText } from '../../functions/mcp/server';
+import { TOOL_ROUTES } from '../../functions/mcp/tool-routes';
+import { explainCode, KNOWN_CODES, mcpFix } from '../../functions/mcp/errors';
+import { RESULT_CODES } from '../../shared/domain/result-codes';
+
+type Json = Record<string, any>;
+
+/** Every property of a JSON Schema, with its path (nested objects, array items, unions and $defs included). */
+function properties(node: unknown, at: string, out: Array<[string, Json]> = []): Array<[string, Json]> {
+  if (!node || typeof node !== 'object') return out;
+  if (Array.isArray(node)) { node.forEach((n, i) => properties(n, `${at}[${i}]`, out)); return out; }
+  const s = node as Json;
+  for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, Json>)) { out.push([`${at}.${k}`, v]); properties(v, `${at}.${k}`, out); }
+  for (const key of ['items', 'additionalProperties', 'anyOf', 'oneOf', 'allOf']) properties(s[key], `${at}.${key}`, out);
+  for (const [k, v] of Object.entries((s.$defs ?? {}) as Record<string, Json>)) properties(v, `${at}.$defs.${k}`, out);
+  return out;
+}
+
+describe('tool schemas say what to send', () => {
+  const tools = toolList();
+
+  it('every input property of every tool has a description', () => {
+    const undescribed = tools.flatMap((t) => properties(t.inputSchema, t.name)).filter(([, p]) => typeof p.description !== 'string' || p.description.length < 8).map(([at]) => at);
+    expect(undescribed).toEqual([]);
+  });
+
+  it('networks are enums of the 16 names, text a string with its limit, run_at its format and time zone rule, with examples', () => {
+    const post = tools.find((t) => t.name === 'post_to_social')!.inputSchema as Json;
+    expect(post.properties.platform.enum).toEqual([...PLATFORM_NAMES]);
+    expect(post.properties.platforms.items.enum).toEqual([...PLATFORM_NAMES]);
+    expect(post.properties.text).toMatchObject({ type: 'string', maxLength: 100_000, description: expect.stringMatching(/text_too_long/) });
+    expect(post.properties.idempotency_key.examples).toHaveLength(1);
+    const schedule = tools.find((t) => t.name === 'schedule_post')!.inputSchema as Json;
+    expect(schedule.properties.run_at.description).toMatch(/offset/);
+    expect(schedule.properties.run_at.examples).toContain('next_slot');
+    expect((tools.find((t) => t.name === 'check_connection')!.inputSchema as Json).properties.platform.enum).toHaveLength(16);
+    expect((tools.find((t) => t.name === 'generate_posts')!.inputSchema as Json).properties.platforms.items.enum).toHaveLength(16);
+  });
+
+  it('every tool has a title, an icon and an output schema', () => {
+    for (const t of tools) {
+      expect([t.name, t.title, t.icons?.[0]?.mimeType, (t.outputSchema as Json | undefined)?.type]).toEqual([t.name, expect.any(String), 'image/svg+xml', 'object']);
+    }
+  });
+});
+
+describe('results and failures', () => {
+  it('a result text is the summary line, then the same object as JSON', () => {
+    const text = resultText('2 brands.', { brands: [{ id: 'b1' }] });
+    expect(text.split('\n')).toEqual(['2 brands.', '{"brands":[{"id":"b1"}]}']);
+  });
+
+  it('every fix an MCP answer can carry names a tool, never a REST path', () => {
+    const codes = [...new Set([...KNOWN_CODES, ...Object.keys(RESULT_CODES)])];
+    const rest = codes.map((c) => [c, mcpFix(c)]).filter(([, fix]) => /\/api\/|\b(GET|POST|PATCH|DELETE) \//.test(fix!));
+    expect(rest).toEqual([]);
+    expect(explainCode('not_connected')).toMatchObject({ known: true, fix: expect.stringContaining('create_connect_link'), doc: 'social://errors/not_connected' });
+    expect(explainCode('no_such_code')).toMatchObject({ known: false });
+  });
+});
+
+describe('the tools enforce their REST routes', () => {
+  it('each tool route copy equals the route table: id, method, scope and rate limit', () => {
+    const byKey = routes as unknown as Record<string, { id: string; method: string; scope?: string; rateLimit?: unknown }>;
+    for (const [name, copy] of Object.entries(TOOL_ROUTES)) {
+      const r = byKey[name]!;
+      expect({ name, ...copy }).toEqual({ name, id: r.id, method: r.method, scope: r.scope, ...(r.rateLimit ? { rateLimit: r.rateLimit } : {}) });
+    }
+  });
+});
