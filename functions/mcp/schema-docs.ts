@@ -9,7 +9,7 @@ const RUN_AT = 'When to publish: ISO 8601 date-time WITH a UTC offset or Z (a ti
 /**
  * What each input property means, for the model: the REST schemas (shared/api, shared/app) describe only some of
  * their fields, so the MCP tool list adds the rest here, by property name, wherever it appears in a tool input.
- * `enum`, `type`, `format` and `examples` are added too (networks as enums of the 16 names). A property with no
+ * `enum`, `type`, `format` and `examples` are added too (networks as enums of every network name). A property with no
  * entry and no description of its own fails test/mcp/schemas.test.ts.
  */
 const DOCS: Record<string, Json> = {

@@ -9,6 +9,7 @@ export interface ToolRoute { id: string; method: string; scope: KeyScope; rateLi
  * 20 KB); test/mcp/schemas.test.ts fails when one differs from the route table.
  */
 export const TOOL_ROUTES = {
+  deletePost: { id: 'delete-post', method: 'DELETE', scope: 'publish' },
   deleteRecurring: { id: 'delete-recurring', method: 'DELETE', scope: 'publish' },
   deleteSchedule: { id: 'delete-schedule', method: 'DELETE', scope: 'publish' },
   getBrands: { id: 'get-brands', method: 'GET', scope: 'read' },
@@ -29,5 +30,7 @@ export const TOOL_ROUTES = {
   postPost: { id: 'post-post', method: 'POST', scope: 'publish', rateLimit: { limit: 60, windowSeconds: 60 } },
   postRecurring: { id: 'post-recurring', method: 'POST', scope: 'publish' },
   postSchedule: { id: 'post-schedule', method: 'POST', scope: 'publish' },
+  patchPost: { id: 'patch-post', method: 'PATCH', scope: 'publish' },
+  postValidate: { id: 'post-validate', method: 'POST', scope: 'publish' },
   postWeek: { id: 'post-week', method: 'POST', scope: 'publish' },
 } as const satisfies Record<string, ToolRoute>;

@@ -13,6 +13,11 @@ import { listPlatforms } from '../../shared/app/platforms';
 import { PostRequestSchema, validatePost } from '../../shared/app/publish/request';
 import { MAX_BULK_ROWS } from '../../shared/app/schedule/request';
 import { publishPost } from '../../shared/app/publish/create-post';
+import { validatePublish } from '../../shared/app/publish/validate';
+import { ValidateRequestSchema } from '../../shared/app/publish/validate-request';
+import { deletePost, editPost } from '../../shared/app/post-changes/request-change';
+import * as pc from '../../shared/api/post-change-schemas';
+import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { listPosts, postStatus } from '../../shared/app/publish/queries';
 import { xAddon } from '../../shared/app/publish/x-credits';
 import { brandView, createBrand } from '../../shared/app/brands';
@@ -130,7 +135,7 @@ const PostInput = PostRequestSchema.strict();
 export const TOOLS: ToolDef[] = [
   tool({
     name: 'list_platforms', title: 'List networks',
-    description: 'The 16 networks: what each needs (credentials or OAuth sign-in, media rules) and whether it is available now.',
+    description: `The ${PLATFORM_NAMES.length} networks: what each needs (credentials or OAuth sign-in, media rules) and whether it is available now, can be read back, deleted or edited.`,
     input: NoInput, output: s.PlatformsResponse, annotations: READ,
     run: async ({ deps }) => ({ platforms: await listPlatforms(deps) }),
     summary: (out) => `${plural(out.platforms.length, 'network')}.`,
@@ -202,6 +207,42 @@ export const TOOLS: ToolDef[] = [
     summary: (out) => (out.status === 'pending_approval' ? `Post ${out.post_id} is held for the account owner's approval (${out.approval_id}); nothing was sent yet. ` : '')
       + `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? (r.status ?? 'ok') : (r.code ?? 'failed')}`).join(', ')}.`
       + (out.user_action?.kind === 'connect' ? ` Action needed: ${out.user_action.message} ${out.user_action.url}` : ''),
+  }),
+  tool({
+    name: 'validate_post', title: 'Check a post before sending',
+    description: 'Dry run of post_to_social (or of schedule_post, with run_at): the same checks the real send runs, per network ok or the code/what/fix it would fail with. Sends nothing, writes nothing, spends no limit. Use it before post_to_social when unsure a text, media or network fits.',
+    input: ValidateRequestSchema.strict(), output: p.ValidateResponse, annotations: READ, route: routes.postValidate,
+    run: async ({ deps, principal }, input) => {
+      const out = await validatePublish(deps, principal.account, input, { actor: principal.actor });
+      return { ...out, results: out.results.map(withMcpFix) };
+    },
+    summary: (out) => `${out.ok ? 'Would publish' : 'Would not publish everywhere'}: ${out.results.map((r) => `${r.platform} ${r.ok ? 'ok' : (r.code ?? 'failed')}`).join(', ')}${out.pending_approval ? ' (would be held for approval)' : ''}.`,
+  }),
+  tool({
+    name: 'delete_post', title: 'Delete a published post',
+    description: 'Take a published post back on its networks (all, or platforms): one result per network, deleted or the code/what/fix (not_supported where the network has no delete, e.g. instagram; see list_platforms). Deleting again answers deleted without a network call.',
+    input: z.strictObject({
+      id: z.string().min(1).max(100).describe('The post id (pst_…) from post_to_social or list_posts'),
+      platforms: z.array(z.enum(PLATFORM_NAMES)).min(1).max(PLATFORM_NAMES.length).optional().describe('Only these networks of the post (default: every network it was sent to)'),
+    }),
+    output: pc.ChangeResponse, annotations: { ...REMOVE, openWorldHint: true }, route: routes.deletePost,
+    run: async ({ deps, principal }, input) => {
+      const out = await deletePost(deps, principal.account.id, input.id, { platforms: input.platforms }, { actor: principal.actor });
+      return { ...out, results: out.results.map(withMcpFix) };
+    },
+    summary: (out) => `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? r.status : (r.code ?? 'failed')}`).join(', ')}.`,
+  }),
+  tool({
+    name: 'edit_post', title: 'Edit a published post',
+    description: "Change a published post's text (and per-network text / title) where the network allows it (mastodon, telegram, facebook, linkedin, wordpress, devto, hashnode, reddit self posts, discord, youtube): one result per network; not_supported elsewhere (delete_post, then post_to_social again). Each network's content limits are checked first.",
+    input: pc.EditPostBody.extend({ id: z.string().min(1).max(100).describe('The post id (pst_…) from post_to_social or list_posts') }).strict(),
+    output: pc.ChangeResponse, annotations: { ...PUBLISH, idempotentHint: true }, route: routes.patchPost,
+    run: async ({ deps, principal }, input) => {
+      const { id, ...edit } = input;
+      const out = await editPost(deps, principal.account.id, id, edit, { actor: principal.actor });
+      return { ...out, results: out.results.map(withMcpFix) };
+    },
+    summary: (out) => `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? r.status : (r.code ?? 'failed')}`).join(', ')}.`,
   }),
   tool({
     name: 'schedule_post', title: 'Schedule a post',

@@ -2091,8 +2091,11 @@ export interface components {
                      *     }
                      */
                     event?: {
+                        /** @description The event (or offer) title, at most 58 characters */
                         title: string;
+                        /** @description Local start at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         start: string;
+                        /** @description Local end at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         end: string;
                     };
                     /**
@@ -2103,8 +2106,11 @@ export interface components {
                      *     }
                      */
                     offer?: {
+                        /** @description The coupon code shown with the offer */
                         coupon_code?: string;
+                        /** @description An http(s) link where the offer is redeemed online */
                         redeem_url?: string;
+                        /** @description The offer's terms and conditions */
                         terms?: string;
                     };
                     /**
@@ -2353,8 +2359,11 @@ export interface components {
                      *     }
                      */
                     event?: {
+                        /** @description The event (or offer) title, at most 58 characters */
                         title: string;
+                        /** @description Local start at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         start: string;
+                        /** @description Local end at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         end: string;
                     };
                     /**
@@ -2365,8 +2374,11 @@ export interface components {
                      *     }
                      */
                     offer?: {
+                        /** @description The coupon code shown with the offer */
                         coupon_code?: string;
+                        /** @description An http(s) link where the offer is redeemed online */
                         redeem_url?: string;
+                        /** @description The offer's terms and conditions */
                         terms?: string;
                     };
                     /**
@@ -2563,8 +2575,11 @@ export interface components {
                      *     }
                      */
                     event?: {
+                        /** @description The event (or offer) title, at most 58 characters */
                         title: string;
+                        /** @description Local start at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         start: string;
+                        /** @description Local end at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         end: string;
                     };
                     /**
@@ -2575,8 +2590,11 @@ export interface components {
                      *     }
                      */
                     offer?: {
+                        /** @description The coupon code shown with the offer */
                         coupon_code?: string;
+                        /** @description An http(s) link where the offer is redeemed online */
                         redeem_url?: string;
+                        /** @description The offer's terms and conditions */
                         terms?: string;
                     };
                     /**
@@ -2770,8 +2788,11 @@ export interface components {
                      *     }
                      */
                     event?: {
+                        /** @description The event (or offer) title, at most 58 characters */
                         title: string;
+                        /** @description Local start at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         start: string;
+                        /** @description Local end at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         end: string;
                     };
                     /**
@@ -2782,8 +2803,11 @@ export interface components {
                      *     }
                      */
                     offer?: {
+                        /** @description The coupon code shown with the offer */
                         coupon_code?: string;
+                        /** @description An http(s) link where the offer is redeemed online */
                         redeem_url?: string;
+                        /** @description The offer's terms and conditions */
                         terms?: string;
                     };
                     /**
@@ -3159,8 +3183,11 @@ export interface components {
                      *     }
                      */
                     event?: {
+                        /** @description The event (or offer) title, at most 58 characters */
                         title: string;
+                        /** @description Local start at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         start: string;
+                        /** @description Local end at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM */
                         end: string;
                     };
                     /**
@@ -3171,8 +3198,11 @@ export interface components {
                      *     }
                      */
                     offer?: {
+                        /** @description The coupon code shown with the offer */
                         coupon_code?: string;
+                        /** @description An http(s) link where the offer is redeemed online */
                         redeem_url?: string;
+                        /** @description The offer's terms and conditions */
                         terms?: string;
                     };
                     /**

@@ -18,6 +18,7 @@ const TOOL_NAMES = [
   'cancel_scheduled_post', 'create_recurring_post', 'list_recurring_posts', 'delete_recurring_post', 'get_post_status',
   'list_posts', 'create_media_upload_link', 'get_usage', 'get_x_credits',
   'get_media_upload', 'list_media', 'get_connection_health', 'explain_error',
+  'validate_post', 'delete_post', 'edit_post',
 ];
 
 async function connect(apiKey: string): Promise<Client> {
@@ -84,7 +85,7 @@ afterAll(async () => {
 });
 
 describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
-  it('lists exactly the 25 tools, each with input and output schemas and the four annotations', async () => {
+  it('lists exactly the 28 tools, each with input and output schemas and the four annotations', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const t of tools) {
@@ -118,6 +119,26 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
     await fails('list_posts', { limit: 500 }, 'invalid_request');
     await fails('post_to_social', { text: 'no network named' }, 'invalid_request');
     await fails('post_to_social', { platform: 'telegram', text: 'x', brand_id: brandId, surprise: true }, 'invalid_request');
+  });
+
+  it('validate_post checks without sending; edit_post and delete_post change the published post on its network', async () => {
+    const sentBefore = telegram.methods.filter((m) => m === 'sendMessage').length;
+    const dry = await ok('validate_post', { platform: 'telegram', text: 'Checked before sending', brand_id: brandId });
+    expect(dry).toMatchObject({ ok: true, results: [expect.objectContaining({ platform: 'telegram', ok: true })] });
+    const tooLong = await ok('validate_post', { platform: 'telegram', text: 'x'.repeat(5000), brand_id: brandId });
+    expect(tooLong.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: false, code: 'text_too_long' })]);
+    expect(telegram.methods.filter((m) => m === 'sendMessage')).toHaveLength(sentBefore);
+
+    const posted = await ok('post_to_social', { platform: 'telegram', text: 'Soon edited, then deleted', brand_id: brandId });
+    const edited = await ok('edit_post', { id: posted.post_id, text: 'Edited by an agent' });
+    expect(edited.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: true, status: 'edited' })]);
+    expect(telegram.methods).toContain('editMessageText');
+    const deleted = await ok('delete_post', { id: posted.post_id });
+    expect(deleted.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: true, status: 'deleted' })]);
+    expect(telegram.methods.filter((m) => m === 'deleteMessage')).toHaveLength(1);
+    await fails('delete_post', { id: 'pst_doesnotexist' }, 'not_found');
+    await fails('edit_post', { id: posted.post_id }, 'empty_text');
+    await fails('validate_post', { text: 'no network named' }, 'invalid_request');
   });
 
   it('catalog, brands, connections and links: success and a domain error each', async () => {

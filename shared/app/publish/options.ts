@@ -72,18 +72,18 @@ export const PostOptionFields = {
     examples: ['https://example.com/recipes/lemon-tart'],
   }),
   event: z.strictObject({
-    title: z.string().trim().min(1).max(58),
-    start: z.string().regex(LOCAL_TIME),
-    end: z.string().regex(LOCAL_TIME),
+    title: z.string().trim().min(1).max(58).meta({ description: 'The event (or offer) title, at most 58 characters' }),
+    start: z.string().regex(LOCAL_TIME).meta({ description: 'Local start at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM' }),
+    end: z.string().regex(LOCAL_TIME).meta({ description: 'Local end at the location: YYYY-MM-DD or YYYY-MM-DDTHH:MM' }),
   }).optional().meta({
     description: 'An event post (google_business, topicType EVENT): its title and the local start and end at the location ' +
       '(YYYY-MM-DD, or YYYY-MM-DDTHH:MM). With offer it is the offer\'s title and validity.',
     examples: [{ title: 'Winter tasting night', start: '2026-12-18T18:00', end: '2026-12-18T22:00' }],
   }),
   offer: z.strictObject({
-    coupon_code: z.string().trim().min(1).max(58).optional(),
-    redeem_url: z.string().trim().min(1).max(2048).optional(),
-    terms: z.string().trim().min(1).max(5000).optional(),
+    coupon_code: z.string().trim().min(1).max(58).optional().meta({ description: 'The coupon code shown with the offer' }),
+    redeem_url: z.string().trim().min(1).max(2048).optional().meta({ description: 'An http(s) link where the offer is redeemed online' }),
+    terms: z.string().trim().min(1).max(5000).optional().meta({ description: "The offer's terms and conditions" }),
   }).optional().meta({
     description: 'An offer post (google_business, topicType OFFER): coupon code, online redemption link and terms. Needs event for its ' +
       'title and dates; an offer shows no call_to_action.',
