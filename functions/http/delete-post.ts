@@ -4,4 +4,4 @@ import { postLifecycleRoutes as routes } from '../../infra/routes/post-lifecycle
 import { deletePost } from '../../shared/app/post-changes/request-change';
 
 export const handler = httpHandler(routes.deletePost, async (req) =>
-  ok(await deletePost(req.deps, req.principal.account.id, req.params.id, { platforms: req.query.platforms })));
+  ok(await deletePost(req.deps, req.principal.account.id, req.params.id, { platforms: req.query.platforms }, { actor: req.principal.actor, context: req.principal.context })));

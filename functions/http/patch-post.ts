@@ -4,4 +4,4 @@ import { postLifecycleRoutes as routes } from '../../infra/routes/post-lifecycle
 import { editPost } from '../../shared/app/post-changes/request-change';
 
 export const handler = httpHandler(routes.patchPost, async (req) =>
-  ok(await editPost(req.deps, req.principal.account.id, req.params.id, req.body)));
+  ok(await editPost(req.deps, req.principal.account.id, req.params.id, req.body, { actor: req.principal.actor, context: req.principal.context })));

@@ -12,7 +12,7 @@ export const postLifecycleRoutes = {
     params: s.IdParams, query: c.DeletePostQuery, timeoutSeconds: 29,
     responses: {
       200: { description: 'One result per network: deleted, or failed with code/what/fix (not_supported, not_published, …)', schema: c.ChangeResponse },
-      400: E('invalid_request'), 404: E('not_found'), 409: E('post_busy: another delete or edit of this post is running'), ...std,
+      400: E('invalid_request'), 403: E('key_scope, brand_not_allowed'), 404: E('not_found'), 409: E('post_busy: another delete or edit of this post is running'), ...std,
     },
   },
   patchPost: {
@@ -21,7 +21,7 @@ export const postLifecycleRoutes = {
     params: s.IdParams, body: c.EditPostBody, timeoutSeconds: 29,
     responses: {
       200: { description: 'One result per network: edited, or failed with code/what/fix (not_supported: delete and post again; text_too_long, …)', schema: c.ChangeResponse },
-      400: E('invalid_request, empty_text'), 404: E('not_found'), 409: E('post_busy: another delete or edit of this post is running'), ...std,
+      400: E('invalid_request, empty_text'), 403: E('key_scope, brand_not_allowed'), 404: E('not_found'), 409: E('post_busy: another delete or edit of this post is running'), ...std,
     },
   },
   postDashboardPostChange: {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isPlatformName, type PlatformName } from '../domain/platforms';
+import { isPlatformName, PLATFORM_NAMES, type PlatformName } from '../domain/platforms';
 
 /** Request and response schemas of deleting and editing published posts (DELETE / PATCH /api/posts/{id}). */
 
@@ -26,7 +26,7 @@ export const EditPostBody = z.object({
   per_platform: z.record(z.string(), EditDraft).optional()
     .refine((r) => !r || Object.keys(r).every(isPlatformName), { message: 'per_platform keys must be network names' })
     .transform((r) => r as Partial<Record<PlatformName, z.infer<typeof EditDraft>>> | undefined),
-  platforms: z.array(platformName).max(16).optional(),
+  platforms: z.array(platformName).max(PLATFORM_NAMES.length).optional(),
 }).strict();
 
 export const ChangeResultSchema = z.object({

@@ -4933,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description key_scope, email_unverified */
+            /** @description key_scope, brand_not_allowed; also email_unverified */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5032,7 +5032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description key_scope, email_unverified */
+            /** @description key_scope, brand_not_allowed; also email_unverified */
             403: {
                 headers: {
                     [name: string]: unknown;

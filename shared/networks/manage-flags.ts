@@ -17,6 +17,12 @@ export const MANAGE_FLAGS: Partial<Record<PlatformName, ManageFlags>> = {
   discord: { delete: true, edit: true },
   bluesky: { delete: true, edit: false },
   x: { delete: true, edit: false },
+  facebook: { delete: true, edit: true },
+  linkedin: { delete: true, edit: true },
+  youtube: { delete: true, edit: true },
+  reddit: { delete: true, edit: true },
+  devto: { delete: true, edit: true },
+  hashnode: { delete: true, edit: true },
   wordpress: { delete: true, edit: true },
 };
 

@@ -26,8 +26,8 @@ describe('PATCH and DELETE /api/posts/{id} through the local runtime', () => {
     expect((await api('POST', '/api/connect', { platform: 'telegram', credentials: { bot_token: telegram.token, chat_id: '@acmenews' } })).status).toBe(200);
     expect((await api('POST', '/api/connect', { platform: 'discord', credentials: { webhook_url: discord.webhookUrl } })).status).toBe(200);
     const platforms = (await api('GET', '/api/platforms')).body.platforms as Array<{ name: string; delete: boolean; edit: boolean }>;
-    expect(platforms.filter((p) => p.delete).map((p) => p.name).sort()).toEqual(['bluesky', 'discord', 'mastodon', 'telegram', 'wordpress', 'x']);
-    expect(platforms.filter((p) => p.edit).map((p) => p.name).sort()).toEqual(['discord', 'mastodon', 'telegram', 'wordpress']);
+    expect(platforms.filter((p) => p.delete).map((p) => p.name).sort()).toEqual(['bluesky', 'devto', 'discord', 'facebook', 'hashnode', 'linkedin', 'mastodon', 'reddit', 'telegram', 'wordpress', 'x', 'youtube']);
+    expect(platforms.filter((p) => p.edit).map((p) => p.name).sort()).toEqual(['devto', 'discord', 'facebook', 'hashnode', 'linkedin', 'mastodon', 'reddit', 'telegram', 'wordpress', 'youtube']);
     expect(platforms.find((p) => p.name === 'instagram')).toMatchObject({ delete: false, edit: false });
 
     const posted = await api('POST', '/api/post', { platforms: ['telegram', 'discord'], text: 'Lanuch day' });

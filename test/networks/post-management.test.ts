@@ -34,7 +34,7 @@ describe('the static delete / edit flags match the adapters', () => {
       const adapter = registry[name]!;
       expect({ name, delete: typeof adapter.delete === 'function', edit: typeof adapter.edit === 'function' }).toEqual({ name, ...manageFlags(name) });
     }
-    expect(Object.keys(MANAGE_FLAGS).sort()).toEqual(['bluesky', 'discord', 'mastodon', 'telegram', 'wordpress', 'x']);
+    expect(Object.keys(MANAGE_FLAGS).sort()).toEqual(['bluesky', 'devto', 'discord', 'facebook', 'hashnode', 'linkedin', 'mastodon', 'reddit', 'telegram', 'wordpress', 'x', 'youtube']);
   });
 });
 

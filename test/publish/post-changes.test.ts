@@ -37,6 +37,37 @@ async function twoNetworkPost(text = 'hello world') {
 
 const changeMessages = () => w.queue.sent.filter((s) => s.queueUrl === w.deps.settings.publishQueueUrl && 'change' in (s.message.body as object)).map((s) => s.message.body as PostChangeMessage);
 
+describe('guardrails hold on delete and edit, as on publish', () => {
+  const guard = (acc: Account, id: string, over: { allowed_brands?: string[] | null; allowed_platforms?: Array<'telegram' | 'discord'> | null }) => w.deps.guardrails.put({
+    account_id: acc.id, kind: 'key', id, monthly_post_cap: null, allowed_platforms: null, allowed_brands: null, always_require_approval: false,
+    updated_at: new Date().toISOString(), ...over,
+  });
+
+  it("a key limited to another brand can neither delete nor edit this brand's post (403 brand_not_allowed), and nothing is sent", async () => {
+    const { acc, postId } = await twoNetworkPost(`guarded brand ${Date.now()}`);
+    await guard(acc, 'key_otherbrand', { allowed_brands: ['brd_someotherbrand'] });
+    w.queue.sent.length = 0;
+    for (const attempt of [
+      () => deletePost(w.deps, acc.id, postId, {}, { actor: { kind: 'key', id: 'key_otherbrand' } }),
+      () => editPost(w.deps, acc.id, postId, { text: 'rewritten' }, { actor: { kind: 'key', id: 'key_otherbrand' } }),
+    ]) {
+      const err = await attempt().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('brand_not_allowed');
+    }
+    expect(w.queue.sent).toHaveLength(0);
+  });
+
+  it('a key limited to some networks changes only those: the others fail platform_not_allowed without a network call', async () => {
+    const { acc, postId } = await twoNetworkPost(`guarded network ${Date.now()}`);
+    await guard(acc, 'key_telegramonly', { allowed_platforms: ['telegram'] });
+    w.discord.requests.length = 0;
+    const out = await deletePost(w.deps, acc.id, postId, {}, { actor: { kind: 'key', id: 'key_telegramonly' } });
+    expect(out.results.map((r) => [r.platform, r.status, r.code])).toEqual([['telegram', 'deleted', undefined], ['discord', 'failed', 'platform_not_allowed']]);
+    expect(w.discord.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+  });
+});
+
 describe('DELETE /api/posts/{id}: deletePost', () => {
   it('deletes on every network, one message per network through the queue, and records post.deleted on the post', async () => {
     const { acc, postId, results } = await twoNetworkPost();

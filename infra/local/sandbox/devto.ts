@@ -3,11 +3,12 @@ import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server
 export const DEVTO_KEY = 'devto-test-key-123';
 
 /**
- * A loopback Forem (dev.to) API: GET /api/users/me, POST /api/articles and GET /api/articles/me/published (what it received, newest first). Checks the `api-key` header like dev.to
+ * A loopback Forem (dev.to) API: GET /api/users/me, POST /api/articles, PUT /api/articles/{id} (update: title,
+ * body_markdown, published) and GET /api/articles/me/published (what it received, newest first). Checks the `api-key` header like dev.to
  * (401 {error:'unauthorized', status:401}); tests override a route's answer through `replies`.
  */
 export class FakeDevto extends NetworkSimulator {
-  replies: Partial<Record<'me' | 'articles' | 'published', FakeReply>> = {};
+  replies: Partial<Record<'me' | 'articles' | 'published' | 'update', FakeReply>> = {};
   nextId = 1001;
   /** The account's articles, newest first: created here, or seeded by a test. */
   readonly articles: Array<{ id: number; title: string; body_markdown: string; url: string; published: boolean; published_at: string | null }> = [];
@@ -34,6 +35,21 @@ export class FakeDevto extends NetworkSimulator {
       const url = `https://dev.to/ada/${slug}${article.published ? '' : '-temp-slug-99'}`;
       this.articles.unshift({ id, title: article.title, body_markdown: article.body_markdown ?? '', url, published: article.published, published_at: article.published ? new Date(this.now()).toISOString() : null });
       return { status: 201, body: { id, url, slug, published: article.published } };
+    }
+    const put = /^\/api\/articles\/(\d+)$/.exec(req.path);
+    if (req.method === 'PUT' && put) {
+      if (this.replies.update) return this.replies.update;
+      const a = this.articles.find((x) => x.id === Number(put[1]));
+      if (!a) return { status: 404, body: { error: 'not found', status: 404 } };
+      const article = ((req.json ?? {}) as { article?: { title?: string; body_markdown?: string; published?: boolean } }).article ?? {};
+      if (article.title !== undefined) {
+        if (!article.title.trim()) return { status: 422, body: { error: "Title can't be blank", status: 422 } };
+        a.title = article.title;
+      }
+      if (article.body_markdown !== undefined) a.body_markdown = article.body_markdown;
+      if (article.published === false) { a.published = false; a.published_at = null; }
+      if (article.published === true && !a.published) { a.published = true; a.published_at = new Date(this.now()).toISOString(); }
+      return { status: 200, body: { id: a.id, title: a.title, url: a.url, published: a.published } };
     }
     if (req.method === 'GET' && req.path === '/api/articles/me/published') {
       if (this.replies.published) return this.replies.published;

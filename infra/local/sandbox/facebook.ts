@@ -8,7 +8,8 @@ export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id
  * A loopback Meta Graph API (one server for www.facebook.com and graph.facebook.com paths, all under the pinned
  * version): the Login dialog (auto-consent), `/oauth/access_token` (code → short-lived token, fb_exchange_token →
  * long-lived), `/me/accounts` (Page tokens derived from the user token, paged by `pageSize`), Page reads, and Page
- * feed / photos / videos posts with permalinks, listed back by published_posts. Tokens travel as `access_token` (query or form). Errors use the Graph
+ * feed / photos / videos posts with permalinks, listed back by published_posts, deleted (`DELETE /{id}`) and edited
+ * (`POST /{id}` {message | description}). Tokens travel as `access_token` (query or form). Errors use the Graph
  * envelope; an invalid token answers code 190. `failNext("METHOD /path-without-version", reply)` plays a reply once.
  * InstagramFake (instagram.ts) adds the Instagram endpoints through `extra`.
  */
@@ -108,7 +109,29 @@ export class FacebookFake extends OAuthFake {
       this.objects.set(videoId, `/${page.id}/videos/${videoId}/`);
       return { body: { id: videoId } };
     }
+    if (!edge && (req.method === 'DELETE' || req.method === 'POST')) return this.change(req.method, id, params, token);
     return FacebookFake.error(100, `Unknown path components: ${key}`, 2500);
+  }
+
+  /**
+   * `DELETE /{post-id}` → {success: true}; `POST /{post-id} {message}` (feed / photo posts) or `POST /{video-id}
+   * {description}` (videos) → {success: true}. Only the owning Page's token may change a post (else code 200); an
+   * unknown id answers code 100 subcode 33, as Graph does.
+   */
+  private change(method: string, id: string, params: Record<string, string>, token: string): FakeReply {
+    if (!this.objects.has(id)) return FacebookFake.error(100, `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist`, 33);
+    const owner = this.pages.find((p) => id.startsWith(`${p.id}_`) || this.objects.get(id)!.startsWith(`/${p.id}/`));
+    if (!owner || !token.includes(`page${owner.id}`)) return FacebookFake.error(200, '(#200) The user hasn\'t authorized the application to perform this action');
+    const post = this.posts.find((p) => p.id === id);
+    if (method === 'DELETE') {
+      this.objects.delete(id);
+      if (post) this.posts.splice(this.posts.indexOf(post), 1);
+      return { body: { success: true } };
+    }
+    const text = id.includes('_') ? params.message : params.description;
+    if (text === undefined) return FacebookFake.error(100, `(#100) ${id.includes('_') ? 'message' : 'description'} is required to update this object`);
+    if (post) post.message = text;
+    return { body: { success: true } };
   }
 
   /** A Page's posts newest first from `since` (unix seconds) on, `limit` per page, cursors.after / next while more remain. */

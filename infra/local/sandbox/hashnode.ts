@@ -7,7 +7,7 @@ export const PUB2_ID = '64a1b2c3d4e5f60718293a4c';
 export interface GqlBody { query: string; variables?: { input?: Record<string, unknown> } }
 
 /**
- * A loopback Hashnode GraphQL endpoint (POST /). Answers `me`, `publishPost`, `createDraft` and `publication(id) { posts }` (what was published here, newest first) by looking at the
+ * A loopback Hashnode GraphQL endpoint (POST /). Answers `me`, `publishPost`, `createDraft`, `removePost` / `updatePost` (NOT_FOUND for an unknown id) and `publication(id) { posts }` (what was published here, newest first) by looking at the
  * query text. A missing or wrong `Authorization` gives HTTP 200 with errors[UNAUTHENTICATED], as Hashnode does.
  * `schema: 'current'` refuses `coverImageOptions` on PublishPostInput the way Apollo refuses an unknown input field.
  */
@@ -64,6 +64,18 @@ export class FakeHashnode extends NetworkSimulator {
       const from = v.after ? Number(v.after) : 0;
       const edges = this.posts.slice(from, from + first).map((node) => ({ node }));
       return { status: 200, body: { data: { publication: { posts: { edges, pageInfo: { hasNextPage: from + first < this.posts.length, endCursor: String(from + first) } } } } } };
+    }
+    if (query.includes('removePost(') || query.includes('updatePost(')) {
+      const input = (variables?.input ?? {}) as { id?: string; title?: string; contentMarkdown?: string };
+      const post = this.posts.find((p) => p.id === input.id);
+      if (!post) return { status: 200, body: { data: null, errors: [{ message: 'Post not found', extensions: { code: 'NOT_FOUND' } }] } };
+      if (query.includes('removePost(')) {
+        this.posts.splice(this.posts.indexOf(post), 1);
+        return { status: 200, body: { data: { removePost: { post: { id: post.id } } } } };
+      }
+      if (input.title !== undefined) post.title = input.title;
+      if (input.contentMarkdown !== undefined) post.content = { markdown: input.contentMarkdown };
+      return { status: 200, body: { data: { updatePost: { post: { id: post.id, url: post.url } } } } };
     }
     if (query.includes('createDraft(')) {
       return this.replies.draft ?? { status: 200, body: { data: { createDraft: { draft: { id: '6a603fb103e2cb323e785200' } } } } };

@@ -374,10 +374,27 @@ const CHANGE_PATHS: Record<string, Array<[string, RegExp, 'deleted' | 'edited']>
   discord: [['DELETE', /^\/api\/webhooks\/.+\/messages\/\d+$/, 'deleted'], ['PATCH', /^\/api\/webhooks\/.+\/messages\/\d+$/, 'edited']],
   wordpress: [['DELETE', /^\/wp-json\/wp\/v2\/posts\/\d+$/, 'deleted'], ['POST', /^\/wp-json\/wp\/v2\/posts\/\d+$/, 'edited']],
   x: [['DELETE', /^\/2\/tweets\/\d+$/, 'deleted']],
+  facebook: [['DELETE', /^\/v[\d.]+\/\d+(_\d+)?$/, 'deleted'], ['POST', /^\/v[\d.]+\/\d+(_\d+)?$/, 'edited']],
+  linkedin: [['DELETE', /^\/rest\/posts\/[^/]+$/, 'deleted'], ['POST', /^\/rest\/posts\/[^/]+$/, 'edited']],
+  youtube: [['DELETE', /^\/youtube\/v3\/videos$/, 'deleted'], ['PUT', /^\/youtube\/v3\/videos$/, 'edited']],
+  reddit: [['POST', /^\/api\/del$/, 'deleted'], ['POST', /^\/api\/editusertext$/, 'edited']],
+  devto: [['PUT', /^\/api\/articles\/\d+$/, 'edited']],
 };
 
-function changeEntry(network: PlatformName, req: RecordedRequest, at: string | undefined): InboxEntry | undefined {
+/** Requests whose path alone does not say (GraphQL on one path, dev.to's unpublish is an update): by their body. */
+function changeOf(network: PlatformName, req: RecordedRequest): 'deleted' | 'edited' | undefined {
+  const fields = req.method === 'POST' || req.method === 'PUT' ? fieldsOf(req) : {};
+  if (network === 'hashnode' && req.method === 'POST' && req.path === '/') {
+    const query = String(fields.query ?? '');
+    return /removePost\(/.test(query) ? 'deleted' : /updatePost\(/.test(query) ? 'edited' : undefined;
+  }
   const change = CHANGE_PATHS[network]?.find(([method, path]) => req.method === method && path.test(req.path))?.[2];
+  if (network === 'devto' && change === 'edited' && (fields.article as { published?: unknown } | undefined)?.published === false) return 'deleted';
+  return change;
+}
+
+function changeEntry(network: PlatformName, req: RecordedRequest, at: string | undefined): InboxEntry | undefined {
+  const change = changeOf(network, req);
   if (!change) return undefined;
   const fields = change === 'edited' ? fieldsOf(req) : {};
   return {

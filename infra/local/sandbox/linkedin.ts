@@ -5,7 +5,8 @@ import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority
  * A loopback LinkedIn serving both origins' paths: `GET /oauth/v2/authorization` (auto-consent) and
  * `POST /oauth/v2/accessToken` (form, client_id + client_secret in the body; refresh keeps the same refresh token),
  * `GET /v2/userinfo`, organisation pages (`/rest/organizationAcls?q=roleAssignee`, `/rest/organizations/<id>`), the Images, Documents and Videos APIs (initializeUpload, upload URLs on this server, finalizeUpload,
- * video status), `POST /rest/posts` (201 + x-restli-id), `GET /rest/posts?q=author` (what was posted here, newest first) and comments. /rest calls need the LinkedIn-Version and
+ * video status), `POST /rest/posts` (201 + x-restli-id), `GET /rest/posts?q=author` (what was posted here, newest first),
+ * `DELETE /rest/posts/{urn}` and partial updates of a post's commentary, and comments. /rest calls need the LinkedIn-Version and
  * X-Restli-Protocol-Version headers. `videoPolls` = status reads answering PROCESSING before AVAILABLE;
  * `videoFails` makes it PROCESSING_FAILED; `partSize` splits video uploads. `failNext(route, reply)` plays a reply
  * once for "METHOD /path" (query left out); media for ctx.fetchMedia is served under /media/<name>.
@@ -146,11 +147,37 @@ export class LinkedinFake extends OAuthFake {
       const elements = mine.slice(start, start + count).map(({ id, author: a, commentary, createdAt }) => ({ id, author: a, commentary, createdAt, publishedAt: createdAt, lifecycleState: 'PUBLISHED', visibility: 'PUBLIC' }));
       return { body: { elements, paging: { start, count, links: [] } } };
     }
+    const postPath = /^\/rest\/posts\/([^/]+)$/.exec(req.path);
+    if (postPath && (req.method === 'DELETE' || req.method === 'POST')) return this.changePost(req, decodeURIComponent(postPath[1]), body);
     if (req.method === 'POST' && /^\/rest\/socialActions\/[^/]+\/comments$/.test(req.path)) {
       const post = decodeURIComponent(req.path.split('/')[3]);
       return { status: 201, headers: { 'x-restli-id': `urn:li:comment:(${post},71000000000000${++this.n})` }, body: '' };
     }
     return LinkedinFake.error(404, 'Not found');
+  }
+
+  /**
+   * `DELETE /rest/posts/{encoded urn}` → 204; `POST /rest/posts/{encoded urn}` with `X-RestLi-Method: PARTIAL_UPDATE`
+   * and {patch: {$set: {commentary}}} → 204. An unknown post answers 404; only the author's token may change it (403).
+   */
+  private changePost(req: RecordedRequest, urn: string, body: Record<string, unknown>): FakeReply {
+    const post = this.posts.find((p) => p.id === urn);
+    if (!post) return LinkedinFake.error(404, `Post ${urn} not found`);
+    if (post.author !== `urn:li:person:${this.sub}` && !this.organizations.some((o) => post.author === `urn:li:organization:${o.id}`)) {
+      return LinkedinFake.error(403, 'Not enough permissions to access: partialUpdate /posts', 100);
+    }
+    if (req.method === 'DELETE') {
+      this.posts.splice(this.posts.indexOf(post), 1);
+      return { status: 204, body: '' };
+    }
+    if (String(req.headers['x-restli-method'] ?? '').toUpperCase() !== 'PARTIAL_UPDATE') return LinkedinFake.error(400, 'X-RestLi-Method PARTIAL_UPDATE is required to update a post');
+    const set = ((body.patch as Record<string, unknown> | undefined)?.$set ?? {}) as Record<string, unknown>;
+    const fields = Object.keys(set);
+    if (fields.length === 0 || fields.some((f) => !['commentary', 'contentCallToActionLabel', 'contentLandingPage', 'lifecycleState', 'adContext'].includes(f))) {
+      return LinkedinFake.error(422, `Cannot update the fields ${fields.join(', ') || '(none)'} of a post`);
+    }
+    if (typeof set.commentary === 'string') post.commentary = set.commentary;
+    return { status: 204, body: '' };
   }
 
   private upload(req: RecordedRequest): FakeReply {

@@ -6,7 +6,8 @@ import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-aut
  * (HTTP Basic client auth, form body; a bad code answers HTTP 200 `{error: "invalid_grant"}` as Reddit does, a bad
  * refresh token 400; refresh answers without a refresh_token), `GET /api/v1/me`, `GET /user/<name>/submitted` (what was submitted here, newest first, paged by `after`) and `POST /api/submit` (answers
  * `{json: {errors, data}}` with HTTP 200 even when refused; unknown subreddits → SUBREDDIT_NOEXIST). Every call needs
- * a User-Agent other than a generic one (else 429, as Reddit throttles them). `failNext("METHOD /path", reply)`.
+ * a User-Agent other than a generic one (else 429, as Reddit throttles them). `POST /api/del {id}` (200 `{}`, also for a post
+ * already gone) and `POST /api/editusertext {thing_id, text}` (self posts only, else NOT_AUTHOR). `failNext("METHOD /path", reply)`.
  */
 export class RedditFake extends OAuthFake {
   readonly oauth = new OAuthAuthority({ prefix: 'rd' });
@@ -54,6 +55,19 @@ export class RedditFake extends OAuthFake {
         url: f.kind === 'self' ? `https://www.reddit.com${permalink}` : f.url, permalink, created_utc: Math.floor(this.now() / 1000),
       });
       return { body: { json: { errors: [], data: { url: `https://www.reddit.com${permalink}`, drafts_count: 0, id, name: `t3_${id}` } } } };
+    }
+    if (key === 'POST /api/del') {
+      const f = formOf(req.text);
+      const i = this.submitted.findIndex((p) => p.name === f.id);
+      if (i >= 0) this.submitted.splice(i, 1);
+      return { body: {} };
+    }
+    if (key === 'POST /api/editusertext') {
+      const f = formOf(req.text);
+      const post = this.submitted.find((p) => p.name === f.thing_id);
+      if (!post || !post.is_self) return RedditFake.submitErrors(['NOT_AUTHOR', 'you can\'t do that', 'thing_id']);
+      post.selftext = f.text ?? '';
+      return { body: { json: { errors: [], data: { things: [{ kind: 't3', data: { name: post.name, selftext: post.selftext } }] } } } };
     }
     if (req.method === 'GET' && req.path === `/user/${this.username}/submitted`) {
       const limit = Math.min(Number(req.url.searchParams.get('limit') ?? 25) || 25, 100);

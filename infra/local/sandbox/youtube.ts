@@ -25,6 +25,7 @@ export interface UploadSession {
  * video resource when complete; `bytes *\/total` probes). `interruptNext(keep, reply)` makes the next chunk store only
  * `keep` bytes and answer `reply` (503, hang…); `failNext(route, reply)` plays a reply once ("POST /upload/youtube/v3/videos").
  * `POST /upload/youtube/v3/thumbnails/set` (JPEG/PNG ≤ 2 MB) and `POST /youtube/v3/playlistItems` (`playlists`).
+ * videos.list / update (snippet) / delete of the videos in `uploads`.
  * GET /media/<name> serves test files.
  */
 export class YouTubeFake extends OAuthFake {
@@ -36,7 +37,7 @@ export class YouTubeFake extends OAuthFake {
   readonly thumbnails = new Map<string, { type: string; bytes: Buffer }>();
   readonly playlists = new Map<string, string[]>();
   /** The channel's uploads playlist, newest first: videos uploaded here, or seeded by a test. */
-  readonly uploads: Array<{ videoId: string; title: string; description: string; publishedAt: string }> = [];
+  readonly uploads: Array<{ videoId: string; title: string; description: string; publishedAt: string; categoryId?: string; tags?: string[] }> = [];
   /** The fake's clock for publishedAt (a test sets its manual clock). */
   now: () => number = Date.now;
   private interrupt?: { keep: number; reply: FakeReply };
@@ -91,7 +92,38 @@ export class YouTubeFake extends OAuthFake {
     if (key === 'PUT /upload/youtube/v3/videos') return this.put(req);
     if (key === 'POST /upload/youtube/v3/thumbnails/set') return this.setThumbnail(req);
     if (key === 'POST /youtube/v3/playlistItems') return this.addToPlaylist(req);
+    if (req.path === '/youtube/v3/videos' && ['GET', 'PUT', 'DELETE'].includes(req.method)) return this.video(req);
     return { status: 404, body: { error: { code: 404, message: 'Not Found' } } };
+  }
+
+  /**
+   * videos.list (`GET /youtube/v3/videos?part=snippet&id=`: items[] with snippet {title, description, categoryId '22',
+   * tags?}), videos.update (`PUT /youtube/v3/videos?part=snippet` {id, snippet}: title and categoryId required, the
+   * snippet is replaced as sent) and videos.delete (`DELETE /youtube/v3/videos?id=` → 204); an unknown id answers 404
+   * videoNotFound (list: no items).
+   */
+  private video(req: RecordedRequest): FakeReply {
+    const q = req.url.searchParams;
+    const body = (req.json ?? {}) as { id?: string; snippet?: Record<string, unknown> };
+    const id = req.method === 'PUT' ? String(body.id ?? '') : q.get('id') ?? '';
+    const v = this.uploads.find((u) => u.videoId === id);
+    if (req.method === 'GET') {
+      return { body: { kind: 'youtube#videoListResponse', items: v ? [{ kind: 'youtube#video', id, snippet: { title: v.title, description: v.description, categoryId: v.categoryId ?? '22', ...(v.tags ? { tags: v.tags } : {}) } }] : [] } };
+    }
+    if (!v) return YouTubeFake.error(404, 'videoNotFound', 'The video that you are trying to update cannot be found.');
+    if (req.method === 'DELETE') {
+      this.uploads.splice(this.uploads.indexOf(v), 1);
+      return { status: 204, body: '' };
+    }
+    if (q.get('part') !== 'snippet') return YouTubeFake.error(400, 'invalidPart', 'part must name the parts sent');
+    const snippet = body.snippet ?? {};
+    if (!snippet.title) return YouTubeFake.error(400, 'invalidTitle', 'The request metadata specifies an invalid or empty video title.');
+    if (!snippet.categoryId) return YouTubeFake.error(400, 'invalidCategoryId', 'The request metadata specifies an invalid video category.');
+    v.title = String(snippet.title);
+    v.description = String(snippet.description ?? '');
+    v.categoryId = String(snippet.categoryId);
+    v.tags = Array.isArray(snippet.tags) ? snippet.tags.map(String) : undefined;
+    return { body: { kind: 'youtube#video', id, snippet } };
   }
 
   private uploadedVideo(id: string): boolean {

@@ -1,7 +1,9 @@
 import type { Deps } from '../deps';
 import type { PlatformName } from '../../domain/platforms';
 import type { PostPayload } from '../../domain/post';
-import type { NetworkRecord, PostRecord } from '../../ports/publishing';
+import type { NetworkRecord, PostRecord, PublishContext } from '../../ports/publishing';
+import type { Actor } from '../auth';
+import { checkBrandAllowed, platformRefusal } from '../guardrails/enforce';
 import type { ChangeKind, ChangeNetwork, ChangeResult, EditPayload, PostChange, StoredChange } from '../../ports/post-changes';
 import { AppError, BadRequestError, NotFoundError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
@@ -21,7 +23,17 @@ const BACKSTOP_POLL_MS = 200;
 export const CHANGE_LOCK_TTL_SECONDS = 15 * 60;
 
 /** What deleting or editing a post reaches: the post and its changes, the lock, the connections, the queue, the wait. */
-export type PostChangeDeps = Pick<Deps, 'cipher' | 'clock' | 'connections' | 'locks' | 'postChanges' | 'posts' | 'queue' | 'resultSignal' | 'settings'>;
+export type PostChangeDeps = Pick<Deps, 'cipher' | 'clock' | 'connections' | 'locks' | 'postChanges' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
+
+/**
+ * Who asks: an API key or AI app is held to its guardrails as when publishing (a brand it may not post to is 403
+ * brand_not_allowed; a network it may not post to fails platform_not_allowed), so that it cannot take back or
+ * rewrite what it could not have posted. `context` is the publish context its authentication already read.
+ */
+export interface ChangeActor {
+  actor?: Actor;
+  context?: PublishContext;
+}
 
 /** DELETE /api/posts/{id}: which networks (default: every network of the post). */
 export interface DeleteRequest {
@@ -45,20 +57,20 @@ export interface ChangeResponse {
  * a failure with code/what/fix (`not_supported` where the network's API has no delete). A network deleted before
  * answers `deleted` again without any network call.
  */
-export async function deletePost(deps: PostChangeDeps, accountId: string, postId: string, req: DeleteRequest = {}): Promise<ChangeResponse> {
-  return requestChange(deps, accountId, postId, 'delete', req.platforms);
+export async function deletePost(deps: PostChangeDeps, accountId: string, postId: string, req: DeleteRequest = {}, by: ChangeActor = {}): Promise<ChangeResponse> {
+  return requestChange(deps, accountId, postId, 'delete', req.platforms, by);
 }
 
 /**
  * Edits a published post's text on each network that allows it (PATCH /api/posts/{id}); the network's content
  * checks (the same functions as a publish's) run first, per network, and nothing is sent to a network they refuse.
  */
-export async function editPost(deps: PostChangeDeps, accountId: string, postId: string, req: EditRequest): Promise<ChangeResponse> {
+export async function editPost(deps: PostChangeDeps, accountId: string, postId: string, req: EditRequest, by: ChangeActor = {}): Promise<ChangeResponse> {
   const { platforms, ...edit } = req;
   if (edit.text === undefined && edit.title === undefined && !Object.values(edit.per_platform ?? {}).some((d) => d?.text !== undefined || d?.title !== undefined)) {
     throw new BadRequestError('Nothing to edit: send text, title or per_platform text / title', { code: 'empty_text' });
   }
-  return requestChange(deps, accountId, postId, 'edit', platforms, edit);
+  return requestChange(deps, accountId, postId, 'edit', platforms, by, edit);
 }
 
 /** The payload a network's edit sends: the post's payload with the edit's text, title and per-network drafts over it. */
@@ -89,7 +101,7 @@ export const deletedBefore = (history: StoredChange[], platform: PlatformName) =
  * 3. Networks left: take the post's change lock (409 post_busy while another delete or edit runs; a conditional
  *    write), store the change, queue one message per network, and wait for the workers like a publish does.
  */
-async function requestChange(deps: PostChangeDeps, accountId: string, postId: string, kind: ChangeKind, platforms: PlatformName[] | undefined, edit?: EditPayload): Promise<ChangeResponse> {
+async function requestChange(deps: PostChangeDeps, accountId: string, postId: string, kind: ChangeKind, platforms: PlatformName[] | undefined, by: ChangeActor, edit?: EditPayload): Promise<ChangeResponse> {
   const found = isId('pst', postId) ? await deps.posts.get(postId) : undefined;
   if (!found || found.post.account_id !== accountId) throw new NotFoundError('No such post');
   const { post, networks } = found;
@@ -97,11 +109,15 @@ async function requestChange(deps: PostChangeDeps, accountId: string, postId: st
   const asked = platforms?.length ? [...new Set(platforms)] : post.platforms;
   const foreign = asked.filter((p) => !post.platforms.includes(p));
   if (foreign.length) throw new BadRequestError(`This post was not sent to ${foreign.join(', ')}`, { details: { platforms: foreign } });
+  const guard = by.actor ? (by.context ?? await deps.publishContext.load(accountId, by.actor)).guardrails : undefined;
+  checkBrandAllowed(guard, post.brand_id);
 
   const history = await deps.postChanges.listForPost(post.id);
   const results = new Map<PlatformName, ChangeResult>();
   const queued: PlatformName[] = [];
   for (const platform of asked) {
+    const refused = platformRefusal(guard, platform);
+    if (refused) { results.set(platform, changeFailed(platform, 'platform_not_allowed', refused.error ?? `Not allowed on ${platform}`)); continue; }
     const decided = await decideBeforeSending(deps, post, networks.find((n) => n.platform === platform), platform, kind, history, edit);
     if (decided) results.set(platform, decided);
     else queued.push(platform);

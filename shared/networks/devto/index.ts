@@ -1,17 +1,19 @@
-import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
+import { guarded, jsonInit, rejected, request } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { trimBase } from '../../domain/values';
 import { articleStatus } from '../article-status';
 import { articleTitle } from '../article-title';
 import { checkDevto, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS } from './limits';
 import { devtoReadBack } from './read-back';
+import { DEVTO_DEFAULT_RETRY_AFTER, devtoFailure } from './failure';
+import { createDevtoManagement } from './manage';
 
 export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
 
 /** Forem allows at most 4 tags per article. */
 export const DEVTO_MAX_TAGS = 4;
 /** dev.to limits article creation; when a 429 carries no wait, assume the observed 300 s. */
-export const DEVTO_DEFAULT_RETRY_AFTER = 300;
+export { DEVTO_DEFAULT_RETRY_AFTER };
 const ACCEPT = 'application/vnd.forem.api-v1+json';
 
 export interface DevtoOptions { apiBase?: string }
@@ -43,6 +45,7 @@ export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions 
     check: checkDevto,
     publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
     readBack: devtoReadBack(base),
+    ...createDevtoManagement(base),
   };
 }
 
@@ -103,15 +106,3 @@ export function hashtags(text: string): string[] {
 }
 
 
-/** Sorts a dev.to error answer ({error, status}) into a Failure. */
-function devtoFailure(res: HttpResult, doing: string): Failure {
-  const body = res.json as { error?: unknown } | undefined;
-  const text = typeof body?.error === 'string' ? body.error : res.text.slice(0, 300) || `HTTP ${res.status}`;
-  if (res.status === 401) return { ok: false, kind: 'reauth', error: `dev.to refused the api_key while ${doing} (${text}): create a new key at dev.to/settings/extensions` };
-  if (res.status === 429) {
-    const fromBody = /try again in (\d+) seconds?/i.exec(res.text)?.[1];
-    const retry = retryAfterSeconds(res.headers, res.at) ?? (fromBody ? Number(fromBody) : DEVTO_DEFAULT_RETRY_AFTER);
-    return { ok: false, kind: 'rate_limited', retry_after: retry, error: `dev.to rate limit: ${text}` };
-  }
-  return classifyStatus(res, `dev.to answered ${res.status} while ${doing}: ${text}`);
-}

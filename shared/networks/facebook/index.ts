@@ -9,6 +9,7 @@ import {
 import { trimBase } from '../../domain/values';
 import { checkFacebook, FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT } from './limits';
 import { facebookReadBack } from './read-back';
+import { createFacebookManagement } from './manage';
 
 export { FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT };
 
@@ -184,5 +185,6 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
     check: checkFacebook,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: facebookReadBack(apiBase),
+    ...createFacebookManagement(apiBase),
   };
 }

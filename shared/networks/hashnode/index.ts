@@ -1,8 +1,10 @@
-import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+import { guarded, rejected } from '../http';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { articleStatus } from '../article-status';
 import { checkHashnode, DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, OBJECT_ID, PUBLISH_MUTATION, requestBody, type CoverField } from './limits';
 import { hashnodeReadBack } from './read-back';
+import { gql, gqlFailure, type Gql } from './gql';
+import { createHashnodeManagement } from './manage';
 
 export { DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, PUBLISH_MUTATION };
 
@@ -12,8 +14,6 @@ export interface HashnodeOptions { apiBase?: string }
 
 interface Publication { id: string; title: string; url: string }
 interface Me { id: string; username: string; publications: Publication[] }
-type Gql = { res: HttpResult; data: Record<string, unknown> | undefined; errors: GqlError[] };
-interface GqlError { message: string; code?: string }
 
 /**
  * Hashnode (GraphQL).
@@ -45,36 +45,8 @@ export function createHashnodeAdapter({ apiBase = 'https://gql.hashnode.com' }: 
     check: checkHashnode,
     publish: (content, ctx) => guarded(() => publish(apiBase, content, ctx)),
     readBack: hashnodeReadBack(apiBase),
+    ...createHashnodeManagement(apiBase),
   };
-}
-
-async function gql(apiBase: string, ctx: NetworkContext, token: string, query: string, variables?: Record<string, unknown>): Promise<Gql> {
-  const res = await request(ctx, apiBase, jsonInit('POST', variables ? { query, variables } : { query }, { authorization: token }));
-  const body = res.json as { data?: Record<string, unknown> | null; errors?: Array<{ message?: unknown; extensions?: { code?: unknown } }> } | undefined;
-  const errors = Array.isArray(body?.errors)
-    ? body.errors.map((e) => ({ message: typeof e?.message === 'string' ? e.message : 'unknown error', code: typeof e?.extensions?.code === 'string' ? e.extensions.code : undefined }))
-    : [];
-  return { res, data: body?.data ?? undefined, errors };
-}
-
-/** Sorts a GraphQL answer that carries errors (or a non-2xx status) into a Failure. */
-function gqlFailure({ res, errors }: Gql, doing: string): Failure {
-  const text = errors.map((e) => e.message).join('; ').slice(0, 500) || res.text.slice(0, 300) || `HTTP ${res.status}`;
-  const message = `Hashnode refused ${doing}: ${text}`;
-  if (res.status === 429 || errors.some((e) => e.code === 'TOO_MANY_REQUESTS' || e.code === 'RATE_LIMITED')) {
-    return classifyStatus({ ...res, status: 429 }, message);
-  }
-  const codes = errors.map((e) => e.code);
-  if (codes.includes('UNAUTHENTICATED')) return { ok: false, kind: 'reauth', error: `${message} (check the token)` };
-  if (codes.includes('FORBIDDEN')) {
-    if (/pro plan/i.test(text)) return rejected(`${message} (the publication needs Hashnode Pro for API publishing)`);
-    return { ok: false, kind: 'reauth', error: message };
-  }
-  if (errors.length) {
-    if (codes.every((c) => c === 'INTERNAL_SERVER_ERROR')) return { ok: false, kind: 'transient', error: message };
-    return rejected(message);
-  }
-  return classifyStatus(res, message);
 }
 
 async function fetchMe(apiBase: string, ctx: NetworkContext, token: string): Promise<Me | Failure> {

@@ -4,6 +4,7 @@ import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishCont
 import { badMedia, guarded, jsonInit, rejected, request } from '../http';
 import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkLinkedin, escapeLittleText, linkedinFailure } from './rules';
+import { createLinkedinManagement } from './manage';
 import { encodeUrn, uploadDocument, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
 import { trimBase } from '../../domain/values';
 import { linkedinReadBack } from './read-back';
@@ -273,5 +274,6 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     readBack: linkedinReadBack(apiBase, version),
+    ...createLinkedinManagement(apiBase, version),
   };
 }

@@ -4,11 +4,12 @@ import { guarded, request } from '../http';
 import { basicAuth, field, formInit, idString, oauthError, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
 import { checkReddit, redditFailure, submission, submitErrors, submitFailure } from './rules';
 import { redditReadBack } from './read-back';
+import { createRedditManagement } from './manage';
 import { trimBase } from '../../domain/values';
 
 export const REDDIT_API_BASE = 'https://oauth.reddit.com';
 export const REDDIT_AUTH_BASE = 'https://www.reddit.com';
-export const REDDIT_SCOPES = ['identity', 'submit', 'history'] as const;
+export const REDDIT_SCOPES = ['identity', 'submit', 'history', 'edit'] as const;
 /** Reddit throttles or blocks generic agents; the format it asks for is `<platform>:<app id>:<version> (by /u/<user>)`. */
 export const REDDIT_DEFAULT_USER_AGENT = 'server:open-social-publishing-api:0.1.0 (self-hosted)';
 
@@ -120,5 +121,6 @@ export function createRedditAdapter(opts: RedditOptions = {}): NetworkAdapter {
     check: checkReddit,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: redditReadBack(apiBase, userAgent),
+    ...createRedditManagement(apiBase, userAgent),
   };
 }

@@ -10,6 +10,7 @@ export {
 } from './oauth';
 import { trimBase } from '../../domain/values';
 import { youtubeReadBack } from './read-back';
+import { createYouTubeManagement } from './manage';
 export { secondsUntilPacificMidnight } from './rules';
 
 export interface YouTubeAdapterOptions extends YouTubeOptions {
@@ -227,5 +228,6 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     readBack: youtubeReadBack(api),
+    ...createYouTubeManagement(api),
   };
 }
