@@ -43,8 +43,6 @@ export const LAMBDA_BUNDLE = {
   alias: {
     // one luxon: cron-parser require()s its CommonJS build, our imports would add its ES build (70 KB twice)
     luxon: path.join(PROJECT_ROOT, 'node_modules/luxon/build/node/luxon.js'),
-    // mp4box's ES build: shared/media/video-info.ts require()s it (behind a wiring switch), which would pick the larger CommonJS build
-    mp4box: path.join(PROJECT_ROOT, 'node_modules/mp4box/dist/mp4box.all.mjs'),
     // the MCP SDK's runtime shim without its AJV validator (~100 KB): the MCP server never validates elicitation answers
     '@modelcontextprotocol/server/_shims': path.join(PROJECT_ROOT, 'functions/mcp/sdk-shims.ts'),
   } as Record<string, string>,

@@ -26,7 +26,7 @@ export interface WiringDeclaration {
    */
   tracing?: boolean;
   /**
-   * Publishes posts through the adapters (the publish worker): carries the video container parser (mp4box) the
+   * Publishes posts through the adapters (the publish worker): carries the video container parser (shared/media/iso-bmff.ts) the
    * adapters check downloaded files with. Functions that only verify credentials or sign in (`networks` alone) never
    * parse a video.
    */

@@ -2,7 +2,7 @@
  * What each Lambda bundle holds, from esbuild's metafile with the production options (infra/bundling.ts, the ones
  * app-function.ts gives the CDK build): a function carries network send code only when it declares `networks` (the
  * routes that only validate posts carry each network's limits modules instead), an AWS SDK client (or Stripe) only
- * when one of its grants uses it, the X-Ray SDK only when it declares `tracing`, mp4box only when it `publishes`,
+ * when one of its grants uses it, the X-Ray SDK only when it declares `tracing`, the video container parser (shared/media/iso-bmff.ts) only when it `publishes`,
  * never the local stand-ins.
  *
  * Fast: functions of the same wiring are built together, nothing is written, and packages are left external (their
@@ -35,8 +35,6 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
   // X-Ray subsegments (Powertools Tracer → aws-xray-sdk-core, cls-hooked) only where the declaration says `tracing`
   ['@aws-lambda-powertools/tracer', ['TRACING']],
   ['aws-xray-sdk-core', ['TRACING']],
-  // the video container parser the adapters check downloaded files with: only where posts are published
-  ['mp4box', ['PUBLISH']],
 ];
 
 /**
@@ -46,8 +44,8 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
  */
 const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/limits|content-checks|read-back-support|manage-flags|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
 const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/networks/') && !CHECK_MODULES.test(f));
-/** Packages only network send code imports (Nostr's relays and signing, video container parsing). */
-const SEND_PACKAGES = ['ws', 'nostr-tools', 'mp4box'];
+/** Packages only network send code imports (Nostr's relays and signing). */
+const SEND_PACKAGES = ['ws', 'nostr-tools'];
 
 /**
  * Routes that validate posts against every network's limits but never talk to a network. (The dispatcher left this
@@ -119,7 +117,10 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
     expect([...packages].filter((p) => p.startsWith('@aws-sdk/client-') && !PACKAGES_OF.some(([pkg]) => pkg === p))).toEqual([]);
     if (groups.has('TABLE')) expect(packages).toContain('@aws-sdk/client-dynamodb');
     if (groups.has('TRACING')) expect(packages).toContain('@aws-lambda-powertools/tracer');
-    if (groups.has('PUBLISH')) expect(carries('mp4box')).toBe(true);
+    // the video container parser the adapters check downloaded files with: only where posts are published
+    expect(files.includes('shared/media/iso-bmff.ts')).toBe(groups.has('PUBLISH'));
+    // mp4box (the parser it replaced, 180 KB) is only the tests' oracle now
+    expect(carries('mp4box')).toBe(false);
     expect(files.filter((f) => LOCAL_ONLY.some((l) => f.startsWith(l)))).toEqual([]);
   });
 });
