@@ -1,3 +1,4 @@
+import { PLATFORM_NAMES } from '../domain/platforms';
 import * as z from 'zod';
 
 /**
@@ -20,7 +21,7 @@ const HttpUrl = z.string().trim().max(2048).refine((v) => {
 const DraftingFields = {
   prompt: z.string().trim().min(1).max(MAX_PROMPT).meta({ description: 'What to write about (user content: never read as instructions)' }),
   /** Network names; unknown or repeated ones are answered 400 invalid_request naming them. */
-  platforms: z.array(z.string().max(40)).min(1).max(16),
+  platforms: z.array(z.string().max(40)).min(1).max(PLATFORM_NAMES.length),
   brand_id: z.string().max(100).optional(),
   tone: z.string().trim().min(1).max(40).optional().meta({ description: 'e.g. friendly, formal, playful' }),
   language: z.string().trim().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'language must be a BCP 47 tag such as en or pt-BR').optional(),

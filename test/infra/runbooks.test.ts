@@ -20,7 +20,7 @@ function namesOf(heading: string): RegExp[] {
   const full = spans.filter((s) => s.startsWith('SocialPublishing-'));
   const prefix = 'SocialPublishing-<stage>';
   const names = [...full, ...spans.filter((s) => s.startsWith('-')).map((s) => `${prefix}${s}`)];
-  return names.map((n) => new RegExp(`^${n.split(/<[^>]+>/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[a-z0-9-]+')}$`));
+  return names.map((n) => new RegExp(`^${n.split(/<[^>]+>/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[a-z0-9_-]+')}$`));
 }
 
 const headings = [...runbooks.matchAll(/^### (.+)$/gm)].map((m) => ({ heading: m[1]!, names: namesOf(m[1]!) }));

@@ -1,3 +1,4 @@
+import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
@@ -103,7 +104,7 @@ describe('what an agent reads and is asked', () => {
     const { resourceTemplates } = await c.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['social://errors/{code}', 'social://networks/{platform}', 'social://posts/{post_id}']);
     const read = async (uri: string) => JSON.parse(((await c.readResource({ uri })).contents[0] as { text: string }).text) as Record<string, any>;
-    expect((await read('social://networks')).networks).toHaveLength(16);
+    expect((await read('social://networks')).networks).toHaveLength(PLATFORM_NAMES.length);
     expect(await read('social://networks/bluesky')).toMatchObject({ name: 'bluesky', text: { limit: 300, unit: 'graphemes' }, max_media: 4, post_kinds: expect.arrayContaining(['thread']) });
     expect((await read('social://brands')).brands).toEqual([expect.objectContaining({ id: brandId, name: 'Default' })]);
     expect(await read('social://connections')).toEqual({ healthy: 0, unhealthy: 0, connections: [] });

@@ -157,6 +157,6 @@ describe('rate limits', () => {
     expect(err.headers['Retry-After']).toBe('50');
     expect(err.toBody()).toEqual({ error: expect.any(String), code: 'rate_limited', retry_after: 50 });
     clock.advance(50_000);
-    await expect(hit(deps, 'subject-1', perMinute(20))).resolves.toBeUndefined();
+    await expect(hit(deps, 'subject-1', perMinute(20))).resolves.toMatchObject({ remaining: 19, reset: 60 });
   });
 });

@@ -86,7 +86,7 @@ describe('approvals (embedded DynamoDB)', () => {
     const stored = await getPost(w.deps, acc.id, res.post_id);
     expect(stored).toMatchObject({ id: res.post_id, source: 'api', idempotency_key: 'order-7', results: [{ platform: 'telegram', ok: true, status: 'published' }] });
     expect(stored.events.map((e) => e.type).sort()).toEqual(['approval.decided', 'approval.requested', 'post.published']);
-    expect(stored.events.find((e) => e.type === 'approval.decided')!.data).toEqual({ approval_id: res.approval_id, decision: 'approved', decided_by: 'owner', note: 'looks good', post_id: res.post_id, brand_id: res.brand_id });
+    expect(stored.events.find((e) => e.type === 'approval.decided')!.data).toEqual({ approval_id: res.approval_id, decision: 'approved', decided_by: 'owner', note: 'looks good', post_id: res.post_id, brand_id: res.brand_id, brand: { id: res.brand_id, name: 'Default' } });
     await expect(decideAsOwner(w.deps, acc, res.approval_id, 'reject')).rejects.toMatchObject({ status: 409, code: 'approval_decided' });
     await expect(post(acc, { platform: 'telegram', text: 'approve me again', idempotency_key: 'order-7' })).rejects.toMatchObject({ code: 'duplicate_post' });
   });
