@@ -120,3 +120,8 @@ export const internalFailure = (requestId: string): ToolFailure => ({
 export const invalidInput = (issues: Array<{ path: string; message: string }>): ToolFailure => ({
   code: 'invalid_request', error: 'The tool input is invalid', what: WHAT_BY_STATUS[400]!, fix: mcpFix('invalid_request'), issues,
 });
+
+/** An input key no schema can name (`__proto__`): refused with the REST API's code, never dropped. */
+export const unknownField = (fields: string[]): ToolFailure => ({
+  code: 'unknown_field', error: `Unknown field: ${fields.join(', ')}`, what: WHAT_BY_STATUS[400]!, fix: mcpFix('invalid_request'), fields,
+});

@@ -7,8 +7,9 @@ import { PLANS } from '../../shared/domain/plans';
 import { AppError } from '../../shared/domain/errors';
 import { errorFields, log } from '../../shared/log';
 import { TOOLS, toolByName, type ToolContext, type ToolDef } from './tools';
-import { internalFailure, invalidInput, toolFailure, type ToolFailure } from './errors';
+import { internalFailure, invalidInput, toolFailure, unknownField, type ToolFailure } from './errors';
 import { describeInput } from './schema-docs';
+import { prototypeKeys } from '../../shared/app/unknown-fields';
 import { ICONS } from './icons';
 import { listResources, listResourceTemplates, readResource } from './resources';
 import { completePromptArgument, getPrompt, PROMPTS } from './prompts';
@@ -79,6 +80,9 @@ async function limit(ctx: ToolContext, def: ToolDef): Promise<void> {
 export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string): Promise<CallToolResult> {
   const def = toolByName.get(name);
   if (!def) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${name}: tools/list names the ${TOOLS.length} tools`);
+  // a `__proto__` key no schema can name is refused, as the REST API refuses it, never silently dropped
+  const unnameable = prototypeKeys(args);
+  if (unnameable.length) return failed(unknownField(unnameable.map((u) => u.field)));
   const parsed = def.input.safeParse(args ?? {});
   if (!parsed.success) return failed(invalidInput(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
   try {

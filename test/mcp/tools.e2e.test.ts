@@ -119,6 +119,9 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
     await fails('list_posts', { limit: 500 }, 'invalid_request');
     await fails('post_to_social', { text: 'no network named' }, 'invalid_request');
     await fails('post_to_social', { platform: 'telegram', text: 'x', brand_id: brandId, surprise: true }, 'invalid_request');
+    // a key no schema can name is refused as the REST API refuses it, never dropped
+    const unnameable = await fails('post_to_social', JSON.parse(`{"platform":"telegram","text":"x","brand_id":"${brandId}","per_platform":{"__proto__":{"text":"y"}}}`) as Record<string, unknown>, 'unknown_field');
+    expect(unnameable.fields).toEqual(['per_platform.__proto__']);
   });
 
   it('validate_post checks without sending; edit_post and delete_post change the published post on its network', async () => {
