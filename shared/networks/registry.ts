@@ -65,7 +65,7 @@ function oauthHosts(cfg: Config) {
 }
 
 /**
- * The sign-in side of the OAuth networks (shared/networks/oauth.ts), with the hosts from the configuration
+ * The sign-in side of the OAuth networks (shared/ports/oauth.ts), with the hosts from the configuration
  * (`<NAME>_AUTH_BASE`, `<NAME>_API_BASE`; unset = the real hosts).
  */
 export function buildOAuthProviders(cfg: Config): OAuthProviders {

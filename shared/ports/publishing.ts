@@ -18,7 +18,7 @@ export interface Connection {
   /** Envelope-encrypted JSON of the network credentials; never returned by any endpoint. */
   credentials_enc: string;
   /**
-   * OAuth networks only: the envelope-encrypted TokenSet (shared/networks/oauth.ts), kept apart from the account
+   * OAuth networks only: the envelope-encrypted TokenSet (shared/networks/oauth-tokens.ts), kept apart from the account
    * fields in credentials_enc so a refresh never touches them; publish gets `access_token` merged over those.
    */
   tokens_enc?: string;
@@ -28,7 +28,7 @@ export interface Connection {
   network_account_id?: string;
   /** When the sign-in lapses unless the user signs in again (ms): tokens that cannot be renewed, or a refresh token's end. */
   lapses_at?: number;
-  /** When the renewal sweep should look at this connection next (ms); absent: never (shared/app/oauth/renewal.ts). */
+  /** When the renewal sweep should look at this connection next (ms); absent: never (shared/app/oauth/renewal-sweep.ts). */
   sweep_at?: number;
   /** The lapses_at a connection.expiring event was recorded for (once per lapse date). */
   expiring_notified?: number;

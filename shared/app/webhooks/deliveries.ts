@@ -23,7 +23,7 @@ import { putMetric } from '../../metrics';
  * Durability, in order: (1) one delivery item per matching endpoint is written, due now; (2) the event is recorded;
  * (3) one SQS message per delivery is sent. A failure in (3) is logged and left to the sweep, which re-queues any
  * pending delivery more than SWEEP_GRACE_MS past due. The publish path writes (1) from events already stored with
- * the settle (shared/app/publish/outbox.ts), so a crash before (1) is repaired by the publish sweep. A try is claimed before sending and recorded after; the SQS
+ * the settle (shared/app/publish/durability.ts), so a crash before (1) is repaired by the publish sweep. A try is claimed before sending and recorded after; the SQS
  * message is deleted only once the next try is queued, so a worker crash at any point repeats the step, never
  * loses the delivery (receivers deduplicate on the signed body's delivery_id, or its id per endpoint).
  */
