@@ -1,12 +1,16 @@
 import { httpHandler } from '../../shared/http/handler';
 import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
 import { dashboardShell, pageReply } from '../../shared/http/dashboard/layout';
-import { overviewBody } from '../../shared/http/dashboard/overview-views';
+import { chartsSection, overviewBody } from '../../shared/http/dashboard/overview-views';
+import { CHART_STYLE } from '../../shared/http/dashboard/charts-svg';
 import { overview } from '../../shared/app/dashboard/overview';
+import { overviewCharts, type ChartRange } from '../../shared/app/dashboard/overview-charts';
 
-/** Overview: the plan and every usage limit as a bar. */
+/** Overview: charts of the account's recent activity, the plan, and every usage limit as a bar. */
 export const handler = httpHandler(routes.getDashboard, async (req) => {
   const p = req.principal;
-  const data = await overview(req.deps, p.account);
-  return pageReply(200, dashboardShell({ title: 'Overview', active: 'overview', csrf: p.csrf, email: p.account.email, body: overviewBody({ email: p.account.email, ...data }) }));
+  const range = Number(req.query.days ?? 30) as ChartRange;
+  const [data, charts] = await Promise.all([overview(req.deps, p.account), overviewCharts(req.deps, p.account.id, range)]);
+  const body = overviewBody({ email: p.account.email, ...data, charts: chartsSection(charts, range) });
+  return pageReply(200, dashboardShell({ title: 'Overview', active: 'overview', csrf: p.csrf, email: p.account.email, body, style: CHART_STYLE }));
 });

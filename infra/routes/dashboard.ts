@@ -53,8 +53,8 @@ export const dashboardRoutes = {
   },
   getDashboard: {
     id: 'get-dashboard', stack: 'Dashboard', method: 'GET', path: '/dashboard', tag: 'Dashboard', auth: 'session', grants: ['table'],
-    summary: 'Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in',
-    query: d.EmptyQuery,
+    summary: 'Overview: charts of the last 7, 30 or 90 days (results by day and network, outcomes, engagement, failures by code) and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in',
+    query: d.OverviewQuery,
     responses: { 200: { description: 'Overview (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   getDashboardPlan: {

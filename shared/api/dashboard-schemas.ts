@@ -29,6 +29,8 @@ export const ActivityQuery = z.strictObject({
   before: blank(z.string().max(40)),
 });
 export type ActivityQuery = z.infer<typeof ActivityQuery>;
+/** Overview: the charts' range in days (7, 30 or 90; default 30). */
+export const OverviewQuery = z.strictObject({ days: blank(z.enum(['7', '30', '90'])) });
 
 const optInt = (min: number, max: number) => z.preprocess((v) => (v === '' || v === undefined ? undefined : Number(v)), z.number().int().min(min).max(max).optional());
 const checkbox = z.enum(['on']).optional();

@@ -104,6 +104,8 @@ export const keys = {
   // White label of the account or a brand.
   branding: (accountId: string, scope: string) => ({ pk: `ACC#${accountId}`, sk: `BRANDING#${scope}` }),
   brandingPrefix: 'BRANDING#',
+  // The Overview's final daily summaries (its own partition: never read by the account's publish-context query).
+  daySummary: (accountId: string, day: string) => ({ pk: `STATS#${accountId}`, sk: `DAY#${day}` }),
 } as const;
 
 export const GSI1 = 'gsi1';
