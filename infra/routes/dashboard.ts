@@ -165,4 +165,16 @@ export const dashboardRoutes = {
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
   },
+  getDashboardCalendar: {
+    id: 'get-dashboard-calendar', method: 'GET', path: '/dashboard/calendar', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: "Calendar: a brand's scheduled, recurring and published posts on a week or month grid with its posting slots; each scheduled post has a move form",
+    query: d.CalendarQuery,
+    responses: { 200: { description: 'Calendar (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' }, 404: { description: 'brand_not_found (HTML)' } },
+  },
+  postDashboardCalendarMove: {
+    id: 'post-dashboard-calendar-move', method: 'POST', path: '/dashboard/calendar/move', tag: 'Dashboard', auth: 'session', grants: ['table', 'kmsDecrypt', 'scheduler'],
+    summary: 'Moves a scheduled post to a free slot or another time (the change of PATCH /api/schedule/{id}); 303 back to the calendar with the outcome',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 303: { description: 'Back to the calendar (done=moved, or error=<code>)' }, 403: E('session_required, csrf_failed') },
+  },
 } as const satisfies Record<string, RouteDef>;

@@ -79,7 +79,7 @@ export function chartsSection(c: OverviewCharts, range: number, engagement?: Eng
       desc: `${fmt(c.totals.failed)} failed results from ${span}; the most frequent code is ${c.failures[0].code} (${fmt(c.failures[0].count)}).`,
     });
   return `<section aria-labelledby="activity-title"><h2 id="activity-title">Activity</h2><nav aria-label="Chart range"><ul class="ranges">${ranges}</ul></nav>` +
-    `<div class="tiles">${tiles}</div>${charts}${engagementChart}<h3>Failures</h3>${failures}</section>`;
+    `<div class="tiles">${tiles}</div>${charts}${engagementChart}${failures}</section>`;
 }
 
 export function overviewBody(opts: { email: string; plan: Plan; usage: Usage; pendingApprovals?: number; charts?: string }): string {
