@@ -36,7 +36,8 @@ beforeAll(async () => {
   expect((await api('PATCH', `/api/brands/${brandId}`, { timezone: 'Europe/Berlin', slots: ['09:00', '13:00', '17:30'] })).status).toBe(200);
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page = await browser.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${rt.url}/dashboard/sign-in`);
   await page.getByLabel('Email address').fill(EMAIL);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();

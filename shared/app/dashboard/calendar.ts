@@ -32,7 +32,7 @@ export interface CalendarDay {
   inRange: boolean;
   today: boolean;
   items: CalendarItem[];
-  /** The brand's posting slots that day, and whether a scheduled post holds each. */
+  /** The brand's posting slots that day still to come, and whether a scheduled post holds each. */
   slots: Array<{ at: string; time: string; taken: boolean }>;
 }
 
@@ -85,7 +85,7 @@ export async function calendarPage(deps: Pick<Deps, 'brands' | 'schedules' | 'po
     days.push({
       date, inRange: d >= rangeStart && d < rangeEnd, today: d.hasSame(today, 'day'),
       items: items.filter((i) => DateTime.fromISO(i.at, { zone }).toISODate() === date),
-      slots: slotsOfDay(zone, d, brand.slots).map((s) => ({ at: s.toUTC().toISO()!, time: s.toFormat('HH:mm'), taken: taken.has(s.toUTC().toISO()!) })),
+      slots: slotsOfDay(zone, d, brand.slots).filter((s) => s.toMillis() > now).map((s) => ({ at: s.toUTC().toISO()!, time: s.toFormat('HH:mm'), taken: taken.has(s.toUTC().toISO()!) })),
     });
   }
   const weeks: CalendarDay[][] = [];

@@ -43,7 +43,7 @@ function itemHtml(c: Calendar, i: CalendarItem, csrf: string): string {
   const id = e(i.schedule_id!);
   const options = c.moveTargets.filter((t) => t.at !== i.at).map((t) => `<option value="${e(t.at)}">${e(t.label)}</option>`).join('');
   return `<li class="item kind-scheduled" id="sch-${id}"><details><summary>${head} ${e(snippet(i.text, 40))}</summary>` +
-    `<p class="full">${e(i.text)}</p><p>${nets}</p>` +
+    (i.text.length > 40 ? `<p class="full">${e(i.text)}</p>` : '') + `<p>${nets}</p>` +
     `<form method="post" action="/dashboard/calendar/move">${csrfField(csrf)}<input type="hidden" name="schedule_id" value="${id}">` +
     `<input type="hidden" name="brand" value="${e(c.brand.id)}"><input type="hidden" name="view" value="${e(c.view)}"><input type="hidden" name="date" value="${e(c.date)}">` +
     `<label for="mv-slot-${id}">Move to a free slot</label><select id="mv-slot-${id}" name="slot"><option value="">Choose a slot</option>${options}</select>` +
