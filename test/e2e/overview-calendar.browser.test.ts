@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { DateTime } from 'luxon';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { axeViolations } from '../support/axe';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
@@ -109,6 +110,13 @@ describe('Overview charts and the Calendar in a browser', () => {
     await Promise.all([page.waitForURL(/error=invalid_run_at/), moved.getByRole('button', { name: 'Move' }).click()]);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('not valid or already past');
     expect((await api('GET', `/api/schedule/${id}`)).body).toMatchObject({ run_at: target });
+
+    // a time typed on the brand's clock (Berlin) becomes that instant
+    const local = `${DateTime.fromISO(target!).setZone('Europe/Berlin').plus({ days: 2 }).toISODate()}T11:15`;
+    await moved.locator('summary').click();
+    await moved.getByLabel(/or to a time/).fill(local);
+    await Promise.all([page.waitForURL(/done=moved/), moved.getByRole('button', { name: 'Move' }).click()]);
+    expect((await api('GET', `/api/schedule/${id}`)).body).toMatchObject({ run_at: DateTime.fromISO(local, { zone: 'Europe/Berlin' }).toUTC().toISO() });
 
     expect((await page.goto(`${rt.url}/dashboard/calendar?brand=${brandId}&view=month`))!.status()).toBe(200);
     await expect(page.locator('.kind-post').first().textContent()).resolves.toContain('post of the day');

@@ -9,7 +9,8 @@ export const CHART_RANGES = [7, 30, 90] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
 
 const DAY_MS = 86_400_000;
-/** Posts are read this many at a time while a day is summed up. */
+/** Posts are read in pages growing from FIRST_PAGE to PAGE while days are summed up (today alone is often a short page). */
+const FIRST_PAGE = 25;
 const PAGE = 100;
 
 export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -68,14 +69,14 @@ async function sumDays(deps: Pick<Deps, 'posts'>, accountId: string, first: stri
   const floor = dayStart(first);
   // ids are ULIDs of the creation time; a minute of margin covers an id made a moment before its created_at
   let before: string | undefined = `pst_${ulid(dayStart(last) + DAY_MS + 60_000).slice(0, 10)}${'0'.repeat(16)}`;
-  for (;;) {
-    const page: PostRecord[] = await deps.posts.list(accountId, PAGE, before);
+  for (let size = FIRST_PAGE; ; size = Math.min(PAGE, size * 2)) {
+    const page: PostRecord[] = await deps.posts.list(accountId, size, before);
     if (page.length === 0) return;
     const wanted = page.filter((p) => into.has(p.created_at.slice(0, 10)));
     const networks = wanted.length ? await deps.posts.networksOf(wanted) : new Map<string, NetworkRecord[]>();
     for (const p of wanted) tally(into.get(p.created_at.slice(0, 10))!, networks.get(p.id) ?? []);
     before = page[page.length - 1].id;
-    if (page.length < PAGE || Date.parse(page[page.length - 1].created_at) < floor - 60_000) return;
+    if (page.length < size || Date.parse(page[page.length - 1].created_at) < floor - 60_000) return;
   }
 }
 
