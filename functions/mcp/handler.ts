@@ -7,7 +7,7 @@ z.string();
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
-import { mcpRoutes as routes } from '../../infra/routes/mcp';
+import { mcpRoutes as routes } from '../routes/mcp';
 import { browserCors, errorHandler, requestLog, requestState, stateOf } from '../../shared/http/middlewares';
 import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';

@@ -71,7 +71,7 @@ const DECLARE: Record<Exclude<WireGroup, 'LOCAL' | 'TRACING' | 'PUBLISH'>, strin
 /** Thrown when a function uses a dependency its declaration does not wire. */
 export class UndeclaredDependencyError extends Error {
   constructor(fn: string, member: string, group: Exclude<WireGroup, 'LOCAL' | 'TRACING' | 'PUBLISH'>) {
-    super(`${fn} uses deps.${member} but does not declare ${DECLARE[group]} (infra/routes, infra/workers.ts): in AWS its bundle has no such adapter`);
+    super(`${fn} uses deps.${member} but does not declare ${DECLARE[group]} (functions/routes, functions/workers.ts): in AWS its bundle has no such adapter`);
     this.name = 'UndeclaredDependencyError';
   }
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import childProcess from 'node:child_process';
 import { App, Stack } from 'aws-cdk-lib';
 import { AppFunction } from '../../infra/constructs/app-function';
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 import { handlerFile } from '../../shared/http/route';
 
 const dirs: string[] = [];
