@@ -185,6 +185,8 @@ export function buildDeps(cfg: Config): Deps {
     webhooks: () => shared.webhooks,
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS, clock: liveClock }),
     schedules: () => new (db().DynamoScheduleStore)(table()),
+    recurring: () => new (db().DynamoRecurringStore)(table()),
+    slots: () => new (db().DynamoSlotStore)(table()),
     networks: () => {
       const registry = tracedModule().tracedRegistry(registryModule().buildRegistry(cfg));
       // sandbox mode (local only): posts to simulated networks link to the sandbox inbox

@@ -57,7 +57,7 @@ export function wiringDefines(d: WiringDeclaration): Record<string, string> {
 /** The dependency members each group provides (the rest — clock, settings, media, webhookSender — need no declaration). */
 const GROUP_OF_MEMBER: Partial<Record<keyof Deps, WireGroup>> = {
   accounts: 'TABLE', keys: 'TABLE', brands: 'TABLE', tokens: 'TABLE', counters: 'TABLE', connections: 'TABLE', posts: 'TABLE',
-  locks: 'TABLE', pace: 'TABLE', events: 'TABLE', webhooks: 'TABLE', schedules: 'TABLE', uploads: 'TABLE', sessions: 'TABLE',
+  locks: 'TABLE', pace: 'TABLE', events: 'TABLE', webhooks: 'TABLE', schedules: 'TABLE', recurring: 'TABLE', slots: 'TABLE', uploads: 'TABLE', sessions: 'TABLE',
   mcpOAuth: 'TABLE', guardrails: 'TABLE', apps: 'TABLE', approvals: 'TABLE', branding: 'TABLE', billing: 'TABLE', publishContext: 'TABLE', postChanges: 'TABLE',
   mailer: 'SES', cipher: 'KMS', queue: 'SQS', scheduler: 'SCHEDULER', blobs: 'S3', networks: 'NETWORKS', payments: 'BILLING', ai: 'AI',
 };

@@ -17,6 +17,8 @@ const ALLOWED: ReadonlyArray<{ files: readonly string[]; reason: string }> = [
   { files: ['shared/app/publish/request.ts', 'shared/app/schedule/request.ts'], reason: "each area's request schemas (POST /api/post; POST /api/schedule, bulk, recurring)" },
   { files: ['shared/app/billing/overview.ts', 'shared/app/dashboard/overview.ts'], reason: "each area's overview (GET /api/billing; the dashboard's Overview page)" },
   { files: ['functions/mcp/errors.ts', 'functions/routes/errors.ts', 'shared/domain/errors.ts', 'shared/networks/telegram/errors.ts', 'shared/networks/x/errors.ts'], reason: "errors as each speaks them: the MCP tools' error results, the route table's error responses, the service's AppErrors, two networks' error bodies" },
+  { files: ['shared/app/auth.ts', 'shared/http/middlewares/auth.ts'], reason: 'key and session authentication: the use case, and the middleware of every route that runs it' },
+  { files: ['shared/app/rate-limit.ts', 'shared/http/middlewares/rate-limit.ts'], reason: 'request limits: the use case (windows in the table), and the middleware of every route that counts against them' },
   { files: ['functions/mcp/handler.ts', 'shared/http/handler.ts'], reason: "the MCP function's Lambda entry; the wrapper of every HTTP route's handler" },
 ];
 
