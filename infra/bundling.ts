@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { routeList } from './routes';
-import { dispatcher, workers } from './workers';
+import { routeList } from '../functions/routes';
+import { dispatcher, workers } from '../functions/workers';
 import { handlerFile } from '../shared/http/route';
 import { wiringDefines, type WiringDeclaration } from '../shared/wiring/declaration';
 
@@ -81,7 +81,7 @@ export function lambdaFunctions(): LambdaFunction[] {
 /** The declaration of the function whose handler is `handler` (project-relative); throws for an unknown handler. */
 export function wiringOf(handler: string): WiringDeclaration {
   const found = lambdaFunctions().find((f) => f.handler === handler);
-  if (!found) throw new Error(`${handler} is no route, worker or dispatcher handler (infra/routes, infra/workers.ts): its wiring is unknown`);
+  if (!found) throw new Error(`${handler} is no route, worker or dispatcher handler (functions/routes, functions/workers.ts): its wiring is unknown`);
   return found.wiring;
 }
 

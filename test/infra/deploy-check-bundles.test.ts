@@ -10,7 +10,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { AppFunction } from '../../infra/constructs/app-function';
 import { lambdaFunctions } from '../../infra/bundling';
 import { bundleCounts, prebuildBundles } from '../../infra/lambda-bundles';
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 import { handlerFile } from '../../shared/http/route';
 
 const dirs: string[] = [];
