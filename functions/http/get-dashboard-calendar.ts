@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { dashboardShell, notice, pageReply } from '../../shared/http/dashboard/layout';
 import { calendarBody, CALENDAR_STYLE } from '../../shared/http/dashboard/calendar-views';
 import { calendarPage } from '../../shared/app/dashboard/calendar';

@@ -2,7 +2,7 @@ import { calendarPage } from '../../shared/app/dashboard/calendar';
 import { calendarBody } from '../../shared/http/dashboard/calendar-views';
 import { newId } from '../../shared/domain/ids';
 import type { Account, Brand, BrandStore } from '../../shared/ports/store';
-import type { RecurringRecord, ScheduleRecord, ScheduleStore } from '../../shared/ports/schedules';
+import type { RecurringRecord, RecurringStore, ScheduleRecord, ScheduleStore, SlotStore } from '../../shared/ports/schedules';
 import type { NetworkRecord, PostRecord, PostStore } from '../../shared/ports/publishing';
 import type { ApprovalStore } from '../../shared/ports/approvals';
 import { ManualClock } from '../support/clock';
@@ -31,9 +31,9 @@ function deps(opts: { schedules: ScheduleRecord[]; recurring?: RecurringRecord[]
       list: async (_acc: string, q: { brand_id?: string; from?: string; to?: string }) => ({
         items: opts.schedules.filter((s) => (!q.brand_id || s.brand_id === q.brand_id) && (!q.from || s.run_at >= q.from) && (!q.to || s.run_at <= q.to)).sort((a, b) => a.run_at.localeCompare(b.run_at)),
       }),
-      listRecurring: async () => opts.recurring ?? [],
-      takenSlots: async () => new Set(opts.taken ?? []),
     } as unknown as ScheduleStore,
+    recurring: { list: async () => opts.recurring ?? [] } as unknown as RecurringStore,
+    slots: { taken: async () => new Set(opts.taken ?? []) } as unknown as SlotStore,
     posts: {
       list: async (_acc: string, limit: number, before?: string) => [...posts].sort((a, b) => (a.id < b.id ? 1 : -1)).filter((p) => !before || p.id < before).slice(0, limit),
       networksOf: async (wanted: Array<{ id: string }>) => new Map(wanted.map(({ id }): [string, NetworkRecord[]] => [id, [{

@@ -57,7 +57,7 @@ function outcome(statuses: string[]): string {
  * scheduled posts, the coming occurrences of its recurring posts, the posts it made, and its posting slots (free or
  * taken); plus the free slots a scheduled post can be moved to. `date` (YYYY-MM-DD) picks the week or month shown.
  */
-export async function calendarPage(deps: Pick<Deps, 'brands' | 'schedules' | 'posts' | 'approvals' | 'clock'>, account: Account, q: { brand?: string; view?: CalendarView; date?: string }) {
+export async function calendarPage(deps: Pick<Deps, 'brands' | 'schedules' | 'recurring' | 'slots' | 'posts' | 'approvals' | 'clock'>, account: Account, q: { brand?: string; view?: CalendarView; date?: string }) {
   const brands = await deps.brands.list(account.id);
   const brand = (q.brand ? brands.find((b) => b.id === q.brand) : undefined) ?? brands[0];
   if (!brand) throw new NotFoundError('No such brand', { code: 'brand_not_found' });
@@ -77,7 +77,7 @@ export async function calendarPage(deps: Pick<Deps, 'brands' | 'schedules' | 'po
 
   const [items, taken] = await Promise.all([
     itemsOf(deps, account, brand, gridStart.toMillis(), gridEnd.toMillis(), now),
-    deps.schedules.takenSlots(brand.id, fromIso, toIso, Math.floor(now / 1000)),
+    deps.slots.taken(brand.id, fromIso, toIso, Math.floor(now / 1000)),
   ]);
   const days: CalendarDay[] = [];
   for (let d = gridStart; d < gridEnd; d = d.plus({ days: 1 })) {
@@ -91,7 +91,7 @@ export async function calendarPage(deps: Pick<Deps, 'brands' | 'schedules' | 'po
   const weeks: CalendarDay[][] = [];
   for (let i = 0; i < days.length; i += 7) weeks.push(days.slice(i, i + 7));
 
-  const takenAhead = await deps.schedules.takenSlots(brand.id, new Date(now).toISOString(), new Date(now + MOVE_DAYS * 86_400_000).toISOString(), Math.floor(now / 1000));
+  const takenAhead = await deps.slots.taken(brand.id, new Date(now).toISOString(), new Date(now + MOVE_DAYS * 86_400_000).toISOString(), Math.floor(now / 1000));
   const moveTargets: Array<{ at: string; label: string }> = [];
   for (const at of slotInstants(zone, brand.slots, now, MOVE_DAYS)) {
     if (moveTargets.length >= MOVE_TARGETS || at.getTime() > now + MOVE_DAYS * 86_400_000) break;
@@ -107,7 +107,7 @@ export async function calendarPage(deps: Pick<Deps, 'brands' | 'schedules' | 'po
 }
 
 /** The brand's schedules, coming recurring occurrences and posts made between `fromMs` and `toMs`, by time. */
-async function itemsOf(deps: Pick<Deps, 'schedules' | 'posts' | 'approvals' | 'clock'>, account: Account, brand: Brand, fromMs: number, toMs: number, now: number): Promise<CalendarItem[]> {
+async function itemsOf(deps: Pick<Deps, 'schedules' | 'recurring' | 'posts' | 'approvals' | 'clock'>, account: Account, brand: Brand, fromMs: number, toMs: number, now: number): Promise<CalendarItem[]> {
   const zone = brand.timezone;
   const time = (iso: string) => DateTime.fromISO(iso, { zone }).toFormat('HH:mm');
   const items: CalendarItem[] = [];
@@ -126,7 +126,7 @@ async function itemsOf(deps: Pick<Deps, 'schedules' | 'posts' | 'approvals' | 'c
   } while (cursor && seen < MAX_SCHEDULES);
 
   // coming occurrences of the brand's active recurring posts
-  for (const r of (await deps.schedules.listRecurring(account.id)).filter((r) => r.brand_id === brand.id && r.status === 'active')) {
+  for (const r of (await deps.recurring.list(account.id)).filter((r) => r.brand_id === brand.id && r.status === 'active')) {
     let after = Math.max(now, fromMs - 1);
     for (let i = 0; i < MAX_OCCURRENCES; i++) {
       const next = nextRunOf(r, after);
