@@ -180,6 +180,7 @@ export function buildDeps(cfg: Config): Deps {
     posts: () => new (db().DynamoPostStore)(table()),
     locks: () => new (db().DynamoLockStore)(table()),
     postChanges: () => new (db().DynamoPostChangeStore)(table()),
+    analytics: () => new (db().DynamoAnalyticsStore)(table()),
     pace: () => new (db().DynamoPaceStore)(table()),
     events: () => new (db().DynamoEventSink)(table()),
     webhooks: () => shared.webhooks,

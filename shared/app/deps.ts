@@ -22,6 +22,7 @@ import type { DraftProvider } from '../ports/ai';
 import type { ResultSignal } from '../ports/result-signal';
 import type { PostChangeStore } from '../ports/post-changes';
 import type { DaySummaryStore } from '../ports/day-summaries';
+import type { AnalyticsStore } from '../ports/analytics';
 
 /** Everything a use case may need, built once per cold start by shared/container.ts. */
 export interface Deps {
@@ -113,6 +114,9 @@ export interface Deps {
   // --- Dashboard charts (issue 28)
   /** The Overview's final daily summaries (shared/app/dashboard/overview-charts.ts). */
   daySummaries: DaySummaryStore;
+  // --- Analytics (issue 28)
+  /** Post analytics per network and the sweep's due index (shared/app/analytics). */
+  analytics: AnalyticsStore;
 }
 
 /** The deployment settings use cases read (public URL, queues, deadlines). */

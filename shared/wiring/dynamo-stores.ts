@@ -12,6 +12,7 @@ export { DynamoConnectionStore } from '../adapters/dynamodb/connections';
 export { DynamoPostStore } from '../adapters/dynamodb/posts';
 export { DynamoLockStore } from '../adapters/dynamodb/locks';
 export { DynamoPostChangeStore } from '../adapters/dynamodb/post-changes';
+export { DynamoAnalyticsStore } from '../adapters/dynamodb/analytics';
 export { DynamoPaceStore } from '../adapters/dynamodb/pace';
 export { DynamoEventSink } from '../adapters/dynamodb/events';
 export { DynamoWebhookStore } from '../adapters/dynamodb/webhooks';

@@ -1,4 +1,7 @@
-import { overviewCharts } from '../../shared/app/dashboard/overview-charts';
+import { engagementSeries, overviewCharts } from '../../shared/app/dashboard/overview-charts';
+import { emptyMetrics, type Metrics, type PostAnalytics } from '../../shared/domain/analytics';
+import type { AnalyticsStore } from '../../shared/ports/analytics';
+import type { BrandStore } from '../../shared/ports/store';
 import { chartsSection } from '../../shared/http/dashboard/overview-views';
 import { niceScale } from '../../shared/http/dashboard/charts-svg';
 import { newId } from '../../shared/domain/ids';
@@ -116,6 +119,36 @@ describe('Overview charts: posts and results by day and network, failures by cod
     const empty = chartsSection(await overviewCharts({ posts: postStore().store, daySummaries: summaryStore().store, clock }, 'acc_1', 30), 30);
     expect(empty).toContain('No posts in these 30 days yet');
     expect(empty).not.toContain('<svg');
+  });
+
+  it('engagement over time: each day sums the latest figures of the posts published that day; figures no network offers add nothing', async () => {
+    const clock = new ManualClock(NOW);
+    const c = await overviewCharts({ posts: postStore().store, daySummaries: summaryStore().store, clock }, 'acc_1', 7);
+    const m = (over: Partial<Metrics>): Metrics => ({ ...emptyMetrics(), ...over });
+    const at = (ms: number, platform: PostAnalytics['platform'], metrics: Metrics): PostAnalytics => ({
+      post_id: newId('pst', ms), account_id: 'acc_1', brand_id: 'brd_1', platform, network_post_id: '1', published_at: new Date(ms).toISOString(), metrics, source: {}, status: 'synced',
+    });
+    const items = [
+      at(NOW - 2 * DAY, 'mastodon', m({ likes: 4, comments: 1, shares: 2 })),
+      at(NOW - 2 * DAY + 5000, 'bluesky', m({ likes: 6, comments: 0, shares: 1, quotes: 1 })), // saves: null (Bluesky has none)
+      at(NOW - 1000, 'x', m({ likes: 10, comments: 3, shares: 0, quotes: 0, impressions: 500 })),
+      at(NOW - 9 * DAY, 'x', m({ likes: 99 })), // before the range
+    ];
+    const asked: Array<[number, number]> = [];
+    const analytics = { listPublished: async (_acc: string, from: number, to: number) => { asked.push([from, to]); return items.filter((a) => Date.parse(a.published_at) >= from && Date.parse(a.published_at) <= to); } } as unknown as AnalyticsStore;
+    const brands = { list: async () => [] } as unknown as BrandStore;
+    const e = await engagementSeries({ analytics, brands }, 'acc_1', c);
+    expect(asked).toEqual([[Date.UTC(2026, 10, 15), Date.UTC(2026, 10, 22) - 1]]);
+    expect(e.days).toEqual(c.days.map((d) => d.day));
+    expect(e.series).toEqual([
+      { name: 'Likes', values: [0, 0, 0, 0, 10, 0, 10] },
+      { name: 'Comments', values: [0, 0, 0, 0, 1, 0, 3] },
+      { name: 'Shares and quotes', values: [0, 0, 0, 0, 4, 0, 0] },
+    ]); // no Saves series: no network offered a save
+    const html = chartsSection(c, 7, e);
+    expect(html).toMatch(/id="chart-engagement".*?role="img"/);
+    expect(html).toContain('<th scope="row">2026-11-19</th><td>10</td><td>1</td><td>4</td>');
+    expect(chartsSection(c, 7, { days: e.days, series: [] })).toContain('no likes, comments, shares or saves collected for these days yet');
   });
 
   it('axes end on a round number above the largest value', () => {

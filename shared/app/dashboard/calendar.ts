@@ -162,7 +162,7 @@ async function itemsOf(deps: Pick<Deps, 'schedules' | 'recurring' | 'posts' | 'a
  * PATCH /api/schedule/{id}'s own use case with a new run_at, so every rule of a move holds (only a scheduled post,
  * a time in the future, the slot claims moved).
  */
-export async function moveScheduled(deps: CheckDeps & Pick<Deps, 'posts' | 'scheduler' | 'schedules'>, account: Account, scheduleId: string, target: { slot?: string; local?: string }) {
+export async function moveScheduled(deps: CheckDeps & Pick<Deps, 'posts' | 'scheduler' | 'schedules' | 'slots'>, account: Account, scheduleId: string, target: { slot?: string; local?: string }) {
   let runAt: string;
   if (target.slot) runAt = target.slot;
   else if (target.local) {

@@ -3,6 +3,7 @@ import type { DaySummary } from '../../ports/day-summaries';
 import type { NetworkRecord, PostRecord } from '../../ports/publishing';
 import { PLATFORM_NAMES, type PlatformName } from '../../domain/platforms';
 import { ulid } from '../../domain/ids';
+import { queryAnalytics } from '../analytics/query-analytics';
 
 /** The ranges the Overview's charts offer (days, ending today). */
 export const CHART_RANGES = [7, 30, 90] as const;
@@ -120,4 +121,34 @@ export async function overviewCharts(deps: Pick<Deps, 'posts' | 'daySummaries' |
     failures: [...failures].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
     computedDays: missing.length,
   };
+}
+
+/** Engagement per day: one series per figure, one value per day of the charts' range. */
+export interface EngagementSeries {
+  days: string[];
+  series: Array<{ name: string; values: number[] }>;
+}
+
+const ENGAGEMENT_SERIES: Array<[string, Array<'likes' | 'comments' | 'shares' | 'quotes' | 'saves'>]> = [
+  ['Likes', ['likes']], ['Comments', ['comments']], ['Shares and quotes', ['shares', 'quotes']], ['Saves', ['saves']],
+];
+
+/**
+ * Engagement over the charts' days from the collected analytics (GET /api/analytics's query): each day's likes,
+ * comments, shares and quotes, and saves of the posts published that day (their latest figures, summed over
+ * networks; a figure a network does not offer adds nothing). Series that are zero every day are left out.
+ */
+export async function engagementSeries(deps: Pick<Deps, 'analytics' | 'brands'>, accountId: string, charts: Pick<OverviewCharts, 'from' | 'to' | 'days'>): Promise<EngagementSeries> {
+  const summary = await queryAnalytics(deps, accountId, { from: charts.from, to: charts.to, top: 0 });
+  const days = charts.days.map((d) => d.day);
+  const index = new Map(days.map((d, i) => [d, i]));
+  const series = ENGAGEMENT_SERIES.map(([name, figures]) => {
+    const values = days.map(() => 0);
+    for (const row of summary.daily) {
+      const i = index.get(row.date);
+      if (i !== undefined) for (const f of figures) values[i] += row.metrics[f] ?? 0;
+    }
+    return { name, values };
+  });
+  return { days, series: series.filter((s) => s.values.some((v) => v > 0)) };
 }

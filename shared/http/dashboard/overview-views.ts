@@ -2,7 +2,7 @@ import type { usage as usageOf } from '../../app/usage';
 import type { Plan } from '../../domain/plans';
 import { PLANS, PLAN_NAMES } from '../../domain/plans';
 import { escapeHtml as e } from '../reply';
-import type { OverviewCharts } from '../../app/dashboard/overview-charts';
+import type { EngagementSeries, OverviewCharts } from '../../app/dashboard/overview-charts';
 import { CHART_RANGES } from '../../app/dashboard/overview-charts';
 import { horizontalBarChart, lineChart, OUTCOME_COLOURS, SERIES_COLOURS, stackedBarChart, type Series } from './charts-svg';
 
@@ -34,12 +34,6 @@ export function usageSection(u: Usage): string {
     `<p><b>Networks per post</b>: ${u.networks_per_post.limit ?? 'all'} · <b>API requests a minute per key</b>: ${u.api_requests_per_minute_per_key.limit === null ? 'no limit' : fmt(u.api_requests_per_minute_per_key.limit)}</p>`;
 }
 
-/** Engagement per day (likes, comments, shares… summed), when analytics are collected. */
-export interface EngagementSeries {
-  days: string[];
-  series: Array<{ name: string; values: number[] }>;
-}
-
 /** The Overview's charts: totals, results by day and network, outcomes by day, engagement, failures by code. */
 export function chartsSection(c: OverviewCharts, range: number, engagement?: EngagementSeries): string {
   const ranges = CHART_RANGES.map((r) => `<li><a href="/dashboard?days=${r}"${r === range ? ' aria-current="true"' : ''}>Last ${r} days</a></li>`).join('');
@@ -65,8 +59,8 @@ export function chartsSection(c: OverviewCharts, range: number, engagement?: Eng
     });
   const engagementChart = !engagement
     ? ''
-    : engagement.series.every((s) => s.values.every((v) => v === 0))
-      ? '<p id="chart-engagement">No engagement figures collected for these days yet.</p>'
+    : engagement.series.length === 0
+      ? '<p id="chart-engagement"><b>Engagement over time</b>: no likes, comments, shares or saves collected for these days yet (figures are fetched from each network after a post is published).</p>'
       : lineChart({
         id: 'chart-engagement', title: 'Engagement over time', categories: engagement.days,
         series: engagement.series.map((s, i) => ({ ...s, colour: SERIES_COLOURS[i % SERIES_COLOURS.length] })),
