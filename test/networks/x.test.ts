@@ -3,11 +3,15 @@ import { createXAdapter, createXProvider, weightedLength } from '../../shared/ne
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
 import { XFake } from '../../infra/local/sandbox/x';
+import { watchContract } from '../contracts/watch';
+import { xApiViolations } from '../contracts/x-openapi';
 import { ctxWithSleeps, expireOnHang, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 
 const KIB = 1024;
 const fake = new XFake();
+// every request the adapter sends to X is checked against X's published OpenAPI document
+const contract = watchContract(fake.server, xApiViolations);
 let provider: ReturnType<typeof createXProvider>;
 let adapter: ReturnType<typeof createXAdapter>;
 let app: OAuthApp;
@@ -25,6 +29,7 @@ beforeAll(async () => {
   creds = { access_token: fake.token, user_id: fake.user.id, username: fake.user.username };
 });
 afterAll(() => fake.stop());
+afterEach(() => expect(contract.take()).toEqual([]));
 beforeEach(() => fake.reset());
 
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-x', pkce: { challenge, verifier } });
