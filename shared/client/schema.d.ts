@@ -3263,6 +3263,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description service_unavailable */
             503: {
                 headers: {
@@ -3298,6 +3307,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description service_unavailable */
             503: {
                 headers: {
@@ -3324,6 +3342,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description service_unavailable */
             503: {
@@ -3367,7 +3394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid email; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid email; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,7 +3512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3591,6 +3618,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -3655,7 +3691,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_redirect_origin; also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_redirect_origin; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3738,6 +3774,15 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -3794,6 +3839,15 @@ export interface operations {
                     "application/json": {
                         keys: components["schemas"]["ApiKey"][];
                     };
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -3870,7 +3924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3960,6 +4014,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -4025,6 +4088,15 @@ export interface operations {
                     "application/json": {
                         brands: components["schemas"]["Brand"][];
                     };
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -4093,7 +4165,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input or brand_limit_reached; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input or brand_limit_reached; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4186,7 +4258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brand"];
                 };
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4292,7 +4364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_credentials, oauth_platform, brand_required; also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_credentials, oauth_platform, brand_required; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4382,6 +4454,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -4437,6 +4518,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
@@ -4618,7 +4708,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request, caption_is_json, empty_text; also invalid_json, unknown_field */
+            /** @description invalid_request, caption_is_json, empty_text; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4876,6 +4966,15 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -5044,7 +5143,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostChange"];
                 };
             };
-            /** @description invalid_request, empty_text; also invalid_json, unknown_field */
+            /** @description invalid_request, empty_text; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5157,7 +5256,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadUrl"];
                 };
             };
-            /** @description Invalid content type or size; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid content type or size; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5328,7 +5427,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadLink"];
                 };
             };
-            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5413,6 +5512,15 @@ export interface operations {
                     "application/json": components["schemas"]["UploadLinkStatus"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -5477,6 +5585,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Unknown link (HTML); also not_found */
             404: {
@@ -5544,7 +5661,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadUrl"];
                 };
             };
-            /** @description Invalid or not accepted type; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid or not accepted type; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5652,7 +5769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description upload_mismatch; also invalid_request, invalid_json, unknown_field */
+            /** @description upload_mismatch; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5744,6 +5861,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -5782,6 +5908,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -5818,6 +5953,15 @@ export interface operations {
                     "application/json": {
                         webhooks: components["schemas"]["WebhookEndpoint"][];
                     };
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -5886,7 +6030,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url); also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5975,6 +6119,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6047,6 +6200,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6116,6 +6278,15 @@ export interface operations {
                         secret: string;
                         previous_secret_expires_at: string;
                     };
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -6274,6 +6445,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6428,7 +6608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleCreated"];
                 };
             };
-            /** @description invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached; also invalid_json, unknown_field */
+            /** @description invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6531,6 +6711,15 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleDetail"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6596,6 +6785,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -6678,7 +6876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description invalid_request, invalid_run_at, not_connected, no_free_slot; also invalid_json, unknown_field */
+            /** @description invalid_request, invalid_run_at, not_connected, no_free_slot; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6784,7 +6982,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkResponse"];
                 };
             };
-            /** @description too_many_rows, invalid_csv; also invalid_request, invalid_json, unknown_field */
+            /** @description too_many_rows, invalid_csv; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6869,6 +7067,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6929,7 +7136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
-            /** @description invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached; also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7032,6 +7239,15 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -7097,6 +7313,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Recurring"];
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -7187,7 +7412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description not_oauth_platform, brand_required, invalid_redirect; also invalid_request, invalid_json, unknown_field */
+            /** @description not_oauth_platform, brand_required, invalid_redirect; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7373,7 +7598,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description oauth_pick_invalid (HTML); also invalid_request, invalid_json, unknown_field */
+            /** @description oauth_pick_invalid (HTML); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7459,7 +7684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectLink"];
                 };
             };
-            /** @description invalid_request, brand_required; also invalid_json, unknown_field */
+            /** @description invalid_request, brand_required; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,7 +7849,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7718,7 +7943,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_credentials (the page with the message); also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_credentials (the page with the message); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7817,6 +8042,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -7877,7 +8111,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingUrl"];
                 };
             };
-            /** @description Invalid plan or interval; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid plan or interval; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7978,6 +8212,15 @@ export interface operations {
                     "application/json": components["schemas"]["BillingUrl"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -8043,6 +8286,15 @@ export interface operations {
                     "application/json": components["schemas"]["BillingOverview"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -8104,7 +8356,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid form (the Plan page with the message); also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid form (the Plan page with the message); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8186,7 +8438,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8258,7 +8510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderWebhookReceipt"];
                 };
             };
-            /** @description invalid_signature: missing, wrong or older than 5 minutes (nothing changed) */
+            /** @description invalid_signature: missing, wrong or older than 5 minutes (nothing changed); also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8357,7 +8609,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid email (HTML); also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid email (HTML); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8475,7 +8727,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8568,7 +8820,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8765,7 +9017,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8972,6 +9224,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -9043,6 +9304,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description plan_feature (pro) */
             402: {
                 headers: {
@@ -9108,6 +9378,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown or tampered link (HTML); also not_found */
             404: {
                 headers: {
@@ -9158,7 +9437,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9299,7 +9578,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9387,7 +9666,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9478,7 +9757,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9663,6 +9942,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required */
             403: {
                 headers: {
@@ -9777,7 +10065,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9909,7 +10197,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10041,7 +10329,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10174,7 +10462,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10306,7 +10594,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10376,7 +10664,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid JSON-RPC */
+            /** @description Invalid JSON-RPC; also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10457,6 +10745,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description service_unavailable */
             503: {
                 headers: {
@@ -10484,6 +10781,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description service_unavailable */
@@ -10527,7 +10833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_client_metadata; also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_client_metadata; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10656,7 +10962,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown app or redirect URI (HTML); also invalid_request, invalid_json, unknown_field */
+            /** @description Unknown app or redirect URI (HTML); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10726,7 +11032,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description invalid_grant, invalid_request, invalid_target, unsupported_grant_type; also invalid_json, unknown_field */
+            /** @description invalid_grant, invalid_request, invalid_target, unsupported_grant_type; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10796,7 +11102,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request; also invalid_json, unknown_field */
+            /** @description invalid_request; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10922,7 +11228,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11000,7 +11306,7 @@ export interface operations {
                     "application/json": components["schemas"]["GenerateResponse"];
                 };
             };
-            /** @description invalid_request (unknown or repeated networks); also invalid_json, unknown_field */
+            /** @description invalid_request (unknown or repeated networks); also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11096,7 +11402,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeekResponse"];
                 };
             };
-            /** @description invalid_request, invalid_start, no_free_slot; also invalid_json, unknown_field */
+            /** @description invalid_request, invalid_start, no_free_slot; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11204,7 +11510,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, empty_text; also invalid_json, unknown_field */
+            /** @description invalid_request, empty_text; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11289,7 +11595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateResponse"];
                 };
             };
-            /** @description invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached; also invalid_json, unknown_field */
+            /** @description invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,9 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { jsonToLex, type LexiconDoc, Lexicons } from '@atproto/lexicon';
 import type { RecordedRequest } from '../../infra/local/sandbox/server';
-import docs from './atproto-lexicons.json';
 
 /** The published lexicons of what the Bluesky adapter sends (see README.md beside this file for their source). */
-const lexicons = new Lexicons(docs as LexiconDoc[]);
+const lexicons = new Lexicons(JSON.parse(fs.readFileSync(path.join(__dirname, 'atproto-lexicons.json'), 'utf8')) as LexiconDoc[]);
 
 /** What one XRPC procedure body sent to a PDS breaks in the atproto lexicons (empty when it conforms). */
 export function atprotoViolations(req: RecordedRequest): string[] {

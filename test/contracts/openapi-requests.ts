@@ -4,7 +4,7 @@ import type { RecordedRequest } from '../../infra/local/sandbox/server';
 
 interface Parameter { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema?: Record<string, unknown>; $ref?: string }
 interface Operation { parameters?: Parameter[]; requestBody?: { required?: boolean; content: Record<string, { schema: Record<string, unknown> }> } }
-interface OpenApiDoc { paths: Record<string, Record<string, Operation | Parameter[]>>; components?: { parameters?: Record<string, Parameter> } }
+export interface OpenApiDoc { paths: Record<string, Record<string, Operation | Parameter[]>>; components?: { parameters?: Record<string, Parameter> } }
 
 /**
  * Checks requests against a network's published OpenAPI 3.0 document: the method and path are an operation of the
@@ -74,7 +74,7 @@ export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest
     } else if (type === 'multipart/form-data') {
       const form = await new Response(new Uint8Array(req.body), { headers: { 'content-type': String(req.headers['content-type']) } }).formData();
       const fields: Record<string, unknown> = {};
-      for (const [k, value] of form.entries()) fields[k] = typeof value === 'string' ? value : `<file ${value.size} bytes>`;
+      form.forEach((value, k) => { fields[k] = typeof value === 'string' ? value : `<file ${value.size} bytes>`; });
       // form values stay strings, as the document's string alternatives expect (segment_index: "0")
       const v = validator(strict, content[type].schema);
       if (!v(fields)) out.push(...errors(v, 'form'));
