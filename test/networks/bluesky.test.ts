@@ -3,6 +3,7 @@ import { findSpans } from '../../shared/networks/bluesky/facets';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { expireOnHang, testContext } from './context';
+import { ManualClock } from '../support/clock';
 import { atprotoViolations } from '../contracts/atproto';
 import { watchContract } from '../contracts/watch';
 
@@ -196,17 +197,17 @@ describe('publish', () => {
   });
 
   it('429 RateLimitExceeded → rate_limited until ratelimit-reset', async () => {
-    const reset = Math.floor(Date.now() / 1000) + 120;
+    const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
+    const reset = clock.now() / 1000 + 120;
     fake.override('com.atproto.repo.createRecord', {
       status: 429,
       headers: { 'ratelimit-limit': '5000', 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset), 'ratelimit-policy': '5000;w=3600' },
       body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
     });
-    const out = await adapter.publish(content(), testContext(creds).ctx);
+    const out = await adapter.publish(content(), testContext(creds, { clock }).ctx);
     expect(out).toMatchObject({ ok: false, kind: 'rate_limited' });
     if (out.ok || out.kind !== 'rate_limited') throw new Error('expected rate_limited');
-    expect(out.retry_after).toBeGreaterThanOrEqual(119);
-    expect(out.retry_after).toBeLessThanOrEqual(121);
+    expect(out.retry_after).toBe(120);
   });
 
   it('ExpiredToken → reauth', async () => {
