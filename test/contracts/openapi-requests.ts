@@ -10,9 +10,10 @@ export interface OpenApiDoc { paths: Record<string, Record<string, Operation | P
  * Checks requests against a network's published OpenAPI 3.0 document: the method and path are an operation of the
  * document, path and query parameters fit their schemas (arrays as comma-separated `form` values, no undeclared
  * query parameter), and a JSON or multipart body fits the operation's request body schema (for multipart, each part
- * is a string field, a file part included). `only` narrows the check to the paths the document covers.
+ * is a string field, a file part included). `only` narrows the check to the paths the document covers; `basePath` is
+ * the path of the document's server URL (Pinterest's paths are under /v5).
  */
-export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest) => boolean): (req: RecordedRequest) => Promise<string[]> {
+export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest) => boolean, basePath = ''): (req: RecordedRequest) => Promise<string[]> {
   const strict = new Ajv({ strict: false, allErrors: true });
   const coercing = new Ajv({ strict: false, allErrors: true, coerceTypes: true });
   for (const ajv of [strict, coercing]) {
@@ -30,7 +31,7 @@ export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest
   const errors = (v: ValidateFunction, where: string) => (v.errors ?? []).map((e) => `${where}${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
   const routes = Object.entries(doc.paths).map(([template, item]) => ({
     template,
-    pattern: new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{(\w+)\\\}/g, '(?<$1>[^/]+)')}$`),
+    pattern: new RegExp(`^${basePath}${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{(\w+)\\\}/g, '(?<$1>[^/]+)')}$`),
     item,
   }));
   const param = (p: Parameter): Parameter => (p.$ref ? doc.components!.parameters![p.$ref.split('/').pop()!] : p);

@@ -7,6 +7,8 @@ import { PinterestFake } from '../../infra/local/sandbox/pinterest';
 import { ThreadsFake } from '../../infra/local/sandbox/threads';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
+import { pinterestApiViolations } from '../contracts/pinterest-openapi';
+import { watchContract } from '../contracts/watch';
 
 /** Read-back of Threads, Pinterest and Google Business Profile against their loopback fakes, with exact requests. */
 
@@ -72,6 +74,7 @@ describe('Threads', () => {
 
 describe('Pinterest', () => {
   const fake = new PinterestFake();
+  const contract = watchContract(fake.server, pinterestApiViolations);
   let adapter: ReturnType<typeof createPinterestAdapter>;
   let creds: Record<string, string>;
   const ctx = () => testContext(creds, { clock }).ctx;
@@ -80,6 +83,7 @@ describe('Pinterest', () => {
   beforeAll(async () => { await fake.start(); adapter = createPinterestAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 50 }); fake.now = () => clock.now(); });
   afterAll(() => fake.stop());
   beforeEach(() => { fake.reset(); clock.ms = T0; creds = { access_token: fake.token, username: fake.username, board_id: '549755885175' }; });
+  afterEach(() => expect(contract.take()).toEqual([]));
 
   it('finds the Pin on the default board by its description and title, with the bearer token', async () => {
     clock.ms = T0 + 2_000;
