@@ -3,7 +3,14 @@ import addFormats from 'ajv-formats';
 import type { RecordedRequest } from '../../infra/local/sandbox/server';
 
 interface Parameter { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema?: Record<string, unknown>; $ref?: string }
-interface Operation { parameters?: Parameter[]; requestBody?: { required?: boolean; content: Record<string, { schema: Record<string, unknown> }> } }
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: Record<string, unknown> }> };
+  responses?: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+}
+/** Checks a request; `answer` also checks the simulator's reply to it against the documented response. */
+export type ContractCheck = ((req: RecordedRequest) => Promise<string[]>) & { answer(req: RecordedRequest, reply: { status?: number; body?: unknown }): Promise<string[]> };
+
 export interface OpenApiDoc { paths: Record<string, Record<string, Operation | Parameter[]>>; components?: { parameters?: Record<string, Parameter> } }
 
 /**
@@ -13,13 +20,13 @@ export interface OpenApiDoc { paths: Record<string, Record<string, Operation | P
  * is a string field, a file part included). `only` narrows the check to the paths the document covers; `basePath` is
  * the path of the document's server URL (Pinterest's paths are under /v5).
  */
-export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest) => boolean, basePath = ''): (req: RecordedRequest) => Promise<string[]> {
+export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest) => boolean, basePath = ''): ContractCheck {
   const strict = new Ajv({ strict: false, allErrors: true });
   const coercing = new Ajv({ strict: false, allErrors: true, coerceTypes: true });
   for (const ajv of [strict, coercing]) {
     addFormats(ajv);
     ajv.addFormat('binary', true);
-    ajv.addSchema(doc as object, 'doc');
+    ajv.addSchema(stripLoneNullable(doc) as object, 'doc');
   }
   const compiled = new Map<Ajv, Map<unknown, ValidateFunction>>([[strict, new Map()], [coercing, new Map()]]);
   const validator = (ajv: Ajv, schema: Record<string, unknown>): ValidateFunction => {
@@ -36,7 +43,7 @@ export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest
   }));
   const param = (p: Parameter): Parameter => (p.$ref ? doc.components!.parameters![p.$ref.split('/').pop()!] : p);
 
-  return async (req) => {
+  const check = async (req: RecordedRequest, reply?: { status?: number; body?: unknown }): Promise<string[]> => {
     if (!only(req)) return [];
     const method = req.method.toLowerCase();
     const matches = routes.filter((r) => r.pattern.test(req.path) && r.item[method]);
@@ -62,13 +69,17 @@ export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest
     for (const name of new Set(req.url.searchParams.keys())) {
       if (!params.some((p) => p.in === 'query' && p.name === name)) out.push(`query ${name} is not a parameter of ${route.template}`);
     }
+    out.push(...await bodyViolations(op, req));
+    if (reply) out.push(...answerViolations(op, reply));
+    return out;
+  };
+
+  async function bodyViolations(op: Operation, req: RecordedRequest): Promise<string[]> {
+    const out: string[] = [];
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim();
     const content = op.requestBody?.content;
-    if (!req.body.length) {
-      if (op.requestBody?.required) out.push('a request body is required');
-      return out;
-    }
-    if (!content?.[type]) return [...out, `body of type "${type}" where the operation takes ${content ? Object.keys(content).join(', ') : 'none'}`];
+    if (!req.body.length) return op.requestBody?.required ? ['a request body is required'] : [];
+    if (!content?.[type]) return [`body of type "${type}" where the operation takes ${content ? Object.keys(content).join(', ') : 'none'}`];
     if (type === 'application/json') {
       const v = validator(strict, content[type].schema);
       if (!v(req.json)) out.push(...errors(v, 'body'));
@@ -81,12 +92,34 @@ export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest
       if (!v(fields)) out.push(...errors(v, 'form'));
     }
     return out;
-  };
+  }
+
+  /** A simulator's answer against the operation's documented response of that status (JSON bodies only). */
+  function answerViolations(op: Operation, reply: { status?: number; body?: unknown }): string[] {
+    const status = String(reply.status ?? 200);
+    const res = op.responses?.[status] ?? (status.startsWith('2') ? undefined : op.responses?.default);
+    if (!res) return status.startsWith('2') ? [`answer ${status} is not a documented status`] : [];
+    const schema = res.content?.['application/json']?.schema;
+    if (!schema || reply.body === undefined || Buffer.isBuffer(reply.body) || typeof reply.body === 'string') return [];
+    const v = validator(strict, schema);
+    return v(reply.body) ? [] : errors(v, `answer ${status}`);
+  }
+
+  return Object.assign((req: RecordedRequest) => check(req), { answer: check });
 }
 
-/** "#/components/…" refs of a schema taken out of the document, pointed back at it. */
+/** "#/components/…" refs of a schema taken out of the document, pointed back at it (also in the document itself). */
 function rebase(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rebase);
   if (!schema || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `doc${v}` : rebase(v)]));
+  // OpenAPI 3.0 allows `nullable` beside allOf without a type; ajv refuses to compile that, and it adds nothing there
+  const entries = Object.entries(schema).filter(([k]) => !(k === 'nullable' && !('type' in schema)));
+  return Object.fromEntries(entries.map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `doc${v}` : rebase(v)]));
+}
+
+/** The document with `nullable` removed where no `type` stands beside it (see rebase). */
+function stripLoneNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(stripLoneNullable);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).filter(([k]) => !(k === 'nullable' && !('type' in node))).map(([k, v]) => [k, stripLoneNullable(v)]));
 }

@@ -27,4 +27,11 @@ describe("Pinterest's OpenAPI check the Pinterest fakes run", () => {
     expect(await pinterestApiViolations(req('POST', '/upload'))).toEqual([]);
     expect(await pinterestApiViolations(req('GET', '/v5/pins/feed'))).toEqual(['GET /v5/pins/feed is no operation of the document']);
   });
+
+  it("checks a simulator's answer against the documented response of its status", async () => {
+    const list = req('GET', '/v5/boards/549755885175/pins');
+    expect(await pinterestApiViolations.answer(list, { status: 200, body: { items: [{ id: '813000000000001', created_at: '2026-11-27T06:00:00-00:00', title: null }], bookmark: null } })).toEqual([]);
+    expect(await pinterestApiViolations.answer(list, { status: 200, body: { pins: [] } })).toEqual(["answer 200 must have required property 'items'"]);
+    expect(await pinterestApiViolations.answer(list, { status: 200, body: { items: [{ id: 'abc' }] } })).toEqual([expect.stringContaining('answer 200/items/0/id must match pattern')]);
+  });
 });

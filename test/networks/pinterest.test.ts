@@ -18,7 +18,7 @@ import { oauthApp } from './oauth-support';
  */
 const fake = new PinterestFake();
 // every request the adapter sends to Pinterest's API is checked against Pinterest's published OpenAPI document
-const contract = watchContract(fake.server, pinterestApiViolations);
+const contract = watchContract(fake.server, pinterestApiViolations, { answers: true });
 const files = new Map([['clip.mp4', { type: 'video/mp4', bytes: Buffer.concat([Buffer.from('000000186674797069736f6d', 'hex'), Buffer.alloc(2048, 3)]) }]]);
 let provider: ReturnType<typeof createPinterestProvider>;
 let adapter: ReturnType<typeof createPinterestAdapter>;

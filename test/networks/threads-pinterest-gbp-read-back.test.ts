@@ -74,7 +74,7 @@ describe('Threads', () => {
 
 describe('Pinterest', () => {
   const fake = new PinterestFake();
-  const contract = watchContract(fake.server, pinterestApiViolations);
+  const contract = watchContract(fake.server, pinterestApiViolations, { answers: true });
   let adapter: ReturnType<typeof createPinterestAdapter>;
   let creds: Record<string, string>;
   const ctx = () => testContext(creds, { clock }).ctx;
