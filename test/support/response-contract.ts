@@ -1,4 +1,4 @@
-import { routeList } from '../../infra/routes';
+import { routeList } from '../../functions/routes';
 import { ErrorBody } from '../../shared/api/schemas';
 import { middlewareResponses } from '../../shared/http/openapi';
 import type { ResponseDef, RouteDef } from '../../shared/http/route';
