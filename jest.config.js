@@ -7,9 +7,14 @@ module.exports = {
     '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, isolatedModules: true } }],
   },
   // ESM-only packages compiled to CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|nostr-tools|@noble|@scure|p-limit|yocto-queue|fauxqs)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|nostr-tools|@noble|@scure|p-limit|yocto-queue|fauxqs|@atproto|multiformats)/)'],
   // fauxqs exports only an ESM "import" entry; map it to its file so the transform above compiles it.
-  moduleNameMapper: { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' },
+  moduleNameMapper: {
+    '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js',
+    // multiformats (under @atproto/lexicon) exports only "import" entries: map them to its files, compiled as above.
+    '^multiformats$': '<rootDir>/node_modules/multiformats/dist/src/index.js',
+    '^multiformats/(.*)$': '<rootDir>/node_modules/multiformats/dist/src/$1.js',
+  },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   // The IAM simulation (test/support/iam): each function's synthesized policy, once per run; every AWS request a
   // function makes under the local runtime is decided against it, and a denial fails the test.

@@ -3303,6 +3303,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description service_unavailable */
             503: {
                 headers: {
@@ -3338,6 +3347,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description service_unavailable */
             503: {
                 headers: {
@@ -3364,6 +3382,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description service_unavailable */
             503: {
@@ -3407,7 +3434,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid email; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid email; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3525,7 +3552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3631,6 +3658,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -3695,7 +3731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_redirect_origin; also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_redirect_origin; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3778,6 +3814,15 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -3834,6 +3879,15 @@ export interface operations {
                     "application/json": {
                         keys: components["schemas"]["ApiKey"][];
                     };
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -3910,7 +3964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4000,6 +4054,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -4065,6 +4128,15 @@ export interface operations {
                     "application/json": {
                         brands: components["schemas"]["Brand"][];
                     };
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -4133,7 +4205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input or brand_limit_reached; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input or brand_limit_reached; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4226,7 +4298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brand"];
                 };
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4332,7 +4404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_credentials, oauth_platform, brand_required; also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_credentials, oauth_platform, brand_required; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4422,6 +4494,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -4477,6 +4558,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
@@ -4658,7 +4748,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request, caption_is_json, empty_text; also invalid_json, unknown_field */
+            /** @description invalid_request, caption_is_json, empty_text; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4916,6 +5006,15 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -5084,7 +5183,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostChange"];
                 };
             };
-            /** @description invalid_request, empty_text; also invalid_json, unknown_field */
+            /** @description invalid_request, empty_text; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5197,7 +5296,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadUrl"];
                 };
             };
-            /** @description Invalid content type or size; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid content type or size; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5368,7 +5467,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadLink"];
                 };
             };
-            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5453,6 +5552,15 @@ export interface operations {
                     "application/json": components["schemas"]["UploadLinkStatus"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -5517,6 +5625,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Unknown link (HTML); also not_found */
             404: {
@@ -5584,7 +5701,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadUrl"];
                 };
             };
-            /** @description Invalid or not accepted type; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid or not accepted type; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5692,7 +5809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description upload_mismatch; also invalid_request, invalid_json, unknown_field */
+            /** @description upload_mismatch; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5784,6 +5901,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -5822,6 +5948,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -5858,6 +5993,15 @@ export interface operations {
                     "application/json": {
                         webhooks: components["schemas"]["WebhookEndpoint"][];
                     };
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -5926,7 +6070,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url); also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_webhook_url, unknown_event, webhook_limit_reached (with upgrade_url); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6015,6 +6159,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6087,6 +6240,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6156,6 +6318,15 @@ export interface operations {
                         secret: string;
                         previous_secret_expires_at: string;
                     };
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -6314,6 +6485,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6468,7 +6648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleCreated"];
                 };
             };
-            /** @description invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached; also invalid_json, unknown_field */
+            /** @description invalid_request, invalid_run_at, not_connected, media_required, bad_media, no_free_slot, scheduled_limit_reached; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6571,6 +6751,15 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleDetail"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6636,6 +6825,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -6718,7 +6916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description invalid_request, invalid_run_at, not_connected, no_free_slot; also invalid_json, unknown_field */
+            /** @description invalid_request, invalid_run_at, not_connected, no_free_slot; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6824,7 +7022,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkResponse"];
                 };
             };
-            /** @description too_many_rows, invalid_csv; also invalid_request, invalid_json, unknown_field */
+            /** @description too_many_rows, invalid_csv; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6909,6 +7107,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -6969,7 +7176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
-            /** @description invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached; also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_cron, invalid_timezone, invalid_run_at, not_connected, scheduled_limit_reached; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7072,6 +7279,15 @@ export interface operations {
                     "application/json": components["schemas"]["Recurring"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -7137,6 +7353,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Recurring"];
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
@@ -7227,7 +7452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description not_oauth_platform, brand_required, invalid_redirect; also invalid_request, invalid_json, unknown_field */
+            /** @description not_oauth_platform, brand_required, invalid_redirect; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7413,7 +7638,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description oauth_pick_invalid (HTML); also invalid_request, invalid_json, unknown_field */
+            /** @description oauth_pick_invalid (HTML); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7499,7 +7724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectLink"];
                 };
             };
-            /** @description invalid_request, brand_required; also invalid_json, unknown_field */
+            /** @description invalid_request, brand_required; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7664,7 +7889,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7758,7 +7983,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_credentials (the page with the message); also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_credentials (the page with the message); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7857,6 +8082,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -7917,7 +8151,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingUrl"];
                 };
             };
-            /** @description Invalid plan or interval; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid plan or interval; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8018,6 +8252,15 @@ export interface operations {
                     "application/json": components["schemas"]["BillingUrl"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -8083,6 +8326,15 @@ export interface operations {
                     "application/json": components["schemas"]["BillingOverview"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -8144,7 +8396,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid form (the Plan page with the message); also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid form (the Plan page with the message); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8226,7 +8478,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8298,7 +8550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderWebhookReceipt"];
                 };
             };
-            /** @description invalid_signature: missing, wrong or older than 5 minutes (nothing changed) */
+            /** @description invalid_signature: missing, wrong or older than 5 minutes (nothing changed); also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8397,7 +8649,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid email (HTML); also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid email (HTML); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8515,7 +8767,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8608,7 +8860,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8807,7 +9059,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input; also invalid_request, invalid_json, unknown_field */
+            /** @description Invalid input; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9014,6 +9266,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked API key; also unauthorized */
             401: {
                 headers: {
@@ -9085,6 +9346,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description plan_feature (pro) */
             402: {
                 headers: {
@@ -9150,6 +9420,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown or tampered link (HTML); also not_found */
             404: {
                 headers: {
@@ -9200,7 +9479,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9341,7 +9620,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9429,7 +9708,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9520,7 +9799,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9705,6 +9984,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description session_required */
             403: {
                 headers: {
@@ -9819,7 +10107,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9951,7 +10239,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10083,7 +10371,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10216,7 +10504,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10348,7 +10636,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10418,7 +10706,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid JSON-RPC */
+            /** @description Invalid JSON-RPC; also unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10499,6 +10787,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
                 };
             };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description service_unavailable */
             503: {
                 headers: {
@@ -10526,6 +10823,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description service_unavailable */
@@ -10569,7 +10875,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_client_metadata; also invalid_request, invalid_json, unknown_field */
+            /** @description invalid_client_metadata; also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10698,7 +11004,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown app or redirect URI (HTML); also invalid_request, invalid_json, unknown_field */
+            /** @description Unknown app or redirect URI (HTML); also unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10768,7 +11074,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description invalid_grant, invalid_request, invalid_target, unsupported_grant_type; also invalid_json, unknown_field */
+            /** @description invalid_grant, invalid_request, invalid_target, unsupported_grant_type; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10838,7 +11144,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request; also invalid_json, unknown_field */
+            /** @description invalid_request; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10964,7 +11270,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11042,7 +11348,7 @@ export interface operations {
                     "application/json": components["schemas"]["GenerateResponse"];
                 };
             };
-            /** @description invalid_request (unknown or repeated networks); also invalid_json, unknown_field */
+            /** @description invalid_request (unknown or repeated networks); also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11138,7 +11444,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeekResponse"];
                 };
             };
-            /** @description invalid_request, invalid_start, no_free_slot; also invalid_json, unknown_field */
+            /** @description invalid_request, invalid_start, no_free_slot; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11246,7 +11552,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, empty_text; also invalid_json, unknown_field */
+            /** @description invalid_request, empty_text; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11331,7 +11637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateResponse"];
                 };
             };
-            /** @description invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached; also invalid_json, unknown_field */
+            /** @description invalid_request, caption_is_json, empty_text, invalid_run_at, scheduled_limit_reached; also unknown_field, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11502,7 +11808,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request, invalid_json, unknown_field */
+            /** @description unknown_field, invalid_request, invalid_json */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -33,7 +33,9 @@ export function middlewareResponses(r: RouteDef): Record<number, string[]> {
   if (r.auth === 'session') add(403, r.method === 'GET' || r.method === 'HEAD' ? 'session_required' : 'csrf_failed');
   if (r.rateLimit) add(429, 'rate_limited');
   if (r.params) add(404, 'not_found');
-  if (r.query) add(400, 'unknown_field');
+  // every route refuses a query parameter it does not take (one without a query schema takes none), and a JSON
+  // body with fields where it takes no body
+  add(400, 'unknown_field');
   if (r.body || r.rawBody) add(413, 'payload_too_large');
   if (r.body && !r.rawBody) {
     add(400, 'invalid_request');

@@ -49,11 +49,12 @@ export function matches(post: ListedPost, texts: readonly string[], q: ReadBackQ
 /**
  * Walks a newest-first listing page by page until the post is found, a post older than the window shows the window
  * is covered, or the listing ends (the whole history was seen): found / absent. A page that fails ends the walk as
- * `unreadable`; so does a window still not covered after MAX_PAGES.
+ * `unreadable`; so does a window still not covered after MAX_PAGES. `unordered`: the network documents no order for
+ * its listing, so an older post proves nothing and only the listing's end answers absent.
  */
 export async function scanListing(
   network: string, q: ReadBackQuery, texts: readonly string[], page: (cursor?: string) => Promise<ListingPage | ReadBackOutcome>,
-  opts: { title?: string; maxPages?: number } = {},
+  opts: { title?: string; maxPages?: number; unordered?: boolean } = {},
 ): Promise<ReadBackOutcome> {
   let cursor: string | undefined;
   for (let n = 0; n < (opts.maxPages ?? MAX_PAGES); n++) {
@@ -61,7 +62,7 @@ export async function scanListing(
     if ('state' in got) return got;
     const hit = got.posts.find((p) => matches(p, texts, q, opts.title));
     if (hit) return { state: 'found', id: hit.id, url: hit.url };
-    if (got.posts.some((p) => olderThanWindow(p.at, q)) || !got.next) return { state: 'absent' };
+    if ((!opts.unordered && got.posts.some((p) => olderThanWindow(p.at, q))) || !got.next) return { state: 'absent' };
     cursor = got.next;
   }
   return { state: 'unreadable', reason: `${network}: the ${opts.maxPages ?? MAX_PAGES} newest pages of the account's posts do not reach back to the time the post was sent` };

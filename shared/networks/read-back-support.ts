@@ -24,9 +24,7 @@ export const READ_BACK: Record<PlatformName, boolean> = {
   facebook: true,
   instagram: true,
   x: true,
-  // not built yet for these three (their APIs can list the account's posts: GET /{user}/threads, GET /v5/pins,
-  // localPosts.list); until then a post whose worker died after sending stays unknown
-  threads: false,
-  pinterest: false,
-  google_business: false,
+  threads: true,
+  pinterest: true,
+  google_business: true,
 };

@@ -66,6 +66,8 @@ describe('Plan page billing in a browser', () => {
     expect(answer.status()).toBe(303);
     expect(attempt.url()).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
     expect(attempt.failure()?.errorText).toBe('net::ERR_NAME_NOT_RESOLVED');
+    // Chrome then commits its error page: wait for it, or it interrupts the next goto ("navigation interrupted")
+    await page.waitForURL((u) => u.href.startsWith('chrome-error://'), { waitUntil: 'commit' });
     expect(blockedByCsp).toEqual([]);
     const form = formOf(fake.calls('/v1/checkout/sessions').at(-1)!);
     expect(form['line_items[0][price]']).toBe(TEST_PRICES.STRIPE_PRICE_AGENCY_YEAR);

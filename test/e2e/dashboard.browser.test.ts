@@ -62,11 +62,14 @@ describe('the dashboard in a browser', () => {
     await checked('sign-in');
     await page.getByLabel('Email address').fill(EMAIL);
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    // the form's answer has loaded before anything reads the page or navigates again
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await expect(page.locator('h1').textContent()).resolves.toBe('Check your email');
     await checked('check-email');
     await page.goto(await outboxLink(EMAIL, 'sign-in'));
     await checked('sign-in-link');
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/dashboard/sign-in'));
     expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/dashboard/plan?plan=agency');
     expect(await page.locator('section#billing').count()).toBe(1);
     const cookie = (await browser.cookies()).find((c) => c.name === 'session')!;

@@ -54,9 +54,12 @@ it('edits and deletes a published post from its page, one result per network, ke
   await page.goto(`${rt.url}/dashboard/sign-in`);
   await page.getByLabel('Email address').fill(EMAIL);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  // each form's navigation has committed before the next goto (a goto racing it fails "navigation interrupted")
+  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
   const mails = JSON.parse((await client(rt.url)('GET', '/dev/outbox')).text) as Array<{ to: string; subject: string; links: string[] }>;
   await page.goto(mails.filter((m) => m.to === EMAIL && m.subject.includes('sign-in')).at(-1)!.links[0]);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/dashboard/sign-in'));
 
   await page.goto(`${rt.url}/dashboard/posts/${postId}`);
   await expect(page.getByRole('heading', { name: 'Edit or delete' }).count()).resolves.toBe(1);

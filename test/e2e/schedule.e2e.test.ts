@@ -66,7 +66,10 @@ describe('scheduling through the local runtime', () => {
   });
 
   it('the HTTP surface: validation codes, bulk CSV, list filters, PATCH, DELETE and recurring', async () => {
-    rt = await startRuntime(env());
+    // the runtime's clock is set to 1 June 2026, so the 2030 dates below are ahead of it whatever the real date
+    const clock = new OffsetClock();
+    clock.ms = Date.UTC(2026, 5, 1, 12, 0, 0);
+    rt = await startRuntime(env(), undefined, { clock });
     const key = await signupThroughApi(rt.url, 'bulk@example.com', 'pro');
     const api = client(rt.url, key);
     expect((await api('POST', '/api/connect', { platform: 'discord', credentials: { webhook_url: discord.webhookUrl } })).status).toBe(200);

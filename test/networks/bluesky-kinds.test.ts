@@ -4,25 +4,33 @@ import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { BlueskyVideoFake } from '../../infra/local/sandbox/bluesky-video';
 import { buildMp4 } from '../support/mp4';
 import { ctxWithSleeps, testContext } from './context';
+import { atprotoCid } from '../../infra/local/sandbox/atproto-cid';
+import { atprotoViolations } from '../contracts/atproto';
+import { watchContract } from '../contracts/watch';
 
 /** Bluesky post kinds of issue 15: video (upload service + job), alt text, quote posts, replies, link cards. */
 
 const pds = new BlueskyFake();
 const videos = new BlueskyVideoFake();
+// every record the adapter writes is checked against the atproto lexicons
+const contract = watchContract(pds.server, atprotoViolations);
 const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], idempotency_key: 'k1', ...over });
 const adapterWith = (opts: { pollIntervalMs?: number; reserveMs?: number } = {}): NetworkAdapter =>
   createBlueskyAdapter({ apiBase: pds.url, videoBase: videos.url, pollIntervalMs: 100, reserveMs: 100, ...opts });
 const record = (i = 0) => (pds.calls('com.atproto.repo.createRecord')[i].json as { record: Record<string, unknown> }).record;
-const blob = (n: number, type: string, size: number) => ({ $type: 'blob', ref: { $link: `bafkblob${n}` }, mimeType: type, size });
+const blob = (n: number, type: string, size: number) => ({ $type: 'blob', ref: { $link: BlueskyFake.blobCid(n) }, mimeType: type, size });
 
+const targetCid = atprotoCid('dag-cbor', 'target');
+const rootRef = { uri: 'at://did:plc:carol/app.bsky.feed.post/root1', cid: atprotoCid('dag-cbor', 'root') };
 const target = {
-  uri: 'at://did:plc:bob/app.bsky.feed.post/3l6ove', cid: 'bafytarget',
-  record: { $type: 'app.bsky.feed.post', text: 'a reply', reply: { root: { uri: 'at://did:plc:carol/app.bsky.feed.post/root1', cid: 'bafyroot' }, parent: { uri: 'at://did:plc:carol/app.bsky.feed.post/root1', cid: 'bafyroot' } } },
+  uri: 'at://did:plc:bob/app.bsky.feed.post/3l6ove', cid: targetCid,
+  record: { $type: 'app.bsky.feed.post', text: 'a reply', reply: { root: rootRef, parent: rootRef } },
 };
 
 beforeAll(async () => { await pds.start(); await videos.start(); });
 afterAll(async () => { await pds.stop(); await videos.stop(); });
+afterEach(() => expect(contract.take()).toEqual([]));
 beforeEach(() => {
   pds.reset();
   videos.reset();
@@ -154,14 +162,14 @@ describe('quote posts and replies', () => {
     const [lookup] = pds.calls('app.bsky.feed.getPosts');
     expect(lookup.headers.authorization).toBe('Bearer access-jwt-1');
     expect(lookup.url.searchParams.get('uris')).toBe(target.uri);
-    expect(record().embed).toEqual({ $type: 'app.bsky.embed.record', record: { uri: target.uri, cid: 'bafytarget' } });
+    expect(record().embed).toEqual({ $type: 'app.bsky.embed.record', record: { uri: target.uri, cid: targetCid } });
   });
 
   it('quote with an image → app.bsky.embed.recordWithMedia', async () => {
     pds.media.set('a.png', { type: 'image/png', bytes: Buffer.alloc(50, 1) });
     await adapterWith().publish(content({ media: [{ url: pds.mediaUrl('a.png'), kind: 'image', alt: 'x' }], options: { quote: target.uri } }), testContext(creds).ctx);
     expect(record().embed).toEqual({
-      $type: 'app.bsky.embed.recordWithMedia', record: { record: { uri: target.uri, cid: 'bafytarget' } },
+      $type: 'app.bsky.embed.recordWithMedia', record: { record: { uri: target.uri, cid: targetCid } },
       media: { $type: 'app.bsky.embed.images', images: [{ image: blob(1, 'image/png', 50), alt: 'x' }] },
     });
   });
@@ -169,9 +177,9 @@ describe('quote posts and replies', () => {
   it('reply_to → reply {root: the thread root, parent: the post}; thread entries continue under the same root', async () => {
     const out = await adapterWith().publish(content({ text: 'agreed', thread: ['and more'], options: { reply_to: target.uri } }), testContext(creds).ctx);
     expect(out).toMatchObject({ ok: true, thread_ids: ['at://did:plc:alice/app.bsky.feed.post/rkey2'] });
-    const root = { uri: 'at://did:plc:carol/app.bsky.feed.post/root1', cid: 'bafyroot' };
-    expect(record(0).reply).toEqual({ root, parent: { uri: target.uri, cid: 'bafytarget' } });
-    expect(record(1).reply).toEqual({ root, parent: { uri: 'at://did:plc:alice/app.bsky.feed.post/rkey1', cid: 'bafycid1' } });
+    const root = rootRef;
+    expect(record(0).reply).toEqual({ root, parent: { uri: target.uri, cid: targetCid } });
+    expect(record(1).reply).toEqual({ root, parent: { uri: 'at://did:plc:alice/app.bsky.feed.post/rkey1', cid: BlueskyFake.recordCid(1) } });
   });
 
   it('a post that cannot be found → rejected naming it; nothing is posted', async () => {

@@ -3,8 +3,13 @@ import { findSpans } from '../../shared/networks/bluesky/facets';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { expireOnHang, testContext } from './context';
+import { ManualClock } from '../support/clock';
+import { atprotoViolations } from '../contracts/atproto';
+import { watchContract } from '../contracts/watch';
 
 const fake = new BlueskyFake();
+// every XRPC body the adapter sends is checked against the atproto lexicons
+const contract = watchContract(fake.server, atprotoViolations);
 let adapter: NetworkAdapter;
 const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], idempotency_key: 'k1', ...over });
@@ -12,6 +17,7 @@ const png = (size: number) => Buffer.alloc(size, 7);
 
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
+afterEach(() => expect(contract.take()).toEqual([]));
 // one adapter per test, as one per Lambda instance: each starts without cached sessions
 beforeEach(() => { fake.reset(); adapter = createBlueskyAdapter({ apiBase: `${fake.url}/` }); });
 
@@ -136,8 +142,8 @@ describe('publish', () => {
     expect(record.embed).toEqual({
       $type: 'app.bsky.embed.images',
       images: [
-        { image: { $type: 'blob', ref: { $link: 'bafkblob1' }, mimeType: 'image/png', size: 1000 }, alt: '' },
-        { image: { $type: 'blob', ref: { $link: 'bafkblob2' }, mimeType: 'image/jpeg', size: 1_000_000 }, alt: '' },
+        { image: { $type: 'blob', ref: { $link: BlueskyFake.blobCid(1) }, mimeType: 'image/png', size: 1000 }, alt: '' },
+        { image: { $type: 'blob', ref: { $link: BlueskyFake.blobCid(2) }, mimeType: 'image/jpeg', size: 1_000_000 }, alt: '' },
       ],
     });
   });
@@ -163,7 +169,7 @@ describe('publish', () => {
       comment_id: 'at://did:plc:alice/app.bsky.feed.post/rkey4',
     });
     const records = fake.calls('com.atproto.repo.createRecord').map((r) => (r.json as { record: { text: string; reply?: unknown } }).record);
-    const ref = (n: number) => ({ uri: `at://did:plc:alice/app.bsky.feed.post/rkey${n}`, cid: `bafycid${n}` });
+    const ref = (n: number) => ({ uri: `at://did:plc:alice/app.bsky.feed.post/rkey${n}`, cid: BlueskyFake.recordCid(n) });
     expect(records.map((r) => [r.text, r.reply])).toEqual([
       ['one', undefined],
       ['two', { root: ref(1), parent: ref(1) }],
@@ -176,7 +182,7 @@ describe('publish', () => {
   it('a failing thread entry keeps the published first post', async () => {
     let n = 0;
     fake.override('com.atproto.repo.createRecord', () => (++n === 1
-      ? { status: 200, body: { uri: 'at://did:plc:alice/app.bsky.feed.post/first', cid: 'c1' } }
+      ? { status: 200, body: { uri: 'at://did:plc:alice/app.bsky.feed.post/first', cid: BlueskyFake.recordCid(1) } }
       : { status: 500, body: { error: 'InternalServerError', message: 'boom' } }));
     const out = await adapter.publish(content({ thread: ['two', 'three'] }), testContext(creds).ctx);
     expect(out).toEqual({ ok: true, status: 'published', id: 'at://did:plc:alice/app.bsky.feed.post/first', url: 'https://bsky.app/profile/alice.test/post/first' });
@@ -191,17 +197,17 @@ describe('publish', () => {
   });
 
   it('429 RateLimitExceeded → rate_limited until ratelimit-reset', async () => {
-    const reset = Math.floor(Date.now() / 1000) + 120;
+    const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
+    const reset = clock.now() / 1000 + 120;
     fake.override('com.atproto.repo.createRecord', {
       status: 429,
       headers: { 'ratelimit-limit': '5000', 'ratelimit-remaining': '0', 'ratelimit-reset': String(reset), 'ratelimit-policy': '5000;w=3600' },
       body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
     });
-    const out = await adapter.publish(content(), testContext(creds).ctx);
+    const out = await adapter.publish(content(), testContext(creds, { clock }).ctx);
     expect(out).toMatchObject({ ok: false, kind: 'rate_limited' });
     if (out.ok || out.kind !== 'rate_limited') throw new Error('expected rate_limited');
-    expect(out.retry_after).toBeGreaterThanOrEqual(119);
-    expect(out.retry_after).toBeLessThanOrEqual(121);
+    expect(out.retry_after).toBe(120);
   });
 
   it('ExpiredToken → reauth', async () => {
@@ -257,7 +263,7 @@ describe('sessions', () => {
     let refused = 0;
     fake.override('com.atproto.repo.createRecord', () => {
       if (refused++ === 0) return { status: 400, body: { error: 'ExpiredToken', message: 'Token has expired' } };
-      return { status: 200, body: { uri: 'at://did:plc:alice/app.bsky.feed.post/rkey9', cid: 'bafycid9' } };
+      return { status: 200, body: { uri: 'at://did:plc:alice/app.bsky.feed.post/rkey9', cid: BlueskyFake.recordCid(9) } };
     });
     const again = testContext(creds).ctx;
     expect(await adapter.publish(content({ text: 'second' }), again)).toMatchObject({ ok: true, id: 'at://did:plc:alice/app.bsky.feed.post/rkey9' });

@@ -3,6 +3,7 @@ import { statusLength } from '../../shared/networks/mastodon/rules';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { ctxWithSleeps, expireOnHang, testContext } from './context';
+import { ManualClock } from '../support/clock';
 
 const fake = new MastodonFake();
 const adapter: NetworkAdapter = createMastodonAdapter({ pollIntervalMs: 50 });
@@ -163,14 +164,14 @@ describe('publish', () => {
   });
 
   it('429 → rate_limited until X-RateLimit-Reset (an ISO timestamp)', async () => {
-    const reset = new Date(Date.now() + 90_000).toISOString();
+    const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
+    const reset = new Date(clock.now() + 90_000).toISOString();
     fake.override('POST /api/v1/statuses', {
       status: 429, headers: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, body: { error: 'Too many requests' },
     });
-    const out = await adapter.publish(content(), testContext(creds).ctx);
+    const out = await adapter.publish(content(), testContext(creds, { clock }).ctx);
     if (out.ok || out.kind !== 'rate_limited') throw new Error(`expected rate_limited, got ${JSON.stringify(out)}`);
-    expect(out.retry_after).toBeGreaterThanOrEqual(89);
-    expect(out.retry_after).toBeLessThanOrEqual(91);
+    expect(out.retry_after).toBe(90);
   });
 
   it('a revoked token (401) or missing scope (403) → reauth', async () => {

@@ -7,6 +7,8 @@ import type { RecordedRequest } from '../../infra/local/sandbox/server';
 import { PinterestFake } from '../../infra/local/sandbox/pinterest';
 import { serveMedia } from '../../infra/local/sandbox/oauth-authority';
 import { testContext } from './context';
+import { pinterestApiViolations } from '../contracts/pinterest-openapi';
+import { watchContract } from '../contracts/watch';
 import { oauthApp } from './oauth-support';
 
 /**
@@ -15,6 +17,8 @@ import { oauthApp } from './oauth-support';
  * pin, each with the exact requests the adapter sends.
  */
 const fake = new PinterestFake();
+// every request the adapter sends to Pinterest's API is checked against Pinterest's published OpenAPI document
+const contract = watchContract(fake.server, pinterestApiViolations, { answers: true });
 const files = new Map([['clip.mp4', { type: 'video/mp4', bytes: Buffer.concat([Buffer.from('000000186674797069736f6d', 'hex'), Buffer.alloc(2048, 3)]) }]]);
 let provider: ReturnType<typeof createPinterestProvider>;
 let adapter: ReturnType<typeof createPinterestAdapter>;
@@ -33,6 +37,7 @@ beforeAll(async () => {
   app = oauthApp(fake, 'pinterest');
 });
 afterAll(() => fake.stop());
+afterEach(() => expect(contract.take()).toEqual([]));
 beforeEach(() => {
   fake.reset();
   creds = { access_token: fake.token, username: fake.username, board_id: '549755885175', board_name: 'Cakes' };

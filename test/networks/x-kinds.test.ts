@@ -1,12 +1,16 @@
 import { createXAdapter } from '../../shared/networks/x';
 import type { PublishContent } from '../../shared/ports/networks';
 import { XFake } from '../../infra/local/sandbox/x';
+import { watchContract } from '../contracts/watch';
+import { xApiViolations } from '../contracts/x-openapi';
 import { buildMp4 } from '../support/mp4';
 import { testContext } from './context';
 
 /** X post kinds of issue 15: alt text (media metadata), polls, quote posts, replies, video fitness. */
 
 const fake = new XFake();
+// every request the adapter sends to X is checked against X's published OpenAPI document
+const contract = watchContract(fake.server, xApiViolations);
 let adapter: ReturnType<typeof createXAdapter>;
 let creds: Record<string, string>;
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], idempotency_key: 'post-1:x', ...over });
@@ -18,6 +22,7 @@ beforeAll(async () => {
   creds = { access_token: fake.token, user_id: fake.user.id, username: fake.user.username };
 });
 afterAll(() => fake.stop());
+afterEach(() => expect(contract.take()).toEqual([]));
 beforeEach(() => fake.reset());
 
 describe('alt text', () => {

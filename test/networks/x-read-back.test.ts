@@ -1,10 +1,14 @@
 import { createXAdapter } from '../../shared/networks/x';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
 import { XFake } from '../../infra/local/sandbox/x';
+import { watchContract } from '../contracts/watch';
+import { xApiViolations } from '../contracts/x-openapi';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 
 const fake = new XFake();
+// every request the adapter sends to X is checked against X's published OpenAPI document
+const contract = watchContract(fake.server, xApiViolations);
 let adapter: ReturnType<typeof createXAdapter>;
 let creds: Record<string, string>;
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
@@ -23,6 +27,7 @@ beforeAll(async () => {
   fake.now = () => clock.now();
 });
 afterAll(() => fake.stop());
+afterEach(() => expect(contract.take()).toEqual([]));
 beforeEach(() => { fake.reset(); clock.ms = T0; });
 
 it('finds the post a worker sent in the user timeline: t.co links, the media link and &amp; undone; bearer token', async () => {

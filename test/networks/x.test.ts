@@ -3,11 +3,16 @@ import { createXAdapter, createXProvider, weightedLength } from '../../shared/ne
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
 import { XFake } from '../../infra/local/sandbox/x';
+import { watchContract } from '../contracts/watch';
+import { xApiViolations } from '../contracts/x-openapi';
 import { ctxWithSleeps, expireOnHang, testContext } from './context';
+import { ManualClock } from '../support/clock';
 import { oauthApp, signInThrough } from './oauth-support';
 
 const KIB = 1024;
 const fake = new XFake();
+// every request the adapter sends to X is checked against X's published OpenAPI document
+const contract = watchContract(fake.server, xApiViolations);
 let provider: ReturnType<typeof createXProvider>;
 let adapter: ReturnType<typeof createXAdapter>;
 let app: OAuthApp;
@@ -25,6 +30,7 @@ beforeAll(async () => {
   creds = { access_token: fake.token, user_id: fake.user.id, username: fake.user.username };
 });
 afterAll(() => fake.stop());
+afterEach(() => expect(contract.take()).toEqual([]));
 beforeEach(() => fake.reset());
 
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-x', pkce: { challenge, verifier } });
@@ -204,20 +210,19 @@ describe('adapter: publish', () => {
   });
 
   it('429 → rate_limited until x-rate-limit-reset, or the 24-hour reset when that window is used up', async () => {
-    const now = Math.floor(Date.now() / 1000);
+    const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
+    const now = clock.now() / 1000;
     fake.failNext('POST /2/tweets', { ...XFake.problem(429, 'Too Many Requests', 'Too Many Requests'), headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(now + 300) } });
-    const out = await adapter.publish(content(), testContext(creds).ctx);
+    const out = await adapter.publish(content(), testContext(creds, { clock }).ctx);
     if (out.ok || out.kind !== 'rate_limited') throw new Error(`expected rate_limited, got ${JSON.stringify(out)}`);
-    expect(out.retry_after).toBeGreaterThanOrEqual(298);
-    expect(out.retry_after).toBeLessThanOrEqual(301);
+    expect(out.retry_after).toBe(300);
     fake.failNext('POST /2/tweets', {
       ...XFake.problem(429, 'Too Many Requests', 'Too Many Requests'),
       headers: { 'x-rate-limit-reset': String(now + 300), 'x-user-limit-24hour-remaining': '0', 'x-user-limit-24hour-reset': String(now + 20_000) },
     });
-    const daily = await adapter.publish(content(), testContext(creds).ctx);
+    const daily = await adapter.publish(content(), testContext(creds, { clock }).ctx);
     if (daily.ok || daily.kind !== 'rate_limited') throw new Error(`expected rate_limited, got ${JSON.stringify(daily)}`);
-    expect(daily.retry_after).toBeGreaterThanOrEqual(19_998);
-    expect(daily.retry_after).toBeLessThanOrEqual(20_001);
+    expect(daily.retry_after).toBe(20_000);
   });
 
   it('duplicate content (403) and the monthly usage cap → rejected with a clear message', async () => {

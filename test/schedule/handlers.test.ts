@@ -92,10 +92,21 @@ describe('scheduling handlers (API Gateway v2 events)', () => {
     expect(del.body).toMatchObject({ status: 'canceled' });
   });
 
-  it('the dispatcher refuses malformed scheduling input and ignores the sample ids it does not know', async () => {
-    await expect(dispatcher({ kind: 'scheduled', schedule_id: 'sch_nope' })).resolves.toBeUndefined();
-    await expect(dispatcher({ kind: 'recurring', recurring_id: 'rec_01M8064SQJKQ31WMRSDYREHSPA' })).resolves.toBeUndefined();
-    await expect(dispatcher(sample('scheduler/scheduled.json'))).resolves.toBeUndefined();
-    await expect(dispatcher(sample('scheduler/recurring.json'))).resolves.toBeUndefined();
+  it('the dispatcher refuses malformed scheduling input and ignores the sample ids it does not know: nothing is sent or changed', async () => {
+    await w.queue.drain();
+    const telegramBefore = w.telegramSends();
+    const discordBefore = w.discord.requests.length;
+    const listBefore = (await call(getSchedules, authed('http/get-schedules.json'))).body;
+    const inputs: unknown[] = [
+      { kind: 'scheduled', schedule_id: 'sch_nope' }, { kind: 'recurring', recurring_id: 'rec_01M8064SQJKQ31WMRSDYREHSPA' },
+      sample('scheduler/scheduled.json'), sample('scheduler/recurring.json'),
+      { kind: 'no_such_kind' }, { kind: 'scheduled' }, 'not an object', null,
+    ];
+    // a timer's input is never worth a retry: each is dropped without throwing (EventBridge Scheduler would retry a throw)
+    for (const input of inputs) await expect(dispatcher(input)).resolves.toBeUndefined();
+    await w.queue.drain();
+    expect(w.telegramSends()).toBe(telegramBefore);
+    expect(w.discord.requests).toHaveLength(discordBefore);
+    expect((await call(getSchedules, authed('http/get-schedules.json'))).body).toEqual(listBefore);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startLocalRuntime, type LocalOptions, type LocalRuntime } from '../../infra/local/runtime';
+import { responseViolation } from './response-contract';
 
 /** Starts the whole local runtime on a random port with a fresh data dir (`opts`: a test clock, manual timers). */
 export async function startRuntime(env: Record<string, string> = {}, dataDir?: string, opts: Pick<LocalOptions, 'clock' | 'manualTimers'> = {}): Promise<LocalRuntime> {
@@ -9,7 +10,11 @@ export async function startRuntime(env: Record<string, string> = {}, dataDir?: s
   return startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, ...opts });
 }
 
-/** A tiny JSON client for the runtime. */
+/**
+ * A tiny JSON client for the runtime. Every answer is checked against its route's declared responses (status and
+ * body schema, the ones the OpenAPI document is made from): a mismatch throws, so the document cannot drift from
+ * what the handlers return.
+ */
 export function client(base: string, apiKey?: string) {
   return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(base + path, {
@@ -18,6 +23,8 @@ export function client(base: string, apiKey?: string) {
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
+    const violation = responseViolation(method, path, res.status, res.headers.get('content-type'), text);
+    if (violation) throw new Error(violation);
     let json: Record<string, unknown> = {};
     try { json = text ? JSON.parse(text) : {}; } catch { /* html */ }
     return { status: res.status, body: json, text, headers: res.headers };

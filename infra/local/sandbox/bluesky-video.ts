@@ -1,3 +1,4 @@
+import { atprotoCid } from './atproto-cid';
 import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 /**
@@ -30,7 +31,7 @@ export class BlueskyVideoFake extends NetworkSimulator {
   }
 
   static blob(jobId: string, size: number) {
-    return { $type: 'blob', ref: { $link: `bafkvideo-${jobId}` }, mimeType: 'video/mp4', size };
+    return { $type: 'blob', ref: { $link: atprotoCid('raw', `video-${jobId}`) }, mimeType: 'video/mp4', size };
   }
 
   private readonly sizes = new Map<string, number>();

@@ -1,3 +1,4 @@
+import { atprotoCid } from './atproto-cid';
 import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 /**
@@ -23,6 +24,10 @@ export class BlueskyFake extends NetworkSimulator {
   private records = 0;
   private blobs = 0;
 
+
+  /** The CID of the nth blob uploadBlob stores, and of the nth record createRecord writes (counted from 1). */
+  static blobCid(n: number): string { return atprotoCid('raw', `blob${n}`); }
+  static recordCid(n: number): string { return atprotoCid('dag-cbor', `record${n}`); }
 
   override reset(): void {
     super.reset();
@@ -69,7 +74,7 @@ export class BlueskyFake extends NetworkSimulator {
         this.blobs++;
         return {
           status: 200,
-          body: { blob: { $type: 'blob', ref: { $link: `bafkblob${this.blobs}` }, mimeType: req.headers['content-type'], size: req.body.length } },
+          body: { blob: { $type: 'blob', ref: { $link: BlueskyFake.blobCid(this.blobs) }, mimeType: req.headers['content-type'], size: req.body.length } },
         };
       case 'com.atproto.identity.resolveHandle': {
         const did = this.dids.get(req.url.searchParams.get('handle') ?? '');
@@ -89,7 +94,7 @@ export class BlueskyFake extends NetworkSimulator {
       case 'com.atproto.repo.createRecord': {
         if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
         this.records++;
-        const created = { uri: `at://did:plc:alice/app.bsky.feed.post/rkey${this.records}`, cid: `bafycid${this.records}` };
+        const created = { uri: `at://did:plc:alice/app.bsky.feed.post/rkey${this.records}`, cid: BlueskyFake.recordCid(this.records) };
         const record = (req.json as { record?: { text?: string; createdAt?: string } } | undefined)?.record;
         this.feed.unshift({ ...created, text: record?.text ?? '', createdAt: record?.createdAt ?? new Date().toISOString() });
         this.created.add(`rkey${this.records}`);
@@ -113,7 +118,7 @@ export class BlueskyFake extends NetworkSimulator {
         this.created.delete(body.rkey);
         const inFeed = this.feed.findIndex((p) => p.uri.endsWith(`/${body.rkey}`));
         if (inFeed >= 0) this.feed.splice(inFeed, 1);
-        return { status: 200, body: { commit: { cid: `bafycommit${this.records}`, rev: `rev${this.records}` } } };
+        return { status: 200, body: { commit: { cid: atprotoCid('dag-cbor', `commit${this.records}`), rev: `rev${this.records}` } } };
       }
       default:
         return { status: 501, body: { error: 'MethodNotImplemented', message: `no ${nsid}` } };

@@ -1,7 +1,7 @@
 import type { FakeReply, RecordedRequest } from './server';
 import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
 
-export interface LocalPost { name: string; body: Record<string, unknown> }
+export interface LocalPost { name: string; body: Record<string, unknown>; createTime?: string; searchUrl?: string }
 
 const ACTIONS = ['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'CALL'];
 
@@ -12,8 +12,9 @@ const ACTIONS = ['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'CALL'];
  * Information; readMask required); `POST /v4/accounts/{a}/locations/{l}/localPosts` checked as the LocalPost
  * reference says: topicType STANDARD | EVENT | OFFER, EVENT and OFFER need event {title, schedule {startDate,
  * endDate}}, callToAction {actionType, url} (url unless CALL; none on an OFFER), media [{mediaFormat: PHOTO,
- * sourceUrl}], summary ≤ 1,500 → the LocalPost with name, state LIVE and searchUrl. Errors as `{error: {code,
- * message, status}}`.
+ * sourceUrl}], summary ≤ 1,500 → the LocalPost with name, state LIVE, createTime and searchUrl;
+ * `GET /v4/accounts/{a}/locations/{l}/localPosts?pageSize&pageToken` (localPosts.list: {localPosts, nextPageToken},
+ * pageSize 20 by default, 1–100; {} for a location without posts). Errors as `{error: {code, message, status}}`.
  */
 export class GoogleBusinessFake extends OAuthFake {
   readonly oauth = new OAuthAuthority({ prefix: 'gbp', clientId: 'gbp-client.apps.googleusercontent.com', clientSecret: 'gbp-secret', standingToken: 'gbp-good-token' });
@@ -22,6 +23,8 @@ export class GoogleBusinessFake extends OAuthFake {
     'accounts/1100': [{ name: 'locations/2201', title: 'Acme Bakery Kreuzberg' }, { name: 'locations/2202', title: 'Acme Bakery Mitte' }],
   };
   readonly posts: LocalPost[] = [];
+  /** The fake's clock for createTime (a test sets its manual clock). */
+  now: () => number = Date.now;
 
   get token(): string { return this.oauth.standingToken!; }
 
@@ -60,6 +63,7 @@ export class GoogleBusinessFake extends OAuthFake {
     }
     const post = /^\/v4\/accounts\/(\d+)\/locations\/(\d+)\/localPosts$/.exec(req.path);
     if (req.method === 'POST' && post) return this.createPost(post[1], post[2], (req.json ?? {}) as Record<string, unknown>);
+    if (req.method === 'GET' && post) return this.listPosts(post[1], post[2], req.url.searchParams);
     return GoogleBusinessFake.error(404, 'NOT_FOUND', 'Requested entity was not found.');
   }
 
@@ -80,7 +84,24 @@ export class GoogleBusinessFake extends OAuthFake {
     const media = b.media as Array<{ mediaFormat?: string; sourceUrl?: string }> | undefined;
     if (media && (media.length !== 1 || media[0].mediaFormat !== 'PHOTO' || !media[0].sourceUrl)) return bad('media');
     const name = `accounts/${account}/locations/${location}/localPosts/${++this.n}`;
-    this.posts.push({ name, body: b });
-    return { body: { ...b, name, state: 'LIVE', createTime: '2026-11-27T05:00:00Z', searchUrl: `https://local.google.com/place?id=${location}&use=posts&lpsid=${this.n}` } };
+    const post: LocalPost = { name, body: b, createTime: new Date(this.now()).toISOString(), searchUrl: `https://local.google.com/place?id=${location}&use=posts&lpsid=${this.n}` };
+    this.posts.push(post);
+    return { body: this.postView(post) };
+  }
+
+  private postView(p: LocalPost): Record<string, unknown> {
+    return { ...p.body, name: p.name, state: 'LIVE', createTime: p.createTime, updateTime: p.createTime, searchUrl: p.searchUrl };
+  }
+
+  /** localPosts.list: the location's posts, newest first, `pageSize` a page from `pageToken` on. */
+  private listPosts(account: string, location: string, q: URLSearchParams): FakeReply {
+    if (!(this.locations[`accounts/${account}`] ?? []).some((l) => l.name === `locations/${location}`)) return GoogleBusinessFake.error(404, 'NOT_FOUND', 'Requested entity was not found.');
+    const size = q.get('pageSize') === null ? 20 : Number(q.get('pageSize'));
+    if (!Number.isInteger(size) || size < 1 || size > 100) return GoogleBusinessFake.error(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: page_size.');
+    const mine = this.posts.filter((p) => p.name.startsWith(`accounts/${account}/locations/${location}/`)).reverse();
+    const from = Number(q.get('pageToken') ?? 0);
+    const page = mine.slice(from, from + size).map((p) => this.postView(p));
+    const more = from + size < mine.length;
+    return { body: { ...(page.length ? { localPosts: page } : {}), ...(more ? { nextPageToken: String(from + size) } : {}) } };
   }
 }

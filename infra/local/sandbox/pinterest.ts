@@ -2,7 +2,7 @@ import type { FakeReply, RecordedRequest } from './server';
 import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
 
 interface Upload { id: string; uploaded: boolean; polls: number; failed: boolean }
-export interface Pin { id: string; body: Record<string, unknown> }
+export interface Pin { id: string; body: Record<string, unknown>; created_at?: string }
 
 /**
  * A loopback Pinterest (API v5 paths, the authorize page at /oauth/), after developers.pinterest.com/docs/api/v5:
@@ -12,7 +12,9 @@ export interface Pin { id: string; body: Record<string, unknown> }
  * upload_parameters}; `POST /upload` (the "S3" form: every upload parameter, then `file`) → 204;
  * `GET /v5/media/{id}` (registered → processing for `mediaPolls` reads → succeeded, or failed with `failNextVideo`);
  * `POST /v5/pins` (board must be the user's, media_source image_url {url} or video_id {media_id} of a succeeded
- * upload, title ≤ 100, description ≤ 500, alt_text ≤ 500) → 201 the Pin. Errors as Pinterest's `{code, message}`.
+ * upload, title ≤ 100, description ≤ 500, alt_text ≤ 500) → 201 the Pin; `GET /v5/boards/{board_id}/pins?page_size&bookmark`
+ * (the board's Pins, {items, bookmark}; page_size 25 by default, 1–250). Times as the reference's examples:
+ * 2020-01-01T20:10:40-00:00. Errors as Pinterest's `{code, message}`.
  */
 export class PinterestFake extends OAuthFake {
   readonly oauth = new OAuthAuthority({ prefix: 'pin', clientId: '1484362', clientSecret: 'pinterest-app-secret', scopeSeparator: ',', standingToken: 'pina_good-token' });
@@ -23,6 +25,8 @@ export class PinterestFake extends OAuthFake {
   failNextVideo = false;
   readonly uploads = new Map<string, Upload>();
   readonly pins: Pin[] = [];
+  /** The fake's clock for created_at (a test sets its manual clock). */
+  now: () => number = Date.now;
 
   get token(): string { return this.oauth.standingToken!; }
 
@@ -65,6 +69,8 @@ export class PinterestFake extends OAuthFake {
       return { body: { media_id: u.id, media_type: 'video', status } };
     }
     if (key === 'POST /v5/pins') return this.createPin(req);
+    const boardPins = /^\/v5\/boards\/(\d+)\/pins$/.exec(req.path)?.[1];
+    if (req.method === 'GET' && boardPins) return this.listPins(boardPins, req.url.searchParams);
     return PinterestFake.error(404, 404, 'Not found.');
   }
 
@@ -106,7 +112,24 @@ export class PinterestFake extends OAuthFake {
       return PinterestFake.error(400, 1, 'Invalid parameters: media_source.source_type.');
     }
     const id = String(813_000_000_000_000 + ++this.n);
-    this.pins.push({ id, body: b });
-    return { status: 201, body: { id, created_at: '2026-11-27T05:00:00', board_id: b.board_id, title: b.title ?? '', description: b.description ?? '', link: b.link ?? null } };
+    const created = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, '-00:00');
+    this.pins.push({ id, body: b, created_at: created });
+    return { status: 201, body: this.pinView({ id, body: b, created_at: created }) };
+  }
+
+  private pinView(p: Pin): Record<string, unknown> {
+    const b = p.body;
+    return { id: p.id, created_at: p.created_at, board_id: b.board_id, title: b.title ?? null, description: b.description ?? null, link: b.link ?? null, alt_text: b.alt_text ?? null };
+  }
+
+  /** The board's Pins, newest first, a page of `page_size` from the `bookmark` on. */
+  private listPins(board: string, q: URLSearchParams): FakeReply {
+    if (!this.boards.some((x) => x.id === board)) return PinterestFake.error(404, 404, 'Board not found.');
+    const size = q.get('page_size') === null ? 25 : Number(q.get('page_size'));
+    if (!Number.isInteger(size) || size < 1 || size > 250) return PinterestFake.error(400, 1, 'Invalid parameters: page_size must be between 1 and 250.');
+    const all = this.pins.filter((p) => p.body.board_id === board).reverse();
+    const from = Number(q.get('bookmark') ?? 0);
+    const more = from + size < all.length;
+    return { body: { items: all.slice(from, from + size).map((p) => this.pinView(p)), bookmark: more ? String(from + size) : null } };
   }
 }

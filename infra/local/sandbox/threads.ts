@@ -14,7 +14,10 @@ interface Container { id: string; params: Record<string, string>; polls: number;
  * containers stay IN_PROGRESS for `containerPolls` status reads; `GET /{container}?fields=status,error_message`;
  * `POST /{user}/threads_publish {creation_id}` (a container not FINISHED → error 24 / 4279009; the quota counted);
  * `GET /{user}/threads_publishing_limit` → {data: [{quota_usage, config: {quota_total: 250, quota_duration: 86400}}]};
- * `GET /{media}?fields=permalink`; `GET /me`. `failNext("POST /{user}/threads", reply)` plays a reply once.
+ * `GET /{media}?fields=permalink`; `GET /me`; `GET /{user}/threads?fields&since&until&limit&after` (the user's own
+ * top-level posts newest first, replies left out, as "Retrieve a list of all a user's threads" shows them: timestamp
+ * as 2023-10-17T05:42:03+0000, paging.cursors, paging.next while more are left; limit 25 by default, 100 at most).
+ * `failNext("POST /{user}/threads", reply)` plays a reply once.
  */
 export class ThreadsFake extends OAuthFake {
   readonly oauth = new OAuthAuthority({ prefix: 'th', clientId: '990602627938098', clientSecret: 'threads-app-secret', scopeSeparator: ',', standingToken: 'th-good-token' });
@@ -30,6 +33,10 @@ export class ThreadsFake extends OAuthFake {
   readonly containers = new Map<string, Container>();
   /** Published posts: media id → the container's parameters. */
   readonly published = new Map<string, Record<string, string>>();
+  /** When each post was published (ms), by the fake's clock. */
+  readonly publishedAt = new Map<string, number>();
+  /** The fake's clock for timestamps (a test sets its manual clock). */
+  now: () => number = Date.now;
 
   get token(): string { return this.oauth.standingToken!; }
 
@@ -40,6 +47,7 @@ export class ThreadsFake extends OAuthFake {
     this.failNextVideo = undefined;
     this.containers.clear();
     this.published.clear();
+    this.publishedAt.clear();
   }
 
   protected override pathOf(req: RecordedRequest): string { return req.path.replace(/^\/v1\.0/, ''); }
@@ -82,6 +90,7 @@ export class ThreadsFake extends OAuthFake {
       return { body: { data: [{ quota_usage: this.quotaUsage, config: { quota_total: this.quotaTotal, quota_duration: 86400 } }] } };
     }
     if (key === `POST /${this.userId}/threads`) return this.createContainer(f);
+    if (key === `GET /${this.userId}/threads`) return this.listThreads(q);
     if (key === `POST /${this.userId}/threads_publish`) return this.publish(f.creation_id);
     const id = /^\/(\d+)$/.exec(path)?.[1];
     if (req.method === 'GET' && id && this.containers.has(id) && !this.published.has(id)) {
@@ -130,6 +139,32 @@ export class ThreadsFake extends OAuthFake {
     c.status = 'PUBLISHED';
     const id = `179${String(++this.n).padStart(14, '0')}`;
     this.published.set(id, c.params);
+    this.publishedAt.set(id, this.now());
     return { body: { id } };
+  }
+
+  /** GET /{user}/threads: top-level posts newest first, from `since` to `until` (epoch seconds), `limit` a page. */
+  private listThreads(q: Record<string, string>): FakeReply {
+    const limit = q.limit === undefined ? 25 : Number(q.limit);
+    if (!Number.isInteger(limit) || limit < 0 || limit > 100) return ThreadsFake.error('Param limit must be a number between 0 and 100', 100);
+    if (q.since !== undefined && Number(q.since) < 1688540400) return ThreadsFake.error('Param since must be a timestamp from 1688540400 on', 100);
+    const since = q.since === undefined ? 0 : Number(q.since) * 1000;
+    const until = q.until === undefined ? Infinity : Number(q.until) * 1000;
+    const fields = (q.fields ?? 'id').split(',');
+    const mine = [...this.published.entries()]
+      .filter(([id, p]) => p.reply_to_id === undefined && this.publishedAt.get(id)! >= since && this.publishedAt.get(id)! <= until)
+      .sort(([a], [b]) => this.publishedAt.get(b)! - this.publishedAt.get(a)!);
+    const from = Number(q.after ?? 0);
+    const page = mine.slice(from, from + limit).map(([id, p]) => {
+      const all: Record<string, unknown> = {
+        id, media_product_type: 'THREADS', media_type: p.media_type === 'TEXT' ? 'TEXT_POST' : p.media_type === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : p.media_type,
+        permalink: `https://www.threads.net/@${this.username}/post/C${id.slice(-8)}`, username: this.username,
+        timestamp: new Date(this.publishedAt.get(id)!).toISOString().replace(/\.\d{3}Z$/, '+0000'), shortcode: `C${id.slice(-8)}`,
+        ...(p.text !== undefined ? { text: p.text } : {}),
+      };
+      return Object.fromEntries(Object.entries(all).filter(([k]) => fields.includes(k)));
+    });
+    const more = from + limit < mine.length;
+    return { body: { data: page, paging: { cursors: { before: String(from), after: String(from + page.length) }, ...(more ? { next: `${this.url}/v1.0/${this.userId}/threads?after=${from + page.length}` } : {}) } } };
   }
 }

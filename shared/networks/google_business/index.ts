@@ -4,6 +4,7 @@ import { field, str } from '../oauth-tokens';
 import { bearer } from '../youtube/oauth';
 import { gbpHosts, googleBusinessFailure, type GoogleBusinessOptions } from './oauth';
 import { checkGoogleBusiness } from './limits';
+import { googleBusinessReadBack } from './read-back';
 
 export { createGoogleBusinessProvider, GOOGLE_BUSINESS_SCOPES } from './oauth';
 
@@ -94,5 +95,6 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions = {}): N
     verify: (ctx) => guarded(() => verify(ctx)),
     check: checkGoogleBusiness,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
+    readBack: googleBusinessReadBack(hosts.posts),
   };
 }

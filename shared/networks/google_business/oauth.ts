@@ -1,8 +1,9 @@
 import type { OAuthAccount, OAuthProvider, TokenSet } from '../../ports/oauth';
 import type { Failure, NetworkContext } from '../../ports/networks';
-import { classifyStatus, guarded, request, retryAfterSeconds, type HttpResult } from '../http';
-import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
-import { GOOGLE_AUTH_BASE, GOOGLE_TOKEN_BASE, bearer } from '../youtube/oauth';
+import { classifyStatus, request, retryAfterSeconds, type HttpResult } from '../http';
+import { field, str, urlWithQuery } from '../oauth-tokens';
+import { bearer } from '../youtube/oauth';
+import { googleSignIn } from '../google-sign-in';
 import { trimBase } from '../../domain/values';
 
 /** The three hosts of the Business Profile APIs (one GOOGLE_BUSINESS_API_BASE serves all three paths in tests). */
@@ -63,21 +64,13 @@ async function listAll(ctx: NetworkContext, url: (pageToken?: string) => string,
 }
 
 /**
- * Google OAuth for Business Profile (as for YouTube: access_type=offline and prompt=consent so each sign-in returns
+ * Google OAuth for Business Profile (googleSignIn, as for YouTube: access_type=offline and prompt=consent so each sign-in returns
  * a refresh token; scope business.manage; PKCE S256). accounts(): one per location the user manages —
  * `GET /v1/accounts` (Account Management API), then `GET /v1/{account}/locations?readMask=name,title` (Business
  * Information API) — credentials {account_id, location_id, location_title}: the picker at connect chooses the location.
  */
 export function createGoogleBusinessProvider(opts: GoogleBusinessOptions = {}): OAuthProvider {
   const hosts = gbpHosts(opts);
-  const auth = trimBase(opts.authBase ?? GOOGLE_AUTH_BASE);
-  const tokenBase = opts.authBase ? auth : GOOGLE_TOKEN_BASE;
-
-  async function token(ctx: NetworkContext, params: Record<string, string | undefined>, what: string, previous?: TokenSet): Promise<TokenSet | Failure> {
-    const res = await request(ctx, `${tokenBase}/token`, formInit('POST', params));
-    const tokens = res.status === 200 ? tokenSetFrom(res.json, ctx.now(), previous) : undefined;
-    return tokens ?? tokenFailure(res.status === 200 ? { ...res, status: 400 } : res, 'google_business', what, 'GOOGLE_BUSINESS');
-  }
 
   async function accounts(tokens: TokenSet, ctx: NetworkContext): Promise<OAuthAccount[] | Failure> {
     const accountList = await listAll(ctx, (p) => urlWithQuery(hosts.accounts, '/v1/accounts', { pageSize: '20', pageToken: p }), tokens.access_token, 'accounts', 'account list');
@@ -100,23 +93,9 @@ export function createGoogleBusinessProvider(opts: GoogleBusinessOptions = {}): 
     if (out.length === 0) return { ok: false, kind: 'rejected', code: 'rejected', error: 'google_business: this Google account manages no business location; add or claim one at business.google.com, then connect again' };
     return out;
   }
-
-  return {
-    name: 'google_business',
-    scopes: GOOGLE_BUSINESS_SCOPES,
-    pkce: true,
-    authorizeUrl: ({ app, state, codeChallenge }) => urlWithQuery(auth, '/o/oauth2/v2/auth', {
-      client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code', scope: GOOGLE_BUSINESS_SCOPES.join(' '),
-      access_type: 'offline', prompt: 'consent', state,
-      code_challenge: codeChallenge, code_challenge_method: codeChallenge ? 'S256' : undefined,
-    }),
-    exchangeCode: ({ app, code, codeVerifier }, ctx) => guarded(() => token(ctx, {
-      code, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: app.redirectUri, grant_type: 'authorization_code', code_verifier: codeVerifier,
-    }, 'code exchange')),
-    refresh: (tokens, app, ctx) => guarded(async () => {
-      if (!tokens.refresh_token) return { ok: false, kind: 'reauth', error: 'google_business tokens have no refresh token; sign in to Google again' };
-      return token(ctx, { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, 'token refresh', tokens);
-    }),
-    accounts: (tokens, ctx) => guarded(() => accounts(tokens, ctx)),
-  };
+  return googleSignIn({
+    network: 'google_business', envPrefix: 'GOOGLE_BUSINESS', scopes: GOOGLE_BUSINESS_SCOPES, authBase: opts.authBase,
+    noRefreshToken: 'google_business tokens have no refresh token; sign in to Google again',
+    accounts,
+  });
 }

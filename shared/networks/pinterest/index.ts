@@ -5,6 +5,7 @@ import { trimBase } from '../../domain/values';
 import { PINTEREST_API_BASE, bearer, pinterestFailure, type PinterestOptions } from './oauth';
 import { checkPinterest } from './limits';
 import { mediaStatus, uploadVideo } from './media';
+import { pinterestReadBack } from './read-back';
 
 export { createPinterestProvider, PINTEREST_SCOPES } from './oauth';
 
@@ -111,5 +112,6 @@ export function createPinterestAdapter(opts: PinterestAdapterOptions = {}): Netw
     check: checkPinterest,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    readBack: pinterestReadBack(api),
   };
 }

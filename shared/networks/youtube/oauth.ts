@@ -1,14 +1,15 @@
-import type { OAuthAccount, OAuthProvider, TokenSet } from '../../ports/oauth';
+import type { OAuthAccount, OAuthProvider } from '../../ports/oauth';
 import type { Failure, NetworkContext } from '../../ports/networks';
-import { guarded, request } from '../http';
-import { field, formInit, str, tokenFailure, tokenSetFrom, urlWithQuery } from '../oauth-tokens';
+import { request } from '../http';
+import { field, str } from '../oauth-tokens';
+import { googleSignIn } from '../google-sign-in';
 import { youtubeFailure } from './rules';
 import { trimBase } from '../../domain/values';
 
+export { GOOGLE_AUTH_BASE, GOOGLE_TOKEN_BASE } from '../google-sign-in';
+
 export const YOUTUBE_API_BASE = 'https://www.googleapis.com';
 export const YOUTUBE_UPLOAD_BASE = 'https://www.googleapis.com';
-export const GOOGLE_AUTH_BASE = 'https://accounts.google.com';
-export const GOOGLE_TOKEN_BASE = 'https://oauth2.googleapis.com';
 export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/youtube.force-ssl'] as const;
 
 export interface YouTubeOptions {
@@ -56,37 +57,13 @@ export async function myChannels(ctx: NetworkContext, api: string, token: string
  */
 export function createYouTubeProvider(opts: YouTubeOptions = {}): OAuthProvider {
   const api = trimBase(opts.apiBase ?? YOUTUBE_API_BASE);
-  const auth = trimBase(opts.authBase ?? GOOGLE_AUTH_BASE);
-  const tokenBase = trimBase(opts.tokenBase ?? (opts.authBase ? auth : GOOGLE_TOKEN_BASE));
-
-  async function token(ctx: NetworkContext, params: Record<string, string | undefined>, what: string, previous?: TokenSet): Promise<TokenSet | Failure> {
-    const res = await request(ctx, `${tokenBase}/token`, formInit('POST', params));
-    const tokens = res.status === 200 ? tokenSetFrom(res.json, ctx.now(), previous) : undefined;
-    return tokens ?? tokenFailure(res.status === 200 ? { ...res, status: 400 } : res, 'youtube', what, 'YOUTUBE');
-  }
-
-  async function accounts(tokens: TokenSet, ctx: NetworkContext): Promise<OAuthAccount[] | Failure> {
-    const channels = await myChannels(ctx, api, tokens.access_token);
-    if (!Array.isArray(channels)) return channels;
-    return channels.map((c) => ({ id: c.id, handle: c.handle, credentials: { channel_id: c.id, channel_title: c.title } }));
-  }
-
-  return {
-    name: 'youtube',
-    scopes: YOUTUBE_SCOPES,
-    pkce: true,
-    authorizeUrl: ({ app, state, codeChallenge }) => urlWithQuery(auth, '/o/oauth2/v2/auth', {
-      client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code', scope: YOUTUBE_SCOPES.join(' '),
-      access_type: 'offline', prompt: 'consent', state,
-      code_challenge: codeChallenge, code_challenge_method: codeChallenge ? 'S256' : undefined,
-    }),
-    exchangeCode: ({ app, code, codeVerifier }, ctx) => guarded(() => token(ctx, {
-      code, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: app.redirectUri, grant_type: 'authorization_code', code_verifier: codeVerifier,
-    }, 'code exchange')),
-    refresh: (tokens, app, ctx) => guarded(async () => {
-      if (!tokens.refresh_token) return { ok: false, kind: 'reauth', error: 'youtube tokens have no refresh token; sign in to youtube again' };
-      return token(ctx, { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, 'token refresh', tokens);
-    }),
-    accounts: (tokens, ctx) => guarded(() => accounts(tokens, ctx)),
-  };
+  return googleSignIn({
+    network: 'youtube', envPrefix: 'YOUTUBE', scopes: YOUTUBE_SCOPES, authBase: opts.authBase, tokenBase: opts.tokenBase,
+    noRefreshToken: 'youtube tokens have no refresh token; sign in to youtube again',
+    async accounts(tokens, ctx) {
+      const channels = await myChannels(ctx, api, tokens.access_token);
+      if (!Array.isArray(channels)) return channels;
+      return channels.map((c): OAuthAccount => ({ id: c.id, handle: c.handle, credentials: { channel_id: c.id, channel_title: c.title } }));
+    },
+  });
 }
