@@ -4,7 +4,7 @@ import * as p from '../../shared/api/publish-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import * as a from '../../shared/api/approval-schemas';
 import { PostRequestSchema } from '../../shared/app/publish/request';
-import { ValidateRequestSchema } from '../../shared/app/publish/validate-request';
+import { ValidateRequestSchema } from '../../shared/app/validate/validate-request';
 import { E, std } from './errors';
 
 /** The Publishing routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */

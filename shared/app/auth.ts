@@ -1,7 +1,7 @@
 import type { Deps } from './deps';
 import type { Account, ApiKeyRecord } from '../ports/store';
 import type { PublishContext } from '../ports/publishing';
-import { loadPublishingAccount } from './publish/publishing-account';
+import { loadPublishingAccount } from './publishing-account';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors';
 import { isWellFormedApiKey, scopesOf, sha256Hex, type KeyScope } from '../domain/api-key';
 

@@ -1,5 +1,5 @@
 import type { Deps } from './deps';
-import type { Account, Brand } from '../ports/store';
+import type { Account } from '../ports/store';
 import type { Connection } from '../ports/publishing';
 import { AppError, BadRequestError, NotFoundError, RateLimitedError, ServiceUnavailableError } from '../domain/errors';
 import { isId, newId } from '../domain/ids';
@@ -7,13 +7,13 @@ import { isPlatformName, platform as platformInfo, type PlatformName } from '../
 import { explain } from '../domain/result-codes';
 import type { Failure } from '../ports/networks';
 import { UnsafeTargetError } from '../net/address-guard';
-import { getBrand } from './brands';
-import { labelOf } from './publish/events';
+import { labelOf } from '../domain/event-refs';
 import { networkContext } from './network-context';
 import { freshCredentials, signInLost, type FreshCredentialsDeps } from './oauth/credentials';
 import { connectionContext } from './security/contexts';
 import { URL_FIELDS } from './security/credential-targets';
-import { healthOf, noticeMs, type Health } from './oauth/health';
+import { connectionView, healthOf, noticeMs } from './oauth/health';
+import { targetBrand, targetBrandFor } from './guardrails/target-brand';
 import { checkBrandAllowed, loadGuardrails } from './guardrails/enforce';
 import type { Actor } from './auth';
 
@@ -22,11 +22,6 @@ export type ConnectDeps = Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connection
 /** What a health check reaches: the connection's fresh credentials (renewed or marked lost) and the network. */
 export type ConnectionHealthDeps = FreshCredentialsDeps & Pick<Deps, 'networks'>;
 
-/** A connection as the API shows it (never the credentials), with its health when the caller knows the time. */
-export const connectionView = (c: Connection, health?: Health) => ({
-  id: c.id, platform: c.platform, brand_id: c.brand_id, handle: c.handle, label: c.label, status: c.status, connected_at: c.connected_at,
-  ...(health ? { health } : {}),
-});
 const withHealth = (deps: Pick<Deps, 'clock' | 'settings'>) => {
   const now = deps.clock.now();
   const notice = noticeMs(deps.settings);
@@ -42,25 +37,6 @@ function verifyFailure(platform: PlatformName, f: Failure): AppError {
   if (f.kind === 'rate_limited') return new RateLimitedError(f.retry_after, `${platform} asked to wait before checking again: ${f.error}`);
   if (f.kind === 'timeout' || f.kind === 'transient') return credentialError('network_unavailable', `${platform} could not be reached: ${f.error}`, platform, 503);
   return credentialError('invalid_credentials', `${platform} refused the credentials: ${f.error}`, platform);
-}
-
-/** The brand a connection call targets: the named one, or the only one (several brands need brand_id). */
-export async function targetBrand(deps: Pick<Deps, 'brands'>, account: Account, brandId?: string): Promise<Brand> {
-  if (brandId !== undefined) return getBrand(deps, account.id, brandId);
-  const brands = await deps.brands.list(account.id);
-  if (brands.length === 1) return brands[0];
-  throw new BadRequestError('This account has several brands: send brand_id to say which brand the connection belongs to', { code: 'brand_required', details: { brands: brands.map((b) => b.id) } });
-}
-
-/**
- * The brand a key or AI app targets when it changes connections (connect, OAuth sign-in, connect link): as
- * targetBrand, and within the actor's allowed brands (403 brand_not_allowed), so a brand-limited actor never reaches
- * another brand's connections. Without an actor (the owner's dashboard, a connect link's page) the brand is not limited.
- */
-export async function targetBrandFor(deps: Pick<Deps, 'brands' | 'guardrails'>, account: Account, brandId: string | undefined, actor: Actor | undefined): Promise<Brand> {
-  const brand = await targetBrand(deps, account, brandId);
-  if (actor) checkBrandAllowed(await loadGuardrails(deps, account.id, actor), brand.id);
-  return brand;
 }
 
 function normaliseUrl(value: string): string {

@@ -17,6 +17,7 @@ const ALLOWED: ReadonlyArray<{ files: readonly string[]; reason: string }> = [
   { files: ['shared/app/publish/request.ts', 'shared/app/schedule/request.ts'], reason: "each area's request schemas (POST /api/post; POST /api/schedule, bulk, recurring)" },
   { files: ['shared/app/billing/overview.ts', 'shared/app/dashboard/overview.ts'], reason: "each area's overview (GET /api/billing; the dashboard's Overview page)" },
   { files: ['functions/mcp/errors.ts', 'shared/domain/errors.ts', 'shared/networks/telegram/errors.ts', 'shared/networks/x/errors.ts'], reason: "errors as each speaks them: the MCP tools' error results, the service's AppErrors, two networks' error bodies" },
+  { files: ['shared/app/connect-page.ts', 'shared/http/pages/connect-page.ts'], reason: 'the hosted connect page: its use cases (link, page model, sign-in, credentials form); its HTML' },
   { files: ['functions/mcp/handler.ts', 'shared/http/handler.ts'], reason: "the MCP function's Lambda entry; the wrapper of every HTTP route's handler" },
 ];
 

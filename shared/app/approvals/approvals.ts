@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { brandRef } from '../publish/events';
+import { brandRef } from '../../domain/event-refs';
 import type { Account } from '../../ports/store';
 import type { ApprovalRecord, ApprovalRule, DecidedBy } from '../../ports/approvals';
 import type { PlatformName } from '../../domain/platforms';
@@ -10,7 +10,7 @@ import { PLANS } from '../../domain/plans';
 import { planFeature } from '../guardrails/guardrails';
 import { log } from '../../log';
 import { publishPost, type PublishPostDeps } from '../publish/create-post';
-import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, escapeText, expiryTimerName, issueReviewLink } from './hold';
+import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, escapeText, expiryTimerName, issueReviewLink } from '../approval-hold';
 import { recordEvent } from '../webhooks/record-event';
 import { recordNotPublished } from './not-published';
 

@@ -5,7 +5,8 @@ import type { BrandsForm, ConnectionsForm, WebhooksForm } from '../../api/dashbo
 import { BadRequestError } from '../../domain/errors';
 import { PatchBrandBody } from '../../api/schemas';
 import { createBrand, updateBrand } from '../brands';
-import { connectionHealth, disconnect, listConnections, targetBrand, type ConnectionHealthDeps } from '../connections';
+import { connectionHealth, disconnect, listConnections, type ConnectionHealthDeps } from '../connections';
+import { targetBrand } from '../guardrails/target-brand';
 import { issueConnectLink } from '../connect-link/issue';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhookSecret, testWebhook } from '../webhooks/endpoints';
 import { redeliver } from '../webhooks/deliveries';

@@ -6,7 +6,7 @@ import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
 import { AppError } from '../../domain/errors';
 import { nextMonthStart } from '../../domain/usage';
-import { failed } from '../publish/results';
+import { failed } from '../network-results';
 import { combineGuardrails } from '../../domain/guardrails';
 
 /**

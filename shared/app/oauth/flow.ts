@@ -8,15 +8,15 @@ import { newId, randomToken } from '../../domain/ids';
 import { checkRedirectAfter } from '../security/redirects';
 import { envName, isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
 import { sha256Hex } from '../../domain/api-key';
-import { connectionView, targetBrandFor } from '../connections';
+import { targetBrandFor } from '../guardrails/target-brand';
 import type { Actor } from '../auth';
-import { labelOf } from '../publish/events';
+import { labelOf } from '../../domain/event-refs';
 import { networkContext } from '../network-context';
 import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
 import { redirectUri } from './urls';
 import { newBrowserNonce } from './browser';
 import { connectionContext } from '../security/contexts';
-import { noticeMs, sweepPlan } from './health';
+import { connectionView, noticeMs, sweepPlan } from './health';
 
 const PICK_KIND = 'oauth-pick';
 const START_KIND = 'oauth-start';

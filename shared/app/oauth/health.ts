@@ -53,3 +53,9 @@ export function healthOf(c: Connection, now: number, notice: number): Health {
   if (c.lapses_at !== undefined && c.lapses_at - now <= notice) return { state: 'expiring', expires_at: new Date(c.lapses_at).toISOString() };
   return { state: 'healthy' };
 }
+
+/** A connection as the API shows it (never the credentials), with its health when the caller knows the time. */
+export const connectionView = (c: Connection, health?: Health) => ({
+  id: c.id, platform: c.platform, brand_id: c.brand_id, handle: c.handle, label: c.label, status: c.status, connected_at: c.connected_at,
+  ...(health ? { health } : {}),
+});

@@ -11,7 +11,7 @@ import { sha256Hex } from '../../domain/api-key';
 import { upgradeUrl } from '../brands';
 import { contentFor, fingerprint } from './content';
 import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
-import { failed } from './results';
+import { failed } from '../network-results';
 import { xPlanRefusal } from './x-credits';
 import { platformRefusal } from '../guardrails/enforce';
 

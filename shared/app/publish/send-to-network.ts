@@ -8,10 +8,10 @@ import { countOutcome, outcomeEvent, reconciledEvent, type ReconcileDecision } f
 import { giveBack } from './reservations';
 import { freshCredentials, signInLost, type FreshCredentialsDeps, type SignInLostDeps } from '../oauth/credentials';
 import { networkContext } from '../network-context';
-import { failed, fromFailure, published } from './results';
+import { failed, fromFailure, published } from '../network-results';
 import { releaseLockIfAllFailed } from './lock';
 import type { PublishMessage } from './publish-message';
-import { recordDeferral } from '../schedule/deferral';
+import { recordDeferral } from './deferral';
 import { putMetric } from '../../metrics';
 import { errorFields, log } from '../../log';
 import { claimIsStale, fanOutStored, RECONCILE_AFTER_MS } from './durability';

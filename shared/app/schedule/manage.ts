@@ -4,7 +4,7 @@ import type { NetworkRecord } from '../../ports/publishing';
 import { FINAL_STATUSES, type ScheduleRecord, type ScheduleStatus } from '../../ports/schedules';
 import { AppError, BadRequestError, NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
-import { statusOf } from '../publish/results';
+import { statusOf } from '../network-results';
 import { PostRequestSchema, type PostRequest } from '../publish/request';
 import { checkNow, type CheckDeps } from './check';
 import { SlotFinder } from './slots';

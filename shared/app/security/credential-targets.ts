@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
 import { UnsafeTargetError } from '../../net/address-guard';
-import { failed } from '../publish/results';
+import { failed } from '../network-results';
 
 /** Credential fields that are URLs the service will call: each must point at a public https address. */
 export const URL_FIELDS: Partial<Record<PlatformName, string[]>> = {

@@ -4,7 +4,7 @@ import { isPlatformName } from '../../domain/platforms';
 import type { PublishMessage } from '../publish/publish-message';
 import { dispatchWebhookTry, sweepDeliveries, WebhookDispatchInput, WebhookSweepInput } from '../webhooks/deliveries';
 import { fireRecurring, fireScheduled, type FireDeps } from '../schedule/fire';
-import { markDeferralFired } from '../schedule/deferral';
+import { markDeferralFired } from '../publish/deferral';
 import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
 import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';

@@ -1,6 +1,6 @@
 import { escapeHtml as e, type Reply } from '../reply';
 import type { PlatformName } from '../../domain/platforms';
-import type { ConnectPageModel, NetworkRow } from '../../app/connect-link/links';
+import type { ConnectPageModel, NetworkRow } from '../../app/connect-page';
 
 /**
  * The hosted pages (connect link, OAuth result and picker): plain HTML, no script, no external asset, one small
