@@ -6,7 +6,7 @@ import { isId, newId } from '../domain/ids';
 import { isPlatformName, platform as platformInfo, type PlatformName } from '../domain/platforms';
 import { explain } from '../domain/result-codes';
 import type { Failure } from '../ports/networks';
-import { UnsafeTargetError } from '../net/address-guard';
+import { UnsafeTargetError } from '../ports/media-gateway';
 import { labelOf } from '../domain/event-refs';
 import { networkContext } from './network-context';
 import { freshCredentials, signInLost, type FreshCredentialsDeps } from './oauth/credentials';
@@ -29,7 +29,8 @@ const withHealth = (deps: Pick<Deps, 'clock' | 'settings'>) => {
 };
 
 function credentialError(code: 'invalid_credentials' | 'network_unavailable', message: string, platform: string, status = 400): AppError {
-  return new AppError(status, code, message, { details: { platform, ...explain(code) } });
+  const options = { code, details: { platform, ...explain(code) } };
+  return status === 503 ? new ServiceUnavailableError(message, options) : new BadRequestError(message, options);
 }
 
 /** Maps a failed verification to the connect answer: bad credentials 400, network waits 429, outages 503. */
@@ -57,9 +58,7 @@ export async function connect(deps: ConnectDeps, account: Account, input: { plat
   const platform = input.platform;
   const info = platformInfo(platform);
   if (info.oauth) {
-    throw new AppError(400, 'oauth_platform', `${platform} connects through OAuth: use POST /api/oauth/${platform}/url or a connect link`, {
-      details: { platform, oauth_url: `/api/oauth/${platform}/url`, ...explain('oauth_platform') },
-    });
+    throw new BadRequestError(`${platform} connects through OAuth: use POST /api/oauth/${platform}/url or a connect link`, { code: 'oauth_platform', details: { platform, oauth_url: `/api/oauth/${platform}/url`, ...explain('oauth_platform') }, });
   }
   const brand = await targetBrandFor(deps, account, input.brand_id, actor);
   const allowed = [...info.fields, ...(info.optional_fields ?? [])];

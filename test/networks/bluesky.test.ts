@@ -7,7 +7,7 @@ import { expireOnHang, testContext } from './context';
 const fake = new BlueskyFake();
 let adapter: NetworkAdapter;
 const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], idempotency_key: 'k1', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], send_key: 'k1', ...over });
 const png = (size: number) => Buffer.alloc(size, 7);
 
 beforeAll(() => fake.start());

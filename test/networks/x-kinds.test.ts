@@ -9,7 +9,7 @@ import { testContext } from './context';
 const fake = new XFake();
 let adapter: ReturnType<typeof createXAdapter>;
 let creds: Record<string, string>;
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], idempotency_key: 'post-1:x', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], send_key: 'post-1:x', ...over });
 const tweetBodies = () => fake.find('POST', '/2/tweets').map((r) => r.json);
 
 beforeAll(async () => {

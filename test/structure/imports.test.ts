@@ -67,6 +67,10 @@ describe('import structure of shared/, functions/ and infra/', () => {
         : !INFRASTRUCTURE_PACKAGE.test(e.specifier))).toEqual([]);
   });
 
+  test('shared/app checks addresses and fetches media through ports only: it imports no module of shared/net', () => {
+    expect(forbiddenImports(graph, 'shared/app/', (e) => !under(e, 'shared/net'))).toEqual([]);
+  });
+
   test('shared/api (the wire schemas) imports no use case: request bodies owned by a use case are imported by the routes', () => {
     expect(forbiddenImports(graph, 'shared/api/', (e) => !under(e, 'shared/app', 'shared/http', 'shared/adapters', 'functions', 'infra'))).toEqual([]);
   });

@@ -3,7 +3,7 @@ import type { TokenSet } from '../../ports/oauth';
 import type { Settings } from '../deps';
 
 /**
- * Connection health (issue 27): what a connection's state is, and when the renewal sweep should look at it next.
+ * Connection health: what a connection's state is, and when the renewal sweep should look at it next.
  * Pure functions over the connection's plain fields (no decryption), so listings show health without the cipher.
  */
 

@@ -83,9 +83,7 @@ export async function reserveScheduledUpTo(deps: Pick<Deps, 'counters'>, account
 
 export function scheduledLimit(deps: Pick<Deps, 'settings'>, account: Account): AppError {
   const limit = PLANS[account.plan].scheduled_at_a_time;
-  return new AppError(400, 'scheduled_limit_reached', `The ${account.plan} plan holds ${limit} scheduled posts at a time; cancel one or upgrade`, {
-    details: { limit, upgrade_url: upgradeUrl(deps, account) },
-  });
+  return new BadRequestError(`The ${account.plan} plan holds ${limit} scheduled posts at a time; cancel one or upgrade`, { code: 'scheduled_limit_reached', details: { limit, upgrade_url: upgradeUrl(deps, account) }, });
 }
 
 /** Gives back the place of `holder` (the schedule or recurring schedule id it was reserved for). */

@@ -3,7 +3,7 @@ import type { Plan } from '../../domain/plans';
 import { PLANS, PLAN_NAMES } from '../../domain/plans';
 import { escapeHtml as e } from '../reply';
 
-/** The Overview and Plan pages (issue 16): usage bars (warning from 80 %) and the plan table. */
+/** The Overview and Plan pages: usage bars (warning from 80 %) and the plan table. */
 
 type Usage = Awaited<ReturnType<typeof usageOf>>;
 type Line = { limit: number | null; used: number; remaining: number | null; resets_at: string | null };

@@ -5,7 +5,7 @@ import { bearer } from '../youtube/oauth';
 import { gbpHosts, googleBusinessFailure, type GoogleBusinessOptions } from './oauth';
 import { checkGoogleBusiness } from './limits';
 
-export { createGoogleBusinessProvider, GOOGLE_BUSINESS_SCOPES } from './oauth';
+export { createGoogleBusinessProvider } from './oauth';
 
 interface Location { accountId: string; locationId: string; token: string; title?: string }
 

@@ -6,7 +6,7 @@ import { PINTEREST_API_BASE, bearer, pinterestFailure, type PinterestOptions } f
 import { checkPinterest } from './limits';
 import { mediaStatus, uploadVideo } from './media';
 
-export { createPinterestProvider, PINTEREST_SCOPES } from './oauth';
+export { createPinterestProvider } from './oauth';
 
 export interface PinterestAdapterOptions extends PinterestOptions {
   /** Wait between video status polls inside one call. Default 2000 ms. */

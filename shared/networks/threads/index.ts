@@ -7,7 +7,7 @@ import { THREADS_API_BASE, threadsGet, threadsPost, type ThreadsOptions } from '
 import { checkThreads } from './limits';
 import { containerError, threadsRefine } from './rules';
 
-export { createThreadsProvider, THREADS_SCOPES } from './oauth';
+export { createThreadsProvider } from './oauth';
 
 export interface ThreadsAdapterOptions extends ThreadsOptions {
   /** Wait between container status polls inside one call. Default 2000 ms. */
