@@ -28,7 +28,7 @@ async function youtube(): Promise<void> {
   await fake.start();
   const bytes = new Uint8Array(SIZE).map((_, i) => i % 251);
   const creds = { access_token: fake.token, channel_id: 'UCbench' };
-  const content = { text: 'bench', title: 'bench', media: [{ url: 'https://media.example/clip.mp4', kind: 'video' as const }], thread: [], idempotency_key: 'b' };
+  const content = { text: 'bench', title: 'bench', media: [{ url: 'https://media.example/clip.mp4', kind: 'video' as const }], thread: [], send_key: 'b' };
   const rows: Array<[string, string]> = [];
   try {
     for (const chunk of [1, 8, 32]) {

@@ -38,7 +38,7 @@ export async function run(): Promise<void> {
   console.log(`\n## OAuth network adapters against loopback fakes (${RUNS} sequential publishes each)`);
   console.log('| publish | HTTP calls | p50 ms | p95 ms | publishes/s |');
   console.log('|---|---|---|---|---|');
-  const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Bench (v1) #ship', media: [], thread: [], idempotency_key: 'k', ...over });
+  const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Bench (v1) #ship', media: [], thread: [], send_key: 'k', ...over });
   const li = new LinkedinFake(); const fb = new FacebookFake(); const ig = new InstagramFake(); const rd = new RedditFake();
   await Promise.all([li.start(), fb.start(), ig.start(), rd.start()]);
   try {

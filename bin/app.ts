@@ -27,15 +27,15 @@ export interface AppSettings {
   publicBaseUrl?: string;
   alarmEmail?: string;
   env?: Environment;
-  // --- AI drafts (issue 12)
+  // --- AI drafts
   /** -c bedrockModelId=...: the Bedrock model of AI drafts (granted to the AI functions only). */
   bedrockModelId?: string;
-  // --- Concurrency in AWS (issue 18)
+  // --- Concurrency in AWS
   concurrency: ConcurrencySettings;
-  // --- MCP for browser clients (issue 25)
+  // --- MCP for browser clients
   /** -c mcpAllowedOrigins=https://a,https://b: browser origins allowed on the MCP and OAuth endpoints (MCP_ALLOWED_ORIGINS). */
   mcpAllowedOrigins?: string;
-  // --- WAF (issue 17)
+  // --- WAF
   /** -c waf=true: CloudFront with a WAF web ACL in front of the API (stack -Edge in us-east-1); requests per IP per 5 minutes. */
   waf?: { rateLimit: number; originSecret: string };
   /** -c apiDomainName=api.example.com -c apiCertificateArn=arn:aws:acm:…: the API's custom domain; its execute-api endpoint is then disabled. */

@@ -131,7 +131,7 @@ export async function checkStage(stage: string, opts: CheckOptions): Promise<Sta
   const prefixes = Object.values(templates).flatMap((t) => functionEnvValues(t, 'OAUTH_SSM_PREFIX'));
   const ssmNames = [...new Set(prefixes)].flatMap((prefix) => PLATFORMS.filter((p) => p.oauth)
     .flatMap((p) => [`${prefix}/${p.name}/client_id`, `${prefix}/${p.name}/client_secret`]));
-  // Billing (issue 13): Stripe's secret key, webhook secret and one price per paid plan and interval
+  // Billing: Stripe's secret key, webhook secret and one price per paid plan and interval
   const billingPrefixes = [...new Set(Object.values(templates).flatMap((t) => functionEnvValues(t, 'BILLING_SSM_PREFIX')))];
   const billingNames = billingPrefixes.flatMap((prefix) => ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', ...Object.keys(PLANS)
     .filter((p) => p !== 'free').flatMap((p) => ['MONTH', 'YEAR'].map((i) => `STRIPE_PRICE_${p.toUpperCase()}_${i}`))].map((n) => `${prefix}/${n}`));

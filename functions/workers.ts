@@ -40,7 +40,7 @@ export const workers: WorkerDef[] = [publishWorker, webhookWorker];
  * The scheduler's target: fires scheduled and rate-limit-deferred posts, long webhook waits and the webhook sweep
  * (input validated with zod). Its grants: read and write the table; enqueue a post's networks and webhook tries;
  * re-arm and delete schedules; a scheduled post held for approval emails the owner its review link (ses). The
- * connections' renewal sweep (issue 27) renews OAuth tokens at the networks (`networks`, the client registrations
+ * connections' renewal sweep renews OAuth tokens at the networks (`networks`, the client registrations
  * `oauthConfig`), stores them encrypted (`kms`) and emails owners about sign-ins that need them (ses).
  */
 export const dispatcher = {

@@ -4,7 +4,7 @@ import * as z from 'zod';
  * The environment, parsed once with zod. In AWS the CDK stack sets these; locally the local runtime does.
  * Defaults are the production values; numbers that are product rules live in shared/domain, not here.
  */
-/** AI drafts (issue 12): the Bedrock model used when BEDROCK_MODEL_ID is not set (the CDK stack grants this one). */
+/** AI drafts: the Bedrock model used when BEDROCK_MODEL_ID is not set (the CDK stack grants this one). */
 export const DEFAULT_BEDROCK_MODEL_ID = 'amazon.nova-lite-v1:0';
 
 const bool = z.enum(['0', '1', 'true', 'false']).optional().transform((v) => v === '1' || v === 'true');
@@ -89,7 +89,7 @@ const EnvSchema = z.object({
   /** Google Business Profile: a Google OAuth client with the Business Profile APIs enabled; one API base serves its three APIs' paths. */
   GOOGLE_BUSINESS_CLIENT_ID: z.string().optional(), GOOGLE_BUSINESS_CLIENT_SECRET: z.string().optional(),
   GOOGLE_BUSINESS_AUTH_BASE: z.string().url().optional(), GOOGLE_BUSINESS_API_BASE: z.string().url().optional(),
-  // --- Billing (issue 13; docs/operations.md "Billing") ---
+  // --- Billing ---
   /** Locally: Stripe's secret key and webhook signing secret; unset = billing not configured (503 billing_unavailable). */
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -102,19 +102,19 @@ const EnvSchema = z.object({
   STRIPE_API_BASE: z.string().url().optional(),
   /** In AWS: the SSM path holding the same names as SecureString parameters (the secrets are never env vars there). */
   BILLING_SSM_PREFIX: z.string().optional(),
-  // --- sandbox (issue 10) ---
+  // --- sandbox ---
   /** Local mode: `sandbox` (default) simulates all 19 networks in process; `live` reaches the real networks. */
   NETWORKS: z.enum(['sandbox', 'live']).default('sandbox'),
   /** Set by the local runtime in sandbox mode: the one private origin the address guard allows (its /sandbox/ paths). */
   SANDBOX_ORIGIN: z.string().url().optional(),
   /** Set with it: the networks whose API base is the sandbox's (comma-separated); their post links go to the inbox. */
   SANDBOX_NETWORKS: z.string().default(''),
-  // --- network depth (issue 15) ---
+  // --- network depth ---
   /** Bluesky's video service (app.bsky.video.*); a loopback fake in tests. */
   BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),
   /** LinkedIn organisation pages as targets (needs LinkedIn's Community Management API product for the app). */
   LINKEDIN_ORGANIZATIONS: bool,
-  // --- AI drafts (issue 12; docs/operations.md): the provider (default: bedrock in AWS, local in local mode)
+  // --- AI drafts: the provider (default: bedrock in AWS, local in local mode)
   AI_PROVIDER: z.enum(['bedrock', 'openai', 'local']).optional(),
   /** Bedrock model (or inference profile) id; the CDK stack grants bedrock:InvokeModel on this model only. */
   BEDROCK_MODEL_ID: z.string().min(1).default(DEFAULT_BEDROCK_MODEL_ID),
@@ -130,10 +130,10 @@ const EnvSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   /** Days ahead of a sign-in's lapse that connection.expiring is sent (and the connection shows `expiring`). */
   CONNECTION_EXPIRING_DAYS: z.coerce.number().int().min(1).max(60).default(7),
-  // --- Local speed (issue 18)
+  // --- Local speed
   /** Local runtime only: the embedded DynamoDB's Unix socket, used instead of TCP to DYNAMODB_ENDPOINT when set. */
   DYNAMODB_SOCKET: z.string().optional(),
-  // --- MCP for browser clients (issue 25)
+  // --- MCP for browser clients
   /**
    * Browser origins allowed on the MCP endpoint and the OAuth endpoints (comma-separated, e.g.
    * `https://inspector.example.org,http://localhost:6274`), besides PUBLIC_BASE_URL's own; any other Origin gets 403.

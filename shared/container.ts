@@ -21,7 +21,7 @@ import { polledResults } from './adapters/aws/polled-results';
 /*
  * Each adapter is loaded with require() on first use, behind its wiring switch `process.env.SPA_WIRE_<GROUP>`. In a
  * Lambda bundle esbuild replaces every switch with "on" or "off" from the function's declaration (its route's or
- * worker's grants and `networks`, shared/wiring.ts, infra/bundling.ts), so an unwired adapter's require() is dead
+ * worker's grants and `networks`, shared/wiring/declaration.ts, infra/bundling.ts), so an unwired adapter's require() is dead
  * code and its module (an AWS SDK client, the network adapters, the local stand-ins) is not in the bundle at all.
  * Unbundled (the local runtime, tests) no switch is set and everything is wired.
  */
@@ -71,14 +71,14 @@ const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> 
   ? unwired('The local key cipher (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The outbox mailer (local runtime only)', 'RUNTIME=local') : require('./adapters/local/outbox-mailer');
-// --- AI drafts (issue 12)
+// --- AI drafts
 const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => process.env.SPA_WIRE_AI === 'off'
   ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/aws/bedrock-drafter');
 const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => process.env.SPA_WIRE_AI === 'off'
   ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/openai-drafter');
 const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The local drafter (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-drafter');
-// --- Local speed (issue 18)
+// --- Local speed
 const localResultsModule: Module<typeof import('./adapters/local/in-process-results')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The in-process result signal (local runtime only)', 'RUNTIME=local') : require('./adapters/local/in-process-results');
 
@@ -101,7 +101,7 @@ function oauthClients(cfg: Config): OAuthClients {
 }
 
 /**
- * Stripe's settings (issue 13): in AWS only from SSM Parameter Store under BILLING_SSM_PREFIX (SecureStrings; never
+ * Stripe's settings: in AWS only from SSM Parameter Store under BILLING_SSM_PREFIX (SecureStrings; never
  * Lambda environment variables); locally from the environment. No secret key → billing is not configured.
  */
 function billingSettings(cfg: Config): () => Promise<import('./adapters/stripe/stripe-payments').StripeSettings | undefined> {
@@ -200,17 +200,17 @@ export function buildDeps(cfg: Config): Deps {
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
     media: () => ownMediaModule().withOwnMedia(gatewayModule().mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,
-    // Dashboard (issue 16)
+    // Dashboard
     sessions: () => new (db().DynamoSessionStore)(table()),
-    // --- MCP server (issue 11)
+    // --- MCP server
     mcpOAuth: () => new (db().DynamoMcpOAuthStore)(table()),
     guardrails: () => new (db().DynamoGuardrailStore)(table()),
     apps: () => new (db().McpAppRegistry)(new (db().DynamoMcpOAuthStore)(table())),
     approvals: () => new (db().DynamoApprovalStore)(table()),
     branding: () => new (db().DynamoBrandingStore)(table()),
-    // --- AI drafts (issue 12)
+    // --- AI drafts
     ai: () => draftProvider(cfg),
-    // --- Lean publish path (issue 18)
+    // --- Lean publish path
     publishContext: () => new (db().DynamoPublishContextStore)(table()),
     fanOut: () => new WebhookFanOut(() => deps),
     settings: () => Object.freeze({
@@ -221,9 +221,9 @@ export function buildDeps(cfg: Config): Deps {
       aiTimeoutMs: cfg.AI_TIMEOUT_MS,
       connectionExpiringDays: cfg.CONNECTION_EXPIRING_DAYS,
     }),
-    // --- Local speed (issue 18): the worker shares the process with the API locally; in AWS only the poll notices
+    // --- Local speed: the worker shares the process with the API locally; in AWS only the poll notices
     resultSignal: () => (local ? new (localResultsModule().InProcessResults)() : polledResults),
-    // --- Billing (issue 13)
+    // --- Billing
     payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
     billing: () => new (db().DynamoBillingStore)(table()),
     // --- Dashboard charts (issue 28)
@@ -233,7 +233,7 @@ export function buildDeps(cfg: Config): Deps {
 }
 
 /**
- * The AI drafting provider (issue 12): AI_PROVIDER, else Bedrock in AWS and the deterministic local drafter locally.
+ * The AI drafting provider: AI_PROVIDER, else Bedrock in AWS and the deterministic local drafter locally.
  * `openai` needs AI_BASE_URL.
  */
 export function draftProvider(cfg: Config): DraftProvider {

@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { connectionsRoutes as routes } from '../routes/connections';
 import { AppError } from '../../shared/domain/errors';
 import { isPlatformName } from '../../shared/domain/platforms';
-import { connectPage } from '../../shared/app/connect-link/links';
+import { connectPage } from '../../shared/app/connect-page';
 import { connectPageUrl } from '../../shared/app/connect-link/issue';
 import { newFormToken } from '../../shared/http/form-guard';
 import { connectPageHtml, displayName, HOSTED_HEADERS, hostedHeaders, linkErrorHtml, type Notice } from '../../shared/http/pages/connect-page';

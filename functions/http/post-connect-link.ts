@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
 import { connectionsRoutes as routes } from '../routes/connections';
-import { createConnectLink } from '../../shared/app/connect-link/links';
+import { createConnectLink } from '../../shared/app/connect-page';
 
 /** POST /api/connect-link → {url, token, expires_in: 3600, brand_id}. */
 export const handler = httpHandler(routes.postConnectLink, async (req) =>

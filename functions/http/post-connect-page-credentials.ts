@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { connectionsRoutes as routes } from '../routes/connections';
 import { AppError } from '../../shared/domain/errors';
 import { formFields } from '../../shared/api/oauth-schemas';
-import { connectPage, connectWithLink } from '../../shared/app/connect-link/links';
+import { connectPage, connectWithLink } from '../../shared/app/connect-page';
 import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';
 import { assertFormToken, assertSameOrigin, formCookie, newFormToken } from '../../shared/http/form-guard';
 import { connectPageHtml, displayName, HOSTED_HEADERS, hostedHeaders, linkErrorHtml, seeOther } from '../../shared/http/pages/connect-page';

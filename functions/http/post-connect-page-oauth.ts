@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { connectionsRoutes as routes } from '../routes/connections';
 import { AppError } from '../../shared/domain/errors';
-import { startLinkOAuth } from '../../shared/app/connect-link/links';
+import { startLinkOAuth } from '../../shared/app/connect-page';
 import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';
 import { HOSTED_HEADERS, linkErrorHtml, seeOther } from '../../shared/http/pages/connect-page';
 import { browserCookie } from '../../shared/app/oauth/browser';

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
 import { publishingRoutes as routes } from '../routes/publishing';
-import { validatePublish } from '../../shared/app/publish/validate';
+import { validatePublish } from '../../shared/app/validate/validate';
 
 /** POST /api/validate: the dry run of POST /api/post or POST /api/schedule (sends, writes and spends nothing). */
 export const handler = httpHandler(routes.postValidate, async (req) =>

@@ -1,6 +1,7 @@
 import { depsFor } from '../../shared/container';
 import { webhookWorker } from '../workers';
-import { deliverWebhook, RetryLater, WebhookMessage } from '../../shared/app/webhooks/deliveries';
+import { WebhookMessage } from '../../shared/app/webhooks/delivery-queue';
+import { deliverWebhook, RetryLater } from '../../shared/app/webhooks/delivery-try';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { sqsMessageHandler } from './sqs-batch';
 

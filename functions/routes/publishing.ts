@@ -4,7 +4,7 @@ import * as p from '../../shared/api/publish-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import * as a from '../../shared/api/approval-schemas';
 import { PostRequestSchema } from '../../shared/app/publish/request';
-import { ValidateRequestSchema } from '../../shared/app/publish/validate-request';
+import { ValidateRequestSchema } from '../../shared/app/validate/validate-request';
 import { E, std } from './errors';
 
 /** The Publishing routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
@@ -15,7 +15,7 @@ export const publishingRoutes = {
     rateLimit: { limit: 60, windowSeconds: 60 }, body: PostRequestSchema, timeoutSeconds: 29, memoryMb: 1024,
     responses: {
       200: { description: 'One result per network, in request order', schema: p.PostResponse },
-      202: { description: 'Held for approval: every network pending_approval, nothing sent (issue 16)', schema: a.HeldPostResponse },
+      202: { description: 'Held for approval: every network pending_approval, nothing sent', schema: a.HeldPostResponse },
       400: E('invalid_request, caption_is_json, empty_text'), 403: E('key_scope, brand_not_allowed, key_monthly_cap_reached'),
       404: E('brand_not_found'), 409: E('ambiguous_brand, duplicate_post'), ...std,
     },

@@ -33,9 +33,9 @@ export interface GrantTargets {
   sesSandboxRecipients?: boolean;
   /** SSM Parameter Store path holding the OAuth client registrations (OAUTH_SSM_PREFIX). */
   oauthSsmPrefix: string;
-  /** SSM Parameter Store path holding Stripe's keys and prices (BILLING_SSM_PREFIX; issue 13). */
+  /** SSM Parameter Store path holding Stripe's keys and prices (BILLING_SSM_PREFIX). */
   billingSsmPrefix: string;
-  // --- AI drafts (issue 12)
+  // --- AI drafts
   /** The Bedrock foundation model the AI draft functions may invoke (BEDROCK_MODEL_ID). */
   bedrockModelId: string;
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/app/deps';
 import { sweepPublishing } from '../../shared/app/publish/reconcile';
-import { sweepDeliveries } from '../../shared/app/webhooks/deliveries';
+import { sweepDeliveries } from '../../shared/app/webhooks/delivery-sweep';
 import { sweepSchedules } from '../../shared/app/schedule/sweep';
 import { errorFields, log as serviceLog } from '../../shared/log';
 

@@ -27,10 +27,10 @@ export interface ApiStackProps extends StackProps {
   mailFrom: string;
   /** Public origin for emailed/connect links; defaults to the API's own execute-api URL. */
   publicBaseUrl?: string;
-  // --- AI drafts (issue 12)
+  // --- AI drafts
   /** The Bedrock model of AI drafts (BEDROCK_MODEL_ID); default the config default. */
   bedrockModelId?: string;
-  // --- Concurrency in AWS (issue 18)
+  // --- Concurrency in AWS
   /** Reserved concurrency by route id (0 or absent: none), e.g. the publish route's, so a burst elsewhere cannot starve it. */
   reservedConcurrency?: Record<string, number>;
   /** With the edge stack (-c waf=true): the secret origin header CloudFront sends (EDGE_ORIGIN_SECRET). */
@@ -40,7 +40,7 @@ export interface ApiStackProps extends StackProps {
    * region): the API answers there and its execute-api endpoint is disabled; with the edge stack, CloudFront's origin.
    */
   apiDomain?: { name: string; certificateArn: string };
-  // --- MCP for browser clients (issue 25)
+  // --- MCP for browser clients
   /** Browser origins allowed on the MCP and OAuth endpoints besides publicBaseUrl's (MCP_ALLOWED_ORIGINS, comma-separated). */
   mcpAllowedOrigins?: string;
 }
@@ -61,7 +61,7 @@ export const apiRoutes = () => deployedRoutes().filter((r) => !r.stack);
  */
 export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
   httpApi: apigw.IHttpApi; environment: Record<string, string>; grantTargets: GrantTargets; logRemovalPolicy: RemovalPolicy; functions: Map<string, AppFunction>;
-  /** The service's log key: every function's log group is encrypted with it (issue 17). */
+  /** The service's log key: every function's log group is encrypted with it. */
   logsKey?: kms.IKey;
 }): void {
   for (const route of routes) {
@@ -325,7 +325,7 @@ export function serviceEnvironment(o: {
     OAUTH_SSM_PREFIX: o.oauthSsmPrefix,
     BILLING_SSM_PREFIX: o.billingSsmPrefix,
     LOG_LEVEL: 'info',
-    // Observability (issue 14): the `service` of every log line and EMF metric, and the metrics namespace.
+    // Observability: the `service` of every log line and EMF metric, and the metrics namespace.
     POWERTOOLS_SERVICE_NAME: o.data.prefix,
     POWERTOOLS_METRICS_NAMESPACE: 'SocialPublishing',
     BEDROCK_MODEL_ID: o.bedrockModelId,

@@ -35,9 +35,9 @@ export class DataStack extends Stack {
   readonly table: dynamodb.Table;
   readonly tableIndexNames: string[];
   readonly key: kms.Key;
-  /** Customer-managed key of the table's encryption at rest (issue 17). */
+  /** Customer-managed key of the table's encryption at rest. */
   readonly tableKey: kms.Key;
-  /** Customer-managed key of every log group of the service (issue 17). */
+  /** Customer-managed key of every log group of the service. */
   readonly logsKey: kms.Key;
   readonly mediaBucket: s3.Bucket;
   readonly accessLogsBucket: s3.Bucket;

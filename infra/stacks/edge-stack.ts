@@ -37,7 +37,7 @@ const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigPropert
 });
 
 /**
- * Optional (`-c waf=true`, issue 17): a CloudFront distribution in front of the HTTP API with a WAFv2 web ACL (AWS
+ * Optional (`-c waf=true`): a CloudFront distribution in front of the HTTP API with a WAFv2 web ACL (AWS
  * managed rules: common rule set, known bad inputs; a rate-based rule per IP). An HTTP API cannot be associated with
  * WAF directly, and a web ACL for CloudFront must live in us-east-1: this stack is deployed there and takes the API's
  * domain through a cross-region reference. Nothing is cached; every viewer header but Host goes to the API.

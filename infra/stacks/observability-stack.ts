@@ -19,7 +19,7 @@ export const ALARM_THRESHOLDS = {
   failureRate: 0.5, minResults: 5,
   /** Oldest webhook try waiting past its due time (ms). */
   webhookBacklogMs: 10 * 60_000,
-  // --- Concurrency in AWS (issue 18)
+  // --- Concurrency in AWS
   /** Oldest message of the publish queue (s): a due post should be picked up within seconds. */
   publishQueueAgeSeconds: 5 * 60,
   /** The publish route's p99 duration, as a share of its timeout. */
@@ -102,7 +102,7 @@ export class ObservabilityStack extends Stack {
       'The scheduler dispatcher failed in the last 5 minutes (Lambda retries an asynchronous invocation twice, then sends it to the scheduler DLQ).',
       'alarm-dispatcher-errors');
 
-    // --- Observability (issue 14): dashboard, failure-rate, webhook backlog and throttle alarms ---
+    // --- Observability: dashboard, failure-rate, webhook backlog and throttle alarms ---
     const threshold = (id: string, metric: cloudwatch.IMetric, value: number, description: string, runbook: string, evaluationPeriods = 1) => {
       const a = new cloudwatch.Alarm(this, id, {
         alarmName: `${prefix}-${id}`, alarmDescription: `${description} Runbook: docs/operations.md#${runbook}`,
@@ -137,7 +137,7 @@ export class ObservabilityStack extends Stack {
       period: fiveMinutes,
     }), 0, 'DynamoDB throttled requests on the table in the last 5 minutes.', 'alarm-throttles');
 
-    // --- Concurrency in AWS (issue 18): the publish route's throttles and duration, the publish queue's backlog
+    // --- Concurrency in AWS: the publish route's throttles and duration, the publish queue's backlog
     const post = props.api.routeFunctions.get(POST_ROUTE_ID);
     if (!post) throw new Error(`No function of route ${POST_ROUTE_ID} in the API stack`);
     threshold('post-throttles', post.fn.metricThrottles({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }), 0,

@@ -12,7 +12,7 @@ export interface WorkersStackProps extends StackProps {
   data: DataStack;
   /** Supplies the service environment (API URL, scheduler role, dispatcher ARN) and the grant targets. */
   api: ApiStack;
-  /** The event source mapping's maximum concurrency by worker id (issue 18); absent: Lambda's default (no cap). */
+  /** The event source mapping's maximum concurrency by worker id; absent: Lambda's default (no cap). */
   maxConcurrency?: Record<string, number>;
 }
 

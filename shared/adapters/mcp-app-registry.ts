@@ -1,7 +1,7 @@
 import type { AppRegistry } from '../ports/guardrails';
 import type { McpOAuthStore } from '../ports/mcp-oauth';
 
-/** The AI apps the guardrails may name: the live apps of the MCP authorization server (issue 11). */
+/** The AI apps the guardrails may name: the live apps of the MCP authorization server. */
 export class McpAppRegistry implements AppRegistry {
   constructor(private readonly store: Pick<McpOAuthStore, 'getApp'>) {}
 

@@ -1,6 +1,7 @@
 import { promises as dns } from 'node:dns';
 import type { SendResult, WebhookSender } from '../ports/webhooks';
-import { checkUrl, UnsafeTargetError, type HostLookup } from '../net/address-guard';
+import { checkUrl, type HostLookup } from '../net/address-guard';
+import { UnsafeTargetError } from '../ports/media-gateway';
 import { pinnedRequest, PinnedRequestError } from '../net/pinned-request';
 import { systemClock, type Clock } from '../ports/clock';
 import { DELIVERY_TIMEOUT_MS, MAX_RESPONSE_BYTES, RESPONSE_EXCERPT_CHARS } from '../domain/webhooks';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { PLATFORM_NAMES } from '../domain/platforms';
 import { NetworkResultSchema } from './publish-schemas';
 
-/** Approvals (issue 16): the held-post answer, the read-only key routes, the review link and dashboard forms. */
+/** Approvals: the held-post answer, the read-only key routes, the review link and dashboard forms. */
 export const HeldPostResponse = z.object({
   status: z.literal('pending_approval'), approval_id: z.string(), post_id: z.string(), brand_id: z.string(), results: z.array(NetworkResultSchema),
 });

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { PLAN_NAMES } from '../domain/plans';
 import { BILLING_INTERVALS, PAID_PLANS } from '../domain/billing';
 
-/** Billing (issue 13): checkout, the customer portal, the provider webhook's answer, the billing overview. */
+/** Billing: checkout, the customer portal, the provider webhook's answer, the billing overview. */
 /** POST /api/billing/checkout, and the Plan page's checkout form (url-encoded there; csrf is the middleware's). */
 export const CheckoutBody = z.strictObject({
   plan: z.enum(PAID_PLANS),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { PLATFORM_NAMES } from '../domain/platforms';
 
-/** PUT /api/guardrails/{kind}/{id} (issue 16). A missing limit means "no limit"; the body replaces the old one. */
+/** PUT /api/guardrails/{kind}/{id}. A missing limit means "no limit"; the body replaces the old one. */
 export const GuardrailParams = z.strictObject({ kind: z.enum(['key', 'app']), id: z.string().min(1).max(100) });
 export const GuardrailsBody = z.strictObject({
   monthly_post_cap: z.number().int().min(0).max(1_000_000).nullable().optional(),

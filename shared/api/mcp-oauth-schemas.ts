@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Response shapes of the MCP server's OAuth endpoints (issue 11), for the OpenAPI document. */
+/** Response shapes of the MCP server's OAuth endpoints, for the OpenAPI document. */
 export const ProtectedResourceMetadata = z.object({
   resource: z.string(), authorization_servers: z.array(z.string()), scopes_supported: z.array(z.string()), bearer_methods_supported: z.array(z.string()),
 }).catchall(z.unknown()).meta({ id: 'ProtectedResourceMetadata' });

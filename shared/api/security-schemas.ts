@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Request and response schemas of the security settings of an account (issue 17). */
+/** Request and response schemas of the security settings of an account. */
 
 /** At most this many registered redirect origins per account. */
 export const MAX_REDIRECT_ORIGINS = 20;

@@ -1,11 +1,11 @@
 import type { Deps } from './deps';
 import type { Account, ApiKeyRecord } from '../ports/store';
 import type { PublishContext } from '../ports/publishing';
-import { loadPublishingAccount } from './publish/publishing-account';
+import { loadPublishingAccount } from './publishing-account';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors';
 import { isWellFormedApiKey, scopesOf, sha256Hex, type KeyScope } from '../domain/api-key';
 
-/** Who acts for the account: an API key, or (MCP, issue 11) an AI app signed in by OAuth. Guardrails are kept per actor. */
+/** Who acts for the account: an API key, or (MCP) an AI app signed in by OAuth. Guardrails are kept per actor. */
 export interface Actor {
   kind: 'key' | 'app';
   id: string;

@@ -1,6 +1,6 @@
 import type { Deps } from './deps';
 import type { Account, Brand } from '../ports/store';
-import { AppError, NotFoundError } from '../domain/errors';
+import { BadRequestError, NotFoundError } from '../domain/errors';
 import { isId, newId } from '../domain/ids';
 import { PLANS, nextPlan } from '../domain/plans';
 import { bestEffort } from '../log';
@@ -34,9 +34,7 @@ export async function createBrand(deps: Pick<Deps, 'accounts' | 'brands' | 'cloc
   // a racing request may reclaim the place this one would have: try again whenever anything was reclaimable
   if (!reserved && (await reclaimBrandPlaces(deps, account.id, now))) reserved = await deps.accounts.reserveBrand(account.id, limit, id);
   if (!reserved) {
-    throw new AppError(400, 'brand_limit_reached', `The ${account.plan} plan includes ${limit} brand${limit === 1 ? '' : 's'}; upgrade to add more`, {
-      details: { limit, upgrade_url: upgradeUrl(deps, account) },
-    });
+    throw new BadRequestError(`The ${account.plan} plan includes ${limit} brand${limit === 1 ? '' : 's'}; upgrade to add more`, { code: 'brand_limit_reached', details: { limit, upgrade_url: upgradeUrl(deps, account) }, });
   }
   const brand: Brand = { id, account_id: account.id, name, timezone: DEFAULT_TIMEZONE, slots: DEFAULT_SLOTS, created_at: new Date(now).toISOString() };
   try {

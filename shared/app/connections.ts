@@ -1,19 +1,19 @@
 import type { Deps } from './deps';
-import type { Account, Brand } from '../ports/store';
+import type { Account } from '../ports/store';
 import type { Connection } from '../ports/publishing';
 import { AppError, BadRequestError, NotFoundError, RateLimitedError, ServiceUnavailableError } from '../domain/errors';
 import { isId, newId } from '../domain/ids';
 import { isPlatformName, platform as platformInfo, type PlatformName } from '../domain/platforms';
 import { explain } from '../domain/result-codes';
 import type { Failure } from '../ports/networks';
-import { UnsafeTargetError } from '../net/address-guard';
-import { getBrand } from './brands';
-import { labelOf } from './publish/events';
+import { UnsafeTargetError } from '../ports/media-gateway';
+import { labelOf } from '../domain/event-refs';
 import { networkContext } from './network-context';
 import { freshCredentials, signInLost, type FreshCredentialsDeps } from './oauth/credentials';
 import { connectionContext } from './security/contexts';
 import { URL_FIELDS } from './security/credential-targets';
-import { healthOf, noticeMs, type Health } from './oauth/health';
+import { connectionView, healthOf, noticeMs } from './oauth/health';
+import { targetBrand, targetBrandFor } from './guardrails/target-brand';
 import { checkBrandAllowed, loadGuardrails } from './guardrails/enforce';
 import type { Actor } from './auth';
 
@@ -22,11 +22,6 @@ export type ConnectDeps = Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connection
 /** What a health check reaches: the connection's fresh credentials (renewed or marked lost) and the network. */
 export type ConnectionHealthDeps = FreshCredentialsDeps & Pick<Deps, 'networks'>;
 
-/** A connection as the API shows it (never the credentials), with its health when the caller knows the time. */
-export const connectionView = (c: Connection, health?: Health) => ({
-  id: c.id, platform: c.platform, brand_id: c.brand_id, handle: c.handle, label: c.label, status: c.status, connected_at: c.connected_at,
-  ...(health ? { health } : {}),
-});
 const withHealth = (deps: Pick<Deps, 'clock' | 'settings'>) => {
   const now = deps.clock.now();
   const notice = noticeMs(deps.settings);
@@ -34,7 +29,8 @@ const withHealth = (deps: Pick<Deps, 'clock' | 'settings'>) => {
 };
 
 function credentialError(code: 'invalid_credentials' | 'network_unavailable', message: string, platform: string, status = 400): AppError {
-  return new AppError(status, code, message, { details: { platform, ...explain(code) } });
+  const options = { code, details: { platform, ...explain(code) } };
+  return status === 503 ? new ServiceUnavailableError(message, options) : new BadRequestError(message, options);
 }
 
 /** Maps a failed verification to the connect answer: bad credentials 400, network waits 429, outages 503. */
@@ -42,25 +38,6 @@ function verifyFailure(platform: PlatformName, f: Failure): AppError {
   if (f.kind === 'rate_limited') return new RateLimitedError(f.retry_after, `${platform} asked to wait before checking again: ${f.error}`);
   if (f.kind === 'timeout' || f.kind === 'transient') return credentialError('network_unavailable', `${platform} could not be reached: ${f.error}`, platform, 503);
   return credentialError('invalid_credentials', `${platform} refused the credentials: ${f.error}`, platform);
-}
-
-/** The brand a connection call targets: the named one, or the only one (several brands need brand_id). */
-export async function targetBrand(deps: Pick<Deps, 'brands'>, account: Account, brandId?: string): Promise<Brand> {
-  if (brandId !== undefined) return getBrand(deps, account.id, brandId);
-  const brands = await deps.brands.list(account.id);
-  if (brands.length === 1) return brands[0];
-  throw new BadRequestError('This account has several brands: send brand_id to say which brand the connection belongs to', { code: 'brand_required', details: { brands: brands.map((b) => b.id) } });
-}
-
-/**
- * The brand a key or AI app targets when it changes connections (connect, OAuth sign-in, connect link): as
- * targetBrand, and within the actor's allowed brands (403 brand_not_allowed), so a brand-limited actor never reaches
- * another brand's connections. Without an actor (the owner's dashboard, a connect link's page) the brand is not limited.
- */
-export async function targetBrandFor(deps: Pick<Deps, 'brands' | 'guardrails'>, account: Account, brandId: string | undefined, actor: Actor | undefined): Promise<Brand> {
-  const brand = await targetBrand(deps, account, brandId);
-  if (actor) checkBrandAllowed(await loadGuardrails(deps, account.id, actor), brand.id);
-  return brand;
 }
 
 function normaliseUrl(value: string): string {
@@ -81,9 +58,7 @@ export async function connect(deps: ConnectDeps, account: Account, input: { plat
   const platform = input.platform;
   const info = platformInfo(platform);
   if (info.oauth) {
-    throw new AppError(400, 'oauth_platform', `${platform} connects through OAuth: use POST /api/oauth/${platform}/url or a connect link`, {
-      details: { platform, oauth_url: `/api/oauth/${platform}/url`, ...explain('oauth_platform') },
-    });
+    throw new BadRequestError(`${platform} connects through OAuth: use POST /api/oauth/${platform}/url or a connect link`, { code: 'oauth_platform', details: { platform, oauth_url: `/api/oauth/${platform}/url`, ...explain('oauth_platform') }, });
   }
   const brand = await targetBrandFor(deps, account, input.brand_id, actor);
   const allowed = [...info.fields, ...(info.optional_fields ?? [])];

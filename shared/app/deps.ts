@@ -56,13 +56,13 @@ export interface Deps {
   webhookSender: WebhookSender;
   /** Media uploads and hosted upload links (shared/app/media). */
   uploads: MediaStore;
-  // --- Billing (issue 13): the payment provider (Stripe) and the billing state in the table (shared/app/billing).
+  // --- Billing: the payment provider (Stripe) and the billing state in the table (shared/app/billing).
   payments: PaymentProvider;
   billing: BillingStore;
-  // Dashboard (issue 16)
+  // Dashboard
   /** Dashboard sessions, stored by hash (shared/app/dashboard/sign-in.ts). */
   sessions: SessionStore;
-  // --- MCP server (issue 11)
+  // --- MCP server
   /** The MCP OAuth authorization server: clients, AI apps, codes and tokens (shared/app/mcp-oauth). */
   mcpOAuth: McpOAuthStore;
   /** Guardrails per actor (API key or AI app), enforced in the publish path (shared/app/guardrails). */
@@ -73,10 +73,10 @@ export interface Deps {
   approvals: ApprovalStore;
   /** White label of the account and its brands (shared/app/dashboard/branding.ts). */
   branding: BrandingStore;
-  // --- AI drafts (issue 12)
+  // --- AI drafts
   /** The drafting provider: Bedrock, an OpenAI-compatible endpoint, or the local drafter (shared/app/ai). */
   ai: DraftProvider;
-  // --- Lean publish path (issue 18)
+  // --- Lean publish path
   /** The account's brands, connections, guardrails and approval rules in one read (shared/app/publish). */
   publishContext: PublishContextStore;
   /** Hands recorded events to webhook endpoints: the explicit step after recording (shared/app/webhooks/fan-out.ts). */
@@ -98,17 +98,17 @@ export interface Deps {
     claimsDeadBefore?: number;
     /** Local benchmarks only: request rate limits off. */
     rateLimitsOff?: boolean;
-    // --- AI drafts (issue 12)
+    // --- AI drafts
     /** Deadline of one provider call (ms; default 20 s). */
     aiTimeoutMs?: number;
-    // --- Connection health (issue 27)
+    // --- Connection health
     /** Days ahead of a sign-in's lapse that connection.expiring is sent (default 7). */
     connectionExpiringDays?: number;
   }>;
-  // --- Local speed (issue 18)
+  // --- Local speed
   /** Wakes a request waiting for a post's results when a worker settles one of its networks (polling stays). */
   resultSignal: ResultSignal;
-  // --- Post life cycle (issue 26)
+  // --- Post life cycle
   /** Deletes and edits of published posts, per network (shared/app/post-changes). */
   postChanges: PostChangeStore;
   // --- Dashboard charts (issue 28)

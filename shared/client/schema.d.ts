@@ -4732,7 +4732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Held for approval: every network pending_approval, nothing sent (issue 16) */
+            /** @description Held for approval: every network pending_approval, nothing sent */
             202: {
                 headers: {
                     [name: string]: unknown;

@@ -24,14 +24,18 @@ export interface PublishContent {
   first_comment?: string;
   privacy?: 'public' | 'unlisted' | 'private';
   subreddit?: string;
-  /** Stable for one (post, network): use it where the network offers idempotency (Mastodon Idempotency-Key). */
-  idempotency_key: string;
+  /**
+   * The key of this post's send to this network (`post_id:platform`), stable across retries and reconciliation: the
+   * network's own idempotency where it has one (Mastodon's Idempotency-Key), a derived id (Slack), the read-back
+   * marker. Not the request's idempotency_key, which guards the whole post (shared/app/idempotency.ts).
+   */
+  send_key: string;
   /** The network's own post kinds (per_platform options), validated at request time. */
   options?: PostOptions;
 }
 
 /**
- * per_platform options of the network's own post kinds (issue 15). Each is accepted only for the networks that
+ * per_platform options of the network's own post kinds. Each is accepted only for the networks that
  * support it (shared/app/publish/options.ts); adapters read the ones of their network.
  */
 export interface PostOptions {

@@ -56,6 +56,10 @@ export class MethodNotAllowedError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string, options?: AppErrorOptions) { super(409, 'conflict', message, options); }
 }
+/** 409 duplicate_post: the idempotency_key or an identical request was seen within its window; `details` name the holder. */
+export class DuplicatePostError extends AppError {
+  constructor(message: string, details: { post_id?: string } | { schedule_id?: string }, options?: AppErrorOptions) { super(409, 'duplicate_post', message, { ...options, details }); }
+}
 export class GoneError extends AppError {
   constructor(message: string, options?: AppErrorOptions) { super(410, 'gone', message, options); }
 }
@@ -76,6 +80,14 @@ export class RateLimitedError extends AppError {
     });
     this.retryAfter = retryAfter;
   }
+}
+/** 502: a network or sign-in provider answered, but not with what the request needs. */
+export class BadGatewayError extends AppError {
+  constructor(message: string, options?: AppErrorOptions) { super(502, 'bad_gateway', message, options); }
+}
+/** 500 with a message the caller may read (a step failed that the caller can simply retry). */
+export class InternalError extends AppError {
+  constructor(message: string, options?: AppErrorOptions) { super(500, 'internal_error', message, options); }
 }
 export class ServiceUnavailableError extends AppError {
   constructor(message: string, options?: AppErrorOptions) { super(503, 'unavailable', message, options); }

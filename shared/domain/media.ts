@@ -36,8 +36,6 @@ export const UPLOAD_LINK_URLS_PER_LINK = 10;
 
 export const kindOfType = (type: MediaContentType): 'image' | 'video' => (type.startsWith('image/') ? 'image' : 'video');
 
-export const isMediaContentType = (value: string): value is MediaContentType => Object.hasOwn(MEDIA_TYPES, value);
-
 const EXT = Object.values(MEDIA_TYPES).join('|');
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 const PATH_RE = new RegExp(`^media/(acc_${ULID})/(med_${ULID})\\.(${EXT})$`);

@@ -1,8 +1,4 @@
 /** Counter keys and reset times for plan usage (posts a month, AI drafts a day, X credits a month). */
-export function monthStart(nowMs: number): Date {
-  const d = new Date(nowMs);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
-}
 export function nextMonthStart(nowMs: number): Date {
   const d = new Date(nowMs);
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));

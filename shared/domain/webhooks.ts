@@ -44,8 +44,6 @@ export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 export const DELIVERY_RETENTION_SECONDS = 30 * 86_400;
 /** Largest SQS DelaySeconds; longer waits are bridged with the scheduler. */
 export const SQS_MAX_DELAY_SECONDS = 900;
-/** Receivers may tolerate this much clock difference (spec §6: 5 minutes). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /** A new endpoint secret: `whsec_` + 32 base62 characters (≈ 190 bits). The HMAC key is this whole string. */
 export const newWebhookSecret = () => `whsec_${randomBase62(32)}`;

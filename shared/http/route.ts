@@ -11,7 +11,7 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 
 /** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
 /** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
 /** `billingConfig`: read Stripe's keys and prices under BILLING_SSM_PREFIX in SSM Parameter Store (billing routes only). */
-/** `bedrock`: bedrock:InvokeModel on the configured model (BEDROCK_MODEL_ID) only (AI drafts, issue 12). */
+/** `bedrock`: bedrock:InvokeModel on the configured model (BEDROCK_MODEL_ID) only (AI drafts). */
 /** `kms`: encrypt and decrypt secrets; `kmsEncrypt` / `kmsDecrypt`: only new data keys / only unwrapping them. */
 export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'kmsEncrypt' | 'kmsDecrypt' | 'ses' | 'oauthConfig' | 'billingConfig' | 'bedrock';
 
@@ -55,7 +55,7 @@ export interface RouteDef {
   presigns?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
-  // --- MCP server (issue 11) ---
+  // --- MCP server ---
   /**
    * Browser clients (MCP endpoint, OAuth endpoints): an Origin outside the allow-list (shared/http/origins.ts) gets
    * 403, an allow-listed one gets CORS headers, and OPTIONS (list it in extraMethods) answers the preflight.

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { SESSION_TTL_SECONDS } from '../app/dashboard/sign-in';
 
 /**
- * The dashboard session cookie (issue 16): an opaque id, HttpOnly, SameSite=Lax, 7 days; over https it is
+ * The dashboard session cookie: an opaque id, HttpOnly, SameSite=Lax, 7 days; over https it is
  * `__Host-session` with Secure (bound to the exact host, path /), over plain http (local runtime) `session`.
  */
 export const SESSION_COOKIE_SECURE = '__Host-session';

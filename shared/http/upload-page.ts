@@ -24,7 +24,7 @@ export interface UploadPageInput {
   note?: string;
   expiresAt: Date;
   nonce: string;
-  /** The account's white label (issue 16): its name, and for Pro a small "powered by" line. */
+  /** The account's white label: its name, and for Pro a small "powered by" line. */
   mark?: { name: string; poweredBy?: string };
 }
 

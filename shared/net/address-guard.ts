@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { promises as dns } from 'node:dns';
+import { UnsafeTargetError } from '../ports/media-gateway';
 
 /**
  * Outbound address safety (decisions.md "Webhooks" address checks): every URL the service fetches on a user's
@@ -13,16 +14,6 @@ import { promises as dns } from 'node:dns';
  */
 
 /** Why a URL was refused. */
-export type UnsafeTargetReason = 'invalid_url' | 'scheme' | 'credentials_in_url' | 'private_address' | 'unresolvable';
-
-/** Thrown by checkUrl when a URL must not be fetched; `reason` says why, the message says it in plain words. */
-export class UnsafeTargetError extends Error {
-  constructor(readonly reason: UnsafeTargetReason, message: string, cause?: unknown) {
-    super(message, { cause });
-    this.name = 'UnsafeTargetError';
-  }
-}
-
 /** Resolves a host name to all its addresses (IPv4 and IPv6, as strings). */
 export type HostLookup = (host: string) => Promise<string[]>;
 

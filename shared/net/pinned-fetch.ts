@@ -4,7 +4,8 @@ import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { promises as dns } from 'node:dns';
-import { checkUrl, UnsafeTargetError, type HostLookup } from './address-guard';
+import { checkUrl, type HostLookup } from './address-guard';
+import { UnsafeTargetError } from '../ports/media-gateway';
 import { pinnedLookup, PinnedRequestError } from './pinned-request';
 
 /**

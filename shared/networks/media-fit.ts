@@ -4,9 +4,8 @@ import { badMedia } from './failures';
 import type { Failure, FetchedMedia } from '../ports/networks';
 import { MEDIA_RULES, mediaType, nth, typeAndSize } from './media-rules';
 
-export { MEDIA_RULES, checkAlt, checkProbed } from './media-rules';
 
-/* The adapters' side of media fitness (issue 15): what media-rules.ts checks, plus the downloaded file itself. */
+/* The adapters' side of media fitness: what media-rules.ts checks, plus the downloaded file itself. */
 
 /**
  * The downloaded file itself, before it is uploaded: type, size, and for a video the duration and frame size from

@@ -3,7 +3,7 @@ import { badMedia, graphemeLength } from './failures';
 import type { Failure, MediaItem } from '../ports/networks';
 
 /**
- * Media fitness per network (issue 15), the part known before any download: alt-text limits, accepted types and
+ * Media fitness per network, the part known before any download: alt-text limits, accepted types and
  * sizes. Checked at request time (alt, and type/size from the media check's headers) so a post fails early with
  * bad_media and a fix; the downloaded file itself (type, size, video duration and frame size from its container
  * headers) is checked by the adapters right before upload (media-fit.ts). Sources for each number: docs/networks.md

@@ -9,7 +9,7 @@ export interface Blobs {
   presignGet(key: string, expiresInSeconds: number, opts?: { downloadName?: string }): Promise<string>;
   /**
    * Writes an object from a stream of chunks, holding at most one part (5 MiB) in memory (multipart upload);
-   * answers its size. Used for exports that must not be built in memory (dashboard CSV, issue 16).
+   * answers its size. Used for exports that must not be built in memory (dashboard CSV).
    */
   putStream(key: string, chunks: AsyncIterable<string | Uint8Array>, opts: { contentType: string; downloadName?: string }): Promise<{ bytes: number }>;
   head(key: string): Promise<BlobHead | undefined>;

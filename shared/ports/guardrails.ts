@@ -27,7 +27,7 @@ export interface GuardrailStore {
 }
 
 /**
- * The registry of AI apps (MCP OAuth clients, issue 11) an account has authorised. Until the MCP branch plugs in
+ * The registry of AI apps (MCP OAuth clients) an account has authorised. Until the MCP branch plugs in
  * its adapter, no app exists (PUT /api/guardrails/app/{id} answers 404).
  */
 export interface AppRegistry {

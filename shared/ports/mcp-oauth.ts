@@ -1,5 +1,5 @@
 /**
- * The MCP server's OAuth 2.1 authorization server (issue 11): registered clients, AI apps (one per account and
+ * The MCP server's OAuth 2.1 authorization server: registered clients, AI apps (one per account and
  * client, made by the owner's consent), authorization codes and tokens. Codes and tokens are stored by their SHA-256
  * only; every read and conditional write checks expiry itself (TTL deletion is lazy).
  */

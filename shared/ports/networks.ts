@@ -91,7 +91,7 @@ export interface VerifiedAccount {
 /**
  * What the service asks a network when a worker may have sent a post and died before recording it: the post's
  * exact text (as sent to this network), its title where the network has one, and the time window it could have
- * been published in. `marker` is our idempotency marker where the network keeps one (e.g. a client-supplied key).
+ * been published in. `marker` is the send key (PublishContent.send_key) where the network keeps one (e.g. a client-supplied key).
  */
 export interface ReadBackQuery {
   text: string;

@@ -3,7 +3,7 @@ import type { Failure, NetworkContext } from './networks';
 
 /**
  * The contract of an OAuth network's sign-in (the `oauth` networks of shared/domain/platforms.ts). Posting
- * stays on NetworkAdapter (types.ts): its ctx.credentials then hold `access_token` plus the account fields the
+ * stays on NetworkAdapter (ports/networks.ts): its ctx.credentials then hold `access_token` plus the account fields the
  * provider returned (page id, page token, IG user id, person URN, …). Token refresh is the service's job, done
  * before publish (and once after a reauth failure) with `refresh`; providers never store anything.
  */

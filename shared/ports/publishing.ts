@@ -76,7 +76,7 @@ export interface PostRecord {
   platforms: PlatformName[];
   payload: PostPayload;
   created_at: string;
-  /** Who published it (API key or AI app; issue 16), and the counter of its guardrails cap it was counted on. */
+  /** Who published it (API key or AI app), and the counter of its guardrails cap it was counted on. */
   actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
   cap_key?: string;
   /** Further monthly caps this post counts on (guardrails of the keys above the actor), given back with cap_key. */

@@ -43,7 +43,7 @@ export interface ScheduleRecord {
   /** How many times a stale run was taken over (a run that keeps dying is failed after MAX_TAKEOVERS). */
   takeovers?: number;
   canceled_at?: string;
-  /** Who scheduled it (API key or AI app): its guardrails apply when it publishes (issue 16). */
+  /** Who scheduled it (API key or AI app): its guardrails apply when it publishes. */
   actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
 }
 
@@ -65,7 +65,7 @@ export interface RecurringRecord {
   last_occurrence?: string;
   created_at: string;
   updated_at: string;
-  /** Who created it (API key or AI app): its guardrails apply to each occurrence (issue 16). */
+  /** Who created it (API key or AI app): its guardrails apply to each occurrence. */
   actor?: { kind: 'key' | 'app'; id: string; above?: string[] };
 }
 

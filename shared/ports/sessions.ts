@@ -9,7 +9,7 @@ export interface DashboardSession {
 }
 
 /**
- * Dashboard sessions (issue 16). Reads check the expiry themselves (TTL deletion is lazy), and revoking deletes the
+ * Dashboard sessions. Reads check the expiry themselves (TTL deletion is lazy), and revoking deletes the
  * item so sign-out ends the session at once.
  */
 export interface SessionStore {

@@ -16,7 +16,7 @@ export interface Account {
   brand_count: number;
   /** https origins redirect_after may lead to (PATCH /api/me); absent = none registered. */
   redirect_origins?: string[];
-  // Billing (issue 13): the subscription state the plan follows, its optimistic version, the customer, the last change.
+  // Billing: the subscription state the plan follows, its optimistic version, the customer, the last change.
   billing?: AccountBilling;
   billing_version?: number;
   billing_customer_id?: string;

@@ -127,7 +127,7 @@ describe('generate → publish the drafts as per_platform: every network accepts
     const d = drafts[platform];
     const content: PublishContent = {
       text: d.text, title: d.title, thread: d.thread ?? [], first_comment: d.first_comment, media: s.media ?? [],
-      subreddit: s.subreddit, privacy: platform === 'tiktok' ? 'private' : undefined, idempotency_key: `pst_drafts:${platform}`,
+      subreddit: s.subreddit, privacy: platform === 'tiktok' ? 'private' : undefined, send_key: `pst_drafts:${platform}`,
     };
     expect(s.adapter.check(content, s.creds)).toBeUndefined();
     const { ctx } = testContext(s.creds, { timeoutMs: 8000 });

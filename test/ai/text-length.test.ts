@@ -95,7 +95,7 @@ describe('the length validator: hard text in each unit', () => {
     expect(textLimit('telegram', { media: ['video'], videoUrl })).toBe(1024);
     const long = Array.from({ length: 60 }, (_, i) => `Sentence ${i + 1} about the launch.`).join(' ');
     const draft = fitDraft(networkBrief('discord', shapeOf([{ url: videoUrl }])), { text: long }, shapeOf([{ url: videoUrl }]));
-    const content = { text: draft.text, media: [{ url: videoUrl, kind: 'video' as const }], thread: [], idempotency_key: 'k' };
+    const content = { text: draft.text, media: [{ url: videoUrl, kind: 'video' as const }], thread: [], send_key: 'k' };
     expect(createDiscordAdapter().check(content, {})).toBeUndefined();
     expect(codePointLength(`${draft.text}\n${videoUrl}`)).toBeLessThanOrEqual(2000);
   });

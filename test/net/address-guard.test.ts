@@ -1,7 +1,5 @@
-import {
-  checkUrl, isPublicAddress, parseHostToIp, UnsafeTargetError,
-  type CheckUrlOptions, type HostLookup, type UnsafeTargetReason,
-} from '../../shared/net/address-guard';
+import { checkUrl, isPublicAddress, parseHostToIp, type CheckUrlOptions, type HostLookup } from '../../shared/net/address-guard';
+import { UnsafeTargetError, type UnsafeTargetReason } from '../../shared/ports/media-gateway';
 import { parseConfig } from '../../shared/config';
 
 /** Injected resolver: no real DNS in tests (the machine has no Internet). */

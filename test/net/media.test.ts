@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { MediaUnreachable } from '../../shared/ports/networks';
-import { UnsafeTargetError, type HostLookup } from '../../shared/net/address-guard';
-import { downloadMedia, probeMedia, sniffKind } from '../../shared/net/media';
+import type { HostLookup } from '../../shared/net/address-guard';
+import { UnsafeTargetError } from '../../shared/ports/media-gateway';
+import { downloadMedia, probeMedia } from '../../shared/net/media';
+import { sniffKind } from '../../shared/media/sniff';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array<number>(2040).fill(7)]);
 const MP4 = Uint8Array.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...new Array<number>(3000).fill(1)]);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { UnsafeTargetError, type HostLookup } from '../../shared/net/address-guard';
+import type { HostLookup } from '../../shared/net/address-guard';
+import { UnsafeTargetError } from '../../shared/ports/media-gateway';
 import { guardedFetch, pinnedFetch, type PinnedFetchInit } from '../../shared/net/pinned-fetch';
 import { downloadMedia, probeMedia } from '../../shared/net/media';
 import { MediaUnreachable } from '../../shared/ports/networks';

@@ -12,7 +12,7 @@ import { testContext } from './context';
 
 /** Alt text (media[].alt) as each network takes it: LinkedIn altText, WordPress alt_text, Instagram alt_text, Discord description. */
 
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello', media: [], thread: [], idempotency_key: 'k1', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello', media: [], thread: [], send_key: 'k1', ...over });
 
 describe('linkedin altText', () => {
   const fake = new LinkedinFake();

@@ -13,7 +13,7 @@ import { testContext } from './context';
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
 const T0 = clock.now();
 const iso = (ms: number) => new Date(ms).toISOString();
-const content = (text: string, title?: string): PublishContent => ({ text, ...(title ? { title } : {}), media: [], thread: [], idempotency_key: 'k1' });
+const content = (text: string, title?: string): PublishContent => ({ text, ...(title ? { title } : {}), media: [], thread: [], send_key: 'k1' });
 const query = (text: string, title?: string): ReadBackQuery => ({ text, ...(title ? { title } : {}), since: T0, until: T0 + 60_000 });
 const ctx = (creds: Record<string, string>) => testContext(creds, { clock }).ctx;
 

@@ -15,7 +15,7 @@ const videos = new BlueskyVideoFake();
 // every record the adapter writes is checked against the atproto lexicons
 const contract = watchContract(pds.server, atprotoViolations);
 const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], idempotency_key: 'k1', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], send_key: 'k1', ...over });
 const adapterWith = (opts: { pollIntervalMs?: number; reserveMs?: number } = {}): NetworkAdapter =>
   createBlueskyAdapter({ apiBase: pds.url, videoBase: videos.url, pollIntervalMs: 100, reserveMs: 100, ...opts });
 const record = (i = 0) => (pds.calls('com.atproto.repo.createRecord')[i].json as { record: Record<string, unknown> }).record;

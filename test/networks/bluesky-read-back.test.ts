@@ -9,7 +9,7 @@ let adapter: NetworkAdapter;
 const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
 const T0 = clock.now();
-const content = (text: string): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'post-1:bluesky' });
+const content = (text: string): PublishContent => ({ text, media: [], thread: [], send_key: 'post-1:bluesky' });
 const query = (text: string): ReadBackQuery => ({ text, since: T0, until: T0 + 60_000 });
 const seed = (n: number, text: string, at: number, repost = false) =>
   fake.feed.push({ uri: `at://did:plc:alice/app.bsky.feed.post/old${n}`, cid: `c${n}`, text, createdAt: new Date(at).toISOString(), repost });

@@ -12,7 +12,7 @@ const fake = new BlueskyFake();
 const contract = watchContract(fake.server, atprotoViolations);
 let adapter: NetworkAdapter;
 const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], idempotency_key: 'k1', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello', media: [], thread: [], send_key: 'k1', ...over });
 const png = (size: number) => Buffer.alloc(size, 7);
 
 beforeAll(() => fake.start());

@@ -8,7 +8,7 @@ let adapter: NetworkAdapter;
 const creds = { api_key: DEVTO_KEY };
 
 const content = (over: Partial<PublishContent> = {}): PublishContent =>
-  ({ text: 'Hello world', media: [], thread: [], idempotency_key: 'k1', ...over });
+  ({ text: 'Hello world', media: [], thread: [], send_key: 'k1', ...over });
 
 beforeAll(async () => {
   await fake.start();

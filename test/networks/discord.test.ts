@@ -6,7 +6,7 @@ import { expireOnHang, testContext } from './context';
 const fake = new DiscordFake();
 const adapter = createDiscordAdapter();
 
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello <@everyone>', media: [], thread: [], idempotency_key: 'pst_1:discord', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello <@everyone>', media: [], thread: [], send_key: 'pst_1:discord', ...over });
 const creds = () => ({ webhook_url: fake.webhookUrl, guild_id: fake.guildId, channel_id: fake.channelId });
 
 beforeAll(() => fake.start());

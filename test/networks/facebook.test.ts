@@ -12,7 +12,7 @@ let adapter: ReturnType<typeof createFacebookAdapter>;
 let app: OAuthApp;
 let user: string;
 let creds: Record<string, string>;
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh bread at 7', media: [], thread: [], idempotency_key: 'post-1:facebook', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh bread at 7', media: [], thread: [], send_key: 'post-1:facebook', ...over });
 const photo = { url: 'https://cdn.example.com/bread.jpg', kind: 'image' as const };
 const video = { url: 'https://cdn.example.com/oven.mp4', kind: 'video' as const };
 

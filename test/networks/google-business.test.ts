@@ -17,7 +17,7 @@ let adapter: ReturnType<typeof createGoogleBusinessAdapter>;
 let app: OAuthApp;
 let creds: Record<string, string>;
 const POSTS = '/v4/accounts/1100/locations/2201/localPosts';
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh stollen from today', media: [], thread: [], idempotency_key: 'post-1:google_business', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh stollen from today', media: [], thread: [], send_key: 'post-1:google_business', ...over });
 const form = (r: RecordedRequest) => Object.fromEntries(new URLSearchParams(r.text));
 
 beforeAll(async () => {

@@ -17,7 +17,7 @@ let creds: Record<string, string>;
 const ig = '17841400000000001';
 const jpg = (n: number) => ({ url: `https://cdn.example.com/p${n}.jpg`, kind: 'image' as const });
 const reel = { url: 'https://cdn.example.com/reel.mp4', kind: 'video' as const };
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Morning batch #bread', media: [jpg(1)], thread: [], idempotency_key: 'post-1:instagram', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Morning batch #bread', media: [jpg(1)], thread: [], send_key: 'post-1:instagram', ...over });
 
 beforeAll(async () => {
   await fake.start();

@@ -56,7 +56,7 @@ it('a page connection posts with the organisation as author (images owned by it 
   const adapter = createLinkedinAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 50 });
   fake.media.set('a.png', { type: 'image/png', bytes: Buffer.from('PNG') });
   const org = 'urn:li:organization:2414183';
-  const out = await adapter.publish({ text: 'Hiring!', media: [{ url: fake.mediaUrl('a.png'), kind: 'image', alt: 'Team photo' }], thread: [], idempotency_key: 'k' },
+  const out = await adapter.publish({ text: 'Hiring!', media: [{ url: fake.mediaUrl('a.png'), kind: 'image', alt: 'Team photo' }], thread: [], send_key: 'k' },
     testContext({ access_token: fake.token(), author_urn: org }).ctx);
   expect(out).toMatchObject({ ok: true, status: 'published' });
   expect(fake.find('POST', '/rest/images')[0].json).toEqual({ initializeUploadRequest: { owner: org } });
@@ -69,7 +69,7 @@ describe('document posts (PDF carousels)', () => {
   let token = '';
   const post = (document: { url: string; title: string }) => {
     token = fake.token();
-    return adapter().publish({ text: 'Our Q3 in 8 slides', media: [], thread: [], idempotency_key: 'k', options: { document } }, testContext({ access_token: token, author_urn: member }).ctx);
+    return adapter().publish({ text: 'Our Q3 in 8 slides', media: [], thread: [], send_key: 'k', options: { document } }, testContext({ access_token: token, author_urn: member }).ctx);
   };
 
   it('initializeUpload on the Documents API, PUT of the PDF bytes, then content.media {id, title}', async () => {

@@ -10,7 +10,7 @@ let creds: Record<string, string>;
 const author = 'urn:li:person:abc123XYZ';
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
 const T0 = clock.now();
-const content = (text: string): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'k' });
+const content = (text: string): PublishContent => ({ text, media: [], thread: [], send_key: 'k' });
 const query = (text: string): ReadBackQuery => ({ text, since: T0, until: T0 + 60_000 });
 const ctx = () => testContext(creds, { clock }).ctx;
 const seed = (n: number, commentary: string, at: number, by = author) => fake.posts.push({ id: `urn:li:share:6${n}`, author: by, commentary, createdAt: at });

@@ -14,7 +14,7 @@ let patient: ReturnType<typeof createLinkedinAdapter>;
 let app: OAuthApp;
 let creds: Record<string, string>;
 const author = 'urn:li:person:abc123XYZ';
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello LinkedIn', media: [], thread: [], idempotency_key: 'post-1:linkedin', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello LinkedIn', media: [], thread: [], send_key: 'post-1:linkedin', ...over });
 const image = (name: string) => ({ url: fake.mediaUrl(name), kind: 'image' as const });
 
 beforeAll(async () => {

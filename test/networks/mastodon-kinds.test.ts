@@ -8,7 +8,7 @@ import { testContext } from './context';
 const fake = new MastodonFake();
 const adapter: NetworkAdapter = createMastodonAdapter({ pollIntervalMs: 50 });
 let creds: Record<string, string>;
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello fediverse', media: [], thread: [], idempotency_key: 'post-1:mastodon', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello fediverse', media: [], thread: [], send_key: 'post-1:mastodon', ...over });
 /** The value of one multipart field of a recorded request. */
 const part = (text: string, name: string) => new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(text)?.[1];
 

@@ -9,7 +9,7 @@ const adapter = createMastodonAdapter();
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
 const T0 = clock.now();
 let creds: Record<string, string>;
-const content = (text: string): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'post-1:mastodon' });
+const content = (text: string): PublishContent => ({ text, media: [], thread: [], send_key: 'post-1:mastodon' });
 const query = (text: string): ReadBackQuery => ({ text, since: T0, until: T0 + 60_000 });
 const seed = (id: string, text: string, at: number) =>
   fake.posted.push({ id, content: `<p>${text}</p>`, created_at: new Date(at).toISOString(), url: `${fake.url}/@alice/${id}` });

@@ -8,7 +8,7 @@ import { ManualClock } from '../support/clock';
 const fake = new MastodonFake();
 const adapter: NetworkAdapter = createMastodonAdapter({ pollIntervalMs: 50 });
 let creds: Record<string, string>;
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello fediverse', media: [], thread: [], idempotency_key: 'post-1:mastodon', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'hello fediverse', media: [], thread: [], send_key: 'post-1:mastodon', ...over });
 
 beforeAll(async () => {
   await fake.start();

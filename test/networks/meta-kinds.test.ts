@@ -10,7 +10,7 @@ describe('facebook', () => {
   const fake = new MetaKindsFake();
   let creds: Record<string, string>;
   const adapter = () => createFacebookAdapter({ apiBase: fake.url });
-  const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh bread today', media: [], thread: [], idempotency_key: 'k:facebook', ...over });
+  const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh bread today', media: [], thread: [], send_key: 'k:facebook', ...over });
   const video = { url: 'https://cdn.example.com/reel.mp4', kind: 'video' as const };
   beforeAll(() => fake.start());
   afterAll(() => fake.stop());
@@ -60,7 +60,7 @@ describe('instagram', () => {
   const ig = '17841400000000001';
   let creds: Record<string, string>;
   const adapter = (reserveMs = 50) => createInstagramAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs, resumeAfterSeconds: 20 });
-  const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Morning batch', media: [{ url: 'https://cdn.example.com/s.mp4', kind: 'video' }], thread: [], idempotency_key: 'k:ig', ...over });
+  const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Morning batch', media: [{ url: 'https://cdn.example.com/s.mp4', kind: 'video' }], thread: [], send_key: 'k:ig', ...over });
   beforeAll(() => fake.start());
   afterAll(() => fake.stop());
   beforeEach(() => {

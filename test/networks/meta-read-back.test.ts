@@ -11,7 +11,7 @@ import { testContext } from './context';
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
 const T0 = clock.now();
 const graphTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
-const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'k', ...over });
+const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], send_key: 'k', ...over });
 const query = (text: string): ReadBackQuery => ({ text, since: T0, until: T0 + 60_000 });
 
 describe('Facebook Page', () => {

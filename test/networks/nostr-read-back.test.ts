@@ -12,7 +12,7 @@ const relays = [new FakeRelay(), new FakeRelay()];
 let deadRelay: string;
 let adapter = createNostrAdapter();
 const T0 = Date.UTC(2026, 10, 27, 6, 0, 0);
-const content = (text: string): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'k' });
+const content = (text: string): PublishContent => ({ text, media: [], thread: [], send_key: 'k' });
 const query = (text: string): ReadBackQuery => ({ text, since: T0, until: T0 + 60_000 });
 const ctx = (creds: Record<string, string> = { nsec }) => testContext(creds, { clock: new ManualClock(T0 + 60_000, { sleeps: 'advance' }) }).ctx;
 const note = (text: string, at: number, key = sk) => finalizeEvent({ kind: 1, created_at: Math.floor(at / 1000), tags: [], content: text }, key) as unknown as Record<string, unknown>;

@@ -15,7 +15,7 @@ let deadRelay: string;
 let adapter = createNostrAdapter();
 
 const content = (over: Partial<PublishContent> = {}): PublishContent =>
-  ({ text: 'gm nostr', media: [], thread: [], idempotency_key: 'k1', ...over });
+  ({ text: 'gm nostr', media: [], thread: [], send_key: 'k1', ...over });
 
 beforeAll(async () => {
   await Promise.all(relays.map((r) => r.start()));

@@ -25,7 +25,7 @@ let adapter: ReturnType<typeof createPinterestAdapter>;
 let app: OAuthApp;
 let creds: Record<string, string>;
 const jpg = { url: 'https://cdn.example.com/tart.jpg', kind: 'image' as const, alt: 'A lemon tart on a plate' };
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Lemon tart, the easy way', title: 'Lemon tart', media: [jpg], thread: [], idempotency_key: 'post-1:pinterest', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Lemon tart, the easy way', title: 'Lemon tart', media: [jpg], thread: [], send_key: 'post-1:pinterest', ...over });
 const form = (r: RecordedRequest) => Object.fromEntries(new URLSearchParams(r.text));
 
 beforeAll(async () => {

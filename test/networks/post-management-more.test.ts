@@ -16,7 +16,7 @@ import { testContext } from './context';
 
 /** Deleting and editing published posts on the networks added after the first round: the exact requests. */
 
-const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'pst_1:x', ...over });
+const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], send_key: 'pst_1:x', ...over });
 
 async function publishedRef(adapter: NetworkAdapter, text: string, credentials: Record<string, string>, over: Partial<PublishContent> = {}) {
   const out = await adapter.publish(content(text, over), testContext(credentials).ctx);

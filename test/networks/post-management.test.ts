@@ -19,7 +19,7 @@ import { testContext } from './context';
 
 /** Deleting and editing published posts, per network, against each network's loopback fake: the exact requests. */
 
-const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'pst_1:x', ...over });
+const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], send_key: 'pst_1:x', ...over });
 
 async function publishedId(adapter: NetworkAdapter, text: string, credentials: Record<string, string>, over: Partial<PublishContent> = {}) {
   const out = await adapter.publish(content(text, over), testContext(credentials).ctx);

@@ -9,7 +9,7 @@ let adapter: ReturnType<typeof createRedditAdapter>;
 let creds: Record<string, string>;
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
 const T0 = clock.now();
-const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'k', subreddit: 'test', ...over });
+const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], send_key: 'k', subreddit: 'test', ...over });
 const query = (text: string): ReadBackQuery => ({ text, since: T0, until: T0 + 60_000 });
 const ctx = () => testContext(creds, { clock }).ctx;
 const seed = (n: number, title: string, selftext: string, at: number, subreddit = 'test') => fake.submitted.push({

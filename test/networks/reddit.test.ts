@@ -12,7 +12,7 @@ let adapter: ReturnType<typeof createRedditAdapter>;
 let app: OAuthApp;
 let creds: Record<string, string>;
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({
-  text: 'We shipped v2\nChangelog: faster uploads.', media: [], thread: [], subreddit: 'test', idempotency_key: 'post-1:reddit', ...over,
+  text: 'We shipped v2\nChangelog: faster uploads.', media: [], thread: [], subreddit: 'test', send_key: 'post-1:reddit', ...over,
 });
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 

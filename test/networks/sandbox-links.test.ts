@@ -9,7 +9,7 @@ const adapter = (readBack?: NetworkAdapter['readBack']): NetworkAdapter => ({
   publish: async () => ({ ok: true, status: 'published', id: '1', url: 'https://mastodon.example/@a/1' }),
   ...(readBack ? { readBack } : {}),
 });
-const content = { text: 'hi', media: [], thread: [], idempotency_key: 'k' } as PublishContent;
+const content = { text: 'hi', media: [], thread: [], send_key: 'k' } as PublishContent;
 const ctx = (instance: string) => ({ credentials: { instance_url: instance, access_token: 't' } }) as unknown as NetworkContext;
 const query = { text: 'hi', since: 0, until: 1 };
 

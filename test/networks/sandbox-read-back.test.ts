@@ -63,7 +63,7 @@ it('covers every case listed', () => expect(cases().map(([n]) => n)).toEqual(NAM
 it.each(NAMES)('%s: a post published through the simulator is found again; another text is absent', async (name) => {
   const [, adapter, creds, over] = cases().find(([n]) => n === name)!;
   const text = `Read me back from the ${name} sandbox`;
-  const content: PublishContent = { text, media: [], thread: [], idempotency_key: `rb-${name}`, ...over };
+  const content: PublishContent = { text, media: [], thread: [], send_key: `rb-${name}`, ...over };
   const { ctx } = testContext(creds, { timeoutMs: 10_000, clock: new ManualClock(Date.now(), { sleeps: 'instant' }) });
   const since = ctx.now();
   const sent = await adapter.publish(content, ctx);

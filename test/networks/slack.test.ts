@@ -6,7 +6,7 @@ import { expireOnHang, testContext } from './context';
 const fake = new SlackFake();
 const adapter = createSlackAdapter();
 
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Release <v2> & more', media: [], thread: [], idempotency_key: 'pst_1:slack', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Release <v2> & more', media: [], thread: [], send_key: 'pst_1:slack', ...over });
 const creds = () => ({ webhook_url: fake.webhookUrl, team_id: fake.team });
 const workspaceUrl = () => `https://slack.com/app_redirect?team=${fake.team}`;
 

@@ -8,7 +8,7 @@ import { testContext } from './context';
 const fake = new TelegramFake();
 let adapter: ReturnType<typeof createTelegramAdapter>;
 const channel = () => ({ bot_token: fake.token, chat_id: '-1001234567890', chat_type: 'channel', chat_username: 'acmenews' });
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Update', media: [], thread: [], idempotency_key: 'k', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Update', media: [], thread: [], send_key: 'k', ...over });
 
 beforeAll(async () => { adapter = createTelegramAdapter({ apiBase: await fake.start() }); });
 afterAll(() => fake.stop());

@@ -6,7 +6,7 @@ import { expireOnHang, testContext } from './context';
 const fake = new TelegramFake();
 let adapter: ReturnType<typeof createTelegramAdapter>;
 
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello', media: [], thread: [], idempotency_key: 'pst_1:telegram', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Hello', media: [], thread: [], send_key: 'pst_1:telegram', ...over });
 const channel = () => ({ bot_token: fake.token, chat_id: '-1001234567890', chat_type: 'channel', chat_username: 'acmenews' });
 
 beforeAll(async () => {

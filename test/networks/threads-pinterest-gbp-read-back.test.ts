@@ -22,7 +22,7 @@ describe('Threads', () => {
   let adapter: ReturnType<typeof createThreadsAdapter>;
   let creds: Record<string, string>;
   const ctx = () => testContext(creds, { clock }).ctx;
-  const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'k', ...over });
+  const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], send_key: 'k', ...over });
   const lists = () => fake.requests.filter((r) => r.method === 'GET' && r.path === `/v1.0/${fake.userId}/threads`);
   beforeAll(async () => { await fake.start(); adapter = createThreadsAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 50 }); fake.now = () => clock.now(); });
   afterAll(() => fake.stop());
@@ -78,7 +78,7 @@ describe('Pinterest', () => {
   let adapter: ReturnType<typeof createPinterestAdapter>;
   let creds: Record<string, string>;
   const ctx = () => testContext(creds, { clock }).ctx;
-  const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [jpg(1)], thread: [], idempotency_key: 'k', ...over });
+  const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [jpg(1)], thread: [], send_key: 'k', ...over });
   const lists = (board = '549755885175') => fake.requests.filter((r) => r.method === 'GET' && r.path === `/v5/boards/${board}/pins`);
   beforeAll(async () => { await fake.start(); adapter = createPinterestAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 50 }); fake.now = () => clock.now(); });
   afterAll(() => fake.stop());
@@ -130,7 +130,7 @@ describe('Google Business Profile', () => {
   let adapter: ReturnType<typeof createGoogleBusinessAdapter>;
   let creds: Record<string, string>;
   const ctx = () => testContext(creds, { clock }).ctx;
-  const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], idempotency_key: 'k', ...over });
+  const content = (text: string, over: Partial<PublishContent> = {}): PublishContent => ({ text, media: [], thread: [], send_key: 'k', ...over });
   const path = '/v4/accounts/1100/locations/2201/localPosts';
   const lists = () => fake.requests.filter((r) => r.method === 'GET' && r.path === path);
   beforeAll(async () => { await fake.start(); adapter = createGoogleBusinessAdapter({ apiBase: fake.url }); fake.now = () => clock.now(); });

@@ -19,7 +19,7 @@ let app: OAuthApp;
 let creds: Record<string, string>;
 const jpg = (n: number, alt?: string) => ({ url: `https://cdn.example.com/p${n}.jpg`, kind: 'image' as const, ...(alt ? { alt } : {}) });
 const mp4 = { url: 'https://cdn.example.com/clip.mp4', kind: 'video' as const };
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh sourdough at 7', media: [], thread: [], idempotency_key: 'post-1:threads', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'Fresh sourdough at 7', media: [], thread: [], send_key: 'post-1:threads', ...over });
 const form = (r: RecordedRequest) => Object.fromEntries(new URLSearchParams(r.text));
 const calls = () => fake.calls.filter((c) => !c.startsWith('GET /oauth'));
 const user = () => fake.userId;

@@ -12,7 +12,7 @@ const files = new Map<string, Buffer>();
 const media = new FakeServer((req) => (files.has(req.path) ? { status: 200, headers: { 'content-type': 'video/mp4' }, body: files.get(req.path)! } : { status: 404, body: 'no' }));
 let adapter: ReturnType<typeof createTikTokAdapter>;
 let creds: Record<string, string>;
-const content = (url: string, over: Partial<PublishContent> = {}): PublishContent => ({ text: 'new drop', media: [{ url, kind: 'video' }], thread: [], idempotency_key: 'k:tiktok', ...over });
+const content = (url: string, over: Partial<PublishContent> = {}): PublishContent => ({ text: 'new drop', media: [{ url, kind: 'video' }], thread: [], send_key: 'k:tiktok', ...over });
 const inits = () => fake.find('POST', '/v2/post/publish/video/init/').map((r) => r.json as { post_info: Record<string, unknown>; source_info: Record<string, unknown> });
 
 beforeAll(async () => {

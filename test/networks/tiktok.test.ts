@@ -12,7 +12,7 @@ let app: OAuthApp;
 let creds: Record<string, string>;
 const video = { url: 'https://media.example.com/clip.mp4', kind: 'video' as const };
 const photo = (n: number) => ({ url: `https://media.example.com/p${n}.jpg`, kind: 'image' as const, content_type: 'image/jpeg' });
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'new drop #acme', media: [video], thread: [], idempotency_key: 'post-1:tiktok', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'new drop #acme', media: [video], thread: [], send_key: 'post-1:tiktok', ...over });
 
 beforeAll(async () => {
   await fake.start();

@@ -8,7 +8,7 @@ const adapter = createWordpressAdapter();
 let creds: Record<string, string>;
 
 const content = (over: Partial<PublishContent> = {}): PublishContent =>
-  ({ text: 'Hello world', media: [], thread: [], idempotency_key: 'k1', ...over });
+  ({ text: 'Hello world', media: [], thread: [], send_key: 'k1', ...over });
 
 beforeAll(async () => {
   await wp.start();

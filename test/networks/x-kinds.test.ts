@@ -13,7 +13,7 @@ const fake = new XFake();
 const contract = watchContract(fake.server, xApiViolations);
 let adapter: ReturnType<typeof createXAdapter>;
 let creds: Record<string, string>;
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], idempotency_key: 'post-1:x', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], send_key: 'post-1:x', ...over });
 const tweetBodies = () => fake.find('POST', '/2/tweets').map((r) => r.json);
 
 beforeAll(async () => {

@@ -19,7 +19,7 @@ let app: OAuthApp;
 let creds: Record<string, string>;
 const verifier = 'x-verifier-'.padEnd(64, 'q');
 const challenge = createHash('sha256').update(verifier).digest('base64url');
-const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], idempotency_key: 'post-1:x', ...over });
+const content = (over: Partial<PublishContent> = {}): PublishContent => ({ text: 'shipping today', media: [], thread: [], send_key: 'post-1:x', ...over });
 const tweetUrl = (id: string) => `https://x.com/acmehq/status/${id}`;
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ let adapter: ReturnType<typeof createYouTubeAdapter>;
 let creds: Record<string, string>;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 5)]);
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({
-  text: 'Launch video', title: 'Launch', media: [{ url: fake.mediaUrl('clip.mp4'), kind: 'video' }], thread: [], idempotency_key: 'k:youtube', ...over,
+  text: 'Launch video', title: 'Launch', media: [{ url: fake.mediaUrl('clip.mp4'), kind: 'video' }], thread: [], send_key: 'k:youtube', ...over,
 });
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@ let creds: Record<string, string>;
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });
 const T0 = clock.now();
 const clip = Buffer.from(Array.from({ length: 300 * 1024 }, (_, i) => (i * 7) % 251));
-const content = (text: string, title = 'Launch day'): PublishContent => ({ text, title, media: [{ url: fake.mediaUrl('clip.mp4'), kind: 'video' }], thread: [], idempotency_key: 'k' });
+const content = (text: string, title = 'Launch day'): PublishContent => ({ text, title, media: [{ url: fake.mediaUrl('clip.mp4'), kind: 'video' }], thread: [], send_key: 'k' });
 const query = (text: string, title = 'Launch day'): ReadBackQuery => ({ text, title, since: T0, until: T0 + 60_000 });
 const ctx = () => testContext(creds, { clock, timeoutMs: 20_000 }).ctx;
 const seed = (n: number, title: string, description: string, at: number) =>

@@ -16,7 +16,7 @@ let creds: Record<string, string>;
 const SIZE = 2 * 256 * KIB + 1000;
 const clip = Buffer.from(Array.from({ length: SIZE }, (_, i) => (i * 7) % 251));
 const content = (over: Partial<PublishContent> = {}): PublishContent => ({
-  text: 'Behind the scenes of the launch', title: 'Launch day', media: [{ url: fake.mediaUrl('clip.mp4'), kind: 'video' }], thread: [], idempotency_key: 'post-1:youtube', ...over,
+  text: 'Behind the scenes of the launch', title: 'Launch day', media: [{ url: fake.mediaUrl('clip.mp4'), kind: 'video' }], thread: [], send_key: 'post-1:youtube', ...over,
 });
 const verifier = 'v'.repeat(43);
 const challenge = createHash('sha256').update(verifier).digest('base64url');

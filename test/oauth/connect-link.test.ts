@@ -1,7 +1,7 @@
 import { oauthWorld } from '../support/oauth';
 import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
-import { createConnectLink } from '../../shared/app/connect-link/links';
+import { createConnectLink } from '../../shared/app/connect-page';
 import { CONNECT_LINK_TTL_SECONDS } from '../../shared/app/connect-link/issue';
 import { createBrand } from '../../shared/app/brands';
 import { signInLost } from '../../shared/app/oauth/credentials';

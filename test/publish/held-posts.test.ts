@@ -4,7 +4,7 @@ import { validatePost } from '../../shared/app/publish/request';
 import { getPost, listPosts } from '../../shared/app/publish/queries';
 import { decideAsOwner, expireApproval } from '../../shared/app/approvals/approvals';
 import { activityPage } from '../../shared/app/dashboard/activity';
-import { APPROVAL_TTL_SECONDS } from '../../shared/app/approvals/hold';
+import { APPROVAL_TTL_SECONDS } from '../../shared/app/approval-hold';
 import type { Account } from '../../shared/ports/store';
 import type { OffsetClock } from '../support/clock';
 

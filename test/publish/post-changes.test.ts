@@ -4,7 +4,8 @@ import { validatePost, type PostRequest } from '../../shared/app/publish/request
 import { deletePost, editPost } from '../../shared/app/post-changes/request-change';
 import { applyChange } from '../../shared/app/post-changes/apply-change';
 import { createWebhook } from '../../shared/app/webhooks/endpoints';
-import { deliverWebhook, type WebhookMessage } from '../../shared/app/webhooks/deliveries';
+import { type WebhookMessage } from '../../shared/app/webhooks/delivery-queue';
+import { deliverWebhook } from '../../shared/app/webhooks/delivery-try';
 import { verifyWebhook } from '../../shared/webhooks/verify';
 import { getPost } from '../../shared/app/publish/queries';
 import { activityPage } from '../../shared/app/dashboard/activity';

@@ -1,6 +1,7 @@
 import { publishingWorld } from '../support/publishing';
 import { ManualClock } from '../support/clock';
-import { BACKSTOP_POLL_MS, publishPost, RESULT_POLL_MS } from '../../shared/app/publish/create-post';
+import { publishPost } from '../../shared/app/publish/create-post';
+import { BACKSTOP_POLL_MS, RESULT_POLL_MS } from '../../shared/app/publish/wait-for-results';
 import { validatePost } from '../../shared/app/publish/request';
 import { InProcessResults } from '../../shared/adapters/local/in-process-results';
 import { polledResults } from '../../shared/adapters/aws/polled-results';

@@ -2,7 +2,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { createServer, type ClientRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publishingWorld } from '../support/publishing';
-import { validatePublish, type ValidateAnswer } from '../../shared/app/publish/validate';
+import { validatePublish, type ValidateAnswer } from '../../shared/app/validate/validate';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 import { createSchedule } from '../../shared/app/schedule/create';
@@ -13,7 +13,7 @@ import { connectionContext } from '../../shared/app/security/contexts';
 import { actorCapKey } from '../../shared/app/guardrails/enforce';
 import { buildMp4 } from '../support/mp4';
 import type { Account } from '../../shared/ports/store';
-import type { ValidateRequest } from '../../shared/app/publish/validate-request';
+import type { ValidateRequest } from '../../shared/app/validate/validate-request';
 import type { NetworkResult } from '../../shared/domain/post';
 
 /**

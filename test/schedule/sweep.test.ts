@@ -3,7 +3,7 @@ import { MemoryScheduler } from '../support/deps';
 import { createSchedule } from '../../shared/app/schedule/create';
 import { cancelSchedule, getSchedule, patchSchedule } from '../../shared/app/schedule/manage';
 import { fireScheduled } from '../../shared/app/schedule/fire';
-import { recordDeferral } from '../../shared/app/schedule/deferral';
+import { recordDeferral } from '../../shared/app/publish/deferral';
 import { SCHEDULE_SWEEP, SWEEP_GRACE_MS, sweepSchedules } from '../../shared/app/schedule/sweep';
 import { SWEEP_SCHEDULES } from '../../infra/sweep-schedules';
 import { SchedulePatchSchema, ScheduleRequestSchema, type ScheduleRequest } from '../../shared/app/schedule/request';

@@ -10,7 +10,7 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 const nsec = nsecEncode(generateSecretKey());
-const content: PublishContent = { text: 'gm', media: [], thread: [], idempotency_key: 'k' };
+const content: PublishContent = { text: 'gm', media: [], thread: [], send_key: 'k' };
 
 /** A loopback TCP listener that counts connections: the guard's refusals must leave it at 0. */
 let listener: net.Server;

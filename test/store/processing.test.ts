@@ -1,7 +1,8 @@
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld, register } from '../support/oauth';
 import { startOAuth, completeOAuth } from '../../shared/app/oauth/flow';
-import { publishPost, type PublishMessage } from '../../shared/app/publish/create-post';
+import { publishPost } from '../../shared/app/publish/create-post';
+import type { PublishMessage } from '../../shared/app/publish/publish-message';
 import { validatePost } from '../../shared/app/publish/request';
 import { sendToNetwork, MAX_PROCESSING_MS } from '../../shared/app/publish/send-to-network';
 import { postStatus } from '../../shared/app/publish/queries';

@@ -19,6 +19,7 @@ const ALLOWED: ReadonlyArray<{ files: readonly string[]; reason: string }> = [
   { files: ['functions/mcp/errors.ts', 'functions/routes/errors.ts', 'shared/domain/errors.ts', 'shared/networks/telegram/errors.ts', 'shared/networks/x/errors.ts'], reason: "errors as each speaks them: the MCP tools' error results, the route table's error responses, the service's AppErrors, two networks' error bodies" },
   { files: ['shared/app/auth.ts', 'shared/http/middlewares/auth.ts'], reason: 'key and session authentication: the use case, and the middleware of every route that runs it' },
   { files: ['shared/app/rate-limit.ts', 'shared/http/middlewares/rate-limit.ts'], reason: 'request limits: the use case (windows in the table), and the middleware of every route that counts against them' },
+  { files: ['shared/app/connect-page.ts', 'shared/http/pages/connect-page.ts'], reason: 'the hosted connect page: its use cases (link, page model, sign-in, credentials form); its HTML' },
   { files: ['functions/mcp/handler.ts', 'shared/http/handler.ts'], reason: "the MCP function's Lambda entry; the wrapper of every HTTP route's handler" },
 ];
 

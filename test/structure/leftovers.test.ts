@@ -82,7 +82,7 @@ describe('leftovers of issue 18', () => {
   test("the give-back of a post's reservations is written once (publish/reservations.ts), used by the API and the worker", () => {
     expect(linesMatching(/\bfunction giveBack\b/, sources('shared')).map((d) => d.split(':')[0])).toEqual(['shared/app/publish/reservations.ts']);
     const callers = new Set(linesMatching(/\bgiveBack\(deps, post/, sources('shared')).map((d) => d.split(':')[0]));
-    expect(callers).toEqual(new Set(['shared/app/publish/create-post.ts', 'shared/app/publish/send-to-network.ts']));
+    expect(callers).toEqual(new Set(['shared/app/publish/send-to-network.ts', 'shared/app/publish/store-and-queue.ts']));
   });
 
   test('the dependencies of a use case are ports: shared/app/deps.ts imports only shared/ports', () => {

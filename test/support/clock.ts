@@ -80,11 +80,6 @@ export class OffsetClock implements Clock {
   set ms(value: number) { this.offset = value - Date.now(); }
 }
 
-/** A fixed time, for code that only reads the clock; a sleep on it is a test mistake and fails loudly. */
-export function fixedClock(now: () => number): Clock {
-  return { now, sleep: async (ms) => { throw new Error(`fixedClock: unexpected sleep of ${ms} ms`); } };
-}
-
 /** `base` moved by `offsetMs` (reads and sleeps go to `base`): for a runtime's clock swapped for a moment in a test. */
 export function shiftedClock(base: Clock, offsetMs: number): Clock {
   return { now: () => base.now() + offsetMs, sleep: (ms) => base.sleep(ms) };

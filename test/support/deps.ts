@@ -11,7 +11,7 @@ import { ensureTable, startDynamo, type Service } from '../../infra/local/servic
 import { buildDeps } from '../../shared/container';
 import { parseConfig } from '../../shared/config';
 import { sendToNetwork } from '../../shared/app/publish/send-to-network';
-import type { PublishMessage } from '../../shared/app/publish/create-post';
+import type { PublishMessage } from '../../shared/app/publish/publish-message';
 import { applyChange } from '../../shared/app/post-changes/apply-change';
 import type { PostChangeMessage } from '../../shared/app/post-changes/change-message';
 
@@ -33,7 +33,7 @@ export class MemoryMailer implements Mailer {
   async send(email: Email) { this.sent.push(email); }
 }
 
-export { ManualClock, OffsetClock } from './clock';
+export { ManualClock } from './clock';
 
 /**
  * Records sent messages; with `worker` set, each publish message is delivered in the background as the worker

@@ -83,3 +83,33 @@ export function forbiddenImports(graph: ImportGraph, from: string, allowed: (edg
   }
   return found;
 }
+
+/**
+ * The rooms of a part of the house that import each other in a loop, as farm-studio draws them: `roomOf` names the
+ * room of a file (a folder or a file; undefined: not in this part). A loop of rooms is what makes an arrow run back
+ * up a floor. Each group lists the file imports that tie its rooms (`file → file`), sorted; none when the rooms stack.
+ */
+export function roomCircles(graph: ImportGraph, roomOf: (file: string) => string | undefined, ignored: readonly string[] = []): string[][] {
+  const ties = new Map<string, Map<string, string[]>>();
+  for (const [file, edges] of graph) {
+    const from = roomOf(file);
+    if (!from) continue;
+    for (const edge of edges) {
+      const to = edge.target && graph.has(edge.target) ? roomOf(edge.target) : undefined;
+      const line = `${file} → ${edge.target}`;
+      if (!to || to === from || ignored.includes(line)) continue;
+      if (!ties.has(from)) ties.set(from, new Map());
+      const out = ties.get(from)!;
+      out.set(to, [...(out.get(to) ?? []), line]);
+    }
+  }
+  const rooms = new Map<string, { target: string }[]>();
+  for (const [from, out] of ties) rooms.set(from, [...out.keys()].map((to) => ({ specifier: to, target: to })));
+  for (const out of ties.values()) for (const to of out.keys()) if (!rooms.has(to)) rooms.set(to, []);
+  return importCircles(rooms as ImportGraph).map((group) =>
+    group.flatMap((from) => group.flatMap((to) => ties.get(from)?.get(to) ?? [])).sort());
+}
+
+/** The room of a file inside `folder`: its first folder or file below `folder`. */
+export const roomInside = (folder: string) => (file: string): string | undefined =>
+  file.startsWith(`${folder}/`) ? `${folder}/${file.slice(folder.length + 1).split('/')[0]}` : undefined;

@@ -9,9 +9,10 @@ import { deliveryIdOf, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../shared/d
 import {
   createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhookSecret, testWebhook,
 } from '../../shared/app/webhooks/endpoints';
-import {
-  CLAIM_STALE_MS, deliverWebhook, MAX_RESCUES, redeliver, RetryLater, SWEEP_GRACE_MS, SWEEP_SCHEDULE, sweepDeliveries, type WebhookMessage,
-} from '../../shared/app/webhooks/deliveries';
+import { type WebhookMessage } from '../../shared/app/webhooks/delivery-queue';
+import { MAX_RESCUES, redeliver, SWEEP_GRACE_MS, sweepDeliveries } from '../../shared/app/webhooks/delivery-sweep';
+import { CLAIM_STALE_MS, deliverWebhook, RetryLater } from '../../shared/app/webhooks/delivery-try';
+import { SWEEP_SCHEDULE } from '../../shared/app/webhooks/sweep-schedule';
 import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
 import { verifyWebhook, parseSignatureHeader } from '../../shared/webhooks/verify';

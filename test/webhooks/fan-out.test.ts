@@ -1,6 +1,6 @@
 import { SUBSCRIPTIONS_TTL_MS, WebhookFanOut } from '../../shared/app/webhooks/fan-out';
 import { recordEvent } from '../../shared/app/webhooks/record-event';
-import type { FanoutDeps } from '../../shared/app/webhooks/deliveries';
+import type { FanoutDeps } from '../../shared/app/webhooks/delivery-queue';
 import type { ServiceEvent } from '../../shared/ports/publishing';
 import type { WebhookDelivery, WebhookEndpoint, WebhookStore } from '../../shared/ports/webhooks';
 import type { QueueMessage } from '../../shared/ports/queue';

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { HttpWebhookSender } from '../../shared/adapters/webhook-sender';
-import { UnsafeTargetError, type HostLookup } from '../../shared/net/address-guard';
+import type { HostLookup } from '../../shared/net/address-guard';
+import { UnsafeTargetError } from '../../shared/ports/media-gateway';
 import { RESPONSE_EXCERPT_CHARS } from '../../shared/domain/webhooks';
 import { TLS, WebhookReceiver } from './receiver';
 

@@ -4,7 +4,7 @@ import { InstagramFake } from './instagram';
 import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
 
 /**
- * The Meta Graph simulator with issue 15's post kinds: comments under a Page post or an Instagram media
+ * The Meta Graph simulator with the networks' own post kinds: comments under a Page post or an Instagram media
  * (`POST /{id}/comments`), and the Pages Reels flow (`POST /{page}/video_reels` start/finish, the hosted-file upload
  * at the returned upload_url, which checks `Authorization: OAuth <page token>` and the `file_url` header as
  * rupload.facebook.com does).

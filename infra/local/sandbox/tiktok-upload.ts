@@ -2,7 +2,7 @@ import type { FakeReply, RecordedRequest } from './server';
 import { TikTokFake } from './tiktok';
 
 /**
- * The TikTok fake with issue 15's FILE_UPLOAD path (kept apart from the base fake, which the sandbox work moves):
+ * The TikTok fake with the FILE_UPLOAD path (kept apart from the base fake, which the sandbox work moves):
  * video init with PULL_FROM_URL answers url_ownership_unverified unless the link starts with `verifiedPrefix`;
  * init with {source: FILE_UPLOAD, video_size, chunk_size, total_chunk_count} checks TikTok's chunk rules and answers
  * an upload_url on this server; `PUT /upload/<publish id>` takes the chunks in order, checking Content-Range

@@ -16,6 +16,8 @@ export const cond = {
   unused: 'attribute_not_exists(used_at)',
   /** Not revoked before. */
   notRevoked: 'attribute_not_exists(revoked_at)',
+  /** A lock held by the caller (requires :holder: the post or schedule id that took it). */
+  heldBy: 'post_id = :holder',
   /** Owned by the caller (requires :account). */
   ownedBy: 'account_id = :account',
 } as const;

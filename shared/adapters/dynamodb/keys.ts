@@ -77,14 +77,14 @@ export const keys = {
   mediaByAccount: (accountId: string, createdAt: string, mediaId: string) => ({ gsi1pk: `ACC#${accountId}#MEDIA`, gsi1sk: `${createdAt}#${mediaId}` }),
   uploadLink: (hash: string) => ({ pk: `UPLINK#${hash}`, sk: 'UPLINK' }),
   uploadLinkPrefix: 'UPLINK#',
-  // Billing (issue 13): each provider event claimed once; customer → account; the plan-change history per account.
+  // Billing: each provider event claimed once; customer → account; the plan-change history per account.
   billingEvent: (eventId: string) => ({ pk: `BILLEVT#${eventId}`, sk: 'BILLEVT' }),
   billingCustomer: (customerId: string) => ({ pk: `BILLCUS#${customerId}`, sk: 'BILLCUS' }),
   planChange: (accountId: string, at: string, seq: number) => ({ pk: `ACC#${accountId}`, sk: `PLANCHG#${at}#${String(seq).padStart(8, '0')}` }),
   planChangePrefix: 'PLANCHG#',
-  // Dashboard (issue 16): sessions by hash.
+  // Dashboard: sessions by hash.
   session: (hash: string) => ({ pk: `SESSION#${hash}`, sk: 'SESSION' }),
-  // MCP OAuth (issue 11): clients by the hash of client_id (a CIMD client_id is a URL), AI apps under the account
+  // MCP OAuth: clients by the hash of client_id (a CIMD client_id is a URL), AI apps under the account
   // with a pointer per client (one live app per account and client), codes and tokens by hash.
   oauthClient: (clientIdHash: string) => ({ pk: `OAUTHCLIENT#${clientIdHash}`, sk: 'CLIENT' }),
   aiApp: (accountId: string, appId: string) => ({ pk: `ACC#${accountId}`, sk: `APP#${appId}` }),

@@ -5,8 +5,9 @@ import { cond, or } from './conditions';
 import { keys } from './keys';
 
 /**
- * Duplicate-protection locks (ElectroDB-style): acquiring is a conditional put that succeeds when the lock is
- * absent or expired; a lost race answers the holder; release is conditional on the owner.
+ * The store of the duplicate-protection locks (shared/app/idempotency.ts decides which key, for how long and when):
+ * acquiring is a conditional put that succeeds when the lock is absent or expired; a lost race answers the holder;
+ * release is conditional on the holder.
  */
 export class DynamoLockStore implements LockStore {
   constructor(private readonly t: TableRef) {}
@@ -42,8 +43,8 @@ export class DynamoLockStore implements LockStore {
   async release(key: string, postId: string) {
     await this.t.doc.send(new DeleteCommand({
       TableName: this.t.tableName, Key: keys.lock(key),
-      // only the holder releases
-      ConditionExpression: 'post_id = :post', ExpressionAttributeValues: { ':post': postId },
+      // only the holder releases: a lock taken over after its expiry stays with its new holder
+      ConditionExpression: cond.heldBy, ExpressionAttributeValues: { ':holder': postId },
     })).catch((err) => { if (!isConditionFailure(err)) throw err; });
   }
 }

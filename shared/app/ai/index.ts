@@ -1,4 +1,7 @@
-/** AI drafts (issue 12): the use cases the HTTP handlers and the MCP tools (generate_posts, plan_week) call. */
+/** AI drafts: the use cases the HTTP handlers and the MCP tools (generate_posts, plan_week) call. */
 export { generateDrafts } from './generate';
+
+
 export { planWeek } from './week';
-export { GenerateInput, WeekInput } from '../../api/ai-schemas';
+
+

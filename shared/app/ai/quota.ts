@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
-import { AppError } from '../../domain/errors';
+import { RateLimitedError } from '../../domain/errors';
 import { PLANS } from '../../domain/plans';
 import { nextDayStart, usageKeys } from '../../domain/usage';
 import { perHour, perMinute, type RateRule } from '../rate-limit';
@@ -26,9 +26,8 @@ export async function reserveAiDraft(deps: Pick<Deps, 'counters' | 'clock' | 'se
   const r = await deps.counters.increment(key, 1, limit, Math.floor(resets.getTime() / 1000) + KEEP_SEC);
   if (!r.allowed) {
     const retryAfter = Math.max(1, Math.ceil((resets.getTime() - now) / 1000));
-    throw new AppError(429, 'ai_drafts_limit_reached', `The ${account.plan} plan's ${limit} AI drafts a day are used up; they reset at ${resets.toISOString()}`, {
-      details: { limit, resets_at: resets.toISOString(), retry_after: retryAfter, upgrade_url: upgradeUrl(deps, account) },
-      headers: { 'Retry-After': String(retryAfter) },
+    throw new RateLimitedError(retryAfter, `The ${account.plan} plan's ${limit} AI drafts a day are used up; they reset at ${resets.toISOString()}`, {
+      code: 'ai_drafts_limit_reached', details: { limit, resets_at: resets.toISOString(), upgrade_url: upgradeUrl(deps, account) },
     });
   }
   return { release: () => deps.counters.release(key, 1) };

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { Deps } from '../deps';
 import type { Account, Brand } from '../../ports/store';
 import type { WeekInput, DraftView } from '../../api/ai-schemas';
-import { AppError, BadRequestError } from '../../domain/errors';
+import { BadRequestError } from '../../domain/errors';
 import { slotInstants } from '../../domain/slots';
 import { hit } from '../rate-limit';
 import { getBrand } from '../brands';
@@ -46,7 +46,7 @@ export async function weekSlots(deps: Pick<Deps, 'slots'>, brand: Brand, fromMs:
     if (out.length === WEEK_DAYS) break;
   }
   if (out.length < WEEK_DAYS) {
-    throw new AppError(400, 'no_free_slot', `Brand ${brand.name} has free posting slots on ${out.length} of the next days only; add slots with PATCH /api/brands/{id}`);
+    throw new BadRequestError(`Brand ${brand.name} has free posting slots on ${out.length} of the next days only; add slots with PATCH /api/brands/{id}`, { code: 'no_free_slot' });
   }
   return out;
 }

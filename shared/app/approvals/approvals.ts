@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { brandRef } from '../publish/events';
+import { brandRef } from '../../domain/event-refs';
 import type { Account } from '../../ports/store';
 import type { ApprovalRecord, ApprovalRule, DecidedBy } from '../../ports/approvals';
 import type { PlatformName } from '../../domain/platforms';
@@ -10,9 +10,10 @@ import { PLANS } from '../../domain/plans';
 import { planFeature } from '../guardrails/guardrails';
 import { log } from '../../log';
 import { publishPost, type PublishPostDeps } from '../publish/create-post';
-import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, escapeText, expiryTimerName, issueReviewLink } from './hold';
+import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, escapeText, expiryTimerName, issueReviewLink } from '../approval-hold';
 import { recordEvent } from '../webhooks/record-event';
 import { recordNotPublished } from './not-published';
+import { releaseLock } from '../idempotency';
 
 export { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, approvalView, expiryTimerName };
 
@@ -140,13 +141,13 @@ async function publishApproved(deps: DecideApprovalDeps, a: ApprovalRecord) {
     if (!(err instanceof AppError)) throw err;
     await deps.approvals.setPublishError(a.id, { code: err.code, error: err.message });
     await recordNotPublished(deps, a, err);
-    if (a.lock) await deps.locks.release(a.lock, a.post_id);
+    await releaseLock(deps, a.lock, a.post_id);
     if (a.schedule_id) await deps.schedules.settle(a.schedule_id, { status: 'failed', error: { code: err.code, error: err.message } }, new Date(deps.clock.now()).toISOString());
   }
 }
 
 async function giveUp(deps: Pick<Deps, 'clock' | 'locks' | 'schedules'>, a: ApprovalRecord, status: 'rejected' | 'expired') {
-  if (a.lock) await deps.locks.release(a.lock, a.post_id);
+  await releaseLock(deps, a.lock, a.post_id);
   if (a.schedule_id) {
     await deps.schedules.settle(a.schedule_id, { status: 'failed', error: { code: `approval_${status}`, error: `The post was ${status} and not sent` } }, new Date(deps.clock.now()).toISOString());
   }

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import type { ApprovalRecord } from '../../ports/approvals';
 import type { NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { AppError } from '../../domain/errors';
-import { failed } from '../publish/results';
+import { failed } from '../network-results';
 import { countOutcome, outcomeEvent } from '../publish/events';
 
 /**

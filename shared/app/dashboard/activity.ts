@@ -3,7 +3,7 @@ import type { NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
 import { ulid } from '../../domain/ids';
 import { csvLine } from '../../domain/csv';
-import { statusOf } from '../publish/results';
+import { statusOf } from '../network-results';
 import { heldView, neverPosted } from '../publish/queries';
 
 /** Filters of the activity log (Posts page and its CSV export). Dates are ISO dates (YYYY-MM-DD, UTC), inclusive. */

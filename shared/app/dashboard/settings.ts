@@ -5,14 +5,15 @@ import type { BrandsForm, ConnectionsForm, WebhooksForm } from '../../api/dashbo
 import { BadRequestError } from '../../domain/errors';
 import { PatchBrandBody } from '../../api/schemas';
 import { createBrand, updateBrand } from '../brands';
-import { connectionHealth, disconnect, listConnections, targetBrand, type ConnectionHealthDeps } from '../connections';
+import { connectionHealth, disconnect, listConnections, type ConnectionHealthDeps } from '../connections';
+import { targetBrand } from '../guardrails/target-brand';
 import { issueConnectLink } from '../connect-link/issue';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhookSecret, testWebhook } from '../webhooks/endpoints';
-import { redeliver } from '../webhooks/deliveries';
+import { redeliver } from '../webhooks/delivery-sweep';
 import { PLANS } from '../../domain/plans';
 
 /**
- * The Brands, Connections and Webhooks pages of the dashboard (issue 16): each action calls the same use case as
+ * The Brands, Connections and Webhooks pages of the dashboard: each action calls the same use case as
  * the API route that does it, so the rules (limits, checks, events) are the API's.
  */
 

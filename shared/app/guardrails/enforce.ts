@@ -4,9 +4,9 @@ import type { EffectiveGuardrails, Guardrails } from '../../ports/guardrails';
 import type { Actor } from '../auth';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
-import { AppError } from '../../domain/errors';
+import { ForbiddenError } from '../../domain/errors';
 import { nextMonthStart } from '../../domain/usage';
-import { failed } from '../publish/results';
+import { failed } from '../network-results';
 import { combineGuardrails } from '../../domain/guardrails';
 
 /**
@@ -31,9 +31,7 @@ export async function loadGuardrails(deps: Pick<Deps, 'guardrails'>, accountId: 
 /** A brand outside allowed_brands refuses the whole request: 403 brand_not_allowed. */
 export function checkBrandAllowed(g: Guardrails | undefined, brandId: string): void {
   if (g?.allowed_brands && !g.allowed_brands.includes(brandId)) {
-    throw new AppError(403, 'brand_not_allowed', `This ${g.kind === 'key' ? 'API key' : 'AI app'} may not post to brand ${brandId}`, {
-      details: { brand_id: brandId, allowed_brands: g.allowed_brands },
-    });
+    throw new ForbiddenError(`This ${g.kind === 'key' ? 'API key' : 'AI app'} may not post to brand ${brandId}`, { code: 'brand_not_allowed', details: { brand_id: brandId, allowed_brands: g.allowed_brands }, });
   }
 }
 
@@ -47,9 +45,7 @@ const capsOf = (g: Guardrails | EffectiveGuardrails | undefined) =>
   !g ? [] : 'caps' in g ? g.caps : g.monthly_post_cap === null ? [] : [{ kind: g.kind, id: g.id, cap: g.monthly_post_cap }];
 
 const capReached = (actor: Actor, cap: number, used: number, count: number) =>
-  new AppError(403, 'key_monthly_cap_reached', `This ${actor.kind === 'key' ? 'API key' : 'AI app'} may publish ${cap} network posts a month; ${Math.max(0, cap - used)} are left and this post needs ${count}`, {
-    details: { cap, used, needed: count },
-  });
+  new ForbiddenError(`This ${actor.kind === 'key' ? 'API key' : 'AI app'} may publish ${cap} network posts a month; ${Math.max(0, cap - used)} are left and this post needs ${count}`, { code: 'key_monthly_cap_reached', details: { cap, used, needed: count }, });
 
 /**
  * Whether `count` networks fit every monthly cap on the actor's line now, without reserving: a post held for approval
@@ -82,11 +78,4 @@ export async function reserveActorCap(deps: Pick<Deps, 'counters'>, account: Acc
     taken.push(key);
   }
   return taken;
-}
-
-/** 403 key_monthly_cap_reached: `count` networks do not fit in the actor's cap with `used` spent. */
-export function actorCapReached(actor: Actor, cap: number, used: number, count: number): AppError {
-  return new AppError(403, 'key_monthly_cap_reached', `This ${actor.kind === 'key' ? 'API key' : 'AI app'} may publish ${cap} network posts a month; ${Math.max(0, cap - used)} are left and this post needs ${count}`, {
-    details: { cap, used, needed: count },
-  });
 }

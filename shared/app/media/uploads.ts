@@ -1,13 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
 import type { MediaItem } from '../../ports/media';
-import { AppError, NotFoundError, PayloadTooLargeError } from '../../domain/errors';
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../domain/errors';
 import { newId, randomBase62 } from '../../domain/ids';
 import {
   MAX_UPLOAD_BYTES, MEDIA_GET_TTL_SECONDS, MEDIA_RETENTION_SECONDS, UPLOAD_URL_TTL_SECONDS, kindOfType, mediaFileName, mediaPath,
   mediaUrlPrefix, parseMediaFileName, parseMediaPath, type MediaContentType,
 } from '../../domain/media';
-import { sniffKind } from '../../net/media';
+import { sniffKind } from '../../media/sniff';
 
 type MediaDeps = Pick<Deps, 'uploads' | 'blobs' | 'clock'> & { settings: Pick<Deps['settings'], 'publicBaseUrl'> };
 
@@ -91,8 +91,8 @@ export async function verifyAndMark(deps: MediaDeps, item: MediaItem): Promise<M
     const problem = await mismatch(deps, item, head);
     if (problem) {
       await deps.blobs.delete(item.key);
-      throw new AppError(400, 'upload_mismatch', `The uploaded file is not what was declared: ${problem.reason}. It was deleted; ` +
-        'PUT the right file to the same upload_url while it is valid, or ask for a new one', { details: { declared: { content_type: item.content_type, size_bytes: item.size_bytes }, found: problem.found } });
+      throw new BadRequestError(`The uploaded file is not what was declared: ${problem.reason}. It was deleted; ` +
+        'PUT the right file to the same upload_url while it is valid, or ask for a new one', { code: 'upload_mismatch', details: { declared: { content_type: item.content_type, size_bytes: item.size_bytes }, found: problem.found } });
     }
   }
   const marked = await deps.uploads.markUploaded(item.id, new Date(deps.clock.now()).toISOString(), nowSec(deps));

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import { randomToken } from '../../domain/ids';
 
 /**
- * Binding a sign-in to the browser that started it (issue 17, hole 3). Each sign-in gets a random nonce: its SHA-256
+ * Binding a sign-in to the browser that started it. Each sign-in gets a random nonce: its SHA-256
  * is stored with the state, and the nonce itself goes to the browser in a short-lived HttpOnly cookie set by this
  * service just before the browser leaves for the network (the connect page's button, or GET
  * /api/oauth/{platform}/callback?start=… for a URL from POST /api/oauth/{platform}/url). The callback refuses a state whose

@@ -3,7 +3,7 @@ import type { Connection, PostRecord } from '../../ports/publishing';
 import type { OAuthProvider, TokenSet } from '../../ports/oauth';
 import { isFailure, type Failure } from '../../ports/networks';
 import { randomToken } from '../../domain/ids';
-import { recordReauth } from '../publish/events';
+import { recordReauth } from '../connect-link/reconnect-notices';
 import { networkContext } from '../network-context';
 import { redirectUri } from './urls';
 import type { CipherContext } from '../../ports/cipher';

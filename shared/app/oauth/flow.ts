@@ -3,20 +3,20 @@ import type { Account, Brand } from '../../ports/store';
 import type { Connection } from '../../ports/publishing';
 import type { OAuthAccount, OAuthApp, OAuthProvider, TokenSet } from '../../ports/oauth';
 import { isFailure } from '../../ports/networks';
-import { AppError, BadRequestError } from '../../domain/errors';
+import { AppError, BadGatewayError, BadRequestError, GoneError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import { newId, randomToken } from '../../domain/ids';
 import { checkRedirectAfter } from '../security/redirects';
 import { envName, isPlatformName, OAUTH_PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
 import { sha256Hex } from '../../domain/api-key';
-import { connectionView, targetBrandFor } from '../connections';
+import { targetBrandFor } from '../guardrails/target-brand';
 import type { Actor } from '../auth';
-import { labelOf } from '../publish/events';
+import { labelOf } from '../../domain/event-refs';
 import { networkContext } from '../network-context';
 import { consumeState, createState, pkcePair, STATE_TTL_SECONDS } from './state';
 import { redirectUri } from './urls';
 import { newBrowserNonce } from './browser';
 import { connectionContext } from '../security/contexts';
-import { noticeMs, sweepPlan } from './health';
+import { connectionView, noticeMs, sweepPlan } from './health';
 
 const PICK_KIND = 'oauth-pick';
 const START_KIND = 'oauth-start';
@@ -45,9 +45,7 @@ export async function readyNetwork(deps: Pick<Deps, 'oauth' | 'settings'>, name:
   const provider = deps.oauth.providers[name];
   const client = await deps.oauth.clients.get(name);
   if (!provider || !client) {
-    throw new AppError(503, 'oauth_not_configured', `${name} sign-in is not configured on this server (its operator sets ${envName(name)}_CLIENT_ID and ${envName(name)}_CLIENT_SECRET)`, {
-      details: { platform: name },
-    });
+    throw new ServiceUnavailableError(`${name} sign-in is not configured on this server (its operator sets ${envName(name)}_CLIENT_ID and ${envName(name)}_CLIENT_SECRET)`, { code: 'oauth_not_configured', details: { platform: name }, });
   }
   return { platform: name, provider, app: { clientId: client.clientId, clientSecret: client.clientSecret, redirectUri: redirectUri(deps, name) } };
 }
@@ -112,9 +110,9 @@ export async function startOAuth(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' 
 export async function beginOAuth(deps: Pick<Deps, 'tokens' | 'cipher' | 'clock'>, name: string, token: string | undefined): Promise<{ location: string; nonce: string; platform: PlatformName }> {
   const res = token && token.length <= 200 ? await deps.tokens.consume(START_KIND, sha256Hex(token), deps.clock.now()) : undefined;
   if (!res?.ok || res.token.data.platform !== name || !isPlatformName(name)) {
-    if (res && !res.ok && res.reason === 'expired') throw new AppError(410, 'oauth_state_expired', 'This sign-in link expired: start the connection again');
-    if (res && !res.ok && res.reason === 'used') throw new AppError(400, 'oauth_state_used', 'This sign-in link was already opened: start the connection again');
-    throw new AppError(400, 'oauth_state_invalid', 'This sign-in link is not one this service made: start the connection again');
+    if (res && !res.ok && res.reason === 'expired') throw new GoneError('This sign-in link expired: start the connection again', { code: 'oauth_state_expired' });
+    if (res && !res.ok && res.reason === 'used') throw new BadRequestError('This sign-in link was already opened: start the connection again', { code: 'oauth_state_used' });
+    throw new BadRequestError('This sign-in link is not one this service made: start the connection again', { code: 'oauth_state_invalid' });
   }
   return { location: await deps.cipher.decrypt(res.token.data.authorize_enc), nonce: await deps.cipher.decrypt(res.token.data.nonce_enc), platform: name };
 }
@@ -144,24 +142,24 @@ const failedOutcome = (platform: string, err: AppError, back: Return = {}): Call
 export async function completeOAuth(
   deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'media' | 'oauth' | 'pace' | 'settings' | 'tokens'>, name: string, q: { code?: string; state?: string; error?: string; error_description?: string }, browserNonce?: string,
 ): Promise<CallbackOutcome> {
-  if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new AppError(404, 'not_found', `${name} has no OAuth sign-in`));
+  if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new NotFoundError(`${name} has no OAuth sign-in`, { code: 'not_found' }));
   let back: Return = {};
   try {
     const s = await consumeState(deps, name, q.state);
     back = { redirect_after: s.redirect_after, link_token: s.link_token };
     if (s.browser_hash && (!browserNonce || sha256Hex(browserNonce) !== s.browser_hash)) {
-      throw new AppError(400, 'oauth_browser_mismatch', 'This sign-in was started in another browser (or its cookie was lost): start the connection again from this browser');
+      throw new BadRequestError('This sign-in was started in another browser (or its cookie was lost): start the connection again from this browser', { code: 'oauth_browser_mismatch' });
     }
-    if (q.error) throw new AppError(400, 'oauth_denied', `${name} did not grant access: ${(q.error_description ?? q.error).slice(0, 300)}`);
-    if (!q.code) throw new AppError(400, 'oauth_code_missing', `${name} sent no authorization code back`);
+    if (q.error) throw new BadRequestError(`${name} did not grant access: ${(q.error_description ?? q.error).slice(0, 300)}`, { code: 'oauth_denied' });
+    if (!q.code) throw new BadRequestError(`${name} sent no authorization code back`, { code: 'oauth_code_missing' });
     const net = await readyNetwork(deps, name);
     const brand = await brandOf(deps, s.account_id, s.brand_id);
     const ctx = networkContext(deps, {});
     const tokens = await net.provider.exchangeCode({ app: net.app, code: q.code, codeVerifier: s.code_verifier }, ctx);
-    if (isFailure(tokens)) throw new AppError(502, 'oauth_exchange_failed', `${name} refused the sign-in code: ${tokens.error}`);
+    if (isFailure(tokens)) throw new BadGatewayError(`${name} refused the sign-in code: ${tokens.error}`, { code: 'oauth_exchange_failed' });
     const accounts = await net.provider.accounts(tokens, ctx);
-    if (isFailure(accounts)) throw new AppError(502, 'oauth_accounts_failed', `${name} did not list the accounts of this sign-in: ${accounts.error}`);
-    if (accounts.length === 0) throw new AppError(400, 'oauth_no_accounts', `This ${name} sign-in has nothing to post as (no page, channel or business account)`);
+    if (isFailure(accounts)) throw new BadGatewayError(`${name} did not list the accounts of this sign-in: ${accounts.error}`, { code: 'oauth_accounts_failed' });
+    if (accounts.length === 0) throw new BadRequestError(`This ${name} sign-in has nothing to post as (no page, channel or business account)`, { code: 'oauth_no_accounts' });
     if (accounts.length === 1) return await connected(deps, s.account_id, brand, name, tokens, accounts[0], back);
     const pick = randomToken();
     await deps.tokens.put({
@@ -187,20 +185,20 @@ export async function completeOAuth(
  * chosen page / business account with the tokens of that sign-in.
  */
 export async function completePick(deps: Pick<Deps, 'brands' | 'cipher' | 'clock' | 'connections' | 'tokens' | 'oauth' | 'settings'>, name: string, input: { pick?: string; account?: string }): Promise<CallbackOutcome> {
-  if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new AppError(404, 'not_found', `${name} has no OAuth sign-in`));
+  if (!isPlatformName(name) || !platformInfo(name).oauth) return failedOutcome(name, new NotFoundError(`${name} has no OAuth sign-in`, { code: 'not_found' }));
   const res = input.pick && input.pick.length <= 200 ? await deps.tokens.consume(PICK_KIND, sha256Hex(input.pick), deps.clock.now()) : undefined;
   if (!res?.ok || res.token.data.platform !== name) {
     const reason = res && !res.ok ? res.reason : 'missing';
     return reason === 'expired'
-      ? failedOutcome(name, new AppError(410, 'oauth_pick_expired', 'This choice expired: start the connection again'))
-      : failedOutcome(name, new AppError(400, reason === 'used' ? 'oauth_pick_used' : 'oauth_pick_invalid', reason === 'used' ? 'This choice was already made' : 'This choice is not valid: start the connection again'));
+      ? failedOutcome(name, new GoneError('This choice expired: start the connection again', { code: 'oauth_pick_expired' }))
+      : failedOutcome(name, new BadRequestError(reason === 'used' ? 'This choice was already made' : 'This choice is not valid: start the connection again', { code: reason === 'used' ? 'oauth_pick_used' : 'oauth_pick_invalid' }));
   }
   const { data, account_id } = res.token;
   const back: Return = { redirect_after: data.redirect_after, link_token: data.link_enc ? await deps.cipher.decrypt(data.link_enc) : undefined };
   try {
     const accounts = JSON.parse(await deps.cipher.decrypt(data.accounts_enc)) as OAuthAccount[];
     const chosen = accounts.find((a) => a.id === input.account);
-    if (!chosen) throw new AppError(400, 'oauth_pick_invalid', 'Choose one of the listed accounts: start the connection again');
+    if (!chosen) throw new BadRequestError('Choose one of the listed accounts: start the connection again', { code: 'oauth_pick_invalid' });
     const tokens = JSON.parse(await deps.cipher.decrypt(data.tokens_enc)) as TokenSet;
     return await connected(deps, account_id, await brandOf(deps, account_id, data.brand_id), name, tokens, chosen, back);
   } catch (err) {
@@ -211,7 +209,7 @@ export async function completePick(deps: Pick<Deps, 'brands' | 'cipher' | 'clock
 
 async function brandOf(deps: Pick<Deps, 'brands'>, accountId: string, brandId: string): Promise<Brand> {
   const brand = await deps.brands.get(accountId, brandId);
-  if (!brand) throw new AppError(404, 'brand_not_found', 'The brand this connection was meant for no longer exists');
+  if (!brand) throw new NotFoundError('The brand this connection was meant for no longer exists', { code: 'brand_not_found' });
   return brand;
 }
 

@@ -3,7 +3,7 @@ import type { TokenSet } from '../../ports/oauth';
 import type { Settings } from '../deps';
 
 /**
- * Connection health (issue 27): what a connection's state is, and when the renewal sweep should look at it next.
+ * Connection health: what a connection's state is, and when the renewal sweep should look at it next.
  * Pure functions over the connection's plain fields (no decryption), so listings show health without the cipher.
  */
 
@@ -53,3 +53,9 @@ export function healthOf(c: Connection, now: number, notice: number): Health {
   if (c.lapses_at !== undefined && c.lapses_at - now <= notice) return { state: 'expiring', expires_at: new Date(c.lapses_at).toISOString() };
   return { state: 'healthy' };
 }
+
+/** A connection as the API shows it (never the credentials), with its health when the caller knows the time. */
+export const connectionView = (c: Connection, health?: Health) => ({
+  id: c.id, platform: c.platform, brand_id: c.brand_id, handle: c.handle, label: c.label, status: c.status, connected_at: c.connected_at,
+  ...(health ? { health } : {}),
+});

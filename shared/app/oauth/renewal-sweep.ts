@@ -3,14 +3,14 @@ import type { Connection } from '../../ports/publishing';
 import type { TokenSet } from '../../ports/oauth';
 import type { Failure } from '../../ports/networks';
 import { errorFields, log } from '../../log';
-import { mapLimit } from '../schedule/common';
-import { recordExpiring } from '../publish/events';
+import { mapLimit } from '../../domain/map-limit';
+import { recordExpiring } from '../connect-link/reconnect-notices';
 import { connectionContext } from '../security/contexts';
 import { freshCredentials, type FreshCredentialsDeps } from './credentials';
 import { noticeMs, RENEW_AHEAD_MS, ROLL_AHEAD_MS, sweepPlan } from './health';
 
 /**
- * The renewal sweep of connections (issue 27): sign-ins are renewed BEFORE they lapse, not only when a post needs
+ * The renewal sweep of connections: sign-ins are renewed BEFORE they lapse, not only when a post needs
  * them. Every 15 minutes (EventBridge Scheduler in AWS, the local timer poller locally) it reads the connections
  * whose sweep_at has come (the CONSWEEP index, shared/app/oauth/health.ts sweepPlan) and for each:
  * 1. re-reads the connection (consistent) and its tokens; a lost sign-in or a replaced connection is skipped;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../deps';
 import type { PlatformName } from '../../domain/platforms';
-import { AppError } from '../../domain/errors';
+import { BadRequestError, GoneError } from '../../domain/errors';
 import { randomToken } from '../../domain/ids';
 import { sha256Hex } from '../../domain/api-key';
 
@@ -57,15 +57,15 @@ export async function createState(deps: Pick<Deps, 'tokens' | 'cipher' | 'clock'
  * a late one is 410 oauth_state_expired. A state of another network is refused like an unknown one.
  */
 export async function consumeState(deps: Pick<Deps, 'tokens' | 'cipher' | 'clock'>, platform: PlatformName, state: string | undefined): Promise<OAuthState> {
-  if (!state || state.length > 200) throw new AppError(400, 'oauth_state_invalid', 'The sign-in answer carries no valid state: start the connection again');
+  if (!state || state.length > 200) throw new BadRequestError('The sign-in answer carries no valid state: start the connection again', { code: 'oauth_state_invalid' });
   const res = await deps.tokens.consume(STATE_KIND, sha256Hex(state), deps.clock.now());
   if (!res.ok) {
-    if (res.reason === 'used') throw new AppError(400, 'oauth_state_used', 'This sign-in answer was already used: start the connection again');
-    if (res.reason === 'expired') throw new AppError(410, 'oauth_state_expired', 'This sign-in took too long and expired: start the connection again');
-    throw new AppError(400, 'oauth_state_invalid', 'This sign-in answer is not one this service started (unknown or altered state): start the connection again');
+    if (res.reason === 'used') throw new BadRequestError('This sign-in answer was already used: start the connection again', { code: 'oauth_state_used' });
+    if (res.reason === 'expired') throw new GoneError('This sign-in took too long and expired: start the connection again', { code: 'oauth_state_expired' });
+    throw new BadRequestError('This sign-in answer is not one this service started (unknown or altered state): start the connection again', { code: 'oauth_state_invalid' });
   }
   const { data, account_id } = res.token;
-  if (data.platform !== platform) throw new AppError(400, 'oauth_state_invalid', 'This sign-in answer belongs to another network: start the connection again');
+  if (data.platform !== platform) throw new BadRequestError('This sign-in answer belongs to another network: start the connection again', { code: 'oauth_state_invalid' });
   return {
     account_id, brand_id: data.brand_id, platform,
     code_verifier: data.verifier_enc ? await deps.cipher.decrypt(data.verifier_enc) : undefined,

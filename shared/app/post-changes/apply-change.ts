@@ -6,7 +6,7 @@ import { newId } from '../../domain/ids';
 import { contentFor } from '../publish/content';
 import { freshCredentials, signInLost, type FreshCredentialsDeps } from '../oauth/credentials';
 import { networkContext } from '../network-context';
-import { labelOf } from '../publish/events';
+import { labelOf } from '../../domain/event-refs';
 import { log } from '../../log';
 import type { PostChangeMessage } from './change-message';
 import { changeDone, changeFailed, changeFromFailure } from './change-results';

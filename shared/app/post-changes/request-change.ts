@@ -5,7 +5,7 @@ import type { NetworkRecord, PostRecord, PublishContext } from '../../ports/publ
 import type { Actor } from '../auth';
 import { checkBrandAllowed, platformRefusal } from '../guardrails/enforce';
 import type { ChangeKind, ChangeNetwork, ChangeResult, EditPayload, PostChange, StoredChange } from '../../ports/post-changes';
-import { AppError, BadRequestError, NotFoundError } from '../../domain/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
 import { CONTENT_CHECKS } from '../../networks/content-checks';
 import { manageFlags } from '../../networks/manage-flags';
@@ -131,7 +131,7 @@ async function requestChange(deps: PostChangeDeps, accountId: string, postId: st
   };
   const got = await deps.locks.acquire(change.lock, change.id, CHANGE_LOCK_TTL_SECONDS, now);
   if (!got.ok) {
-    throw new AppError(409, 'post_busy', 'Another delete or edit of this post is still running: nothing was changed; try again when it has finished', { details: { change_id: got.heldBy || undefined } });
+    throw new ConflictError('Another delete or edit of this post is still running: nothing was changed; try again when it has finished', { code: 'post_busy', details: { change_id: got.heldBy || undefined } });
   }
   const rows: ChangeNetwork[] = asked.map((platform) => (queued.includes(platform) ? { platform, state: 'queued' } : { platform, state: 'done', result: results.get(platform)! }));
   try {

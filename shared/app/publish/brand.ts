@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import type { Brand, Account } from '../../ports/store';
 import type { Connection } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
-import { AppError, NotFoundError } from '../../domain/errors';
+import { ConflictError, NotFoundError } from '../../domain/errors';
 
 /**
  * Chooses the brand whose connections a post uses (spec §2.2 rules 1–2):
@@ -29,9 +29,7 @@ export function chooseBrand(ctx: { brands: Brand[]; connections: Connection[] },
   const brandIds = [...new Set(relevant.map((c) => c.brand_id))];
   if (brandIds.length > 1) {
     const ambiguous = platforms.filter((p) => relevant.filter((c) => c.platform === p).length > 1);
-    throw new AppError(409, 'ambiguous_brand', 'These networks are connected in several brands: send brand_id to say which brand posts', {
-      details: { platforms: ambiguous.length ? ambiguous : platforms.filter((p) => relevant.some((c) => c.platform === p)), brands: brandIds },
-    });
+    throw new ConflictError('These networks are connected in several brands: send brand_id to say which brand posts', { code: 'ambiguous_brand', details: { platforms: ambiguous.length ? ambiguous : platforms.filter((p) => relevant.some((c) => c.platform === p)), brands: brandIds }, });
   }
   const chosen = brands.find((b) => b.id === brandIds[0]) ?? [...brands].sort((a, b) => a.id.localeCompare(b.id))[0];
   return { brand: chosen, connections: connections.filter((c) => c.brand_id === chosen.id) };

@@ -4,7 +4,7 @@ import type { Plan } from '../../domain/plans';
 import { platform as platformInfo, type PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
 import type { PublishContent } from '../../ports/networks';
-import { failed, fromFailure } from './results';
+import { failed, fromFailure } from '../network-results';
 import { readCredentials } from '../oauth/credentials';
 import { checkAlt, checkProbed } from '../../networks/media-rules';
 import { CONTENT_CHECKS } from '../../networks/content-checks';

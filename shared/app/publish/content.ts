@@ -13,19 +13,9 @@ export function contentFor(payload: PostPayload, platform: PlatformName, postId:
     first_comment: d.first_comment,
     privacy: payload.privacy,
     subreddit: payload.subreddit,
-    idempotency_key: `${postId}:${platform}`,
+    send_key: `${postId}:${platform}`,
     ...optionsOf(d),
   };
-}
-
-/** A stable fingerprint of what makes two requests "identical" (spec §8.3: networks, text, drafts, media, brand). */
-export function fingerprint(platforms: PlatformName[], payload: PostPayload, brandId: string): string {
-  const sorted = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sorted);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)]));
-    return v;
-  };
-  return JSON.stringify(sorted({ platforms: [...platforms].sort(), payload, brandId }));
 }
 
 /** The per_platform options of a draft (only those set), as the adapters read them. */

@@ -5,7 +5,7 @@ import type { MediaRef } from '../../domain/post';
 import { blueskyPostRef, mastodonStatusRef, telegramMessageRef, xPostId } from '../../networks/post-refs';
 
 /**
- * per_platform options for the networks' own post kinds (issue 15): the zod fields (strict, documented in OpenAPI
+ * per_platform options for the networks' own post kinds: the zod fields (strict, documented in OpenAPI
  * with an example) and the checks zod cannot express (which networks take an option, which options exclude each
  * other or media). Every refusal is a 400 invalid_request naming the network and the option.
  */

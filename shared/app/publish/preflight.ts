@@ -5,13 +5,11 @@ import type { Guardrails } from '../../ports/guardrails';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
 import type { ValidPost } from './request';
-import { AppError } from '../../domain/errors';
 import { PLANS } from '../../domain/plans';
-import { sha256Hex } from '../../domain/api-key';
 import { upgradeUrl } from '../brands';
-import { contentFor, fingerprint } from './content';
+import { contentFor } from './content';
 import { held, mediaFitProblem, mediaProblem, precheck, type Sendable } from './checks';
-import { failed } from './results';
+import { failed } from '../network-results';
 import { xPlanRefusal } from './x-credits';
 import { platformRefusal } from '../guardrails/enforce';
 
@@ -20,8 +18,6 @@ import { platformRefusal } from '../guardrails/enforce';
  * the lock and spends; validatePublish (POST /api/validate) runs the very same functions and stops there.
  */
 
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
-export const DUPLICATE_TTL_SECONDS = 120;
 
 /** What checking a post's networks reaches: the credentials' cipher, the upgrade link's base. */
 export type NetworkChecksDeps = Pick<Deps, 'cipher' | 'settings'>;
@@ -82,22 +78,6 @@ export async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[]
 }
 
 const stripQuery = (u: string) => u.split('?')[0];
-
-/** The duplicate lock of a post: its idempotency_key for 24 hours, else the identical request for 2 minutes. */
-export function lockKeyOf(account: Account, valid: ValidPost, brandId: string) {
-  // the user's idempotency_key, else a schedule's own key (never echoed), else the request's fingerprint
-  const key = valid.idempotency_key ?? valid.duplicate_key;
-  return key !== undefined
-    ? { key: `idem#${account.id}#${sha256Hex(key)}`, ttl: IDEMPOTENCY_TTL_SECONDS }
-    : { key: `dup#${account.id}#${sha256Hex(fingerprint(valid.platforms, valid.payload, brandId))}`, ttl: DUPLICATE_TTL_SECONDS };
-}
-
-/** 409 duplicate_post: another post (`heldBy`) holds the post's duplicate lock. */
-export function duplicatePost(valid: ValidPost, heldBy: string): AppError {
-  return new AppError(409, 'duplicate_post', valid.idempotency_key !== undefined
-    ? 'This idempotency_key was used in the last 24 hours: nothing was published again'
-    : 'An identical post was sent in the last 2 minutes: nothing was published again', { details: { post_id: heldBy || undefined } });
-}
 
 /** A network past the plan's posts a month: limit_reached with the upgrade link. */
 export function postsUsedUp(deps: Pick<Deps, 'settings'>, account: Account, platform: PlatformName): NetworkResult {

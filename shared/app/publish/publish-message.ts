@@ -10,7 +10,7 @@ export interface PublishOptions {
   schedule_id?: string;
   /** Wait for the workers' results (POST /api/post); false answers right after fan-out. */
   wait: boolean;
-  /** Who publishes (API key or AI app): its guardrails apply (issue 16). Absent: no actor guardrails. */
+  /** Who publishes (API key or AI app): its guardrails apply. Absent: no actor guardrails. */
   actor?: Actor;
   /** Publishing a post that was held and is now approved: its reserved post id (which holds the lock already). */
   approval?: { id: string; post_id: string };

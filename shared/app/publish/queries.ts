@@ -4,7 +4,7 @@ import type { ApprovalRecord } from '../../ports/approvals';
 import { NotFoundError, BadRequestError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { isPlatformName } from '../../domain/platforms';
-import { failed, statusOf } from './results';
+import { failed, statusOf } from '../network-results';
 
 const resultOf = (n: NetworkRecord) => n.result ?? { platform: n.platform, ok: false, status: statusOf(n.state) };
 

@@ -4,7 +4,7 @@ import type { NetworkRecord, ServiceEvent } from '../../ports/publishing';
 import type { QueueMessage } from '../../ports/queue';
 import type { PublishMessage } from './publish-message';
 import { claimIsStale, fanOutStored, reconcileAfterMs } from './durability';
-import { mapLimit } from '../schedule/common';
+import { mapLimit } from '../../domain/map-limit';
 import { errorFields, log } from '../../log';
 import { putMetric } from '../../metrics';
 

@@ -25,7 +25,7 @@ const Draft = z.strictObject({
   thread: z.array(z.string().max(100_000)).max(25).optional(),
   first_comment: z.string().max(10_000).optional(),
   ...PostOptionFields,
-  // --- AI drafts (issue 12): what POST /api/generate says about a draft, accepted so the draft can be sent back
+  // --- AI drafts: what POST /api/generate says about a draft, accepted so the draft can be sent back
   // verbatim; the service measures the text itself, so these are not used.
   hashtags: z.array(z.string().max(200)).max(100).optional(),
   chars: z.number().int().min(0).optional(),

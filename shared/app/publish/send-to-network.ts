@@ -8,10 +8,10 @@ import { countOutcome, outcomeEvent, reconciledEvent, type ReconcileDecision } f
 import { giveBack } from './reservations';
 import { freshCredentials, signInLost, type FreshCredentialsDeps, type SignInLostDeps } from '../oauth/credentials';
 import { networkContext } from '../network-context';
-import { failed, fromFailure, published } from './results';
-import { releaseLockIfAllFailed } from './lock';
+import { failed, fromFailure, published } from '../network-results';
+import { releaseLockIfAllFailed } from '../idempotency';
 import type { PublishMessage } from './publish-message';
-import { recordDeferral } from '../schedule/deferral';
+import { recordDeferral } from './deferral';
 import { putMetric } from '../../metrics';
 import { errorFields, log } from '../../log';
 import { claimIsStale, fanOutStored, RECONCILE_AFTER_MS } from './durability';
@@ -306,7 +306,7 @@ async function readBack(deps: FreshCredentialsDeps, post: PostRecord, connection
     return await adapter.readBack!(content, {
       text: content.text, ...(content.title ? { title: content.title } : {}),
       // from a minute before the claim (clocks differ) to now
-      since: window.since - 60_000, until: window.until, marker: content.idempotency_key,
+      since: window.since - 60_000, until: window.until, marker: content.send_key,
     }, networkContext(deps, fresh.credentials));
   } catch (err) {
     log.warn('read-back failed', { post_id: post.id, platform: adapter.name, ...errorFields(err) });

@@ -6,7 +6,7 @@ import { PLANS } from '../../domain/plans';
 import { platform as platformInfo, X_CREDIT_RULE } from '../../domain/platforms';
 import { nextMonthStart, usageKeys } from '../../domain/usage';
 import { upgradeUrl } from '../brands';
-import { failed } from './results';
+import { failed } from '../network-results';
 
 /** The X add-on's prices (spec §2.1; decisions.md "Plans"). */
 export const X_PRICES = { post: 1, post_with_link: 10, per_media: 1 } as const;

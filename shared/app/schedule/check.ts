@@ -3,13 +3,13 @@ import type { Account, Brand, BrandStore } from '../../ports/store';
 import type { Connection, ConnectionStore } from '../../ports/publishing';
 import type { Cipher } from '../../ports/cipher';
 import type { NetworkResult } from '../../domain/post';
-import { AppError } from '../../domain/errors';
+import { BadRequestError } from '../../domain/errors';
 import { validatePost, type PostRequest, type ValidPost } from '../publish/request';
 import { resolveBrand } from '../publish/brand';
 import { precheck, type Sendable } from '../publish/checks';
 import { credentialTargetProblem } from '../security/credential-targets';
 import { contentFor } from '../publish/content';
-import { UnsafeTargetError } from '../../net/address-guard';
+import { UnsafeTargetError } from '../../ports/media-gateway';
 import type { PlatformName } from '../../domain/platforms';
 
 /** A post request that passed every check that can be made before its time, with its brand fixed. */
@@ -68,9 +68,7 @@ export async function checkNow(deps: CheckDeps, account: Account, req: PostReque
   }
   if (problems.length) {
     const first = problems[0];
-    throw new AppError(400, first.code ?? 'invalid_request', `${first.platform}: ${first.error ?? first.code}`, {
-      details: { platforms: problems.map((p) => p.platform), results: problems },
-    });
+    throw new BadRequestError(`${first.platform}: ${first.error ?? first.code}`, { code: first.code ?? 'invalid_request', details: { platforms: problems.map((p) => p.platform), results: problems }, });
   }
   return { valid: { ...valid, brand_id: brand.id }, brand, request: { ...req, brand_id: brand.id } };
 }

@@ -83,9 +83,7 @@ export async function reserveScheduledUpTo(deps: Pick<Deps, 'counters'>, account
 
 export function scheduledLimit(deps: Pick<Deps, 'settings'>, account: Account): AppError {
   const limit = PLANS[account.plan].scheduled_at_a_time;
-  return new AppError(400, 'scheduled_limit_reached', `The ${account.plan} plan holds ${limit} scheduled posts at a time; cancel one or upgrade`, {
-    details: { limit, upgrade_url: upgradeUrl(deps, account) },
-  });
+  return new BadRequestError(`The ${account.plan} plan holds ${limit} scheduled posts at a time; cancel one or upgrade`, { code: 'scheduled_limit_reached', details: { limit, upgrade_url: upgradeUrl(deps, account) }, });
 }
 
 /** Gives back the place of `holder` (the schedule or recurring schedule id it was reserved for). */
@@ -109,18 +107,4 @@ export function occurrenceScheduleId(recurringId: string, occurrenceMs: number):
   let rest = '';
   for (let i = 0; i < 16; i++) rest += CROCKFORD[hash[i] % 32];
   return `sch_${time}${rest}`;
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time, keeping the order of results. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

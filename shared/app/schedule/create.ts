@@ -3,13 +3,13 @@ import type { Account } from '../../ports/store';
 import type { PublishContext } from '../../ports/publishing';
 import type { ScheduleRecord } from '../../ports/schedules';
 import type { z } from 'zod';
-import { AppError, BadRequestError } from '../../domain/errors';
+import { AppError, BadRequestError, InternalError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { sha256Hex } from '../../domain/api-key';
-import { IDEMPOTENCY_TTL_SECONDS } from '../publish/create-post';
+import { releaseLock, scheduleLockOf, takeScheduleLock } from '../idempotency';
 import { cachedReads, checkNow, type CheckDeps, type CheckedPost } from './check';
 import { SlotFinder } from './slots';
-import { iso, mapLimit, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, timerName, type RunAt } from './common';
+import { mapLimit } from '../../domain/map-limit';
+import { iso, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, timerName, type RunAt } from './common';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import type { CsvRow } from './csv';
 import type { Actor } from '../auth';
@@ -38,12 +38,6 @@ export type RowOutcome =
   | { row: number; ok: false; error: AppError };
 
 interface Pending { row: number; checked: CheckedPost; runAt: RunAt; id?: string; record?: ScheduleRecord; lock?: string }
-
-/** The scheduling-time duplicate lock of an idempotency_key (spec §8.3): the same key schedules once in 24 hours. */
-export const scheduleLockKey = (accountId: string, key: string) => `sched#${accountId}#${sha256Hex(key)}`;
-/** 409 duplicate_post: schedule `heldBy` was made with this idempotency_key in the last 24 hours. */
-export const scheduleDuplicate = (heldBy: string) =>
-  new AppError(409, 'duplicate_post', 'This idempotency_key was used to schedule a post in the last 24 hours: nothing was scheduled again', { details: { schedule_id: heldBy || undefined } });
 
 function issuesText(error: z.ZodError): string {
   return error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(row)'}: ${i.message}`).join('; ');
@@ -97,13 +91,13 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
     p.id = newId('sch', now);
     const key = p.checked.valid.idempotency_key;
     if (key === undefined) { placed.push(p); continue; }
-    const lock = scheduleLockKey(account.id, key);
-    const got = await deps.locks.acquire(lock, p.id, IDEMPOTENCY_TTL_SECONDS, now);
-    if (!got.ok) {
-      fail(p.row, scheduleDuplicate(got.heldBy));
+    const lock = scheduleLockOf(account.id, key);
+    const duplicate = await takeScheduleLock(deps, lock, p.id, now);
+    if (duplicate) {
+      fail(p.row, duplicate);
       continue;
     }
-    p.lock = lock;
+    p.lock = lock.key;
     placed.push(p);
   }
   const places = await reserveScheduledUpTo(deps, account, placed.length, placed[0]?.id);
@@ -111,7 +105,7 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
   for (const [i, p] of placed.entries()) {
     const id = p.id!;
     if (i >= places) {
-      if (p.lock) await deps.locks.release(p.lock, id);
+      await releaseLock(deps, p.lock, id);
       fail(p.row, scheduledLimit(deps, account));
       continue;
     }
@@ -127,7 +121,7 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
       }
     } catch (err) {
       await releaseScheduled(deps, account.id, id);
-      if (p.lock) await deps.locks.release(p.lock, id);
+      await releaseLock(deps, p.lock, id);
       if (err instanceof AppError) { fail(p.row, err); continue; }
       throw err;
     }
@@ -146,9 +140,9 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
     await bestEffort('schedule cancel after a failed write', deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)), { schedule_id: record.id });
     await releaseScheduled(deps, account.id, record.id);
     if (record.slot_claim) await deps.slots.release(record.brand_id, record.slot_claim, record.id);
-    if (p.lock) await deps.locks.release(p.lock, record.id);
+    await releaseLock(deps, p.lock, record.id);
     if (rows.length === 1) throw err;
-    fail(p.row, new AppError(500, 'internal_error', 'The post could not be scheduled; try this row again'));
+    fail(p.row, new InternalError('The post could not be scheduled; try this row again', { code: 'internal_error' }));
   };
   // the alarm first: one whose item is never written finds nothing and does nothing
   const armed = await mapLimit(ready, WRITE_CONCURRENCY, async (p) => {

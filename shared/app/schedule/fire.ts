@@ -4,13 +4,14 @@ import { AppError } from '../../domain/errors';
 import { nextOccurrence } from '../../domain/cron';
 import { log } from '../../log';
 import { newId } from '../../domain/ids';
-import { labelOf } from '../publish/events';
+import { labelOf } from '../../domain/event-refs';
 import { publishPost, type PublishPostDeps } from '../publish/create-post';
-import { loadPublishingAccount } from '../publish/publishing-account';
+import { loadPublishingAccount } from '../publishing-account';
 import { PostRequestSchema, validatePost } from '../publish/request';
 import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
 import { putMetric } from '../../metrics';
 import { recordEvent } from '../webhooks/record-event';
+import { scheduledRunKey } from '../idempotency';
 
 /** What firing a schedule reaches: its item, alarms and counter, the account's publishing context, publishing the post. */
 export type FireDeps = PublishPostDeps & Pick<Deps, 'accounts' | 'brands' | 'recurring' | 'schedules'>;
@@ -48,17 +49,11 @@ export async function fireScheduled(deps: FireDeps, scheduleId: string): Promise
       return;
     }
   }
-  await run(deps, record, runKey(record));
+  await run(deps, record, scheduledRunKey(record));
 }
 
 /** Runs taken over this many times and still dying are failed rather than tried again. */
 export const MAX_TAKEOVERS = 2;
-
-/** The schedule's own duplicate key of a run (the occurrence's for a recurring one; a user's idempotency_key locks too). */
-function runKey(record: ScheduleRecord): string {
-  if (record.recurring_id && record.occurrence) return `rec:${record.recurring_id}:${record.occurrence}`;
-  return `sch:${record.id}`;
-}
 
 /**
  * Ends a run that published nothing as `failed` and records post.failed for each of its networks (post_id null,

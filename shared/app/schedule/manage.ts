@@ -2,9 +2,9 @@ import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import type { NetworkRecord } from '../../ports/publishing';
 import { FINAL_STATUSES, type ScheduleRecord, type ScheduleStatus } from '../../ports/schedules';
-import { AppError, BadRequestError, NotFoundError } from '../../domain/errors';
+import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
-import { statusOf } from '../publish/results';
+import { statusOf } from '../network-results';
 import { PostRequestSchema, type PostRequest } from '../publish/request';
 import { checkNow, type CheckDeps } from './check';
 import { SlotFinder } from './slots';
@@ -113,12 +113,12 @@ export async function listSchedules(deps: Pick<Deps, 'schedules' | 'posts' | 'cl
 
 function notChangeable(s: ScheduleRecord, verb: 'changed' | 'canceled'): AppError {
   if (s.deferred) {
-    return new AppError(409, 'schedule_deferred', `This is a network's rate-limit deferral, run by the service; it cannot be ${verb}`, { details: { status: s.status } });
+    return new ConflictError(`This is a network's rate-limit deferral, run by the service; it cannot be ${verb}`, { code: 'schedule_deferred', details: { status: s.status } });
   }
   if (s.status === 'publishing') {
-    return new AppError(409, 'schedule_publishing', `This scheduled post is publishing now; it can no longer be ${verb}`, { details: { status: s.status } });
+    return new ConflictError(`This scheduled post is publishing now; it can no longer be ${verb}`, { code: 'schedule_publishing', details: { status: s.status } });
   }
-  return new AppError(409, 'schedule_not_pending', `This scheduled post is ${s.status}; it can no longer be ${verb}`, { details: { status: s.status } });
+  return new ConflictError(`This scheduled post is ${s.status}; it can no longer be ${verb}`, { code: 'schedule_not_pending', details: { status: s.status } });
 }
 
 /**

@@ -4,7 +4,7 @@ import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import type { Account } from '../../ports/store';
 import type { RecurringRecord } from '../../ports/schedules';
 import { SCHEDULED_TIME } from '../../ports/scheduler';
-import { AppError, BadRequestError, NotFoundError } from '../../domain/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
 import { CronError, isTimeZone, nextOccurrence, parseCron } from '../../domain/cron';
 import { checkNow, type CheckDeps } from './check';
@@ -119,7 +119,7 @@ export async function deleteRecurring(deps: Pick<Deps, 'clock' | 'counters' | 's
   const now = deps.clock.now();
   if (!(await deps.recurring.end(id, 'canceled', iso(now)))) {
     const current = (await deps.recurring.get(id)) ?? r;
-    throw new AppError(409, 'recurring_not_active', `This recurring schedule is ${current.status}`, { details: { status: current.status } });
+    throw new ConflictError(`This recurring schedule is ${current.status}`, { code: 'recurring_not_active', details: { status: current.status } });
   }
   await deps.scheduler.cancel(timerName.recurring(id));
   if (r.counted) await releaseScheduled(deps, accountId, id);

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import type { Brand } from '../../ports/store';
-import { AppError } from '../../domain/errors';
+import { BadRequestError } from '../../domain/errors';
 import { isSlotInstant, slotInstants, SLOT_HORIZON_DAYS } from '../../domain/slots';
 
 /** Slot claims stay a day past their instant (TTL removes them; by then the slot is in the past anyway). */
@@ -31,7 +31,7 @@ export class SlotFinder {
         return at;
       }
     }
-    throw new AppError(400, 'no_free_slot', `Brand ${brand.name} has no free posting slot in the next ${SLOT_HORIZON_DAYS} days; add slots with PATCH /api/brands/{id} or send a run_at`);
+    throw new BadRequestError(`Brand ${brand.name} has no free posting slot in the next ${SLOT_HORIZON_DAYS} days; add slots with PATCH /api/brands/{id} or send a run_at`, { code: 'no_free_slot' });
   }
 
   /**

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { errorFields, log } from '../../log';
 import { fireScheduled, type FireDeps } from './fire';
-import { iso, mapLimit } from './common';
+import { iso } from './common';
+import { mapLimit } from '../../domain/map-limit';
 
 /**
  * The reconciliation sweep of scheduled posts (decisions.md "Scheduling"): a crash between writing a schedule item

@@ -1,7 +1,7 @@
 import type { CipherContext } from '../../ports/cipher';
 
 /**
- * The encryption contexts of stored secrets (issue 17): each encrypted value is bound to its account and item, so a
+ * The encryption contexts of stored secrets: each encrypted value is bound to its account and item, so a
  * value copied into another account's item (or another field) does not decrypt there.
  */
 

@@ -1,8 +1,8 @@
 import type { Deps } from '../deps';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
-import { UnsafeTargetError } from '../../net/address-guard';
-import { failed } from '../publish/results';
+import { UnsafeTargetError } from '../../ports/media-gateway';
+import { failed } from '../network-results';
 
 /** Credential fields that are URLs the service will call: each must point at a public https address. */
 export const URL_FIELDS: Partial<Record<PlatformName, string[]>> = {
@@ -29,7 +29,7 @@ async function checkTarget(deps: Pick<Deps, 'media' | 'clock'>, url: string): Pr
 const relaysOf = (credentials: Record<string, string>) => (credentials.relays ?? '').split(/[\s,]+/).filter((r) => r !== '');
 
 /**
- * The address check of POST /api/connect applied to a stored connection's credentials (issue 17): when a post is
+ * The address check of POST /api/connect applied to a stored connection's credentials: when a post is
  * scheduled (schedule, bulk, recurring, a schedule's new content), each credential URL (Mastodon instance,
  * WordPress site, Discord/Slack webhook) and each Nostr relay of the connection must still resolve only to public
  * addresses over TLS (DNS can change, and older connections were not checked). Nothing is contacted: the URL is

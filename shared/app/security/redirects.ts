@@ -3,7 +3,7 @@ import type { Account } from '../../ports/store';
 import { BadRequestError } from '../../domain/errors';
 
 /**
- * The redirect allow-list of an account (issue 17, hole 2): redirect_after may only lead to an https origin the
+ * The redirect allow-list of an account: redirect_after may only lead to an https origin the
  * account registered with PATCH /api/me {redirect_origins}, or to the service's own origin. Anything else is 400
  * invalid_redirect, so the API's origin never becomes an open redirect.
  */

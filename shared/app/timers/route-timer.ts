@@ -2,9 +2,11 @@ import * as z from 'zod';
 import type { Deps } from '../deps';
 import { isPlatformName } from '../../domain/platforms';
 import type { PublishMessage } from '../publish/publish-message';
-import { dispatchWebhookTry, sweepDeliveries, WebhookDispatchInput, WebhookSweepInput } from '../webhooks/deliveries';
+import { dispatchWebhookTry, WebhookDispatchInput } from '../webhooks/delivery-queue';
+import { sweepDeliveries } from '../webhooks/delivery-sweep';
+import { WebhookSweepInput } from '../webhooks/sweep-schedule';
 import { fireRecurring, fireScheduled, type FireDeps } from '../schedule/fire';
-import { markDeferralFired } from '../schedule/deferral';
+import { markDeferralFired } from '../publish/deferral';
 import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
 import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
@@ -20,7 +22,7 @@ export const DispatchInput = z.discriminatedUnion('kind', [
     deferral: z.number().int().min(1).max(10),
     schedule_id: z.string().optional(),
   }),
-  // a webhook try whose wait is longer than SQS allows (shared/app/webhooks/deliveries.ts), and the delivery sweep
+  // a webhook try whose wait is longer than SQS allows (shared/app/webhooks/delivery-queue.ts), and the delivery sweep
   WebhookDispatchInput,
   WebhookSweepInput,
   // a scheduled post's one-time alarm (shared/app/schedule/fire.ts): the item is read from the table by id

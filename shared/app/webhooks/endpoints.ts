@@ -1,12 +1,12 @@
 import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import type { WebhookEndpoint } from '../../ports/webhooks';
-import { AppError, BadRequestError, NotFoundError } from '../../domain/errors';
+import { BadRequestError, NotFoundError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
 import { PLANS } from '../../domain/plans';
 import { usageKeys } from '../../domain/usage';
 import { DEFAULT_WEBHOOK_EVENTS, deliveryIdOf, isWebhookEvent, newWebhookSecret, ROTATION_OVERLAP_MS, type WebhookEventName } from '../../domain/webhooks';
-import { UnsafeTargetError } from '../../net/address-guard';
+import { UnsafeTargetError } from '../../ports/media-gateway';
 import { upgradeUrl } from '../brands';
 import { webhookSecretContext } from '../security/contexts';
 import { recordEvent } from './record-event';
@@ -58,9 +58,7 @@ export async function createWebhook(deps: Pick<Deps, 'webhooks' | 'webhookSender
   const limit = PLANS[account.plan].webhooks;
   const counter = usageKeys.webhooks(account.id);
   if (!(await deps.counters.increment(counter, 1, limit, NO_EXPIRY_SEC)).allowed) {
-    throw new AppError(400, 'webhook_limit_reached', `The ${account.plan} plan includes ${limit} webhook endpoint${limit === 1 ? '' : 's'}; delete one or upgrade to add more`, {
-      details: { limit, upgrade_url: upgradeUrl(deps, account) },
-    });
+    throw new BadRequestError(`The ${account.plan} plan includes ${limit} webhook endpoint${limit === 1 ? '' : 's'}; delete one or upgrade to add more`, { code: 'webhook_limit_reached', details: { limit, upgrade_url: upgradeUrl(deps, account) }, });
   }
   const now = deps.clock.now();
   const secret = newWebhookSecret();

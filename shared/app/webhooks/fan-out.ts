@@ -1,6 +1,6 @@
 import type { EventFanOut, ServiceEvent } from '../../ports/publishing';
 import type { WebhookEndpoint } from '../../ports/webhooks';
-import { prepareDeliveries, queueFirstTries, type FanoutDeps } from './deliveries';
+import { prepareDeliveries, queueFirstTries, type FanoutDeps } from './delivery-queue';
 
 /**
  * How long a container keeps an account's endpoint list for the fan-out (decisions.md "Lean publish path"): an
@@ -13,7 +13,7 @@ const MAX_CACHED_ACCOUNTS = 1_000;
 
 /**
  * The webhook fan-out of recorded events (EventFanOut): one pending delivery per subscribed endpoint is written
- * before the event is stored, and their first tries are queued after it (see shared/app/webhooks/deliveries.ts). The
+ * before the event is stored, and their first tries are queued after it (see shared/app/webhooks/delivery-queue.ts). The
  * account's endpoint list is read once per SUBSCRIPTIONS_TTL_MS per container, so a post's events usually cost no
  * read at all for an account without webhooks.
  */

@@ -5,7 +5,7 @@ import { PLATFORM_NAMES } from '../../domain/platforms';
 import { escapeHtml as e } from '../reply';
 import { csrfField, notice, plainPage, type Mark } from './layout';
 
-/** The Approvals page, the review-link page (owner or client approver) and its outcome pages (issue 16). */
+/** The Approvals page, the review-link page (owner or client approver) and its outcome pages. */
 
 type View = ReturnType<typeof approvalView>;
 

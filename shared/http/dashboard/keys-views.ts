@@ -3,7 +3,7 @@ import { PLATFORM_NAMES } from '../../domain/platforms';
 import { escapeHtml as e } from '../reply';
 import { csrfField, notice } from './layout';
 
-/** The API keys page (issue 16): create (secret shown once), revoke, and each key's guardrails. */
+/** The API keys page: create (secret shown once), revoke, and each key's guardrails. */
 
 type Data = Awaited<ReturnType<typeof keysPage>>;
 

@@ -2,7 +2,7 @@ import type { Reply } from '../reply';
 import { escapeHtml as e } from '../reply';
 
 /**
- * The dashboard's page shell (issue 16): one layout for every dashboard page (and the hosted pages other features
+ * The dashboard's page shell: one layout for every dashboard page (and the hosted pages other features
  * add in the same look): skip link, navigation, sign-out button, white-label mark, a strict CSP (no script at all,
  * one inline style sheet), and the CSRF hidden field for forms. Pages work without JavaScript.
  */

@@ -6,7 +6,7 @@ import type { EngagementSeries, OverviewCharts } from '../../app/dashboard/overv
 import { CHART_RANGES } from '../../app/dashboard/overview-charts';
 import { horizontalBarChart, lineChart, OUTCOME_COLOURS, SERIES_COLOURS, stackedBarChart, type Series } from './charts-svg';
 
-/** The Overview and Plan pages (issue 16): usage bars (warning from 80 %) and the plan table. */
+/** The Overview and Plan pages: usage bars (warning from 80 %) and the plan table. */
 
 type Usage = Awaited<ReturnType<typeof usageOf>>;
 type Line = { limit: number | null; used: number; remaining: number | null; resets_at: string | null };

@@ -5,7 +5,7 @@ import type { Brand } from '../../ports/store';
 import { PLATFORM_NAMES } from '../../domain/platforms';
 import { escapeHtml as e } from '../reply';
 
-/** The Posts page (activity log with filters, pages, Export CSV) and one post's results and events (issue 16). */
+/** The Posts page (activity log with filters, pages, Export CSV) and one post's results and events. */
 
 const STATUSES = ['published', 'failed', 'unknown', 'held', 'scheduled', 'processing', 'deleted'];
 

@@ -6,7 +6,7 @@ import { WEBHOOK_EVENTS, DEFAULT_WEBHOOK_EVENTS } from '../../domain/webhooks';
 import { escapeHtml as e } from '../reply';
 import { csrfField, notice } from './layout';
 
-/** The Brands, Connections, Webhooks and Branding pages (issue 16). Every form posts to its page with an `action`. */
+/** The Brands, Connections, Webhooks and Branding pages. Every form posts to its page with an `action`. */
 
 type Flash = { kind: 'ok' | 'error'; text: string } | undefined;
 const flashHtml = (f: Flash) => (f ? notice(f.kind, f.text) : '');
@@ -27,7 +27,7 @@ export function brandsBody(brands: Brand[], csrf: string, flash: Flash): string 
 
 type Connections = Awaited<ReturnType<typeof connectionsPage>>;
 type ConnectionRow = Connections['connections'][number];
-/** The State cell: the connection's health (issue 27) in words, with the date that matters. */
+/** The State cell: the connection's health in words, with the date that matters. */
 export function healthCell(c: ConnectionRow): string {
   const h = c.health;
   if (c.status === 'reauth_required' || h?.state === 'reauth_required') return '<b>Needs a new sign-in</b>';

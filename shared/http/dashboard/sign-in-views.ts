@@ -1,7 +1,7 @@
 import { escapeHtml as e } from '../reply';
 import { notice, plainPage } from './layout';
 
-/** The sign-in pages (issue 16): email form, "check your email", the link's one-button page, link errors. */
+/** The sign-in pages: email form, "check your email", the link's one-button page, link errors. */
 
 export function signInPage(opts: { returnTo?: string; error?: string; email?: string } = {}): string {
   return plainPage({

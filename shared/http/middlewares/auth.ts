@@ -13,7 +13,7 @@ import { stateOf, type Mw, type Req } from './request-state';
 const isPage = (route: RouteDef) => route.path === '/dashboard' || route.path.startsWith('/dashboard/');
 
 /**
- * Session routes (issue 16): the session cookie must name a live session (an API key, or no session, is 403
+ * Session routes: the session cookie must name a live session (an API key, or no session, is 403
  * `session_required`; a dashboard page GET without a session is a 303 to the sign-in page with a return path), and
  * every state-changing request must present the session's CSRF token (403 `csrf_failed`, nothing changed).
  */

@@ -1,6 +1,6 @@
 import { escapeHtml as e, type Reply } from '../reply';
 import type { PlatformName } from '../../domain/platforms';
-import type { ConnectPageModel, NetworkRow } from '../../app/connect-link/links';
+import type { ConnectPageModel, NetworkRow } from '../../app/connect-page';
 
 /**
  * The hosted pages (connect link, OAuth result and picker): plain HTML, no script, no external asset, one small
@@ -55,7 +55,7 @@ const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2r
   'summary{cursor:pointer;color:#0b57d0;margin-top:.5rem}@media (prefers-color-scheme:dark){body{background:#121212;color:#eee}li.net{border-color:#555}.hint{color:#bbb}' +
   '.state.ok{color:#6dd58c}.state.warn{color:#ffb870}.state.off{color:#bbb}input{background:#1e1e1e;color:#eee}.notice.ok{background:#0f2e19}.notice.error{background:#3b1411}}';
 
-/** The owner's white label on a hosted page (issue 16): name and logo, and for Pro a small "powered by" line. */
+/** The owner's white label on a hosted page: name and logo, and for Pro a small "powered by" line. */
 export interface HostedMark {
   name: string;
   logoUrl?: string;

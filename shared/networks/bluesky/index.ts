@@ -1,7 +1,7 @@
 import { isFailure, type Failure, type FetchedMedia, type NetworkAdapter, type NetworkContext, type PublishContent, type PublishOutcome, type VerifiedAccount } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request } from '../http';
 import { checkFile } from '../media-fit';
-import { BLUESKY_IMAGE_BYTES, BLUESKY_MAX_IMAGES, BLUESKY_MAX_VIDEOS, BLUESKY_TEXT_BYTES, BLUESKY_TEXT_LIMIT, checkBluesky } from './limits';
+import { checkBluesky } from './limits';
 import { buildFacets, findSpans } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
 import { createBlueskyManagement } from './manage';
@@ -12,7 +12,6 @@ import { readLinkCard } from './link-card';
 import { pollVideoJob, uploadVideo, type VideoJob } from './video';
 import { trimBase } from '../../domain/values';
 
-export { BLUESKY_IMAGE_BYTES, BLUESKY_MAX_IMAGES, BLUESKY_MAX_VIDEOS, BLUESKY_TEXT_BYTES, BLUESKY_TEXT_LIMIT };
 
 export interface BlueskyAdapterOptions {
   /** The PDS origin (XRPC base); the default is the real one, tests point it at a loopback fake. */

@@ -1,15 +1,11 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
-import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
 import { checkAlt } from '../media-rules';
 
 /** What Bluesky takes, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const BLUESKY_TEXT_LIMIT = TEXT_RULES.bluesky.limit; // graphemes
-export const BLUESKY_TEXT_BYTES = TEXT_RULES.bluesky.maxBytes!; // lexicon maxLength (UTF-8 bytes)
 export const BLUESKY_MAX_IMAGES = 4;
-export const BLUESKY_IMAGE_BYTES = 1_000_000;
 export const BLUESKY_MAX_VIDEOS = 1;
 
 export function checkBluesky(content: PublishContent): Failure | undefined {

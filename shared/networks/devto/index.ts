@@ -5,15 +5,15 @@ import { articleStatus } from '../article-status';
 import { articleTitle } from '../article-title';
 import { checkDevto, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS } from './limits';
 import { devtoReadBack } from './read-back';
-import { DEVTO_DEFAULT_RETRY_AFTER, devtoFailure } from './failure';
+import { devtoFailure } from './failure';
 import { createDevtoManagement } from './manage';
 
 export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
 
+
 /** Forem allows at most 4 tags per article. */
 export const DEVTO_MAX_TAGS = 4;
 /** dev.to limits article creation; when a 429 carries no wait, assume the observed 300 s. */
-export { DEVTO_DEFAULT_RETRY_AFTER };
 const ACCEPT = 'application/vnd.forem.api-v1+json';
 
 export interface DevtoOptions { apiBase?: string }

@@ -2,10 +2,10 @@ import { checkFile } from '../media-fit';
 import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds, type HttpResult } from '../http';
 import { isRecord } from '../../domain/values';
-import { checkDiscord, discordContent, DISCORD_CONTENT_LIMIT } from './limits';
+import { checkDiscord, discordContent } from './limits';
 import { createDiscordManagement } from './manage';
 
-export { discordContent, DISCORD_CONTENT_LIMIT };
+export { discordContent };
 
 /** /api/webhooks/<id>/<token>, optionally /api/v<N>/webhooks/<id>/<token>. */
 // the optional /sandbox/discord prefix: the local sandbox's simulator (its origin is the only private one allowed)

@@ -1,12 +1,10 @@
 import type { Failure, PublishContent } from '../../ports/networks';
-import { TEXT_RULES } from '../../domain/text-length';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
 import { checkAlt } from '../media-rules';
 
 /* What Discord takes, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const DISCORD_CONTENT_LIMIT = TEXT_RULES.discord.limit;
 
 /** The message content actually sent: the text, with a video's URL on its own line (Discord unfurls it). */
 export function discordContent(content: PublishContent): string {

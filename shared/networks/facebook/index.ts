@@ -7,13 +7,14 @@ import {
   type GraphError, type GraphOptions,
 } from './graph';
 import { trimBase } from '../../domain/values';
-import { checkFacebook, FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT } from './limits';
+import { checkFacebook } from './limits';
 import { facebookReadBack } from './read-back';
 import { createFacebookManagement } from './manage';
 
-export { FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT };
 
 export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
+
+
 
 export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement'] as const;
 

@@ -1,12 +1,9 @@
 import type { Failure, PublishContent } from '../../ports/networks';
-import { TEXT_RULES } from '../../domain/text-length';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
 
 /* What a Facebook page post takes, checked before sending (the API side's pre-check and the adapter share it). */
 
-/** Page post text limit [unverified upper bound, as documented by third parties]. */
-export const FACEBOOK_MAX_TEXT = TEXT_RULES.facebook.limit;
 
 export const FACEBOOK_MAX_MEDIA = 1;
 

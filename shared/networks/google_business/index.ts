@@ -6,7 +6,7 @@ import { gbpHosts, googleBusinessFailure, type GoogleBusinessOptions } from './o
 import { checkGoogleBusiness } from './limits';
 import { googleBusinessReadBack } from './read-back';
 
-export { createGoogleBusinessProvider, GOOGLE_BUSINESS_SCOPES } from './oauth';
+export { createGoogleBusinessProvider } from './oauth';
 
 interface Location { accountId: string; locationId: string; token: string; title?: string }
 

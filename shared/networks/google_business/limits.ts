@@ -4,8 +4,6 @@ import { lengthFailure } from '../text-check';
 
 /** What a Google Business Profile post takes, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const GOOGLE_BUSINESS_MAX_SUMMARY = 1500;
-
 /**
  * The summary ≤ 1,500 characters; at most one photo (no video); a standard post needs text or a photo (an event or
  * an offer carries its title).

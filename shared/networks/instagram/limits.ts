@@ -1,12 +1,9 @@
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
-import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
 
 /** What Instagram takes, checked before sending (the API side's pre-check and the adapter share it): caption and media fit. */
 
-export const INSTAGRAM_MAX_CAPTION = TEXT_RULES.instagram.limit;
-export const INSTAGRAM_MAX_HASHTAGS = TEXT_RULES.instagram.maxHashtags!;
 export const INSTAGRAM_MAX_MEDIA = 10;
 
 

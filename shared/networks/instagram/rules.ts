@@ -1,9 +1,9 @@
 import type { Failure } from '../../ports/networks';
 import { rejected } from '../http';
 import type { GraphError } from '../facebook/graph';
-import { INSTAGRAM_MAX_CAPTION, INSTAGRAM_MAX_HASHTAGS, INSTAGRAM_MAX_MEDIA, checkInstagram, isJpeg } from './limits';
+import { checkInstagram } from './limits';
 
-export { INSTAGRAM_MAX_CAPTION, INSTAGRAM_MAX_HASHTAGS, INSTAGRAM_MAX_MEDIA, checkInstagram, isJpeg };
+export { checkInstagram };
 
 /** Instagram's local rules: the sorting of its media error subcodes (caption and media fit: limits.ts). */
 

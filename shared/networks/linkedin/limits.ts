@@ -1,12 +1,10 @@
 import { checkAlt } from '../media-rules';
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
-import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
 
 /** What LinkedIn takes, checked before sending (the API side's pre-check and the adapter share it): commentary escaping ("little text") and content limits. */
 
-export const LINKEDIN_MAX_COMMENTARY = TEXT_RULES.linkedin.limit;
 export const LINKEDIN_MAX_IMAGES = 20;
 /** Wait assumed for a 429 without Retry-After: LinkedIn's posting quotas are daily, so retrying within a minute only burns calls. */
 export const LINKEDIN_DEFAULT_RETRY_AFTER = 3600;

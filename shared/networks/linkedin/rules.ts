@@ -1,9 +1,9 @@
 import type { Failure } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { field, num, str } from '../oauth-tokens';
-import { LINKEDIN_DEFAULT_RETRY_AFTER, LINKEDIN_MAX_COMMENTARY, LINKEDIN_MAX_IMAGES, checkLinkedin, escapeLittleText } from './limits';
+import { LINKEDIN_DEFAULT_RETRY_AFTER, checkLinkedin, escapeLittleText } from './limits';
 
-export { LINKEDIN_DEFAULT_RETRY_AFTER, LINKEDIN_MAX_COMMENTARY, LINKEDIN_MAX_IMAGES, checkLinkedin, escapeLittleText };
+export { LINKEDIN_DEFAULT_RETRY_AFTER, checkLinkedin, escapeLittleText };
 
 /** LinkedIn's local rules: the sorting of error answers (commentary escaping and content limits: limits.ts). */
 

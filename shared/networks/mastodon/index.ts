@@ -148,7 +148,7 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     const visibility = content.privacy ?? 'public';
     const first = await postStatus(ctx, a, {
       status: content.text, visibility, ...(mediaIds.length ? { media_ids: mediaIds } : {}), ...(replyTo ? { in_reply_to_id: replyTo } : {}),
-    }, content.idempotency_key);
+    }, content.send_key);
     if ('ok' in first) return first;
 
     const result: PublishOutcome = { ok: true, status: 'published', id: first.id, url: first.url };
@@ -157,13 +157,13 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     try {
       let parent = first.id;
       for (const [i, text] of content.thread.entries()) {
-        const reply = await postStatus(ctx, a, { status: text, visibility, in_reply_to_id: parent }, `${content.idempotency_key}:t${i + 1}`);
+        const reply = await postStatus(ctx, a, { status: text, visibility, in_reply_to_id: parent }, `${content.send_key}:t${i + 1}`);
         if ('ok' in reply) return result;
         (result.thread_ids ??= []).push(reply.id);
         parent = reply.id;
       }
       if (content.first_comment !== undefined) {
-        const comment = await postStatus(ctx, a, { status: content.first_comment, visibility, in_reply_to_id: first.id }, `${content.idempotency_key}:c`);
+        const comment = await postStatus(ctx, a, { status: content.first_comment, visibility, in_reply_to_id: first.id }, `${content.send_key}:c`);
         if (!('ok' in comment)) result.comment_id = comment.id;
       }
     } catch {

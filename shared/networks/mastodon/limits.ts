@@ -7,7 +7,7 @@ import { isRecord } from '../../domain/values';
 
 /** What Mastodon takes, checked before sending (the API side's pre-check and the adapter share it): instance address, status length, media fit. */
 
-export { MASTODON_DEFAULT_MAX_CHARACTERS, MASTODON_URL_CHARACTERS, mastodonLength as statusLength } from '../../domain/text-length';
+export { mastodonLength as statusLength } from '../../domain/text-length';
 export const MASTODON_MAX_MEDIA = 4;
 
 export const field = (body: unknown, key: string): unknown => (isRecord(body) ? body[key] : undefined);

@@ -1,8 +1,8 @@
 import type { Failure } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
-import { MASTODON_DEFAULT_MAX_CHARACTERS, MASTODON_MAX_MEDIA, MASTODON_URL_CHARACTERS, checkContent, field, maxCharacters, normaliseInstanceUrl, statusLength, str } from './limits';
+import { checkContent, field, normaliseInstanceUrl, statusLength, str } from './limits';
 
-export { MASTODON_DEFAULT_MAX_CHARACTERS, MASTODON_MAX_MEDIA, MASTODON_URL_CHARACTERS, checkContent, field, maxCharacters, normaliseInstanceUrl, statusLength, str };
+export { checkContent, field, normaliseInstanceUrl, statusLength, str };
 
 /** Mastodon's local rules: the sorting of error answers (instance address, status length, media fit: limits.ts). */
 

@@ -7,7 +7,7 @@ import { checkPinterest } from './limits';
 import { mediaStatus, uploadVideo } from './media';
 import { pinterestReadBack } from './read-back';
 
-export { createPinterestProvider, PINTEREST_SCOPES } from './oauth';
+export { createPinterestProvider } from './oauth';
 
 export interface PinterestAdapterOptions extends PinterestOptions {
   /** Wait between video status polls inside one call. Default 2000 ms. */

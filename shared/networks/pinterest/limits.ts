@@ -5,9 +5,6 @@ import { lengthFailure } from '../text-check';
 
 /** What Pinterest takes, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const PINTEREST_MAX_TITLE = 100;
-export const PINTEREST_MAX_DESCRIPTION = 500;
-
 /**
  * A Pin is one image or one video (`media_source`), with a description ≤ 500 characters, a title ≤ 100 and alt text
  * ≤ 500 (images).

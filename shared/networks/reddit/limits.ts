@@ -6,7 +6,6 @@ import { lengthFailure } from '../text-check';
 /** What a Reddit submission is made of and its limits, checked before sending (the API side's pre-check and the adapter share it). */
 
 export const REDDIT_MAX_TITLE = TEXT_RULES.reddit.title!.limit!;
-export const REDDIT_MAX_TEXT = TEXT_RULES.reddit.limit;
 
 export interface Submission {
   sr: string;

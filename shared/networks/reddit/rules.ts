@@ -1,9 +1,9 @@
 import type { Failure } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { field, num, str } from '../oauth-tokens';
-import { REDDIT_MAX_TEXT, REDDIT_MAX_TITLE, checkReddit, submission, subredditName, type Submission } from './limits';
+import { checkReddit, submission, subredditName, type Submission } from './limits';
 
-export { REDDIT_MAX_TEXT, REDDIT_MAX_TITLE, checkReddit, submission, subredditName, type Submission };
+export { checkReddit, submission, subredditName, type Submission };
 
 /** Reddit's local rules: the sorting of `json.errors` (what a submission is made of and its limits: limits.ts). */
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
 import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
-import { checkSlack, slackText, SLACK_TEXT_LIMIT } from './limits';
+import { checkSlack, slackText } from './limits';
 
-export { slackText, SLACK_TEXT_LIMIT };
+export { slackText };
 
 /** Slack's limit for the text of one section block. */
 export const SLACK_SECTION_LIMIT = 3000;
@@ -41,8 +41,8 @@ export function sectionChunks(text: string, limit = SLACK_SECTION_LIMIT): string
 }
 
 /** Slack webhooks return no message id: a stable id from the post's idempotency key (same post → same id). */
-export const slackMessageId = (idempotencyKey: string): string =>
-  `slack-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}`;
+export const slackMessageId = (sendKey: string): string =>
+  `slack-${createHash('sha256').update(sendKey).digest('hex').slice(0, 32)}`;
 
 const REAUTH_TOKENS = /^(no_service|no_team|invalid_token|team_disabled|action_prohibited|channel_not_found|channel_is_archived|user_not_found|no_active_hooks|posting_to_general_channel_denied)$/;
 
@@ -64,7 +64,7 @@ export function classifySlack(res: HttpResult): Failure {
  * normalised credentials.
  * publish: `POST <webhook>` JSON {text, blocks:[section mrkdwn (split at 3000 chars), image block for an image]};
  * a video URL is added to the text for Slack to unfurl. Slack answers 200 "ok" with no message id or permalink, so
- * the result id is derived from content.idempotency_key and url is the workspace link
+ * the result id is derived from content.send_key and url is the workspace link
  * https://slack.com/app_redirect?team=<T…> (the message's own link is unknown).
  * Failures (plain-text bodies): 429 → rate_limited (Retry-After); 403 action_prohibited, 404 no_service /
  * channel_not_found, 410 channel_is_archived, invalid_token / no_team → reauth; 400 invalid_payload / no_text and
@@ -95,7 +95,7 @@ export function createSlackAdapter(): NetworkAdapter {
       const res = await request(ctx, hook.url, jsonInit('POST', body, { accept: 'text/plain, application/json' }));
       if (res.status < 200 || res.status >= 300) return classifySlack(res);
       const team = ctx.credentials.team_id || hook.team;
-      return { ok: true as const, status: 'published' as const, id: slackMessageId(content.idempotency_key), url: `https://slack.com/app_redirect?team=${encodeURIComponent(team)}` };
+      return { ok: true as const, status: 'published' as const, id: slackMessageId(content.send_key), url: `https://slack.com/app_redirect?team=${encodeURIComponent(team)}` };
     });
   }
 

@@ -1,11 +1,9 @@
 import type { Failure, PublishContent } from '../../ports/networks';
-import { TEXT_RULES } from '../../domain/text-length';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
 
 /* What Slack takes, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const SLACK_TEXT_LIMIT = TEXT_RULES.slack.limit;
 
 /** The message text actually sent: the post text, with a video's URL on its own line (Slack unfurls it). */
 export function slackText(content: PublishContent): string {

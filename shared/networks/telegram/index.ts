@@ -3,10 +3,9 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOu
 import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { classifyTelegram, envelope, paced } from './errors';
 import { isRecord, trimBase } from '../../domain/values';
-import { checkTelegram, TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT } from './limits';
+import { checkTelegram } from './limits';
 import { createTelegramManagement } from './manage';
 
-export { TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT };
 
 export interface TelegramAdapterOptions {
   /** Bot API origin; the default is the real one, tests point it at a loopback fake. */

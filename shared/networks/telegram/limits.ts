@@ -1,12 +1,9 @@
 import type { Failure, PublishContent } from '../../ports/networks';
-import { TEXT_RULES } from '../../domain/text-length';
 import { rejected } from '../failures';
 import { lengthFailure, mediaKinds } from '../text-check';
 
 /* What Telegram takes, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const TELEGRAM_TEXT_LIMIT = TEXT_RULES.telegram.limit;
-export const TELEGRAM_CAPTION_LIMIT = TEXT_RULES.telegram.captionLimit!;
 
 export function checkTelegram(content: PublishContent): Failure | undefined {
   if (content.media.length > 1) return rejected(`Telegram takes at most 1 media item per post (got ${content.media.length})`, 'bad_media');

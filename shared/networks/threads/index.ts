@@ -8,7 +8,7 @@ import { checkThreads } from './limits';
 import { containerError, threadsRefine } from './rules';
 import { threadsReadBack } from './read-back';
 
-export { createThreadsProvider, THREADS_SCOPES } from './oauth';
+export { createThreadsProvider } from './oauth';
 
 export interface ThreadsAdapterOptions extends ThreadsOptions {
   /** Wait between container status polls inside one call. Default 2000 ms. */

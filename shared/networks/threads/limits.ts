@@ -5,7 +5,6 @@ import { lengthFailure } from '../text-check';
 
 /** What Threads takes, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const THREADS_MAX_TEXT = 500;
 export const THREADS_MAX_CAROUSEL = 20;
 /** Threads counts links in a post's text; more than 5 is refused. */
 export const THREADS_MAX_LINKS = 5;

@@ -6,7 +6,7 @@ import { creatorInfo, tiktokJson, userInfo, TIKTOK_API_BASE, type TikTokOptions 
 import { checkContent, choosePrivacy, codeFailure, errorCode, privacyRefused, succeeded, tiktokFailure } from './rules';
 import { trimBase } from '../../domain/values';
 
-export { createTikTokProvider, TIKTOK_API_BASE, TIKTOK_AUTH_BASE, TIKTOK_SCOPES, type TikTokOptions } from './oauth';
+export { createTikTokProvider, type TikTokOptions } from './oauth';
 
 export interface TikTokAdapterOptions extends TikTokOptions {
   /** Wait between status polls within one call (the status endpoint allows 30 a minute). */

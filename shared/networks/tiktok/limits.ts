@@ -1,15 +1,10 @@
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
-import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure, mediaKinds } from '../text-check';
 
 /** What a TikTok post may hold, checked before sending (the API side's pre-check and the adapter share it). */
 
 export const TIKTOK_MAX_PHOTOS = 35;
-/** A video's caption (post_info.title) counts UTF-16 code units. */
-export const TIKTOK_VIDEO_CAPTION_MAX = TEXT_RULES.tiktok.limit;
-export const TIKTOK_PHOTO_TITLE_MAX = TEXT_RULES.tiktok.title!.limit!;
-export const TIKTOK_PHOTO_DESCRIPTION_MAX = TEXT_RULES.tiktok.photoLimit!;
 
 export type TikTokPrivacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
 

@@ -1,9 +1,9 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { field, str } from '../oauth-tokens';
-import { PRIVACY_PREFERENCE, TIKTOK_MAX_PHOTOS, TIKTOK_PHOTO_DESCRIPTION_MAX, TIKTOK_PHOTO_TITLE_MAX, TIKTOK_VIDEO_CAPTION_MAX, checkContent, type TikTokPrivacy } from './limits';
+import { PRIVACY_PREFERENCE, checkContent, type TikTokPrivacy } from './limits';
 
-export { TIKTOK_MAX_PHOTOS, TIKTOK_PHOTO_DESCRIPTION_MAX, TIKTOK_PHOTO_TITLE_MAX, TIKTOK_VIDEO_CAPTION_MAX, checkContent, type TikTokPrivacy };
+export { checkContent, type TikTokPrivacy };
 
 /** TikTok's local rules: the privacy level to ask for, and the sorting of error answers (what a post may hold: limits.ts). */
 

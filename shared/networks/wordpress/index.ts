@@ -2,10 +2,10 @@ import { classifyStatus, guarded, jsonInit, rejected, request, retryAfterSeconds
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
 import { articleTitle } from '../article-title';
 import { createWordpressManagement } from './manage';
-import { checkWordpress, htmlParagraphs, normaliseStatus, postBody, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus } from './limits';
+import { checkWordpress, htmlParagraphs, normaliseStatus, postBody, WORDPRESS_MAX_BODY_BYTES, type WordpressStatus } from './limits';
 import { wordpressReadBack } from './read-back';
 
-export { htmlParagraphs, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus };
+export { htmlParagraphs, WORDPRESS_MAX_BODY_BYTES, type WordpressStatus };
 
 /**
  * WordPress (self-hosted, REST API v2, Application Passwords).

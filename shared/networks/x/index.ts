@@ -11,8 +11,11 @@ import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
 import { trimBase } from '../../domain/values';
 
-export { createXProvider, X_API_BASE, X_AUTH_BASE, X_SCOPES, type XOptions } from './oauth';
+export { createXProvider, type XOptions } from './oauth';
 export { weightedLength } from './limits';
+
+
+
 
 export interface XAdapterOptions extends XOptions {
   /** Bytes per append (X takes up to 5 MB). Default 4 MiB. */

@@ -7,7 +7,7 @@ import { lengthFailure } from '../text-check';
  * X's post length is measured by THE length validator (shared/domain/text-length.ts, twitter-text v3 weighting: links
  * 23, CJK and emoji 2); the AI drafter fits its X drafts to the same count.
  */
-export { xWeightedLength as weightedLength, X_MAX_WEIGHTED_LENGTH, X_URL_WEIGHT } from '../../domain/text-length';
+export { xWeightedLength as weightedLength } from '../../domain/text-length';
 export const X_MAX_IMAGES = 4;
 
 /** A GIF goes up as tweet_gif and, like a video, must be alone in its post. */

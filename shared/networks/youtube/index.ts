@@ -5,13 +5,16 @@ import { myChannels, YOUTUBE_API_BASE, YOUTUBE_UPLOAD_BASE, type YouTubeOptions 
 import { checkContent, youtubeFailure } from './rules';
 import { probe, sendFrom, type UploadState, type UploadTarget } from './upload';
 
-export {
-  createYouTubeProvider, GOOGLE_AUTH_BASE, GOOGLE_TOKEN_BASE, YOUTUBE_API_BASE, YOUTUBE_SCOPES, YOUTUBE_UPLOAD_BASE, type YouTubeOptions,
-} from './oauth';
+export { createYouTubeProvider, type YouTubeOptions } from './oauth';
 import { trimBase } from '../../domain/values';
 import { youtubeReadBack } from './read-back';
 import { createYouTubeManagement } from './manage';
 export { secondsUntilPacificMidnight } from './rules';
+
+
+
+
+
 
 export interface YouTubeAdapterOptions extends YouTubeOptions {
   /** Bytes per PUT; a multiple of 256 KiB (Google's rule for all but the last chunk). Default 8 MiB. */

@@ -1,13 +1,9 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
-import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
 
 /** What a YouTube upload needs, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const YOUTUBE_TITLE_MAX = TEXT_RULES.youtube.title!.limit!;
-/** The description limit is in bytes (UTF-8). */
-export const YOUTUBE_DESCRIPTION_MAX_BYTES = TEXT_RULES.youtube.limit;
 
 export function checkContent(content: PublishContent): Failure | undefined {
   const videos = content.media.filter((m) => m.kind === 'video');

@@ -1,9 +1,9 @@
 import type { Failure } from '../../ports/networks';
 import { classifyStatus, rejected, retryAfterSeconds, type HttpResult } from '../http';
 import { field, str } from '../oauth-tokens';
-import { YOUTUBE_DESCRIPTION_MAX_BYTES, YOUTUBE_TITLE_MAX, checkContent } from './limits';
+import { checkContent } from './limits';
 
-export { YOUTUBE_DESCRIPTION_MAX_BYTES, YOUTUBE_TITLE_MAX, checkContent };
+export { checkContent };
 
 /** YouTube's local rules: the sorting of Data API error answers (what an upload needs: limits.ts). */
 

@@ -1,8 +1,8 @@
-import type { Deps } from '../deps';
-import type { Account } from '../../ports/store';
-import type { PublishContext } from '../../ports/publishing';
-import { settle } from '../../domain/billing';
-import { stateOf } from '../billing/plan-state';
+import type { Deps } from './deps';
+import type { Account } from '../ports/store';
+import type { PublishContext } from '../ports/publishing';
+import { settle } from '../domain/billing';
+import { stateOf } from './billing/plan-state';
 
 /**
  * The account and everything publishing needs (brands, connections, guardrails, approval rules) in one query of the

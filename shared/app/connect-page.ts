@@ -1,11 +1,12 @@
-import type { Deps } from '../deps';
-import type { Account } from '../../ports/store';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../domain/errors';
-import { isPlatformName, PLATFORMS, platform as platformInfo, type PlatformName } from '../../domain/platforms';
-import { connect, targetBrandFor, type ConnectDeps } from '../connections';
-import type { Actor } from '../auth';
-import { authorizeUrl, isConfigured, readyNetwork } from '../oauth/flow';
-import { findConnectLink, issueConnectLink, type ConnectLink } from './issue';
+import type { Deps } from './deps';
+import type { Account } from '../ports/store';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../domain/errors';
+import { isPlatformName, PLATFORMS, platform as platformInfo, type PlatformName } from '../domain/platforms';
+import { connect, type ConnectDeps } from './connections';
+import { targetBrandFor } from './guardrails/target-brand';
+import type { Actor } from './auth';
+import { authorizeUrl, isConfigured, readyNetwork } from './oauth/flow';
+import { findConnectLink, issueConnectLink, type ConnectLink } from './connect-link/issue';
 
 /**
  * POST /api/connect-link {brand_id, platform?}: a hosted page for someone without an account of their own.

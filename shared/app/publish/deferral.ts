@@ -1,13 +1,12 @@
 import type { Deps } from '../deps';
 import type { ScheduleRecord } from '../../ports/schedules';
-import { iso } from './common';
 
 /**
- * A rate-limit deferral made by the publishing core (deliver → defer): recorded as a schedule item with
+ * A rate-limit deferral made by the publishing worker (send-to-network): recorded as a schedule item with
  * deferred: true so GET /api/schedule shows it; the item points at the post and network it will send.
  */
 export async function recordDeferral(deps: Pick<Deps, 'schedules' | 'clock'>, d: { schedule_id: string; account_id: string; brand_id: string; post_id: string; platform: ScheduleRecord['platforms'][number]; run_at: Date }): Promise<void> {
-  const now = iso(deps.clock.now());
+  const now = new Date(deps.clock.now()).toISOString();
   await deps.schedules.create({
     id: d.schedule_id, account_id: d.account_id, brand_id: d.brand_id, status: 'scheduled', run_at: d.run_at.toISOString(),
     platforms: [d.platform], deferred: true, post_id: d.post_id, counted: false, created_at: now, updated_at: now,

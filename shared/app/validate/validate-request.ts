@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { PostRequestSchema } from './request';
+import { PostRequestSchema } from '../publish/request';
 import { RunAt } from '../schedule/request';
 
 /**

@@ -4,23 +4,23 @@ import type { PublishContext } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
 import type { NetworkResult } from '../../domain/post';
 import type { Actor } from '../auth';
-import type { Sendable } from './checks';
+import type { Sendable } from '../publish/checks';
 import { newId } from '../../domain/ids';
 import { PLANS } from '../../domain/plans';
 import { usageKeys } from '../../domain/usage';
-import { UnsafeTargetError } from '../../net/address-guard';
-import { validatePost } from './request';
+import { UnsafeTargetError } from '../../ports/media-gateway';
+import { validatePost } from '../publish/request';
 import type { ValidateRequest } from './validate-request';
-import { chooseBrand } from './brand';
-import { checkMedia, checkNetworks, duplicatePost, lockKeyOf, postsUsedUp } from './preflight';
-import { failed } from './results';
-import { xCreditCost, xCreditsExhausted } from './x-credits';
+import { chooseBrand } from '../publish/brand';
+import { checkMedia, checkNetworks, postsUsedUp } from '../publish/preflight';
+import { checkPublishLockFree, checkScheduleLockFree, publishLockOf, scheduleLockOf } from '../idempotency';
+import { failed } from '../network-results';
+import { xCreditCost, xCreditsExhausted } from '../publish/x-credits';
 import { checkActorCap, checkBrandAllowed } from '../guardrails/enforce';
-import { holdReasonFrom } from '../approvals/hold';
+import { holdReasonFrom } from '../approval-hold';
 import { credentialTargetProblem } from '../security/credential-targets';
 import { ownFile } from '../media/own-media';
 import { parseRunAt, scheduledLimit } from '../schedule/common';
-import { scheduleDuplicate, scheduleLockKey } from '../schedule/create';
 
 /** One network's verdict: ok, or the failure the real send would answer (code, error, what, fix, …). */
 export type ValidateResult = Omit<NetworkResult, 'status'> & { status: NetworkResult['status'] | 'ok' };
@@ -128,8 +128,7 @@ async function readPublishTakes(
   sendable: Sendable[], results: Map<PlatformName, NetworkResult>, cap: { actor: Actor; guard: Parameters<typeof checkActorCap>[3] } | undefined, now: number,
 ): Promise<Sendable[]> {
   if (sendable.length === 0) return sendable;
-  const holder = await deps.locks.holder(lockKeyOf(account, valid, brandId).key, now);
-  if (holder !== undefined) throw duplicatePost(valid, holder);
+  await checkPublishLockFree(deps, publishLockOf(account.id, valid, brandId), valid, now);
   if (cap) await checkActorCap(deps, account, cap.actor, cap.guard, sendable.length, now);
   const plan = PLANS[account.plan];
   const left = Math.max(0, plan.posts_per_month - await deps.counters.get(usageKeys.posts(account.id, now)));
@@ -148,9 +147,6 @@ async function readPublishTakes(
 
 /** Reads what scheduleRows takes: the idempotency_key's scheduling lock, one of the plan's scheduled places. */
 async function readScheduleTakes(deps: Pick<Deps, 'counters' | 'locks' | 'settings'>, account: Account, idempotencyKey: string | undefined, now: number): Promise<void> {
-  if (idempotencyKey !== undefined) {
-    const holder = await deps.locks.holder(scheduleLockKey(account.id, idempotencyKey), now);
-    if (holder !== undefined) throw scheduleDuplicate(holder);
-  }
+  if (idempotencyKey !== undefined) await checkScheduleLockFree(deps, scheduleLockOf(account.id, idempotencyKey), now);
   if (await deps.counters.get(usageKeys.scheduled(account.id)) >= PLANS[account.plan].scheduled_at_a_time) throw scheduledLimit(deps, account);
 }

@@ -1,22 +1,20 @@
-import type { Deps } from '../deps';
-import type { Account, Brand } from '../../ports/store';
-import type { ApprovalRecord, ApprovalRule } from '../../ports/approvals';
-import type { Guardrails } from '../../ports/guardrails';
-import type { PlatformName } from '../../domain/platforms';
-import type { NetworkResult } from '../../domain/post';
-import type { ValidPost } from '../../domain/post';
-import type { PublishOptions } from '../publish/publish-message';
-import { newId, randomToken } from '../../domain/ids';
-import { sha256Hex } from '../../domain/api-key';
-import { PLANS } from '../../domain/plans';
-import { recordEvent } from '../webhooks/record-event';
-import { brandRef } from '../publish/events';
+import type { Deps } from './deps';
+import type { Account, Brand } from '../ports/store';
+import type { ApprovalRecord, ApprovalRule } from '../ports/approvals';
+import type { Guardrails } from '../ports/guardrails';
+import type { PlatformName } from '../domain/platforms';
+import type { NetworkResult, ValidPost } from '../domain/post';
+import { newId, randomToken } from '../domain/ids';
+import { sha256Hex } from '../domain/api-key';
+import { PLANS } from '../domain/plans';
+import { recordEvent } from './webhooks/record-event';
+import { brandRef } from '../domain/event-refs';
 
 /*
- * Holding a post for approval (spec §5.7): the publish path asks holdReasonFrom (with the account's rules) and calls holdForApproval; deciding
- * (approvals.ts) publishes through that same path, so this module never imports it back.
+ * Holding a post for approval (spec §5.7): the publish path asks holdReasonFrom (with the account's rules) and calls
+ * holdForApproval; deciding (approvals/approvals.ts) publishes through that same path. This module stands below
+ * publish and approvals and imports neither.
  */
-
 
 /** decisions.md: a held post not decided in 7 days expires. */
 export const APPROVAL_TTL_SECONDS = 7 * 86_400;
@@ -66,7 +64,7 @@ export type HoldForApprovalDeps = Pick<Deps, 'approvals' | 'events' | 'fanOut' |
  */
 export async function holdForApproval(deps: HoldForApprovalDeps, input: {
   account: Account; brand: Brand; postId: string; valid: ValidPost; platforms: PlatformName[]; reason: ApprovalRecord['reason'];
-  opts: PublishOptions; lock?: string; refused: NetworkResult[]; now: number;
+  opts: Pick<ApprovalRecord, 'source' | 'schedule_id' | 'actor'>; lock?: string; refused: NetworkResult[]; now: number;
 }) {
   const { account, brand, now } = input;
   const actor = input.opts.actor;

@@ -1,7 +1,7 @@
-import type { PlatformName } from '../../domain/platforms';
-import type { NetworkResult } from '../../domain/post';
-import { explain } from '../../domain/result-codes';
-import type { Failure, Published } from '../../ports/networks';
+import type { PlatformName } from '../domain/platforms';
+import type { NetworkResult } from '../domain/post';
+import { explain } from '../domain/result-codes';
+import type { Failure, Published } from '../ports/networks';
 
 /** A failed network result: ok false, the code, the network's own words, and the plain-words what/fix. */
 export function failed(platform: PlatformName, code: string, error: string, extra: Partial<NetworkResult> = {}): NetworkResult {
