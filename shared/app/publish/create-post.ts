@@ -30,8 +30,11 @@ export const RESULT_POLL_MS = 20;
 export const BACKSTOP_POLL_MS = 200;
 
 /** What publishing a post reaches: the account's context, the checks, caps and duplicate lock, the post, its queue, the approval hold. */
-export type PublishPostDeps = HoldForApprovalDeps
-  & Pick<Deps, 'cipher' | 'clock' | 'counters' | 'fanOut' | 'locks' | 'media' | 'networks' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
+export type PublishPostDeps = HoldForApprovalDeps & PublishApprovedDeps;
+/** POST /api/post's answer: one result per network, or the post held for approval. */
+export type PublishAnswer = Awaited<ReturnType<typeof holdForApproval>> | { post_id: string; brand_id: string; results: NetworkResult[] };
+/** What publishing an approved post reaches: the same without the approval hold (it is never held again). */
+export type PublishApprovedDeps = Pick<Deps, 'cipher' | 'clock' | 'counters' | 'fanOut' | 'locks' | 'media' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
 
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").
@@ -47,7 +50,9 @@ export type PublishPostDeps = HoldForApprovalDeps
  * 7. Wait for the workers until the deadline, reading the networks' states every RESULT_POLL_MS; networks still
  *    running answer unknown / timed_out.
  */
-export async function publishPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions) {
+export async function publishPost(deps: PublishApprovedDeps, account: Account, valid: ValidPost, opts: PublishOptions & Required<Pick<PublishOptions, 'approval'>>): Promise<PublishAnswer>;
+export async function publishPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions): Promise<PublishAnswer>;
+export async function publishPost(deps: PublishApprovedDeps & Partial<HoldForApprovalDeps>, account: Account, valid: ValidPost, opts: PublishOptions): Promise<PublishAnswer> {
   const started = deps.clock.now();
   const plan = PLANS[account.plan];
   const postId = opts.approval?.post_id ?? newId('pst', started);
@@ -79,7 +84,8 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
     const lock = lockKeyOf(account, valid, brand.id);
     await takeLock(deps, lock, valid, postId, started);
     const refused = valid.platforms.flatMap((p) => { const r = results.get(p); return r ? [r] : []; });
-    return holdForApproval(deps, { account, brand, postId, valid, platforms: sendable.map((s) => s.platform), reason: holdReason, opts, lock: lock.key, refused, now: started });
+    // a hold has a reason only without `approval`: the overloads give such a caller the hold's dependencies
+    return holdForApproval(deps as PublishPostDeps, { account, brand, postId, valid, platforms: sendable.map((s) => s.platform), reason: holdReason, opts, lock: lock.key, refused, now: started });
   }
 
   let lock: string | undefined;
