@@ -86,7 +86,7 @@ export function wiringOf(handler: string): WiringDeclaration {
 }
 
 /** esbuild options of one function's bundle (bench and tests; the CDK build is given the same through app-function.ts). */
-export function esbuildOptions(root: string, handler: string, outfile: string): BuildOptions {
+export function esbuildOptions(root: string, handler: string, outfile: string, wiring: WiringDeclaration = wiringOf(handler)): BuildOptions {
   return {
     entryPoints: [path.join(root, handler)],
     absWorkingDir: root,
@@ -96,7 +96,7 @@ export function esbuildOptions(root: string, handler: string, outfile: string): 
     format: LAMBDA_BUNDLE.format,
     minify: LAMBDA_BUNDLE.minify,
     mainFields: LAMBDA_BUNDLE.mainFields,
-    define: wiringDefines(wiringOf(handler)),
+    define: wiringDefines(wiring),
     alias: LAMBDA_ALIAS,
     external: LAMBDA_EXTERNALS,
     outfile,
