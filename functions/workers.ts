@@ -18,21 +18,22 @@ export interface WorkerDef extends WiringDeclaration {
   memoryMb: number;
 }
 
-export const publishWorker: WorkerDef = {
+export const publishWorker = {
   id: 'publish-worker', handler: 'functions/queue/publish-worker.ts', queueEnv: 'PUBLISH_QUEUE_URL', queueName: 'publish',
   batchSize: 5, timeoutSeconds: 120, visibilityTimeoutSeconds: 720, maxReceiveCount: 5, memoryMb: 1024,
-  // kms: decrypts credentials, encrypts renewed tokens and a resume state; publishQueue: queues a processing network's resume
-  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'publishQueue', 'webhookQueue', 'oauthConfig'], networks: true, tracing: true, publishes: true,
-};
+  // kms: decrypts credentials, encrypts renewed tokens and a resume state; publishQueue: queues a processing network's resume;
+  // ses: a sign-in found lost while publishing emails the owner its connect link (connection.reauth_required)
+  grants: ['table', 'kms', 'scheduler', 'bucketRead', 'publishQueue', 'webhookQueue', 'oauthConfig', 'ses'], networks: true, tracing: true, publishes: true,
+} as const satisfies WorkerDef;
 
-export const webhookWorker: WorkerDef = {
+export const webhookWorker = {
   // Signed webhook deliveries: one try ≤ 10 s per record; a claim older than 40 s is stale (CLAIM_STALE_MS), so a
   // message redelivered after the 180 s visibility timeout (6 × the 30 s timeout) can take over a crashed worker's try.
   id: 'webhook-worker', handler: 'functions/queue/webhook-delivery.ts', queueEnv: 'WEBHOOK_QUEUE_URL', queueName: 'webhooks',
   batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 180, maxReceiveCount: 5, memoryMb: 512,
   // kmsDecrypt: reads the endpoint's signing secret; scheduler: a wait longer than SQS's 15 minutes
   grants: ['table', 'kmsDecrypt', 'scheduler', 'webhookQueue'], tracing: true,
-};
+} as const satisfies WorkerDef;
 
 export const workers: WorkerDef[] = [publishWorker, webhookWorker];
 

@@ -15,7 +15,7 @@ import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
 import { trimBase } from './domain/values';
-import { declaredDeps, type WiringDeclaration } from './wiring/declaration';
+import { unwiredMessage, type DepsOf, type WireGroup, type WiringDeclaration } from './wiring/declaration';
 import { polledResults } from './adapters/aws/polled-results';
 
 /*
@@ -28,30 +28,30 @@ import { polledResults } from './adapters/aws/polled-results';
 type Module<T> = () => T;
 
 /** A function used an adapter its declaration does not wire (only in a Lambda bundle). */
-function unwired(what: string, declare: string): never {
-  throw new Error(`${what} is not wired into this function: its route or worker must declare ${declare} (functions/routes, functions/workers.ts)`);
+function unwired(what: string, group: WireGroup): never {
+  throw new Error(unwiredMessage(what, group));
 }
 
 const dynamoModule: Module<typeof import('./wiring/dynamo-stores')> = () => process.env.SPA_WIRE_TABLE === 'off'
-  ? unwired('The DynamoDB table', "the 'table' grant") : require('./wiring/dynamo-stores');
+  ? unwired('The DynamoDB table', 'TABLE') : require('./wiring/dynamo-stores');
 const sqsModule: Module<typeof import('./adapters/aws/sqs-queue')> = () => process.env.SPA_WIRE_SQS === 'off'
-  ? unwired('The SQS queue', "a 'publishQueue' or 'webhookQueue' grant") : require('./adapters/aws/sqs-queue');
+  ? unwired('The SQS queue', 'SQS') : require('./adapters/aws/sqs-queue');
 const s3Module: Module<typeof import('./adapters/aws/s3-blobs')> = () => process.env.SPA_WIRE_S3 === 'off'
-  ? unwired('The S3 media bucket', "a 'bucket' or 'bucketRead' grant") : require('./adapters/aws/s3-blobs');
+  ? unwired('The S3 media bucket', 'S3') : require('./adapters/aws/s3-blobs');
 const sesModule: Module<typeof import('./adapters/aws/ses-mailer')> = () => process.env.SPA_WIRE_SES === 'off'
-  ? unwired('The SES mailer', "the 'ses' grant") : require('./adapters/aws/ses-mailer');
+  ? unwired('The SES mailer', 'SES') : require('./adapters/aws/ses-mailer');
 const kmsModule: Module<typeof import('./adapters/aws/kms-cipher')> = () => process.env.SPA_WIRE_KMS === 'off'
-  ? unwired('The KMS cipher', "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant") : require('./adapters/aws/kms-cipher');
+  ? unwired('The KMS cipher', 'KMS') : require('./adapters/aws/kms-cipher');
 const schedulerModule: Module<typeof import('./adapters/aws/eventbridge-scheduler')> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
-  ? unwired('EventBridge Scheduler', "the 'scheduler' grant") : require('./adapters/aws/eventbridge-scheduler');
+  ? unwired('EventBridge Scheduler', 'SCHEDULER') : require('./adapters/aws/eventbridge-scheduler');
 const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off'
-  ? unwired('The OAuth client registrations in SSM', "the 'oauthConfig' grant") : require('./adapters/aws/ssm-oauth-clients');
+  ? unwired('The OAuth client registrations in SSM', 'OAUTH_SSM') : require('./adapters/aws/ssm-oauth-clients');
 const ssmClientModule: Module<typeof import('./adapters/aws/ssm-client')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
-  ? unwired('SSM Parameter Store', "the 'oauthConfig' or 'billingConfig' grant") : require('./adapters/aws/ssm-client');
+  ? unwired('SSM Parameter Store', 'OAUTH_SSM') : require('./adapters/aws/ssm-client');
 const registryModule: Module<typeof import('./networks/registry')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
-  ? unwired('The network adapters', '`networks: true`') : require('./networks/registry');
+  ? unwired('The network adapters', 'NETWORKS') : require('./networks/registry');
 const tracedModule: Module<typeof import('./networks/traced')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
-  ? unwired('The network adapters', '`networks: true`') : require('./networks/traced');
+  ? unwired('The network adapters', 'NETWORKS') : require('./networks/traced');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
 // required on first use (not imported): they pull the pinned fetch (node:http, node:https, node:zlib), which a
 // function that never fetches a link then does not load at start. A module that imports zod stays imported: a
@@ -59,28 +59,28 @@ const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => r
 const gatewayModule: Module<typeof import('./net/media-gateway')> = () => require('./net/media-gateway');
 const ownMediaModule: Module<typeof import('./app/media/own-media')> = () => require('./app/media/own-media');
 const stripeModule: Module<typeof import('./adapters/stripe/stripe-payments')> = () => process.env.SPA_WIRE_BILLING === 'off'
-  ? unwired('Stripe', "the 'billingConfig' grant") : require('./adapters/stripe/stripe-payments');
+  ? unwired('Stripe', 'BILLING') : require('./adapters/stripe/stripe-payments');
 const ssmBillingModule: Module<typeof import('./adapters/aws/ssm-billing-settings')> = () => process.env.SPA_WIRE_BILLING === 'off'
-  ? unwired('Stripe', "the 'billingConfig' grant") : require('./adapters/aws/ssm-billing-settings');
+  ? unwired('Stripe', 'BILLING') : require('./adapters/aws/ssm-billing-settings');
 // local stand-ins: never in a Lambda bundle (SPA_WIRE_LOCAL is "off" in every one)
 const localSchedulerModule: Module<typeof import('./adapters/dynamodb/table-scheduler')> = () => process.env.SPA_WIRE_LOCAL === 'off'
-  ? unwired('The table-backed scheduler (local runtime only)', 'RUNTIME=local') : require('./adapters/dynamodb/table-scheduler');
+  ? unwired('The table-backed scheduler (local runtime only)', 'LOCAL') : require('./adapters/dynamodb/table-scheduler');
 const sandboxLinksModule: Module<typeof import('./networks/sandbox-links')> = () => process.env.SPA_WIRE_LOCAL === 'off'
-  ? unwired('The sandbox (local runtime only)', 'RUNTIME=local') : require('./networks/sandbox-links');
+  ? unwired('The sandbox (local runtime only)', 'LOCAL') : require('./networks/sandbox-links');
 const localCipherModule: Module<typeof import('./adapters/local/local-cipher')> = () => process.env.SPA_WIRE_LOCAL === 'off'
-  ? unwired('The local key cipher (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-cipher');
+  ? unwired('The local key cipher (local runtime only)', 'LOCAL') : require('./adapters/local/local-cipher');
 const outboxModule: Module<typeof import('./adapters/local/outbox-mailer')> = () => process.env.SPA_WIRE_LOCAL === 'off'
-  ? unwired('The outbox mailer (local runtime only)', 'RUNTIME=local') : require('./adapters/local/outbox-mailer');
+  ? unwired('The outbox mailer (local runtime only)', 'LOCAL') : require('./adapters/local/outbox-mailer');
 // --- AI drafts
 const bedrockModule: Module<typeof import('./adapters/aws/bedrock-drafter')> = () => process.env.SPA_WIRE_AI === 'off'
-  ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/aws/bedrock-drafter');
+  ? unwired('The AI drafter', 'AI') : require('./adapters/aws/bedrock-drafter');
 const openAiModule: Module<typeof import('./adapters/openai-drafter')> = () => process.env.SPA_WIRE_AI === 'off'
-  ? unwired('The AI drafter', "the 'bedrock' grant") : require('./adapters/openai-drafter');
+  ? unwired('The AI drafter', 'AI') : require('./adapters/openai-drafter');
 const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')> = () => process.env.SPA_WIRE_LOCAL === 'off'
-  ? unwired('The local drafter (local runtime only)', 'RUNTIME=local') : require('./adapters/local/local-drafter');
+  ? unwired('The local drafter (local runtime only)', 'LOCAL') : require('./adapters/local/local-drafter');
 // --- Local speed
 const localResultsModule: Module<typeof import('./adapters/local/in-process-results')> = () => process.env.SPA_WIRE_LOCAL === 'off'
-  ? unwired('The in-process result signal (local runtime only)', 'RUNTIME=local') : require('./adapters/local/in-process-results');
+  ? unwired('The in-process result signal (local runtime only)', 'LOCAL') : require('./adapters/local/in-process-results');
 
 /**
  * OAuth client registrations: SSM Parameter Store in AWS (when OAUTH_SSM_PREFIX is set), with the environment
@@ -257,17 +257,11 @@ export function getDeps(): Deps {
 }
 
 /**
- * The dependencies as one function sees them: only what its declaration (route or worker grants, networks) wires,
- * as its Lambda bundle does (shared/wiring/declaration.ts). One view per dependencies object (setDeps starts anew).
+ * The dependencies of one function, typed by its declaration (route or worker grants, networks): it sees only what its
+ * Lambda bundle wires, so reading anything else is a compile error (shared/wiring/declaration.ts, DepsOf).
  */
-export function depsFor(fn: string, declaration: WiringDeclaration): () => Deps {
-  const views = new WeakMap<Deps, Deps>();
-  return () => {
-    const all = getDeps();
-    let view = views.get(all);
-    if (!view) views.set(all, view = declaredDeps(all, fn, declaration));
-    return view;
-  };
+export function depsFor<D extends WiringDeclaration>(_declaration: D): () => DepsOf<D> {
+  return getDeps;
 }
 
 /** Replaces the dependencies (tests) or forgets them so the next call rebuilds from the environment. */

@@ -17,7 +17,7 @@ import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
 import { mcpServer } from './server';
 import type { ToolContext } from './tools';
-import { depsFor } from '../../shared/container';
+import { getDeps } from '../../shared/container';
 import { config } from '../../shared/config';
 
 const route = routes.postMcp;
@@ -67,7 +67,7 @@ const parse = (body: string): unknown => { try { return JSON.parse(body); } catc
  * stream that would never end in stateless mode) and DELETE (no sessions) answer 405.
  */
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-  .use(requestState(depsFor('route post-mcp', routes.postMcp)))
+  .use(requestState(getDeps))
   .use(requestLog(route))
   .use(browserCors(route))
   .use(errorHandler())

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import type { Deps } from '../../shared/app/deps';
+import type { DepsOf } from '../../shared/wiring/declaration';
+import type { mcpRoutes } from '../routes/mcp';
 import type { McpCaller } from '../../shared/app/mcp-oauth/authenticate';
 import { TOOL_ROUTES, type ToolRoute } from './tool-routes';
 import * as s from '../../shared/api/schemas';
@@ -36,7 +37,8 @@ const routes = TOOL_ROUTES;
 
 /** What a tool runs with: the use-case dependencies and the caller (an API key or an OAuth AI app). */
 export interface ToolContext {
-  deps: Deps;
+  /** Only what the MCP function declares (its route's grants and networks): another member does not compile. */
+  deps: DepsOf<typeof mcpRoutes.postMcp>;
   principal: McpCaller;
 }
 

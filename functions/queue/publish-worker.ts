@@ -9,7 +9,7 @@ import { PostChangeMessage } from '../../shared/app/post-changes/change-message'
 import * as z from 'zod';
 
 /** What this function declares it uses (functions/workers.ts), as its Lambda bundle wires it. */
-const workerDeps = depsFor('publish-worker', publishWorker);
+const workerDeps = depsFor(publishWorker);
 
 /**
  * The publish worker: one record = one network of one post. Records are processed in parallel; a record that

@@ -6,7 +6,7 @@ import { errorFields, log, withLogContext } from '../../shared/log';
 import { sqsMessageHandler } from './sqs-batch';
 
 /** What this function declares it uses (functions/workers.ts), as its Lambda bundle wires it. */
-const workerDeps = depsFor('webhook-worker', webhookWorker);
+const workerDeps = depsFor(webhookWorker);
 
 /**
  * The webhook delivery worker: one record = one try of one delivery, records in parallel. A try that cannot run now

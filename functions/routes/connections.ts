@@ -25,7 +25,7 @@ export const connectionsRoutes = {
     responses: { 200: { description: 'Deleted' }, 404: E('not_found'), ...std },
   },
   getConnectHealth: {
-    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', scope: 'read', grants: ['table', 'kms', 'oauthConfig'], networks: true,
+    id: 'get-connect-health', method: 'GET', path: '/api/connect/{platform}/health', tag: 'Connections', auth: 'key', scope: 'read', grants: ['table', 'kms', 'oauthConfig', 'ses'], networks: true,
     summary: 'Check the stored credentials against the network again (240 an hour per account)',
     rateLimit: { limit: 240, windowSeconds: 3600 }, params: p.PlatformParams, query: p.BrandQuery,
     responses: { 200: { description: 'Health', schema: p.HealthResponse }, 404: E('not_connected'), ...std },

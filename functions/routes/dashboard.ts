@@ -136,7 +136,7 @@ export const dashboardRoutes = {
     responses: { 200: { description: 'Connections (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   postDashboardConnections: {
-    id: 'post-dashboard-connections', method: 'POST', path: '/dashboard/connections', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'oauthConfig'], networks: true,
+    id: 'post-dashboard-connections', method: 'POST', path: '/dashboard/connections', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'oauthConfig', 'ses'], networks: true,
     summary: 'Connections page actions (form field action)',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29,
     responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },

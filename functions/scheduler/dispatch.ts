@@ -6,7 +6,7 @@ import { DispatchInput, dispatch } from '../../shared/app/timers/route-timer';
 import { log, withLogContext } from '../../shared/log';
 
 /** What this function declares it uses (functions/workers.ts), as its Lambda bundle wires it. */
-const dispatcherDeps = depsFor('dispatch', dispatcher);
+const dispatcherDeps = depsFor(dispatcher);
 
 /** EventBridge Scheduler's target (and the local timer poller's): validates the input, then dispatches. */
 export const handler = async (event: unknown, context?: Context): Promise<void> => {

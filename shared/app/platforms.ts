@@ -15,7 +15,7 @@ export type PlatformView = Platform & ManageFlags & { read_back: boolean; unavai
  * service's app registration (client id and secret) is `available: false` with reason `not_configured`, as its
  * sign-in (`POST /api/oauth/{platform}/url`) would answer 503 oauth_not_configured.
  */
-export async function listPlatforms(deps: Pick<Deps, 'oauth'>): Promise<PlatformView[]> {
+export async function listPlatforms(deps: { oauth: Pick<Deps['oauth'], 'clients'> }): Promise<PlatformView[]> {
   return Promise.all(PLATFORMS.map(async (catalog): Promise<PlatformView> => {
     // delete / edit: static flags, no send code (shared/networks/manage-flags.ts)
     const p = { ...catalog, read_back: READ_BACK[catalog.name], ...manageFlags(catalog.name) };

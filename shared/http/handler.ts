@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import type { RouteDef } from './route';
 import type { Reply } from './reply';
-import type { Deps } from '../app/deps';
+import type { DepsOf } from '../wiring/declaration';
 import type { Principal } from '../app/auth';
 import type { SessionPrincipal } from '../app/dashboard/sign-in';
 import { JSON_HEADERS } from './reply';
@@ -17,7 +17,7 @@ import { edgeOnly } from './middlewares/edge-only';
 import { auth } from './middlewares/auth';
 import { rateLimit } from './middlewares/rate-limit';
 import { parseRequest } from './middlewares/parse-request';
-import { depsFor } from '../container';
+import { getDeps } from '../container';
 import { config } from '../config';
 import { withLogContext } from '../log';
 import { coldStart } from '../metrics';
@@ -36,7 +36,8 @@ export interface HttpRequest<R extends RouteDef> {
   contentType?: string;
   /** Key routes: the API key's principal; session routes: the signed-in owner (shared/app/dashboard/sign-in.ts). */
   principal: R['auth'] extends 'key' ? Principal : R['auth'] extends 'session' ? SessionPrincipal : Principal | undefined;
-  deps: Deps;
+  /** Only the dependencies the route declares (grants, networks): reading another one does not compile. */
+  deps: DepsOf<R>;
   ip: string;
   requestId: string;
   headers: Record<string, string | undefined>;
@@ -73,10 +74,8 @@ function toResult(reply: Reply, https: boolean): APIGatewayProxyStructuredResult
  * zod validation, around a route function that calls one use case and returns a Reply.
  */
 export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>): LambdaHttpHandler {
-  // The route sees only the dependencies it declares (grants, networks): the same ones its Lambda bundle carries.
-  const routeDeps = depsFor(`route ${route.id}`, route);
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(requestState(routeDeps))
+    .use(requestState(getDeps))
     .use(requestLog(route))
     // before errorHandler: its onError runs after the error answer exists and adds the CORS headers to it
     .use(browserCors(route))

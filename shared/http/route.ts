@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { KeyScope } from '../domain/api-key';
+import type { Grant } from '../wiring/declaration';
 
 /**
  * One entry of THE route table (functions/routes.ts). The CDK stack, the local server and the OpenAPI document are all
@@ -7,13 +8,8 @@ import type { KeyScope } from '../domain/api-key';
  */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
-/** AWS resources a route's function may use; the CDK stack grants exactly these. */
-/** `oauthConfig`: read the OAuth client registrations under OAUTH_SSM_PREFIX in SSM Parameter Store. */
-/** `bucket`: read, write and delete media objects; `bucketRead`: read them only. */
-/** `billingConfig`: read Stripe's keys and prices under BILLING_SSM_PREFIX in SSM Parameter Store (billing routes only). */
-/** `bedrock`: bedrock:InvokeModel on the configured model (BEDROCK_MODEL_ID) only (AI drafts). */
-/** `kms`: encrypt and decrypt secrets; `kmsEncrypt` / `kmsDecrypt`: only new data keys / only unwrapping them. */
-export type Grant = 'table' | 'publishQueue' | 'webhookQueue' | 'bucket' | 'bucketRead' | 'scheduler' | 'kms' | 'kmsEncrypt' | 'kmsDecrypt' | 'ses' | 'oauthConfig' | 'billingConfig' | 'bedrock';
+/** AWS resources a route's function may use (THE wiring table, shared/wiring/declaration.ts); CDK grants exactly these. */
+export type { Grant } from '../wiring/declaration';
 
 export interface ResponseDef {
   description: string;
@@ -55,7 +51,7 @@ export interface RouteDef {
   presigns?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
-  // --- MCP server ---
+  // --- MCP server (issue 11) ---
   /**
    * Browser clients (MCP endpoint, OAuth endpoints): an Origin outside the allow-list (shared/http/origins.ts) gets
    * 403, an allow-listed one gets CORS headers, and OPTIONS (list it in extraMethods) answers the preflight.

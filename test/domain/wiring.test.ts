@@ -1,7 +1,8 @@
 import { buildDeps } from '../../shared/container';
 import { config } from '../../shared/config';
-import type { Deps } from '../../shared/app/deps';
-import { declaredDeps, UndeclaredDependencyError, wiredGroups, wiringDefines } from '../../shared/wiring/declaration';
+import fs from 'node:fs';
+import path from 'node:path';
+import { unwiredMessage, WIRE_GROUPS, WIRING, wiredGroups, wiringDefines } from '../../shared/wiring/declaration';
 import { routes } from '../../functions/routes';
 
 const localDeps = () => buildDeps({ ...config(), RUNTIME: 'local', DATA_DIR: '/tmp/unused-wiring-test' });
@@ -21,37 +22,21 @@ describe('wiring declarations', () => {
   });
 });
 
-describe('a route sees only the dependencies it declares', () => {
-  it('an undeclared member throws, naming the route and the declaration it lacks; declared ones read through', () => {
-    const deps = localDeps();
-    const view = declaredDeps(deps, 'route get-keys', routes.getKeys);
-    expect(view.keys).toBe(deps.keys);
-    expect(view.clock).toBe(deps.clock);
-    expect(view.settings).toBe(deps.settings);
-    expect(() => view.mailer).toThrow(UndeclaredDependencyError);
-    expect(() => view.mailer).toThrow("route get-keys uses deps.mailer but does not declare the 'ses' grant");
-    expect(() => view.networks).toThrow('`networks: true`');
-    expect(() => view.queue).toThrow("a 'publishQueue' or 'webhookQueue' grant");
-    expect(() => view.oauth.providers).toThrow('deps.oauth.providers');
-    expect(() => view.oauth.clients).toThrow("the 'oauthConfig' grant");
+describe('one wiring table', () => {
+  it('every grant belongs to one group, and every group names what a function declares to get it', () => {
+    const grants = WIRE_GROUPS.flatMap((g) => [...WIRING[g].grants]);
+    expect(new Set(grants).size).toBe(grants.length);
+    for (const g of WIRE_GROUPS) expect(unwiredMessage('The thing', g)).toContain(`must declare ${WIRING[g].declare}`);
   });
 
-  it('OAuth: the client registrations need oauthConfig, the sign-in providers need networks', () => {
-    const deps = localDeps();
-    const platforms = declaredDeps(deps, 'route get-platforms', routes.getPlatforms);
-    expect(platforms.oauth.clients).toBe(deps.oauth.clients);
-    expect(() => platforms.oauth.providers).toThrow(UndeclaredDependencyError);
-    const callback = declaredDeps(deps, 'route get-oauth-callback', routes.getOauthCallback);
-    expect(callback.oauth.providers).toBe(deps.oauth.providers);
-    expect(callback.networks).toBe(deps.networks);
-  });
-
-  it('a dependency replaced on the deps afterwards (tests) shows through the view', () => {
-    const deps = localDeps();
-    const view = declaredDeps(deps, 'route post-post', routes.postPost);
-    const replacement = { sendAll: async () => undefined } as unknown as Deps['queue'];
-    deps.queue = replacement;
-    expect(view.queue).toBe(replacement);
+  it("each lazy loader of the container reads its own group's switch and names that group when unwired", () => {
+    const source = fs.readFileSync(path.join(__dirname, '../../shared/container.ts'), 'utf8');
+    const loaders = [...source.matchAll(/process\.env\.SPA_WIRE_(\w+) === 'off'(?: && process\.env\.SPA_WIRE_\w+ === 'off')?\s*\?\s*unwired\('[^']+', '(\w+)'\)/g)];
+    expect(loaders.length).toBeGreaterThanOrEqual(20);
+    for (const [, sw, group] of loaders) {
+      expect(WIRE_GROUPS).toContain(sw);
+      expect([sw, group]).toEqual([sw, sw]);
+    }
   });
 });
 

@@ -272,13 +272,16 @@ describe('workers stack', () => {
   });
 
   // the rest of each worker's rights is its own declaration's grants: test/infra/worker-grants.test.ts
-  test('workers consume their queue and use the table, never write media or send email', () => {
+  test('workers consume their queue and use the table, never write media, and send email only when they declare ses', () => {
+    const emailing = Object.keys(resourcesOf(worker, 'AWS::Lambda::Function')).filter((id) => actionsOf(worker, id).includes('ses:SendEmail'));
     for (const id of Object.keys(resourcesOf(worker, 'AWS::Lambda::Function'))) {
       const actions = actionsOf(worker, id);
       expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'kms:Decrypt']));
       expect(actions).not.toContain('s3:PutObject');
-      expect(actions).not.toContain('ses:SendEmail');
     }
+    // the publish worker emails the owner of a sign-in it finds lost; the webhook worker sends no email
+    expect(emailing).toHaveLength(workers.filter((w) => (w.grants as readonly Grant[]).includes('ses')).length);
+    expect(workers.filter((w) => (w.grants as readonly Grant[]).includes('ses')).map((w) => w.id)).toEqual(['publish-worker']);
   });
 });
 

@@ -87,13 +87,15 @@ describe('per-worker IAM', () => {
     expect(grantsIn(statementsOf(workerTemplate, workerDescription(webhookWorker)))).not.toContain('publishQueue');
   });
 
-  test('the publish worker may renew tokens, defer, read media and queue its own resumes and webhook tries', () => {
+  test('the publish worker may renew tokens, defer, read media, queue its own resumes and webhook tries, and email the owner of a lost sign-in', () => {
     const statements = statementsOf(workerTemplate, workerDescription(publishWorker));
     expect(statements.flatMap(actionsOf)).toEqual(expect.arrayContaining([
       'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey', 'scheduler:CreateSchedule', 'iam:PassRole', 's3:GetObject', 'ssm:GetParametersByPath',
+      // a sign-in found lost while publishing emails the owner its connect link (connection.reauth_required)
+      'ses:SendEmail',
     ]));
     expect([...grantsIn(statements)]).toEqual(expect.arrayContaining(['publishQueue', 'webhookQueue']));
-    expect(statements.flatMap(actionsOf)).not.toContain('ses:SendEmail');
+    expect(statements.flatMap(actionsOf)).not.toContain('s3:PutObject');
   });
 
   test('the dispatcher decrypts credentials for its checks but encrypts nothing', () => {

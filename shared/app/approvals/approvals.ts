@@ -9,7 +9,8 @@ import { sha256Hex } from '../../domain/api-key';
 import { PLANS } from '../../domain/plans';
 import { planFeature } from '../guardrails/guardrails';
 import { log } from '../../log';
-import { publishPost, type PublishPostDeps } from '../publish/create-post';
+import { publishPost, type PublishApprovedDeps } from '../publish/create-post';
+import type { HoldForApprovalDeps } from '../approval-hold';
 import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, escapeText, expiryTimerName, issueReviewLink } from '../approval-hold';
 import { recordEvent } from '../webhooks/record-event';
 import { recordNotPublished } from './not-published';
@@ -18,7 +19,8 @@ import { releaseLock } from '../idempotency';
 export { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, approvalView, expiryTimerName };
 
 /** What deciding an approval reaches: the approval, publishing the held post (or giving back its lock and schedule). */
-export type DecideApprovalDeps = PublishPostDeps & Pick<Deps, 'accounts' | 'schedules'>;
+/** A decision publishes an approved post (never held again: no mailer of the hold's) and records the outcome. */
+export type DecideApprovalDeps = PublishApprovedDeps & Omit<HoldForApprovalDeps, 'mailer'> & Pick<Deps, 'accounts' | 'schedules'>;
 
 
 async function owned(deps: Pick<Deps, 'approvals'>, accountId: string, id: string) {
@@ -38,12 +40,18 @@ export async function getApproval(deps: Pick<Deps, 'approvals'>, accountId: stri
   return approvalView(await owned(deps, accountId, id));
 }
 
+type ClientLinkDeps = Pick<Deps, 'approvals' | 'tokens' | 'settings' | 'clock'>;
+/** A client approver's review link; `emailed_to` when it was also emailed. */
+export interface ClientLink { url: string; approval_id: string; expires_at: string; emailed_to?: string }
+
 /**
  * A signed single-use link for a client approver, 72 hours (Pro and above). Only the signed-in owner asks for one
  * (the routes are dashboard-session only: a key or AI app never gets a link that approves its own post). With
  * `clientEmail` the link is also emailed to the client.
  */
-export async function createClientLink(deps: Pick<Deps, 'approvals' | 'tokens' | 'settings' | 'clock' | 'mailer'>, account: Account, id: string, clientEmail?: string) {
+export async function createClientLink(deps: ClientLinkDeps, account: Account, id: string): Promise<ClientLink>;
+export async function createClientLink(deps: ClientLinkDeps & Pick<Deps, 'mailer'>, account: Account, id: string, clientEmail?: string): Promise<ClientLink>;
+export async function createClientLink(deps: ClientLinkDeps & Partial<Pick<Deps, 'mailer'>>, account: Account, id: string, clientEmail?: string): Promise<ClientLink> {
   if (!PLANS[account.plan].client_approver_link) throw planFeature(deps, 'The client approver link', 'pro');
   const a = await owned(deps, account.id, id);
   if (a.status !== 'pending') throw new ConflictError(`This post was already ${a.status}`, { code: 'approval_decided', details: { status: a.status } });
@@ -51,7 +59,8 @@ export async function createClientLink(deps: Pick<Deps, 'approvals' | 'tokens' |
   const url = await issueReviewLink(deps, a, 'client', expires);
   if (clientEmail) {
     const view = approvalView(a);
-    await deps.mailer.send({
+    // the overloads give a mailer to every caller that passes an email
+    await deps.mailer!.send({
       to: clientEmail,
       subject: `Please review a post for ${a.brand_name}`,
       text: `You were asked to approve a post for ${a.brand_name} to ${a.platforms.join(', ')} before it is published:\n\n${view.text_preview}\n\n` +

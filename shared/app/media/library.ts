@@ -3,7 +3,7 @@ import { parseMediaPath } from '../../domain/media';
 import { finalized, type FinalizedMedia } from './uploads';
 import { uploadLinkStatus, type LinkState } from './upload-links';
 
-type LibraryDeps = Pick<Deps, 'uploads' | 'blobs' | 'clock' | 'settings' | 'counters'>;
+type LibraryDeps = Pick<Deps, 'uploads' | 'clock' | 'settings' | 'counters'>;
 
 /** One uploaded file of the account, ready to post: its media_url and what it is. */
 export type MediaView = FinalizedMedia & { id: string; uploaded_at?: string };

@@ -7,7 +7,10 @@ import { UPLOAD_LINK_TTL_SECONDS, UPLOAD_LINK_URLS_PER_LINK, parseMediaPath, typ
 import { hit, perHour } from '../rate-limit';
 import { createUploadUrl, liveItem, verifyAndMark, type UploadUrl } from './uploads';
 
-type LinkDeps = Pick<Deps, 'uploads' | 'blobs' | 'clock' | 'settings' | 'counters'>;
+/** Upload links without the bytes: the table and the settings. */
+type LinkItemDeps = Pick<Deps, 'uploads' | 'clock' | 'settings' | 'counters'>;
+/** Signing an upload or checking its bytes: the bucket too. */
+type LinkDeps = LinkItemDeps & Pick<Deps, 'blobs'>;
 
 /** A token as issued (randomToken: 43 base64url characters); anything else is answered 404 without a lookup. */
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
@@ -20,7 +23,7 @@ export type LinkState = 'open' | 'uploading' | 'uploaded' | 'expired';
  * 1. A random token (256 bits); only its SHA-256 is stored, with the account, the optional type and note.
  * 2. Valid for 1 hour and for one uploaded file.
  */
-export async function createUploadLink(deps: LinkDeps, accountId: string, input: { content_type?: MediaContentType; note?: string }) {
+export async function createUploadLink(deps: LinkItemDeps, accountId: string, input: { content_type?: MediaContentType; note?: string }) {
   const now = deps.clock.now();
   const token = randomToken();
   const link: UploadLink = {
@@ -43,7 +46,7 @@ export const uploadPageUrl = (deps: Pick<Deps, 'settings'>, token: string) => `$
 /**
  * The link behind a token, for the page: 404 when unknown, 410 when used or expired.
  */
-export async function openUploadLink(deps: LinkDeps, token: string): Promise<UploadLink> {
+export async function openUploadLink(deps: LinkItemDeps, token: string): Promise<UploadLink> {
   const link = await findLink(deps, token);
   if (!link) throw new NotFoundError('This upload link does not exist: ask for a new one');
   if (link.used_at !== undefined) throw new GoneError('This upload link was used already: a file was uploaded through it. Ask for a new link to send another file', { code: 'link_used' });
@@ -95,7 +98,7 @@ export async function completeLinkUpload(deps: LinkDeps, token: string, path: st
  * yet), uploading (the page asked for an upload URL; `path` known), uploaded (done: call finalize with `path`) or
  * expired. Another account's or an unknown token: 404.
  */
-export async function uploadLinkStatus(deps: LinkDeps, accountId: string, token: string) {
+export async function uploadLinkStatus(deps: LinkItemDeps, accountId: string, token: string) {
   const link = await findLink(deps, token);
   if (!link || link.account_id !== accountId) throw new NotFoundError('No such upload link');
   const item = link.media_id ? await deps.uploads.get(link.media_id) : undefined;
@@ -108,7 +111,7 @@ export async function uploadLinkStatus(deps: LinkDeps, accountId: string, token:
   };
 }
 
-async function findLink(deps: LinkDeps, token: string): Promise<UploadLink | undefined> {
+async function findLink(deps: LinkItemDeps, token: string): Promise<UploadLink | undefined> {
   if (!TOKEN_RE.test(token)) return undefined;
   return deps.uploads.getLink(sha256Hex(token));
 }

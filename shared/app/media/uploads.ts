@@ -9,7 +9,10 @@ import {
 } from '../../domain/media';
 import { sniffKind } from '../../media/sniff';
 
-type MediaDeps = Pick<Deps, 'uploads' | 'blobs' | 'clock'> & { settings: Pick<Deps['settings'], 'publicBaseUrl'> };
+/** Reading the media items (no bytes): the table and the public base URL. */
+type MediaItemDeps = Pick<Deps, 'uploads' | 'clock'> & { settings: Pick<Deps['settings'], 'publicBaseUrl'> };
+/** Reaching the bytes too: the bucket. */
+type MediaDeps = MediaItemDeps & Pick<Deps, 'blobs'>;
 
 /** What POST /api/media/upload-url (and an upload link's page) gets back. */
 export interface UploadUrl {
@@ -136,7 +139,7 @@ function isClassicQuickTime(prefix: Uint8Array): boolean {
   return ['moov', 'mdat', 'wide', 'free', 'skip', 'pnot'].includes(atom);
 }
 
-export function finalized(deps: MediaDeps, item: MediaItem): FinalizedMedia {
+export function finalized(deps: MediaItemDeps, item: MediaItem): FinalizedMedia {
   return {
     media_url: mediaUrl(deps, item), bytes: item.size_bytes, content_type: item.content_type, kind: kindOfType(item.content_type),
     expires_at: new Date(item.expires_at * 1000).toISOString(),
@@ -149,7 +152,7 @@ export function mediaUrl(deps: { settings: Pick<Deps['settings'], 'publicBaseUrl
 }
 
 /** The item of a media_url file name, if it is uploaded and live (wrong secret, pending, expired: undefined). */
-export async function uploadedItemOfFile(deps: MediaDeps, file: string): Promise<MediaItem | undefined> {
+export async function uploadedItemOfFile(deps: MediaItemDeps, file: string): Promise<MediaItem | undefined> {
   const parsed = parseMediaFileName(file);
   if (!parsed) return undefined;
   const item = await liveItem(deps, parsed.mediaId);
@@ -169,7 +172,7 @@ export async function mediaDownloadUrl(deps: MediaDeps, file: string): Promise<s
 }
 
 /** HEAD on a media_url: the file's type and size from the stored item (a presigned GET cannot answer a HEAD). */
-export async function mediaFileHead(deps: MediaDeps, file: string): Promise<{ content_type: string; size_bytes: number }> {
+export async function mediaFileHead(deps: MediaItemDeps, file: string): Promise<{ content_type: string; size_bytes: number }> {
   const item = await uploadedItemOfFile(deps, file);
   if (!item) throw new NotFoundError('No such media file (uploads are kept 30 days)');
   return { content_type: item.content_type, size_bytes: item.size_bytes };
@@ -184,7 +187,7 @@ export async function storageOrigin(deps: Pick<Deps, 'blobs'>): Promise<string> 
 }
 
 /** The item, unless it is missing or past its expiry (TTL deletes lazily). */
-export async function liveItem(deps: MediaDeps, id: string): Promise<MediaItem | undefined> {
+export async function liveItem(deps: MediaItemDeps, id: string): Promise<MediaItem | undefined> {
   const item = await deps.uploads.get(id);
   return item && item.expires_at >= nowSec(deps) ? item : undefined;
 }

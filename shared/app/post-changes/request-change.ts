@@ -23,7 +23,9 @@ const BACKSTOP_POLL_MS = 200;
 export const CHANGE_LOCK_TTL_SECONDS = 15 * 60;
 
 /** What deleting or editing a post reaches: the post and its changes, the lock, the connections, the queue, the wait. */
-export type PostChangeDeps = Pick<Deps, 'cipher' | 'clock' | 'connections' | 'locks' | 'postChanges' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
+export type PostDeleteDeps = Pick<Deps, 'clock' | 'connections' | 'locks' | 'postChanges' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
+/** An edit reads the connection's credentials too, for the network's content checks. */
+export type PostChangeDeps = PostDeleteDeps & Pick<Deps, 'cipher'>;
 
 /**
  * Who asks: an API key or AI app is held to its guardrails as when publishing (a brand it may not post to is 403
@@ -57,7 +59,7 @@ export interface ChangeResponse {
  * a failure with code/what/fix (`not_supported` where the network's API has no delete). A network deleted before
  * answers `deleted` again without any network call.
  */
-export async function deletePost(deps: PostChangeDeps, accountId: string, postId: string, req: DeleteRequest = {}, by: ChangeActor = {}): Promise<ChangeResponse> {
+export async function deletePost(deps: PostDeleteDeps, accountId: string, postId: string, req: DeleteRequest = {}, by: ChangeActor = {}): Promise<ChangeResponse> {
   return requestChange(deps, accountId, postId, 'delete', req.platforms, by);
 }
 
@@ -70,7 +72,7 @@ export async function editPost(deps: PostChangeDeps, accountId: string, postId: 
   if (edit.text === undefined && edit.title === undefined && !Object.values(edit.per_platform ?? {}).some((d) => d?.text !== undefined || d?.title !== undefined)) {
     throw new BadRequestError('Nothing to edit: send text, title or per_platform text / title', { code: 'empty_text' });
   }
-  return requestChange(deps, accountId, postId, 'edit', platforms, by, edit);
+  return requestChange(deps, accountId, postId, 'edit', platforms, by, edit, (post, platform) => editRefusal(deps, post, platform, edit));
 }
 
 /** The payload a network's edit sends: the post's payload with the edit's text, title and per-network drafts over it. */
@@ -101,7 +103,10 @@ export const deletedBefore = (history: StoredChange[], platform: PlatformName) =
  * 3. Networks left: take the post's change lock (409 post_busy while another delete or edit runs; a conditional
  *    write), store the change, queue one message per network, and wait for the workers like a publish does.
  */
-async function requestChange(deps: PostChangeDeps, accountId: string, postId: string, kind: ChangeKind, platforms: PlatformName[] | undefined, by: ChangeActor, edit?: EditPayload): Promise<ChangeResponse> {
+async function requestChange(
+  deps: PostDeleteDeps, accountId: string, postId: string, kind: ChangeKind, platforms: PlatformName[] | undefined, by: ChangeActor, edit?: EditPayload,
+  checkEdit?: (post: PostRecord, platform: PlatformName) => Promise<ChangeResult | undefined>,
+): Promise<ChangeResponse> {
   const found = isId('pst', postId) ? await deps.posts.get(postId) : undefined;
   if (!found || found.post.account_id !== accountId) throw new NotFoundError('No such post');
   const { post, networks } = found;
@@ -118,7 +123,7 @@ async function requestChange(deps: PostChangeDeps, accountId: string, postId: st
   for (const platform of asked) {
     const refused = platformRefusal(guard, platform);
     if (refused) { results.set(platform, changeFailed(platform, 'platform_not_allowed', refused.error ?? `Not allowed on ${platform}`)); continue; }
-    const decided = await decideBeforeSending(deps, post, networks.find((n) => n.platform === platform), platform, kind, history, edit);
+    const decided = decideBeforeSending(post, networks.find((n) => n.platform === platform), platform, kind, history) ?? await checkEdit?.(post, platform);
     if (decided) results.set(platform, decided);
     else queued.push(platform);
   }
@@ -163,7 +168,7 @@ async function requestChange(deps: PostChangeDeps, accountId: string, postId: st
 }
 
 /** A network's result when it is decided without sending anything; undefined when the network is to be called. */
-async function decideBeforeSending(deps: Pick<Deps, 'cipher' | 'connections'>, post: PostRecord, net: NetworkRecord | undefined, platform: PlatformName, kind: ChangeKind, history: StoredChange[], edit?: EditPayload): Promise<ChangeResult | undefined> {
+function decideBeforeSending(post: PostRecord, net: NetworkRecord | undefined, platform: PlatformName, kind: ChangeKind, history: StoredChange[]): ChangeResult | undefined {
   if (deletedBefore(history, platform)) {
     return kind === 'delete' ? changeDone(platform, 'delete', net?.result?.url) : changeFailed(platform, 'post_deleted', `The ${platform} post was deleted before`);
   }
@@ -172,7 +177,11 @@ async function decideBeforeSending(deps: Pick<Deps, 'cipher' | 'connections'>, p
   if (!manageFlags(platform)[kind]) {
     return changeFailed(platform, `not_supported_${kind}`, `${platform} has no API to ${kind} a published post`);
   }
-  if (kind !== 'edit' || !edit) return undefined;
+  return undefined;
+}
+
+/** An edit's refusal before sending: the connection is gone or lost, or the network's content checks refuse the edit. */
+async function editRefusal(deps: Pick<Deps, 'cipher' | 'connections'>, post: PostRecord, platform: PlatformName, edit: EditPayload): Promise<ChangeResult | undefined> {
   const connection = await deps.connections.get(post.account_id, post.brand_id, platform);
   if (!connection) return changeFailed(platform, 'not_connected', `${platform} is no longer connected in this brand`);
   if (connection.status === 'reauth_required') return changeFailed(platform, 'reauth_required', `The ${platform} connection needs a new sign-in`);

@@ -24,8 +24,11 @@ import { waitForResults } from './wait-for-results';
 import { appendLogContext } from '../../log';
 
 /** What publishing a post reaches: the account's context, the checks, caps and duplicate lock, the post, its queue, the approval hold. */
-export type PublishPostDeps = HoldForApprovalDeps
-  & Pick<Deps, 'cipher' | 'clock' | 'counters' | 'fanOut' | 'locks' | 'media' | 'networks' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
+export type PublishPostDeps = HoldForApprovalDeps & PublishApprovedDeps;
+/** POST /api/post's answer: one result per network, or the post held for approval. */
+export type PublishAnswer = Awaited<ReturnType<typeof holdForApproval>> | { post_id: string; brand_id: string; results: NetworkResult[] };
+/** What publishing an approved post reaches: the same without the approval hold (it is never held again). */
+export type PublishApprovedDeps = Pick<Deps, 'cipher' | 'clock' | 'counters' | 'fanOut' | 'locks' | 'media' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
 
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").
@@ -39,7 +42,9 @@ export type PublishPostDeps = HoldForApprovalDeps
  * 6. Wait for the workers until the deadline (wait-for-results.ts); networks still running answer unknown /
  *    timed_out. A post whose every network failed gives its lock back.
  */
-export async function publishPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions) {
+export async function publishPost(deps: PublishApprovedDeps, account: Account, valid: ValidPost, opts: PublishOptions & Required<Pick<PublishOptions, 'approval'>>): Promise<PublishAnswer>;
+export async function publishPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions): Promise<PublishAnswer>;
+export async function publishPost(deps: PublishApprovedDeps & Partial<HoldForApprovalDeps>, account: Account, valid: ValidPost, opts: PublishOptions): Promise<PublishAnswer> {
   const started = deps.clock.now();
   const postId = opts.approval?.post_id ?? newId('pst', started);
   appendLogContext({ post_id: postId });
@@ -47,7 +52,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   if (checked.holdReason && checked.sendable.length) {
     checked = await fitForHold(deps, account, opts, checked, started);
     // a post that the plan's month can no longer take at all is not held: it fails as a direct post would
-    if (checked.sendable.length) return holdChecked(deps, account, valid, opts, postId, checked, started);
+    if (checked.sendable.length) return holdChecked(deps as PublishPostDeps, account, valid, opts, postId, checked, started);
   }
   const { brand, connections, results } = checked;
 
@@ -87,7 +92,7 @@ interface CheckedPost {
  * The account's context and brand (the brand guardrail: 403), then per network: the actor's allowed networks, the
  * plan, availability, connection, content and media fit, adapter limits; then every media link once.
  */
-async function checkPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions, postId: string): Promise<CheckedPost> {
+async function checkPost(deps: PublishApprovedDeps, account: Account, valid: ValidPost, opts: PublishOptions, postId: string): Promise<CheckedPost> {
   const context = opts.context ?? await deps.publishContext.load(account.id, opts.actor);
   const { brand, connections } = chooseBrand(context, valid.platforms, valid.brand_id);
   const guard = opts.actor ? context.guardrails : undefined;
@@ -105,7 +110,7 @@ async function checkPost(deps: PublishPostDeps, account: Account, valid: ValidPo
  * the plan's month that could never take the post refuses it), but nothing is spent: the networks past the month's
  * posts left fail with limit_reached.
  */
-async function fitForHold(deps: PublishPostDeps, account: Account, opts: PublishOptions, checked: CheckedPost, started: number): Promise<CheckedPost> {
+async function fitForHold(deps: PublishApprovedDeps, account: Account, opts: PublishOptions, checked: CheckedPost, started: number): Promise<CheckedPost> {
   await checkActorCap(deps, account, opts.actor, checked.guard, checked.sendable.length, started);
   const room = await postsLeft(deps, account, started);
   for (const s of checked.sendable.slice(room)) checked.results.set(s.platform, postsUsedUp(deps, account, s.platform));
@@ -122,7 +127,7 @@ async function holdChecked(deps: PublishPostDeps, account: Account, valid: Valid
 }
 
 /** Takes the duplicate lock (when anything is to be sent) and the actor's monthly cap; a refused cap gives the lock back. */
-async function takeLockAndCap(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions, postId: string, checked: CheckedPost, started: number): Promise<{ lock?: string; capKeys: string[] }> {
+async function takeLockAndCap(deps: PublishApprovedDeps, account: Account, valid: ValidPost, opts: PublishOptions, postId: string, checked: CheckedPost, started: number): Promise<{ lock?: string; capKeys: string[] }> {
   let lock: string | undefined;
   if (checked.sendable.length) {
     const l = publishLockOf(account.id, valid, checked.brand.id);
@@ -141,7 +146,7 @@ async function takeLockAndCap(deps: PublishPostDeps, account: Account, valid: Va
  * Reserves the month's posts for every network in one counter update (limit_reached for those past the plan), and X
  * credits priced before sending (x_credits_exhausted; a network refused here gives back its post and cap places).
  */
-async function reserveSends(deps: PublishPostDeps, account: Account, checked: CheckedPost, capKeys: string[], started: number): Promise<{ sendable: Sendable[]; xCredits?: number }> {
+async function reserveSends(deps: PublishApprovedDeps, account: Account, checked: CheckedPost, capKeys: string[], started: number): Promise<{ sendable: Sendable[]; xCredits?: number }> {
   const { results } = checked;
   const postsKey = usageKeys.posts(account.id, started);
   const monthEnd = Math.floor(nextMonthStart(started).getTime() / 1000) + 86_400 * 40;

@@ -19,7 +19,7 @@ export const MAX_RESCUES = 60;
  * A final delivery is reopened for one more try; a pending one has its next try brought forward to now (it
  * counts as that try; the schedule continues from it, and the earlier queued message finds it done).
  */
-export async function redeliver(deps: Pick<Deps, 'webhooks' | 'queue' | 'scheduler' | 'clock' | 'settings'>, accountId: string, webhookId: string, deliveryId: string) {
+export async function redeliver(deps: Pick<Deps, 'webhooks' | 'queue' | 'clock' | 'settings'>, accountId: string, webhookId: string, deliveryId: string) {
   await getWebhook(deps, accountId, webhookId);
   const d = isUuid(deliveryId) ? await deps.webhooks.getDelivery(deliveryId) : undefined;
   if (!d || d.account_id !== accountId || d.webhook_id !== webhookId) throw new NotFoundError('No such delivery for this endpoint (deliveries are kept 30 days)');

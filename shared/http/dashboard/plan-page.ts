@@ -1,4 +1,3 @@
-import type { Deps } from '../../app/deps';
 import type { SessionPrincipal } from '../../app/dashboard/sign-in';
 import type { Reply } from '../reply';
 import { overview } from '../../app/dashboard/overview';
@@ -9,7 +8,7 @@ import { billingSection, STRIPE_PAGE_ORIGINS } from './billing-views';
 
 /** The Plan page (GET, and the answer of a refused checkout/portal form): plan table, billing, usage. */
 export async function planPage(
-  deps: Deps, p: SessionPrincipal, query: { plan?: string; checkout?: 'success' | 'canceled' },
+  deps: Parameters<typeof overview>[0] & Parameters<typeof billingOverview>[0], p: SessionPrincipal, query: { plan?: string; checkout?: 'success' | 'canceled' },
   opts: { status?: number; message?: { kind: 'ok' | 'error'; text: string } } = {},
 ): Promise<Reply> {
   const [data, billing] = await Promise.all([overview(deps, p.account), billingOverview(deps, p.account)]);
