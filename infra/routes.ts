@@ -135,6 +135,9 @@ export const routes = {
   patchPost: postLifecycleRoutes.patchPost,
   postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
   postValidate: publishingRoutes.postValidate,
+  getDashboardCompose: dashboardRoutes.getDashboardCompose,
+  postDashboardCompose: dashboardRoutes.postDashboardCompose,
+  getDashboardScript: dashboardRoutes.getDashboardScript,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

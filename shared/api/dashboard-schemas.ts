@@ -73,3 +73,22 @@ export const BrandingForm = z.strictObject({
   accent: blank(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')),
   support_email: blank(z.email().max(254)),
 });
+/** Compose page: the brand whose connected networks are offered. */
+export const ComposeQuery = z.strictObject({ brand: blank(z.string().max(100)) });
+/**
+ * Compose page buttons (`action`): check, publish, schedule, approval, upload_link. The post fields are those of
+ * POST /api/post; `run_at` is a datetime-local value read in the brand's time zone.
+ */
+export const ComposeForm = z.strictObject({
+  action: z.enum(['check', 'publish', 'schedule', 'approval', 'upload_link']),
+  brand_id: id,
+  platforms: z.array(z.enum(PLATFORM_NAMES)).max(PLATFORM_NAMES.length).optional(),
+  text: z.string().max(100_000).optional(),
+  title: blank(z.string().max(500)),
+  media: z.array(z.string().min(1).max(2048)).max(20).optional(),
+  media_url: blank(z.string().trim().min(1).max(2048)),
+  upload_token: blank(z.string().max(100)),
+  run_at: blank(z.string().max(40)),
+  next_slot: checkbox,
+});
+export const COMPOSE_FORM_LISTS = ['platforms', 'media'] as const;
