@@ -138,6 +138,7 @@ export const routes = {
   getDashboardCompose: dashboardRoutes.getDashboardCompose,
   postDashboardCompose: dashboardRoutes.postDashboardCompose,
   getDashboardScript: dashboardRoutes.getDashboardScript,
+  postDashboardAppGuardrails: mcpRoutes.postDashboardAppGuardrails,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

@@ -1,5 +1,4 @@
 import { escapeHtml as e } from './reply';
-import { displayName } from './pages/connect-page';
 
 /**
  * Network icons for every page that names a network (dashboard, Compose, connect page): small inline SVGs — a
@@ -57,9 +56,9 @@ function symbol(platform: string): string {
 const use = (platform: string, attrs: string, inner = '') =>
   `<svg class="net-icon" width="20" height="20" ${attrs}>${inner}<use href="#${symbolId(platform)}"/></svg>`;
 
-/** The icon alone, named for assistive technology (role img, aria-label and title). */
-export function networkIcon(platform: string): string {
-  const label = e(displayName(platform));
+/** The icon alone, named for assistive technology (role img, aria-label and title) by `label` (the network's name). */
+export function networkIcon(platform: string, label: string = platform): string {
+  label = e(label);
   return use(platform, `role="img" aria-label="${label}" focusable="false"`, `<title>${label}</title>`);
 }
 

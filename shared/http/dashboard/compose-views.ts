@@ -68,7 +68,7 @@ function previews(page: ComposePage, v: Values): string {
     return `<article class="preview card" data-preview="${p}"${ticked.size && !ticked.has(p) ? ' hidden' : ''} aria-labelledby="pv-${p}">` +
       `<h3 id="pv-${p}">${networkName(p, displayName(p))}</h3><p class="preview-text" data-preview-text>${e(text)}</p>` +
       `<p class="count${over ? ' over' : ''}"><output data-count-field="text" data-count-unit="${rule.unit}" data-count-limit="${limit}" aria-describedby="pv-${p}">${n}</output> of ${limit} ${e(UNIT_WORDS[rule.unit])}` +
-      ` <span class="over-flag"${over ? '' : ' hidden'}>: too long for ${e(displayName(p))}</span></p>${title}</article>`;
+      ` <span class="over-flag"${over ? '' : ' hidden'}>— too long for ${e(displayName(p))}</span></p>${title}</article>`;
   }).join('');
   return `<section aria-labelledby="previews-h"><h2 id="previews-h">Previews</h2><p class="hint">Each count is in the network's own units; "Check" asks the server for the full verdict.</p><div class="cards">${cards}</div></section>`;
 }
@@ -77,7 +77,7 @@ function whenField(page: ComposePage, v: Values): string {
   const tz = page.chosen!.brand.timezone;
   return `<fieldset><legend>When (for Schedule)</legend><label for="compose-run-at">Date and time in ${e(tz)}</label>` +
     `<input id="compose-run-at" name="run_at" type="datetime-local" value="${e(v.run_at ?? '')}">` +
-    `<label class="check" for="compose-next-slot"><input type="checkbox" id="compose-next-slot" name="next_slot" value="on"${v.next_slot ? ' checked' : ''}> The brand's next free posting slot instead</label></fieldset>`;
+    `<div><label class="check" for="compose-next-slot"><input type="checkbox" id="compose-next-slot" name="next_slot" value="on"${v.next_slot ? ' checked' : ''}> The brand's next free posting slot instead</label></div></fieldset>`;
 }
 
 function outcomeHtml(o: ComposeOutcome | undefined): string {

@@ -111,8 +111,12 @@ function copyButtons() {
     status.setAttribute('role', 'status');
     status.className = 'hint';
     button.addEventListener('click', async () => {
-      field.select();
-      try { await navigator.clipboard.writeText(field.value); status.textContent = 'Copied'; }
+      const range = document.createRange();
+      range.selectNodeContents(field);
+      const selection = getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      try { await navigator.clipboard.writeText(field.textContent.trim()); status.textContent = 'Copied'; }
       catch { status.textContent = 'Selected: press Ctrl+C (⌘C) to copy'; }
     });
     field.after(button, ' ', status);

@@ -1,6 +1,8 @@
 import type { Reply } from '../reply';
 import { escapeHtml as e } from '../reply';
 import { networkSprite } from '../network-icons';
+import { readableAccent } from '../colors';
+import { FAVICON } from '../favicon';
 
 /**
  * The dashboard's page shell (issue 16): one layout for every dashboard page (and the hosted pages other features
@@ -48,7 +50,7 @@ export const NAV: ReadonlyArray<{ id: string; href: string; label: string }> = [
 /** The hidden field every dashboard form carries (checked by the session middleware). */
 export const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${e(csrf)}">`;
 
-const safeAccent = (c: string | undefined) => (c && /^#[0-9a-fA-F]{6}$/.test(c) ? c : '#0b57d0');
+const safeAccent = readableAccent;
 
 function style(accent: string): string {
   return 'body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1b1b;background:#fff}' +
@@ -58,10 +60,12 @@ function style(accent: string): string {
     '.powered{font-size:.8rem;color:#4a4a4a}nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0;padding:0}' +
     `nav a{color:${accent};text-decoration:none;padding:.25rem 0}nav a[aria-current=page]{font-weight:700;border-bottom:3px solid ${accent};color:#1b1b1b}` +
     'header form{margin-left:auto;display:flex;align-items:center;gap:.5rem;white-space:nowrap}header form button{margin-top:0}' +
-    'header{flex-wrap:nowrap}header nav{flex:1 1 auto;min-width:0}nav ul{gap:.25rem .85rem}@media (max-width:1100px){header{flex-wrap:wrap}}' +
+    // two designed rows (mark and account, then the whole width for the navigation) instead of a ragged wrap
+    'header{display:grid;grid-template-columns:auto 1fr auto;grid-template-areas:"mark powered account" "nav nav nav";gap:.5rem 1rem}' +
+    'header .mark{grid-area:mark}header .powered{grid-area:powered}header nav{grid-area:nav}header form{grid-area:account}nav ul{gap:.25rem 1.1rem}' +
     '.net{display:inline-flex;align-items:center;gap:.35rem;vertical-align:middle}.net-icon{flex:none}' +
     'label.inline,label.check{display:inline-flex;align-items:flex-start;gap:.4rem;font-weight:400;margin:.25rem 1rem .25rem 0}label.inline input,label.check input{margin:.3rem 0 0;flex:none}' +
-    '.checks{display:flex;flex-wrap:wrap;gap:0 .5rem}.count.over,.over-flag{color:#b3261e;font-weight:600}.preview-text{white-space:pre-wrap;overflow-wrap:anywhere;max-height:12rem;overflow:auto}' +
+    '.checks{display:flex;flex-wrap:wrap;gap:0 .5rem}.count.over,.over-flag{color:#b3261e;font-weight:600}.preview-text{white-space:pre-wrap;overflow-wrap:anywhere}' +
     '.actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:1rem 0}.actions button{margin-top:0}' +
     'main{max-width:64rem;margin:1.5rem auto;padding:0 1.5rem}h1{font-size:1.6rem}h2{font-size:1.2rem}' +
     'table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{border-bottom:1px solid #c8c8c8;padding:.4rem .5rem;text-align:left;vertical-align:top}' +
@@ -74,16 +78,8 @@ function style(accent: string): string {
     'dt{font-weight:600}.bar{height:.75rem;background:#e3e3e3;border:1px solid #767676;border-radius:4px;overflow:hidden;max-width:24rem}.bar span{display:block;height:100%;background:#0a6b2c}.bar.warn span{background:#8a4b00}' +
     '.warn-text{color:#8a4b00;font-weight:600}.inline{display:inline}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem}' +
     '.card{border:1px solid #c8c8c8;border-radius:8px;padding:1rem}fieldset{border:1px solid #c8c8c8;border-radius:6px;margin:1rem 0}' +
-    'code{background:#f3f3f3;padding:.1rem .3rem;border-radius:4px;word-break:break-all}';
+    '.secret{user-select:all}code{background:#f3f3f3;padding:.1rem .3rem;border-radius:4px;word-break:break-all}';
 }
-
-/**
- * The favicon: a small SVG badge inline as a data: URL (nothing fetched, so no 404 on /favicon.ico and no change
- * to the CSP, whose img-src allows data:).
- */
-export const FAVICON = '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,' + encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b57d0"/>' +
-  '<path d="M9 16h14M17 10l6 6-6 6" stroke="#fff" stroke-width="3.5" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>') + '">';
 
 /** A complete page without navigation (sign-in, emailed links, client approver page). */
 export function plainPage(opts: { title: string; body: string; mark?: Mark }): string {
