@@ -104,7 +104,7 @@ describe('API keys page', () => {
   });
   test('a new key is shown in a selectable field with a Copy button from the same-origin script', () => {
     const html = keysBody(data, 'c', undefined, { api_key: 'svc_live_abc', name: 'ci' });
-    expect(html).toContain('<code id="new-key" class="secret" data-copy="Copy the new key">svc_live_abc</code>');
+    expect(html).toContain('<span class="secret" data-copy="Copy the new key"><code id="new-key">svc_live_abc</code></span>');
     expect(html).toContain('<script type="module" src="/dashboard/script.js"></script>');
   });
   test('the ticked scopes are the new key\'s scopes; none ticked is refused, not taken as all', async () => {

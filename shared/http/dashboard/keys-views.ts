@@ -13,7 +13,7 @@ const SCOPE_WORDS: Record<(typeof KEY_SCOPES)[number], string> = {
 type Data = Awaited<ReturnType<typeof keysPage>>;
 
 export function keysBody(data: Data, csrf: string, flash?: { kind: 'ok' | 'error'; text: string }, secret?: { api_key: string; name: string }): string {
-  const shown = secret ? `<div class="notice ok" role="status"><p>New key <b>${e(secret.name)}</b>. Copy it now: it is shown only this once.</p><p><code id="new-key" class="secret" data-copy="Copy the new key">${e(secret.api_key)}</code></p></div><script type="module" src="/dashboard/script.js"></script>` : '';
+  const shown = secret ? `<div class="notice ok" role="status"><p>New key <b>${e(secret.name)}</b>. Copy it now: it is shown only this once.</p><p><span class="secret" data-copy="Copy the new key"><code id="new-key">${e(secret.api_key)}</code></span></p></div><script type="module" src="/dashboard/script.js"></script>` : '';
   const rows = data.keys.map((k) => `<article class="card" id="${e(k.id)}"><h2>${e(k.name)} <code>${e(k.prefix)}…</code></h2>` +
     `<p>Created ${e(k.created_at.slice(0, 10))}${k.expires_at ? ` · expires ${e(k.expires_at.slice(0, 10))}` : ''}${k.revoked_at ? ` · <b>revoked</b> ${e(k.revoked_at.slice(0, 10))}` : ''} · scopes: ${e(k.scopes.join(', '))}</p>` +
     (k.revoked_at ? '' : (data.canGuard ? guardrailsForm({ name: k.name, action: '/dashboard/keys', idPrefix: k.id, guardrails: k.guardrails, brands: data.brands, csrf, fields: `<input type="hidden" name="action" value="guardrails"><input type="hidden" name="key_id" value="${e(k.id)}">` }) : '<p class="hint">Guardrails are part of every paid plan. <a href="/dashboard/plan?plan=starter">See plans</a>.</p>') +
