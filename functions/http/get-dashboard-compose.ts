@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { dashboardHeaders, dashboardShell, pageReply } from '../../shared/http/dashboard/layout';
 import { composeBody } from '../../shared/http/dashboard/compose-views';
 import { composePage } from '../../shared/app/dashboard/compose';

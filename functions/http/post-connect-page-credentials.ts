@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { markFor } from '../../shared/app/dashboard/branding';
-import { connectionsRoutes as routes } from '../../infra/routes/connections';
+import { connectionsRoutes as routes } from '../routes/connections';
 import { AppError } from '../../shared/domain/errors';
 import { formFields } from '../../shared/api/oauth-schemas';
 import { connectPage, connectWithLink } from '../../shared/app/connect-link/links';
