@@ -86,4 +86,13 @@ it('writes one post, counts it live per network, checks it and publishes it to t
   await checked('compose-published');
   const posts = (await api('GET', '/api/posts')).body as { posts: Array<{ text?: string; results?: unknown }> };
   expect(JSON.stringify(posts)).toContain('Fresh bread from Compose');
+
+  // send for approval: held whatever the rules (none here), nothing sent until the owner decides
+  await page.getByLabel('Text').fill('Rye loaves for review');
+  const sentBefore = JSON.stringify((await client(rt.url)('GET', '/dev/sandbox')).body).split('Rye loaves for review').length;
+  await Promise.all([page.waitForURL(`${rt.url}/dashboard/compose`), page.getByRole('button', { name: 'Send for approval' }).click()]);
+  await expect(page.locator('[role=status]').first().textContent()).resolves.toContain('Sent for approval');
+  const approvals = (await api('GET', '/api/approvals')).body as { approvals: Array<{ status: string; reason: string; platforms: string[] }> };
+  expect(approvals.approvals).toEqual([expect.objectContaining({ status: 'pending', reason: 'requested', platforms: ['telegram', 'bluesky'] })]);
+  expect(JSON.stringify((await client(rt.url)('GET', '/dev/sandbox')).body).split('Rye loaves for review').length).toBe(sentBefore);
 }, 120_000);
