@@ -77,7 +77,7 @@ function style(accent: string): string {
     '.notice{padding:.75rem 1rem;border-radius:6px;margin:1rem 0}.notice.ok{background:#e6f4ea;border:1px solid #0a6b2c}.notice.error{background:#fdecea;border:1px solid #b3261e}' +
     'dt{font-weight:600}.bar{height:.75rem;background:#e3e3e3;border:1px solid #767676;border-radius:4px;overflow:hidden;max-width:24rem}.bar span{display:block;height:100%;background:#0a6b2c}.bar.warn span{background:#8a4b00}' +
     '.warn-text{color:#8a4b00;font-weight:600}.inline{display:inline}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem}' +
-    '.card{border:1px solid #c8c8c8;border-radius:8px;padding:1rem}fieldset{border:1px solid #c8c8c8;border-radius:6px;margin:1rem 0}' +
+    '.card{border:1px solid #c8c8c8;border-radius:8px;padding:1rem}main>.card{margin:1rem 0}fieldset{border:1px solid #c8c8c8;border-radius:6px;margin:1rem 0}' +
     '.secret{user-select:all}code{background:#f3f3f3;padding:.1rem .3rem;border-radius:4px;word-break:break-all}';
 }
 
