@@ -135,6 +135,8 @@ export const routes = {
   patchPost: postLifecycleRoutes.patchPost,
   postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
   postValidate: publishingRoutes.postValidate,
+  getDashboardCalendar: dashboardRoutes.getDashboardCalendar,
+  postDashboardCalendarMove: dashboardRoutes.postDashboardCalendarMove,
   getDashboardCompose: dashboardRoutes.getDashboardCompose,
   postDashboardCompose: dashboardRoutes.postDashboardCompose,
   getDashboardScript: dashboardRoutes.getDashboardScript,
