@@ -137,6 +137,10 @@ export const routes = {
   postValidate: publishingRoutes.postValidate,
   getDashboardCalendar: dashboardRoutes.getDashboardCalendar,
   postDashboardCalendarMove: dashboardRoutes.postDashboardCalendarMove,
+  getDashboardCompose: dashboardRoutes.getDashboardCompose,
+  postDashboardCompose: dashboardRoutes.postDashboardCompose,
+  getDashboardScript: dashboardRoutes.getDashboardScript,
+  postDashboardAppGuardrails: mcpRoutes.postDashboardAppGuardrails,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

@@ -1,4 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
+import { markFor } from '../../shared/app/dashboard/branding';
 import { connectionsRoutes as routes } from '../routes/connections';
 import { AppError } from '../../shared/domain/errors';
 import { formFields } from '../../shared/api/oauth-schemas';
@@ -31,7 +32,8 @@ export const handler = httpHandler(routes.postConnectPageCredentials, async (req
     }
     const model = await connectPage(req.deps, token);
     const page = newFormToken(req.deps.settings.publicBaseUrl);
-    const html = connectPageHtml(model, base, req.deps.clock.now(), { kind: 'error', platform, text: `${displayName(platform)} was not connected: ${err.message}` }, undefined, page.token);
+    const mark = await markFor(req.deps, model.link.account_id, model.brand.id);
+    const html = connectPageHtml(model, base, req.deps.clock.now(), { kind: 'error', platform, text: `${displayName(platform)} was not connected: ${err.message}` }, mark, page.token);
     return { status: err.status, html, headers: hostedHeaders(await signInOrigins(req.deps, model.networks.map((n) => n.platform))), cookies: [page.cookie] };
   }
 });

@@ -177,4 +177,26 @@ export const dashboardRoutes = {
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 303: { description: 'Back to the calendar (done=moved, or error=<code>)' }, 403: E('session_required, csrf_failed') },
   },
+  getDashboardCompose: {
+    id: 'get-dashboard-compose', stack: 'Dashboard', method: 'GET', path: '/dashboard/compose', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: "Compose: one post, the brand's connected networks, media, per-network previews with live counts, and Check / Publish now / Schedule / Send for approval",
+    query: d.ComposeQuery,
+    responses: { 200: { description: 'Compose (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
+  },
+  postDashboardCompose: {
+    id: 'post-dashboard-compose', stack: 'Dashboard', method: 'POST', path: '/dashboard/compose', tag: 'Dashboard', auth: 'session', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'],
+    summary: 'Compose buttons (form field action): check (as POST /api/validate), publish (as POST /api/post), schedule (as POST /api/schedule), approval, upload_link',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES, timeoutSeconds: 29, memoryMb: 1024, rateLimit: { limit: 60, windowSeconds: 60 },
+    responses: {
+      200: { description: 'The page with the verdicts or results, the form kept (HTML)', contentType: 'text/html' },
+      400: { description: 'Refused as the API would answer it (its status and code; also 402, 404, 409): the page with the message, the form kept (HTML)', contentType: 'text/html' },
+      403: E('session_required, csrf_failed'),
+    },
+  },
+  getDashboardScript: {
+    id: 'get-dashboard-script', stack: 'Dashboard', method: 'GET', path: '/dashboard/script.js', tag: 'Dashboard', auth: 'open', grants: [],
+    summary: "The dashboard's one script (an ES module): Compose's live counts in each network's units, copy buttons; pages work without it",
+    query: d.EmptyQuery,
+    responses: { 200: { description: 'JavaScript module', contentType: 'text/javascript' } },
+  },
 } as const satisfies Record<string, RouteDef>;

@@ -67,4 +67,10 @@ export const mcpRoutes = {
     params: mo.AppParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, optionalBody: true,
     responses: { 303: { description: 'Back to the AI apps page' }, 403: E('session_required, csrf_failed'), 404: E('not_found') },
   },
+  postDashboardAppGuardrails: {
+    id: 'post-dashboard-app-guardrails', stack: 'Mcp', method: 'POST', path: '/dashboard/apps/{id}/guardrails', tag: 'MCP', auth: 'session', grants: ['table'],
+    summary: "Set an AI app's guardrails (monthly cap, allowed networks and brands, always needs approval) from the AI apps page",
+    params: mo.AppParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 303: { description: 'Back to the AI apps page (done=guardrails, or error=<code>)' }, 403: E('session_required, csrf_failed') },
+  },
 } as const satisfies Record<string, RouteDef>;

@@ -8,7 +8,7 @@ export const HeldPostResponse = z.object({
 });
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export const ApprovalView = z.object({
-  approval_id: z.string(), post_id: z.string(), status: z.enum(APPROVAL_STATUSES), reason: z.enum(['always', 'networks', 'guardrail']),
+  approval_id: z.string(), post_id: z.string(), status: z.enum(APPROVAL_STATUSES), reason: z.enum(['always', 'networks', 'guardrail', 'requested']),
   brand_id: z.string(), brand: z.string(), platforms: z.array(z.string()), text_preview: z.string(), source: z.string(), schedule_id: z.string().optional(),
   requested_by: z.string().nullable(),
   requested_by_name: z.string().nullable().meta({ description: 'The name of the API key (or AI app) that sent the post' }), created_at: z.string(), expires_at: z.string(), decided_at: z.string().nullable(),

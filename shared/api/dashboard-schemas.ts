@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { PLATFORM_NAMES } from '../domain/platforms';
 import { DisplayName } from './schemas';
+import { KEY_SCOPES } from '../domain/api-key';
 
 /** Query and form shapes of the dashboard pages. Forms arrive url-encoded; `csrf` is checked by the middleware. */
 export const SignInQuery = z.strictObject({ return: z.string().max(500).optional() });
@@ -46,7 +47,11 @@ const optInt = (min: number, max: number) => z.preprocess((v) => (v === '' || v 
 const checkbox = z.enum(['on']).optional();
 /** API keys page actions (one form per action; `action` says which). */
 export const KeysForm = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('create'), name: blank(DisplayName), expires_in_days: optInt(1, 3650) }),
+  z.strictObject({
+    action: z.literal('create'), name: blank(DisplayName), expires_in_days: optInt(1, 3650),
+    // the form's scope boxes; `scopes_offered` says the boxes were there, so none ticked is refused, not "all"
+    scopes: z.array(z.enum(KEY_SCOPES)).optional(), scopes_offered: z.literal('1').optional(),
+  }),
   z.strictObject({ action: z.literal('revoke'), key_id: z.string().min(1).max(100) }),
   z.strictObject({
     action: z.literal('guardrails'), key_id: z.string().min(1).max(100), monthly_post_cap: optInt(0, 1_000_000),
@@ -54,7 +59,16 @@ export const KeysForm = z.discriminatedUnion('action', [
     limit_brands: checkbox, allowed_brands: z.array(z.string().max(100)).optional(), always_require_approval: checkbox,
   }),
 ]);
-export const KEYS_FORM_LISTS = ['allowed_platforms', 'allowed_brands'] as const;
+export const KEYS_FORM_LISTS = ['allowed_platforms', 'allowed_brands', 'scopes'] as const;
+/** The guardrails fields of a key or an AI app (the same form on both pages). */
+export const GuardrailsFields = {
+  monthly_post_cap: optInt(0, 1_000_000),
+  limit_platforms: checkbox, allowed_platforms: z.array(z.enum(PLATFORM_NAMES)).optional(),
+  limit_brands: checkbox, allowed_brands: z.array(z.string().max(100)).optional(), always_require_approval: checkbox,
+};
+/** AI apps page: an app's guardrails. */
+export const AppGuardrailsForm = z.strictObject(GuardrailsFields);
+export const GUARDRAILS_FORM_LISTS = ['allowed_platforms', 'allowed_brands'] as const;
 
 const id = z.string().min(1).max(100);
 /** Brands page actions. Slots are one text field: HH:MM times separated by commas or spaces. */
@@ -85,3 +99,22 @@ export const BrandingForm = z.strictObject({
   accent: blank(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')),
   support_email: blank(z.email().max(254)),
 });
+/** Compose page: the brand whose connected networks are offered. */
+export const ComposeQuery = z.strictObject({ brand: blank(z.string().max(100)) });
+/**
+ * Compose page buttons (`action`): check, publish, schedule, approval, upload_link. The post fields are those of
+ * POST /api/post; `run_at` is a datetime-local value read in the brand's time zone.
+ */
+export const ComposeForm = z.strictObject({
+  action: z.enum(['check', 'publish', 'schedule', 'approval', 'upload_link']),
+  brand_id: id,
+  platforms: z.array(z.enum(PLATFORM_NAMES)).max(PLATFORM_NAMES.length).optional(),
+  text: z.string().max(100_000).optional(),
+  title: blank(z.string().max(500)),
+  media: z.array(z.string().min(1).max(2048)).max(20).optional(),
+  media_url: blank(z.string().trim().min(1).max(2048)),
+  upload_token: blank(z.string().max(100)),
+  run_at: blank(z.string().max(40)),
+  next_slot: checkbox,
+});
+export const COMPOSE_FORM_LISTS = ['platforms', 'media'] as const;

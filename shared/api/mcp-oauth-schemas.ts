@@ -14,7 +14,7 @@ export const RegisteredClient = z.object({ client_id: z.string(), client_name: z
 export const TokenResponse = z.object({
   access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number(), refresh_token: z.string(), scope: z.string(),
 }).meta({ id: 'TokenResponse' });
-export const AppsQuery = z.strictObject({ revoked: z.literal('1').optional() });
+export const AppsQuery = z.strictObject({ revoked: z.literal('1').optional(), done: z.literal('guardrails').optional(), error: z.string().max(60).optional() });
 export const AppParams = z.strictObject({ id: z.string().min(1).max(100) });
 
 /**

@@ -1872,6 +1872,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/compose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compose: one post, the brand's connected networks, media, per-network previews with live counts, and Check / Publish now / Schedule / Send for approval
+         * @description Compose: one post, the brand's connected networks, media, per-network previews with live counts, and Check / Publish now / Schedule / Send for approval. Auth: a dashboard session (API keys are refused).
+         */
+        get: operations["get-dashboard-compose"];
+        put?: never;
+        /**
+         * Compose buttons (form field action): check (as POST /api/validate), publish (as POST /api/post), schedule (as POST /api/schedule), approval, upload_link
+         * @description Compose buttons (form field action): check (as POST /api/validate), publish (as POST /api/post), schedule (as POST /api/schedule), approval, upload_link. Auth: a dashboard session (API keys are refused). Limit: 60 requests per 60 s per account, besides the key's per-minute rate.
+         */
+        post: operations["post-dashboard-compose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/script.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's one script (an ES module): Compose's live counts in each network's units, copy buttons; pages work without it
+         * @description The dashboard's one script (an ES module): Compose's live counts in each network's units, copy buttons; pages work without it. Auth: none.
+         */
+        get: operations["get-dashboard-script"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/apps/{id}/guardrails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an AI app's guardrails (monthly cap, allowed networks and brands, always needs approval) from the AI apps page
+         * @description Set an AI app's guardrails (monthly cap, allowed networks and brands, always needs approval) from the AI apps page. Auth: a dashboard session (API keys are refused).
+         */
+        post: operations["post-dashboard-app-guardrails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9150,7 +9214,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "approved" | "rejected" | "expired";
                             /** @enum {string} */
-                            reason: "always" | "networks" | "guardrail";
+                            reason: "always" | "networks" | "guardrail" | "requested";
                             brand_id: string;
                             brand: string;
                             platforms: string[];
@@ -9244,7 +9308,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "approved" | "rejected" | "expired";
                         /** @enum {string} */
-                        reason: "always" | "networks" | "guardrail";
+                        reason: "always" | "networks" | "guardrail" | "requested";
                         brand_id: string;
                         brand: string;
                         platforms: string[];
@@ -11195,6 +11259,8 @@ export interface operations {
         parameters: {
             query?: {
                 revoked?: "1";
+                done?: "guardrails";
+                error?: string;
             };
             header?: never;
             path?: never;
@@ -11819,6 +11885,254 @@ export interface operations {
             };
             /** @description session_required, csrf_failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-dashboard-compose": {
+        parameters: {
+            query?: {
+                brand?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Compose (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description To the sign-in page */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-dashboard-compose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description The page with the verdicts or results, the form kept (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused as the API would answer it (its status and code; also 402, 404, 409): the page with the message, the form kept (HTML); also unknown_field, invalid_request, invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-dashboard-script": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript module */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-dashboard-app-guardrails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description Back to the AI apps page (done=guardrails, or error=<code>) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_field, invalid_request, invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -247,3 +247,7 @@ export function applyEvent(start: PlanState, event: BillingEvent, nowMs: number)
       return skip('ignored');
   }
 }
+
+/** A price in US dollars as people read one: always two decimals, thousands grouped (86.4 → "86.40", 2870.4 → "2,870.40"). */
+export const formatUsd = (amount: number): string =>
+  amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

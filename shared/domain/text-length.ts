@@ -142,7 +142,7 @@ export function utf8Length(text: string): number {
  *   (twitter-text knows every TLD; a bare domain on a rarer TLD is counted as its text here);
  * - the limit is 280 (X Premium's long posts are not offered by the API to every app, so they are not assumed).
  */
-const LIGHT_RANGES: Array<[number, number]> = [[0x0000, 0x10ff], [0x2000, 0x200d], [0x2010, 0x201f], [0x2032, 0x2037]];
+export const LIGHT_RANGES: Array<[number, number]> = [[0x0000, 0x10ff], [0x2000, 0x200d], [0x2010, 0x201f], [0x2032, 0x2037]];
 const TLDS = 'com|org|net|io|co|dev|app|ai|me|ly|gg|tv|xyz|info|biz|edu|gov|us|uk|de|fr|es|it|nl|jp|cn|ca|au|in|br|ru|ch|se|no|eu|to|so|sh|fm|be|at|pl|site|online|store|tech|blog|news';
 /** A link as X finds one: with a scheme, www., or a bare domain on a common TLD. */
 export const X_URL_RE = new RegExp(
@@ -150,8 +150,8 @@ export const X_URL_RE = new RegExp(
   'giu',
 );
 /** Punctuation that ends a sentence, not the URL (twitter-text leaves it out of the link). */
-const TRAILING = /[.,;:!?'")\]]+$/u;
-const EMOJI = /\p{Emoji_Presentation}|\u{FE0F}|\p{Regional_Indicator}/u;
+export const X_TRAILING = /[.,;:!?'")\]]+$/u;
+export const EMOJI = /\p{Emoji_Presentation}|\u{FE0F}|\p{Regional_Indicator}/u;
 
 function weighOf(codePoint: number): number {
   if (codePoint <= 0x10ff) return 1;
@@ -177,7 +177,7 @@ export function xWeightedLength(text: string): number {
   let n = 0;
   let last = 0;
   for (const m of normal.matchAll(X_URL_RE)) {
-    const url = m[0].replace(TRAILING, '');
+    const url = m[0].replace(X_TRAILING, '');
     const start = m.index ?? 0;
     n += weighText(normal.slice(last, start)) + X_URL_WEIGHT;
     last = start + url.length;
@@ -185,8 +185,8 @@ export function xWeightedLength(text: string): number {
   return n + weighText(normal.slice(last));
 }
 
-const MASTODON_URL_RE = /https?:\/\/[^\s<>"]+/g;
-const MASTODON_MENTION_RE = /(?<![=/\w])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)@[\w.-]+\w/gi;
+export const MASTODON_URL_RE = /https?:\/\/[^\s<>"]+/g;
+export const MASTODON_MENTION_RE = /(?<![=/\w])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)@[\w.-]+\w/gi;
 
 /** Mastodon's count: links 23, a remote mention as its local part, the rest in graphemes. */
 export function mastodonLength(text: string): number {

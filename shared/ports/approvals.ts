@@ -14,7 +14,7 @@ export interface ApprovalRecord {
   post_id: string;
   status: ApprovalStatus;
   /** Why it was held: an approval rule (account or brand) or the actor's always_require_approval guardrail. */
-  reason: 'always' | 'networks' | 'guardrail';
+  reason: 'always' | 'networks' | 'guardrail' | 'requested';
   /** The post as checked when it was sent: approved, it goes through the same publish path with these. */
   post: ValidPost;
   platforms: PlatformName[];

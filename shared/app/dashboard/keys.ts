@@ -5,6 +5,8 @@ import type { KeysForm } from '../../api/dashboard-schemas';
 import { PLANS } from '../../domain/plans';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys';
 import { setGuardrails } from '../guardrails/guardrails';
+import { guardrailsInputOf } from '../guardrails/form-input';
+import { BadRequestError } from '../../domain/errors';
 
 /** The API keys page: every key (prefixes only) with its guardrails, and the brands the guardrails can name. */
 export async function keysPage(deps: Pick<Deps, 'keys' | 'guardrails' | 'brands'>, account: Account) {
@@ -19,7 +21,8 @@ export async function keysPage(deps: Pick<Deps, 'keys' | 'guardrails' | 'brands'
 export async function keysAction(deps: Pick<Deps, 'apps' | 'brands' | 'clock' | 'counters' | 'guardrails' | 'keys' | 'settings'>, account: Account, form: z.infer<typeof KeysForm>) {
   switch (form.action) {
     case 'create': {
-      const key = await createApiKey(deps, account.id, { name: form.name || undefined, expires_in_days: form.expires_in_days });
+      if (form.scopes_offered && !form.scopes?.length) throw new BadRequestError('Tick at least one scope for the key', { code: 'scopes_required' });
+      const key = await createApiKey(deps, account.id, { name: form.name || undefined, expires_in_days: form.expires_in_days, ...(form.scopes?.length ? { scopes: form.scopes } : {}) });
       return { done: 'created', created: key };
     }
     case 'revoke': {
@@ -27,13 +30,9 @@ export async function keysAction(deps: Pick<Deps, 'apps' | 'brands' | 'clock' | 
       return { done: 'revoked' };
     }
     case 'guardrails': {
-      await setGuardrails(deps, account, { kind: 'key', id: form.key_id }, {
-        monthly_post_cap: form.monthly_post_cap ?? null,
-        allowed_platforms: form.limit_platforms ? form.allowed_platforms ?? [] : null,
-        allowed_brands: form.limit_brands ? form.allowed_brands ?? [] : null,
-        always_require_approval: form.always_require_approval === 'on',
-      });
+      await setGuardrails(deps, account, { kind: 'key', id: form.key_id }, guardrailsInputOf(form));
       return { done: 'guardrails' };
     }
   }
 }
+

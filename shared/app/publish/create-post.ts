@@ -99,7 +99,7 @@ async function checkPost(deps: PublishApprovedDeps, account: Account, valid: Val
   checkBrandAllowed(guard, brand.id);
   const refusedByGuard = valid.platforms.map((p) => platformRefusal(guard, p)).filter((r): r is NetworkResult => !!r);
   const allowed = valid.platforms.filter((p) => !refusedByGuard.some((r) => r.platform === p));
-  const holdReason = opts.approval ? undefined : holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
+  const holdReason = opts.approval ? undefined : opts.requestApproval && allowed.length ? 'requested' as const : holdReasonFrom(context.approvalRules, account, brand.id, allowed, guard);
   const checked = await checkNetworks(deps, { account, valid, connections, guard, postId });
   const sendable = await checkMedia(deps, checked.sendable, checked.results);
   return { brand, connections, guard, holdReason, results: checked.results, sendable };

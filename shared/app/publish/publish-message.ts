@@ -14,6 +14,8 @@ export interface PublishOptions {
   actor?: Actor;
   /** Publishing a post that was held and is now approved: its reserved post id (which holds the lock already). */
   approval?: { id: string; post_id: string };
+  /** The author asks for a review (the dashboard's "Send for approval"): held whatever the rules say. */
+  requestApproval?: boolean;
   /** The account's brands, connections, guardrails and rules when the caller read them already. */
   context?: PublishContext;
 }

@@ -3,6 +3,10 @@ import type { ApprovalRule } from '../../ports/approvals';
 import type { Brand } from '../../ports/store';
 import { PLATFORM_NAMES } from '../../domain/platforms';
 import { escapeHtml as e } from '../reply';
+import { networkName } from '../network-icons';
+
+/** A post's networks, each with its icon, comma-separated. */
+const names = (platforms: readonly string[]) => platforms.map((p) => networkName(p)).join(', ');
 import { csrfField, notice, plainPage, type Mark } from './layout';
 
 /** The Approvals page, the review-link page (owner or client approver) and its outcome pages. */
@@ -12,7 +16,7 @@ type View = ReturnType<typeof approvalView>;
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '');
 
 function postSummary(a: View): string {
-  return `<dl><dt>Brand</dt><dd>${e(a.brand)}</dd><dt>Networks</dt><dd>${e(a.platforms.join(', '))}</dd>` +
+  return `<dl><dt>Brand</dt><dd>${e(a.brand)}</dd><dt>Networks</dt><dd>${names(a.platforms)}</dd>` +
     `<dt>Requested by</dt><dd>${e(a.requested_by_name ?? a.requested_by ?? 'the account owner')} (${e(a.source)})</dd><dt>Waits until</dt><dd>${e(when(a.expires_at))}</dd></dl>` +
     `<blockquote class="card">${e(a.text_preview || '(media only)')}</blockquote>`;
 }
@@ -41,7 +45,7 @@ export function approvalsBody(opts: { pending: View[]; decided: View[]; rules: A
     : '<p>No post is waiting for approval.</p>';
   const decided = opts.decided.length
     ? `<table><caption class="hint">Recent decisions</caption><thead><tr><th scope="col">Post</th><th scope="col">Networks</th><th scope="col">Decision</th><th scope="col">By</th><th scope="col">Note</th></tr></thead><tbody>` +
-      opts.decided.map((a) => `<tr id="${e(a.approval_id)}"><td>${e(a.text_preview.slice(0, 80))}</td><td>${e(a.platforms.join(', '))}</td><td>${e(a.status)}${a.publish_error ? ` (not published: ${e(a.publish_error.error)}; <a href="/dashboard/posts/${e(a.post_id)}">the post</a>)` : ''}</td><td>${e(a.decided_by ?? '')}</td><td>${e(a.note ?? '')}</td></tr>`).join('') +
+      opts.decided.map((a) => `<tr id="${e(a.approval_id)}"><td>${e(a.text_preview.slice(0, 80))}</td><td>${names(a.platforms)}</td><td>${e(a.status)}${a.publish_error ? ` (not published: ${e(a.publish_error.error)}; <a href="/dashboard/posts/${e(a.post_id)}">the post</a>)` : ''}</td><td>${e(a.decided_by ?? '')}</td><td>${e(a.note ?? '')}</td></tr>`).join('') +
       '</tbody></table>'
     : '';
   const ruleOf = (scope: string) => opts.rules.find((r) => r.scope === scope);

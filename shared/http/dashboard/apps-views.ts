@@ -1,7 +1,10 @@
 import type { AiApp, OAuthClientRecord } from '../../ports/mcp-oauth';
 import type { AuthorizeQuery } from '../../api/mcp-oauth-schemas';
 import { escapeHtml as e } from '../reply';
+import type { Guardrails } from '../../ports/guardrails';
+import type { Brand } from '../../ports/store';
 import { csrfField, notice } from './layout';
+import { guardrailsForm } from './guardrails-form';
 
 /** What an AI app may and may not do once allowed (the consent page and the AI apps page say the same). */
 const MAY = [
@@ -40,14 +43,19 @@ export function authorizeErrorBody(message: string): string {
   return `<h1>This sign-in request cannot be used</h1>${notice('error', message)}<p>Go back to the app and start the sign-in again.</p>`;
 }
 
-/** The AI apps page: every app the owner allowed, with a revoke button for the live ones. */
-export function appsBody(o: { apps: AiApp[]; csrf: string; message?: string }): string {
-  const rows = o.apps.map((a) => `<tr><th scope="row">${e(a.client_name)}</th><td><code>${e(a.redirect_host)}</code></td><td>${e(a.created_at.slice(0, 10))}</td>` +
+/** The AI apps page: every app the owner allowed with a revoke button for the live ones, then each live app's guardrails. */
+export function appsBody(o: { apps: Array<AiApp & { guardrails?: Guardrails }>; brands: Brand[]; canGuard: boolean; csrf: string; message?: { kind: 'ok' | 'error'; text: string } }): string {
+  const rows = o.apps.map((a) => `<tr id="${e(a.id)}"><th scope="row">${e(a.client_name)}</th><td><code>${e(a.redirect_host)}</code></td><td>${e(a.created_at.slice(0, 10))}</td>` +
     `<td>${a.revoked_at ? `Revoked ${e(a.revoked_at.slice(0, 10))}` : 'Active'}</td><td>${a.revoked_at ? '' :
       `<form method="post" action="/dashboard/apps/${e(a.id)}/revoke" class="inline">${csrfField(o.csrf)}<button type="submit" class="danger" aria-label="Revoke ${e(a.client_name)}">Revoke</button></form>`}</td></tr>`).join('');
-  return `<h1>AI apps</h1>${o.message ? notice('ok', o.message) : ''}` +
+  const live = o.apps.filter((a) => !a.revoked_at);
+  const guards = !live.length ? '' : '<h2 id="guardrails">Guardrails</h2><p class="hint">Limits on what each app may post: a monthly cap, the networks and brands it may use, or approval for every post.</p>' +
+    (o.canGuard
+      ? live.map((a) => guardrailsForm({ name: a.client_name, action: `/dashboard/apps/${a.id}/guardrails`, idPrefix: a.id, guardrails: a.guardrails, brands: o.brands, csrf: o.csrf, fields: '' })).join('')
+      : '<p class="hint">Guardrails are part of every paid plan. <a href="/dashboard/plan?plan=starter">See plans</a>.</p>');
+  return `<h1>AI apps</h1>${o.message ? notice(o.message.kind, o.message.text) : ''}` +
     '<p>AI apps (MCP clients such as assistants and agents) you allowed to use your account through the MCP server. Revoking one ends its access at once.</p>' +
     `<h2>They may</h2>${list(MAY)}<h2>They may not</h2>${list(MAY_NOT)}` +
-    (o.apps.length ? `<table><caption class="hint">Your AI apps</caption><thead><tr><th scope="col">App</th><th scope="col">Returns to</th><th scope="col">Allowed on</th><th scope="col">Status</th><th scope="col"><span class="hint">Action</span></th></tr></thead><tbody>${rows}</tbody></table>` :
+    (o.apps.length ? `<table><caption class="hint">Your AI apps</caption><thead><tr><th scope="col">App</th><th scope="col">Returns to</th><th scope="col">Allowed on</th><th scope="col">Status</th><th scope="col"><span class="hint">Action</span></th></tr></thead><tbody>${rows}</tbody></table>${guards}` :
       '<p>No AI app has been allowed yet.</p>');
 }

@@ -1,5 +1,5 @@
 import type { billingOverview } from '../../app/billing/overview';
-import { PAID_PLANS, type PaidPlan } from '../../domain/billing';
+import { formatUsd, PAID_PLANS, type PaidPlan } from '../../domain/billing';
 import { PLANS } from '../../domain/plans';
 import { escapeHtml as e } from '../reply';
 import { csrfField, notice } from './layout';
@@ -37,7 +37,7 @@ function subscriptionText(o: Overview): string {
 function checkoutForm(o: Overview, csrf: string, hint: string | undefined): string {
   const choices = PAID_PLANS.filter((p) => p !== o.plan);
   const selected: PaidPlan | undefined = choices.find((p) => p === hint) ?? choices.find((p) => p === 'pro') ?? choices[0];
-  const options = choices.map((p) => `<option value="${p}"${p === selected ? ' selected' : ''}>${e(p)}: ${PLANS[p].price_usd_month} USD a month or ${PLANS[p].price_usd_year} USD a year</option>`).join('');
+  const options = choices.map((p) => `<option value="${p}"${p === selected ? ' selected' : ''}>${e(p)}: ${formatUsd(PLANS[p].price_usd_month)} USD a month or ${formatUsd(PLANS[p].price_usd_year)} USD a year</option>`).join('');
   return `<form method="post" action="/dashboard/plan/checkout">${csrfField(csrf)}` +
     `<label for="checkout-plan">Plan</label><select id="checkout-plan" name="plan">${options}</select>` +
     '<fieldset><legend>Billing interval</legend>' +

@@ -1,6 +1,7 @@
 import type { usage as usageOf } from '../../app/usage';
 import type { Plan } from '../../domain/plans';
 import { PLANS, PLAN_NAMES } from '../../domain/plans';
+import { formatUsd } from '../../domain/billing';
 import { escapeHtml as e } from '../reply';
 import type { EngagementSeries, OverviewCharts } from '../../app/dashboard/overview-charts';
 import { CHART_RANGES } from '../../app/dashboard/overview-charts';
@@ -89,7 +90,7 @@ const cell = (v: string | number | boolean | null) => (v === null ? 'all' : type
 export function planBody(opts: { current: Plan; hint?: string; usage: Usage; billing?: string }): string {
   const hint = PLAN_NAMES.find((p) => p === opts.hint);
   const rows: Array<[string, (p: Plan) => string | number | boolean | null]> = [
-    ['Price a month (USD)', (p) => p.price_usd_month], ['Price a year (USD)', (p) => p.price_usd_year], ['Brands', (p) => p.brands],
+    ['Price a month (USD)', (p) => formatUsd(p.price_usd_month)], ['Price a year (USD)', (p) => formatUsd(p.price_usd_year)], ['Brands', (p) => p.brands],
     ['Posts a month', (p) => (p.posts_unlimited ? `unlimited (fair use ${fmt(p.posts_per_month)})` : p.posts_per_month)],
     ['Networks per post', (p) => p.networks_per_post], ['Webhook endpoints', (p) => p.webhooks], ['AI drafts a day', (p) => p.ai_drafts_per_day],
     ['Scheduled at a time', (p) => p.scheduled_at_a_time], ['API requests a minute per key', (p) => p.api_requests_per_minute_per_key],

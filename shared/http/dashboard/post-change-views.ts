@@ -3,6 +3,7 @@ import type { ChangeResponse } from '../../app/post-changes/request-change';
 import { manageFlags } from '../../networks/manage-flags';
 import { isPlatformName } from '../../domain/platforms';
 import { escapeHtml as e } from '../reply';
+import { networkName } from '../network-icons';
 import { csrfField } from './layout';
 
 type PostView = Awaited<ReturnType<typeof getPost>>;
@@ -33,7 +34,7 @@ export function postChangeForms(p: PostView, csrf: string): string {
 
 /** What a delete or an edit from the dashboard did, network by network, with the way back to the post. */
 export function changeResultBody(postId: string, kind: 'delete' | 'edit', out: ChangeResponse): string {
-  const rows = out.results.map((r) => `<tr><th scope="row">${e(r.platform)}</th><td>${e(r.status)}</td>` +
+  const rows = out.results.map((r) => `<tr><th scope="row">${networkName(r.platform)}</th><td>${e(r.status)}</td>` +
     `<td>${r.ok ? '' : `${e(r.code ?? '')}${r.what ? `: ${e(r.what)}` : ''}${r.fix ? ` <span class="hint">${e(r.fix)}</span>` : ''}`}</td></tr>`).join('');
   return `<p><a href="/dashboard/posts/${e(postId)}">← Back to the post</a></p><h1>${kind === 'delete' ? 'Delete' : 'Edit'}: one result per network</h1>` +
     `<table><thead><tr><th scope="col">Network</th><th scope="col">Status</th><th scope="col">What happened</th></tr></thead><tbody>${rows}</tbody></table>`;

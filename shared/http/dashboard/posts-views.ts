@@ -4,6 +4,7 @@ import type { getPost } from '../../app/publish/queries';
 import type { Brand } from '../../ports/store';
 import { PLATFORM_NAMES } from '../../domain/platforms';
 import { escapeHtml as e } from '../reply';
+import { networkName } from '../network-icons';
 
 /** The Posts page (activity log with filters, pages, Export CSV) and one post's results and events. */
 
@@ -34,7 +35,7 @@ export function postsBody(opts: { q: ActivityQuery; brands: Brand[]; posts: Acti
     '<div><button type="submit">Filter</button></div></form>';
   const rows = opts.posts.map((p) => `<tr><td><a href="/dashboard/posts/${e(p.id)}">${e(p.created_at.slice(0, 16).replace('T', ' '))}</a></td>` +
     `<td>${e(p.brand)}</td><td>${e(p.source)}</td><td>${e(p.text.slice(0, 120))}</td>` +
-    `<td><ul>${p.networks.map((n) => `<li>${e(n.platform)}: <b>${e(n.status)}</b>${n.code ? ` (${e(n.code)})` : ''}</li>`).join('')}</ul></td></tr>`).join('');
+    `<td><ul>${p.networks.map((n) => `<li>${networkName(n.platform)}: <b>${e(n.status)}</b>${n.code ? ` (${e(n.code)})` : ''}</li>`).join('')}</ul></td></tr>`).join('');
   const table = opts.posts.length
     ? `<table id="posts"><caption class="hint">Newest first; times in UTC</caption><thead><tr><th scope="col">When</th><th scope="col">Brand</th><th scope="col">Source</th><th scope="col">Text</th><th scope="col">Networks</th></tr></thead><tbody>${rows}</tbody></table>`
     : '<p>No posts match these filters.</p>';
@@ -46,7 +47,7 @@ export function postsBody(opts: { q: ActivityQuery; brands: Brand[]; posts: Acti
 export function postDetailBody(p: Awaited<ReturnType<typeof getPost>>): string {
   const results = p.results.map((x) => {
     const r = x as { platform: string; status: string; ok: boolean; code?: string; error?: string; url?: string };
-    return `<tr><th scope="row">${e(r.platform)}</th><td>${e(String(r.status))}</td><td>${r.ok ? 'yes' : 'no'}</td>` +
+    return `<tr><th scope="row">${networkName(r.platform)}</th><td>${e(String(r.status))}</td><td>${r.ok ? 'yes' : 'no'}</td>` +
     `<td>${e(r.code ?? '')}${r.error ? `: ${e(r.error)}` : ''}</td><td>${r.url ? `<a href="${e(r.url)}">${e(r.url)}</a>` : ''}</td></tr>`;
   }).join('');
   const events = p.events.map((ev) => `<li><code>${e(ev.type)}</code> ${e(ev.created_at.slice(0, 19).replace('T', ' '))}${typeof ev.data.platform === 'string' ? ` · ${e(ev.data.platform)}` : ''}</li>`).join('');

@@ -4,6 +4,7 @@ import type { connectionsPage, webhooksPage } from '../../app/dashboard/settings
 import { PLATFORM_NAMES } from '../../domain/platforms';
 import { WEBHOOK_EVENTS, DEFAULT_WEBHOOK_EVENTS } from '../../domain/webhooks';
 import { escapeHtml as e } from '../reply';
+import { networkName } from '../network-icons';
 import { csrfField, notice } from './layout';
 
 /** The Brands, Connections, Webhooks and Branding pages. Every form posts to its page with an `action`. */
@@ -37,7 +38,7 @@ export function healthCell(c: ConnectionRow): string {
 }
 export function connectionsBody(data: Connections, csrf: string, flash: Flash, extra?: string): string {
   const brands = data.brands.map((b) => {
-    const rows = b.connections.map((c) => `<tr><td>${e(c.platform)}</td><td>${e(c.handle)}</td><td>${healthCell(c)}</td><td>` +
+    const rows = b.connections.map((c) => `<tr><td>${networkName(c.platform)}</td><td>${e(c.handle)}</td><td>${healthCell(c)}</td><td>` +
       actionForm('connections', csrf, hidden('action', 'check') + hidden('brand_id', b.id) + hidden('platform', c.platform), `Check ${e(c.platform)}`, 'secondary') + ' ' +
       actionForm('connections', csrf, hidden('action', 'link') + hidden('brand_id', b.id) + hidden('platform', c.platform), `Reconnect link for ${e(c.platform)}`, 'secondary') + ' ' +
       actionForm('connections', csrf, hidden('action', 'disconnect') + hidden('connection_id', c.id), `Disconnect ${e(c.platform)}`, 'danger') + '</td></tr>').join('');

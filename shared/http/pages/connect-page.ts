@@ -1,4 +1,7 @@
 import { escapeHtml as e, type Reply } from '../reply';
+import { DEFAULT_ACCENT, readableAccent } from '../colors';
+import { FAVICON } from '../favicon';
+import { networkName, networkSprite } from '../network-icons';
 import type { PlatformName } from '../../domain/platforms';
 import type { ConnectPageModel, NetworkRow } from '../../app/connect-page';
 
@@ -45,7 +48,7 @@ const FIELD_HINTS: Record<string, string> = {
 const SECRET_FIELDS = new Set(['bot_token', 'app_password', 'access_token', 'api_key', 'token', 'nsec']);
 const URL_FIELDS = new Set(['instance_url', 'webhook_url', 'site_url']);
 
-const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b;background:#fff}' +
+const STYLE_WITH_DEFAULT_ACCENT = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b;background:#fff}' +
   'h1{font-size:1.6rem}h2{font-size:1.15rem;margin:0}ul.nets{list-style:none;padding:0}li.net{border:1px solid #c8c8c8;border-radius:8px;padding:1rem;margin:0 0 .75rem}' +
   '.state{font-weight:600}.state.ok{color:#0a6b2c}.state.warn{color:#8a4b00}.state.off{color:#555}' +
   'label{display:block;font-weight:600;margin-top:.5rem}input{font:inherit;width:100%;box-sizing:border-box;padding:.45rem;border:1px solid #767676;border-radius:4px}' +
@@ -55,10 +58,16 @@ const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2r
   'summary{cursor:pointer;color:#0b57d0;margin-top:.5rem}@media (prefers-color-scheme:dark){body{background:#121212;color:#eee}li.net{border-color:#555}.hint{color:#bbb}' +
   '.state.ok{color:#6dd58c}.state.warn{color:#ffb870}.state.off{color:#bbb}input{background:#1e1e1e;color:#eee}.notice.ok{background:#0f2e19}.notice.error{background:#3b1411}}';
 
-/** The owner's white label on a hosted page: name and logo, and for Pro a small "powered by" line. */
+/** The style sheet in the owner's accent colour (buttons, links; made readable on white): the service's blue otherwise. */
+const hostedStyle = (accent: string | undefined) => STYLE_WITH_DEFAULT_ACCENT.split(DEFAULT_ACCENT).join(readableAccent(accent)) +
+  '.net{display:inline-flex;align-items:center;gap:.4rem}.net-icon{flex:none}header.mark{display:flex;align-items:center;gap:.5rem}';
+
+/** The owner's white label on a hosted page: name, logo and accent colour, and for Pro a small "powered by" line. */
 export interface HostedMark {
   name: string;
   logoUrl?: string;
+  /** #rrggbb: the page's buttons and links. */
+  accent?: string;
   poweredBy?: string;
 }
 
@@ -71,7 +80,7 @@ function markHeader(mark: HostedMark | undefined): string {
 /** A complete hosted page. */
 export function hostedPage(title: string, body: string, mark?: HostedMark): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<meta name="referrer" content="no-referrer"><title>${e(title)}</title><style>${STYLE}</style></head><body>${markHeader(mark)}<main>${body}</main></body></html>`;
+    `<meta name="referrer" content="no-referrer"><title>${e(title)}</title>${FAVICON}<style>${hostedStyle(mark?.accent)}</style></head><body>${markHeader(mark)}<main>${body}</main>${networkSprite(body)}</body></html>`;
 }
 
 export const hostedReply = (status: number, title: string, body: string): Reply => ({ status, html: hostedPage(title, body), headers: HOSTED_HEADERS });
@@ -137,7 +146,7 @@ function rowHtml(base: string, row: NetworkRow, notice?: Notice, single?: boolea
     action = credentialForm(base, row, !!single || notice?.platform === row.platform, formToken);
   }
   const own = notice?.platform === row.platform ? noticeHtml(notice) : '';
-  return `<li class="net" id="net-${row.platform}" data-status="${row.status}"><h2>${e(name)}</h2>` +
+  return `<li class="net" id="net-${row.platform}" data-status="${row.status}"><h2>${networkName(row.platform, name)}</h2>` +
     `<p class="state ${cls}">${e(state)}</p>${own}${action}</li>`;
 }
 
