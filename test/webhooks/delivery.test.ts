@@ -355,7 +355,7 @@ describe('a worker crash loses no delivery', () => {
     await createWebhook(t.deps, acc, { url: rx.url() });
     await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
-    await expect(deliverWebhook(t.deps, { delivery_id: m.body.delivery_id, attempt: 3 })).rejects.toBeInstanceOf(RetryLater);
+    await expect(deliverWebhook(t.deps, { v: 1, delivery_id: m.body.delivery_id, attempt: 3 })).rejects.toBeInstanceOf(RetryLater);
     expect(rx.received).toHaveLength(0);
   });
 

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps';
+import { FORMAT_VERSION } from '../../ports/format-version';
 import type { Account } from '../../ports/store';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { PlatformName } from '../../domain/platforms';
@@ -147,7 +148,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   try {
     await deps.queue.sendAll(deps.settings.publishQueueUrl, sendable.map((s) => ({
       id: s.platform,
-      body: { post_id: postId, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}), connection: connectionOf(s.platform) } satisfies PublishMessage,
+      body: { v: FORMAT_VERSION, post_id: postId, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}), connection: connectionOf(s.platform) } satisfies PublishMessage,
     })));
   } catch (err) {
     log.error('publish messages could not be queued; those networks fail', { post_id: postId, platforms: sendable.map((s) => s.platform), ...errorFields(err) });

@@ -1,4 +1,5 @@
 import type { Deps, NetworkDeps } from '../deps';
+import { FORMAT_VERSION } from '../../ports/format-version';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
 import type { Failure, NetworkAdapter, NetworkContext, PublishOutcome, ReadBackOutcome } from '../../ports/networks';
@@ -160,7 +161,7 @@ async function continueProcessing(deps: Pick<Deps, 'cipher' | 'clock' | 'posts' 
 }
 
 async function queueResume(deps: Pick<Deps, 'queue' | 'settings'>, post: PostRecord, net: NetworkRecord, afterSeconds: number) {
-  const body: PublishMessage = { post_id: post.id, platform: net.platform, deferral: net.deferrals, resume: true, step: net.resumes ?? 0 };
+  const body: PublishMessage = { v: FORMAT_VERSION, post_id: post.id, platform: net.platform, deferral: net.deferrals, resume: true, step: net.resumes ?? 0 };
   await deps.queue.sendAll(deps.settings.publishQueueUrl, [{
     id: `${net.platform}-r${net.resumes ?? 0}`, body,
     delaySeconds: Math.min(Math.max(0, afterSeconds), MAX_QUEUE_DELAY_SECONDS),
@@ -238,7 +239,7 @@ async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'sche
   await recordDeferral(deps, { schedule_id: scheduleId, account_id: post.account_id, brand_id: post.brand_id, post_id: post.id, platform: net.platform, run_at: runAt });
   await deps.scheduler.scheduleOnce({
     name: `d-${post.id}-${net.platform}-${deferral}`, runAt,
-    input: { kind: 'deferred', post_id: post.id, platform: net.platform, deferral, schedule_id: scheduleId },
+    input: { v: FORMAT_VERSION, kind: 'deferred', post_id: post.id, platform: net.platform, deferral, schedule_id: scheduleId },
   });
   await deps.posts.settle(post.id, net.platform, 'scheduled', {
     platform: net.platform, ok: true, status: 'scheduled', code: 'rate_limited_deferred', deferred: true,

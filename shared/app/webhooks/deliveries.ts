@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { formatVersion, FORMAT_VERSION } from '../../ports/format-version';
 import type { Deps } from '../deps';
 import type { ServiceEvent } from '../../ports/publishing';
 import type { WebhookDelivery, WebhookEndpoint } from '../../ports/webhooks';
@@ -41,6 +42,7 @@ export const USER_AGENT = 'SocialPublishingAPI-Webhooks/0.1';
 
 /** The webhook queue's message: try `attempt` of one delivery. */
 export const WebhookMessage = z.object({
+  v: formatVersion,
   delivery_id: z.string().refine(isUuid, 'not a delivery id'),
   attempt: z.number().int().min(1).max(1000),
 });
@@ -48,6 +50,7 @@ export type WebhookMessage = z.infer<typeof WebhookMessage>;
 
 /** The dispatcher input of a try bridged through the scheduler (waits longer than SQS's 900 s). */
 export const WebhookDispatchInput = z.object({
+  v: formatVersion,
   kind: z.literal('webhook'),
   delivery_id: z.string().refine(isUuid, 'not a delivery id'),
   attempt: z.number().int().min(1).max(1000),
@@ -99,7 +102,7 @@ export async function prepareDeliveries(deps: FanoutDeps, event: ServiceEvent, e
 export async function queueFirstTries(deps: FanoutDeps, deliveries: WebhookDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   try {
-    await deps.queue.sendAll(deps.settings.webhookQueueUrl, deliveries.map((d, i) => ({ id: `d${i}`, body: { delivery_id: d.delivery_id, attempt: 1 } satisfies WebhookMessage })));
+    await deps.queue.sendAll(deps.settings.webhookQueueUrl, deliveries.map((d, i) => ({ id: `d${i}`, body: { v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt: 1 } satisfies WebhookMessage })));
     await Promise.all(deliveries.map((d) => deps.webhooks.markQueued(d.delivery_id, 1)));
   } catch (err) {
     log.error('webhook enqueue failed; the sweep will re-queue', { deliveries: deliveries.map((d) => d.delivery_id), ...errorFields(err) });
@@ -110,20 +113,20 @@ export async function queueFirstTries(deps: FanoutDeps, deliveries: WebhookDeliv
 export async function queueTry(deps: Pick<Deps, 'webhooks' | 'queue' | 'scheduler' | 'clock' | 'settings'>, deliveryId: string, attempt: number, dueMs: number): Promise<void> {
   const waitSeconds = Math.max(0, Math.ceil((dueMs - deps.clock.now()) / 1000));
   if (waitSeconds <= SQS_MAX_DELAY_SECONDS) {
-    const body: WebhookMessage = { delivery_id: deliveryId, attempt };
+    const body: WebhookMessage = { v: FORMAT_VERSION, delivery_id: deliveryId, attempt };
     await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 't', body, ...(waitSeconds > 0 ? { delaySeconds: waitSeconds } : {}) }]);
   } else {
     await deps.scheduler.scheduleOnce({
       name: `wh-${deliveryId}-${attempt}`, runAt: new Date(dueMs),
-      input: { kind: 'webhook', delivery_id: deliveryId, attempt } satisfies z.infer<typeof WebhookDispatchInput>,
+      input: { v: FORMAT_VERSION, kind: 'webhook', delivery_id: deliveryId, attempt } satisfies z.infer<typeof WebhookDispatchInput>,
     });
   }
   await deps.webhooks.markQueued(deliveryId, attempt);
 }
 
 /** The scheduler fired a bridged wait: the try goes on the webhook queue now. */
-export async function dispatchWebhookTry(deps: Pick<Deps, 'queue' | 'settings'>, input: z.infer<typeof WebhookDispatchInput>): Promise<void> {
-  const body: WebhookMessage = { delivery_id: input.delivery_id, attempt: input.attempt };
+export async function dispatchWebhookTry(deps: Pick<Deps, 'queue' | 'settings'>, input: z.input<typeof WebhookDispatchInput>): Promise<void> {
+  const body: WebhookMessage = { v: FORMAT_VERSION, delivery_id: input.delivery_id, attempt: input.attempt };
   await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 't', body }]);
 }
 
@@ -226,7 +229,7 @@ export async function redeliver(deps: Pick<Deps, 'webhooks' | 'queue' | 'schedul
   if (d.state !== 'pending' && !(await deps.webhooks.reopen(d.delivery_id, d.state, attempt, now, new Date(now).toISOString()))) {
     throw new AppError(409, 'conflict', 'The delivery changed while re-sending; try again');
   }
-  await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 'r', body: { delivery_id: d.delivery_id, attempt } satisfies WebhookMessage }]);
+  await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 'r', body: { v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt } satisfies WebhookMessage }]);
   await deps.webhooks.markQueued(d.delivery_id, attempt);
   return { delivery_id: d.delivery_id, event_id: d.event_id, attempt, status: 'queued' as const };
 }
@@ -254,7 +257,7 @@ export async function sweepDeliveries(deps: Pick<Deps, 'webhooks' | 'queue' | 's
       continue;
     }
     if (d.next_attempt_at === undefined || !(await deps.webhooks.rescue(d.delivery_id, d.next_attempt_at, now))) continue;
-    await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 's', body: { delivery_id: d.delivery_id, attempt: d.attempts + 1 } satisfies WebhookMessage }]);
+    await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 's', body: { v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt: d.attempts + 1 } satisfies WebhookMessage }]);
     await deps.webhooks.markQueued(d.delivery_id, d.attempts + 1);
     requeued++;
   }
