@@ -344,7 +344,7 @@ describe('a worker crash loses no delivery', () => {
     expect(await deliverWebhook(t.deps, m.body)).toBe('duplicate');
     expect(rx.received).toHaveLength(1);
     const next = newMessages();
-    expect(next).toEqual([{ body: { delivery_id: m.body.delivery_id, attempt: 2 }, delaySeconds: 60 }]);
+    expect(next).toEqual([{ body: { v: 1, delivery_id: m.body.delivery_id, attempt: 2 }, delaySeconds: 60 }]);
     // queued once: a further duplicate of try 1 queues nothing more
     expect(await deliverWebhook(t.deps, m.body)).toBe('duplicate');
     expect(newMessages()).toHaveLength(0);
@@ -441,7 +441,7 @@ describe('re-send', () => {
     const res = await redeliver(t.deps, acc.id, wh.webhook.id, m.body.delivery_id);
     expect(res).toMatchObject({ delivery_id: m.body.delivery_id, attempt: 2, status: 'queued' });
     const [again] = newMessages();
-    expect(again).toEqual({ body: { delivery_id: m.body.delivery_id, attempt: 2 }, delaySeconds: undefined });
+    expect(again).toEqual({ body: { v: 1, delivery_id: m.body.delivery_id, attempt: 2 }, delaySeconds: undefined });
     rx.reply = () => ({ status: 500 });
     await deliverWebhook(t.deps, again.body);
     expect(rx.received.map((r) => r.headers['service-delivery'])).toEqual([m.body.delivery_id, m.body.delivery_id]);
