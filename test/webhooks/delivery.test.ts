@@ -387,7 +387,7 @@ describe('a worker crash loses no delivery', () => {
     expect(await deliverWebhook(t.deps, m.body)).toBe('sent');
     expect(rx.received).toHaveLength(1);
     // the sweep runs through the dispatcher as a recurring timer
-    expect(DispatchInput.parse({ kind: 'webhook-sweep' })).toEqual({ kind: 'webhook-sweep' });
+    expect(DispatchInput.parse({ kind: 'webhook-sweep' })).toEqual({ v: 1, kind: 'webhook-sweep' });
   });
 
   it('the sweep gives up on a delivery it had to re-queue too often', async () => {

@@ -7,6 +7,7 @@ import { newId } from '../../domain/ids';
 import { contentFor } from './content';
 import { countOutcome, outcomeEvent, reconciledEvent, type ReconcileDecision } from './events';
 import { giveBack } from './reservations';
+import { giveBackBudget, takeBudget } from './network-budget';
 import { freshCredentials, signInLost, type FreshCredentialsDeps, type SignInLostDeps } from '../oauth/credentials';
 import { networkContext } from '../network-context';
 import { failed, fromFailure, published } from './results';
@@ -64,7 +65,19 @@ export async function sendToNetwork(deps: SendToNetworkDeps, msg: PublishMessage
   } else {
     const waitLimit = msg.respond_by ?? now + OWN_WAIT_BUDGET_MS;
     const content = contentFor(post.payload, net.platform, post.id);
+    // the network's own quota of this account, spent before sending (decisions.md "Publishing budgets")
+    const budget = await takeBudget(deps, net.platform, connection.id, content);
+    if (!budget.ok) {
+      if (net.deferrals < MAX_DEFERRALS) {
+        await defer(deps, post, net, budget.retry_after, 'network_budget_deferred');
+        return;
+      }
+      await finish(deps, post, net, connection, failed(net.platform, 'network_budget_exhausted', budget.error, { retry_after: budget.retry_after }), undefined);
+      return;
+    }
     outcome = await withSignIn(deps, post, connection, (credentials) => sendWithRetries(deps, net.platform, adapter.publish.bind(adapter), content, credentials, waitLimit));
+    // refused before the network accepted anything: the quota is not spent (a timeout may have been accepted)
+    if (!outcome.ok && outcome.kind !== 'timeout') await giveBackBudget(deps, budget);
     if (!outcome.ok && outcome.kind === 'rate_limited' && net.deferrals < MAX_DEFERRALS) {
       await defer(deps, post, net, outcome.retry_after);
       return;
@@ -229,8 +242,11 @@ async function sendWithRetries(deps: NetworkDeps, platform: string, publish: Pub
   }
 }
 
-/** Queues the network for right after the network's wait (spec §3: rate_limited_deferred). */
-async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'scheduler' | 'schedules'>, post: PostRecord, net: NetworkRecord, retryAfter: number) {
+/**
+ * Queues the network for right after the network's wait (spec §3: rate_limited_deferred), or for when its
+ * publishing budget has room again (network_budget_deferred).
+ */
+async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'scheduler' | 'schedules'>, post: PostRecord, net: NetworkRecord, retryAfter: number, code: 'rate_limited_deferred' | 'network_budget_deferred' = 'rate_limited_deferred') {
   const now = deps.clock.now();
   const deferral = net.deferrals + 1;
   const runAt = new Date(now + Math.max(1, retryAfter) * 1000);
@@ -242,7 +258,7 @@ async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'sche
     input: { v: FORMAT_VERSION, kind: 'deferred', post_id: post.id, platform: net.platform, deferral, schedule_id: scheduleId },
   });
   await deps.posts.settle(post.id, net.platform, 'scheduled', {
-    platform: net.platform, ok: true, status: 'scheduled', code: 'rate_limited_deferred', deferred: true,
+    platform: net.platform, ok: true, status: 'scheduled', code, deferred: true,
     schedule_id: scheduleId, run_at: runAt.toISOString(), retry_after: Math.ceil(retryAfter),
   }, { deferrals: deferral }, undefined, net.claimed_at);
   deps.resultSignal.ring(post.id);
