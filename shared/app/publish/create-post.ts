@@ -147,7 +147,7 @@ export async function publishPost(deps: PublishPostDeps, account: Account, valid
   const respondBy = started + deps.settings.publishWaitMs;
   try {
     await deps.queue.sendAll(deps.settings.publishQueueUrl, sendable.map((s) => ({
-      id: s.platform,
+      id: s.platform, group: post.account_id,
       body: { v: FORMAT_VERSION, post_id: postId, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}), connection: connectionOf(s.platform) } satisfies PublishMessage,
     })));
   } catch (err) {

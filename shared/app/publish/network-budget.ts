@@ -28,7 +28,7 @@ export async function takeBudget(deps: BudgetDeps, platform: PlatformName, conne
   const spent: BudgetTaken['spent'] = [];
   for (const w of budget.windows) {
     const earlier = earlierBuckets(w, now);
-    const counts = await Promise.all(earlier.map((b) => deps.counters.get(keyOf(platform, owner, w, b))));
+    const counts = await deps.counters.getMany(earlier.map((b) => keyOf(platform, owner, w, b)));
     const used = counts.reduce((a, b) => a + b, 0);
     const current = bucketOf(w, now);
     const key = keyOf(platform, owner, w, current);

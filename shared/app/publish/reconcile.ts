@@ -102,7 +102,7 @@ async function reconcilePost(deps: ReconcileDeps, marker: { post_id: string; due
  */
 function overdue(deps: ReconcileDeps, net: NetworkRecord, createdAt: number, now: number, after: number, all: boolean): { redrive?: QueueMessage; next: number } {
   const base: PublishMessage = { v: FORMAT_VERSION, post_id: net.post_id, platform: net.platform, deferral: net.deferrals };
-  const copy = (body: PublishMessage, delaySeconds = 0): QueueMessage => ({ id: net.platform, body, ...(delaySeconds > 0 ? { delaySeconds } : {}) });
+  const copy = (body: PublishMessage, delaySeconds = 0): QueueMessage => ({ id: net.platform, group: net.account_id, body, ...(delaySeconds > 0 ? { delaySeconds } : {}) });
   switch (net.state) {
     case 'queued':
       return { ...(all || now - createdAt >= after ? { redrive: copy({ ...base, deferral: 0 }) } : {}), next: Math.max(createdAt + after, now + after) };

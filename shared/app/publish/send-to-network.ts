@@ -176,6 +176,7 @@ async function continueProcessing(deps: Pick<Deps, 'cipher' | 'clock' | 'posts' 
 async function queueResume(deps: Pick<Deps, 'queue' | 'settings'>, post: PostRecord, net: NetworkRecord, afterSeconds: number) {
   const body: PublishMessage = { v: FORMAT_VERSION, post_id: post.id, platform: net.platform, deferral: net.deferrals, resume: true, step: net.resumes ?? 0 };
   await deps.queue.sendAll(deps.settings.publishQueueUrl, [{
+    group: post.account_id,
     id: `${net.platform}-r${net.resumes ?? 0}`, body,
     delaySeconds: Math.min(Math.max(0, afterSeconds), MAX_QUEUE_DELAY_SECONDS),
   }]);

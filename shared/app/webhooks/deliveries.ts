@@ -102,7 +102,7 @@ export async function prepareDeliveries(deps: FanoutDeps, event: ServiceEvent, e
 export async function queueFirstTries(deps: FanoutDeps, deliveries: WebhookDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   try {
-    await deps.queue.sendAll(deps.settings.webhookQueueUrl, deliveries.map((d, i) => ({ id: `d${i}`, body: { v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt: 1 } satisfies WebhookMessage })));
+    await deps.queue.sendAll(deps.settings.webhookQueueUrl, deliveries.map((d, i) => ({ id: `d${i}`, group: d.account_id, body: { v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt: 1 } satisfies WebhookMessage })));
     await Promise.all(deliveries.map((d) => deps.webhooks.markQueued(d.delivery_id, 1)));
   } catch (err) {
     log.error('webhook enqueue failed; the sweep will re-queue', { deliveries: deliveries.map((d) => d.delivery_id), ...errorFields(err) });
