@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { FORMAT_VERSION } from '../shared/ports/format-version';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,7 +87,7 @@ async function throughput(): Promise<Array<[string, string]>> {
         for (let i = 0; i < n; i++) {
           const now = Date.now();
           const [d] = await prepareDeliveries(deps, { id: newId('evt', now), type: 'post.published', created_at: new Date(now).toISOString(), account_id: account, data: { platform: 'discord', post_id: newId('pst', now), status: 'published', n: i } }, [endpoint]);
-          messages.push({ delivery_id: d.delivery_id, attempt: 1 });
+          messages.push({ v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt: 1 });
         }
         const started = performance.now();
         await pool(messages, concurrency, (m) => deliverWebhook(deps, m));

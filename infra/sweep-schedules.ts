@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { FORMAT_VERSION } from '../shared/ports/format-version';
 import { SCHEDULE_SWEEP, type ScheduleSweepInput } from '../shared/app/schedule/sweep';
 import { SWEEP_SCHEDULE, type WebhookSweepInput } from '../shared/app/webhooks/sweep-schedule';
 import { PUBLISH_SWEEP, type PublishSweepInput } from '../shared/app/publish/reconcile';
@@ -19,10 +20,10 @@ export interface SweepSchedule {
  * they are EventBridge Scheduler schedules of the API stack; the local runtime arms them as timers at start.
  */
 export const SWEEP_SCHEDULES: readonly SweepSchedule[] = [
-  { ...SWEEP_SCHEDULE, input: { kind: 'webhook-sweep' } },
-  { ...SCHEDULE_SWEEP, input: { kind: 'schedule-sweep' } },
-  { ...PUBLISH_SWEEP, input: { kind: 'publish-sweep' } },
-  { ...RENEWAL_SWEEP, input: { kind: 'connection-sweep' } },
+  { ...SWEEP_SCHEDULE, input: { v: FORMAT_VERSION, kind: 'webhook-sweep' } },
+  { ...SCHEDULE_SWEEP, input: { v: FORMAT_VERSION, kind: 'schedule-sweep' } },
+  { ...PUBLISH_SWEEP, input: { v: FORMAT_VERSION, kind: 'publish-sweep' } },
+  { ...RENEWAL_SWEEP, input: { v: FORMAT_VERSION, kind: 'connection-sweep' } },
 ];
 
 /**

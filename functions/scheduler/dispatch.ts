@@ -4,6 +4,7 @@ import { dispatcher } from '../workers';
 import { coldStart } from '../../shared/metrics';
 import { DispatchInput, dispatch } from '../../shared/app/timers/route-timer';
 import { log, withLogContext } from '../../shared/log';
+import { isNewerFormat, NewerFormatError } from '../../shared/ports/format-version';
 
 /** What this function declares it uses (functions/workers.ts), as its Lambda bundle wires it. */
 const dispatcherDeps = depsFor(dispatcher);
@@ -11,6 +12,11 @@ const dispatcherDeps = depsFor(dispatcher);
 /** EventBridge Scheduler's target (and the local timer poller's): validates the input, then dispatches. */
 export const handler = async (event: unknown, context?: Context): Promise<void> => {
   coldStart(context?.functionName);
+  // a newer release's timer: fail the invocation (Lambda retries it, then its on-failure destination), never drop it
+  if (isNewerFormat(event)) {
+    log.warn('scheduler input left for a newer release', { v: event.v });
+    throw new NewerFormatError(event.v);
+  }
   const input = DispatchInput.safeParse(event);
   if (!input.success) {
     log.error('scheduler input refused', { issues: input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });

@@ -9,6 +9,7 @@ import S3rver from 's3rver';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TABLE_DEFINITION } from '../../shared/adapters/dynamodb/table-definition';
+import { makeFauxqsFair, noteGroups } from './fair-queue';
 
 /**
  * The embedded AWS stand-ins of local mode (toolchain.md): dynalite (DynamoDB, on disk under dataDir), s3rver (S3,
@@ -135,7 +136,10 @@ export interface SqsService extends Service {
 export async function startSqs(port = 0): Promise<SqsService> {
   // fauxqs is ESM-only: load it with a dynamic import (kept as import() by tsx; compiled by jest's transform).
   const { buildApp } = await import('fauxqs');
+  // SQS fair queues: a standard queue serves message groups (accounts) in turn (infra/local/fair-queue.ts)
+  await makeFauxqsFair();
   const app = buildApp({ logger: false });
+  app.addHook('preHandler', async (request: { body: unknown }) => { noteGroups(request.body); });
   await app.listen({ port, host: '127.0.0.1' });
   const { port: bound } = app.server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${bound}`;

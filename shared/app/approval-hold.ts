@@ -9,6 +9,7 @@ import { sha256Hex } from '../domain/api-key';
 import { PLANS } from '../domain/plans';
 import { recordEvent } from './webhooks/record-event';
 import { brandRef } from '../domain/event-refs';
+import { FORMAT_VERSION } from '../ports/format-version';
 
 /*
  * Holding a post for approval (spec §5.7): the publish path asks holdReasonFrom (with the account's rules) and calls
@@ -80,7 +81,7 @@ export async function holdForApproval(deps: HoldForApprovalDeps, input: {
     created_at: new Date(now).toISOString(), expires_at: Math.floor(now / 1000) + APPROVAL_TTL_SECONDS,
   };
   await deps.approvals.create(approval);
-  await deps.scheduler.scheduleOnce({ name: expiryTimerName(approval.id), runAt: new Date(approval.expires_at * 1000), input: { kind: 'approval-expiry', approval_id: approval.id } });
+  await deps.scheduler.scheduleOnce({ name: expiryTimerName(approval.id), runAt: new Date(approval.expires_at * 1000), input: { v: FORMAT_VERSION, kind: 'approval-expiry', approval_id: approval.id } });
   const link = await issueReviewLink(deps, approval, 'owner', approval.expires_at);
   const view = approvalView(approval);
   await deps.mailer.send({

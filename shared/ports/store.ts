@@ -120,4 +120,6 @@ export interface CounterStore {
   /** Gives back `amount` (never below zero), e.g. a post reservation whose network failed. */
   release(key: string, amount: number, spreadBy?: string): Promise<void>;
   get(key: string): Promise<number>;
+  /** The counts of several counters in one read (e.g. the parts of a rolling window), in the order asked. */
+  getMany(keys: string[]): Promise<number[]>;
 }

@@ -20,7 +20,7 @@ describe('the local runtime\'s DynamoDB engine and SDK clients', () => {
       const overTcp = documentClient({ region: 'us-east-1', endpoint: first.endpoint });
       try {
         await overSocket.send(new PutCommand({ TableName: 'engine-test', Item: { pk: 'A', sk: 'B', via: 'socket' } }));
-        expect((await overTcp.send(new GetCommand({ TableName: 'engine-test', Key: { pk: 'A', sk: 'B' } }))).Item).toEqual({ pk: 'A', sk: 'B', via: 'socket' });
+        expect((await overTcp.send(new GetCommand({ TableName: 'engine-test', Key: { pk: 'A', sk: 'B' } }))).Item).toEqual({ pk: 'A', sk: 'B', via: 'socket', v: 1 });
         expect(fs.existsSync(first.socketPath)).toBe(true);
       } finally {
         overSocket.destroy();

@@ -59,7 +59,7 @@ describe('dispatcher handler (scheduler input)', () => {
     w.queue.worker = undefined;
     try {
       await dispatcher(sample('scheduler/deferred.json'));
-      expect(w.queue.sent.slice(before).map((s) => s.message.body)).toEqual([{ post_id: 'pst_01M8064SQJKQ31WMRSDYREHSP7', platform: 'telegram', deferral: 1 }]);
+      expect(w.queue.sent.slice(before).map((s) => s.message.body)).toEqual([{ v: 1, post_id: 'pst_01M8064SQJKQ31WMRSDYREHSP7', platform: 'telegram', deferral: 1 }]);
       await dispatcher({ kind: 'deferred', post_id: 'x', platform: 'telegram', deferral: 1 });
       await dispatcher({ kind: 'unknown' });
       expect(w.queue.sent.length).toBe(before + 1);

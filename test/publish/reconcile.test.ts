@@ -71,7 +71,7 @@ describe('the reconciliation sweep of published posts', () => {
     // through the dispatcher, as the every-minute timer runs it
     await dispatch(w.deps, DispatchInput.parse({ kind: 'publish-sweep' }));
     const copies = publishMessages().slice(before);
-    expect(copies).toEqual([{ post_id, platform: 'telegram', deferral: 0 }]);
+    expect(copies).toEqual([{ v: 1, post_id, platform: 'telegram', deferral: 0 }]);
     // the copy and a late original both arrive: the claim sends once
     await Promise.all([sendToNetwork(w.deps, copies[0]), sendToNetwork(w.deps, copies[0])]);
     expect(w.telegramSends()).toBe(1);

@@ -39,7 +39,7 @@ describe('POST /api/schedule: everything checkable is checked now', () => {
     const res = await schedule(acc, { platform: 'discord', text: 'later', run_at: runAt });
     expect(res).toMatchObject({ schedule_id: expect.stringMatching(/^sch_/), run_at: new Date(Math.ceil(Date.parse(runAt) / 1000) * 1000).toISOString(), status: 'scheduled', platforms: ['discord'] });
     const timer = timerOf(res.schedule_id)!;
-    expect(timer).toEqual({ name: `s-${res.schedule_id}`, runAt: new Date(res.run_at), input: { kind: 'scheduled', schedule_id: res.schedule_id } });
+    expect(timer).toEqual({ name: `s-${res.schedule_id}`, runAt: new Date(res.run_at), input: { v: 1, kind: 'scheduled', schedule_id: res.schedule_id } });
     expect((await usage(w.deps, acc, 'key_test')).scheduled_at_a_time).toMatchObject({ limit: 10, used: 1, remaining: 9 });
     expect(discordSends()).toBe(0);
   });

@@ -73,7 +73,7 @@ describe('async media: processing → resume → published', () => {
     expect(net.resume_enc).toMatch(/^test:/);
     expect(JSON.parse(await w.deps.cipher.decrypt(net.resume_enc!))).toEqual({ upload_id: id, step: '1' });
     expect(net.resume_at! - w.clock.now()).toBeGreaterThan(25_000);
-    expect(queue.resumes()).toEqual([{ body: { post_id: res.post_id, platform: 'linkedin', deferral: 0, resume: true, step: 1 }, delaySeconds: 30 }]);
+    expect(queue.resumes()).toEqual([{ body: { v: 1, post_id: res.post_id, platform: 'linkedin', deferral: 0, resume: true, step: 1 }, delaySeconds: 30 }]);
     expect(typesFor(res.post_id)).toEqual([]);
     expect(await postStatus(w.deps, acc.id, 'linkedin', res.post_id)).toMatchObject({ status: 'processing' });
 

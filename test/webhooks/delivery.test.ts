@@ -345,7 +345,7 @@ describe('a worker crash loses no delivery', () => {
     expect(await deliverWebhook(t.deps, m.body)).toBe('duplicate');
     expect(rx.received).toHaveLength(1);
     const next = newMessages();
-    expect(next).toEqual([{ body: { delivery_id: m.body.delivery_id, attempt: 2 }, delaySeconds: 60 }]);
+    expect(next).toEqual([{ body: { v: 1, delivery_id: m.body.delivery_id, attempt: 2 }, delaySeconds: 60 }]);
     // queued once: a further duplicate of try 1 queues nothing more
     expect(await deliverWebhook(t.deps, m.body)).toBe('duplicate');
     expect(newMessages()).toHaveLength(0);
@@ -356,7 +356,7 @@ describe('a worker crash loses no delivery', () => {
     await createWebhook(t.deps, acc, { url: rx.url() });
     await recordEvent(t.deps, postEvent(acc));
     const [m] = newMessages();
-    await expect(deliverWebhook(t.deps, { delivery_id: m.body.delivery_id, attempt: 3 })).rejects.toBeInstanceOf(RetryLater);
+    await expect(deliverWebhook(t.deps, { v: 1, delivery_id: m.body.delivery_id, attempt: 3 })).rejects.toBeInstanceOf(RetryLater);
     expect(rx.received).toHaveLength(0);
   });
 
@@ -388,7 +388,7 @@ describe('a worker crash loses no delivery', () => {
     expect(await deliverWebhook(t.deps, m.body)).toBe('sent');
     expect(rx.received).toHaveLength(1);
     // the sweep runs through the dispatcher as a recurring timer
-    expect(DispatchInput.parse({ kind: 'webhook-sweep' })).toEqual({ kind: 'webhook-sweep' });
+    expect(DispatchInput.parse({ kind: 'webhook-sweep' })).toEqual({ v: 1, kind: 'webhook-sweep' });
   });
 
   it('the sweep gives up on a delivery it had to re-queue too often', async () => {
@@ -442,7 +442,7 @@ describe('re-send', () => {
     const res = await redeliver(t.deps, acc.id, wh.webhook.id, m.body.delivery_id);
     expect(res).toMatchObject({ delivery_id: m.body.delivery_id, attempt: 2, status: 'queued' });
     const [again] = newMessages();
-    expect(again).toEqual({ body: { delivery_id: m.body.delivery_id, attempt: 2 }, delaySeconds: undefined });
+    expect(again).toEqual({ body: { v: 1, delivery_id: m.body.delivery_id, attempt: 2 }, delaySeconds: undefined });
     rx.reply = () => ({ status: 500 });
     await deliverWebhook(t.deps, again.body);
     expect(rx.received.map((r) => r.headers['service-delivery'])).toEqual([m.body.delivery_id, m.body.delivery_id]);

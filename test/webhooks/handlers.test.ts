@@ -124,7 +124,7 @@ describe('webhook worker and dispatcher handlers', () => {
 
     t.queue.sent.length = 0;
     await dispatcher({ kind: 'webhook', delivery_id, attempt: 2 });
-    expect(webhookMessages()).toEqual([JSON.stringify({ delivery_id, attempt: 2 })]);
+    expect(webhookMessages()).toEqual([JSON.stringify({ v: 1, delivery_id, attempt: 2 })]);
     await dispatcher({ kind: 'webhook', delivery_id: 'nope', attempt: 2 }); // refused by zod, logged
     expect(webhookMessages()).toHaveLength(1);
   });

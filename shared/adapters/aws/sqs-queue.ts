@@ -72,6 +72,8 @@ function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
     MessageBody: JSON.stringify(message.body),
     ...(correlation ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlation } } } : {}),
     ...(message.delaySeconds !== undefined ? { DelaySeconds: message.delaySeconds } : {}),
+    // a standard queue with MessageGroupId is an SQS fair queue: groups (accounts) are served fairly, unordered
+    ...(message.group !== undefined ? { MessageGroupId: message.group } : {}),
   };
 }
 

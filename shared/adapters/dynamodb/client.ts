@@ -5,6 +5,7 @@ import { traceClient } from '../../tracing';
 import { dropNoOpLogging } from '../aws/sdk-logging';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { FORMAT_VERSION } from '../../ports/format-version';
 
 /**
  * The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally, and
@@ -17,7 +18,36 @@ export function documentClient(opts: { region: string; endpoint?: string; socket
     ...(opts.endpoint && opts.socketPath ? { requestHandler: { httpAgent: new SocketAgent(opts.socketPath) } } : {}),
   }));
   dropNoOpLogging(client);
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  doc.middlewareStack.add((next) => async (args) => next({ ...args, input: stampFormat(args.input) }), { step: 'initialize', name: 'stampFormatVersion' });
+  return doc;
+}
+
+/**
+ * Every item written whole (Put, in a transaction or a batch too) carries the format version `v`
+ * (shared/ports/format-version.ts), unless its writer set one; readers take an item without `v` as the previous
+ * format, which reads as today's, and `strip` (keys.ts) leaves `v` out of what the domain sees. Counter and lock
+ * items made by an update hold numbers only and carry none.
+ */
+export function stampFormat(input: object): object {
+  const stamp = (item: Record<string, unknown> | undefined) => (item && item.v === undefined ? { ...item, v: FORMAT_VERSION } : item);
+  const i = input as {
+    Item?: Record<string, unknown>;
+    TransactItems?: { Put?: { Item?: Record<string, unknown> } }[];
+    RequestItems?: Record<string, { PutRequest?: { Item?: Record<string, unknown> } }[]>;
+  };
+  if (i.Item && typeof i.Item === 'object') return { ...i, Item: stamp(i.Item) };
+  if (Array.isArray(i.TransactItems)) {
+    return { ...i, TransactItems: i.TransactItems.map((t) => (t.Put ? { ...t, Put: { ...t.Put, Item: stamp(t.Put.Item) } } : t)) };
+  }
+  if (i.RequestItems && typeof i.RequestItems === 'object' && Object.values(i.RequestItems).some((rs) => Array.isArray(rs))) {
+    return {
+      ...i,
+      RequestItems: Object.fromEntries(Object.entries(i.RequestItems).map(([table, rs]) =>
+        [table, Array.isArray(rs) ? rs.map((r) => (r.PutRequest ? { ...r, PutRequest: { ...r.PutRequest, Item: stamp(r.PutRequest.Item) } } : r)) : rs])),
+    };
+  }
+  return input;
 }
 
 export function isConditionFailure(err: unknown): err is ConditionalCheckFailedException {

@@ -15,6 +15,7 @@ import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView
 import { recordEvent } from '../webhooks/record-event';
 import { recordNotPublished } from './not-published';
 import { releaseLock } from '../idempotency';
+import { FORMAT_VERSION } from '../../ports/format-version';
 
 export { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, approvalView, expiryTimerName };
 
@@ -103,7 +104,7 @@ export async function expireApproval(deps: DecideApprovalDeps, id: string) {
   const a = await deps.approvals.get(id);
   if (!a || a.status !== 'pending') return;
   if (a.expires_at * 1000 > deps.clock.now()) {
-    await deps.scheduler.scheduleOnce({ name: expiryTimerName(a.id), runAt: new Date(a.expires_at * 1000), input: { kind: 'approval-expiry', approval_id: a.id } });
+    await deps.scheduler.scheduleOnce({ name: expiryTimerName(a.id), runAt: new Date(a.expires_at * 1000), input: { v: FORMAT_VERSION, kind: 'approval-expiry', approval_id: a.id } });
     return;
   }
   await decide(deps, a, 'expired', 'expiry').catch((err) => { if (!(err instanceof AppError)) throw err; });

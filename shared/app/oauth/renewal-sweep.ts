@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { formatVersion } from '../../ports/format-version';
 import type { Connection } from '../../ports/publishing';
 import type { TokenSet } from '../../ports/oauth';
 import type { Failure } from '../../ports/networks';
@@ -25,7 +26,7 @@ import { noticeMs, RENEW_AHEAD_MS, ROLL_AHEAD_MS, sweepPlan } from './health';
  */
 
 export const RENEWAL_SWEEP = { name: 'connection-renewal-sweep', cron: '*/15 * * * *', timezone: 'UTC' } as const;
-export const RenewalSweepInput = z.object({ kind: z.literal('connection-sweep') });
+export const RenewalSweepInput = z.object({ v: formatVersion, kind: z.literal('connection-sweep') });
 /** Connections looked at per sweep; the rest wait for the next sweep, earliest first. */
 export const RENEWAL_SWEEP_LIMIT = 200;
 const CONCURRENCY = 4;

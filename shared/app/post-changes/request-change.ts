@@ -1,4 +1,5 @@
 import type { Deps } from '../deps';
+import { FORMAT_VERSION } from '../../ports/format-version';
 import type { PlatformName } from '../../domain/platforms';
 import type { PostPayload } from '../../domain/post';
 import type { NetworkRecord, PostRecord, PublishContext } from '../../ports/publishing';
@@ -148,7 +149,7 @@ async function requestChange(
   let final: ChangeNetwork[] = rows;
   try {
     await deps.queue.sendAll(deps.settings.publishQueueUrl, queued.map((platform) => ({
-      id: platform, body: { change: kind, post_id: post.id, change_id: change.id, platform } satisfies PostChangeMessage,
+      id: platform, body: { v: FORMAT_VERSION, change: kind, post_id: post.id, change_id: change.id, platform } satisfies PostChangeMessage,
     })));
     final = await waitForChange(deps, change, deps.clock.now() + deps.settings.publishWaitMs);
   } catch (err) {

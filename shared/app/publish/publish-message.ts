@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Actor } from '../auth';
 import type { PublishContext } from '../../ports/publishing';
 import { isPlatformName, type PlatformName } from '../../domain/platforms';
+import { formatVersion } from '../../ports/format-version';
 
 /** How a post is published (source, waiting, actor, approval), and the message each network's worker receives. */
 
@@ -35,6 +36,8 @@ const ConnectionSnapshot = z.object({
 
 /** One network of one post, on the publish queue (the API's fan-out, the dispatcher's deferrals, resume steps). */
 export const PublishMessage = z.object({
+  /** Format version (shared/ports/format-version.ts); a message without it is the previous format. */
+  v: formatVersion,
   post_id: z.string().regex(/^pst_[0-9A-Z]{26}$/),
   platform,
   /** Deferral number this message carries (0 for the first send). */

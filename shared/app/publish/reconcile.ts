@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { formatVersion, FORMAT_VERSION } from '../../ports/format-version';
 import type { Deps } from '../deps';
 import type { NetworkRecord, ServiceEvent } from '../../ports/publishing';
 import type { QueueMessage } from '../../ports/queue';
@@ -23,7 +24,7 @@ import { putMetric } from '../../metrics';
  */
 
 /** The dispatcher input of the sweep's recurring timer. */
-export const PublishSweepInput = z.object({ kind: z.literal('publish-sweep') });
+export const PublishSweepInput = z.object({ v: formatVersion, kind: z.literal('publish-sweep') });
 
 /** The recurring timer that runs the sweep: every minute, through the dispatcher (infra/sweep-schedules.ts). */
 export const PUBLISH_SWEEP = { name: 'publish-sweep', cron: '* * * * *', timezone: 'UTC' } as const;
@@ -100,8 +101,8 @@ async function reconcilePost(deps: ReconcileDeps, marker: { post_id: string; due
  * current step from processing; a stale claim is taken over by whichever message finds it.
  */
 function overdue(deps: ReconcileDeps, net: NetworkRecord, createdAt: number, now: number, after: number, all: boolean): { redrive?: QueueMessage; next: number } {
-  const base: PublishMessage = { post_id: net.post_id, platform: net.platform, deferral: net.deferrals };
-  const copy = (body: PublishMessage, delaySeconds = 0): QueueMessage => ({ id: net.platform, body, ...(delaySeconds > 0 ? { delaySeconds } : {}) });
+  const base: PublishMessage = { v: FORMAT_VERSION, post_id: net.post_id, platform: net.platform, deferral: net.deferrals };
+  const copy = (body: PublishMessage, delaySeconds = 0): QueueMessage => ({ id: net.platform, group: net.account_id, body, ...(delaySeconds > 0 ? { delaySeconds } : {}) });
   switch (net.state) {
     case 'queued':
       return { ...(all || now - createdAt >= after ? { redrive: copy({ ...base, deferral: 0 }) } : {}), next: Math.max(createdAt + after, now + after) };

@@ -1,4 +1,5 @@
 import type { Deps, NetworkDeps } from '../deps';
+import { FORMAT_VERSION } from '../../ports/format-version';
 import type { Connection, NetworkRecord, PostRecord } from '../../ports/publishing';
 import type { NetworkResult } from '../../domain/post';
 import type { Failure, NetworkAdapter, NetworkContext, PublishOutcome, ReadBackOutcome } from '../../ports/networks';
@@ -6,6 +7,7 @@ import { newId } from '../../domain/ids';
 import { contentFor } from './content';
 import { countOutcome, outcomeEvent, reconciledEvent, type ReconcileDecision } from './events';
 import { giveBack } from './reservations';
+import { giveBackBudget, takeBudget } from './network-budget';
 import { freshCredentials, signInLost, type FreshCredentialsDeps, type SignInLostDeps } from '../oauth/credentials';
 import { networkContext } from '../network-context';
 import { failed, fromFailure, published } from '../network-results';
@@ -63,7 +65,19 @@ export async function sendToNetwork(deps: SendToNetworkDeps, msg: PublishMessage
   } else {
     const waitLimit = msg.respond_by ?? now + OWN_WAIT_BUDGET_MS;
     const content = contentFor(post.payload, net.platform, post.id);
+    // the network's own quota of this account, spent before sending (decisions.md "Publishing budgets")
+    const budget = await takeBudget(deps, net.platform, connection.id, content);
+    if (!budget.ok) {
+      if (net.deferrals < MAX_DEFERRALS) {
+        await defer(deps, post, net, budget.retry_after, 'network_budget_deferred');
+        return;
+      }
+      await finish(deps, post, net, connection, failed(net.platform, 'network_budget_exhausted', budget.error, { retry_after: budget.retry_after }), undefined);
+      return;
+    }
     outcome = await withSignIn(deps, post, connection, (credentials) => sendWithRetries(deps, net.platform, adapter.publish.bind(adapter), content, credentials, waitLimit));
+    // refused before the network accepted anything: the quota is not spent (a timeout may have been accepted)
+    if (!outcome.ok && outcome.kind !== 'timeout') await giveBackBudget(deps, budget);
     if (!outcome.ok && outcome.kind === 'rate_limited' && net.deferrals < MAX_DEFERRALS) {
       await defer(deps, post, net, outcome.retry_after);
       return;
@@ -160,8 +174,9 @@ async function continueProcessing(deps: Pick<Deps, 'cipher' | 'clock' | 'posts' 
 }
 
 async function queueResume(deps: Pick<Deps, 'queue' | 'settings'>, post: PostRecord, net: NetworkRecord, afterSeconds: number) {
-  const body: PublishMessage = { post_id: post.id, platform: net.platform, deferral: net.deferrals, resume: true, step: net.resumes ?? 0 };
+  const body: PublishMessage = { v: FORMAT_VERSION, post_id: post.id, platform: net.platform, deferral: net.deferrals, resume: true, step: net.resumes ?? 0 };
   await deps.queue.sendAll(deps.settings.publishQueueUrl, [{
+    group: post.account_id,
     id: `${net.platform}-r${net.resumes ?? 0}`, body,
     delaySeconds: Math.min(Math.max(0, afterSeconds), MAX_QUEUE_DELAY_SECONDS),
   }]);
@@ -228,8 +243,11 @@ async function sendWithRetries(deps: NetworkDeps, platform: string, publish: Pub
   }
 }
 
-/** Queues the network for right after the network's wait (spec §3: rate_limited_deferred). */
-async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'scheduler' | 'schedules'>, post: PostRecord, net: NetworkRecord, retryAfter: number) {
+/**
+ * Queues the network for right after the network's wait (spec §3: rate_limited_deferred), or for when its
+ * publishing budget has room again (network_budget_deferred).
+ */
+async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'scheduler' | 'schedules'>, post: PostRecord, net: NetworkRecord, retryAfter: number, code: 'rate_limited_deferred' | 'network_budget_deferred' = 'rate_limited_deferred') {
   const now = deps.clock.now();
   const deferral = net.deferrals + 1;
   const runAt = new Date(now + Math.max(1, retryAfter) * 1000);
@@ -238,10 +256,10 @@ async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'sche
   await recordDeferral(deps, { schedule_id: scheduleId, account_id: post.account_id, brand_id: post.brand_id, post_id: post.id, platform: net.platform, run_at: runAt });
   await deps.scheduler.scheduleOnce({
     name: `d-${post.id}-${net.platform}-${deferral}`, runAt,
-    input: { kind: 'deferred', post_id: post.id, platform: net.platform, deferral, schedule_id: scheduleId },
+    input: { v: FORMAT_VERSION, kind: 'deferred', post_id: post.id, platform: net.platform, deferral, schedule_id: scheduleId },
   });
   await deps.posts.settle(post.id, net.platform, 'scheduled', {
-    platform: net.platform, ok: true, status: 'scheduled', code: 'rate_limited_deferred', deferred: true,
+    platform: net.platform, ok: true, status: 'scheduled', code, deferred: true,
     schedule_id: scheduleId, run_at: runAt.toISOString(), retry_after: Math.ceil(retryAfter),
   }, { deferrals: deferral }, undefined, net.claimed_at);
   deps.resultSignal.ring(post.id);

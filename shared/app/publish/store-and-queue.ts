@@ -11,6 +11,7 @@ import { fanOutStored, reconcileAfterMs } from './durability';
 import { failed } from '../network-results';
 import { giveBack } from './reservations';
 import { errorFields, log } from '../../log';
+import { FORMAT_VERSION } from '../../ports/format-version';
 
 /** The post as one item: who sent it, from where, its lock and caps, and the request as validated. */
 export function postRecordOf(account: Account, brand: Brand, postId: string, valid: ValidPost, opts: PublishOptions, taken: { lock?: string; capKeys: string[] }, startedMs: number): PostRecord {
@@ -56,8 +57,8 @@ export async function queueSends(
 ): Promise<NetworkRecord[]> {
   try {
     await deps.queue.sendAll(deps.settings.publishQueueUrl, sendable.map((s) => ({
-      id: s.platform,
-      body: { post_id: post.id, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}), connection: connectionOf(s.platform) } satisfies PublishMessage,
+      id: s.platform, group: post.account_id,
+      body: { v: FORMAT_VERSION, post_id: post.id, platform: s.platform, deferral: 0, ...(opts.wait ? { respond_by: respondBy } : {}), connection: connectionOf(s.platform) } satisfies PublishMessage,
     })));
     return networks;
   } catch (err) {

@@ -8,6 +8,7 @@ import { AppError, BadRequestError } from '../../domain/errors';
 import { PLANS } from '../../domain/plans';
 import { usageKeys } from '../../domain/usage';
 import { upgradeUrl } from '../brands';
+import { FORMAT_VERSION } from '../../ports/format-version';
 
 /** A firing this close before run_at counts as due (clocks of the scheduler and the dispatcher differ a little). */
 export const DUE_TOLERANCE_MS = 1_000;
@@ -29,7 +30,7 @@ export const timerName = {
 
 /** The one-time alarm of a scheduled post: the dispatcher gets only the id and reads the rest from the table. */
 export function onceTimer(s: Pick<ScheduleRecord, 'id' | 'run_at'>): ScheduledInvocation {
-  return { name: timerName.once(s.id), runAt: new Date(s.run_at), input: { kind: 'scheduled', schedule_id: s.id } };
+  return { name: timerName.once(s.id), runAt: new Date(s.run_at), input: { v: FORMAT_VERSION, kind: 'scheduled', schedule_id: s.id } };
 }
 
 /** decisions.md: ISO 8601 with a UTC offset (`Z` or ±hh:mm), or the literal `next_slot`. */

@@ -11,6 +11,7 @@ import { checkNow, type CheckDeps } from './check';
 import { iso, releaseScheduled, reserveScheduled, timerName } from './common';
 import type { RecurringRequest } from './request';
 import { bestEffort } from '../../log';
+import { FORMAT_VERSION } from '../../ports/format-version';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -84,7 +85,7 @@ export async function createRecurring(deps: CheckDeps & Pick<Deps, 'counters' | 
     await deps.recurring.create(record);
     await deps.scheduler.scheduleCron({
       name: timerName.recurring(record.id), cron: expression, timezone, startsAt: starts && starts.getTime() > now ? starts : undefined, endsAt: ends,
-      input: { kind: 'recurring', recurring_id: record.id, occurrence: SCHEDULED_TIME },
+      input: { v: FORMAT_VERSION, kind: 'recurring', recurring_id: record.id, occurrence: SCHEDULED_TIME },
     });
   } catch (err) {
     await bestEffort('recurring cancel after a failed alarm', deps.recurring.end(record.id, 'canceled', iso(now)), { recurring_id: record.id });

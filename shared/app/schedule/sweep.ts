@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { formatVersion } from '../../ports/format-version';
 import { errorFields, log } from '../../log';
 import { fireScheduled, type FireDeps } from './fire';
 import { iso } from './common';
@@ -22,7 +23,7 @@ export const SWEEP_LIMIT = 200;
 const SWEEP_CONCURRENCY = 8;
 
 /** The dispatcher input of the sweep's recurring timer. */
-export const ScheduleSweepInput = z.object({ kind: z.literal('schedule-sweep') });
+export const ScheduleSweepInput = z.object({ v: formatVersion, kind: z.literal('schedule-sweep') });
 
 /**
  * The recurring timer that runs the sweep: every minute, through the dispatcher. It is part of the deployment

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { formatVersion, FORMAT_VERSION } from '../../ports/format-version';
 import type { Deps } from '../deps';
 import { isPlatformName } from '../../domain/platforms';
 import type { PublishMessage } from '../publish/publish-message';
@@ -16,6 +17,7 @@ import { RenewalSweepInput, sweepConnections, type RenewalSweepDeps } from '../o
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
 export const DispatchInput = z.discriminatedUnion('kind', [
   z.object({
+    v: formatVersion,
     kind: z.literal('deferred'),
     post_id: z.string().regex(/^pst_[0-9A-Z]{26}$/),
     platform: z.string().refine(isPlatformName, 'unknown network'),
@@ -26,9 +28,9 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   WebhookDispatchInput,
   WebhookSweepInput,
   // a scheduled post's one-time alarm (shared/app/schedule/fire.ts): the item is read from the table by id
-  z.object({ kind: z.literal('scheduled'), schedule_id: z.string().regex(/^sch_[0-9A-Z]{26}$/) }),
+  z.object({ v: formatVersion, kind: z.literal('scheduled'), schedule_id: z.string().regex(/^sch_[0-9A-Z]{26}$/) }),
   // one occurrence of a recurring schedule; occurrence is EventBridge Scheduler's <aws.scheduler.scheduled-time>
-  z.object({ kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
+  z.object({ v: formatVersion, kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
   // the every-minute reconciliation of scheduled posts whose alarm never fired (shared/app/schedule/sweep.ts)
   ScheduleSweepInput,
   // the every-15-minutes renewal of sign-ins before they lapse (shared/app/oauth/renewal-sweep.ts)
@@ -36,12 +38,12 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   // the every-minute reconciliation of posts whose networks' work is overdue (shared/app/publish/reconcile.ts)
   PublishSweepInput,
   // a held post's 7-day expiry (shared/app/approvals/approvals.ts)
-  z.object({ kind: z.literal('approval-expiry'), approval_id: z.string().regex(/^apr_[0-9A-Z]{26}$/) }),
+  z.object({ v: formatVersion, kind: z.literal('approval-expiry'), approval_id: z.string().regex(/^apr_[0-9A-Z]{26}$/) }),
 ]);
 export type DispatchInput = z.infer<typeof DispatchInput>;
 
 /** Fires a due timer: a deferred network goes back on the publish queue, where the worker claims it once. */
-export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSweepDeps & Pick<Deps, 'webhooks'>, input: DispatchInput): Promise<void> {
+export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSweepDeps & Pick<Deps, 'webhooks'>, input: z.input<typeof DispatchInput>): Promise<void> {
   putMetric('SchedulesFired', 1, { kind: input.kind });
   if (input.kind === 'recurring' && !Number.isNaN(Date.parse(input.occurrence))) {
     putMetric('ScheduleLateness', Math.max(0, deps.clock.now() - Date.parse(input.occurrence)), { kind: 'recurring' });
@@ -55,6 +57,6 @@ export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSwee
   if (input.kind === 'publish-sweep') { await sweepPublishing(deps); return; }
   if (input.kind === 'approval-expiry') return expireApproval(deps, input.approval_id);
   if (input.schedule_id) await markDeferralFired(deps, input.schedule_id);
-  const body: PublishMessage = { post_id: input.post_id, platform: input.platform as PublishMessage['platform'], deferral: input.deferral };
+  const body: PublishMessage = { v: FORMAT_VERSION, post_id: input.post_id, platform: input.platform as PublishMessage['platform'], deferral: input.deferral };
   await deps.queue.sendAll(deps.settings.publishQueueUrl, [{ id: `${input.post_id}-${input.platform}`, body }]);
 }

@@ -4,6 +4,7 @@ import type { ServiceEvent } from '../../ports/publishing';
 import type { WebhookDelivery, WebhookEndpoint } from '../../ports/webhooks';
 import { deliveryIdOf, isUuid, MAX_ATTEMPTS, SQS_MAX_DELAY_SECONDS, type WebhookEventName } from '../../domain/webhooks';
 import { errorFields, log } from '../../log';
+import { formatVersion, FORMAT_VERSION } from '../../ports/format-version';
 
 /**
  * Webhook delivery (service.md §6, decisions.md "Webhooks"): fan-out of recorded events into deliveries, the
@@ -20,6 +21,7 @@ import { errorFields, log } from '../../log';
 
 /** The webhook queue's message: try `attempt` of one delivery. */
 export const WebhookMessage = z.object({
+  v: formatVersion,
   delivery_id: z.string().refine(isUuid, 'not a delivery id'),
   attempt: z.number().int().min(1).max(1000),
 });
@@ -27,6 +29,7 @@ export type WebhookMessage = z.infer<typeof WebhookMessage>;
 
 /** The dispatcher input of a try bridged through the scheduler (waits longer than SQS's 900 s). */
 export const WebhookDispatchInput = z.object({
+  v: formatVersion,
   kind: z.literal('webhook'),
   delivery_id: z.string().refine(isUuid, 'not a delivery id'),
   attempt: z.number().int().min(1).max(1000),
@@ -69,7 +72,7 @@ export async function prepareDeliveries(deps: FanoutDeps, event: ServiceEvent, e
 export async function queueFirstTries(deps: FanoutDeps, deliveries: WebhookDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   try {
-    await deps.queue.sendAll(deps.settings.webhookQueueUrl, deliveries.map((d, i) => ({ id: `d${i}`, body: { delivery_id: d.delivery_id, attempt: 1 } satisfies WebhookMessage })));
+    await deps.queue.sendAll(deps.settings.webhookQueueUrl, deliveries.map((d, i) => ({ id: `d${i}`, group: d.account_id, body: { v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt: 1 } satisfies WebhookMessage })));
     await Promise.all(deliveries.map((d) => deps.webhooks.markQueued(d.delivery_id, 1)));
   } catch (err) {
     log.error('webhook enqueue failed; the sweep will re-queue', { deliveries: deliveries.map((d) => d.delivery_id), ...errorFields(err) });
@@ -80,19 +83,19 @@ export async function queueFirstTries(deps: FanoutDeps, deliveries: WebhookDeliv
 export async function queueTry(deps: Pick<Deps, 'webhooks' | 'queue' | 'scheduler' | 'clock' | 'settings'>, deliveryId: string, attempt: number, dueMs: number): Promise<void> {
   const waitSeconds = Math.max(0, Math.ceil((dueMs - deps.clock.now()) / 1000));
   if (waitSeconds <= SQS_MAX_DELAY_SECONDS) {
-    const body: WebhookMessage = { delivery_id: deliveryId, attempt };
+    const body: WebhookMessage = { v: FORMAT_VERSION, delivery_id: deliveryId, attempt };
     await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 't', body, ...(waitSeconds > 0 ? { delaySeconds: waitSeconds } : {}) }]);
   } else {
     await deps.scheduler.scheduleOnce({
       name: `wh-${deliveryId}-${attempt}`, runAt: new Date(dueMs),
-      input: { kind: 'webhook', delivery_id: deliveryId, attempt } satisfies z.infer<typeof WebhookDispatchInput>,
+      input: { v: FORMAT_VERSION, kind: 'webhook', delivery_id: deliveryId, attempt } satisfies z.infer<typeof WebhookDispatchInput>,
     });
   }
   await deps.webhooks.markQueued(deliveryId, attempt);
 }
 
 /** The scheduler fired a bridged wait: the try goes on the webhook queue now. */
-export async function dispatchWebhookTry(deps: Pick<Deps, 'queue' | 'settings'>, input: z.infer<typeof WebhookDispatchInput>): Promise<void> {
-  const body: WebhookMessage = { delivery_id: input.delivery_id, attempt: input.attempt };
+export async function dispatchWebhookTry(deps: Pick<Deps, 'queue' | 'settings'>, input: z.input<typeof WebhookDispatchInput>): Promise<void> {
+  const body: WebhookMessage = { v: FORMAT_VERSION, delivery_id: input.delivery_id, attempt: input.attempt };
   await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 't', body }]);
 }

@@ -5,6 +5,7 @@ import { log } from '../../log';
 import { getWebhook } from './endpoints';
 import type { WebhookMessage } from './delivery-queue';
 import { staleBefore } from './delivery-try';
+import { FORMAT_VERSION } from '../../ports/format-version';
 
 /** The sweep (every minute) re-queues pending deliveries this long past due: a lost message costs 1–2 minutes. */
 export const SWEEP_GRACE_MS = 60_000;
@@ -28,7 +29,7 @@ export async function redeliver(deps: Pick<Deps, 'webhooks' | 'queue' | 'clock' 
   if (d.state !== 'pending' && !(await deps.webhooks.reopen(d.delivery_id, d.state, attempt, now, new Date(now).toISOString()))) {
     throw new ConflictError('The delivery changed while re-sending; try again');
   }
-  await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 'r', body: { delivery_id: d.delivery_id, attempt } satisfies WebhookMessage }]);
+  await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 'r', body: { v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt } satisfies WebhookMessage }]);
   await deps.webhooks.markQueued(d.delivery_id, attempt);
   return { delivery_id: d.delivery_id, event_id: d.event_id, attempt, status: 'queued' as const };
 }
@@ -51,7 +52,7 @@ export async function sweepDeliveries(deps: Pick<Deps, 'webhooks' | 'queue' | 's
       continue;
     }
     if (d.next_attempt_at === undefined || !(await deps.webhooks.rescue(d.delivery_id, d.next_attempt_at, now))) continue;
-    await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 's', body: { delivery_id: d.delivery_id, attempt: d.attempts + 1 } satisfies WebhookMessage }]);
+    await deps.queue.sendAll(deps.settings.webhookQueueUrl, [{ id: 's', body: { v: FORMAT_VERSION, delivery_id: d.delivery_id, attempt: d.attempts + 1 } satisfies WebhookMessage }]);
     await deps.webhooks.markQueued(d.delivery_id, d.attempts + 1);
     requeued++;
   }

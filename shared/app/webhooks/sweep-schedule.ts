@@ -1,7 +1,8 @@
 import * as z from 'zod';
+import { formatVersion } from '../../ports/format-version';
 
 /** The dispatcher input of the recurring delivery sweep. */
-export const WebhookSweepInput = z.object({ kind: z.literal('webhook-sweep') });
+export const WebhookSweepInput = z.object({ v: formatVersion, kind: z.literal('webhook-sweep') });
 
 /**
  * The recurring timer that runs the sweep: every minute, through the dispatcher. It is part of the deployment
