@@ -48,8 +48,14 @@ const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () 
   ? unwired('The OAuth client registrations in SSM', "the 'oauthConfig' grant") : require('./adapters/aws/ssm-oauth-clients');
 const ssmClientModule: Module<typeof import('./adapters/aws/ssm-client')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
   ? unwired('SSM Parameter Store', "the 'oauthConfig' or 'billingConfig' grant") : require('./adapters/aws/ssm-client');
-const registryModule: Module<typeof import('./networks/registry')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
-  ? unwired('The network adapters', '`networks: true`') : require('./networks/registry');
+// the send code (every adapter) only where the declaration says `publishes`; elsewhere `networks` wires each
+// network's credential check and sign-in side alone (shared/networks/verifiers.ts, oauth-providers.ts)
+const registryModule: Module<typeof import('./networks/registry')> = () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off'
+  ? unwired('The network send code', '`networks: true` and `publishes: true`') : require('./networks/registry');
+const verifiersModule: Module<typeof import('./networks/verifiers')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
+  ? unwired('The network credential checks', '`networks: true`') : require('./networks/verifiers');
+const oauthProvidersModule: Module<typeof import('./networks/oauth-providers')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
+  ? unwired('The OAuth sign-in providers', '`networks: true`') : require('./networks/oauth-providers');
 const tracedModule: Module<typeof import('./networks/traced')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
   ? unwired('The network adapters', '`networks: true`') : require('./networks/traced');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
@@ -186,14 +192,15 @@ export function buildDeps(cfg: Config): Deps {
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS, clock: liveClock }),
     schedules: () => new (db().DynamoScheduleStore)(table()),
     networks: () => {
-      const registry = tracedModule().tracedRegistry(registryModule().buildRegistry(cfg));
+      const adapters = process.env.SPA_WIRE_PUBLISH === 'off' ? verifiersModule().buildVerifyOnlyRegistry(cfg) : registryModule().buildRegistry(cfg);
+      const registry = tracedModule().tracedRegistry(adapters);
       // sandbox mode (local only): posts to simulated networks link to the sandbox inbox
       if (!local || !cfg.SANDBOX_ORIGIN) return registry;
       const simulated = new Set(cfg.SANDBOX_NETWORKS.split(',').map((n) => n.trim()).filter(isPlatformName));
       return sandboxLinksModule().withSandboxLinks(registry, cfg.SANDBOX_ORIGIN, simulated);
     },
     // The sign-in side is network code (wired with `networks`); the client registrations are configuration.
-    oauth: () => lazily<Deps['oauth']>({ providers: () => registryModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
+    oauth: () => lazily<Deps['oauth']>({ providers: () => oauthProvidersModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
     media: () => ownMediaModule().withOwnMedia(gatewayModule().mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,
