@@ -6,7 +6,17 @@ import type { Reply } from './reply';
 import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
 import type { SessionPrincipal } from '../app/dashboard/sign-in';
-import { auth, browserCors, errorHandler, JSON_HEADERS, loopbackOnly, parseRequest, rateLimit, rateLimitHeaders, requestLog, requestState, stateOf } from './middlewares';
+import { JSON_HEADERS } from './reply';
+import { requestState, stateOf } from './middlewares/request-state';
+import { requestLog } from './middlewares/request-log';
+import { browserCors } from './middlewares/browser-cors';
+import { rateLimitHeaders } from './middlewares/rate-limit-headers';
+import { errorHandler } from './middlewares/error-handler';
+import { loopbackOnly } from './middlewares/loopback-only';
+import { edgeOnly } from './middlewares/edge-only';
+import { auth } from './middlewares/auth';
+import { rateLimit } from './middlewares/rate-limit';
+import { parseRequest } from './middlewares/parse-request';
 import { depsFor } from '../container';
 import { config } from '../config';
 import { withLogContext } from '../log';
@@ -72,6 +82,7 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
     .use(browserCors(route))
     .use(rateLimitHeaders())
     .use(errorHandler(route))
+    .use(edgeOnly())
     .use(loopbackOnly(route))
     .use(auth(route))
     .use(rateLimit(route))
