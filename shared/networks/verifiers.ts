@@ -2,28 +2,28 @@ import type { Config } from '../config';
 import type { NetworkAdapter, NetworkVerifier, Registry } from '../ports/networks';
 import type { PlatformName } from '../domain/platforms';
 import { oauthHosts } from './oauth-providers';
-import { createTelegramVerifier } from './telegram/verify';
-import { createBlueskyVerifier } from './bluesky/verify';
-import { createMastodonVerifier } from './mastodon/verify';
-import { createDiscordVerifier } from './discord/verify';
-import { createWordpressVerifier } from './wordpress/verify';
-import { createDevtoVerifier } from './devto/verify';
-import { createHashnodeVerifier } from './hashnode/verify';
-import { createSlackVerifier } from './slack/verify';
-import { createNostrVerifier } from './nostr/verify';
-import { createTikTokVerifier } from './tiktok/verify';
-import { createYouTubeVerifier } from './youtube/verify';
-import { createRedditVerifier } from './reddit/verify';
-import { createLinkedinVerifier } from './linkedin/verify';
-import { createFacebookVerifier } from './facebook/verify';
-import { createInstagramVerifier } from './instagram/verify';
-import { createXVerifier } from './x/verify';
-import { createThreadsVerifier } from './threads/verify';
-import { createPinterestVerifier } from './pinterest/verify';
-import { createGoogleBusinessVerifier } from './google_business/verify';
+import { createTelegramVerifier } from './telegram/verify-credentials';
+import { createBlueskyVerifier } from './bluesky/verify-credentials';
+import { createMastodonVerifier } from './mastodon/verify-credentials';
+import { createDiscordVerifier } from './discord/verify-credentials';
+import { createWordpressVerifier } from './wordpress/verify-credentials';
+import { createDevtoVerifier } from './devto/verify-credentials';
+import { createHashnodeVerifier } from './hashnode/verify-credentials';
+import { createSlackVerifier } from './slack/verify-credentials';
+import { createNostrVerifier } from './nostr/verify-credentials';
+import { createTikTokVerifier } from './tiktok/verify-credentials';
+import { createYouTubeVerifier } from './youtube/verify-credentials';
+import { createRedditVerifier } from './reddit/verify-credentials';
+import { createLinkedinVerifier } from './linkedin/verify-credentials';
+import { createFacebookVerifier } from './facebook/verify-credentials';
+import { createInstagramVerifier } from './instagram/verify-credentials';
+import { createXVerifier } from './x/verify-credentials';
+import { createThreadsVerifier } from './threads/verify-credentials';
+import { createPinterestVerifier } from './pinterest/verify-credentials';
+import { createGoogleBusinessVerifier } from './google_business/verify-credentials';
 
 /**
- * Every network's credential check (its verify.ts), with the hosts from the configuration as buildRegistry gives
+ * Every network's credential check (its verify-credentials.ts), with the hosts from the configuration as buildRegistry gives
  * them: what connecting and health checks need, with no send code.
  */
 export function buildVerifiers(cfg: Config): Record<PlatformName, NetworkVerifier> {

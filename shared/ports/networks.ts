@@ -114,7 +114,7 @@ export type ReadBackOutcome =
   | { state: 'unreadable'; reason: string };
 
 /**
- * A network's credential check alone (shared/networks/<name>/verify.ts): what connecting and health checks need,
+ * A network's credential check alone (shared/networks/<name>/verify-credentials.ts): what connecting and health checks need,
  * without the send code, so that a function which only verifies (connect, health, MCP) never carries it.
  */
 export interface NetworkVerifier {

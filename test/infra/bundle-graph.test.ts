@@ -46,7 +46,7 @@ const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/limits|content-checks|read-b
 const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/networks/') && !CHECK_MODULES.test(f));
 /**
  * The modules of sending, reading back, deleting and editing posts: only a function that `publishes` carries them. A
- * function with `networks` alone (connect, health checks, sign-in, MCP) carries each network's verify.ts and
+ * function with `networks` alone (connect, health checks, sign-in, MCP) carries each network's verify-credentials.ts and
  * oauth.ts and the helpers they use.
  */
 const SEND_MODULES = /^shared\/networks\/([a-z_]+\/(index|manage|read-back|media|video|upload|facets|link-card)|registry|read-back-match|sandbox-links)\.ts$/;
@@ -109,8 +109,8 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
     if (fn.wiring.networks && groups.has('PUBLISH')) {
       expect(files).toEqual(expect.arrayContaining(['shared/networks/registry.ts', 'shared/networks/telegram/index.ts', 'shared/networks/nostr/index.ts']));
     } else if (fn.wiring.networks) {
-      // verifies and signs in, never sends: each network's verify.ts and oauth.ts, none of its send modules
-      expect(files).toEqual(expect.arrayContaining(['shared/networks/verifiers.ts', 'shared/networks/oauth-providers.ts', 'shared/networks/telegram/verify.ts', 'shared/networks/x/oauth.ts']));
+      // verifies and signs in, never sends: each network's verify-credentials.ts and oauth.ts, none of its send modules
+      expect(files).toEqual(expect.arrayContaining(['shared/networks/verifiers.ts', 'shared/networks/oauth-providers.ts', 'shared/networks/telegram/verify-credentials.ts', 'shared/networks/x/oauth.ts']));
       expect(files.filter((f) => SEND_MODULES.test(f))).toEqual([]);
     } else {
       expect(sendCode(files)).toEqual([]);

@@ -11,7 +11,7 @@ import { readVideoInfo } from '../../media/video-info';
 import { readLinkCard } from './link-card';
 import { pollVideoJob, uploadVideo, type VideoJob } from './video';
 import { trimBase } from '../../domain/values';
-import { createBlueskyVerifier } from './verify';
+import { createBlueskyVerifier } from './verify-credentials';
 
 export { BLUESKY_IMAGE_BYTES, BLUESKY_MAX_IMAGES, BLUESKY_MAX_VIDEOS, BLUESKY_TEXT_BYTES, BLUESKY_TEXT_LIMIT };
 

@@ -7,7 +7,7 @@ import { checkDevto, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS } from './limit
 import { devtoReadBack } from './read-back';
 import { DEVTO_DEFAULT_RETRY_AFTER, devtoFailure } from './failure';
 import { createDevtoManagement } from './manage';
-import { createDevtoVerifier, headers } from './verify';
+import { createDevtoVerifier, headers } from './verify-credentials';
 
 export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
 

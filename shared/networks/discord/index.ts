@@ -4,7 +4,7 @@ import { guarded, jsonInit, request } from '../http';
 import { isRecord } from '../../domain/values';
 import { checkDiscord, discordContent, DISCORD_CONTENT_LIMIT } from './limits';
 import { createDiscordManagement } from './manage';
-import { classifyDiscord, createDiscordVerifier, parseWebhookUrl, str } from './verify';
+import { classifyDiscord, createDiscordVerifier, parseWebhookUrl, str } from './verify-credentials';
 
 export { discordContent, DISCORD_CONTENT_LIMIT };
 export { classifyDiscord, parseWebhookUrl };

@@ -7,7 +7,7 @@ import { checkFacebook, FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT } from './limits';
 import { facebookReadBack } from './read-back';
 import { createFacebookManagement } from './manage';
 import { type FacebookOptions } from './oauth';
-import { createFacebookVerifier, page, type Page } from './verify';
+import { createFacebookVerifier, page, type Page } from './verify-credentials';
 
 export { createFacebookProvider, FACEBOOK_SCOPES, type FacebookOptions } from './oauth';
 

@@ -4,7 +4,7 @@ import { field, str } from '../oauth-tokens';
 import { bearer } from '../youtube/oauth';
 import { gbpHosts, googleBusinessFailure, type GoogleBusinessOptions } from './oauth';
 import { checkGoogleBusiness } from './limits';
-import { createGoogleBusinessVerifier, location } from './verify';
+import { createGoogleBusinessVerifier, location } from './verify-credentials';
 
 export { createGoogleBusinessProvider, GOOGLE_BUSINESS_SCOPES } from './oauth';
 

@@ -5,7 +5,7 @@ import { checkHashnode, DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, OBJECT_ID, PUBL
 import { hashnodeReadBack } from './read-back';
 import { gql, gqlFailure, type Gql } from './gql';
 import { createHashnodeManagement } from './manage';
-import { createHashnodeVerifier, fetchMe, ME_QUERY, pickPublication } from './verify';
+import { createHashnodeVerifier, fetchMe, ME_QUERY, pickPublication } from './verify-credentials';
 
 export { DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, PUBLISH_MUTATION };
 export { ME_QUERY };

@@ -6,7 +6,7 @@ import { checkInstagram, instagramRefine, mediaSubcodeFailure } from './rules';
 import { trimBase } from '../../domain/values';
 import { instagramReadBack } from './read-back';
 import { type InstagramOptions } from './oauth';
-import { account, createInstagramVerifier, type Account } from './verify';
+import { account, createInstagramVerifier, type Account } from './verify-credentials';
 
 export { createInstagramProvider, INSTAGRAM_SCOPES, type InstagramOptions } from './oauth';
 

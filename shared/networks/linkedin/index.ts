@@ -8,7 +8,7 @@ import { encodeUrn, uploadDocument, uploadImage, uploadVideo, videoStatus, type 
 import { trimBase } from '../../domain/values';
 import { linkedinReadBack } from './read-back';
 import { LINKEDIN_API_BASE, LINKEDIN_VERSION, type LinkedinOptions } from './oauth';
-import { createLinkedinVerifier } from './verify';
+import { createLinkedinVerifier } from './verify-credentials';
 
 export {
   createLinkedinProvider, LINKEDIN_API_BASE, LINKEDIN_AUTH_BASE, LINKEDIN_ORGANIZATION_SCOPES, LINKEDIN_SCOPES, LINKEDIN_VERSION, type LinkedinOptions,

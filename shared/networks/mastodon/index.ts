@@ -5,7 +5,7 @@ import { guarded, jsonInit, rejected, request } from '../http';
 import { checkContent, field, mastodonFailure, str } from './rules';
 import { createMastodonManagement } from './manage';
 import { mastodonReadBack } from './read-back';
-import { account, auth, createMastodonVerifier, type Account } from './verify';
+import { account, auth, createMastodonVerifier, type Account } from './verify-credentials';
 
 export interface MastodonAdapterOptions {
   /** Wait between polls of a media attachment that is still processing (202 / 206). */

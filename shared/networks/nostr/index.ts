@@ -6,7 +6,7 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published
 import { sendEvent, type RelayOutcome } from './relays';
 import { checkNostr, NOSTR_MAX_EVENT_BYTES, noteContent } from './limits';
 import { nostrReadBack } from './read-back';
-import { createNostrVerifier, describe, NOSTR_MAX_RELAYS, NOSTR_RATE_LIMIT_WAIT, relayList, relayTargets, secretKey, type NostrOptions, type Opts } from './verify';
+import { createNostrVerifier, describe, NOSTR_MAX_RELAYS, NOSTR_RATE_LIMIT_WAIT, relayList, relayTargets, secretKey, type NostrOptions, type Opts } from './verify-credentials';
 
 export { NOSTR_MAX_EVENT_BYTES };
 

@@ -5,7 +5,7 @@ import { trimBase } from '../../domain/values';
 import { PINTEREST_API_BASE, bearer, pinterestFailure, type PinterestOptions } from './oauth';
 import { checkPinterest } from './limits';
 import { mediaStatus, uploadVideo } from './media';
-import { account, createPinterestVerifier, type Account } from './verify';
+import { account, createPinterestVerifier, type Account } from './verify-credentials';
 
 export { createPinterestProvider, PINTEREST_SCOPES } from './oauth';
 

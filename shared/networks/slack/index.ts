@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { classifyStatus, guarded, jsonInit, request, type HttpResult } from '../http';
 import { checkSlack, slackText, SLACK_TEXT_LIMIT } from './limits';
-import { createSlackVerifier, parseWebhookUrl, type SlackWebhook } from './verify';
+import { createSlackVerifier, parseWebhookUrl, type SlackWebhook } from './verify-credentials';
 
 export { slackText, SLACK_TEXT_LIMIT };
 export { parseWebhookUrl, type SlackWebhook };

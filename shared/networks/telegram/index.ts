@@ -5,7 +5,7 @@ import { classifyTelegram, envelope, paced } from './errors';
 import { isRecord, trimBase } from '../../domain/values';
 import { checkTelegram, TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT } from './limits';
 import { createTelegramManagement } from './manage';
-import { asChat, botCall, createTelegramVerifier, credentialError, normalise, okResult } from './verify';
+import { asChat, botCall, createTelegramVerifier, credentialError, normalise, okResult } from './verify-credentials';
 
 export { TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT };
 

@@ -6,7 +6,7 @@ import { trimBase } from '../../domain/values';
 import { THREADS_API_BASE, threadsGet, threadsPost, type ThreadsOptions } from './oauth';
 import { checkThreads } from './limits';
 import { containerError, threadsRefine } from './rules';
-import { account, createThreadsVerifier, type Account } from './verify';
+import { account, createThreadsVerifier, type Account } from './verify-credentials';
 
 export { createThreadsProvider, THREADS_SCOPES } from './oauth';
 

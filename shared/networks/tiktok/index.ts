@@ -5,7 +5,7 @@ import { field, idString, str } from '../oauth-tokens';
 import { creatorInfo, tiktokJson, TIKTOK_API_BASE, type TikTokOptions } from './oauth';
 import { checkContent, choosePrivacy, codeFailure, errorCode, privacyRefused, succeeded, tiktokFailure } from './rules';
 import { trimBase } from '../../domain/values';
-import { accessToken, createTikTokVerifier } from './verify';
+import { accessToken, createTikTokVerifier } from './verify-credentials';
 
 export { createTikTokProvider, TIKTOK_API_BASE, TIKTOK_AUTH_BASE, TIKTOK_SCOPES, type TikTokOptions } from './oauth';
 

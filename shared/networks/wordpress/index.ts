@@ -4,7 +4,7 @@ import { articleTitle } from '../article-title';
 import { createWordpressManagement } from './manage';
 import { checkWordpress, htmlParagraphs, postBody, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus } from './limits';
 import { wordpressReadBack } from './read-back';
-import { createWordpressVerifier, readCredentials, wpFailure } from './verify';
+import { createWordpressVerifier, readCredentials, wpFailure } from './verify-credentials';
 
 export { htmlParagraphs, WORDPRESS_MAX_BODY_BYTES, WORDPRESS_MAX_TITLE_BYTES, type WordpressStatus };
 

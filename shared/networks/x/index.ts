@@ -7,7 +7,7 @@ import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
 import { bearer, X_API_BASE, type XOptions } from './oauth';
 import { checkContent } from './limits';
 import { xReadBack } from './read-back';
-import { accessToken, createXVerifier } from './verify';
+import { accessToken, createXVerifier } from './verify-credentials';
 import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
 import { trimBase } from '../../domain/values';

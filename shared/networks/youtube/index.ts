@@ -9,7 +9,7 @@ export {
   createYouTubeProvider, GOOGLE_AUTH_BASE, GOOGLE_TOKEN_BASE, YOUTUBE_API_BASE, YOUTUBE_SCOPES, YOUTUBE_UPLOAD_BASE, type YouTubeOptions,
 } from './oauth';
 import { trimBase } from '../../domain/values';
-import { accessToken, createYouTubeVerifier } from './verify';
+import { accessToken, createYouTubeVerifier } from './verify-credentials';
 import { youtubeReadBack } from './read-back';
 import { createYouTubeManagement } from './manage';
 export { secondsUntilPacificMidnight } from './rules';
