@@ -135,6 +135,8 @@ export const routes = {
   patchPost: postLifecycleRoutes.patchPost,
   postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
   postValidate: publishingRoutes.postValidate,
+  getDashboardCalendar: dashboardRoutes.getDashboardCalendar,
+  postDashboardCalendarMove: dashboardRoutes.postDashboardCalendarMove,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

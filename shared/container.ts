@@ -186,6 +186,7 @@ export function buildDeps(cfg: Config): Deps {
     posts: () => new (db().DynamoPostStore)(table()),
     locks: () => new (db().DynamoLockStore)(table()),
     postChanges: () => new (db().DynamoPostChangeStore)(table()),
+    analytics: () => new (db().DynamoAnalyticsStore)(table()),
     pace: () => new (db().DynamoPaceStore)(table()),
     events: () => new (db().DynamoEventSink)(table()),
     webhooks: () => shared.webhooks,
@@ -232,6 +233,8 @@ export function buildDeps(cfg: Config): Deps {
     // --- Billing (issue 13)
     payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
     billing: () => new (db().DynamoBillingStore)(table()),
+    // --- Dashboard charts (issue 28)
+    daySummaries: () => new (db().DynamoDaySummaryStore)(table()),
   });
   return deps;
 }

@@ -104,6 +104,18 @@ export const keys = {
   // White label of the account or a brand.
   branding: (accountId: string, scope: string) => ({ pk: `ACC#${accountId}`, sk: `BRANDING#${scope}` }),
   brandingPrefix: 'BRANDING#',
+  // The Overview's final daily summaries (its own partition: never read by the account's publish-context query).
+  daySummary: (accountId: string, day: string) => ({ pk: `STATS#${accountId}`, sk: `DAY#${day}` }),
+  // Post analytics: one item per post and network in the account's analytics partition (post ids are ULIDs, so
+  // a range of them is a date range); the sweep's due index on the item's gsi1, sharded ANLDUE#0..3 by the post id's
+  // last character, sorted by next_sync_at (ms, zero-padded) then the item's key.
+  analyticsPartition: (accountId: string) => `ACC#${accountId}#ANL`,
+  analytics: (accountId: string, postId: string, platform: string) => ({ pk: `ACC#${accountId}#ANL`, sk: `${postId}#${platform}` }),
+  analyticsDue: (accountId: string, postId: string, platform: string, dueMs: number) => ({
+    gsi1pk: `ANLDUE#${(postId.charCodeAt(postId.length - 1) || 0) % 4}`,
+    gsi1sk: `${String(Math.max(0, Math.floor(dueMs))).padStart(15, '0')}#${accountId}#${postId}#${platform}`,
+  }),
+  analyticsDueShards: ['ANLDUE#0', 'ANLDUE#1', 'ANLDUE#2', 'ANLDUE#3'],
 } as const;
 
 export const GSI1 = 'gsi1';
