@@ -22,7 +22,7 @@ const INSTRUCTIONS = 'Publish one post to up to 16 social networks with post_to_
   + 'create_media_upload_link gives a page for a person; get_media_upload then says when the file arrived and gives its '
   + 'media_url. Send an idempotency_key with each publish so that a retry never posts twice. A failure names its fix; '
   + 'explain_error explains any code. Held posts wait for the account owner: no tool approves a post. Resources '
-  + '(social://networks, social://brands, social://connections, social://usage, social://posts/{post_id}) and prompts '
+  + '(social://networks, social://brands, social://connections, social://connections/health, social://usage, social://posts/{post_id}) and prompts '
   + '(cross_post_announcement, plan_week, article_to_thread) help plan.';
 
 type Json = Record<string, unknown>;

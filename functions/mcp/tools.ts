@@ -84,6 +84,7 @@ export async function connectionsHealth({ deps, principal }: ToolContext, brandI
   const all = await listConnections(deps, principal.account.id);
   const connections = all.brands.filter((b) => !brandId || b.id === brandId).flatMap((b) => b.connections.map((c) => ({
     id: c.id, platform: c.platform, brand_id: b.id, brand_name: b.name, ...(c.handle ? { handle: c.handle } : {}), status: c.status,
+    ...(c.health ? { health: c.health } : {}),
     ok: c.status === 'active', ...(c.status === 'active' ? {} : { fix: explainCode('reauth_required').fix }),
   })));
   return { healthy: connections.filter((c) => c.ok).length, unhealthy: connections.filter((c) => !c.ok).length, connections };
@@ -366,6 +367,8 @@ export const TOOLS: ToolDef[] = [
       healthy: z.number().int(), unhealthy: z.number().int(),
       connections: z.array(z.object({
         id: z.string(), platform: z.string(), brand_id: z.string(), brand_name: z.string(), handle: z.string().optional(), status: z.string(),
+        health: z.object({ state: z.string(), expires_at: z.string().optional() }).passthrough().optional()
+          .describe('healthy, expiring (expires_at), reauth_required or network_down, as list_connections shows it'),
         ok: z.boolean(), fix: z.string().optional(),
       })),
     }),

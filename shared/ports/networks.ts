@@ -113,10 +113,17 @@ export type ReadBackOutcome =
   | { state: 'absent' }
   | { state: 'unreadable'; reason: string };
 
-export interface NetworkAdapter extends PostManagement {
+/**
+ * A network's credential check alone (shared/networks/<name>/verify-credentials.ts): what connecting and health checks need,
+ * without the send code, so that a function which only verifies (connect, health, MCP) never carries it.
+ */
+export interface NetworkVerifier {
   readonly name: PlatformName;
   /** Proves the credentials against the network before they are saved (POST /api/connect, health checks). */
   verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure>;
+}
+
+export interface NetworkAdapter extends PostManagement, NetworkVerifier {
   /** Checks that need no network call (length limits, media fit); undefined when the content fits. */
   check(content: PublishContent, credentials: Record<string, string>): Failure | undefined;
   publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome>;

@@ -44,6 +44,12 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
  */
 const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/limits|content-checks|read-back-support|manage-flags|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
 const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/networks/') && !CHECK_MODULES.test(f));
+/**
+ * The modules of sending, reading back, deleting and editing posts: only a function that `publishes` carries them. A
+ * function with `networks` alone (connect, health checks, sign-in, MCP) carries each network's verify-credentials.ts and
+ * oauth.ts and the helpers they use.
+ */
+const SEND_MODULES = /^shared\/networks\/([a-z_]+\/(index|manage|read-back|media|video|upload|facets|link-card)|registry|read-back-match|sandbox-links)\.ts$/;
 /** Packages only network send code imports (Nostr's relays and signing). */
 const SEND_PACKAGES = ['ws', 'nostr-tools'];
 
@@ -98,10 +104,14 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
   const groups = wiredGroups(fn.wiring);
   const graph = () => graphs.get(fn.id) ?? { files: [], packages: new Set<string>() };
 
-  test(fn.wiring.networks ? 'carries the network adapters it declares' : 'carries no network send code', () => {
+  test(fn.wiring.networks ? 'carries the network code it declares' : 'carries no network send code', () => {
     const { files, packages } = graph();
-    if (fn.wiring.networks) {
+    if (fn.wiring.networks && groups.has('PUBLISH')) {
       expect(files).toEqual(expect.arrayContaining(['shared/networks/registry.ts', 'shared/networks/telegram/index.ts', 'shared/networks/nostr/index.ts']));
+    } else if (fn.wiring.networks) {
+      // verifies and signs in, never sends: each network's verify-credentials.ts and oauth.ts, none of its send modules
+      expect(files).toEqual(expect.arrayContaining(['shared/networks/verifiers.ts', 'shared/networks/oauth-providers.ts', 'shared/networks/telegram/verify-credentials.ts', 'shared/networks/x/oauth.ts']));
+      expect(files.filter((f) => SEND_MODULES.test(f))).toEqual([]);
     } else {
       expect(sendCode(files)).toEqual([]);
       expect(SEND_PACKAGES.filter((p) => packages.has(p) || files.some((f) => f.startsWith(`node_modules/${p}/`)))).toEqual([]);

@@ -100,9 +100,9 @@ describe('what an agent reads and is asked', () => {
 
   it('resources and resource templates with stable URIs', async () => {
     const { resources } = await c.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['social://brands', 'social://connections', 'social://errors', 'social://networks', 'social://usage']);
+    expect(resources.map((r) => r.uri).sort()).toEqual(['social://brands', 'social://connections', 'social://connections/health', 'social://errors', 'social://networks', 'social://usage']);
     const { resourceTemplates } = await c.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['social://errors/{code}', 'social://networks/{platform}', 'social://posts/{post_id}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['social://connections/health/{brand_id}', 'social://errors/{code}', 'social://networks/{platform}', 'social://posts/{post_id}']);
     const read = async (uri: string) => JSON.parse(((await c.readResource({ uri })).contents[0] as { text: string }).text) as Record<string, any>;
     expect((await read('social://networks')).networks).toHaveLength(PLATFORM_NAMES.length);
     expect(await read('social://networks/bluesky')).toMatchObject({ name: 'bluesky', text: { limit: 300, unit: 'graphemes' }, max_media: 4, post_kinds: expect.arrayContaining(['thread']) });

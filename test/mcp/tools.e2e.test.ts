@@ -214,7 +214,13 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
     expect(await ok('get_media_upload', { token: link.token })).toMatchObject({ status: 'open' });
     await fails('get_media_upload', { token: 'x'.repeat(43) }, 'not_found');
     expect(await ok('list_media', { limit: 5 })).toEqual({ media: [], next_before: null });
-    expect(await ok('get_connection_health', { brand_id: brandId })).toMatchObject({ healthy: 1, unhealthy: 0, connections: [expect.objectContaining({ platform: 'telegram', ok: true })] });
+    const health = await ok('get_connection_health', { brand_id: brandId });
+    expect(health).toMatchObject({ healthy: 1, unhealthy: 0, connections: [expect.objectContaining({ platform: 'telegram', ok: true, health: { state: 'healthy' } })] });
+    // the same answer as resources with stable URIs: every brand, and one brand
+    const read = async (uri: string) => JSON.parse(((await mcp.readResource({ uri })).contents[0] as { text: string }).text) as Record<string, any>;
+    expect(await read('social://connections/health')).toEqual(health);
+    expect(await read(`social://connections/health/${brandId}`)).toEqual(health);
+    expect(await read('social://connections/health/brd_other')).toEqual({ healthy: 0, unhealthy: 0, connections: [] });
     expect(await ok('explain_error', { code: 'text_too_long' })).toMatchObject({ known: true, fix: expect.stringContaining('generate_posts') });
     expect([...checked].sort()).toEqual([...TOOL_NAMES].sort());
   });

@@ -1,4 +1,4 @@
-import { isFailure, type Failure, type FetchedMedia, type NetworkAdapter, type NetworkContext, type PublishContent, type PublishOutcome, type VerifiedAccount } from '../../ports/networks';
+import { isFailure, type Failure, type FetchedMedia, type NetworkAdapter, type NetworkContext, type PublishContent, type PublishOutcome } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request } from '../http';
 import { checkFile } from '../media-fit';
 import { checkBluesky } from './limits';
@@ -11,6 +11,7 @@ import { readVideoInfo } from '../../media/video-info';
 import { readLinkCard } from './link-card';
 import { pollVideoJob, uploadVideo, type VideoJob } from './video';
 import { trimBase } from '../../domain/values';
+import { createBlueskyVerifier } from './verify-credentials';
 
 
 export interface BlueskyAdapterOptions {
@@ -68,16 +69,6 @@ export function createBlueskyAdapter({
   const base = trimBase(apiBase);
   const video = { base: trimBase(videoBase), pollIntervalMs, reserveMs };
   const xrpc = (nsid: string): string => `${base}/xrpc/${nsid}`;
-
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const session = await openSession(ctx, base, sessions, true);
-    if (!session.ok) return session;
-    return {
-      ok: true,
-      handle: `@${session.handle}`,
-      credentials: { handle: session.handle, app_password: (ctx.credentials.app_password ?? '').trim(), did: session.did },
-    };
-  }
 
   async function download(ctx: NetworkContext, content: PublishContent): Promise<FetchedMedia[] | Failure> {
     const files: FetchedMedia[] = [];
@@ -281,7 +272,7 @@ export function createBlueskyAdapter({
 
   return {
     name: 'bluesky',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createBlueskyVerifier({ apiBase, sessions }).verify,
     check: checkBluesky,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),

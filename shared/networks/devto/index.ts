@@ -1,5 +1,5 @@
 import { guarded, jsonInit, rejected, request } from '../http';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published, VerifiedAccount } from '../../ports/networks';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published } from '../../ports/networks';
 import { trimBase } from '../../domain/values';
 import { articleStatus } from '../article-status';
 import { articleTitle } from '../article-title';
@@ -7,14 +7,13 @@ import { checkDevto, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS } from './limit
 import { devtoReadBack } from './read-back';
 import { devtoFailure } from './failure';
 import { createDevtoManagement } from './manage';
+import { createDevtoVerifier, headers } from './verify-credentials';
 
 export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
 
 
 /** Forem allows at most 4 tags per article. */
 export const DEVTO_MAX_TAGS = 4;
-/** dev.to limits article creation; when a 429 carries no wait, assume the observed 300 s. */
-const ACCEPT = 'application/vnd.forem.api-v1+json';
 
 export interface DevtoOptions { apiBase?: string }
 
@@ -41,30 +40,12 @@ export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions 
   const base = trimBase(apiBase);
   return {
     name: 'devto',
-    verify: (ctx) => guarded(() => verify(base, ctx)),
+    verify: createDevtoVerifier({ apiBase }).verify,
     check: checkDevto,
     publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
     readBack: devtoReadBack(base),
     ...createDevtoManagement(base),
   };
-}
-
-function headers(apiKey: string): Record<string, string> {
-  return { 'api-key': apiKey, accept: ACCEPT };
-}
-
-async function verify(base: string, ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-  const apiKey = (ctx.credentials.api_key ?? '').trim();
-  if (!apiKey) return rejected('api_key is missing');
-  const status = articleStatus(ctx.credentials.default_status);
-  if (!status) return rejected("default_status must be 'published' or 'draft'");
-  const res = await request(ctx, `${base}/api/users/me`, { method: 'GET', headers: headers(apiKey) });
-  if (res.status !== 200) return devtoFailure(res, 'checking the api_key');
-  const username = (res.json as { username?: unknown } | undefined)?.username;
-  if (typeof username !== 'string' || !username) return { ok: false, kind: 'transient', error: 'dev.to answered without a username' };
-  const credentials: Record<string, string> = { ...ctx.credentials, api_key: apiKey };
-  if (ctx.credentials.default_status !== undefined) credentials.default_status = status;
-  return { ok: true, handle: `@${username}`, credentials };
 }
 
 async function publish(base: string, content: PublishContent, ctx: NetworkContext): Promise<Published | Failure> {

@@ -1,76 +1,18 @@
-import type { OAuthAccount, OAuthProvider } from '../../ports/oauth';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { guarded, rejected, request, type HttpResult } from '../http';
 import { field, idString, str } from '../oauth-tokens';
-import {
-  FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION, dialogUrl, exchangeFacebookCode, graphFailure, graphGet, graphPost, listPages,
-  type GraphError, type GraphOptions,
-} from './graph';
+import { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION, graphFailure, graphGet, graphPost, type GraphError } from './graph';
 import { trimBase } from '../../domain/values';
 import { checkFacebook } from './limits';
 import { facebookReadBack } from './read-back';
 import { createFacebookManagement } from './manage';
+import { type FacebookOptions } from './oauth';
+import { createFacebookVerifier, page, type Page } from './verify-credentials';
+
+export { createFacebookProvider, FACEBOOK_SCOPES, type FacebookOptions } from './oauth';
 
 
 export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
-
-
-
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement'] as const;
-
-export interface FacebookOptions extends GraphOptions {
-  /**
-   * Origin for video uploads (`POST /<version>/<page>/videos`). Defaults to apiBase: Meta deprecated the
-   * graph-video.facebook.com host and now documents graph.facebook.com for uploads.
-   */
-  videoBase?: string;
-}
-
-/** Tasks that allow posting as the page; a page listed without any of them is not offered. */
-const POSTING_TASKS = new Set(['CREATE_CONTENT', 'MANAGE']);
-
-/**
- * Facebook Login for Pages (no PKCE, no refresh): dialog `https://www.facebook.com/<v>/dialog/oauth` with
- * `pages_show_list, pages_read_engagement, pages_manage_posts, publish_video, pages_manage_engagement` (comments); code → short-lived → long-lived user
- * token (graph.ts). accounts(): `GET /me/accounts?fields=id,name,access_token,tasks` → one account per Page the user
- * can post to, credentials {page_id, page_name, page_access_token}; the user picks one. Page tokens from a
- * long-lived user token do not expire, so `refresh` is absent.
- */
-export function createFacebookProvider(opts: FacebookOptions = {}): OAuthProvider {
-  const apiBase = trimBase(opts.apiBase ?? FACEBOOK_API_BASE);
-  const authBase = trimBase(opts.authBase ?? FACEBOOK_AUTH_BASE);
-  return {
-    name: 'facebook',
-    scopes: FACEBOOK_SCOPES,
-    pkce: false,
-    authorizeUrl: ({ app, state }) => dialogUrl(authBase, app, state, FACEBOOK_SCOPES),
-    exchangeCode: ({ app, code }, ctx) => guarded(() => exchangeFacebookCode(ctx, apiBase, app, code, 'facebook')),
-    accounts: (tokens, ctx) => guarded(async (): Promise<OAuthAccount[] | Failure> => {
-      const pages = await listPages(ctx, apiBase, tokens.access_token, 'id,name,access_token,tasks', 'facebook page list');
-      if (!Array.isArray(pages)) return pages;
-      const accounts: OAuthAccount[] = [];
-      for (const page of pages) {
-        const id = idString(field(page, 'id'));
-        const token = str(field(page, 'access_token'));
-        const tasks = field(page, 'tasks');
-        if (!id || !token) continue;
-        if (Array.isArray(tasks) && !tasks.some((t) => typeof t === 'string' && POSTING_TASKS.has(t))) continue;
-        const name = str(field(page, 'name')) ?? id;
-        accounts.push({ id, handle: name, credentials: { page_id: id, page_name: name, page_access_token: token } });
-      }
-      return accounts;
-    }),
-  };
-}
-
-interface Page { id: string; token: string }
-
-function page(credentials: Record<string, string>): Page | Failure {
-  const id = (credentials.page_id ?? '').trim();
-  const token = (credentials.page_access_token ?? '').trim();
-  if (!id || !token) return { ok: false, kind: 'reauth', error: 'facebook needs a page_id and its page_access_token: connect Facebook again and pick a Page' };
-  return { id, token };
-}
 
 /** Photo and video steps: Facebook's own "bad photo" answers → bad_media, fetch failures → media_unreachable. */
 function mediaRefine(e: GraphError, message: string): Failure | undefined {
@@ -96,15 +38,6 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
   const apiBase = trimBase(opts.apiBase ?? FACEBOOK_API_BASE);
   const videoBase = trimBase(opts.videoBase ?? apiBase);
 
-
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const p = page(ctx.credentials);
-    if ('ok' in p) return p;
-    const res = await graphGet(ctx, apiBase, `/${encodeURIComponent(p.id)}`, p.token, { fields: 'id,name' });
-    if (res.status !== 200) return graphFailure(res, 'facebook page check', ctx.now());
-    const name = str(field(res.json, 'name')) ?? p.id;
-    return { ok: true, handle: name, credentials: { ...ctx.credentials, page_id: p.id, page_name: name, page_access_token: p.token } };
-  }
 
   /** Best-effort public link of a post or video; relative permalinks (videos) are made absolute. */
   async function permalink(ctx: NetworkContext, p: Page, id: string): Promise<string> {
@@ -182,7 +115,7 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
 
   return {
     name: 'facebook',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createFacebookVerifier(opts).verify,
     check: checkFacebook,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: facebookReadBack(apiBase),

@@ -1,22 +1,13 @@
-import type { Failure, NetworkAdapter, NetworkContext, PostOptions, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
+import type { NetworkAdapter, NetworkContext, PostOptions, PublishContent, PublishOutcome } from '../../ports/networks';
 import { guarded, jsonInit, request } from '../http';
 import { field, str } from '../oauth-tokens';
 import { bearer } from '../youtube/oauth';
 import { gbpHosts, googleBusinessFailure, type GoogleBusinessOptions } from './oauth';
 import { checkGoogleBusiness } from './limits';
 import { googleBusinessReadBack } from './read-back';
+import { createGoogleBusinessVerifier, location } from './verify-credentials';
 
 export { createGoogleBusinessProvider } from './oauth';
-
-interface Location { accountId: string; locationId: string; token: string; title?: string }
-
-function location(credentials: Record<string, string>): Location | Failure {
-  const accountId = (credentials.account_id ?? '').trim();
-  const locationId = (credentials.location_id ?? '').trim();
-  const token = (credentials.access_token ?? '').trim();
-  if (!accountId || !locationId || !token) return { ok: false, kind: 'reauth', error: 'google_business needs the account, the location and a token: connect Google Business Profile again' };
-  return { accountId, locationId, token, title: credentials.location_title?.trim() || undefined };
-}
 
 /** A local date-time `YYYY-MM-DD[THH:MM]` as Google's Date and TimeOfDay. */
 function dateParts(value: string): { date: { year: number; month: number; day: number }; time?: { hours: number; minutes: number; seconds: number; nanos: number } } {
@@ -66,15 +57,6 @@ export function localPostBody(content: PublishContent): Record<string, unknown> 
 export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions = {}): NetworkAdapter {
   const hosts = gbpHosts(opts);
 
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const l = location(ctx.credentials);
-    if ('ok' in l) return l;
-    const res = await request(ctx, `${hosts.locations}/v1/locations/${encodeURIComponent(l.locationId)}?readMask=name,title`, { headers: bearer(l.token) });
-    if (res.status !== 200) return googleBusinessFailure(res, 'location check');
-    const title = str(field(res.json, 'title')) ?? l.title ?? l.locationId;
-    return { ok: true, handle: title, credentials: { ...ctx.credentials, location_title: title } };
-  }
-
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const l = location(ctx.credentials);
     if ('ok' in l) return l;
@@ -92,7 +74,7 @@ export function createGoogleBusinessAdapter(opts: GoogleBusinessOptions = {}): N
 
   return {
     name: 'google_business',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createGoogleBusinessVerifier(opts).verify,
     check: checkGoogleBusiness,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: googleBusinessReadBack(hosts.posts),

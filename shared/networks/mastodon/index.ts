@@ -1,38 +1,18 @@
 import { checkFile } from '../media-fit';
 import { mastodonStatusRef } from '../post-refs';
-import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
-import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
-import { checkContent, field, mastodonFailure, normaliseInstanceUrl, str } from './rules';
+import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
+import { guarded, jsonInit, rejected, request } from '../http';
+import { checkContent, field, mastodonFailure, str } from './rules';
 import { createMastodonManagement } from './manage';
 import { mastodonReadBack } from './read-back';
+import { account, auth, createMastodonVerifier, type Account } from './verify-credentials';
 
 export interface MastodonAdapterOptions {
   /** Wait between polls of a media attachment that is still processing (202 / 206). */
   pollIntervalMs?: number;
 }
 
-interface Account { base: string; token: string }
 interface Status { id: string; url: string }
-
-function account(credentials: Record<string, string>): Account | Failure {
-  const base = normaliseInstanceUrl(credentials.instance_url);
-  if (!base) return rejected('mastodon instance_url is not a valid http(s) address, e.g. https://mastodon.social');
-  const token = (credentials.access_token ?? '').trim();
-  if (!token) return rejected('mastodon needs an access_token');
-  return { base, token };
-}
-
-/** A 200 that is not a Mastodon JSON object, a redirect or a 404 means the address is not a Mastodon API. */
-function notMastodon(res: HttpResult, base: string): Failure | undefined {
-  if (res.status >= 300 && res.status < 400) {
-    const to = res.headers.get('location');
-    return rejected(`mastodon instance_url ${base} redirects${to ? ` to ${to}` : ''}; use the instance's own address`);
-  }
-  if (res.status === 404 || (res.status === 200 && !str(field(res.json, 'acct')))) {
-    return rejected(`${base} does not answer as a Mastodon server (GET /api/v1/accounts/verify_credentials gave HTTP ${res.status})`);
-  }
-  return undefined;
-}
 
 /**
  * Mastodon adapter (instance_url + access_token, Bearer auth against the user's own instance).
@@ -46,37 +26,7 @@ function notMastodon(res: HttpResult, base: string): Failure | undefined {
  * Result id = status.id, url = status.url.
  */
 export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapterOptions = {}): NetworkAdapter {
-  const auth = (a: Account): Record<string, string> => ({ authorization: `Bearer ${a.token}`, accept: 'application/json' });
 
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const a = account(ctx.credentials);
-    if ('ok' in a) return a;
-    const res = await request(ctx, `${a.base}/api/v1/accounts/verify_credentials`, { headers: auth(a) });
-    const odd = notMastodon(res, a.base);
-    if (odd) return odd;
-    if (res.status !== 200) {
-      const failure = mastodonFailure(res, 'token check', ctx.now());
-      return failure.kind === 'reauth' && res.status === 401
-        ? { ok: false, kind: 'reauth', error: `mastodon at ${a.base} refused the access_token (${failure.error})` }
-        : failure;
-    }
-    const acct = str(field(res.json, 'acct')) ?? '';
-    const credentials: Record<string, string> = { instance_url: a.base, access_token: a.token };
-    const limit = await instanceLimit(ctx, a);
-    if (limit) credentials.max_characters = String(limit);
-    return { ok: true, handle: acct.includes('@') ? `@${acct}` : `@${acct}@${new URL(a.base).host}`, credentials };
-  }
-
-  /** The instance's configuration.statuses.max_characters; best effort (undefined on any problem). */
-  async function instanceLimit(ctx: NetworkContext, a: Account): Promise<number | undefined> {
-    try {
-      const res = await request(ctx, `${a.base}/api/v2/instance`, { headers: { accept: 'application/json' } });
-      const max = field(field(field(res.json, 'configuration'), 'statuses'), 'max_characters');
-      return res.status === 200 && typeof max === 'number' && Number.isInteger(max) && max > 0 ? max : undefined;
-    } catch {
-      return undefined;
-    }
-  }
 
   async function uploadMedia(ctx: NetworkContext, a: Account, file: FetchedMedia, n: number, alt: string | undefined): Promise<string | Failure> {
     const form = new FormData();
@@ -174,7 +124,7 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
 
   return {
     name: 'mastodon',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createMastodonVerifier().verify,
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     ...createMastodonManagement(),

@@ -1,11 +1,12 @@
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
+import type { NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { guarded, guardedBeforeCreate, jsonInit, request } from '../http';
-import { field, idString, str } from '../oauth-tokens';
+import { field, idString } from '../oauth-tokens';
 import { trimBase } from '../../domain/values';
 import { PINTEREST_API_BASE, bearer, pinterestFailure, type PinterestOptions } from './oauth';
 import { checkPinterest } from './limits';
 import { mediaStatus, uploadVideo } from './media';
 import { pinterestReadBack } from './read-back';
+import { account, createPinterestVerifier, type Account } from './verify-credentials';
 
 export { createPinterestProvider } from './oauth';
 
@@ -16,14 +17,6 @@ export interface PinterestAdapterOptions extends PinterestOptions {
   reserveMs?: number;
   /** A video still processing at the deadline: ask to be resumed after this many seconds. Default 30. */
   resumeAfterSeconds?: number;
-}
-
-interface Account { token: string; username?: string; boardId?: string }
-
-function account(credentials: Record<string, string>): Account | Failure {
-  const token = (credentials.access_token ?? '').trim();
-  if (!token) return { ok: false, kind: 'reauth', error: 'pinterest needs a token: connect Pinterest again' };
-  return { token, username: credentials.username?.trim() || undefined, boardId: credentials.board_id?.trim() || undefined };
 }
 
 /**
@@ -38,15 +31,6 @@ export function createPinterestAdapter(opts: PinterestAdapterOptions = {}): Netw
   const pollIntervalMs = opts.pollIntervalMs ?? 2000;
   const reserveMs = opts.reserveMs ?? 5000;
   const resumeAfter = opts.resumeAfterSeconds ?? 30;
-
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const a = account(ctx.credentials);
-    if ('ok' in a) return a;
-    const res = await request(ctx, `${api}/v5/user_account`, { headers: bearer(a.token) });
-    if (res.status !== 200) return pinterestFailure(res, 'account check');
-    const username = str(field(res.json, 'username')) ?? a.username;
-    return { ok: true, handle: username ? `@${username}` : 'pinterest', credentials: { ...ctx.credentials, ...(username ? { username } : {}) } };
-  }
 
   const boardOf = (content: PublishContent, a: Account) => content.options?.board_id ?? a.boardId;
 
@@ -108,7 +92,7 @@ export function createPinterestAdapter(opts: PinterestAdapterOptions = {}): Netw
 
   return {
     name: 'pinterest',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createPinterestVerifier(opts).verify,
     check: checkPinterest,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),

@@ -1,28 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
-import { classifyStatus, guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
+import { classifyStatus, guarded, jsonInit, request, type HttpResult } from '../http';
 import { checkSlack, slackText } from './limits';
+import { createSlackVerifier, parseWebhookUrl, type SlackWebhook } from './verify-credentials';
 
 export { slackText };
+export { parseWebhookUrl, type SlackWebhook };
 
 /** Slack's limit for the text of one section block. */
 export const SLACK_SECTION_LIMIT = 3000;
-
-/** /services/<team>/<bot>/<secret>, as in https://hooks.slack.com/services/T…/B…/…. */
-// the optional /sandbox/slack prefix: the local sandbox's simulator (its origin is the only private one allowed)
-const WEBHOOK_PATH = /^(?:\/sandbox\/slack)?\/services\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\/?$/;
-
-export interface SlackWebhook { url: string; team: string }
-
-/** The webhook URL without query, fragment or trailing slash, plus its workspace part; undefined when not a webhook URL. */
-export function parseWebhookUrl(raw: string): SlackWebhook | undefined {
-  let url: URL;
-  try { url = new URL(raw.trim()); } catch { return undefined; }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  const m = WEBHOOK_PATH.exec(url.pathname);
-  if (!m) return undefined;
-  return { url: `${url.origin}${url.pathname.replace(/\/+$/, '')}`, team: m[1] };
-}
 
 /** Slack's mrkdwn control characters: only &, < and > are escaped. */
 const escapeMrkdwn = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -71,12 +57,7 @@ export function classifySlack(res: HttpResult): Failure {
  * other 4xx → rejected; 5xx / network → transient; deadline → timeout.
  */
 export function createSlackAdapter(): NetworkAdapter {
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const hook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');
-    if (!hook) return rejected('webhook_url is not a Slack incoming webhook URL (expected https://hooks.slack.com/services/T…/B…/…)');
-    return { ok: true, handle: `slack webhook ${hook.team}`, credentials: { ...ctx.credentials, webhook_url: hook.url, team_id: hook.team } };
-  }
-
+  const { verify } = createSlackVerifier();
 
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const hook = parseWebhookUrl(ctx.credentials.webhook_url ?? '');

@@ -1,18 +1,17 @@
 import { telegramMessageRef } from '../post-refs';
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
-import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
+import type { NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
+import { guarded, rejected } from '../http';
 import { classifyTelegram, envelope, paced } from './errors';
 import { isRecord, trimBase } from '../../domain/values';
 import { checkTelegram } from './limits';
 import { createTelegramManagement } from './manage';
+import { asChat, botCall, createTelegramVerifier, credentialError, normalise, okResult } from './verify-credentials';
 
 
 export interface TelegramAdapterOptions {
   /** Bot API origin; the default is the real one, tests point it at a loopback fake. */
   apiBase?: string;
 }
-
-const TOKEN_SHAPE = /^\d+:[A-Za-z0-9_-]+$/;
 
 /** Text for parse_mode HTML: only &, < and > need escaping. */
 export const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -33,19 +32,6 @@ export function messageUrl(chat: { id?: number | string; username?: string }, me
   return '';
 }
 
-interface Chat { id?: number; type?: string; title?: string; username?: string; first_name?: string }
-
-function asChat(v: unknown): Chat {
-  if (!isRecord(v)) return {};
-  return {
-    id: typeof v.id === 'number' ? v.id : undefined,
-    type: typeof v.type === 'string' ? v.type : undefined,
-    title: typeof v.title === 'string' ? v.title : undefined,
-    username: typeof v.username === 'string' ? v.username : undefined,
-    first_name: typeof v.first_name === 'string' ? v.first_name : undefined,
-  };
-}
-
 /**
  * Telegram Bot API adapter (bot token + chat id).
  * Endpoints: `POST {apiBase}/bot<token>/getMe` and `/getChat` (verify), `/sendMessage` (text, parse_mode HTML, escaped),
@@ -60,44 +46,8 @@ function asChat(v: unknown): Chat {
 export function createTelegramAdapter({ apiBase = 'https://api.telegram.org' }: TelegramAdapterOptions = {}): NetworkAdapter {
   const base = trimBase(apiBase);
 
-  const call = (ctx: NetworkContext, token: string, method: string, body: Record<string, unknown>): Promise<HttpResult> =>
-    request(ctx, `${base}/bot${token}/${method}`, jsonInit('POST', body));
-
-  const okResult = (res: HttpResult): unknown => {
-    const env = envelope(res);
-    return res.status >= 200 && res.status < 300 && env?.ok ? env.result : undefined;
-  };
-
-  function credentialError(creds: Record<string, string>): Failure | undefined {
-    if (!TOKEN_SHAPE.test(creds.bot_token ?? '')) return rejected('bot_token is not a Telegram bot token (expected <digits>:<secret> as given by @BotFather)');
-    if (!creds.chat_id) return rejected('chat_id is missing (a numeric chat id such as -100123… or @channelusername)');
-    return undefined;
-  }
-
-  function normalise(input: Record<string, string>): Record<string, string> {
-    return { ...input, bot_token: (input.bot_token ?? '').trim(), chat_id: (input.chat_id ?? '').trim() };
-  }
-
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const creds = normalise(ctx.credentials);
-    const bad = credentialError(creds);
-    if (bad) return bad;
-    return guarded(async () => {
-      const me = await call(ctx, creds.bot_token, 'getMe', {});
-      if (okResult(me) === undefined) return classifyTelegram(me, 'getMe');
-      const res = await call(ctx, creds.bot_token, 'getChat', { chat_id: creds.chat_id });
-      const result = okResult(res);
-      if (result === undefined) return classifyTelegram(res, `getChat(${creds.chat_id})`);
-      const chat = asChat(result);
-      const credentials: Record<string, string> = { ...creds, chat_id: chat.id !== undefined ? String(chat.id) : creds.chat_id };
-      if (chat.type) credentials.chat_type = chat.type;
-      if (chat.username) credentials.chat_username = chat.username;
-      else delete credentials.chat_username;
-      const handle = chat.username ? `@${chat.username}` : chat.title ?? chat.first_name ?? credentials.chat_id;
-      return { ok: true as const, handle, credentials };
-    });
-  }
-
+  const call = botCall(base);
+  const { verify } = createTelegramVerifier({ apiBase });
 
   async function publish(content: PublishContent, ctx: NetworkContext): Promise<PublishOutcome> {
     const creds = normalise(ctx.credentials);

@@ -1,4 +1,4 @@
-import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { guarded, guardedBeforeCreate, rejected } from '../http';
 import { field, idString, num, str } from '../oauth-tokens';
 import { graphFailure } from '../facebook/graph';
@@ -7,6 +7,7 @@ import { THREADS_API_BASE, threadsGet, threadsPost, type ThreadsOptions } from '
 import { checkThreads } from './limits';
 import { containerError, threadsRefine } from './rules';
 import { threadsReadBack } from './read-back';
+import { account, createThreadsVerifier, type Account } from './verify-credentials';
 
 export { createThreadsProvider } from './oauth';
 
@@ -21,15 +22,6 @@ export interface ThreadsAdapterOptions extends ThreadsOptions {
 
 /** Wait before a post refused by the publishing limit is tried again: the 24-hour window moves, so an hour. */
 export const THREADS_QUOTA_RETRY_AFTER = 3600;
-
-interface Account { userId: string; token: string; username?: string }
-
-function account(credentials: Record<string, string>): Account | Failure {
-  const userId = (credentials.threads_user_id ?? '').trim();
-  const token = (credentials.access_token ?? '').trim();
-  if (!userId || !token) return { ok: false, kind: 'reauth', error: 'threads needs the threads_user_id and a token: connect Threads again' };
-  return { userId, token, username: credentials.username?.trim() || undefined };
-}
 
 type Status = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | Failure;
 
@@ -53,15 +45,6 @@ export function createThreadsAdapter(opts: ThreadsAdapterOptions = {}): NetworkA
   const resumeAfter = opts.resumeAfterSeconds ?? 30;
   const profileUrl = (a: Account) => (a.username ? `https://www.threads.net/@${a.username}` : 'https://www.threads.net/');
   const fail = (res: Parameters<typeof graphFailure>[0], what: string, ctx: NetworkContext) => graphFailure(res, `threads ${what}`, ctx.now(), threadsRefine);
-
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const a = account(ctx.credentials);
-    if ('ok' in a) return a;
-    const res = await threadsGet(ctx, api, `/${encodeURIComponent(a.userId)}`, a.token, { fields: 'id,username' });
-    if (res.status !== 200) return fail(res, 'profile check', ctx);
-    const username = str(field(res.json, 'username')) ?? a.username;
-    return { ok: true, handle: username ? `@${username}` : a.userId, credentials: { ...ctx.credentials, ...(username ? { username } : {}) } };
-  }
 
   /** The publishing limit: a Failure when the quota is used up (or the token is refused), else undefined. */
   async function quotaLeft(ctx: NetworkContext, a: Account): Promise<Failure | undefined> {
@@ -215,7 +198,7 @@ export function createThreadsAdapter(opts: ThreadsAdapterOptions = {}): NetworkA
 
   return {
     name: 'threads',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createThreadsVerifier(opts).verify,
     check: checkThreads,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),

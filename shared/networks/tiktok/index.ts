@@ -1,10 +1,11 @@
-import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
+import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { checkFile } from '../media-fit';
 import { failureFromError, guarded, guardedBeforeCreate, rejected, request, type HttpResult } from '../http';
 import { field, idString, str } from '../oauth-tokens';
-import { creatorInfo, tiktokJson, userInfo, TIKTOK_API_BASE, type TikTokOptions } from './oauth';
+import { creatorInfo, tiktokJson, TIKTOK_API_BASE, type TikTokOptions } from './oauth';
 import { checkContent, choosePrivacy, codeFailure, errorCode, privacyRefused, succeeded, tiktokFailure } from './rules';
 import { trimBase } from '../../domain/values';
+import { accessToken, createTikTokVerifier } from './verify-credentials';
 
 export { createTikTokProvider, type TikTokOptions } from './oauth';
 
@@ -66,20 +67,7 @@ export function createTikTokAdapter(opts: TikTokAdapterOptions = {}): NetworkAda
   const maxProcessingMs = opts.maxProcessingMs ?? 24 * 3600_000;
   const minChunkBytes = opts.minChunkBytes ?? 5 * 1024 * 1024;
   const chunkBytes = opts.chunkBytes ?? 10 * 1024 * 1024;
-
-  function token(credentials: Record<string, string>): string | Failure {
-    const t = (credentials.access_token ?? '').trim();
-    return t || { ok: false, kind: 'reauth', error: 'tiktok credentials have no access_token; sign in to tiktok again' };
-  }
-
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const t = token(ctx.credentials);
-    if (typeof t !== 'string') return t;
-    const user = await userInfo(ctx, api, t);
-    if ('ok' in user) return user;
-    const username = ctx.credentials.username;
-    return { ok: true, handle: username ? `@${username}` : user.display_name ?? user.open_id, credentials: { ...ctx.credentials, open_id: user.open_id } };
-  }
+  const token = accessToken;
 
   /** 'processing' with the state to poll again later (the wait doubles per resume, capped at 15 min). */
   function later(s: Tracking, retryAfter = 0): PublishOutcome {
@@ -210,7 +198,7 @@ export function createTikTokAdapter(opts: TikTokAdapterOptions = {}): NetworkAda
 
   return {
     name: 'tiktok',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createTikTokVerifier(opts).verify,
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),

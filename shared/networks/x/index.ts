@@ -1,12 +1,13 @@
-import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published, VerifiedAccount } from '../../ports/networks';
+import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published } from '../../ports/networks';
 import { guarded, guardedBeforeCreate, jsonInit, request } from '../http';
 import { field, idString } from '../oauth-tokens';
 import { xFailure } from './errors';
 import { createXManagement } from './manage';
 import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
-import { bearer, me, X_API_BASE, type XOptions } from './oauth';
+import { bearer, X_API_BASE, type XOptions } from './oauth';
 import { checkContent } from './limits';
 import { xReadBack } from './read-back';
+import { accessToken, createXVerifier } from './verify-credentials';
 import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
 import { trimBase } from '../../domain/values';
@@ -45,21 +46,10 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
   const reserveMs = opts.reserveMs ?? 1000;
   const maxProcessingMs = opts.maxProcessingMs ?? 3600_000;
 
-  function token(credentials: Record<string, string>): string | Failure {
-    const t = (credentials.access_token ?? '').trim();
-    return t || { ok: false, kind: 'reauth', error: 'x credentials have no access_token; sign in to x again' };
-  }
+  const token = accessToken;
 
   const statusUrl = (username: string | undefined, id: string): string =>
     username ? `${WEB}/${encodeURIComponent(username)}/status/${id}` : `${WEB}/i/web/status/${id}`;
-
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const t = token(ctx.credentials);
-    if (typeof t !== 'string') return t;
-    const user = await me(ctx, api, t);
-    if ('ok' in user) return user;
-    return { ok: true, handle: `@${user.username}`, credentials: { ...ctx.credentials, user_id: user.id, username: user.username } };
-  }
 
   async function tweet(ctx: NetworkContext, t: string, body: Record<string, unknown>, what: string): Promise<string | Failure> {
     const res = await request(ctx, `${api}/2/tweets`, jsonInit('POST', body, bearer(t)));
@@ -176,7 +166,7 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
 
   return {
     name: 'x',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createXVerifier(opts).verify,
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),

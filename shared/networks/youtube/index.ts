@@ -1,12 +1,13 @@
-import type { FetchedMedia, Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, VerifiedAccount } from '../../ports/networks';
+import type { FetchedMedia, Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { badMedia, failureFromError, guarded, jsonInit, rejected, request } from '../http';
 import { readVideoInfo } from '../../media/video-info';
-import { myChannels, YOUTUBE_API_BASE, YOUTUBE_UPLOAD_BASE, type YouTubeOptions } from './oauth';
+import { YOUTUBE_API_BASE, YOUTUBE_UPLOAD_BASE, type YouTubeOptions } from './oauth';
 import { checkContent, youtubeFailure } from './rules';
 import { probe, sendFrom, type UploadState, type UploadTarget } from './upload';
 
 export { createYouTubeProvider, type YouTubeOptions } from './oauth';
 import { trimBase } from '../../domain/values';
+import { accessToken, createYouTubeVerifier } from './verify-credentials';
 import { youtubeReadBack } from './read-back';
 import { createYouTubeManagement } from './manage';
 export { secondsUntilPacificMidnight } from './rules';
@@ -56,22 +57,7 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
   const resumeAfterSeconds = opts.resumeAfterSeconds ?? 15;
   const reserveMs = opts.reserveMs ?? 1000;
   const maxInterruptions = opts.maxInterruptions ?? 12;
-
-  function token(credentials: Record<string, string>): string | Failure {
-    const t = (credentials.access_token ?? '').trim();
-    return t || { ok: false, kind: 'reauth', error: 'youtube credentials have no access_token; sign in to youtube again' };
-  }
-
-  async function verify(ctx: NetworkContext): Promise<VerifiedAccount | Failure> {
-    const t = token(ctx.credentials);
-    if (typeof t !== 'string') return t;
-    const channels = await myChannels(ctx, api, t);
-    if (!Array.isArray(channels)) return channels;
-    const wanted = ctx.credentials.channel_id;
-    const channel = wanted ? channels.find((c) => c.id === wanted) : channels[0];
-    if (!channel) return rejected(`youtube: these tokens no longer reach channel ${wanted}; connect the channel again`);
-    return { ok: true, handle: channel.handle, credentials: { ...ctx.credentials, channel_id: channel.id, channel_title: channel.title } };
-  }
+  const token = accessToken;
 
   async function media(content: PublishContent, ctx: NetworkContext): Promise<FetchedMedia | Failure> {
     const item = content.media.find((m) => m.kind === 'video');
@@ -226,7 +212,7 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
 
   return {
     name: 'youtube',
-    verify: (ctx) => guarded(() => verify(ctx)),
+    verify: createYouTubeVerifier(opts).verify,
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
