@@ -16,6 +16,7 @@ import { approvalsRoutes } from './routes/approvals';
 import { mcpRoutes } from './routes/mcp';
 import { aiDraftsRoutes } from './routes/ai-drafts';
 import { postLifecycleRoutes } from './routes/post-lifecycle';
+import { analyticsRoutes } from './routes/analytics';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -135,6 +136,9 @@ export const routes = {
   patchPost: postLifecycleRoutes.patchPost,
   postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
   postValidate: publishingRoutes.postValidate,
+  getPostAnalytics: analyticsRoutes.getPostAnalytics,
+  getAnalytics: analyticsRoutes.getAnalytics,
+  getAnalyticsExport: analyticsRoutes.getAnalyticsExport,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);
