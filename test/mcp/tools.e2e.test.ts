@@ -18,7 +18,7 @@ const TOOL_NAMES = [
   'cancel_scheduled_post', 'create_recurring_post', 'list_recurring_posts', 'delete_recurring_post', 'get_post_status',
   'list_posts', 'create_media_upload_link', 'get_usage', 'get_x_credits',
   'get_media_upload', 'list_media', 'get_connection_health', 'explain_error',
-  'validate_post', 'delete_post', 'edit_post',
+  'validate_post', 'delete_post', 'edit_post', 'get_post_analytics',
 ];
 
 async function connect(apiKey: string): Promise<Client> {
@@ -85,7 +85,7 @@ afterAll(async () => {
 });
 
 describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
-  it('lists exactly the 28 tools, each with input and output schemas and the four annotations', async () => {
+  it('lists exactly the 29 tools, each with input and output schemas and the four annotations', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const t of tools) {

@@ -1,4 +1,4 @@
-import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AnalyticsDue, AnalyticsStore, AnalyticsUpdate } from '../../ports/analytics';
 import type { PostAnalytics } from '../../domain/analytics';
 import type { PlatformName } from '../../domain/platforms';
@@ -48,8 +48,8 @@ export class DynamoAnalyticsStore implements AnalyticsStore {
       let Keys: Record<string, unknown>[] | undefined = refs.slice(i, i + 100).map((r) => keys.analytics(accountId, r.post_id, r.platform));
       // unprocessed keys (throttling) are asked again until none are left
       for (let round = 0; Keys?.length && round < 5; round++) {
-        const res = await this.t.doc.send(new BatchGetCommand({ RequestItems: { [this.t.tableName]: { Keys } } }));
-        out.push(...(res.Responses?.[this.t.tableName] ?? []).map((it) => fromItem(it)));
+        const res: BatchGetCommandOutput = await this.t.doc.send(new BatchGetCommand({ RequestItems: { [this.t.tableName]: { Keys } } }));
+        out.push(...(res.Responses?.[this.t.tableName] ?? []).map((it: Record<string, unknown>) => fromItem(it)));
         Keys = res.UnprocessedKeys?.[this.t.tableName]?.Keys;
       }
     }
