@@ -11,6 +11,7 @@ import { readVideoInfo } from '../../media/video-info';
 import { readLinkCard } from './link-card';
 import { pollVideoJob, uploadVideo, type VideoJob } from './video';
 import { trimBase } from '../../domain/values';
+import { blueskyMetrics } from './analytics';
 
 export { BLUESKY_IMAGE_BYTES, BLUESKY_MAX_IMAGES, BLUESKY_MAX_VIDEOS, BLUESKY_TEXT_BYTES, BLUESKY_TEXT_LIMIT };
 
@@ -288,5 +289,6 @@ export function createBlueskyAdapter({
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     ...createBlueskyManagement({ base, sessions }),
     readBack: blueskyReadBack(base, sessions),
+    metrics: blueskyMetrics(base, sessions),
   };
 }

@@ -7,6 +7,7 @@ import { checkDevto, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS } from './limit
 import { devtoReadBack } from './read-back';
 import { DEVTO_DEFAULT_RETRY_AFTER, devtoFailure } from './failure';
 import { createDevtoManagement } from './manage';
+import { devtoMetrics } from './analytics';
 
 export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
 
@@ -45,6 +46,7 @@ export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions 
     check: checkDevto,
     publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
     readBack: devtoReadBack(base),
+    metrics: devtoMetrics(base),
     ...createDevtoManagement(base),
   };
 }

@@ -10,6 +10,7 @@ import { trimBase } from '../../domain/values';
 import { checkFacebook, FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT } from './limits';
 import { facebookReadBack } from './read-back';
 import { createFacebookManagement } from './manage';
+import { facebookMetrics } from './analytics';
 
 export { FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT };
 
@@ -185,6 +186,7 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
     check: checkFacebook,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: facebookReadBack(apiBase),
+    metrics: facebookMetrics(apiBase),
     ...createFacebookManagement(apiBase),
   };
 }

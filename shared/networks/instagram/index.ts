@@ -8,6 +8,7 @@ import {
 import { checkInstagram, instagramRefine, mediaSubcodeFailure } from './rules';
 import { trimBase } from '../../domain/values';
 import { instagramReadBack } from './read-back';
+import { instagramMetrics } from './analytics';
 
 export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_comments'] as const;
 
@@ -234,6 +235,7 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
     check: checkInstagram,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: instagramReadBack(apiBase),
+    metrics: instagramMetrics(apiBase),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };
 }

@@ -5,6 +5,7 @@ import { guarded, jsonInit, rejected, request, type HttpResult } from '../http';
 import { checkContent, field, mastodonFailure, normaliseInstanceUrl, str } from './rules';
 import { createMastodonManagement } from './manage';
 import { mastodonReadBack } from './read-back';
+import { mastodonMetrics } from './analytics';
 
 export interface MastodonAdapterOptions {
   /** Wait between polls of a media attachment that is still processing (202 / 206). */
@@ -179,5 +180,6 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     ...createMastodonManagement(),
     readBack: mastodonReadBack,
+    metrics: mastodonMetrics,
   };
 }

@@ -6,6 +6,7 @@ import { checkReddit, redditFailure, submission, submitErrors, submitFailure } f
 import { redditReadBack } from './read-back';
 import { createRedditManagement } from './manage';
 import { trimBase } from '../../domain/values';
+import { redditMetrics } from './analytics';
 
 export const REDDIT_API_BASE = 'https://oauth.reddit.com';
 export const REDDIT_AUTH_BASE = 'https://www.reddit.com';
@@ -121,6 +122,7 @@ export function createRedditAdapter(opts: RedditOptions = {}): NetworkAdapter {
     check: checkReddit,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: redditReadBack(apiBase, userAgent),
+    metrics: redditMetrics(apiBase, userAgent),
     ...createRedditManagement(apiBase, userAgent),
   };
 }

@@ -6,6 +6,7 @@ import { trimBase } from '../../domain/values';
 import { THREADS_API_BASE, threadsGet, threadsPost, type ThreadsOptions } from './oauth';
 import { checkThreads } from './limits';
 import { containerError, threadsRefine } from './rules';
+import { threadsMetrics } from './analytics';
 
 export { createThreadsProvider, THREADS_SCOPES } from './oauth';
 
@@ -218,5 +219,6 @@ export function createThreadsAdapter(opts: ThreadsAdapterOptions = {}): NetworkA
     check: checkThreads,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    metrics: threadsMetrics(api),
   };
 }

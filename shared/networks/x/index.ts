@@ -10,6 +10,7 @@ import { xReadBack } from './read-back';
 import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
 import { trimBase } from '../../domain/values';
+import { xMetrics } from './analytics';
 
 export { createXProvider, X_API_BASE, X_AUTH_BASE, X_SCOPES, type XOptions } from './oauth';
 export { weightedLength } from './limits';
@@ -179,5 +180,6 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     ...createXManagement({ api }),
     readBack: xReadBack(api),
+    metrics: xMetrics(api),
   };
 }

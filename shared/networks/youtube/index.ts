@@ -11,6 +11,7 @@ export {
 import { trimBase } from '../../domain/values';
 import { youtubeReadBack } from './read-back';
 import { createYouTubeManagement } from './manage';
+import { youtubeMetrics } from './analytics';
 export { secondsUntilPacificMidnight } from './rules';
 
 export interface YouTubeAdapterOptions extends YouTubeOptions {
@@ -228,6 +229,7 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     readBack: youtubeReadBack(api),
+    metrics: youtubeMetrics(api),
     ...createYouTubeManagement(api),
   };
 }
