@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { startLocalRuntime, TABLE_NAME, type LocalRuntime } from '../infra/local/runtime';
-import { routes } from '../infra/routes';
+import { routes } from '../functions/routes';
 import { esbuildOptions } from '../infra/bundling';
 import { handlerFile } from '../shared/http/route';
 import { TOOLS } from '../functions/mcp/tools';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startLocalRuntime, type LocalRuntime } from '../infra/local/runtime';
-import { workers } from '../infra/workers';
+import { workers } from '../functions/workers';
 import { client, must, signup } from './support/api';
 import { BenchNetworks, NETWORKS, postTag, type BenchNetwork } from './support/networks';
 import { fmt, percentile, printRows } from './support/stats';

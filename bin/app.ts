@@ -7,6 +7,7 @@ import { ObservabilityStack } from '../infra/stacks/observability-stack';
 import { WorkersStack } from '../infra/stacks/workers-stack';
 import { EdgeStack } from '../infra/stacks/edge-stack';
 import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack';
+import { prebuildBundles } from '../infra/lambda-bundles';
 
 /**
  * The CDK app (cdk.json: `npx tsx bin/app.ts`). Settings come from context (`-c key=value`):
@@ -194,9 +195,19 @@ export function addSecurityChecks(app: App): boolean {
   return true;
 }
 
+/** Whether this synth bundles: the CDK CLI passes the stacks it bundles (`[]`: none, e.g. `cdk ls`). */
+function bundles(app: App): boolean {
+  const stacks: unknown = app.node.tryGetContext('aws:cdk:bundling-stacks');
+  return !Array.isArray(stacks) || stacks.length > 0;
+}
+
 if (require.main === module) {
-  const app = new App();
-  addSecurityChecks(app);
-  buildStacks(app);
-  app.synth();
+  void (async () => {
+    const app = new App();
+    addSecurityChecks(app);
+    // every function's bundle at once before the synth (infra/lambda-bundles.ts); the assets copy them
+    if (bundles(app)) await prebuildBundles();
+    buildStacks(app);
+    app.synth();
+  })().catch((err: unknown) => { process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`); process.exitCode = 1; });
 }

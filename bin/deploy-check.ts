@@ -4,13 +4,14 @@ import path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildStacks, settingsFrom } from './app';
+import { prebuildBundles } from '../infra/lambda-bundles';
 import { PLATFORMS } from '../shared/domain/platforms';
 import { PLANS } from '../shared/domain/plans';
 
 /**
  * `npm run deploy:check` — offline, no AWS credentials: for every stage
- *   1. synthesises the whole app (esbuild bundles included, unless --no-bundle; each function is bundled once for
- *      all stages: they share one assembly directory),
+ *   1. synthesises the whole app (esbuild bundles included, unless --no-bundle; every function is bundled once, for
+ *      all stages and all at once, before the first synth: infra/lambda-bundles.ts),
  *   2. runs the cdk-nag AwsSolutions pack (clean = no unacknowledged error or warning),
  *   3. lists every parameter the stacks read (CDK context, the SSM parameters the functions read, template
  *      parameters) with whether it is set (SSM values are checked only with --aws, which calls SSM),
@@ -164,6 +165,8 @@ export async function runDeployCheck(opts: CheckOptions): Promise<{ ok: boolean;
   // one assembly directory for every stage: each function is bundled once, not once per stage
   const outdir = opts.outdir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-check-'));
   try {
+    // every function's bundle at once on esbuild's service; the stages' synths copy them (infra/lambda-bundles.ts)
+    if (opts.bundle !== false) await prebuildBundles();
     for (const stage of opts.stages) reports.push(await checkStage(stage, { ...opts, outdir }));
   } finally {
     if (!opts.outdir) fs.rmSync(outdir, { recursive: true, force: true });

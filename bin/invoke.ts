@@ -1,8 +1,8 @@
 import './env';
 import fs from 'node:fs';
 import path from 'node:path';
-import { routeList } from '../infra/routes';
-import { dispatcher, workers } from '../infra/workers';
+import { routeList } from '../functions/routes';
+import { dispatcher, workers } from '../functions/workers';
 import { startLocalRuntime } from '../infra/local/runtime';
 import { lambdaContext, loadHandler } from '../infra/local/invoke';
 

@@ -1,6 +1,6 @@
 import './env';
 import { startLocalRuntime, type LocalRuntime } from '../infra/local/runtime';
-import { routeList } from '../infra/routes';
+import { routeList } from '../functions/routes';
 import { ConfigError } from '../shared/config';
 
 /** `npm start`: the whole service on http://localhost:3000 (PORT), state under .data/ (DATA_DIR). */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { routeList } from '../infra/routes';
+import { routeList } from '../functions/routes';
 import { openApiDocument } from '../shared/http/openapi';
 
 /**

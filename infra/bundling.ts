@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { routeList } from './routes';
-import { dispatcher, workers } from './workers';
+import { routeList } from '../functions/routes';
+import { dispatcher, workers } from '../functions/workers';
 import { handlerFile } from '../shared/http/route';
 import { wiringDefines, type WiringDeclaration } from '../shared/wiring/declaration';
 
@@ -81,12 +81,12 @@ export function lambdaFunctions(): LambdaFunction[] {
 /** The declaration of the function whose handler is `handler` (project-relative); throws for an unknown handler. */
 export function wiringOf(handler: string): WiringDeclaration {
   const found = lambdaFunctions().find((f) => f.handler === handler);
-  if (!found) throw new Error(`${handler} is no route, worker or dispatcher handler (infra/routes, infra/workers.ts): its wiring is unknown`);
+  if (!found) throw new Error(`${handler} is no route, worker or dispatcher handler (functions/routes, functions/workers.ts): its wiring is unknown`);
   return found.wiring;
 }
 
 /** esbuild options of one function's bundle (bench and tests; the CDK build is given the same through app-function.ts). */
-export function esbuildOptions(root: string, handler: string, outfile: string): BuildOptions {
+export function esbuildOptions(root: string, handler: string, outfile: string, wiring: WiringDeclaration = wiringOf(handler)): BuildOptions {
   return {
     entryPoints: [path.join(root, handler)],
     absWorkingDir: root,
@@ -96,7 +96,7 @@ export function esbuildOptions(root: string, handler: string, outfile: string): 
     format: LAMBDA_BUNDLE.format,
     minify: LAMBDA_BUNDLE.minify,
     mainFields: LAMBDA_BUNDLE.mainFields,
-    define: wiringDefines(wiringOf(handler)),
+    define: wiringDefines(wiring),
     alias: LAMBDA_ALIAS,
     external: LAMBDA_EXTERNALS,
     outfile,

@@ -42,7 +42,7 @@ const EnvSchema = z.object({
   PUBLISH_WAIT_MS: z.coerce.number().int().positive().default(25_000),
   /**
    * The reconciliation sweep (docs/operations.md "Reconciliation sweep"): a network still queued or claimed this
-   * long is re-driven through its claim. The default is the publish worker's visibility timeout (infra/workers.ts),
+   * long is re-driven through its claim. The default is the publish worker's visibility timeout (functions/workers.ts),
    * past which no live worker holds a claim (its 120 s Lambda timeout has ended the invocation).
    */
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().positive().default(150),

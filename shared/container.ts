@@ -29,7 +29,7 @@ type Module<T> = () => T;
 
 /** A function used an adapter its declaration does not wire (only in a Lambda bundle). */
 function unwired(what: string, declare: string): never {
-  throw new Error(`${what} is not wired into this function: its route or worker must declare ${declare} (infra/routes, infra/workers.ts)`);
+  throw new Error(`${what} is not wired into this function: its route or worker must declare ${declare} (functions/routes, functions/workers.ts)`);
 }
 
 const dynamoModule: Module<typeof import('./wiring/dynamo-stores')> = () => process.env.SPA_WIRE_TABLE === 'off'
@@ -186,6 +186,8 @@ export function buildDeps(cfg: Config): Deps {
     webhooks: () => shared.webhooks,
     webhookSender: () => new (senderModule().HttpWebhookSender)({ allowPrivate: cfg.ALLOW_PRIVATE_TARGETS, clock: liveClock }),
     schedules: () => new (db().DynamoScheduleStore)(table()),
+    recurring: () => new (db().DynamoRecurringStore)(table()),
+    slots: () => new (db().DynamoSlotStore)(table()),
     networks: () => {
       const registry = tracedModule().tracedRegistry(registryModule().buildRegistry(cfg));
       // sandbox mode (local only): posts to simulated networks link to the sandbox inbox

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { localRoutes as routes } from '../../infra/routes/local';
+import { localRoutes as routes } from '../routes/local';
 import { readOutbox } from '../../shared/adapters/local/outbox-mailer';
 import { config } from '../../shared/config';
 import { NotFoundError } from '../../shared/domain/errors';

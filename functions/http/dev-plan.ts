@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { localRoutes as routes } from '../../infra/routes/local';
+import { localRoutes as routes } from '../routes/local';
 import { NotFoundError } from '../../shared/domain/errors';
 import { setPlanManually } from '../../shared/app/billing/plan-state';
 

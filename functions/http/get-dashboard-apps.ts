@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { mcpRoutes as routes } from '../../infra/routes/mcp';
+import { mcpRoutes as routes } from '../routes/mcp';
 import { dashboardShell, pageReply } from '../../shared/http/dashboard/layout';
 import { appsBody } from '../../shared/http/dashboard/apps-views';
 import { listApps } from '../../shared/app/mcp-oauth/apps';

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { dashboardShell, pageReply } from '../../shared/http/dashboard/layout';
 import { keysBody } from '../../shared/http/dashboard/keys-views';
 import { keysPage } from '../../shared/app/dashboard/keys';

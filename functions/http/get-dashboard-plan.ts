@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { planPage } from '../../shared/http/dashboard/plan-page';
 
 /** The Plan page (every upgrade_url points here): the plan table, billing (checkout, portal, plan changes) and usage. */

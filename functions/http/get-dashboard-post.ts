@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { dashboardShell, pageReply } from '../../shared/http/dashboard/layout';
 import { postDetailBody } from '../../shared/http/dashboard/posts-views';
 import { getPost } from '../../shared/app/publish/queries';

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { redirect } from '../../shared/http/dashboard/layout';
 import { exportPosts } from '../../shared/app/dashboard/posts';
 

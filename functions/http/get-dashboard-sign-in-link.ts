@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { AppError } from '../../shared/domain/errors';
 import { pageReply } from '../../shared/http/dashboard/layout';
 import { linkProblemPage, signInLinkPage } from '../../shared/http/dashboard/sign-in-views';

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { pageReply } from '../../shared/http/dashboard/layout';
 import { signInPage } from '../../shared/http/dashboard/sign-in-views';
 import { safeReturnPath } from '../../shared/app/dashboard/sign-in';

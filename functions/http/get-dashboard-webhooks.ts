@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { dashboardShell, pageReply } from '../../shared/http/dashboard/layout';
 import { flashOf } from '../../shared/http/dashboard/flash';
 import { webhooksBody } from '../../shared/http/dashboard/settings-views';

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { mediaRoutes as routes } from '../../infra/routes/media';
+import { mediaRoutes as routes } from '../routes/media';
 import { mediaDownloadUrl } from '../../shared/app/media/uploads';
 
 /** media_url: 302 to a fresh short-lived presigned GET of the object (404 once deleted or expired). */

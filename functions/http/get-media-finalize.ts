@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { mediaRoutes as routes } from '../../infra/routes/media';
+import { mediaRoutes as routes } from '../routes/media';
 import { finalizeUpload } from '../../shared/app/media/uploads';
 
 export const handler = httpHandler(routes.getMediaFinalize, async (req) =>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { httpHandler } from '../../shared/http/handler';
 import { escapeHtml, html, page } from '../../shared/http/reply';
-import { mediaRoutes as routes } from '../../infra/routes/media';
+import { mediaRoutes as routes } from '../routes/media';
 import { openUploadLink } from '../../shared/app/media/upload-links';
 import { storageOrigin } from '../../shared/app/media/uploads';
 import { uploadLinkApiPath, uploadPage, uploadPageCsp } from '../../shared/http/upload-page';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { mcpRoutes as routes } from '../../infra/routes/mcp';
+import { mcpRoutes as routes } from '../routes/mcp';
 import { authorizationServerMetadata } from '../../shared/app/mcp-oauth/authorization-server';
 
 /** RFC 8414: the authorization server metadata of the MCP server's OAuth sign-in. */

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { mcpRoutes as routes } from '../../infra/routes/mcp';
+import { mcpRoutes as routes } from '../routes/mcp';
 import { protectedResourceMetadata } from '../../shared/app/mcp-oauth/authorization-server';
 
 /** RFC 9728: the MCP server's protected resource metadata (named in every MCP 401). */

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { routeList, routes } from '../../infra/routes';
+import { routeList, routes } from '../routes';
 import { openApiDocument } from '../../shared/http/openapi';
 
 let doc: unknown;

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { catalogRoutes as routes } from '../../infra/routes/catalog';
+import { catalogRoutes as routes } from '../routes/catalog';
 import { PLANS, PLAN_NAMES, REFUND_DAYS, YEARLY_DISCOUNT_PERCENT } from '../../shared/domain/plans';
 
 export const handler = httpHandler(routes.getPlans, async () =>

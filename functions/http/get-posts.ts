@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { publishingRoutes as routes } from '../../infra/routes/publishing';
+import { publishingRoutes as routes } from '../routes/publishing';
 import { listPosts } from '../../shared/app/publish/queries';
 
 export const handler = httpHandler(routes.getPosts, async (req) =>

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { escapeHtml, html, page } from '../../shared/http/reply';
-import { accountRoutes as routes } from '../../infra/routes/account';
+import { accountRoutes as routes } from '../routes/account';
 import { BadRequestError } from '../../shared/domain/errors';
 
 const wantsJson = (accept: string | undefined) => /application\/json/i.test(accept ?? '') && !/text\/html/i.test(accept ?? '');

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { mediaRoutes as routes } from '../../infra/routes/media';
+import { mediaRoutes as routes } from '../routes/media';
 import { mediaFileHead } from '../../shared/app/media/uploads';
 
 /** HEAD on a media_url: the file's Content-Type and Content-Length, no body. */

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { postLifecycleRoutes as routes } from '../../infra/routes/post-lifecycle';
+import { postLifecycleRoutes as routes } from '../routes/post-lifecycle';
 import { editPost } from '../../shared/app/post-changes/request-change';
 
 export const handler = httpHandler(routes.patchPost, async (req) =>

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { billingRoutes as routes } from '../../infra/routes/billing';
+import { billingRoutes as routes } from '../routes/billing';
 import { openPortal } from '../../shared/app/billing/checkout';
 
 /** POST /api/billing/portal: the Stripe customer portal URL. */

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { billingRoutes as routes } from '../../infra/routes/billing';
+import { billingRoutes as routes } from '../routes/billing';
 import { receiveProviderEvent } from '../../shared/app/billing/webhook';
 
 /** POST /billing/stripe-webhook: a signed Stripe event, verified over the raw bytes and applied once. */

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { brandsRoutes as routes } from '../../infra/routes/brands';
+import { brandsRoutes as routes } from '../routes/brands';
 import { brandView, createBrand } from '../../shared/app/brands';
 
 export const handler = httpHandler(routes.postBrands, async (req) =>

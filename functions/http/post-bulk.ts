@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { schedulingRoutes as routes } from '../../infra/routes/scheduling';
+import { schedulingRoutes as routes } from '../routes/scheduling';
 import { bulkSchedule } from '../../shared/app/schedule/create';
 import { parseBulkCsv } from '../../shared/app/schedule/csv';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { connectionsRoutes as routes } from '../../infra/routes/connections';
+import { connectionsRoutes as routes } from '../routes/connections';
 import { createConnectLink } from '../../shared/app/connect-link/links';
 
 /** POST /api/connect-link → {url, token, expires_in: 3600, brand_id}. */

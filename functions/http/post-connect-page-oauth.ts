@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { connectionsRoutes as routes } from '../../infra/routes/connections';
+import { connectionsRoutes as routes } from '../routes/connections';
 import { AppError } from '../../shared/domain/errors';
 import { startLinkOAuth } from '../../shared/app/connect-link/links';
 import { connectPageUrl, findConnectLink } from '../../shared/app/connect-link/issue';

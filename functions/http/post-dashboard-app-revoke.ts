@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { mcpRoutes as routes } from '../../infra/routes/mcp';
+import { mcpRoutes as routes } from '../routes/mcp';
 import { redirect } from '../../shared/http/dashboard/layout';
 import { revokeApp } from '../../shared/app/mcp-oauth/apps';
 

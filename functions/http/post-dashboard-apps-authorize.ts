@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { mcpRoutes as routes } from '../../infra/routes/mcp';
+import { mcpRoutes as routes } from '../routes/mcp';
 import { dashboardHeaders, pageReply, plainPage } from '../../shared/http/dashboard/layout';
 import { parseForm } from '../../shared/http/dashboard/forms';
 import { authorizeErrorBody } from '../../shared/http/dashboard/apps-views';

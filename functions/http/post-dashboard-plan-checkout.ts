@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { parseForm } from '../../shared/http/dashboard/forms';
 import { planPage } from '../../shared/http/dashboard/plan-page';
 import { dashboardHeaders } from '../../shared/http/dashboard/layout';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { httpHandler } from '../../shared/http/handler';
-import { postLifecycleRoutes as routes } from '../../infra/routes/post-lifecycle';
+import { postLifecycleRoutes as routes } from '../routes/post-lifecycle';
 import { AppError } from '../../shared/domain/errors';
 import { dashboardShell, pageReply } from '../../shared/http/dashboard/layout';
 import { parseForm } from '../../shared/http/dashboard/forms';

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { dashboardRoutes as routes } from '../../infra/routes/dashboard';
+import { dashboardRoutes as routes } from '../routes/dashboard';
 import { clearedSessionCookie } from '../../shared/http/session';
 import { pageReply } from '../../shared/http/dashboard/layout';
 import { signedOutPage } from '../../shared/http/dashboard/sign-in-views';

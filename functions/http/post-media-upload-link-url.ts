@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { mediaRoutes as routes } from '../../infra/routes/media';
+import { mediaRoutes as routes } from '../routes/media';
 import { assertFormToken, assertSameOrigin, formCookie, FORM_TOKEN_HEADER } from '../../shared/http/form-guard';
 import { linkUploadUrl } from '../../shared/app/media/upload-links';
 

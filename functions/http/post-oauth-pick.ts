@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { connectionsRoutes as routes } from '../../infra/routes/connections';
+import { connectionsRoutes as routes } from '../routes/connections';
 import { formFields } from '../../shared/api/oauth-schemas';
 import { completePick } from '../../shared/app/oauth/flow';
 import { callbackReply } from '../../shared/http/pages/oauth-result';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { mcpRoutes as routes } from '../../infra/routes/mcp';
+import { mcpRoutes as routes } from '../routes/mcp';
 import { tokenRequest } from '../../shared/app/mcp-oauth/tokens';
 import { oauthForm } from '../../shared/http/oauth-form';
 

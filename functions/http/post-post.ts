@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { accepted, ok } from '../../shared/http/reply';
-import { publishingRoutes as routes } from '../../infra/routes/publishing';
+import { publishingRoutes as routes } from '../routes/publishing';
 import { validatePost } from '../../shared/app/publish/request';
 import { publishPost } from '../../shared/app/publish/create-post';
 

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/handler';
-import { approvalsRoutes as routes } from '../../infra/routes/approvals';
+import { approvalsRoutes as routes } from '../routes/approvals';
 import { AppError } from '../../shared/domain/errors';
 import { pageReply } from '../../shared/http/dashboard/layout';
 import { parseForm } from '../../shared/http/dashboard/forms';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { schedulingRoutes as routes } from '../../infra/routes/scheduling';
+import { schedulingRoutes as routes } from '../routes/scheduling';
 import { createSchedule } from '../../shared/app/schedule/create';
 
 export const handler = httpHandler(routes.postSchedule, async (req) =>

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { escapeHtml, html, ok, page } from '../../shared/http/reply';
-import { accountRoutes as routes } from '../../infra/routes/account';
+import { accountRoutes as routes } from '../routes/account';
 import { ConfirmBody } from '../../shared/api/schemas';
 import { formFields } from '../../shared/api/oauth-schemas';
 import { confirmSignup } from '../../shared/app/signup';

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { publishingRoutes as routes } from '../../infra/routes/publishing';
+import { publishingRoutes as routes } from '../routes/publishing';
 import { validatePublish } from '../../shared/app/publish/validate';
 
 /** POST /api/validate: the dry run of POST /api/post or POST /api/schedule (sends, writes and spends nothing). */

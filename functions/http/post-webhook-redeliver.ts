@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { accepted } from '../../shared/http/reply';
-import { webhooksRoutes as routes } from '../../infra/routes/webhooks';
+import { webhooksRoutes as routes } from '../routes/webhooks';
 import { redeliver } from '../../shared/app/webhooks/deliveries';
 
 export const handler = httpHandler(routes.postWebhookRedeliver, async (req) =>

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { aiDraftsRoutes as routes } from '../../infra/routes/ai-drafts';
+import { aiDraftsRoutes as routes } from '../routes/ai-drafts';
 import { planWeek } from '../../shared/app/ai/week';
 
 export const handler = httpHandler(routes.postWeek, async (req) =>

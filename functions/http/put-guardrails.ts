@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/reply';
-import { guardrailsRoutes as routes } from '../../infra/routes/guardrails';
+import { guardrailsRoutes as routes } from '../routes/guardrails';
 import { setGuardrails } from '../../shared/app/guardrails/guardrails';
 
 /** Sets an actor's guardrails; only a signed-in owner with the CSRF token gets here (auth: 'session'). */

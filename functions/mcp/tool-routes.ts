@@ -4,7 +4,7 @@ import type { KeyScope } from '../../shared/domain/api-key';
 export interface ToolRoute { id: string; method: string; scope: KeyScope; rateLimit?: { limit: number; windowSeconds: number } }
 
 /**
- * The REST routes the tools mirror, by route-table key: the fields of infra/routes that a tool call enforces. A
+ * The REST routes the tools mirror, by route-table key: the fields of functions/routes that a tool call enforces. A
  * copy, not an import, so that the MCP bundle holds no other area's route definitions and response schemas (about
  * 20 KB); test/mcp/schemas.test.ts fails when one differs from the route table.
  */

@@ -1,5 +1,5 @@
 import { depsFor } from '../../shared/container';
-import { publishWorker } from '../../infra/workers';
+import { publishWorker } from '../workers';
 import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import { PublishMessage } from '../../shared/app/publish/publish-message';
 import { errorFields, log, withLogContext } from '../../shared/log';
@@ -8,7 +8,7 @@ import { applyChange } from '../../shared/app/post-changes/apply-change';
 import { PostChangeMessage } from '../../shared/app/post-changes/change-message';
 import * as z from 'zod';
 
-/** What this function declares it uses (infra/workers.ts), as its Lambda bundle wires it. */
+/** What this function declares it uses (functions/workers.ts), as its Lambda bundle wires it. */
 const workerDeps = depsFor('publish-worker', publishWorker);
 
 /**

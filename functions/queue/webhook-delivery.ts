@@ -1,10 +1,10 @@
 import { depsFor } from '../../shared/container';
-import { webhookWorker } from '../../infra/workers';
+import { webhookWorker } from '../workers';
 import { deliverWebhook, RetryLater, WebhookMessage } from '../../shared/app/webhooks/deliveries';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { sqsMessageHandler } from './sqs-batch';
 
-/** What this function declares it uses (infra/workers.ts), as its Lambda bundle wires it. */
+/** What this function declares it uses (functions/workers.ts), as its Lambda bundle wires it. */
 const workerDeps = depsFor('webhook-worker', webhookWorker);
 
 /**

@@ -1,11 +1,11 @@
 import type { Context } from 'aws-lambda';
 import { depsFor } from '../../shared/container';
-import { dispatcher } from '../../infra/workers';
+import { dispatcher } from '../workers';
 import { coldStart } from '../../shared/metrics';
 import { DispatchInput, dispatch } from '../../shared/app/timers/route-timer';
 import { log, withLogContext } from '../../shared/log';
 
-/** What this function declares it uses (infra/workers.ts), as its Lambda bundle wires it. */
+/** What this function declares it uses (functions/workers.ts), as its Lambda bundle wires it. */
 const dispatcherDeps = depsFor('dispatch', dispatcher);
 
 /** EventBridge Scheduler's target (and the local timer poller's): validates the input, then dispatches. */

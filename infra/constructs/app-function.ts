@@ -4,11 +4,13 @@ import { Annotations, Duration, RemovalPolicy, Stack, Validations } from 'aws-cd
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LAMBDA_ALIAS, LAMBDA_BUNDLE, LAMBDA_EXTERNALS, wiringOf } from '../bundling';
-import { wiringDefines, type WiringDeclaration } from '../../shared/wiring/declaration';
+import { LAMBDA_BUNDLE } from '../bundling';
+import { functionCode } from '../lambda-bundles';
+import { sdkLayer } from './sdk-layer';
+import type { WiringDeclaration } from '../../shared/wiring/declaration';
 
 /** The repository root: handler paths in routes.ts and workers.ts are relative to it. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -75,8 +77,11 @@ export class AppFunction extends Construct {
 
     this.fn = new NodejsFunction(this, 'Fn', {
       entry,
-      ...(placeholder ? { code: lambda.Code.fromInline('exports.handler = async () => { throw new Error("not bundled"); };') } : {}),
+      // the bundle of infra/bundling.ts's settings, built in-process (infra/lambda-bundles.ts), not NodejsFunction's own
+      code: placeholder ? lambda.Code.fromInline('exports.handler = async () => { throw new Error("not bundled"); };') : functionCode(props.handlerFile, props.wiring),
       handler: 'handler',
+      // the bundle leaves the SDK out; this layer brings the locked one (infra/constructs/sdk-layer.ts)
+      ...(LAMBDA_BUNDLE.awsSdk === 'runtime' ? { layers: [sdkLayer(this)] } : {}),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,
@@ -92,19 +97,6 @@ export class AppFunction extends Construct {
         ...(LAMBDA_BUNDLE.nodeOptions ? { NODE_OPTIONS: LAMBDA_BUNDLE.nodeOptions } : {}),
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         ...props.environment,
-      },
-      // infra/bundling.ts: the same settings the bench measures and the bundle-graph test checks
-      bundling: {
-        minify: LAMBDA_BUNDLE.minify,
-        sourceMap: LAMBDA_BUNDLE.sourceMap,
-        sourcesContent: LAMBDA_BUNDLE.sourcesContent,
-        target: LAMBDA_BUNDLE.target,
-        format: OutputFormat.CJS,
-        mainFields: [...LAMBDA_BUNDLE.mainFields],
-        define: placeholder ? {} : wiringDefines(props.wiring ?? wiringOf(props.handlerFile)),
-        esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_ALIAS).map(([from, to]) => [`--alias:${from}`, to])),
-        bundleAwsSDK: LAMBDA_BUNDLE.awsSdk === 'bundled',
-        externalModules: LAMBDA_EXTERNALS,
       },
     });
 

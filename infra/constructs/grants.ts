@@ -74,7 +74,7 @@ export function applyGrants(target: AppFunction, grants: readonly Grant[], t: Gr
 }
 
 function queue(q: sqs.IQueue | undefined, grant: string, env: string): sqs.IQueue {
-  if (!q) throw new Error(`Grant ${grant}: no worker in infra/workers.ts consumes ${env}, so there is no queue to send to`);
+  if (!q) throw new Error(`Grant ${grant}: no worker in functions/workers.ts consumes ${env}, so there is no queue to send to`);
   return q;
 }
 

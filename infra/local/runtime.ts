@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { routeList } from '../routes';
-import { dispatcher, workers } from '../workers';
+import { routeList } from '../../functions/routes';
+import { dispatcher, workers } from '../../functions/workers';
 import { SWEEP_SCHEDULES } from '../sweep-schedules';
 import { config, parseConfig, resetConfig } from '../../shared/config';
 import { setDeps, getDeps } from '../../shared/container';

@@ -13,9 +13,9 @@ import { handlerFile, type RouteDef } from '../../shared/http/route';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
 import { AppFunction } from '../constructs/app-function';
 import { applyGrants, withQueues, type GrantTargets } from '../constructs/grants';
-import { routeList } from '../routes';
+import { routeList } from '../../functions/routes';
 import { tableStatementsOf } from '../table-access';
-import { dispatcher as dispatcherDef } from '../workers';
+import { dispatcher as dispatcherDef } from '../../functions/workers';
 import { awsCronExpression, SWEEP_SCHEDULES } from '../sweep-schedules';
 import { isProd, type DataStack } from './data-stack';
 
@@ -94,7 +94,7 @@ export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
 export const ROUTES_PER_NESTED_STACK = 40;
 
 /**
- * The HTTP API: one function per deployed route of infra/routes.ts, each granted exactly its route's `grants`; the
+ * The HTTP API: one function per deployed route of functions/routes.ts, each granted exactly its route's `grants`; the
  * `$default` stage with access logs and a default throttle. Also the dispatcher function that EventBridge Scheduler
  * invokes and the role the scheduler assumes for it (here, not in the workers stack, so that the workers stack can
  * depend on this one and receive the API URL).

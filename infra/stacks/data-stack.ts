@@ -7,7 +7,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION, TTL_ATTRIBUTE } from '../../shared/adapters/dynamodb/table-definition';
-import { workers, type WorkerDef } from '../workers';
+import { workers, type WorkerDef } from '../../functions/workers';
 
 export interface DataStackProps extends StackProps {
   stage: string;
@@ -157,7 +157,7 @@ export class DataStack extends Stack {
     this.mediaBucketArnExport = `${this.stackName}-MediaBucketArn`;
     new CfnOutput(this, 'MediaBucketArn', { value: this.mediaBucket.bucketArn, exportName: this.mediaBucketArnExport });
 
-    // ---- One queue + DLQ per worker (infra/workers.ts).
+    // ---- One queue + DLQ per worker (functions/workers.ts).
     this.workerQueues = workers.map((def) => {
       // AWS: "set the source queue's visibility timeout to at least six times the configuration timeout on your function"
       if (def.visibilityTimeoutSeconds < 6 * def.timeoutSeconds) {

@@ -8,7 +8,7 @@ import { isProd } from './data-stack';
 export interface RouteGroupStackProps extends StackProps {
   stage: string;
   api: ApiStack;
-  /** The `stack` name of infra/routes.ts entries deployed here. */
+  /** The `stack` name of functions/routes.ts entries deployed here. */
   group: string;
 }
 

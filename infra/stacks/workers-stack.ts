@@ -3,7 +3,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { AppFunction } from '../constructs/app-function';
 import { applyGrants, withQueues } from '../constructs/grants';
-import type { WorkerDef } from '../workers';
+import type { WorkerDef } from '../../functions/workers';
 import type { ApiStack } from './api-stack';
 import { isProd, type DataStack, type WorkerQueue } from './data-stack';
 
@@ -17,7 +17,7 @@ export interface WorkersStackProps extends StackProps {
 }
 
 /**
- * One function per entry of infra/workers.ts, fed by its queue with partial batch failures. Besides consuming its
+ * One function per entry of functions/workers.ts, fed by its queue with partial batch failures. Besides consuming its
  * own queue, each worker may do exactly what its own declaration's `grants` say — the list its bundle's wiring is
  * built from too (shared/wiring/declaration.ts), so IAM, wiring and bundle agree.
  */

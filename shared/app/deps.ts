@@ -10,7 +10,7 @@ import type { ConnectionStore, EventFanOut, EventSink, LockStore, PaceStore, Pos
 import type { WebhookSender, WebhookStore } from '../ports/webhooks';
 import type { Registry } from '../ports/networks';
 import type { OAuthNetworks } from '../ports/oauth';
-import type { ScheduleStore } from '../ports/schedules';
+import type { RecurringStore, ScheduleStore, SlotStore } from '../ports/schedules';
 import type { MediaGateway } from '../ports/media-gateway';
 import type { BillingStore, PaymentProvider } from '../ports/billing';
 import type { SessionStore } from '../ports/sessions';
@@ -42,6 +42,10 @@ export interface Deps {
   pace: PaceStore;
   events: EventSink;
   schedules: ScheduleStore;
+  /** Recurring schedules (shared/app/schedule/recurring.ts). */
+  recurring: RecurringStore;
+  /** A brand's posting slots held by schedules (shared/app/schedule/slots.ts). */
+  slots: SlotStore;
   networks: Registry;
   /** OAuth networks: each one's sign-in provider and the service's client registration (shared/app/oauth). */
   oauth: OAuthNetworks;

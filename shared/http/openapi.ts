@@ -17,7 +17,7 @@ function convert(schema: z.ZodType, components: Json, io: 'input' | 'output'): J
 const toOpenApiPath = (path: string) => path; // API Gateway and OpenAPI share the {param} form
 
 /**
- * The answers the shared middleware chain (shared/http/middlewares.ts) can give on a route besides its own, with the
+ * The answers the shared middleware chain (shared/http/middlewares/) can give on a route besides its own, with the
  * codes: a route's own entry for the same status names its use cases' codes and is kept, with these codes added.
  */
 export function middlewareResponses(r: RouteDef): Record<number, string[]> {

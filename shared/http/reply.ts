@@ -8,6 +8,13 @@ export interface Reply {
   cookies?: string[];
 }
 
+/** Headers of every JSON answer. */
+export const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, headers });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const accepted = (body: unknown): Reply => ({ status: 202, body });

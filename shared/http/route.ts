@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { KeyScope } from '../domain/api-key';
 
 /**
- * One entry of THE route table (infra/routes.ts). The CDK stack, the local server and the OpenAPI document are all
+ * One entry of THE route table (functions/routes.ts). The CDK stack, the local server and the OpenAPI document are all
  * derived from these entries; the handler of route `id` lives in functions/http/<id>.ts.
  */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';

@@ -20,7 +20,7 @@ let loaded: IsoBmff | undefined;
  * wiring switch, shared/wiring/declaration.ts): in any other Lambda bundle esbuild drops the require.
  */
 function unwired(): never {
-  throw new Error('The video parser is not wired into this function: its worker must declare `publishes: true` (infra/workers.ts)');
+  throw new Error('The video parser is not wired into this function: its worker must declare `publishes: true` (functions/workers.ts)');
 }
 
 function isoBmff(): IsoBmff {

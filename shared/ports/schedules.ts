@@ -114,18 +114,24 @@ export interface ScheduleStore {
    * Once the post is recorded or the run ended, the schedule leaves the sweep's index.
    */
   settle(id: string, fields: { status: ScheduleStatus; post_id?: string; error?: ScheduleRecord['error'] }, nowIso: string): Promise<boolean>;
+}
 
-  createRecurring(r: RecurringRecord): Promise<void>;
-  getRecurring(id: string): Promise<RecurringRecord | undefined>;
-  listRecurring(accountId: string): Promise<RecurringRecord[]>;
+/** Persistence of recurring schedules (POST /api/recurring): each firing makes one schedule item. */
+export interface RecurringStore {
+  create(r: RecurringRecord): Promise<void>;
+  get(id: string): Promise<RecurringRecord | undefined>;
+  list(accountId: string): Promise<RecurringRecord[]>;
   /** active → canceled | ended; false when it was not active. */
-  endRecurring(id: string, status: 'canceled' | 'ended', nowIso: string): Promise<boolean>;
+  end(id: string, status: 'canceled' | 'ended', nowIso: string): Promise<boolean>;
   /** Notes the latest occurrence that ran. */
-  touchRecurring(id: string, occurrence: string, nowIso: string): Promise<void>;
+  touch(id: string, occurrence: string, nowIso: string): Promise<void>;
+}
 
+/** A brand's posting slots held by schedules (`slot: "next"`): one holder per slot instant. */
+export interface SlotStore {
   /** Takes a brand's slot (instant ISO) for `holder` unless another holds it; expired claims are free. */
-  claimSlot(brandId: string, instant: string, holder: string, expiresAtSec: number, nowSec: number): Promise<boolean>;
-  releaseSlot(brandId: string, instant: string, holder: string): Promise<void>;
+  claim(brandId: string, instant: string, holder: string, expiresAtSec: number, nowSec: number): Promise<boolean>;
+  release(brandId: string, instant: string, holder: string): Promise<void>;
   /** Held slot instants of a brand within [from, to] (ISO). */
-  takenSlots(brandId: string, from: string, to: string, nowSec: number): Promise<Set<string>>;
+  taken(brandId: string, from: string, to: string, nowSec: number): Promise<Set<string>>;
 }

@@ -57,7 +57,7 @@ export function wiringDefines(d: WiringDeclaration): Record<string, string> {
 /** The dependency members each group provides (the rest — clock, settings, media, webhookSender — need no declaration). */
 const GROUP_OF_MEMBER: Partial<Record<keyof Deps, WireGroup>> = {
   accounts: 'TABLE', keys: 'TABLE', brands: 'TABLE', tokens: 'TABLE', counters: 'TABLE', connections: 'TABLE', posts: 'TABLE',
-  locks: 'TABLE', pace: 'TABLE', events: 'TABLE', webhooks: 'TABLE', schedules: 'TABLE', uploads: 'TABLE', sessions: 'TABLE',
+  locks: 'TABLE', pace: 'TABLE', events: 'TABLE', webhooks: 'TABLE', schedules: 'TABLE', recurring: 'TABLE', slots: 'TABLE', uploads: 'TABLE', sessions: 'TABLE',
   mcpOAuth: 'TABLE', guardrails: 'TABLE', apps: 'TABLE', approvals: 'TABLE', branding: 'TABLE', billing: 'TABLE', publishContext: 'TABLE', postChanges: 'TABLE', analytics: 'TABLE',
   mailer: 'SES', cipher: 'KMS', queue: 'SQS', scheduler: 'SCHEDULER', blobs: 'S3', networks: 'NETWORKS', payments: 'BILLING', ai: 'AI',
 };
@@ -71,7 +71,7 @@ const DECLARE: Record<Exclude<WireGroup, 'LOCAL' | 'TRACING' | 'PUBLISH'>, strin
 /** Thrown when a function uses a dependency its declaration does not wire. */
 export class UndeclaredDependencyError extends Error {
   constructor(fn: string, member: string, group: Exclude<WireGroup, 'LOCAL' | 'TRACING' | 'PUBLISH'>) {
-    super(`${fn} uses deps.${member} but does not declare ${DECLARE[group]} (infra/routes, infra/workers.ts): in AWS its bundle has no such adapter`);
+    super(`${fn} uses deps.${member} but does not declare ${DECLARE[group]} (functions/routes, functions/workers.ts): in AWS its bundle has no such adapter`);
     this.name = 'UndeclaredDependencyError';
   }
 }

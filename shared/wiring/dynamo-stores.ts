@@ -17,6 +17,8 @@ export { DynamoPaceStore } from '../adapters/dynamodb/pace';
 export { DynamoEventSink } from '../adapters/dynamodb/events';
 export { DynamoWebhookStore } from '../adapters/dynamodb/webhooks';
 export { DynamoScheduleStore } from '../adapters/dynamodb/schedules';
+export { DynamoRecurringStore } from '../adapters/dynamodb/recurring';
+export { DynamoSlotStore } from '../adapters/dynamodb/slots';
 export { DynamoMediaStore } from '../adapters/dynamodb/media';
 export { DynamoMcpOAuthStore } from '../adapters/dynamodb/mcp-oauth';
 export { DynamoBillingStore } from '../adapters/dynamodb/billing';

@@ -8,7 +8,7 @@ import { App } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { templateWithNested } from '../support/cdk';
 import { buildStacks } from '../../bin/app';
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 import { DEFAULT_BEDROCK_MODEL_ID } from '../../shared/config';
 
 type Resource = { Type: string; Properties: Record<string, any> };

@@ -1,7 +1,7 @@
 import { signupThroughApi, startRuntime } from '../support/runtime';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import type { LocalRuntime } from '../../infra/local/runtime';
-import { routeList } from '../../infra/routes';
+import { routeList } from '../../functions/routes';
 import { createSocialClient, SocialApiError, unwrap, type ApiErrorBody } from '../../shared/client/index';
 
 let rt: LocalRuntime;

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { routeList } from '../../infra/routes';
+import { routeList } from '../../functions/routes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLIENT = path.join(ROOT, 'shared', 'client');

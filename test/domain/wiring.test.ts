@@ -2,7 +2,7 @@ import { buildDeps } from '../../shared/container';
 import { config } from '../../shared/config';
 import type { Deps } from '../../shared/app/deps';
 import { declaredDeps, UndeclaredDependencyError, wiredGroups, wiringDefines } from '../../shared/wiring/declaration';
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 
 const localDeps = () => buildDeps({ ...config(), RUNTIME: 'local', DATA_DIR: '/tmp/unused-wiring-test' });
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
-import type { InboxEntry } from '../../infra/local/sandbox';
+import type { InboxEntry } from '../../infra/local/sandbox/inbox';
 
 /**
  * The sandbox of `npm start`, through the runtime's own wiring (startLocalRuntime with its defaults: no network

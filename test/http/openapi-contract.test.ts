@@ -2,7 +2,7 @@ import { Document, Spectral } from '@stoplight/spectral-core';
 import * as Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { openApiDocument } from '../../shared/http/openapi';
-import { routeList, routes } from '../../infra/routes';
+import { routeList, routes } from '../../functions/routes';
 import type { RouteDef } from '../../shared/http/route';
 
 /**

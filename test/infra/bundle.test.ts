@@ -13,7 +13,7 @@ import path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AppFunction, PROJECT_ROOT } from '../../infra/constructs/app-function';
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 import { handlerFile } from '../../shared/http/route';
 import { LAMBDA_BUNDLE } from '../../infra/bundling';
 

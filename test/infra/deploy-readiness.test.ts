@@ -59,3 +59,12 @@ test('SES: non-prod stages may also send to the account\'s own (sandbox-verified
 test('no function reserves concurrency unless configured', () => {
   expect(Object.values(find(dev.api, 'AWS::Lambda::Function')).filter((f) => f.Properties.ReservedConcurrentExecutions !== undefined)).toEqual([]);
 });
+
+test('every function of the API, route-group and worker stacks carries its stack\'s layer of the locked AWS SDK', () => {
+  for (const t of [dev.api, dev.workers]) {
+    expect(Object.keys(t.findResources('AWS::Lambda::LayerVersion')).length).toBeGreaterThan(0);
+    const fns = Object.values(find(t, 'AWS::Lambda::Function'));
+    expect(fns.length).toBeGreaterThan(0);
+    for (const f of fns) expect(JSON.stringify(f.Properties.Layers ?? [])).toMatch(/AwsSdkLayer/);
+  }
+});

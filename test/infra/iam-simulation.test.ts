@@ -12,8 +12,8 @@
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { tableStatementsOf, PLAN_SETTLE_ATTRIBUTES } from '../../infra/table-access';
 import { asFunction } from '../../infra/local/function-scope';
-import { routes } from '../../infra/routes';
-import { publishWorker } from '../../infra/workers';
+import { routes } from '../../functions/routes';
+import { publishWorker } from '../../functions/workers';
 import type { TableRef } from '../../shared/adapters/dynamodb/client';
 import { DynamoCounterStore } from '../../shared/adapters/dynamodb/counters';
 import { DynamoBillingStore } from '../../shared/adapters/dynamodb/billing';

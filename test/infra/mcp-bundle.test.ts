@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { AppFunction } from '../../infra/constructs/app-function';
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 import { handlerFile } from '../../shared/http/route';
 
 let outdir: string;

@@ -7,7 +7,7 @@ process.env.CDK_VALIDATION = 'false';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildStacks } from '../../bin/app';
-import { routeList, routes } from '../../infra/routes';
+import { routeList, routes } from '../../functions/routes';
 import { TOOLS } from '../../functions/mcp/tools';
 
 type Resources = Record<string, { Properties: Record<string, any> }>;

@@ -10,7 +10,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { buildStacks } from '../../bin/app';
 import { deployedRoutes } from '../../infra/stacks/api-stack';
 import { declarationOf, tableAccessOf, tableStatementsOf, TABLE_DECLARATIONS, TABLE_WRITE_ACTIONS, RATE_LIMIT_COUNTERS, PLAN_SETTLE_ATTRIBUTES } from '../../infra/table-access';
-import { routeList } from '../../infra/routes';
+import { routeList } from '../../functions/routes';
 import type { RouteDef } from '../../shared/http/route';
 import { templateWithNested } from '../support/cdk';
 

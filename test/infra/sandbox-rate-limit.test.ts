@@ -1,4 +1,4 @@
-import { markedText } from '../../infra/local/sandbox';
+import { markedText } from '../../infra/local/sandbox/answers';
 
 /**
  * The sandbox's `sandbox:429` answers once per post, then lets the retry through: the refusal is keyed on the text

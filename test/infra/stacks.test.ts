@@ -9,8 +9,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildStacks, type ServiceStacks } from '../../bin/app';
 import { apiRoutes, deployedRoutes } from '../../infra/stacks/api-stack';
 import { routesOfGroup, routeGroups } from '../../infra/stacks/route-group-stack';
-import { routeList } from '../../infra/routes';
-import { workers } from '../../infra/workers';
+import { routeList } from '../../functions/routes';
+import { workers } from '../../functions/workers';
 import type { Grant } from '../../shared/http/route';
 import { templateWithNested } from '../support/cdk';
 

@@ -12,7 +12,7 @@ import { buildStacks } from '../../bin/app';
 import { awsCronExpression, SWEEP_SCHEDULES } from '../../infra/sweep-schedules';
 import { DispatchInput } from '../../shared/app/timers/route-timer';
 import { documentClient } from '../../shared/adapters/dynamodb/client';
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 import { startRuntime } from '../support/runtime';
 
 type Resources = Record<string, { Properties: Record<string, any>; DependsOn?: string[] }>;

@@ -1,5 +1,5 @@
 /**
- * Each queue worker and the dispatcher get exactly the IAM rights of their own declaration in infra/workers.ts — the
+ * Each queue worker and the dispatcher get exactly the IAM rights of their own declaration in functions/workers.ts — the
  * declaration their bundle's wiring is built from (shared/wiring/declaration.ts) — read back from the synthesised
  * templates (no bundling, no template validation).
  */
@@ -9,7 +9,7 @@ import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { buildStacks, type ServiceStacks } from '../../bin/app';
-import { dispatcher, publishWorker, webhookWorker, workers, type WorkerDef } from '../../infra/workers';
+import { dispatcher, publishWorker, webhookWorker, workers, type WorkerDef } from '../../functions/workers';
 import type { Grant } from '../../shared/http/route';
 
 type Statement = { Action: string | string[]; Resource: unknown; Condition?: { StringEquals?: Record<string, unknown> } };

@@ -1,4 +1,4 @@
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { toolList, resultText } from '../../functions/mcp/server';
 import { TOOL_ROUTES } from '../../functions/mcp/tool-routes';

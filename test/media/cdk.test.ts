@@ -8,7 +8,7 @@ import { App } from 'aws-cdk-lib';
 import { templateWithNested } from '../support/cdk';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildStacks } from '../../bin/app';
-import { routes } from '../../infra/routes';
+import { routes } from '../../functions/routes';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 

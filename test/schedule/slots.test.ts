@@ -60,7 +60,7 @@ describe('SlotFinder (embedded DynamoDB)', () => {
     const { deps } = testDeps(db.table);
     const now = Date.parse('2026-03-07T15:00:00Z');
     const b = brand('brd_01AAAAAAAAAAAAAAAAAAAAAAAA', 'America/New_York', ['09:00', '17:00']);
-    expect(await deps.schedules.claimSlot(b.id, '2026-03-07T22:00:00.000Z', 'sch_other', 9_999_999_999, now / 1000)).toBe(true);
+    expect(await deps.slots.claim(b.id, '2026-03-07T22:00:00.000Z', 'sch_other', 9_999_999_999, now / 1000)).toBe(true);
     const f = new SlotFinder(deps, now);
     const got = [];
     for (let i = 0; i < 4; i++) got.push((await f.take(b, `sch_${i}`)).toISOString());
@@ -84,11 +84,11 @@ describe('SlotFinder (embedded DynamoDB)', () => {
     const now = Date.parse('2026-06-01T00:00:00Z');
     const b = brand('brd_01CCCCCCCCCCCCCCCCCCCCCCCC', 'UTC', ['09:00']);
     const first = await new SlotFinder(deps, now).take(b, 'sch_a');
-    await deps.schedules.releaseSlot(b.id, first.toISOString(), 'sch_not_holder');
+    await deps.slots.release(b.id, first.toISOString(), 'sch_not_holder');
     expect((await new SlotFinder(deps, now).take(b, 'sch_b')).toISOString()).toBe('2026-06-02T09:00:00.000Z');
-    await deps.schedules.releaseSlot(b.id, first.toISOString(), 'sch_a');
+    await deps.slots.release(b.id, first.toISOString(), 'sch_a');
     expect((await new SlotFinder(deps, now).take(b, 'sch_c')).toISOString()).toBe(first.toISOString());
-    expect(await deps.schedules.claimSlot(b.id, '2026-07-01T09:00:00.000Z', 'sch_old', now / 1000 - 1, now / 1000)).toBe(true);
-    expect(await deps.schedules.claimSlot(b.id, '2026-07-01T09:00:00.000Z', 'sch_new', now / 1000 + 99, now / 1000)).toBe(true);
+    expect(await deps.slots.claim(b.id, '2026-07-01T09:00:00.000Z', 'sch_old', now / 1000 - 1, now / 1000)).toBe(true);
+    expect(await deps.slots.claim(b.id, '2026-07-01T09:00:00.000Z', 'sch_new', now / 1000 + 99, now / 1000)).toBe(true);
   });
 });

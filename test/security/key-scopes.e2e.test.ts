@@ -1,6 +1,6 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
-import { routeList } from '../../infra/routes';
+import { routeList } from '../../functions/routes';
 import { requiredScope } from '../../shared/domain/api-key';
 
 let rt: LocalRuntime;

@@ -245,6 +245,6 @@ describe('EventBridge Scheduler throttled when the schedule is armed', () => {
     // refused alarm leaves no schedule item at all, so nothing can fire for it and it holds no place
     const listed = (await call(getSchedules, ev('GET', '/api/schedule'))).body.schedules as Array<{ text: string; status: string }>;
     expect(listed.filter((x) => x.text === 'alarm down')).toEqual([]);
-    expect((await deps.schedules.listRecurring(accountId)).filter((r) => r.status === 'active')).toEqual([]);
+    expect((await deps.recurring.list(accountId)).filter((r) => r.status === 'active')).toEqual([]);
   });
 });

@@ -69,7 +69,7 @@ describe('schedule, bulk and recurring check credential URLs at creation', () =>
       .rejects.toMatchObject({ status: 400, code: 'invalid_credentials' });
 
     expect((await listSchedules(w.deps, acc.id, { limit: 50 })).schedules).toEqual([]);
-    expect(await w.deps.schedules.listRecurring(acc.id)).toEqual([]);
+    expect(await w.deps.recurring.list(acc.id)).toEqual([]);
     expect(await scheduledCount(acc)).toBe(0);
     expect(contacted).toBe(0);
   });

@@ -55,6 +55,16 @@ describe('import structure of shared/, functions/ and infra/', () => {
     expect(forbiddenImports(graph, 'shared/api/', (e) => !under(e, 'shared/app', 'shared/http', 'shared/adapters', 'functions', 'infra'))).toEqual([]);
   });
 
+  test('nothing under functions/ or shared/ imports infra/ (the CDK app and the local runtime)', () => {
+    expect(forbiddenImports(graph, 'functions/', (e) => !under(e, 'infra'))).toEqual([]);
+    expect(forbiddenImports(graph, 'shared/', (e) => !under(e, 'infra', 'functions'))).toEqual([]);
+  });
+
+  test('infra/ reads the route and worker tables of functions/, never handler code', () => {
+    const tables = (e: ImportEdge) => e.target === 'functions/routes.ts' || e.target === 'functions/workers.ts' || under(e, 'functions/routes');
+    expect(forbiddenImports(graph, 'infra/', (e) => !under(e, 'functions') || tables(e))).toEqual([]);
+  });
+
   test('no HTML is built in shared/app or shared/domain', () => {
     const html: string[] = [];
     for (const file of graph.keys()) {

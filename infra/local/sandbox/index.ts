@@ -3,13 +3,14 @@ import type { Duplex } from 'node:stream';
 import { generateSecretKey } from 'nostr-tools/pure';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { OAUTH_PLATFORMS, type PlatformName } from '../../../shared/domain/platforms';
-import { escapeHtml, page } from '../../../shared/http/reply';
-import type { FakeReply, FakeServer, RecordedRequest } from './server';
+import type { FakeServer, RecordedRequest } from './server';
+import { changeEntry, inboxPage, publishEntry, type InboxEntry } from './inbox';
+import { markedText, RATE_LIMIT_MARK, SAMPLE_MEDIA, send, textLimitReply, tooManyRequests } from './answers';
 import { TelegramFake } from './telegram';
 import { BlueskyFake } from './bluesky';
 import { MastodonFake } from './mastodon';
 import { DiscordFake } from './discord';
-import { FakeWordpress, PNG_BYTES, WP_APP_PASSWORD, WP_USER } from './wordpress';
+import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from './wordpress';
 import { DEVTO_KEY, FakeDevto } from './devto';
 import { FakeHashnode, HASHNODE_TOKEN } from './hashnode';
 import { SlackFake } from './slack';
@@ -33,29 +34,13 @@ import type { OAuthFake } from './oauth-authority';
  * are the tests' network fakes: they check credentials, answer in each network's own shapes, and record every request,
  * which the inbox (`GET /dev/sandbox`, `/dev/sandbox/inbox`) shows. A publish whose text holds `sandbox:429` is
  * answered once with a 429 and a 2-second wait, as a rate-limited network would; a text over the network's limit is
- * refused in the network's words (TEXT_LIMITS).
+ * refused in the network's words (TEXT_LIMITS, answers.ts); inbox.ts reads the recorded requests as posts.
  */
-
-/** One thing a simulated network received: a post, a thread part, a comment, or a webhook delivery. */
-export interface InboxEntry {
-  network: PlatformName | 'webhook';
-  received_at: string;
-  method: string;
-  path: string;
-  text: string | null;
-  title: string | null;
-  media: string[];
-  /** True for a reply in a thread or a first comment (it answers an earlier entry). */
-  reply: boolean;
-  /** A delete or an edit of a post published earlier (DELETE / PATCH /api/posts/{id}). */
-  change?: 'deleted' | 'edited';
-}
 
 /** Environment variables per network, set only when the user set none of that network's own (explicit wins). */
 type EnvGroup = Record<string, string>;
 
 const OAUTH: readonly PlatformName[] = OAUTH_PLATFORMS;
-const RATE_LIMIT_MARK = 'sandbox:429';
 /** Requests kept per simulator (and so in the inbox): the newest ones. */
 const KEEP_REQUESTS = 500;
 
@@ -254,167 +239,6 @@ export class Sandbox {
 
   /** The inbox page: what each simulated network received, newest first. */
   inboxPage(): string {
-    const anchored = new Set<string>();
-    // the newest entry of each network is its anchor: a post's url in sandbox mode is <inbox>#<network>
-    const anchor = (n: string) => (anchored.has(n) ? '' : (anchored.add(n), ` id="${escapeHtml(n)}"`));
-    const rows = this.inbox().map((e) => `<li${anchor(e.network)}><p><b>${escapeHtml(e.network)}</b>${e.reply ? ' (reply)' : ''}${e.change ? ` (${e.change})` : ''} · <time>${escapeHtml(e.received_at)}</time></p>` +
-      (e.title ? `<p><b>${escapeHtml(e.title)}</b></p>` : '') + (e.text ? `<p>${escapeHtml(e.text)}</p>` : '') +
-      (e.media.length ? `<ul>${e.media.map((m) => `<li>${escapeHtml(m)}</li>`).join('')}</ul>` : '') + '</li>').join('');
-    return page('Sandbox inbox', `<main><h1>Sandbox inbox</h1><p>What the simulated networks received, newest first. ` +
-      `Nothing here left this machine.</p>${rows ? `<ol>${rows}</ol>` : '<p>Nothing yet: publish a post and reload this page.</p>'}</main>`);
+    return inboxPage(this.inbox());
   }
-}
-
-/** Sample media the sandbox serves at /sandbox/media/<name>, for posts to networks that need a photo or a video. */
-const SAMPLE_MEDIA: Record<string, { type: string; bytes: Buffer }> = {
-  'sample.png': { type: 'image/png', bytes: PNG_BYTES },
-  'sample.jpg': { type: 'image/jpeg', bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(500), Buffer.from([0xff, 0xd9])]) },
-  'sample.mp4': { type: 'video/mp4', bytes: Buffer.concat([Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'), Buffer.alloc(4000)]) },
-};
-
-/**
- * The networks' own text limits, answered in their own words (the adapters check first, so the service never sends
- * such a post; a client calling the simulators directly meets them as it would the network).
- */
-const TEXT_LIMITS: Partial<Record<PlatformName, { path: RegExp; key: (b: Record<string, unknown>) => unknown; max: number; reply: FakeReply }>> = {
-  telegram: { path: /^\/bot[^/]+\/sendMessage$/, key: (b) => b.text, max: 4096, reply: { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message is too long' } } },
-  bluesky: { path: /^\/xrpc\/com\.atproto\.repo\.createRecord$/, key: (b) => (b.record as Record<string, unknown> | undefined)?.text, max: 300, reply: { status: 400, body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes' } } },
-  mastodon: { path: /^\/api\/v1\/statuses$/, key: (b) => b.status, max: 500, reply: { status: 422, body: { error: 'Validation failed: Text character limit of 500 exceeded' } } },
-  x: { path: /^\/2\/tweets$/, key: (b) => b.text, max: 280, reply: { status: 400, body: { title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request', errors: [{ message: 'text is longer than 280 characters' }] } } },
-};
-
-function textLimitReply(network: PlatformName, relativeUrl: string, body: Buffer): FakeReply | undefined {
-  const rule = TEXT_LIMITS[network];
-  if (!rule || !rule.path.test(new URL(relativeUrl, 'http://sandbox').pathname)) return undefined;
-  let json: unknown;
-  try { json = JSON.parse(body.toString('utf8')); } catch { return undefined; }
-  const text = json && typeof json === 'object' ? rule.key(json as Record<string, unknown>) : undefined;
-  return typeof text === 'string' && [...text].length > rule.max ? rule.reply : undefined;
-}
-
-function send(res: http.ServerResponse, reply: FakeReply): void {
-  res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
-}
-
-/**
- * What a retry of the same post repeats: the field holding the rate-limit mark (the post's text), not the whole body,
- * which may change on every try (Bluesky's record carries a fresh createdAt). JSON and form bodies; else the body.
- */
-export function markedText(body: string): string {
-  const found: string[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') { if (v.includes(RATE_LIMIT_MARK)) found.push(v); } else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  try {
-    walk(JSON.parse(body));
-  } catch {
-    for (const [, v] of new URLSearchParams(body)) walk(v);
-  }
-  return found.length ? found.join('\u0000') : body;
-}
-
-/** A 429 most networks' adapters read: Retry-After, plus Telegram's and Discord's own body fields. */
-function tooManyRequests(seconds: number): FakeReply {
-  return {
-    status: 429, headers: { 'retry-after': String(seconds) },
-    body: { ok: false, error_code: 429, description: `Too Many Requests: retry after ${seconds}`, parameters: { retry_after: seconds }, retry_after: seconds, message: 'You are being rate limited.', error: 'rate_limited' },
-  };
-}
-
-/** Which requests publish something, per network (the rest sign in, check, upload or poll). */
-const PUBLISH_PATHS: Record<string, RegExp> = {
-  telegram: /^\/bot[^/]+\/send(Message|Photo|Video|MediaGroup)$/,
-  bluesky: /^\/xrpc\/com\.atproto\.repo\.createRecord$/,
-  mastodon: /^\/api\/v1\/statuses$/,
-  discord: /^\/api\/webhooks\//,
-  wordpress: /^\/wp-json\/wp\/v2\/posts$/,
-  devto: /^\/api\/articles$/,
-  hashnode: /^\/$/,
-  slack: /^\/services\//,
-  tiktok: /^\/v2\/post\/publish\/(video|content)\/init\/$/,
-  youtube: /^\/upload\/youtube\/v3\/videos$/,
-  reddit: /^\/api\/(submit|comment)$/,
-  linkedin: /^\/rest\/(posts|socialActions\/.+\/comments)$/,
-  facebook: /\/(feed|photos|videos|media|media_publish|comments)$/,
-  x: /^\/2\/tweets$/,
-  threads: /^\/v1\.0\/\d+\/threads$/,
-  pinterest: /^\/v5\/pins$/,
-  google_business: /^\/v4\/accounts\/\d+\/locations\/\d+\/localPosts$/,
-};
-
-const TEXT_KEYS = ['text', 'caption', 'content', 'message', 'commentary', 'body_markdown', 'contentMarkdown', 'status', 'description', 'summary'];
-const TITLE_KEYS = ['title', 'name'];
-const MEDIA_KEYS = ['photo', 'video', 'image_url', 'video_url', 'url', 'file_url', 'video_url', 'source_url', 'sourceUrl'];
-
-function fieldsOf(req: RecordedRequest): Record<string, unknown> {
-  if (req.json && typeof req.json === 'object') return req.json as Record<string, unknown>;
-  const type = String(req.headers['content-type'] ?? '');
-  if (type.includes('x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(req.text));
-  return Object.fromEntries(req.url.searchParams);
-}
-
-/** The first string under any of `keys`, searched breadth-first through nested objects. */
-function find(value: unknown, keys: string[], depth = 0): string | undefined {
-  if (!value || typeof value !== 'object' || depth > 4) return undefined;
-  const obj = value as Record<string, unknown>;
-  for (const k of keys) if (typeof obj[k] === 'string' && obj[k] !== '') return obj[k] as string;
-  for (const v of Object.values(obj)) {
-    const found = find(v, keys, depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** Which requests delete or edit a published post, per network (method and path as the network takes them). */
-const CHANGE_PATHS: Record<string, Array<[string, RegExp, 'deleted' | 'edited']>> = {
-  telegram: [['POST', /^\/bot[^/]+\/deleteMessage$/, 'deleted'], ['POST', /^\/bot[^/]+\/editMessage(Text|Caption)$/, 'edited']],
-  bluesky: [['POST', /^\/xrpc\/com\.atproto\.repo\.deleteRecord$/, 'deleted']],
-  mastodon: [['DELETE', /^\/api\/v1\/statuses\/[^/]+$/, 'deleted'], ['PUT', /^\/api\/v1\/statuses\/[^/]+$/, 'edited']],
-  discord: [['DELETE', /^\/api\/webhooks\/.+\/messages\/\d+$/, 'deleted'], ['PATCH', /^\/api\/webhooks\/.+\/messages\/\d+$/, 'edited']],
-  wordpress: [['DELETE', /^\/wp-json\/wp\/v2\/posts\/\d+$/, 'deleted'], ['POST', /^\/wp-json\/wp\/v2\/posts\/\d+$/, 'edited']],
-  x: [['DELETE', /^\/2\/tweets\/\d+$/, 'deleted']],
-  facebook: [['DELETE', /^\/v[\d.]+\/\d+(_\d+)?$/, 'deleted'], ['POST', /^\/v[\d.]+\/\d+(_\d+)?$/, 'edited']],
-  linkedin: [['DELETE', /^\/rest\/posts\/[^/]+$/, 'deleted'], ['POST', /^\/rest\/posts\/[^/]+$/, 'edited']],
-  youtube: [['DELETE', /^\/youtube\/v3\/videos$/, 'deleted'], ['PUT', /^\/youtube\/v3\/videos$/, 'edited']],
-  reddit: [['POST', /^\/api\/del$/, 'deleted'], ['POST', /^\/api\/editusertext$/, 'edited']],
-  devto: [['PUT', /^\/api\/articles\/\d+$/, 'edited']],
-};
-
-/** Requests whose path alone does not say (GraphQL on one path, dev.to's unpublish is an update): by their body. */
-function changeOf(network: PlatformName, req: RecordedRequest): 'deleted' | 'edited' | undefined {
-  const fields = req.method === 'POST' || req.method === 'PUT' ? fieldsOf(req) : {};
-  if (network === 'hashnode' && req.method === 'POST' && req.path === '/') {
-    const query = String(fields.query ?? '');
-    return /removePost\(/.test(query) ? 'deleted' : /updatePost\(/.test(query) ? 'edited' : undefined;
-  }
-  const change = CHANGE_PATHS[network]?.find(([method, path]) => req.method === method && path.test(req.path))?.[2];
-  if (network === 'devto' && change === 'edited' && (fields.article as { published?: unknown } | undefined)?.published === false) return 'deleted';
-  return change;
-}
-
-function changeEntry(network: PlatformName, req: RecordedRequest, at: string | undefined): InboxEntry | undefined {
-  const change = changeOf(network, req);
-  if (!change) return undefined;
-  const fields = change === 'edited' ? fieldsOf(req) : {};
-  return {
-    network, received_at: at ?? new Date().toISOString(), method: req.method, path: req.path,
-    text: change === 'edited' ? find(fields, TEXT_KEYS) ?? null : null, title: change === 'edited' ? find(fields, TITLE_KEYS) ?? null : null, media: [], reply: false, change,
-  };
-}
-
-function publishEntry(network: PlatformName, req: RecordedRequest, at: string | undefined): InboxEntry | undefined {
-  if (req.method !== 'POST' || !PUBLISH_PATHS[network]?.test(req.path)) return undefined;
-  const fields = fieldsOf(req);
-  if (network === 'hashnode' && !/publishPost|createDraft/.test(String(fields.query ?? ''))) return undefined;
-  // a Threads carousel item is part of the carousel post, not a post of its own
-  if (network === 'threads' && fields.is_carousel_item === 'true') return undefined;
-  const facebookLike = network === 'facebook' && /\/media$/.test(req.path) && 'image_url' in fields ? 'instagram' : network;
-  const media = [find(fields, MEDIA_KEYS)].filter((m): m is string => !!m && /^https?:\/\//.test(m));
-  const reply = find(fields, ['in_reply_to_id', 'reply', 'in_reply_to_tweet_id', 'thing_id', 'parent', 'reply_to_id']) !== undefined ||
-    /comments$/.test(req.path) || (!!fields.reply && typeof fields.reply === 'object');
-  return {
-    network: facebookLike as PlatformName, received_at: at ?? new Date().toISOString(), method: req.method, path: req.path,
-    text: find(fields, TEXT_KEYS) ?? null, title: find(fields, TITLE_KEYS) ?? null, media, reply,
-  };
 }

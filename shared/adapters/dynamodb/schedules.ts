@@ -1,5 +1,5 @@
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RecurringRecord, ScheduleQuery, ScheduleRecord, ScheduleStore } from '../../ports/schedules';
+import type { ScheduleQuery, ScheduleRecord, ScheduleStore } from '../../ports/schedules';
 import { isConditionFailure, type TableRef } from './client';
 import { and, cond, or } from './conditions';
 import { GSI1, keys, strip } from './keys';
@@ -14,7 +14,7 @@ const BATCH_WRITE_ITEMS = 25;
 const BATCH_WRITE_TRIES = 8;
 
 /**
- * Schedules, recurring schedules and brand slot claims. A schedule item is keyed by its id (the dispatcher reads
+ * Scheduled posts. A schedule item is keyed by its id (the dispatcher reads
  * it by id) and indexed per account by run_at (GET /api/schedule lists by date). Every transition is a single
  * conditional write on the status, so racing writers (two fires, fire vs cancel, fire vs PATCH) have one winner.
  *
@@ -256,99 +256,5 @@ export class DynamoScheduleStore implements ScheduleStore {
       if (isConditionFailure(err)) return false;
       throw err;
     }
-  }
-
-  async createRecurring(r: RecurringRecord) {
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName,
-      Item: { ...keys.recurring(r.id), ...keys.recurringByAccount(r.account_id, r.id), ...r },
-      // ids are new: never overwrite
-      ConditionExpression: cond.absent,
-    }));
-  }
-
-  async getRecurring(id: string) {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.recurring(id), ConsistentRead: true }));
-    return res.Item ? strip<RecurringRecord>(res.Item) : undefined;
-  }
-
-  async listRecurring(accountId: string) {
-    const out: RecurringRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.t.doc.send(new QueryCommand({
-        TableName: this.t.tableName, IndexName: GSI1, ExclusiveStartKey: start, ScanIndexForward: false,
-        KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.recurringByAccount(accountId, '').gsi1pk },
-      }));
-      out.push(...(res.Items ?? []).map((i) => strip<RecurringRecord>(i)));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
-  }
-
-  async endRecurring(id: string, status: 'canceled' | 'ended', nowIso: string) {
-    try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.recurring(id),
-        UpdateExpression: 'SET #status = :status, counted = :false, updated_at = :now',
-        // only an active recurring schedule ends, once
-        ConditionExpression: and(cond.present, '#status = :active'),
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': status, ':active': 'active', ':false': false, ':now': nowIso },
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
-  }
-
-  async touchRecurring(id: string, occurrence: string, nowIso: string) {
-    await this.t.doc.send(new UpdateCommand({
-      TableName: this.t.tableName, Key: keys.recurring(id),
-      UpdateExpression: 'SET last_occurrence = :occ, updated_at = :now',
-      // the item exists, and an older occurrence never overwrites a newer one
-      ConditionExpression: and(cond.present, or('attribute_not_exists(last_occurrence)', 'last_occurrence < :occ')),
-      ExpressionAttributeValues: { ':occ': occurrence, ':now': nowIso },
-    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
-  }
-
-  async claimSlot(brandId: string, instant: string, holder: string, expiresAtSec: number, nowSec: number) {
-    try {
-      await this.t.doc.send(new PutCommand({
-        TableName: this.t.tableName,
-        Item: { ...keys.slot(brandId, instant), holder, expires_at: expiresAtSec },
-        // free, left over from a claim that expired (TTL deletes lazily), or already this holder's
-        ConditionExpression: or(cond.absent, cond.expired, 'holder = :holder'),
-        ExpressionAttributeValues: { ':now': nowSec, ':holder': holder },
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
-  }
-
-  async releaseSlot(brandId: string, instant: string, holder: string) {
-    await this.t.doc.send(new DeleteCommand({
-      TableName: this.t.tableName, Key: keys.slot(brandId, instant),
-      // only the holder gives its slot back
-      ConditionExpression: 'holder = :holder', ExpressionAttributeValues: { ':holder': holder },
-    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
-  }
-
-  async takenSlots(brandId: string, from: string, to: string, nowSec: number) {
-    const taken = new Set<string>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.t.doc.send(new QueryCommand({
-        TableName: this.t.tableName, ConsistentRead: true, ExclusiveStartKey: start,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.slot(brandId, '').pk, ':from': from, ':to': to },
-      }));
-      for (const i of res.Items ?? []) if (typeof i.expires_at !== 'number' || i.expires_at >= nowSec) taken.add(i.sk as string);
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return taken;
   }
 }

@@ -35,9 +35,9 @@ export function parseStart(start: string | undefined, zone: string, nowMs: numbe
  * The week's seven posting times: on each of the next seven local days (brand timezone, DST-aware) that has a free
  * slot after `fromMs`, the first such slot. Slots already held by a scheduled post of the brand are skipped.
  */
-export async function weekSlots(deps: Pick<Deps, 'schedules'>, brand: Brand, fromMs: number, nowMs: number): Promise<WeekSlot[]> {
+export async function weekSlots(deps: Pick<Deps, 'slots'>, brand: Brand, fromMs: number, nowMs: number): Promise<WeekSlot[]> {
   const until = fromMs + SEARCH_DAYS * 86_400_000;
-  const taken = await deps.schedules.takenSlots(brand.id, new Date(fromMs).toISOString(), new Date(until).toISOString(), Math.floor(nowMs / 1000));
+  const taken = await deps.slots.taken(brand.id, new Date(fromMs).toISOString(), new Date(until).toISOString(), Math.floor(nowMs / 1000));
   const out: WeekSlot[] = [];
   for (const at of slotInstants(brand.timezone, brand.slots, fromMs, SEARCH_DAYS)) {
     const date = DateTime.fromJSDate(at, { zone: brand.timezone }).toISODate()!;

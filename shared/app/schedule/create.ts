@@ -23,7 +23,7 @@ const WRITE_CONCURRENCY = 16;
 const ROWS_PER_WRITE = 12;
 
 /** What scheduling rows reaches: the checks of a post, guardrails, the caps' counters, slots, alarms and the items. */
-export type ScheduleRowsDeps = CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'locks' | 'scheduler' | 'schedules' | 'settings'>;
+export type ScheduleRowsDeps = CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'locks' | 'scheduler' | 'schedules' | 'settings' | 'slots'>;
 
 export interface RowInput {
   row: number;
@@ -145,7 +145,7 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
     const record = p.record!;
     await bestEffort('schedule cancel after a failed write', deps.schedules.updateScheduled(record.id, { status: 'canceled', canceled_at: iso(now), counted: false }, iso(now)), { schedule_id: record.id });
     await releaseScheduled(deps, account.id, record.id);
-    if (record.slot_claim) await deps.schedules.releaseSlot(record.brand_id, record.slot_claim, record.id);
+    if (record.slot_claim) await deps.slots.release(record.brand_id, record.slot_claim, record.id);
     if (p.lock) await deps.locks.release(p.lock, record.id);
     if (rows.length === 1) throw err;
     fail(p.row, new AppError(500, 'internal_error', 'The post could not be scheduled; try this row again'));

@@ -13,7 +13,7 @@ import { putMetric } from '../../metrics';
 import { recordEvent } from '../webhooks/record-event';
 
 /** What firing a schedule reaches: its item, alarms and counter, the account's publishing context, publishing the post. */
-export type FireDeps = PublishPostDeps & Pick<Deps, 'accounts' | 'brands' | 'schedules'>;
+export type FireDeps = PublishPostDeps & Pick<Deps, 'accounts' | 'brands' | 'recurring' | 'schedules'>;
 
 /**
  * The dispatcher's side of a one-time scheduled post (its alarm fired):
@@ -97,7 +97,7 @@ export async function fireRecurring(deps: FireDeps, recurringId: string, occurre
     return;
   }
   const occurrence = iso(occMs);
-  const rec = await deps.schedules.getRecurring(recurringId);
+  const rec = await deps.recurring.get(recurringId);
   if (!rec || rec.status !== 'active') return;
   if ((rec.starts_at && occurrence < rec.starts_at) || (rec.ends_at && occurrence > rec.ends_at)) return;
   const now = deps.clock.now();
@@ -107,12 +107,12 @@ export async function fireRecurring(deps: FireDeps, recurringId: string, occurre
     recurring_id: rec.id, occurrence, created_at: iso(now), updated_at: iso(now), claimed_at: now,
   };
   if (!(await deps.schedules.create(record))) return;
-  await deps.schedules.touchRecurring(rec.id, occurrence, iso(now));
+  await deps.recurring.touch(rec.id, occurrence, iso(now));
   try {
     await run(deps, record, `rec:${rec.id}:${occurrence}`);
   } finally {
     const more = nextOccurrence(rec.cron, rec.timezone, new Date(Math.max(occMs, now)), rec.ends_at ? new Date(rec.ends_at) : undefined);
-    if (!more && (await deps.schedules.endRecurring(rec.id, 'ended', iso(now)))) {
+    if (!more && (await deps.recurring.end(rec.id, 'ended', iso(now)))) {
       await deps.scheduler.cancel(timerName.recurring(rec.id));
       if (rec.counted) await releaseScheduled(deps, rec.account_id, rec.id);
     }

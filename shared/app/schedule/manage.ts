@@ -131,7 +131,7 @@ function notChangeable(s: ScheduleRecord, verb: 'changed' | 'canceled'): AppErro
  *    the alarm. A crash in between leaves the old alarm, which finds the item not due and re-arms it.
  * 4. Give back the slot the old run_at held.
  */
-export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'scheduler' | 'schedules'>, account: Account, id: string, patch: SchedulePatch) {
+export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'scheduler' | 'schedules' | 'slots'>, account: Account, id: string, patch: SchedulePatch) {
   const current = await settled(deps, await owned(deps, account.id, id), undefined, false);
   if (current.status !== 'scheduled' || current.deferred) throw notChangeable(current, 'changed');
   const now = deps.clock.now();
@@ -172,11 +172,11 @@ export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'sche
 
   const updated = await deps.schedules.updateScheduled(id, upd, iso(now));
   if (!updated) {
-    if (newSlot) await deps.schedules.releaseSlot(brand!.id, newSlot, id);
+    if (newSlot) await deps.slots.release(brand!.id, newSlot, id);
     throw notChangeable((await deps.schedules.get(id)) ?? current, 'changed');
   }
   if (updated.run_at !== current.run_at) await deps.scheduler.scheduleOnce(onceTimer(updated));
-  if (current.slot_claim && ('slot_claim' in upd) && current.slot_claim !== newSlot) await deps.schedules.releaseSlot(current.brand_id, current.slot_claim, id);
+  if (current.slot_claim && ('slot_claim' in upd) && current.slot_claim !== newSlot) await deps.slots.release(current.brand_id, current.slot_claim, id);
   return scheduleView(updated);
 }
 
@@ -190,7 +190,7 @@ const validPlatforms = (r: PostRequest) => (r.platforms ?? [r.platform!]) as Sch
  * 2. Delete the alarm (EventBridge Scheduler schedule / local timer).
  * 3. Give back the place on the plan's counter and the brand slot.
  */
-export async function cancelSchedule(deps: Pick<Deps, 'clock' | 'counters' | 'posts' | 'scheduler' | 'schedules'>, accountId: string, id: string) {
+export async function cancelSchedule(deps: Pick<Deps, 'clock' | 'counters' | 'posts' | 'scheduler' | 'schedules' | 'slots'>, accountId: string, id: string) {
   const current = await settled(deps, await owned(deps, accountId, id), undefined, false);
   if (current.status !== 'scheduled' || current.deferred) throw notChangeable(current, 'canceled');
   const now = iso(deps.clock.now());
@@ -198,6 +198,6 @@ export async function cancelSchedule(deps: Pick<Deps, 'clock' | 'counters' | 'po
   if (!canceled) throw notChangeable((await deps.schedules.get(id)) ?? current, 'canceled');
   await deps.scheduler.cancel(timerName.once(id));
   if (current.counted) await releaseScheduled(deps, accountId, id);
-  if (current.slot_claim) await deps.schedules.releaseSlot(current.brand_id, current.slot_claim, id);
+  if (current.slot_claim) await deps.slots.release(current.brand_id, current.slot_claim, id);
   return scheduleView(canceled);
 }

@@ -46,7 +46,7 @@ export function recurringView(r: RecurringRecord, nowMs: number) {
  * 3. Write the item, then the recurring alarm (EventBridge Scheduler cron(...) with ScheduleExpressionTimezone;
  *    locally the table scheduler re-arms itself after each occurrence). Each occurrence is its own publish.
  */
-export async function createRecurring(deps: CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'scheduler' | 'schedules' | 'settings'>, account: Account, body: RecurringRequest, actor?: Actor) {
+export async function createRecurring(deps: CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'scheduler' | 'recurring' | 'settings'>, account: Account, body: RecurringRequest, actor?: Actor) {
   const now = deps.clock.now();
   const { cron, timezone, starts_at, ends_at, ...post } = body;
   let expression: string;
@@ -81,32 +81,32 @@ export async function createRecurring(deps: CheckDeps & Pick<Deps, 'counters' | 
     status: 'active', counted: true, created_at: iso(now), updated_at: iso(now), ...(actor ? { actor } : {}),
   };
   try {
-    await deps.schedules.createRecurring(record);
+    await deps.recurring.create(record);
     await deps.scheduler.scheduleCron({
       name: timerName.recurring(record.id), cron: expression, timezone, startsAt: starts && starts.getTime() > now ? starts : undefined, endsAt: ends,
       input: { kind: 'recurring', recurring_id: record.id, occurrence: SCHEDULED_TIME },
     });
   } catch (err) {
-    await bestEffort('recurring cancel after a failed alarm', deps.schedules.endRecurring(record.id, 'canceled', iso(now)), { recurring_id: record.id });
+    await bestEffort('recurring cancel after a failed alarm', deps.recurring.end(record.id, 'canceled', iso(now)), { recurring_id: record.id });
     await releaseScheduled(deps, account.id, record.id);
     throw err;
   }
   return recurringView(record, now);
 }
 
-async function owned(deps: Pick<Deps, 'schedules'>, accountId: string, id: string) {
-  const r = isId('rec', id) ? await deps.schedules.getRecurring(id) : undefined;
+async function owned(deps: Pick<Deps, 'recurring'>, accountId: string, id: string) {
+  const r = isId('rec', id) ? await deps.recurring.get(id) : undefined;
   if (!r || r.account_id !== accountId) throw new NotFoundError('No such recurring schedule');
   return r;
 }
 
 /** GET /api/recurring: the account's recurring schedules, newest first. */
-export async function listRecurring(deps: Pick<Deps, 'schedules' | 'clock'>, accountId: string) {
+export async function listRecurring(deps: Pick<Deps, 'recurring' | 'clock'>, accountId: string) {
   const now = deps.clock.now();
-  return { recurring: (await deps.schedules.listRecurring(accountId)).map((r) => recurringView(r, now)) };
+  return { recurring: (await deps.recurring.list(accountId)).map((r) => recurringView(r, now)) };
 }
 
-export async function getRecurring(deps: Pick<Deps, 'schedules' | 'clock'>, accountId: string, id: string) {
+export async function getRecurring(deps: Pick<Deps, 'recurring' | 'clock'>, accountId: string, id: string) {
   return recurringView(await owned(deps, accountId, id), deps.clock.now());
 }
 
@@ -114,11 +114,11 @@ export async function getRecurring(deps: Pick<Deps, 'schedules' | 'clock'>, acco
  * DELETE /api/recurring/{id}: mark it canceled first (a firing after that does nothing), then delete the alarm, then
  * give back the counter place. One that is no longer active answers 409.
  */
-export async function deleteRecurring(deps: Pick<Deps, 'clock' | 'counters' | 'scheduler' | 'schedules'>, accountId: string, id: string) {
+export async function deleteRecurring(deps: Pick<Deps, 'clock' | 'counters' | 'scheduler' | 'recurring'>, accountId: string, id: string) {
   const r = await owned(deps, accountId, id);
   const now = deps.clock.now();
-  if (!(await deps.schedules.endRecurring(id, 'canceled', iso(now)))) {
-    const current = (await deps.schedules.getRecurring(id)) ?? r;
+  if (!(await deps.recurring.end(id, 'canceled', iso(now)))) {
+    const current = (await deps.recurring.get(id)) ?? r;
     throw new AppError(409, 'recurring_not_active', `This recurring schedule is ${current.status}`, { details: { status: current.status } });
   }
   await deps.scheduler.cancel(timerName.recurring(id));

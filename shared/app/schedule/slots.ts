@@ -18,7 +18,7 @@ export class SlotFinder {
   private readonly after = new Map<string, number>();
   private readonly windows = new Map<string, { until: number; taken: Set<string> }>();
 
-  constructor(private readonly deps: Pick<Deps, 'schedules'>, private readonly nowMs: number) {}
+  constructor(private readonly deps: Pick<Deps, 'slots'>, private readonly nowMs: number) {}
 
   /** Claims the brand's next free slot for `holder` (a schedule id); 400 no_free_slot when none is left in reach. */
   async take(brand: Brand, holder: string): Promise<Date> {
@@ -26,7 +26,7 @@ export class SlotFinder {
     for (const at of slotInstants(brand.timezone, brand.slots, this.after.get(brand.id) ?? this.nowMs)) {
       if (await this.isTaken(brand.id, at.getTime())) continue;
       const instant = at.toISOString();
-      if (await this.deps.schedules.claimSlot(brand.id, instant, holder, Math.floor(at.getTime() / 1000) + CLAIM_KEEP_SEC, nowSec)) {
+      if (await this.deps.slots.claim(brand.id, instant, holder, Math.floor(at.getTime() / 1000) + CLAIM_KEEP_SEC, nowSec)) {
         this.after.set(brand.id, at.getTime());
         return at;
       }
@@ -41,7 +41,7 @@ export class SlotFinder {
   async takeIfSlot(brand: Brand, at: Date, holder: string): Promise<string | undefined> {
     if (!isSlotInstant(brand.timezone, brand.slots, at)) return undefined;
     const instant = at.toISOString();
-    const ok = await this.deps.schedules.claimSlot(brand.id, instant, holder, Math.floor(at.getTime() / 1000) + CLAIM_KEEP_SEC, Math.floor(this.nowMs / 1000));
+    const ok = await this.deps.slots.claim(brand.id, instant, holder, Math.floor(at.getTime() / 1000) + CLAIM_KEEP_SEC, Math.floor(this.nowMs / 1000));
     return ok ? instant : undefined;
   }
 
@@ -50,7 +50,7 @@ export class SlotFinder {
     if (!w || atMs > w.until) {
       const from = w ? w.until : this.nowMs;
       const until = Math.max(atMs, from) + WINDOW_DAYS * 86_400_000;
-      const taken = await this.deps.schedules.takenSlots(brandId, new Date(from).toISOString(), new Date(until).toISOString(), Math.floor(this.nowMs / 1000));
+      const taken = await this.deps.slots.taken(brandId, new Date(from).toISOString(), new Date(until).toISOString(), Math.floor(this.nowMs / 1000));
       w = { until, taken: new Set([...(w?.taken ?? []), ...taken]) };
       this.windows.set(brandId, w);
     }

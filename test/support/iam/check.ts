@@ -42,7 +42,7 @@ export const checkedRequests = (): number => state.checked;
 let localOnly: Set<string> | undefined;
 const isLocalOnly = (fn: string): boolean => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  localOnly ??= new Set((require('../../../infra/routes') as typeof import('../../../infra/routes')).routeList.filter((r) => r.localOnly).map((r) => r.id));
+  localOnly ??= new Set((require('../../../functions/routes') as typeof import('../../../functions/routes')).routeList.filter((r) => r.localOnly).map((r) => r.id));
   return localOnly.has(fn);
 };
 

@@ -115,7 +115,7 @@ export function synthesizePolicies(): SynthesizedPolicies {
     ...[...s.workers.workerFunctions.entries()].map(([id, w]) => [id, w.fn] as [string, { role: iam.Role }]),
   ];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { dispatcher } = require('../../../infra/workers') as typeof import('../../../infra/workers');
+  const { dispatcher } = require('../../../functions/workers') as typeof import('../../../functions/workers');
   fns.push([dispatcher.id, s.api.dispatcher]);
   for (const [id, fn] of fns) {
     const policy = fn.role.node.tryFindChild('DefaultPolicy') as iam.Policy | undefined;

@@ -4,7 +4,7 @@ import * as o from '../../shared/api/oauth-schemas';
 import * as a from '../../shared/api/approval-schemas';
 import { E, std } from './errors';
 
-/** The Approvals routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Approvals routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const approvalsRoutes = {
   getApprovals: {
     id: 'get-approvals', method: 'GET', path: '/api/approvals', tag: 'Approvals', auth: 'key', grants: ['table'],

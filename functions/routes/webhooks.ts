@@ -2,7 +2,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as wh from '../../shared/api/webhook-schemas';
 import { E, std } from './errors';
 
-/** The Webhooks routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Webhooks routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const webhooksRoutes = {
   postWebhooks: {
     id: 'post-webhooks', method: 'POST', path: '/api/webhooks', tag: 'Webhooks', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'],

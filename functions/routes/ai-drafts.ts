@@ -2,7 +2,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as ai from '../../shared/api/ai-schemas';
 import { E, std } from './errors';
 
-/** The AI drafts routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The AI drafts routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const aiDraftsRoutes = {
   postGenerate: {
     id: 'post-generate', method: 'POST', path: '/api/generate', tag: 'AI drafts', auth: 'key', scope: 'publish', grants: ['table', 'bedrock'],

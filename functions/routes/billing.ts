@@ -2,7 +2,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as bill from '../../shared/api/billing-schemas';
 import { E, std } from './errors';
 
-/** The Billing routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Billing routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const billingRoutes = {
   postBillingCheckout: {
     id: 'post-billing-checkout', method: 'POST', path: '/api/billing/checkout', tag: 'Billing', auth: 'key', grants: ['table', 'billingConfig'],

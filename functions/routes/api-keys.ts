@@ -2,7 +2,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as s from '../../shared/api/schemas';
 import { E, std } from './errors';
 
-/** The API keys routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The API keys routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const apiKeysRoutes = {
   postKeys: {
     id: 'post-keys', method: 'POST', path: '/api/keys', tag: 'API keys', auth: 'key', scope: 'manage', grants: ['table'],

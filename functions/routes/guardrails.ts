@@ -2,7 +2,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as g from '../../shared/api/guardrail-schemas';
 import { E } from './errors';
 
-/** The Guardrails routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Guardrails routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const guardrailsRoutes = {
   putGuardrails: {
     id: 'put-guardrails', method: 'PUT', path: '/api/guardrails/{kind}/{id}', tag: 'Guardrails', auth: 'session', grants: ['table'],

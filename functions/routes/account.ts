@@ -4,7 +4,7 @@ import * as o from '../../shared/api/oauth-schemas';
 import * as sec from '../../shared/api/security-schemas';
 import { E, std } from './errors';
 
-/** The Account routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Account routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const accountRoutes = {
   postSignup: {
     id: 'post-signup', method: 'POST', path: '/api/signup', tag: 'Account', auth: 'open', grants: ['table', 'ses'],

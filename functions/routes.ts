@@ -20,7 +20,7 @@ import { analyticsRoutes } from './routes/analytics';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
- * Adding an endpoint is one entry in its area's file under infra/routes/ (listed here) plus functions/http/<id>.ts;
+ * Adding an endpoint is one entry in its area's file under functions/routes/ (listed here) plus functions/http/<id>.ts;
  * a handler imports its area's file, never this index, so its bundle holds only its area's schemas. The order below
  * is the deployed order (it decides each function's nested stack): append, never reorder.
  */

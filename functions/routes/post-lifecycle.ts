@@ -4,7 +4,7 @@ import * as c from '../../shared/api/post-change-schemas';
 import * as o from '../../shared/api/oauth-schemas';
 import { E, std } from './errors';
 
-/** Deleting and editing published posts (issue 26), in THE route table (infra/routes.ts). */
+/** Deleting and editing published posts (issue 26), in THE route table (functions/routes.ts). */
 export const postLifecycleRoutes = {
   deletePost: {
     id: 'delete-post', method: 'DELETE', path: '/api/posts/{id}', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'publishQueue'],

@@ -2,7 +2,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as m from '../../shared/api/media-schemas';
 import { E, std } from './errors';
 
-/** The Media routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Media routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const mediaRoutes = {
   postMediaUploadUrl: {
     id: 'post-media-upload-url', method: 'POST', path: '/api/media/upload-url', tag: 'Media', auth: 'key', scope: 'publish', grants: ['table', 'bucket'],

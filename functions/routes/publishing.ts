@@ -7,7 +7,7 @@ import { PostRequestSchema } from '../../shared/app/publish/request';
 import { ValidateRequestSchema } from '../../shared/app/publish/validate-request';
 import { E, std } from './errors';
 
-/** The Publishing routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Publishing routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const publishingRoutes = {
   postPost: {
     id: 'post-post', method: 'POST', path: '/api/post', tag: 'Publishing', auth: 'key', scope: 'publish', grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'],

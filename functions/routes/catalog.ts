@@ -1,7 +1,7 @@
 import type { RouteDef } from '../../shared/http/route';
 import * as s from '../../shared/api/schemas';
 
-/** The Catalog routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Catalog routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const catalogRoutes = {
   getPlatforms: {
     id: 'get-platforms', method: 'GET', path: '/api/platforms', tag: 'Catalog', auth: 'open', grants: ['oauthConfig'],

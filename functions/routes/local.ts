@@ -2,7 +2,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as s from '../../shared/api/schemas';
 import { E } from './errors';
 
-/** The Local routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Local routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const localRoutes = {
   devOutbox: {
     id: 'dev-outbox', method: 'GET', path: '/dev/outbox', tag: 'Local', auth: 'open', localOnly: true, grants: [],

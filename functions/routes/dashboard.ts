@@ -4,7 +4,7 @@ import * as o from '../../shared/api/oauth-schemas';
 import * as d from '../../shared/api/dashboard-schemas';
 import { E } from './errors';
 
-/** The Dashboard routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Dashboard routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const dashboardRoutes = {
   postDashboardPlanCheckout: {
     id: 'post-dashboard-plan-checkout', stack: 'Dashboard', method: 'POST', path: '/dashboard/plan/checkout', tag: 'Dashboard', auth: 'session', grants: ['table', 'billingConfig'],

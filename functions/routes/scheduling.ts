@@ -4,7 +4,7 @@ import * as sch from '../../shared/api/schedule-schemas';
 import { RecurringRequestSchema, SchedulePatchSchema, ScheduleRequestSchema } from '../../shared/app/schedule/request';
 import { E, std } from './errors';
 
-/** The Scheduling routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Scheduling routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const schedulingRoutes = {
   postSchedule: {
     id: 'post-schedule', method: 'POST', path: '/api/schedule', tag: 'Scheduling', auth: 'key', scope: 'publish', grants: ['table', 'kmsDecrypt', 'scheduler'],

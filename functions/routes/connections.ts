@@ -5,7 +5,7 @@ import * as o from '../../shared/api/oauth-schemas';
 import { E, std } from './errors';
 import { OAUTH_PLATFORMS } from '../../shared/domain/platforms';
 
-/** The Connections routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Connections routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const connectionsRoutes = {
   postConnect: {
     id: 'post-connect', method: 'POST', path: '/api/connect', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table', 'kmsEncrypt'], networks: true,

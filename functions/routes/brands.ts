@@ -2,7 +2,7 @@ import type { RouteDef } from '../../shared/http/route';
 import * as s from '../../shared/api/schemas';
 import { E, std } from './errors';
 
-/** The Brands routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The Brands routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const brandsRoutes = {
   postBrands: {
     id: 'post-brands', method: 'POST', path: '/api/brands', tag: 'Brands', auth: 'key', scope: 'manage', grants: ['table'],

@@ -3,7 +3,7 @@ import * as o from '../../shared/api/oauth-schemas';
 import * as mo from '../../shared/api/mcp-oauth-schemas';
 import { E, std } from './errors';
 
-/** The MCP routes of THE route table (infra/routes.ts); each handler imports its own area's file only. */
+/** The MCP routes of THE route table (functions/routes.ts); each handler imports its own area's file only. */
 export const mcpRoutes = {
   postMcp: {
     id: 'post-mcp', stack: 'Mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', scope: 'read', handler: 'functions/mcp/handler.ts',
