@@ -16,7 +16,7 @@ export { FACEBOOK_MAX_MEDIA, FACEBOOK_MAX_TEXT };
 
 export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
 
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement'] as const;
+export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement', 'read_insights'] as const;
 
 export interface FacebookOptions extends GraphOptions {
   /**

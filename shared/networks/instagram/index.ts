@@ -10,7 +10,7 @@ import { trimBase } from '../../domain/values';
 import { instagramReadBack } from './read-back';
 import { instagramMetrics } from './analytics';
 
-export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_comments'] as const;
+export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_comments', 'instagram_manage_insights'] as const;
 
 export interface InstagramOptions extends GraphOptions {
   /** Wait between container status polls inside one call. Default 2000 ms. */
