@@ -15,7 +15,8 @@ import { prebuildBundles } from '../infra/lambda-bundles';
  *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
- *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency   see ConcurrencySettings
+ *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency, mcpReservedConcurrency   see ConcurrencySettings
+ *   apiDomainName, apiCertificateArn   the API's custom domain (its execute-api endpoint is then disabled)
  *   nag            `false` skips the cdk-nag checks that otherwise run at every synth
  *   waf            `true` adds CloudFront + a WAF web ACL in front of the API (stack -Edge, us-east-1); wafRateLimit
  * Stacks: SocialPublishing-<stage>-Data, -Api, one per route group (-Dashboard, -Mcp), -Workers, -Observability (see docs/operations.md).
@@ -37,6 +38,8 @@ export interface AppSettings {
   // --- WAF (issue 17)
   /** -c waf=true: CloudFront with a WAF web ACL in front of the API (stack -Edge in us-east-1); requests per IP per 5 minutes. */
   waf?: { rateLimit: number; originSecret: string };
+  /** -c apiDomainName=api.example.com -c apiCertificateArn=arn:aws:acm:…: the API's custom domain; its execute-api endpoint is then disabled. */
+  apiDomain?: { name: string; certificateArn: string };
 }
 
 /**
@@ -50,13 +53,18 @@ export interface ConcurrencySettings {
   webhookWorker: number;
   /** -c postReservedConcurrency=N: concurrency reserved for (and capping) POST /api/post; 0 (the default) reserves none. */
   postRoute: number;
+  /**
+   * -c mcpReservedConcurrency=N: concurrency reserved for (and capping) the MCP function, whose function URL is
+   * outside the HTTP API's throttles and the WAF; 0 (the default) reserves none (deploy:check says so).
+   */
+  mcpFunction: number;
 }
 
 /**
  * No reserved concurrency by default: a new account's Lambda concurrency quota is often 10, and reserving 50 rolls the
  * API stack back (Lambda keeps 100 unreserved). `-c postReservedConcurrency=N` once the account's quota allows it.
  */
-export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 0 };
+export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 0, mcpFunction: 0 };
 
 function integerContext(app: App, key: string, fallback: number, min: number, max: number): number {
   const v: unknown = app.node.tryGetContext(key);
@@ -88,7 +96,13 @@ export function settingsFrom(app: App): AppSettings {
     publishWorker: integerContext(app, 'publishMaxConcurrency', DEFAULT_CONCURRENCY.publishWorker, 2, 1000),
     webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
     postRoute: integerContext(app, 'postReservedConcurrency', DEFAULT_CONCURRENCY.postRoute, 0, 1000),
+    mcpFunction: integerContext(app, 'mcpReservedConcurrency', DEFAULT_CONCURRENCY.mcpFunction, 0, 1000),
   };
+  const apiDomainName = ctx('apiDomainName');
+  const apiCertificateArn = ctx('apiCertificateArn');
+  if (!!apiDomainName !== !!apiCertificateArn) throw new Error('-c apiDomainName and -c apiCertificateArn go together: the API\'s custom domain and its ACM certificate (in the API\'s region)');
+  if (apiDomainName && !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(apiDomainName)) throw new Error(`Invalid apiDomainName "${apiDomainName}": a host name such as api.example.com`);
+  if (apiCertificateArn && !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/.test(apiCertificateArn)) throw new Error(`Invalid apiCertificateArn "${apiCertificateArn}": arn:aws:acm:<region>:<account>:certificate/<id>`);
   let waf: AppSettings['waf'];
   if (String(app.node.tryGetContext('waf') ?? 'false') === 'true') {
     // the origin header that makes the API trust the viewer address CloudFront forwards (shared/http/client-ip.ts)
@@ -109,6 +123,7 @@ export function settingsFrom(app: App): AppSettings {
     ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
     concurrency,
     ...(waf ? { waf } : {}),
+    ...(apiDomainName && apiCertificateArn ? { apiDomain: { name: apiDomainName, certificateArn: apiCertificateArn } } : {}),
     ...(account || region ? { env: { ...(account ? { account } : {}), ...(region ? { region } : {}) } } : {}),
   };
 }
@@ -141,11 +156,12 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     ...(settings.mcpAllowedOrigins ? { mcpAllowedOrigins: settings.mcpAllowedOrigins } : {}),
     reservedConcurrency: { 'post-post': settings.concurrency.postRoute },
     ...(settings.waf ? { edgeOriginSecret: settings.waf.originSecret } : {}),
+    ...(settings.apiDomain ? { apiDomain: settings.apiDomain } : {}),
     description: 'Social publishing: HTTP API, one function per route, scheduler dispatcher',
   });
   api.addStackDependency(data);
   const groups = routeGroups().map((group) => {
-    const stack = new RouteGroupStack(app, name(group), { ...common, api, group, description: `Social publishing: the ${group} routes on the HTTP API` });
+    const stack = new RouteGroupStack(app, name(group), { ...common, api, group, reservedConcurrency: { 'post-mcp': settings.concurrency.mcpFunction }, description: `Social publishing: the ${group} routes on the HTTP API` });
     stack.addStackDependency(api);
     return stack;
   });

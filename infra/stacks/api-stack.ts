@@ -1,6 +1,7 @@
 import { ArnFormat, CfnOutput, NestedStack, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -34,6 +35,11 @@ export interface ApiStackProps extends StackProps {
   reservedConcurrency?: Record<string, number>;
   /** With the edge stack (-c waf=true): the secret origin header CloudFront sends (EDGE_ORIGIN_SECRET). */
   edgeOriginSecret?: string;
+  /**
+   * A custom domain for the HTTP API (-c apiDomainName, -c apiCertificateArn: an ACM certificate in the API's
+   * region): the API answers there and its execute-api endpoint is disabled; with the edge stack, CloudFront's origin.
+   */
+  apiDomain?: { name: string; certificateArn: string };
   // --- MCP for browser clients (issue 25)
   /** Browser origins allowed on the MCP and OAuth endpoints besides publicBaseUrl's (MCP_ALLOWED_ORIGINS, comma-separated). */
   mcpAllowedOrigins?: string;
@@ -102,6 +108,8 @@ export const ROUTES_PER_NESTED_STACK = 40;
 export class ApiStack extends Stack {
   readonly httpApi: apigw.HttpApi;
   readonly apiStage: apigw.HttpStage;
+  /** The host name the API answers on for CloudFront: its custom domain if it has one (the execute-api one is then off). */
+  readonly originDomain?: string;
   readonly routeFunctions = new Map<string, AppFunction>();
   readonly dispatcher: AppFunction;
   readonly schedulerRole: iam.Role;
@@ -125,11 +133,21 @@ export class ApiStack extends Stack {
     const logRemovalPolicy = prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const bedrockModelId = props.bedrockModelId ?? DEFAULT_BEDROCK_MODEL_ID;
 
+    const domain = props.apiDomain ? new apigw.DomainName(this, 'ApiDomain', {
+      domainName: props.apiDomain.name,
+      certificate: acm.Certificate.fromCertificateArn(this, 'ApiCertificate', props.apiDomain.certificateArn),
+    }) : undefined;
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
       apiName: `${data.prefix}-api`,
       description: 'Social publishing REST API',
       createDefaultStage: false,
+      // with a custom domain, nothing reaches the API around it (nor around CloudFront's WAF when that is its origin)
+      disableExecuteApiEndpoint: !!domain,
     });
+    if (domain) {
+      this.originDomain = props.apiDomain!.name;
+      new CfnOutput(this, 'ApiDomainTarget', { value: domain.regionalDomainName, description: `DNS: a CNAME (or alias) record of ${props.apiDomain!.name} pointing here` });
+    }
     Validations.of(this.httpApi).acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: API_AUTHORIZATION_REASON });
 
 
@@ -141,6 +159,7 @@ export class ApiStack extends Stack {
     this.apiStage = new apigw.HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
       stageName: '$default',
+      ...(domain ? { domainMapping: { domainName: domain } } : {}),
       autoDeploy: true,
       throttle: { burstLimit: 200, rateLimit: 100 },
       accessLogSettings: {
@@ -268,7 +287,7 @@ export class ApiStack extends Stack {
     (this.apiStage.node.defaultChild as apigw.CfnStage).routeSettings = Object.fromEntries(
       routes.map((r) => [`${r.method} ${r.path}`, routeThrottle(r)]));
 
-    new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'ApiUrl', { value: domain ? `https://${props.apiDomain!.name}/` : this.apiStage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'DispatcherArn', { value: this.dispatcherArn });
   }
 }

@@ -79,7 +79,8 @@ export class EdgeStack extends Stack {
     });
 
     // https://<id>.execute-api.<region>.amazonaws.com/ → the host name
-    const apiDomain = Fn.select(2, Fn.split('/', props.api.httpApi.apiEndpoint));
+    // (or the API's custom domain, whose execute-api endpoint is then disabled)
+    const apiDomain = props.api.originDomain ?? Fn.select(2, Fn.split('/', props.api.httpApi.apiEndpoint));
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: `${props.prefix}: WAF in front of the HTTP API`,
       webAclId: this.webAcl.attrArn,

@@ -1,4 +1,5 @@
 import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { RouteDef } from '../../shared/http/route';
 import type { AppFunction } from '../constructs/app-function';
@@ -10,6 +11,8 @@ export interface RouteGroupStackProps extends StackProps {
   api: ApiStack;
   /** The `stack` name of functions/routes.ts entries deployed here. */
   group: string;
+  /** Reserved concurrency by route id (0 or absent: none), e.g. the MCP function's, whose function URL bypasses API throttles and WAF. */
+  reservedConcurrency?: Record<string, number>;
 }
 
 /** The route groups of the route table (routes with a `stack`), each deployed by a RouteGroupStack. */
@@ -29,5 +32,9 @@ export class RouteGroupStack extends Stack {
       httpApi: props.api.httpApi, environment: props.api.functionEnvironment, grantTargets: props.api.grantTargets,
       logRemovalPolicy: isProd(props.stage) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY, functions: this.routeFunctions, logsKey: props.api.logsKey,
     });
+    for (const [routeId, reserved] of Object.entries(props.reservedConcurrency ?? {})) {
+      const fn = this.routeFunctions.get(routeId);
+      if (fn && reserved > 0) (fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = reserved;
+    }
   }
 }

@@ -12,6 +12,12 @@ const same = (a: string, b: string): boolean => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
+/** Whether the request came through the edge stack: it carries the secret origin header CloudFront adds. */
+export function fromEdge(headers: Record<string, string | undefined> | undefined, edgeSecret: string): boolean {
+  const presented = headers?.[EDGE_SECRET_HEADER];
+  return !!presented && same(presented, edgeSecret);
+}
+
 /**
  * The caller's address for per-IP limits: API Gateway's `sourceIp`, except behind the edge stack (`-c waf=true`),
  * where that is a CloudFront address shared by many viewers — then the viewer address CloudFront forwards, trusted
@@ -21,9 +27,7 @@ const same = (a: string, b: string): boolean => {
 export function clientIp(event: Pick<APIGatewayProxyEventV2, 'headers' | 'requestContext'>, edgeSecret: string | undefined): string {
   const source = event.requestContext?.http?.sourceIp ?? 'unknown';
   if (!edgeSecret) return source;
-  const headers = event.headers ?? {};
-  const presented = headers[EDGE_SECRET_HEADER];
-  const viewer = headers[EDGE_VIEWER_IP_HEADER]?.trim();
-  if (!presented || !viewer || !same(presented, edgeSecret)) return source;
+  const viewer = event.headers?.[EDGE_VIEWER_IP_HEADER]?.trim();
+  if (!viewer || !fromEdge(event.headers, edgeSecret)) return source;
   return /^[0-9a-fA-F:.]{2,45}$/.test(viewer) ? viewer : source;
 }

@@ -13,6 +13,7 @@ import { browserCors } from './middlewares/browser-cors';
 import { rateLimitHeaders } from './middlewares/rate-limit-headers';
 import { errorHandler } from './middlewares/error-handler';
 import { loopbackOnly } from './middlewares/loopback-only';
+import { edgeOnly } from './middlewares/edge-only';
 import { auth } from './middlewares/auth';
 import { rateLimit } from './middlewares/rate-limit';
 import { parseRequest } from './middlewares/parse-request';
@@ -81,6 +82,7 @@ export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<
     .use(browserCors(route))
     .use(rateLimitHeaders())
     .use(errorHandler(route))
+    .use(edgeOnly())
     .use(loopbackOnly(route))
     .use(auth(route))
     .use(rateLimit(route))

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildStacks } from '../../bin/app';
 
@@ -37,6 +37,10 @@ describe('WAF', () => {
       t.resourceCountIs('AWS::WAFv2::WebACL', 0);
       t.resourceCountIs('AWS::CloudFront::Distribution', 0);
     }
+    // without -c apiDomainName the execute-api endpoint stays on; without -c mcpReservedConcurrency the MCP stack reserves nothing
+    Template.fromStack(stacks.api).hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: false });
+    const mcp = stacks.groups.find((g) => g.routeFunctions.has('post-mcp'))!;
+    for (const f of Object.values(Template.fromStack(mcp).findResources('AWS::Lambda::Function') as Resources)) expect(f.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
   describe('-c waf=true', () => {
@@ -111,5 +115,36 @@ describe('WAF', () => {
     expect(() => build({ waf: 'true', wafRateLimit: '5', edgeOriginSecret: SECRET }, 'eu-west-1')).toThrow(/wafRateLimit/);
     expect(() => build({ waf: 'true' }, 'eu-west-1')).toThrow(/edgeOriginSecret/);
     expect(() => build({ waf: 'true', edgeOriginSecret: 'short' }, 'eu-west-1')).toThrow(/edgeOriginSecret/);
+  });
+
+  describe('-c apiDomainName with -c apiCertificateArn: nothing reaches the API around its domain (and the WAF)', () => {
+    const CERT = 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-aaaa-bbbb-cccc-0123456789ab';
+    const { stacks } = build({ waf: 'true', edgeOriginSecret: SECRET, apiDomainName: 'api-origin.example.com', apiCertificateArn: CERT, mcpReservedConcurrency: '25' }, 'eu-west-1');
+    const api = Template.fromStack(stacks.api);
+
+    test('the HTTP API has the custom domain with its certificate, mapped to the stage, and its execute-api endpoint disabled', () => {
+      api.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+      api.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'api-origin.example.com', DomainNameConfigurations: [Match.objectLike({ CertificateArn: CERT })] });
+      api.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+      expect(Object.keys(api.findOutputs('ApiDomainTarget'))).toHaveLength(1);
+    });
+
+    test('CloudFront\'s origin is the custom domain', () => {
+      const config = Object.values(Template.fromStack(stacks.edge!).findResources('AWS::CloudFront::Distribution') as Resources)[0]!.Properties.DistributionConfig;
+      expect(config.Origins[0].DomainName).toBe('api-origin.example.com');
+    });
+
+    test('the MCP function, whose function URL is outside the throttles and the WAF, is capped by -c mcpReservedConcurrency', () => {
+      const mcp = stacks.groups.find((g) => g.routeFunctions.has('post-mcp'))!;
+      const fns = Object.values(Template.fromStack(mcp).findResources('AWS::Lambda::Function') as Resources);
+      const capped = fns.filter((f) => f.Properties.ReservedConcurrentExecutions !== undefined);
+      expect(capped.map((f) => [f.Properties.Description, f.Properties.ReservedConcurrentExecutions])).toEqual([['POST /api/mcp', 25]]);
+    });
+
+    test('the two flags go together and are checked', () => {
+      expect(() => build({ apiDomainName: 'api.example.com' }, 'eu-west-1')).toThrow(/go together/);
+      expect(() => build({ apiDomainName: 'not a host', apiCertificateArn: CERT }, 'eu-west-1')).toThrow(/Invalid apiDomainName/);
+      expect(() => build({ apiDomainName: 'api.example.com', apiCertificateArn: 'arn:aws:iam::1:role/x' }, 'eu-west-1')).toThrow(/Invalid apiCertificateArn/);
+    });
   });
 });
