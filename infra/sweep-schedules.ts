@@ -17,7 +17,7 @@ export interface SweepSchedule {
  * The service's recurring sweeps, each a timer of the deployment that invokes the dispatcher with the input the
  * app defines: the webhook delivery sweep, the scheduled posts' and the published posts' reconciliation sweeps,
  * every minute, the connections' renewal sweep (sign-ins renewed before they lapse), every 15 minutes, and the
- * analytics sweep (published posts' figures that are due), every 5 minutes. In AWS
+ * analytics sweep (published posts' figures that are due), every minute. In AWS
  * they are EventBridge Scheduler schedules of the API stack; the local runtime arms them as timers at start.
  */
 export const SWEEP_SCHEDULES: readonly SweepSchedule[] = [

@@ -6,22 +6,23 @@ import type { AnalyticsDue } from '../../ports/analytics';
 import { readBatch, type CollectDeps } from './collect-metrics';
 
 /**
- * The analytics sweep: every 5 minutes (EventBridge Scheduler in AWS, the local timer poller locally) it reads the
+ * The analytics sweep: every minute (EventBridge Scheduler in AWS, the local timer poller locally) it reads the
  * published posts whose next_sync_at has come (hourly in a post's first 48 hours, then daily until 30 days, then
  * never: shared/domain/analytics.ts nextSyncAt) and fetches their figures:
  * 1. the due entries are grouped by connection (account, brand, network: one token) and cut into the network's batch size;
  * 2. each item of a batch is claimed (a conditional write: no other sweep or refresh=1 fetched it in the last
  *    15 minutes), then the batch is read in one request after the connection's pacing slot (the network's limit);
- * 3. connections run side by side (CONCURRENCY), one connection's batches one after another; the sweep starts no
- *    new batch once its time budget is spent: what is left stays due for the next run.
+ * 3. connections run side by side (CONCURRENCY: the work is mostly waiting for pacing slots), one connection's
+ *    batches one after another; the sweep starts no new batch once its time budget is spent: what is left stays due
+ *    for the next run, and the pacing slots (in the table) keep each connection within its limit across runs.
  */
-export const ANALYTICS_SWEEP = { name: 'analytics-sweep', cron: '*/5 * * * *', timezone: 'UTC' } as const;
+export const ANALYTICS_SWEEP = { name: 'analytics-sweep', cron: '* * * * *', timezone: 'UTC' } as const;
 export const AnalyticsSweepInput = z.object({ kind: z.literal('analytics-sweep') });
 /** Due entries read per run. */
 export const ANALYTICS_SWEEP_LIMIT = 5000;
 /** New batches start only within this time of the run's start (the dispatcher's timeout is 60 s). */
-export const ANALYTICS_SWEEP_BUDGET_MS = 45_000;
-const CONCURRENCY = 8;
+export const ANALYTICS_SWEEP_BUDGET_MS = 50_000;
+export const ANALYTICS_SWEEP_CONCURRENCY = 32;
 
 export interface AnalyticsSweepTotals { due: number; read: number; failed: number; busy: number; skipped: number; batches: number }
 
@@ -35,7 +36,7 @@ export async function sweepAnalytics(deps: CollectDeps, opts: { limit?: number; 
     const key = `${d.account_id}|${d.brand_id}|${d.platform}`;
     groups.set(key, [...(groups.get(key) ?? []), d]);
   }
-  await mapLimit([...groups.values()], CONCURRENCY, async (group) => {
+  await mapLimit([...groups.values()], ANALYTICS_SWEEP_CONCURRENCY, async (group) => {
     const batch = deps.networks[group[0].platform]?.metrics?.batch ?? 25;
     for (let i = 0; i < group.length; i += batch) {
       if (deps.clock.now() - start >= budget) { totals.skipped += group.length - i; return; }
