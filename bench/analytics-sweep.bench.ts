@@ -1,13 +1,13 @@
 import { buildRegistry } from '../shared/networks/registry';
 import { parseConfig } from '../shared/config';
-import { ANALYTICS_SWEEP_BUDGET_MS, ANALYTICS_SWEEP_CONCURRENCY, ANALYTICS_SWEEP_LIMIT } from '../shared/app/analytics/sweep';
+import { ANALYTICS_SWEEP_BUDGET_MS, ANALYTICS_SWEEP_CONCURRENCY, ANALYTICS_SWEEP_LIMIT } from '../shared/app/analytics/analytics-sweep';
 import type { PlatformName } from '../shared/domain/platforms';
 
 /**
  * The analytics sweep for 10,000 posts, modelled (no network, no table): 10,000 published post × network items all
  * due at once (the worst case: e.g. the first run after an outage), spread evenly over the networks that offer
  * analytics and 10 brands (one connection per brand and network). The model follows the sweep's own rules
- * (shared/app/analytics/sweep.ts): a run every minute; connections side by side (ANALYTICS_SWEEP_CONCURRENCY);
+ * (shared/app/analytics/analytics-sweep.ts): a run every minute; connections side by side (ANALYTICS_SWEEP_CONCURRENCY);
  * one connection's batches one after another, each after its pacing slot (the network's `spacingMs`, from its
  * analytics.ts) and a simulated answer time; no new batch after the run's budget. It prints, per network, the
  * requests, the busiest connection's time and its request rate against the limit its spacing encodes, and when the

@@ -3,7 +3,7 @@ import { SCHEDULE_SWEEP, type ScheduleSweepInput } from '../shared/app/schedule/
 import { SWEEP_SCHEDULE, type WebhookSweepInput } from '../shared/app/webhooks/sweep-schedule';
 import { PUBLISH_SWEEP, type PublishSweepInput } from '../shared/app/publish/reconcile';
 import { RENEWAL_SWEEP, type RenewalSweepInput } from '../shared/app/oauth/renewal-sweep';
-import { ANALYTICS_SWEEP, type AnalyticsSweepInput } from '../shared/app/analytics/sweep';
+import { ANALYTICS_SWEEP, type AnalyticsSweepInput } from '../shared/app/analytics/analytics-sweep';
 
 /** A recurring timer of the deployment: a 5-field cron in `timezone`, and the dispatcher's input. */
 export interface SweepSchedule {

@@ -2,7 +2,7 @@ import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import { ManualClock } from '../support/clock';
 import { newId } from '../../shared/domain/ids';
 import { connectionContext } from '../../shared/app/security/contexts';
-import { sweepAnalytics } from '../../shared/app/analytics/sweep';
+import { sweepAnalytics } from '../../shared/app/analytics/analytics-sweep';
 import { trackPublished } from '../../shared/app/analytics/collect-metrics';
 import { getPostAnalytics } from '../../shared/app/analytics/post-analytics';
 import type { MetricsAnswer, NetworkAdapter, PublishedRef, Registry } from '../../shared/ports/networks';

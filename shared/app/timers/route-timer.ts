@@ -10,7 +10,7 @@ import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
 import { RenewalSweepInput, sweepConnections, type RenewalSweepDeps } from '../oauth/renewal-sweep';
-import { AnalyticsSweepInput, sweepAnalytics } from '../analytics/sweep';
+import { AnalyticsSweepInput, sweepAnalytics } from '../analytics/analytics-sweep';
 import type { CollectDeps } from '../analytics/collect-metrics';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
@@ -35,7 +35,7 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   RenewalSweepInput,
   // the every-minute reconciliation of posts whose networks' work is overdue (shared/app/publish/reconcile.ts)
   PublishSweepInput,
-  // the every-5-minutes fetch of published posts' figures that are due (shared/app/analytics/sweep.ts)
+  // the every-minute fetch of published posts' figures that are due (shared/app/analytics/analytics-sweep.ts)
   AnalyticsSweepInput,
   // a held post's 7-day expiry (shared/app/approvals/approvals.ts)
   z.object({ kind: z.literal('approval-expiry'), approval_id: z.string().regex(/^apr_[0-9A-Z]{26}$/) }),
