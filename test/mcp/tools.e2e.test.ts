@@ -115,6 +115,11 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
     const status = await ok('get_post_status', { platform: 'telegram', id: first.post_id });
     expect(status).toMatchObject({ post_id: first.post_id, status: 'published' });
     await fails('get_post_status', { platform: 'telegram', id: 'pst_doesnotexist' }, 'not_found');
+    // telegram offers no post analytics: tracked at publish as not_offered, every figure null
+    const analytics = await ok('get_post_analytics', { id: first.post_id, refresh: true });
+    expect(analytics).toMatchObject({ post_id: first.post_id, networks: [expect.objectContaining({ platform: 'telegram', status: 'not_offered', refreshed: false, fetched_at: null })] });
+    expect(Object.values(analytics.networks[0].metrics).every((v) => v === null)).toBe(true);
+    await fails('get_post_analytics', { id: 'pst_doesnotexist' }, 'not_found');
     expect((await ok('list_posts', { limit: 5 })).posts.map((p: { id: string }) => p.id)).toEqual([first.post_id]);
     await fails('list_posts', { limit: 500 }, 'invalid_request');
     await fails('post_to_social', { text: 'no network named' }, 'invalid_request');
