@@ -13,18 +13,19 @@ import type { PlatformName } from '../shared/domain/platforms';
  * the Overview and of the Posts page of an account with 1,000 posts (first page, and a filter that scans them all),
  * then Export CSV of 10,000 posts (time to the download link, download, and the process's peak RSS while exporting;
  * the runtime runs in this process). Posts are written straight into the table (seeding is not what is measured).
+ * First, the Overview with charts of 10,000 posts over 90 days (`DASHBOARD_BENCH=charts` runs only that part).
  */
 const RENDERS = 60;
 const NETS: PlatformName[] = ['telegram', 'discord', 'bluesky'];
 
-async function seed(accountId: string, brandId: string, count: number, startMs: number) {
+async function seed(accountId: string, brandId: string, count: number, startMs: number, spacingMs = 1000) {
   const deps = getDeps();
   let next = 0;
   const one = async () => {
     for (;;) {
       const i = next++;
       if (i >= count) return;
-      const at = startMs + i * 1000;
+      const at = startMs + i * spacingMs;
       const id = newId('pst', at);
       const platforms = NETS.slice(0, 1 + (i % 3));
       const post: PostRecord = {
@@ -64,7 +65,43 @@ async function timed(url: string, cookie: string, n: number) {
   return { p50: percentile(ms, 50), p95: percentile(ms, 95), bytes };
 }
 
+/**
+ * The Overview with charts of an account with 10,000 posts over the last 90 days (about 111 a day, up to now): the
+ * first view of 90 days (sums up every day from the posts and stores the finished days' summaries), then views of
+ * 30 and 90 days (stored summaries + today's posts). Target: p50 ≤ 80 ms.
+ */
+async function runCharts(): Promise<void> {
+  console.log(`\n## Dashboard Overview with charts — 10,000 posts over 90 days, local runtime (${RENDERS} views per range after 5 warm-up)`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-'));
+  const rt = await startLocalRuntime({ port: 0, dataDir, env: { LOG_LEVEL: 'silent', DISABLE_RATE_LIMITS: '1' } });
+  try {
+    const key = await signup(rt.url, 'dash-charts@example.com', 'scale');
+    const me = must(await client(rt.url, key)('GET', '/api/me'), 'me').body as { account: { id: string }; brands: Array<{ id: string }> };
+    const cookie = await signIn(rt.url, 'dash-charts@example.com');
+    const span = 90 * 86_400_000;
+    const t0 = Date.now();
+    await seed(me.account.id, me.brands[0].id, 10_000, Date.now() - span + 60_000, Math.floor(span / 10_000) - 10);
+    console.log(`seeded 10,000 posts over 90 days in ${fmt((Date.now() - t0) / 1000)} s`);
+    const first = performance.now();
+    const res = await fetch(`${rt.url}/dashboard?days=90`, { headers: { cookie } });
+    if (res.status !== 200) throw new Error(`overview: HTTP ${res.status}`);
+    await res.text();
+    const rows: Array<[string, string]> = [['first view of 90 days (sums up 10,000 posts, stores 89 daily summaries)', `${fmt(performance.now() - first, 0)} ms`]];
+    for (const days of [30, 90]) {
+      const url = `${rt.url}/dashboard?days=${days}`;
+      await timed(url, cookie, 5);
+      const r = await timed(url, cookie, RENDERS);
+      rows.push([`overview, ${days} days of charts (stored summaries + today's posts)`, `p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.bytes / 1024)} KiB`]);
+    }
+    printRows(rows);
+  } finally {
+    await rt.stop();
+  }
+}
+
 export async function run(): Promise<void> {
+  await runCharts();
+  if (process.env.DASHBOARD_BENCH === 'charts') return;
   console.log(`\n## Dashboard — local runtime, sequential requests (${RENDERS} per page after 5 warm-up)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-'));
   const rt = await startLocalRuntime({ port: 0, dataDir, env: { LOG_LEVEL: 'silent', DISABLE_RATE_LIMITS: '1' } });

@@ -136,6 +136,8 @@ export const routes = {
   patchPost: postLifecycleRoutes.patchPost,
   postDashboardPostChange: postLifecycleRoutes.postDashboardPostChange,
   postValidate: publishingRoutes.postValidate,
+  getDashboardCalendar: dashboardRoutes.getDashboardCalendar,
+  postDashboardCalendarMove: dashboardRoutes.postDashboardCalendarMove,
   getPostAnalytics: analyticsRoutes.getPostAnalytics,
   getAnalytics: analyticsRoutes.getAnalytics,
   getAnalyticsExport: analyticsRoutes.getAnalyticsExport,

@@ -40,6 +40,10 @@ export const TABLE_DECLARATIONS: Readonly<Record<string, TableDeclaration>> = {
   'get-schedules': { access: 'readWrite', writes: ['SCH#', 'SCHDUE#'] },
   /** The health check renews OAuth tokens under a lock and marks a lost sign-in (event, webhook delivery). */
   'get-connect-health': { access: 'readWrite', writes: ['ACC#', 'LOCK#', 'WHD#'] },
+  /** The Overview stores each finished day's summary the first time it is shown (shared/app/dashboard/overview-charts.ts). */
+  'get-dashboard': { access: 'readWrite', writes: ['STATS#'] },
+  /** The calendar lists schedules, which settles a finished run as reading it through the API does. */
+  'get-dashboard-calendar': { access: 'readWrite', writes: ['SCH#', 'SCHDUE#'] },
   // Open routes: only their item types
   'post-signup': { items: ['EMAIL#', 'ACC#', 'TOKEN#signup#', 'CTR#rl#'] },
   'post-signup-confirm': { items: ['TOKEN#signup#', 'ACC#', 'KEY#', 'CTR#rl#'] },

@@ -226,6 +226,8 @@ export function buildDeps(cfg: Config): Deps {
     // --- Billing (issue 13)
     payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
     billing: () => new (db().DynamoBillingStore)(table()),
+    // --- Dashboard charts (issue 28)
+    daySummaries: () => new (db().DynamoDaySummaryStore)(table()),
   });
   return deps;
 }

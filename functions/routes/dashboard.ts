@@ -53,8 +53,8 @@ export const dashboardRoutes = {
   },
   getDashboard: {
     id: 'get-dashboard', stack: 'Dashboard', method: 'GET', path: '/dashboard', tag: 'Dashboard', auth: 'session', grants: ['table'],
-    summary: 'Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in',
-    query: d.EmptyQuery,
+    summary: 'Overview: charts of the last 7, 30 or 90 days (results by day and network, outcomes, engagement, failures by code) and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in',
+    query: d.OverviewQuery,
     responses: { 200: { description: 'Overview (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   getDashboardPlan: {
@@ -164,5 +164,17 @@ export const dashboardRoutes = {
     summary: 'Branding page actions (form field action)',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getDashboardCalendar: {
+    id: 'get-dashboard-calendar', method: 'GET', path: '/dashboard/calendar', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    summary: "Calendar: a brand's scheduled, recurring and published posts on a week or month grid with its posting slots; each scheduled post has a move form",
+    query: d.CalendarQuery,
+    responses: { 200: { description: 'Calendar (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' }, 404: { description: 'brand_not_found (HTML)' } },
+  },
+  postDashboardCalendarMove: {
+    id: 'post-dashboard-calendar-move', method: 'POST', path: '/dashboard/calendar/move', tag: 'Dashboard', auth: 'session', grants: ['table', 'kmsDecrypt', 'scheduler'],
+    summary: 'Moves a scheduled post to a free slot or another time (the change of PATCH /api/schedule/{id}); 303 back to the calendar with the outcome',
+    body: o.FormBody, extraContentTypes: o.FORM_TYPES,
+    responses: { 303: { description: 'Back to the calendar (done=moved, or error=<code>)' }, 403: E('session_required, csrf_failed') },
   },
 } as const satisfies Record<string, RouteDef>;

@@ -29,6 +29,18 @@ export const ActivityQuery = z.strictObject({
   before: blank(z.string().max(40)),
 });
 export type ActivityQuery = z.infer<typeof ActivityQuery>;
+/** Overview: the charts' range in days (7, 30 or 90; default 30). */
+export const OverviewQuery = z.strictObject({ days: blank(z.enum(['7', '30', '90'])) });
+/** Calendar: brand, week or month, a day inside the week or month shown; `done`/`error` after a move. */
+export const CalendarQuery = z.strictObject({
+  brand: blank(z.string().max(100)), view: blank(z.enum(['week', 'month'])), date: blank(isoDate),
+  done: blank(z.enum(['moved'])), error: blank(z.string().regex(/^[a-z_]{1,60}$/)),
+});
+/** The calendar's move form: a free slot (an instant) or a time on the brand's clock, and the view to go back to. */
+export const CalendarMoveForm = z.strictObject({
+  schedule_id: z.string().min(1).max(100), slot: blank(z.string().max(64)), at: blank(z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, 'a date and time as YYYY-MM-DDTHH:mm')),
+  brand: blank(z.string().max(100)), view: blank(z.enum(['week', 'month'])), date: blank(isoDate),
+});
 
 const optInt = (min: number, max: number) => z.preprocess((v) => (v === '' || v === undefined ? undefined : Number(v)), z.number().int().min(min).max(max).optional());
 const checkbox = z.enum(['on']).optional();

@@ -21,6 +21,7 @@ import type { BrandingStore } from '../ports/branding';
 import type { DraftProvider } from '../ports/ai';
 import type { ResultSignal } from '../ports/result-signal';
 import type { PostChangeStore } from '../ports/post-changes';
+import type { DaySummaryStore } from '../ports/day-summaries';
 import type { AnalyticsStore } from '../ports/analytics';
 
 /** Everything a use case may need, built once per cold start by shared/container.ts. */
@@ -110,6 +111,9 @@ export interface Deps {
   // --- Post life cycle (issue 26)
   /** Deletes and edits of published posts, per network (shared/app/post-changes). */
   postChanges: PostChangeStore;
+  // --- Dashboard charts (issue 28)
+  /** The Overview's final daily summaries (shared/app/dashboard/overview-charts.ts). */
+  daySummaries: DaySummaryStore;
   // --- Analytics (issue 28)
   /** Post analytics per network and the sweep's due index (shared/app/analytics). */
   analytics: AnalyticsStore;

@@ -1172,8 +1172,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in
-         * @description Overview: the plan and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in. Auth: a dashboard session (API keys are refused).
+         * Overview: charts of the last 7, 30 or 90 days (results by day and network, outcomes, engagement, failures by code) and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in
+         * @description Overview: charts of the last 7, 30 or 90 days (results by day and network, outcomes, engagement, failures by code) and every usage limit as a bar (warning from 80 %); without a session, 303 to sign-in. Auth: a dashboard session (API keys are refused).
          */
         get: operations["get-dashboard"];
         put?: never;
@@ -1826,6 +1826,46 @@ export interface paths {
          * @description Dry run: the body of POST /api/post (or of POST /api/schedule, with run_at) checked as the real send checks it, per network; nothing is sent, written or spent. Auth: an API key with the publish scope.
          */
         post: operations["post-validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calendar: a brand's scheduled, recurring and published posts on a week or month grid with its posting slots; each scheduled post has a move form
+         * @description Calendar: a brand's scheduled, recurring and published posts on a week or month grid with its posting slots; each scheduled post has a move form. Auth: a dashboard session (API keys are refused).
+         */
+        get: operations["get-dashboard-calendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/calendar/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Moves a scheduled post to a free slot or another time (the change of PATCH /api/schedule/{id}); 303 back to the calendar with the outcome
+         * @description Moves a scheduled post to a free slot or another time (the change of PATCH /api/schedule/{id}); 303 back to the calendar with the outcome. Auth: a dashboard session (API keys are refused).
+         */
+        post: operations["post-dashboard-calendar-move"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8759,7 +8799,9 @@ export interface operations {
     };
     "get-dashboard": {
         parameters: {
-            query?: never;
+            query?: {
+                days?: "7" | "30" | "90";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11504,6 +11546,141 @@ export interface operations {
                 };
             };
             /** @description auth_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-dashboard-calendar": {
+        parameters: {
+            query?: {
+                brand?: string;
+                view?: "week" | "month";
+                date?: string;
+                done?: "moved";
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Calendar (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description To the sign-in page */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description brand_not_found (HTML) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post-dashboard-calendar-move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description Back to the calendar (done=moved, or error=<code>) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request, invalid_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description session_required, csrf_failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

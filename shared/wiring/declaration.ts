@@ -58,7 +58,8 @@ export function wiringDefines(d: WiringDeclaration): Record<string, string> {
 const GROUP_OF_MEMBER: Partial<Record<keyof Deps, WireGroup>> = {
   accounts: 'TABLE', keys: 'TABLE', brands: 'TABLE', tokens: 'TABLE', counters: 'TABLE', connections: 'TABLE', posts: 'TABLE',
   locks: 'TABLE', pace: 'TABLE', events: 'TABLE', webhooks: 'TABLE', schedules: 'TABLE', recurring: 'TABLE', slots: 'TABLE', uploads: 'TABLE', sessions: 'TABLE',
-  mcpOAuth: 'TABLE', guardrails: 'TABLE', apps: 'TABLE', approvals: 'TABLE', branding: 'TABLE', billing: 'TABLE', publishContext: 'TABLE', postChanges: 'TABLE', analytics: 'TABLE',
+  mcpOAuth: 'TABLE', guardrails: 'TABLE', apps: 'TABLE', approvals: 'TABLE', branding: 'TABLE', billing: 'TABLE', publishContext: 'TABLE', postChanges: 'TABLE',
+  daySummaries: 'TABLE', analytics: 'TABLE',
   mailer: 'SES', cipher: 'KMS', queue: 'SQS', scheduler: 'SCHEDULER', blobs: 'S3', networks: 'NETWORKS', payments: 'BILLING', ai: 'AI',
 };
 

@@ -27,5 +27,6 @@ export { DynamoGuardrailStore } from '../adapters/dynamodb/guardrails';
 export { DynamoApprovalStore } from '../adapters/dynamodb/approvals';
 export { DynamoBrandingStore } from '../adapters/dynamodb/branding';
 export { DynamoPublishContextStore } from '../adapters/dynamodb/publish-context';
+export { DynamoDaySummaryStore } from '../adapters/dynamodb/day-summaries';
 export { McpAppRegistry } from '../adapters/mcp-app-registry';
 export { PlanLifecycleAccounts } from '../app/billing/plan-state';

@@ -20,11 +20,17 @@ import { parseConfig } from '../../shared/config';
  */
 interface Seen { method: string; url: string; headers: Record<string, string> }
 
+function headersOf(h: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(h).forEach((v, k) => { out[k] = v; });
+  return out;
+}
+
 function fakeNetwork(answer: (url: URL) => { status?: number; body: unknown }) {
   const seen: Seen[] = [];
   const fetch = (async (input: string | URL, init?: RequestInit) => {
     const url = new URL(String(input));
-    seen.push({ method: init?.method ?? 'GET', url: url.toString(), headers: Object.fromEntries(new Headers(init?.headers).entries()) });
+    seen.push({ method: init?.method ?? 'GET', url: url.toString(), headers: headersOf(init?.headers) });
     const a = answer(url);
     return new Response(JSON.stringify(a.body), { status: a.status ?? 200, headers: { 'content-type': 'application/json' } });
   }) as typeof globalThis.fetch;

@@ -31,6 +31,7 @@ export const SERVICE_MARK: Mark = { name: 'Social Publishing' };
 export const NAV: ReadonlyArray<{ id: string; href: string; label: string }> = [
   { id: 'overview', href: '/dashboard', label: 'Overview' },
   { id: 'posts', href: '/dashboard/posts', label: 'Posts' },
+  { id: 'calendar', href: '/dashboard/calendar', label: 'Calendar' },
   { id: 'approvals', href: '/dashboard/approvals', label: 'Approvals' },
   { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { id: 'brands', href: '/dashboard/brands', label: 'Brands' },
@@ -81,11 +82,11 @@ function markHtml(mark: Mark): string {
 }
 
 /** A complete signed-in dashboard page: header with mark, navigation (current page marked), sign-out, content. */
-export function dashboardShell(opts: { title: string; active: string; csrf: string; email: string; body: string; mark?: Mark }): string {
+export function dashboardShell(opts: { title: string; active: string; csrf: string; email: string; body: string; mark?: Mark; /** A page's own style rules. */ style?: string }): string {
   const mark = opts.mark ?? SERVICE_MARK;
   const nav = NAV.map((n) => `<li><a href="${n.href}"${n.id === opts.active ? ' aria-current="page"' : ''}>${e(n.label)}</a></li>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${e(opts.title)} · ${e(mark.name)}</title><style>${style(safeAccent(mark.accent))}</style></head><body>` +
+    `<title>${e(opts.title)} · ${e(mark.name)}</title><style>${style(safeAccent(mark.accent))}${opts.style ?? ''}</style></head><body>` +
     `<a class="skip" href="#main">Skip to content</a><header>${markHtml(mark)}<nav aria-label="Dashboard"><ul>${nav}</ul></nav>` +
     `<form method="post" action="/dashboard/sign-out">${csrfField(opts.csrf)}<span class="hint">${e(opts.email)}</span> <button type="submit" class="secondary">Sign out</button></form></header>` +
     `<main id="main">${opts.body}</main></body></html>`;

@@ -2,6 +2,9 @@ import type { usage as usageOf } from '../../app/usage';
 import type { Plan } from '../../domain/plans';
 import { PLANS, PLAN_NAMES } from '../../domain/plans';
 import { escapeHtml as e } from '../reply';
+import type { EngagementSeries, OverviewCharts } from '../../app/dashboard/overview-charts';
+import { CHART_RANGES } from '../../app/dashboard/overview-charts';
+import { horizontalBarChart, lineChart, OUTCOME_COLOURS, SERIES_COLOURS, stackedBarChart, type Series } from './charts-svg';
 
 /** The Overview and Plan pages (issue 16): usage bars (warning from 80 %) and the plan table. */
 
@@ -31,11 +34,53 @@ export function usageSection(u: Usage): string {
     `<p><b>Networks per post</b>: ${u.networks_per_post.limit ?? 'all'} · <b>API requests a minute per key</b>: ${u.api_requests_per_minute_per_key.limit === null ? 'no limit' : fmt(u.api_requests_per_minute_per_key.limit)}</p>`;
 }
 
-export function overviewBody(opts: { email: string; plan: Plan; usage: Usage; pendingApprovals?: number }): string {
+/** The Overview's charts: totals, results by day and network, outcomes by day, engagement, failures by code. */
+export function chartsSection(c: OverviewCharts, range: number, engagement?: EngagementSeries): string {
+  const ranges = CHART_RANGES.map((r) => `<li><a href="/dashboard?days=${r}"${r === range ? ' aria-current="true"' : ''}>Last ${r} days</a></li>`).join('');
+  const rate = c.totals.published + c.totals.failed > 0 ? `${Math.round((c.totals.published / (c.totals.published + c.totals.failed)) * 100)} %` : '–';
+  const tiles = [['Posts', fmt(c.totals.posts)], ['Published', fmt(c.totals.published)], ['Failed', fmt(c.totals.failed)], ['Waiting', fmt(c.totals.pending)], ['Success rate', rate]]
+    .map(([k, v]) => `<div class="tile">${e(k)}<b>${e(v)}</b></div>`).join('');
+  const days = c.days.map((d) => d.day);
+  const span = `${c.from} to ${c.to} (UTC)`;
+  const byNetwork: Series[] = c.networks.map((p, i) => ({ name: p, colour: SERIES_COLOURS[i % SERIES_COLOURS.length], values: c.days.map((d) => { const n = d.networks[p]; return n ? n.published + n.failed + n.pending : 0; }) }));
+  const outcomes: Series[] = (['published', 'failed', 'pending'] as const).map((k) => ({
+    name: k === 'pending' ? 'waiting' : k, colour: OUTCOME_COLOURS[k], values: c.days.map((d) => Object.values(d.networks).reduce((sum, n) => sum + n[k], 0)),
+  }));
+  const busiest = c.days.reduce((best, d) => (d.posts > best.posts ? d : best), c.days[0]);
+  const charts = c.totals.posts === 0
+    ? `<p>No posts in these ${range} days yet: publish one with <code>POST /api/post</code> and it shows here.</p>`
+    : stackedBarChart({
+      id: 'chart-results', title: 'Results by day and network', categories: days, series: byNetwork,
+      desc: `One bar per day from ${span}, split by network: ${fmt(c.totals.posts)} posts made ${fmt(c.totals.published + c.totals.failed + c.totals.pending)} results on ${c.networks.length} network${c.networks.length === 1 ? '' : 's'}; the busiest day was ${busiest.day} with ${fmt(busiest.posts)} posts.`,
+      extraColumns: [{ name: 'Posts', values: c.days.map((d) => d.posts) }],
+    }) + stackedBarChart({
+      id: 'chart-outcomes', title: 'Outcomes by day', categories: days, series: outcomes,
+      desc: `Per day from ${span}: ${fmt(c.totals.published)} results published, ${fmt(c.totals.failed)} failed, ${fmt(c.totals.pending)} still waiting (success rate ${rate}).`,
+    });
+  const engagementChart = !engagement
+    ? ''
+    : engagement.series.length === 0
+      ? '<p id="chart-engagement"><b>Engagement over time</b>: no likes, comments, shares or saves collected for these days yet (figures are fetched from each network after a post is published).</p>'
+      : lineChart({
+        id: 'chart-engagement', title: 'Engagement over time', categories: engagement.days,
+        series: engagement.series.map((s, i) => ({ ...s, colour: SERIES_COLOURS[i % SERIES_COLOURS.length] })),
+        desc: `Per day from ${span}: ${engagement.series.map((s) => `${s.name} ${fmt(s.values.reduce((a, b) => a + b, 0))}`).join(', ')} in total.`,
+      });
+  const failures = c.failures.length === 0
+    ? '<p id="chart-failures">No failed results in these days.</p>'
+    : horizontalBarChart({
+      id: 'chart-failures', title: 'Failures by code', items: c.failures.slice(0, 12).map((f) => ({ label: f.code, value: f.count })), colour: OUTCOME_COLOURS.failed, valueName: 'Failed results',
+      desc: `${fmt(c.totals.failed)} failed results from ${span}; the most frequent code is ${c.failures[0].code} (${fmt(c.failures[0].count)}).`,
+    });
+  return `<section aria-labelledby="activity-title"><h2 id="activity-title">Activity</h2><nav aria-label="Chart range"><ul class="ranges">${ranges}</ul></nav>` +
+    `<div class="tiles">${tiles}</div>${charts}${engagementChart}${failures}</section>`;
+}
+
+export function overviewBody(opts: { email: string; plan: Plan; usage: Usage; pendingApprovals?: number; charts?: string }): string {
   const up = opts.plan.name === 'scale' ? '' : ` <a href="/dashboard/plan">See plans and upgrade</a>`;
   return `<h1>Overview</h1><p>Signed in as <b>${e(opts.email)}</b>. Plan: <b>${e(opts.plan.name)}</b>.${up}</p>` +
     (opts.pendingApprovals ? `<p><a href="/dashboard/approvals">${opts.pendingApprovals} post${opts.pendingApprovals === 1 ? '' : 's'} waiting for approval</a></p>` : '') +
-    `<h2>Usage</h2>${usageSection(opts.usage)}`;
+    (opts.charts ?? '') + `<h2>Usage against your plan</h2>${usageSection(opts.usage)}`;
 }
 
 const cell = (v: string | number | boolean | null) => (v === null ? 'all' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'number' ? fmt(v) : e(v));
