@@ -16,6 +16,7 @@ import { approvalsRoutes } from './routes/approvals';
 import { mcpRoutes } from './routes/mcp';
 import { aiDraftsRoutes } from './routes/ai-drafts';
 import { postLifecycleRoutes } from './routes/post-lifecycle';
+import { analyticsRoutes } from './routes/analytics';
 
 /**
  * THE route table: the CDK API stack, the local HTTP server and the OpenAPI document are all derived from it.
@@ -141,6 +142,9 @@ export const routes = {
   postDashboardCompose: dashboardRoutes.postDashboardCompose,
   getDashboardScript: dashboardRoutes.getDashboardScript,
   postDashboardAppGuardrails: mcpRoutes.postDashboardAppGuardrails,
+  getPostAnalytics: analyticsRoutes.getPostAnalytics,
+  getAnalytics: analyticsRoutes.getAnalytics,
+  getAnalyticsExport: analyticsRoutes.getAnalyticsExport,
 } as const satisfies Record<string, RouteDef>;
 
 export const routeList: RouteDef[] = Object.values(routes);

@@ -4,19 +4,21 @@ import { SCHEDULE_SWEEP, type ScheduleSweepInput } from '../shared/app/schedule/
 import { SWEEP_SCHEDULE, type WebhookSweepInput } from '../shared/app/webhooks/sweep-schedule';
 import { PUBLISH_SWEEP, type PublishSweepInput } from '../shared/app/publish/reconcile';
 import { RENEWAL_SWEEP, type RenewalSweepInput } from '../shared/app/oauth/renewal-sweep';
+import { ANALYTICS_SWEEP, type AnalyticsSweepInput } from '../shared/app/analytics/analytics-sweep';
 
 /** A recurring timer of the deployment: a 5-field cron in `timezone`, and the dispatcher's input. */
 export interface SweepSchedule {
   name: string;
   cron: string;
   timezone: string;
-  input: z.infer<typeof WebhookSweepInput> | z.infer<typeof ScheduleSweepInput> | z.infer<typeof PublishSweepInput> | z.infer<typeof RenewalSweepInput>;
+  input: z.infer<typeof WebhookSweepInput> | z.infer<typeof ScheduleSweepInput> | z.infer<typeof PublishSweepInput> | z.infer<typeof RenewalSweepInput> | z.infer<typeof AnalyticsSweepInput>;
 }
 
 /**
  * The service's recurring sweeps, each a timer of the deployment that invokes the dispatcher with the input the
  * app defines: the webhook delivery sweep, the scheduled posts' and the published posts' reconciliation sweeps,
- * every minute, and the connections' renewal sweep (sign-ins renewed before they lapse), every 15 minutes. In AWS
+ * every minute, the connections' renewal sweep (sign-ins renewed before they lapse), every 15 minutes, and the
+ * analytics sweep (published posts' figures that are due), every minute. In AWS
  * they are EventBridge Scheduler schedules of the API stack; the local runtime arms them as timers at start.
  */
 export const SWEEP_SCHEDULES: readonly SweepSchedule[] = [
@@ -24,6 +26,7 @@ export const SWEEP_SCHEDULES: readonly SweepSchedule[] = [
   { ...SCHEDULE_SWEEP, input: { v: FORMAT_VERSION, kind: 'schedule-sweep' } },
   { ...PUBLISH_SWEEP, input: { v: FORMAT_VERSION, kind: 'publish-sweep' } },
   { ...RENEWAL_SWEEP, input: { v: FORMAT_VERSION, kind: 'connection-sweep' } },
+  { ...ANALYTICS_SWEEP, input: { v: FORMAT_VERSION, kind: 'analytics-sweep' } },
 ];
 
 /**

@@ -17,6 +17,7 @@ export const TOOL_ROUTES = {
   getConnections: { id: 'get-connections', method: 'GET', scope: 'read' },
   getMediaUploadLink: { id: 'get-media-upload-link', method: 'GET', scope: 'read' },
   getPostStatus: { id: 'get-post-status', method: 'GET', scope: 'read' },
+  getPostAnalytics: { id: 'get-post-analytics', method: 'GET', scope: 'read' },
   getPosts: { id: 'get-posts', method: 'GET', scope: 'read' },
   getRecurringList: { id: 'get-recurring-list', method: 'GET', scope: 'read' },
   getSchedules: { id: 'get-schedules', method: 'GET', scope: 'read' },

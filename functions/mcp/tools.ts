@@ -32,6 +32,8 @@ import { listMedia, uploadLinkMedia } from '../../shared/app/media/library';
 import { explainCode, KNOWN_CODES, withMcpFix } from './errors';
 import { usage } from '../../shared/app/usage';
 import { generateDrafts, planWeek } from '../../shared/app/ai';
+import * as an from '../../shared/api/analytics-schemas';
+import { getPostAnalytics } from '../../shared/app/analytics/post-analytics';
 
 const routes = TOOL_ROUTES;
 
@@ -304,6 +306,19 @@ export const TOOLS: ToolDef[] = [
     input: p.StatusQuery.strict(), output: p.StatusResponse, annotations: READ, route: routes.getPostStatus,
     run: async ({ deps, principal }, input) => postStatus(deps, principal.account.id, input.platform, input.id),
     summary: (out) => `${out.platform}: ${out.status} (post ${out.post_id}).`,
+  }),
+  tool({
+    name: 'get_post_analytics', title: 'Get post analytics',
+    description: "A published post's figures per network: impressions, reach, likes, comments, shares, quotes, saves, clicks, video_views (null where the network does not offer one), with fetched_at and each network's own metric names. refresh: true reads the networks now (at most once per 15 minutes per network).",
+    input: z.strictObject({
+      id: z.string().min(1).max(100).describe('Our post id (pst_…)'),
+      refresh: z.boolean().optional().describe('Read the figures from the networks now instead of the stored ones (at most once per 15 minutes per network)'),
+    }),
+    output: an.PostAnalyticsResponse, annotations: { ...READ, idempotentHint: true, openWorldHint: true }, route: routes.getPostAnalytics,
+    run: async ({ deps, principal }, input) => getPostAnalytics(deps, principal.account.id, input.id, { refresh: input.refresh === true }),
+    summary: (out) => out.networks.length
+      ? out.networks.map((n) => `${n.platform}: ${n.status}${n.metrics.likes !== null ? `, ${n.metrics.likes} likes` : ''}${n.metrics.impressions !== null ? `, ${n.metrics.impressions} impressions` : ''}`).join('; ') + '.'
+      : `No published network on post ${out.post_id} yet.`,
   }),
   tool({
     name: 'list_posts', title: 'List posts',

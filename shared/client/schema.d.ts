@@ -1936,6 +1936,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's figures per network (impressions, reach, likes, comments, shares, quotes, saves, clicks, video_views; null where not offered); refresh=1 fetches now
+         * @description A post's figures per network (impressions, reach, likes, comments, shares, quotes, saves, clicks, video_views; null where not offered); refresh=1 fetches now. Auth: an API key with the read scope.
+         */
+        get: operations["get-post-analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Totals, a daily series by network and brand, and the top posts of the posts published in a date range
+         * @description Totals, a daily series by network and brand, and the top posts of the posts published in a date range. Auth: an API key with the read scope.
+         */
+        get: operations["get-analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CSV of the figures per post and network in a date range: written to storage, answered as a 15-minute download link
+         * @description CSV of the figures per post and network in a date range: written to storage, answered as a 15-minute download link. Auth: an API key with the read scope.
+         */
+        get: operations["get-analytics-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3337,6 +3397,88 @@ export interface components {
             run_at?: string;
             /** @description Also fetch each media link (through the address guard) to learn its real type and size; without it only what needs no download is checked */
             check_media?: boolean;
+        };
+        PostAnalytics: {
+            post_id: string;
+            brand_id: string;
+            networks: components["schemas"]["NetworkAnalytics"][];
+        };
+        NetworkAnalytics: {
+            /** @enum {string} */
+            platform: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business";
+            /**
+             * @description pending (not fetched yet), synced, failed (previous figures kept; see error), reauth_required, not_offered (the network has no post analytics), gone (deleted on the network)
+             * @enum {string}
+             */
+            status: "pending" | "synced" | "failed" | "reauth_required" | "not_offered" | "gone";
+            metrics: components["schemas"]["Metrics"];
+            /** @description Our figure name → the network's own metric name it was read from */
+            source: {
+                [key: string]: string;
+            };
+            fetched_at: string | null;
+            /** @description When the sweep fetches again: hourly for 48 hours after publishing, then daily until 30 days; null: never */
+            next_sync_at: string | null;
+            /** @description When refresh=1 may fetch this network again; null: now */
+            refresh_after: string | null;
+            refreshed: boolean;
+            network_post_id: string;
+            url: string | null;
+            published_at: string;
+            error?: string;
+        };
+        /** @description Normalised figures: impressions (views), reach, likes, comments, shares (reposts, retweets, reblogs), quotes, saves, clicks, video_views; null where the network does not offer the figure (never a made-up 0) */
+        Metrics: {
+            impressions: number | null;
+            reach: number | null;
+            likes: number | null;
+            comments: number | null;
+            shares: number | null;
+            quotes: number | null;
+            saves: number | null;
+            clicks: number | null;
+            video_views: number | null;
+        };
+        AnalyticsSummary: {
+            from: string;
+            to: string;
+            brand_id: string | null;
+            platform: string | null;
+            posts: number;
+            /** @description Post × network pairs */
+            publications: number;
+            totals: components["schemas"]["Metrics"];
+            by_network: {
+                platform: string;
+                posts: number;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+            by_brand: {
+                brand_id: string;
+                brand_name: string | null;
+                posts: number;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+            /** @description By the UTC day the posts were published, per network and brand; figures are the posts' latest (cumulative) */
+            daily: {
+                date: string;
+                platform: string;
+                brand_id: string;
+                posts: number;
+                metrics: components["schemas"]["Metrics"];
+            }[];
+            top_posts: {
+                post_id: string;
+                brand_id: string;
+                published_at: string;
+                platforms: string[];
+                /** @description likes + comments + shares + quotes + saves */
+                engagement: number;
+                metrics: components["schemas"]["Metrics"];
+                urls: {
+                    [key: string]: string;
+                };
+            }[];
         };
     };
     responses: never;
@@ -12159,6 +12301,232 @@ export interface operations {
                 };
             };
             /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-post-analytics": {
+        parameters: {
+            query?: {
+                refresh?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Analytics per network */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostAnalytics"];
+                };
+            };
+            /** @description invalid_request; also unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope; also email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-analytics": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                brand_id?: string;
+                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business";
+                top?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Analytics summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsSummary"];
+                };
+            };
+            /** @description invalid_request; also unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope; also email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get-analytics-export": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                brand_id?: string;
+                platform?: "telegram" | "bluesky" | "mastodon" | "discord" | "wordpress" | "devto" | "hashnode" | "slack" | "nostr" | "tiktok" | "youtube" | "reddit" | "linkedin" | "facebook" | "instagram" | "x" | "threads" | "pinterest" | "google_business";
+                top?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The download link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description CSV download link (15 minutes): one row per post and network */
+                        url: string;
+                        expires_in: number;
+                        bytes: number;
+                        rows: number;
+                    };
+                };
+            };
+            /** @description invalid_request; also unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked API key; also unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description key_scope; also email_unverified */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (Retry-After); also rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description auth_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -66,6 +66,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Approvals: 'Posts held for approval and their decisions.',
   MCP: 'The MCP server and its OAuth endpoints.',
   'AI drafts': 'Drafts written per network by a model.',
+  Analytics: 'Post figures per network (impressions, reach, likes, comments, shares, …; null where not offered), totals, daily series, CSV.',
 };
 
 /** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */

@@ -31,6 +31,8 @@ export function withSandboxLinks(registry: Registry, origin: string, simulated: 
     // deleting and editing a published post pass through as they are
     ...(a.delete ? { delete: (ref, ctx) => a.delete!(ref, ctx) } : {}),
     ...(a.edit ? { edit: (ref, content, ctx) => a.edit!(ref, content, ctx) } : {}),
+    // post analytics read the simulator's (changing) figures
+    ...(a.metrics ? { metrics: a.metrics } : {}),
   });
   return Object.fromEntries(Object.entries(registry).map(([name, a]) => [name, wrap(a)])) as Registry;
 }

@@ -2,7 +2,7 @@ import type { PlatformName } from '../domain/platforms';
 import type { PostAnalytics } from '../domain/analytics';
 
 /** A post's network due for the analytics sweep (enough to read its item). */
-export interface AnalyticsDue { account_id: string; post_id: string; platform: PlatformName; due_at: number }
+export interface AnalyticsDue { account_id: string; brand_id: string; post_id: string; platform: PlatformName; due_at: number }
 
 /** What a fetch wrote: the figures (or the failure) and the next look. */
 export type AnalyticsUpdate = Pick<PostAnalytics, 'status'> & Partial<Pick<PostAnalytics, 'metrics' | 'source' | 'fetched_at' | 'error'>> & {
@@ -16,8 +16,13 @@ export type AnalyticsUpdate = Pick<PostAnalytics, 'status'> & Partial<Pick<PostA
  * network at a time, and refresh=1 at most once per 15 minutes).
  */
 export interface AnalyticsStore {
-  /** Starts tracking a published network of a post; a second call for the same post and network changes nothing. */
-  track(item: PostAnalytics, nextSyncAt: number): Promise<void>;
+  /**
+   * Starts tracking a published network of a post, due for the sweep at `nextSyncAt` (ms; undefined: never, e.g.
+   * a network that offers no analytics); a second call for the same post and network changes nothing.
+   */
+  track(item: PostAnalytics, nextSyncAt: number | undefined): Promise<void>;
+  /** The analytics of these posts' networks (those tracked), in a few batched reads. */
+  forPosts(accountId: string, refs: Array<{ post_id: string; platform: PlatformName }>): Promise<PostAnalytics[]>;
   /** The post's analytics, one per tracked network. */
   forPost(accountId: string, postId: string): Promise<PostAnalytics[]>;
   /**

@@ -1,5 +1,6 @@
 import type { PlatformName } from '../domain/platforms';
 import type { PublishContent } from '../domain/content';
+import type { MetricsReading } from '../domain/analytics';
 
 /**
  * The port every network adapter implements (Postiz-style provider, kept small and typed), and the registry of them
@@ -134,6 +135,21 @@ export interface NetworkAdapter extends PostManagement, NetworkVerifier {
    * text and time window. Absent where the network cannot be read back: such results stay `unknown`.
    */
   readBack?(content: PublishContent, query: ReadBackQuery, ctx: NetworkContext): Promise<ReadBackOutcome>;
+  /** Reads published posts' figures (shared/networks/<name>/analytics.ts); absent where the network offers none. */
+  metrics?: NetworkMetrics;
+}
+
+/** What a metrics read answered: each post's reading by its network id, `gone` when the network no longer has it. */
+export type MetricsAnswer = { ok: true; readings: Record<string, MetricsReading | 'gone'> } | Failure;
+
+/**
+ * Reading post analytics from a network: `read` takes up to `batch` published posts of one connection; the sweep
+ * spaces a connection's reads `spacingMs` apart, which keeps it within the network's rate limit for that token.
+ */
+export interface NetworkMetrics {
+  batch: number;
+  spacingMs: number;
+  read(refs: PublishedRef[], ctx: NetworkContext): Promise<MetricsAnswer>;
 }
 
 /** A post this service published on a network: the id and link its publish answered (NetworkResult id / url). */

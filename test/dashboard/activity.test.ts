@@ -4,9 +4,23 @@ import { newId } from '../../shared/domain/ids';
 import type { NetworkRecord, PostRecord, PostStore } from '../../shared/ports/publishing';
 import type { Blobs } from '../../shared/ports/blobs';
 import type { ApprovalStore } from '../../shared/ports/approvals';
+import type { AnalyticsStore } from '../../shared/ports/analytics';
+import type { PlatformName } from '../../shared/domain/platforms';
+import { emptyMetrics, type PostAnalytics } from '../../shared/domain/analytics';
 
 /** No post held for approval (the `held` filter's source). */
 const noApprovals = { list: async () => [] } as unknown as ApprovalStore;
+/** Figures for every published network of an odd-numbered minute (the rest untracked), and the reads asked for. */
+const asked: number[] = [];
+const analytics = {
+  forPosts: async (_acc: string, refs: Array<{ post_id: string; platform: PlatformName }>) => {
+    asked.push(refs.length);
+    return refs.filter((_, i) => i % 2 === 0).map((r): PostAnalytics => ({
+      post_id: r.post_id, account_id: 'acc_1', brand_id: 'brd_a', platform: r.platform, network_post_id: '1', published_at: '2026-10-01T00:00:00.000Z',
+      metrics: { ...emptyMetrics(), likes: 3 }, source: { likes: 'reactions' }, status: 'synced', fetched_at: '2026-10-02T00:00:00.000Z',
+    }));
+  },
+} as unknown as AnalyticsStore;
 import { parseCsv } from '../support/csv';
 import { ManualClock } from '../support/clock';
 
@@ -53,7 +67,7 @@ describe('activity log and CSV export', () => {
 
   it('10,000 posts stream page by page: the first rows are out before the 101st post is read, and every row arrives', async () => {
     const { store, reads } = generatedPosts(10_000);
-    const gen = activityCsv({ posts: store, approvals: noApprovals }, 'acc_1', {}, 100);
+    const gen = activityCsv({ posts: store, approvals: noApprovals, analytics }, 'acc_1', {}, 100);
     const header = await gen.next();
     expect(header.value).toBe(`${CSV_HEADER.join(',')}\r\n`);
     const first = await gen.next();
@@ -62,13 +76,19 @@ describe('activity log and CSV export', () => {
     let biggest = text.length;
     for await (const chunk of gen) { text += chunk; biggest = Math.max(biggest, chunk.length); }
     expect(reads.gets).toBe(10_000);
-    expect(biggest).toBeLessThan(100 * 200);
+    expect(biggest).toBeLessThan(100 * 300); // one page of rows (each with its analytics cell)
     const records = parseCsv(header.value + text);
     expect(records).toHaveLength(10_001);
     expect(records[1][0] > records[2][0]).toBe(true); // newest first
     const firstPost = records.find((r) => r[11].includes('HYPERLINK'))!;
     expect(firstPost[11]).toBe('\'=HYPERLINK("http://evil")');
     expect(records[1][11]).toBe('post, "number" 9999\nsecond line');
+    // the analytics column: the figures of tracked networks as JSON, empty for untracked and failed ones
+    const withFigures = records.slice(1).filter((r) => r[12] !== '');
+    expect(withFigures.length).toBeGreaterThan(3000);
+    expect(JSON.parse(withFigures[0][12])).toEqual({ status: 'synced', fetched_at: '2026-10-02T00:00:00.000Z', likes: 3 });
+    expect(withFigures.every((r) => r[7] === 'true')).toBe(true);
+    expect(Math.max(...asked)).toBeLessThanOrEqual(100);
   });
 
   it('export hands the chunks to storage as they are made (the storage reads the stream, never a whole file)', async () => {
@@ -82,7 +102,7 @@ describe('activity log and CSV export', () => {
       },
       presignGet: async (key: string, _s: number, o?: { downloadName?: string }) => `https://s3.test/${key}?download=${o?.downloadName}`,
     } as unknown as Blobs;
-    const res = await exportActivity({ posts: store, approvals: noApprovals, blobs, clock: new ManualClock(Date.UTC(2026, 10, 24)) }, 'acc_1', {});
+    const res = await exportActivity({ posts: store, approvals: noApprovals, analytics, blobs, clock: new ManualClock(Date.UTC(2026, 10, 24)) }, 'acc_1', {});
     expect(res.url).toMatch(/^https:\/\/s3\.test\/exports\/acc_1\/[0-9A-Z]{26}\/posts-2026-11-24\.csv\?download=posts-2026-11-24\.csv$/);
     expect(seen[0]).toBe(0);
     expect(seen[1]).toBeLessThanOrEqual(100);

@@ -20,10 +20,10 @@ afterAll(() => rt?.stop());
 const inspector = (...args: string[]) => run(process.execPath, [CLI, `${rt.url}/api/mcp`, '--transport', 'http', ...args], { timeout: 20_000, cwd: path.dirname(CLI) });
 
 describe('MCP Inspector CLI', () => {
-  it('lists the 28 tools with a bearer API key', async () => {
+  it('lists the 29 tools with a bearer API key', async () => {
     const { stdout } = await inspector('--method', 'tools/list', '--header', `Authorization: Bearer ${key}`);
     const tools = (JSON.parse(stdout) as { tools: Array<{ name: string; outputSchema?: unknown }> }).tools;
-    expect(tools).toHaveLength(28);
+    expect(tools).toHaveLength(29);
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['post_to_social', 'schedule_post', 'get_post_status', 'create_brand', 'create_connect_link', 'generate_posts']));
     expect(tools.every((t) => t.outputSchema)).toBe(true);
   });

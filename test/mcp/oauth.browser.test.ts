@@ -129,7 +129,7 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     expect(provider.saved).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.stringMatching(/^mcp_at_/), refresh_token: expect.stringMatching(/^mcp_rt_/) });
     const app = new Client({ name: 'jest-agent', version: '1.0.0' });
     await app.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider }));
-    expect((await app.listTools()).tools).toHaveLength(28);
+    expect((await app.listTools()).tools).toHaveLength(29);
     const posted = await app.callTool({ name: 'post_to_social', arguments: { platform: 'telegram', text: 'Posted by an AI app', brand_id: brandId, idempotency_key: 'app-1' } });
     expect(posted.isError).toBeFalsy();
     expect(telegram.methods.filter((m) => m === 'sendMessage')).toHaveLength(1);

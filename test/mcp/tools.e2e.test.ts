@@ -18,7 +18,7 @@ const TOOL_NAMES = [
   'cancel_scheduled_post', 'create_recurring_post', 'list_recurring_posts', 'delete_recurring_post', 'get_post_status',
   'list_posts', 'create_media_upload_link', 'get_usage', 'get_x_credits',
   'get_media_upload', 'list_media', 'get_connection_health', 'explain_error',
-  'validate_post', 'delete_post', 'edit_post',
+  'validate_post', 'delete_post', 'edit_post', 'get_post_analytics',
 ];
 
 async function connect(apiKey: string): Promise<Client> {
@@ -85,7 +85,7 @@ afterAll(async () => {
 });
 
 describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
-  it('lists exactly the 28 tools, each with input and output schemas and the four annotations', async () => {
+  it('lists exactly the 29 tools, each with input and output schemas and the four annotations', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const t of tools) {
@@ -115,6 +115,11 @@ describe('the hosted MCP server over HTTP (SDK client, local runtime)', () => {
     const status = await ok('get_post_status', { platform: 'telegram', id: first.post_id });
     expect(status).toMatchObject({ post_id: first.post_id, status: 'published' });
     await fails('get_post_status', { platform: 'telegram', id: 'pst_doesnotexist' }, 'not_found');
+    // telegram offers no post analytics: tracked at publish as not_offered, every figure null
+    const analytics = await ok('get_post_analytics', { id: first.post_id, refresh: true });
+    expect(analytics).toMatchObject({ post_id: first.post_id, networks: [expect.objectContaining({ platform: 'telegram', status: 'not_offered', refreshed: false, fetched_at: null })] });
+    expect(Object.values(analytics.networks[0].metrics).every((v) => v === null)).toBe(true);
+    await fails('get_post_analytics', { id: 'pst_doesnotexist' }, 'not_found');
     expect((await ok('list_posts', { limit: 5 })).posts.map((p: { id: string }) => p.id)).toEqual([first.post_id]);
     await fails('list_posts', { limit: 500 }, 'invalid_request');
     await fails('post_to_social', { text: 'no network named' }, 'invalid_request');

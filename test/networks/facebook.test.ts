@@ -39,7 +39,7 @@ describe('provider', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/${GRAPH_VERSION}/dialog/oauth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: app.redirectUri, state: 'st-1', response_type: 'code',
-      scope: 'pages_show_list,pages_read_engagement,pages_manage_posts,publish_video,pages_manage_engagement',
+      scope: 'pages_show_list,pages_read_engagement,pages_manage_posts,publish_video,pages_manage_engagement,read_insights',
     });
     expect(createFacebookProvider().authorizeUrl({ app, state: 's' })).toMatch(new RegExp(`^https://www\\.facebook\\.com/${GRAPH_VERSION.replace('.', '\\.')}/dialog/oauth\\?`));
   });

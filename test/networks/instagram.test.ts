@@ -50,7 +50,7 @@ describe('provider (Facebook Login)', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/${GRAPH_VERSION}/dialog/oauth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: app.redirectUri, state: 'st-9', response_type: 'code',
-      scope: 'instagram_basic,instagram_content_publish,pages_show_list,pages_read_engagement,business_management,instagram_manage_comments',
+      scope: 'instagram_basic,instagram_content_publish,pages_show_list,pages_read_engagement,business_management,instagram_manage_comments,instagram_manage_insights',
     });
   });
 

@@ -31,12 +31,12 @@ beforeEach(() => {
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-r', headers: { 'user-agent': 'browser' } });
 
 describe('provider', () => {
-  it('authorize URL: client_id, code, state, redirect_uri, duration=permanent, scopes identity submit history edit; no PKCE', () => {
+  it('authorize URL: client_id, code, state, redirect_uri, duration=permanent, scopes identity submit history edit read; no PKCE', () => {
     expect(provider.pkce).toBe(false);
     const url = new URL(provider.authorizeUrl({ app, state: 'st-r' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/api/v1/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      client_id: app.clientId, response_type: 'code', state: 'st-r', redirect_uri: app.redirectUri, duration: 'permanent', scope: 'identity submit history edit',
+      client_id: app.clientId, response_type: 'code', state: 'st-r', redirect_uri: app.redirectUri, duration: 'permanent', scope: 'identity submit history edit read',
     });
     expect(createRedditProvider().authorizeUrl({ app, state: 's' })).toMatch(/^https:\/\/www\.reddit\.com\/api\/v1\/authorize\?/);
   });
@@ -53,7 +53,7 @@ describe('provider', () => {
     expect(req.headers['user-agent']).toBe(REDDIT_DEFAULT_USER_AGENT);
     expect(Object.fromEntries(new URLSearchParams(req.text))).toEqual({ grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: app.redirectUri });
     if ('ok' in tokens) throw new Error(JSON.stringify(tokens));
-    expect(tokens).toMatchObject({ access_token: expect.stringMatching(/^rd-at-/), refresh_token: expect.stringMatching(/^rd-rt-/), scope: 'identity submit history edit' });
+    expect(tokens).toMatchObject({ access_token: expect.stringMatching(/^rd-at-/), refresh_token: expect.stringMatching(/^rd-rt-/), scope: 'identity submit history edit read' });
     expect(Math.round((tokens.expires_at! - before) / 60_000)).toBe(60);
   });
 

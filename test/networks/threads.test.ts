@@ -50,7 +50,7 @@ describe('threads sign-in', () => {
     const url = new URL(provider.authorizeUrl({ app, state: 'st-1' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/oauth/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      client_id: app.clientId, redirect_uri: app.redirectUri, scope: 'threads_basic,threads_content_publish,threads_manage_replies', response_type: 'code', state: 'st-1',
+      client_id: app.clientId, redirect_uri: app.redirectUri, scope: 'threads_basic,threads_content_publish,threads_manage_replies,threads_manage_insights', response_type: 'code', state: 'st-1',
     });
     const { ctx } = testContext({});
     const before = ctx.now();

@@ -1,5 +1,6 @@
 import { atprotoCid } from './atproto-cid';
 import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { SimulatedFigures } from './figures';
 
 /**
  * A loopback Bluesky PDS: createSession, uploadBlob, resolveHandle, createRecord, getServiceAuth (the token for the
@@ -20,6 +21,8 @@ export class BlueskyFake extends NetworkSimulator {
   serviceToken = 'service-token-1';
   /** The account's author feed, newest first: posts created here, or seeded by a test (`repost` marks a repost item). */
   readonly feed: Array<{ uri: string; cid: string; text: string; createdAt: string; repost?: boolean }> = [];
+  /** The counts a post of the feed shows (likes, reposts, replies, quotes): plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures();
   readonly overrides = new Map<string, (req: RecordedRequest) => FakeReply>();
   private records = 0;
   private blobs = 0;
@@ -89,7 +92,14 @@ export class BlueskyFake extends NetworkSimulator {
       case 'app.bsky.feed.getPosts': {
         if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };
         const uris = req.url.searchParams.getAll('uris');
-        return { status: 200, body: { posts: uris.map((u) => this.posts.get(u)).filter(Boolean) } };
+        // posts made here answer with their (simulated, growing) counts: what post analytics read
+        const counted = (u: string) => {
+          const made = this.feed.find((p) => p.uri === u);
+          if (!made) return undefined;
+          const f = this.figures.of(`bluesky:${u}`);
+          return { uri: u, cid: made.cid, record: { text: made.text, createdAt: made.createdAt }, likeCount: f.likes, repostCount: f.shares, replyCount: f.comments, quoteCount: f.quotes };
+        };
+        return { status: 200, body: { posts: uris.map((u) => this.posts.get(u) ?? counted(u)).filter(Boolean) } };
       }
       case 'com.atproto.repo.createRecord': {
         if (!authed) return { status: 401, body: { error: 'AuthenticationRequired', message: 'Authentication Required' } };

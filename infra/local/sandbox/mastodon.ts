@@ -1,4 +1,5 @@
 import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { SimulatedFigures } from './figures';
 
 type Handler = (req: RecordedRequest) => FakeReply;
 
@@ -29,6 +30,8 @@ export class MastodonFake extends NetworkSimulator {
   readonly posted: Array<{ id: string; content: string; created_at: string; url: string }> = [];
   /** The fake's clock for created_at (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** The figures a status shows (favourites, reblogs, replies, quotes): plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
   private statuses = 0;
   /** The statuses made and not deleted, by id, with their current text. */
   readonly texts = new Map<string, string>();
@@ -112,6 +115,13 @@ export class MastodonFake extends NetworkSimulator {
         const maxId = req.url.searchParams.get('max_id');
         const from = maxId ? this.posted.findIndex((p) => p.id === maxId) + 1 : 0;
         return { status: 200, body: (maxId && from === 0 ? [] : this.posted.slice(from, from + limit)) };
+      }
+      case 'GET /api/v1/statuses/:id': {
+        const id = decodeURIComponent(req.path.split('/').pop() ?? '');
+        const text = this.texts.get(id);
+        if (text === undefined) return { status: 404, body: { error: 'Record not found' } };
+        const f = this.figures.of(`mastodon:${id}`);
+        return { status: 200, body: { id, url: `${this.url}/@alice/${id}`, content: renderStatus(text), favourites_count: f.likes, reblogs_count: f.shares, replies_count: f.comments, quotes_count: f.quotes } };
       }
       case 'DELETE /api/v1/statuses/:id':
       case 'PUT /api/v1/statuses/:id': {

@@ -1,5 +1,6 @@
 import type { FakeReply, RecordedRequest } from './server';
 import { basicCredentials, formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
+import { SimulatedFigures } from './figures';
 
 export interface FakeMedia {
   id: string;
@@ -33,6 +34,8 @@ export class XFake extends OAuthFake {
   now: () => number = Date.now;
   /** Ids of tweets taken back with DELETE /2/tweets/:id. */
   readonly deleted = new Set<string>();
+  /** The public metrics a tweet made here shows: plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
   /** Alt texts set through /2/media/metadata, by media id. */
   readonly altTexts = new Map<string, string>();
 
@@ -101,6 +104,17 @@ export class XFake extends OAuthFake {
         return { status: 200, body: { data: { id: m.id, media_key: `3_${m.id}`, processing_info: this.statusOf(m) } } };
       }
       case 'POST /2/tweets': return this.createTweet(body);
+      case 'GET /2/tweets': {
+        // tweet lookup with public_metrics: the tweets made here, with simulated, growing counts (figures.ts)
+        const ids = (req.url.searchParams.get('ids') ?? '').split(',').filter(Boolean);
+        const made = new Map(this.tweets.map((t) => [t.id, t]));
+        const data = ids.filter((id) => made.has(id) && !this.deleted.has(id)).map((id) => {
+          const f = this.figures.of(`x:${id}`);
+          return { id, text: String(made.get(id)!.body.text ?? ''), public_metrics: { retweet_count: f.shares, reply_count: f.comments, like_count: f.likes, quote_count: f.quotes, bookmark_count: f.saves, impression_count: f.views } };
+        });
+        const errors = ids.filter((id) => !data.some((d) => d.id === id)).map((id) => ({ resource_id: id, resource_type: 'tweet', parameter: 'ids', title: 'Not Found Error', type: 'https://api.twitter.com/2/problems/resource-not-found', detail: `Could not find tweet with ids: [${id}].` }));
+        return { status: 200, body: { ...(data.length ? { data } : {}), ...(errors.length ? { errors } : {}) } };
+      }
       case 'DELETE /2/tweets/:id': {
         const id = req.path.split('/').pop() ?? '';
         if (!this.tweets.some((t) => t.id === id) || this.deleted.has(id)) return XFake.problem(404, 'Not Found Error', 'Could not find tweet with id: [' + id + '].');

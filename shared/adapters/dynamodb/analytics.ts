@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AnalyticsDue, AnalyticsStore, AnalyticsUpdate } from '../../ports/analytics';
 import type { PostAnalytics } from '../../domain/analytics';
 import type { PlatformName } from '../../domain/platforms';
@@ -26,17 +26,34 @@ const PUBLISH_LAG_MS = 8 * 24 * 3600_000;
 export class DynamoAnalyticsStore implements AnalyticsStore {
   constructor(private readonly t: TableRef) {}
 
-  async track(item: PostAnalytics, nextSyncAt: number) {
+  async track(item: PostAnalytics, nextSyncAt: number | undefined) {
     try {
       await this.t.doc.send(new PutCommand({
         TableName: this.t.tableName,
-        Item: { ...keys.analytics(item.account_id, item.post_id, item.platform), ...due(item, nextSyncAt), ...item, next_sync_at: new Date(nextSyncAt).toISOString() },
+        Item: {
+          ...keys.analytics(item.account_id, item.post_id, item.platform), ...item,
+          ...(nextSyncAt === undefined ? {} : { ...due(item, nextSyncAt), next_sync_at: new Date(nextSyncAt).toISOString() }),
+        },
         // once per post and network: a redelivered publish or a read-back never resets the figures
         ConditionExpression: cond.absent,
       }));
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
+  }
+
+  async forPosts(accountId: string, refs: Array<{ post_id: string; platform: PlatformName }>) {
+    const out: PostAnalytics[] = [];
+    for (let i = 0; i < refs.length; i += 100) {
+      let Keys: Record<string, unknown>[] | undefined = refs.slice(i, i + 100).map((r) => keys.analytics(accountId, r.post_id, r.platform));
+      // unprocessed keys (throttling) are asked again until none are left
+      for (let round = 0; Keys?.length && round < 5; round++) {
+        const res: BatchGetCommandOutput = await this.t.doc.send(new BatchGetCommand({ RequestItems: { [this.t.tableName]: { Keys } } }));
+        out.push(...(res.Responses?.[this.t.tableName] ?? []).map((it: Record<string, unknown>) => fromItem(it)));
+        Keys = res.UnprocessedKeys?.[this.t.tableName]?.Keys;
+      }
+    }
+    return out;
   }
 
   async forPost(accountId: string, postId: string) {
@@ -101,12 +118,12 @@ export class DynamoAnalyticsStore implements AnalyticsStore {
       const res = await this.t.doc.send(new QueryCommand({
         TableName: this.t.tableName, IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :s AND gsi1sk <= :upper',
         ExpressionAttributeValues: { ':s': shard, ':upper': upper }, Limit: limit,
-        ProjectionExpression: 'account_id, post_id, platform, next_sync_at',
+        ProjectionExpression: 'account_id, brand_id, post_id, platform, next_sync_at',
       }));
       return res.Items ?? [];
     }));
     return shards.flat()
-      .map((i) => ({ account_id: String(i.account_id), post_id: String(i.post_id), platform: i.platform as PlatformName, due_at: Date.parse(String(i.next_sync_at)) }))
+      .map((i) => ({ account_id: String(i.account_id), brand_id: String(i.brand_id), post_id: String(i.post_id), platform: i.platform as PlatformName, due_at: Date.parse(String(i.next_sync_at)) }))
       .sort((a, b) => a.due_at - b.due_at)
       .slice(0, limit);
   }

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import { emptyMetrics, METRIC_NAMES, type Metrics, type PostAnalytics } from '../../domain/analytics';
 import type { PlatformName } from '../../domain/platforms';
+import { BadRequestError } from '../../domain/errors';
 
 /** The filters of GET /api/analytics: a UTC date range (inclusive), optionally one brand and one network. */
 export interface AnalyticsFilter {
@@ -117,4 +118,20 @@ export function summarise(items: PostAnalytics[], f: AnalyticsFilter, brandNames
     daily: [...daily.values()].sort((x, y) => x.date.localeCompare(y.date) || x.platform.localeCompare(y.platform) || x.brand_id.localeCompare(y.brand_id)),
     top_posts: top,
   };
+}
+
+/** The longest date range a query or an export takes (days). */
+export const MAX_RANGE_DAYS = 366;
+
+/**
+ * The filter of a request's from / to (default: the 30 days ending today, UTC); 400 when `from` is after `to` or
+ * the range is longer than MAX_RANGE_DAYS.
+ */
+export function analyticsFilter(q: { from?: string; to?: string; brand_id?: string; platform?: PlatformName; top?: number }, nowMs: number): AnalyticsFilter {
+  const to = q.to ?? new Date(nowMs).toISOString().slice(0, 10);
+  const from = q.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY).toISOString().slice(0, 10);
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY + 1;
+  if (days < 1) throw new BadRequestError(`from (${from}) is after to (${to})`, { details: { field: 'from' } });
+  if (days > MAX_RANGE_DAYS) throw new BadRequestError(`The range is ${days} days; at most ${MAX_RANGE_DAYS}`, { details: { field: 'from' } });
+  return { from, to, ...(q.brand_id ? { brand_id: q.brand_id } : {}), ...(q.platform ? { platform: q.platform } : {}), ...(q.top !== undefined ? { top: q.top } : {}) };
 }

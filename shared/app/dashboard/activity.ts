@@ -5,6 +5,7 @@ import { ulid } from '../../domain/ids';
 import { csvLine } from '../../domain/csv';
 import { statusOf } from '../network-results';
 import { heldView, neverPosted } from '../publish/queries';
+import { analyticsCell } from '../analytics/export-analytics';
 
 /** Filters of the activity log (Posts page and its CSV export). Dates are ISO dates (YYYY-MM-DD, UTC), inclusive. */
 export interface ActivityFilter {
@@ -118,15 +119,18 @@ export async function activityPage(deps: Pick<Deps, 'posts' | 'approvals'>, acco
   return { posts, next_before: next };
 }
 
-export const CSV_HEADER = ['post_id', 'created_at', 'brand_id', 'brand', 'source', 'platform', 'status', 'ok', 'code', 'error', 'url', 'text'] as const;
+/** `analytics`: the network's figures as JSON (status, fetched_at and the figures it offers), empty when not tracked. */
+export const CSV_HEADER = ['post_id', 'created_at', 'brand_id', 'brand', 'source', 'platform', 'status', 'ok', 'code', 'error', 'url', 'text', 'analytics'] as const;
 
 /** The filtered activity log as CSV text chunks (header, then one line per network of each post), page by page. */
-export async function* activityCsv(deps: Pick<Deps, 'posts' | 'approvals'>, accountId: string, f: ActivityFilter, pageSize = 100): AsyncGenerator<string> {
+export async function* activityCsv(deps: Pick<Deps, 'posts' | 'approvals' | 'analytics'>, accountId: string, f: ActivityFilter, pageSize = 100): AsyncGenerator<string> {
   yield csvLine(CSV_HEADER);
   for await (const batch of activityPages(deps, accountId, f, { pageSize })) {
     let chunk = '';
+    const published = batch.posts.flatMap((p) => p.networks.filter((n) => n.ok).map((n) => ({ post_id: p.id, platform: n.platform })));
+    const figures = new Map((published.length ? await deps.analytics.forPosts(accountId, published) : []).map((a) => [`${a.post_id}#${a.platform}`, a]));
     for (const p of batch.posts) {
-      for (const n of p.networks) chunk += csvLine([p.id, p.created_at, p.brand_id, p.brand, p.source, n.platform, n.status, n.ok, n.code, n.error, n.url, p.text]);
+      for (const n of p.networks) chunk += csvLine([p.id, p.created_at, p.brand_id, p.brand, p.source, n.platform, n.status, n.ok, n.code, n.error, n.url, p.text, analyticsCell(figures.get(`${p.id}#${n.platform}`))]);
     }
     if (chunk) yield chunk;
   }
@@ -139,7 +143,7 @@ export const EXPORT_LINK_SECONDS = 15 * 60;
  * Export CSV: the filtered rows are streamed page by page into object storage (never all in memory), then a
  * short-lived download link is answered.
  */
-export async function exportActivity(deps: Pick<Deps, 'posts' | 'approvals' | 'blobs' | 'clock'>, accountId: string, f: ActivityFilter) {
+export async function exportActivity(deps: Pick<Deps, 'posts' | 'approvals' | 'analytics' | 'blobs' | 'clock'>, accountId: string, f: ActivityFilter) {
   const now = deps.clock.now();
   const name = `posts-${new Date(now).toISOString().slice(0, 10)}.csv`;
   const key = `exports/${accountId}/${ulid(now)}/${name}`;

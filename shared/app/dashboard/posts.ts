@@ -11,4 +11,4 @@ export async function postsPage(deps: Pick<Deps, 'posts' | 'approvals' | 'brands
 }
 
 /** Export CSV of the Posts page's filters. */
-export const exportPosts = (deps: Pick<Deps, 'posts' | 'approvals' | 'blobs' | 'clock'>, accountId: string, q: ActivityQuery) => exportActivity(deps, accountId, filterOf(q));
+export const exportPosts = (deps: Pick<Deps, 'posts' | 'approvals' | 'analytics' | 'blobs' | 'clock'>, accountId: string, q: ActivityQuery) => exportActivity(deps, accountId, filterOf(q));

@@ -17,6 +17,7 @@ import { recordDeferral } from './deferral';
 import { putMetric } from '../../metrics';
 import { errorFields, log } from '../../log';
 import { claimIsStale, fanOutStored, RECONCILE_AFTER_MS } from './durability';
+import { trackPublished } from '../analytics/collect-metrics';
 
 /**
  * A claim older than this belongs to a worker that died mid-send (the default of settings.reconcileAfterMs: the
@@ -31,7 +32,7 @@ const TRANSIENT_RETRIES = 2;
 const OWN_WAIT_BUDGET_MS = 60_000;
 
 /** What sending one network reaches: fresh credentials, the adapter, the post's item, the caps, the queue (resumes) and the scheduler (deferrals). */
-export type SendToNetworkDeps = FreshCredentialsDeps & Pick<Deps, 'counters' | 'networks' | 'posts' | 'queue' | 'resultSignal' | 'scheduler' | 'schedules'>;
+export type SendToNetworkDeps = FreshCredentialsDeps & Pick<Deps, 'analytics' | 'counters' | 'networks' | 'posts' | 'queue' | 'resultSignal' | 'scheduler' | 'schedules'>;
 
 /**
  * Sends one network of one post, at most once (the worker's use case).
@@ -115,11 +116,12 @@ async function notClaimed(deps: SendToNetworkDeps, msg: PublishMessage, now: num
  * result and its post.published / post.failed event in one conditional write (the webhook deliveries written just
  * before, queued just after); on failure the reservations go back; the duplicate lock goes when all failed.
  */
-async function finish(deps: SignInLostDeps & Pick<Deps, 'counters' | 'locks' | 'posts' | 'resultSignal'>, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, outcome: PublishOutcome | undefined, reconciled?: ReconcileDecision) {
+async function finish(deps: SignInLostDeps & Pick<Deps, 'analytics' | 'counters' | 'locks' | 'networks' | 'posts' | 'resultSignal'>, post: PostRecord, net: NetworkRecord, connection: Connection | undefined, result: NetworkResult, outcome: PublishOutcome | undefined, reconciled?: ReconcileDecision) {
   // the connection is marked before the result is visible, so whoever reads the result sees the marked connection
   if (connection && outcome && !outcome.ok && outcome.kind === 'reauth') await signInLost(deps, connection, outcome.error, post);
   const after = await settleWithEvent(deps, post, net, connection, result, { reserved: result.ok }, reconciled);
   if (!result.ok) await giveBack(deps, post, [net]);
+  else await trackPublished(deps, post, result);
   log.info('network result', { post_id: post.id, platform: net.platform, ok: result.ok, status: result.status, code: result.ok ? undefined : result.code });
   await releaseLockIfAllFailed(deps, after.post, after.networks);
 }
@@ -190,7 +192,7 @@ async function queueResume(deps: Pick<Deps, 'queue' | 'settings'>, post: PostRec
  * 3. Still processing (or a network wait) → processing again with the next step; published / failed → finish, so
  *    post.published or post.failed is recorded exactly once, when the work ends.
  */
-async function resumeProcessing(deps: FreshCredentialsDeps & Pick<Deps, 'counters' | 'networks' | 'posts' | 'queue' | 'resultSignal'>, post: PostRecord, net: NetworkRecord, now: number) {
+async function resumeProcessing(deps: FreshCredentialsDeps & Pick<Deps, 'analytics' | 'counters' | 'networks' | 'posts' | 'queue' | 'resultSignal'>, post: PostRecord, net: NetworkRecord, now: number) {
   const connection = await deps.connections.get(post.account_id, post.brand_id, net.platform);
   const adapter = deps.networks[net.platform];
   const previous = net.result ?? { platform: net.platform, ok: true, status: 'processing' as const };

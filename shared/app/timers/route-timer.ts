@@ -13,6 +13,8 @@ import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
 import { RenewalSweepInput, sweepConnections, type RenewalSweepDeps } from '../oauth/renewal-sweep';
+import { AnalyticsSweepInput, sweepAnalytics } from '../analytics/analytics-sweep';
+import type { CollectDeps } from '../analytics/collect-metrics';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
 export const DispatchInput = z.discriminatedUnion('kind', [
@@ -37,13 +39,15 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   RenewalSweepInput,
   // the every-minute reconciliation of posts whose networks' work is overdue (shared/app/publish/reconcile.ts)
   PublishSweepInput,
+  // the every-minute fetch of published posts' figures that are due (shared/app/analytics/analytics-sweep.ts)
+  AnalyticsSweepInput,
   // a held post's 7-day expiry (shared/app/approvals/approvals.ts)
   z.object({ v: formatVersion, kind: z.literal('approval-expiry'), approval_id: z.string().regex(/^apr_[0-9A-Z]{26}$/) }),
 ]);
 export type DispatchInput = z.infer<typeof DispatchInput>;
 
 /** Fires a due timer: a deferred network goes back on the publish queue, where the worker claims it once. */
-export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSweepDeps & Pick<Deps, 'webhooks'>, input: z.input<typeof DispatchInput>): Promise<void> {
+export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSweepDeps & CollectDeps & Pick<Deps, 'webhooks'>, input: z.input<typeof DispatchInput>): Promise<void> {
   putMetric('SchedulesFired', 1, { kind: input.kind });
   if (input.kind === 'recurring' && !Number.isNaN(Date.parse(input.occurrence))) {
     putMetric('ScheduleLateness', Math.max(0, deps.clock.now() - Date.parse(input.occurrence)), { kind: 'recurring' });
@@ -55,6 +59,7 @@ export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSwee
   if (input.kind === 'schedule-sweep') { await sweepSchedules(deps); return; }
   if (input.kind === 'connection-sweep') { await sweepConnections(deps); return; }
   if (input.kind === 'publish-sweep') { await sweepPublishing(deps); return; }
+  if (input.kind === 'analytics-sweep') { await sweepAnalytics(deps); return; }
   if (input.kind === 'approval-expiry') return expireApproval(deps, input.approval_id);
   if (input.schedule_id) await markDeferralFired(deps, input.schedule_id);
   const body: PublishMessage = { v: FORMAT_VERSION, post_id: input.post_id, platform: input.platform as PublishMessage['platform'], deferral: input.deferral };

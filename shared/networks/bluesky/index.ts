@@ -12,6 +12,7 @@ import { readLinkCard } from './link-card';
 import { pollVideoJob, uploadVideo, type VideoJob } from './video';
 import { trimBase } from '../../domain/values';
 import { createBlueskyVerifier } from './verify-credentials';
+import { blueskyMetrics } from './analytics';
 
 
 export interface BlueskyAdapterOptions {
@@ -278,5 +279,6 @@ export function createBlueskyAdapter({
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     ...createBlueskyManagement({ base, sessions }),
     readBack: blueskyReadBack(base, sessions),
+    metrics: blueskyMetrics(base, sessions),
   };
 }

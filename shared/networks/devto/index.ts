@@ -8,6 +8,7 @@ import { devtoReadBack } from './read-back';
 import { devtoFailure } from './failure';
 import { createDevtoManagement } from './manage';
 import { createDevtoVerifier, headers } from './verify-credentials';
+import { devtoMetrics } from './analytics';
 
 export { DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS };
 
@@ -44,6 +45,7 @@ export function createDevtoAdapter({ apiBase = 'https://dev.to' }: DevtoOptions 
     check: checkDevto,
     publish: (content, ctx) => guarded(() => publish(base, content, ctx)),
     readBack: devtoReadBack(base),
+    metrics: devtoMetrics(base),
     ...createDevtoManagement(base),
   };
 }

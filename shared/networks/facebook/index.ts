@@ -10,6 +10,7 @@ import { type FacebookOptions } from './oauth';
 import { createFacebookVerifier, page, type Page } from './verify-credentials';
 
 export { createFacebookProvider, FACEBOOK_SCOPES, type FacebookOptions } from './oauth';
+import { facebookMetrics } from './analytics';
 
 
 export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
@@ -119,6 +120,7 @@ export function createFacebookAdapter(opts: FacebookOptions = {}): NetworkAdapte
     check: checkFacebook,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: facebookReadBack(apiBase),
+    metrics: facebookMetrics(apiBase),
     ...createFacebookManagement(apiBase),
   };
 }

@@ -5,7 +5,7 @@ import { field, idString, str } from '../oauth-tokens';
 import { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, dialogUrl, exchangeFacebookCode, listPages, type GraphOptions } from './graph';
 import { trimBase } from '../../domain/values';
 
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement'] as const;
+export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement', 'read_insights'] as const;
 
 export interface FacebookOptions extends GraphOptions {
   /**

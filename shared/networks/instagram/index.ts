@@ -9,6 +9,7 @@ import { type InstagramOptions } from './oauth';
 import { account, createInstagramVerifier, type Account } from './verify-credentials';
 
 export { createInstagramProvider, INSTAGRAM_SCOPES, type InstagramOptions } from './oauth';
+import { instagramMetrics } from './analytics';
 
 type Status = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | Failure;
 
@@ -168,6 +169,7 @@ export function createInstagramAdapter(opts: InstagramOptions = {}): NetworkAdap
     check: checkInstagram,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: instagramReadBack(apiBase),
+    metrics: instagramMetrics(apiBase),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
   };
 }

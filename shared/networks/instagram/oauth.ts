@@ -5,7 +5,7 @@ import { field, idString, str } from '../oauth-tokens';
 import { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, dialogUrl, exchangeFacebookCode, listPages, type GraphOptions } from '../facebook/graph';
 import { trimBase } from '../../domain/values';
 
-export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_comments'] as const;
+export const INSTAGRAM_SCOPES = ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_comments', 'instagram_manage_insights'] as const;
 
 export interface InstagramOptions extends GraphOptions {
   /** Wait between container status polls inside one call. Default 2000 ms. */

@@ -6,6 +6,7 @@ import { checkContent, field, mastodonFailure, str } from './rules';
 import { createMastodonManagement } from './manage';
 import { mastodonReadBack } from './read-back';
 import { account, auth, createMastodonVerifier, type Account } from './verify-credentials';
+import { mastodonMetrics } from './analytics';
 
 export interface MastodonAdapterOptions {
   /** Wait between polls of a media attachment that is still processing (202 / 206). */
@@ -129,5 +130,6 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     ...createMastodonManagement(),
     readBack: mastodonReadBack,
+    metrics: mastodonMetrics,
   };
 }

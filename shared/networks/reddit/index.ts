@@ -9,6 +9,7 @@ import { REDDIT_API_BASE, REDDIT_DEFAULT_USER_AGENT, type RedditOptions } from '
 import { accessToken, createRedditVerifier } from './verify-credentials';
 
 export { createRedditProvider, REDDIT_API_BASE, REDDIT_AUTH_BASE, REDDIT_DEFAULT_USER_AGENT, REDDIT_SCOPES, type RedditOptions } from './oauth';
+import { redditMetrics } from './analytics';
 
 /**
  * Reddit adapter. ctx.credentials: `access_token` plus {username, user_id} from accounts().
@@ -48,6 +49,7 @@ export function createRedditAdapter(opts: RedditOptions = {}): NetworkAdapter {
     check: checkReddit,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     readBack: redditReadBack(apiBase, userAgent),
+    metrics: redditMetrics(apiBase, userAgent),
     ...createRedditManagement(apiBase, userAgent),
   };
 }

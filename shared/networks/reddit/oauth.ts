@@ -7,7 +7,7 @@ import { trimBase } from '../../domain/values';
 
 export const REDDIT_API_BASE = 'https://oauth.reddit.com';
 export const REDDIT_AUTH_BASE = 'https://www.reddit.com';
-export const REDDIT_SCOPES = ['identity', 'submit', 'history', 'edit'] as const;
+export const REDDIT_SCOPES = ['identity', 'submit', 'history', 'edit', 'read'] as const;
 /** Reddit throttles or blocks generic agents; the format it asks for is `<platform>:<app id>:<version> (by /u/<user>)`. */
 export const REDDIT_DEFAULT_USER_AGENT = 'server:open-social-publishing-api:0.1.0 (self-hosted)';
 

@@ -8,6 +8,7 @@ import { checkThreads } from './limits';
 import { containerError, threadsRefine } from './rules';
 import { threadsReadBack } from './read-back';
 import { account, createThreadsVerifier, type Account } from './verify-credentials';
+import { threadsMetrics } from './analytics';
 
 export { createThreadsProvider } from './oauth';
 
@@ -203,5 +204,6 @@ export function createThreadsAdapter(opts: ThreadsAdapterOptions = {}): NetworkA
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     readBack: threadsReadBack(api),
+    metrics: threadsMetrics(api),
   };
 }

@@ -10,7 +10,7 @@ export const THREADS_AUTH_BASE = 'https://threads.net';
 /** One pinned version of the Threads Graph API for every call. */
 export const THREADS_VERSION = 'v1.0';
 /** threads_manage_replies: the reply that carries a first comment and `reply_to` posts. */
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies'] as const;
+export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_manage_insights'] as const;
 
 export interface ThreadsOptions {
   /** Origin of the Threads Graph API (also serves /oauth/access_token, /access_token, /refresh_access_token). */

@@ -11,6 +11,7 @@ import { accessToken, createXVerifier } from './verify-credentials';
 import { checkFile } from '../media-fit';
 import { xPostId } from '../post-refs';
 import { trimBase } from '../../domain/values';
+import { xMetrics } from './analytics';
 
 export { createXProvider, type XOptions } from './oauth';
 export { weightedLength } from './limits';
@@ -172,5 +173,6 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     ...createXManagement({ api }),
     readBack: xReadBack(api),
+    metrics: xMetrics(api),
   };
 }

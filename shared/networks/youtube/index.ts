@@ -10,6 +10,7 @@ import { trimBase } from '../../domain/values';
 import { accessToken, createYouTubeVerifier } from './verify-credentials';
 import { youtubeReadBack } from './read-back';
 import { createYouTubeManagement } from './manage';
+import { youtubeMetrics } from './analytics';
 export { secondsUntilPacificMidnight } from './rules';
 
 
@@ -217,6 +218,7 @@ export function createYouTubeAdapter(opts: YouTubeAdapterOptions = {}): NetworkA
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     readBack: youtubeReadBack(api),
+    metrics: youtubeMetrics(api),
     ...createYouTubeManagement(api),
   };
 }
