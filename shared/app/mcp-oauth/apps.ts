@@ -6,7 +6,6 @@ import { setGuardrails } from '../guardrails/guardrails';
 import { guardrailsInputOf } from '../guardrails/form-input';
 
 /** The account's AI apps (OAuth clients the owner allowed), newest first. */
-export const listApps = (deps: Pick<Deps, 'mcpOAuth'>, accountId: string) => deps.mcpOAuth.listApps(accountId);
 
 /** Revokes an AI app: its access and refresh tokens stop working at once (each use checks the app). */
 export async function revokeApp(deps: Pick<Deps, 'mcpOAuth' | 'clock'>, accountId: string, appId: string) {

@@ -1,7 +1,7 @@
 import type { Failure, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { guarded, rejected, request, type HttpResult } from '../http';
 import { field, idString, str } from '../oauth-tokens';
-import { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION, graphFailure, graphGet, graphPost, type GraphError } from './graph';
+import { FACEBOOK_API_BASE, GRAPH_VERSION, graphFailure, graphGet, graphPost, type GraphError } from './graph';
 import { trimBase } from '../../domain/values';
 import { checkFacebook } from './limits';
 import { facebookReadBack } from './read-back';
@@ -9,11 +9,10 @@ import { createFacebookManagement } from './manage';
 import { type FacebookOptions } from './oauth';
 import { createFacebookVerifier, page, type Page } from './verify-credentials';
 
-export { createFacebookProvider, FACEBOOK_SCOPES, type FacebookOptions } from './oauth';
 import { facebookMetrics } from './analytics';
 
-
-export { FACEBOOK_API_BASE, FACEBOOK_AUTH_BASE, GRAPH_VERSION };
+export { createFacebookProvider, type FacebookOptions } from './oauth';
+export { FACEBOOK_API_BASE, GRAPH_VERSION };
 
 /** Photo and video steps: Facebook's own "bad photo" answers → bad_media, fetch failures → media_unreachable. */
 function mediaRefine(e: GraphError, message: string): Failure | undefined {

@@ -8,7 +8,7 @@ import { instagramReadBack } from './read-back';
 import { type InstagramOptions } from './oauth';
 import { account, createInstagramVerifier, type Account } from './verify-credentials';
 
-export { createInstagramProvider, INSTAGRAM_SCOPES, type InstagramOptions } from './oauth';
+export { createInstagramProvider, type InstagramOptions } from './oauth';
 import { instagramMetrics } from './analytics';
 
 type Status = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | Failure;

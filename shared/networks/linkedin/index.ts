@@ -11,7 +11,7 @@ import { LINKEDIN_API_BASE, LINKEDIN_VERSION, type LinkedinOptions } from './oau
 import { createLinkedinVerifier } from './verify-credentials';
 
 export {
-  createLinkedinProvider, LINKEDIN_API_BASE, LINKEDIN_AUTH_BASE, LINKEDIN_ORGANIZATION_SCOPES, LINKEDIN_SCOPES, LINKEDIN_VERSION, type LinkedinOptions,
+  createLinkedinProvider, LINKEDIN_VERSION, type LinkedinOptions,
 } from './oauth';
 
 /** Documents API: PDF (also PPT/PPTX/DOC/DOCX, not offered here) up to 100 MB and 300 pages. */

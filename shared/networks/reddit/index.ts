@@ -8,7 +8,7 @@ import { trimBase } from '../../domain/values';
 import { REDDIT_API_BASE, REDDIT_DEFAULT_USER_AGENT, type RedditOptions } from './oauth';
 import { accessToken, createRedditVerifier } from './verify-credentials';
 
-export { createRedditProvider, REDDIT_API_BASE, REDDIT_AUTH_BASE, REDDIT_DEFAULT_USER_AGENT, REDDIT_SCOPES, type RedditOptions } from './oauth';
+export { createRedditProvider, REDDIT_DEFAULT_USER_AGENT, type RedditOptions } from './oauth';
 import { redditMetrics } from './analytics';
 
 /**

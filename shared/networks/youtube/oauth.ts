@@ -6,7 +6,6 @@ import { googleSignIn } from '../google-sign-in';
 import { youtubeFailure } from './rules';
 import { trimBase } from '../../domain/values';
 
-export { GOOGLE_AUTH_BASE, GOOGLE_TOKEN_BASE } from '../google-sign-in';
 
 export const YOUTUBE_API_BASE = 'https://www.googleapis.com';
 export const YOUTUBE_UPLOAD_BASE = 'https://www.googleapis.com';
