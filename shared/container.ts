@@ -233,7 +233,7 @@ export function buildDeps(cfg: Config): Deps {
     // --- Billing
     payments: () => new (stripeModule().StripePayments)(billingSettings(cfg), cfg.STRIPE_API_BASE),
     billing: () => new (db().DynamoBillingStore)(table()),
-    // --- Dashboard charts (issue 28)
+    // --- Dashboard charts
     daySummaries: () => new (db().DynamoDaySummaryStore)(table()),
   });
   return deps;

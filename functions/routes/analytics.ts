@@ -3,7 +3,7 @@ import * as s from '../../shared/api/schemas';
 import * as a from '../../shared/api/analytics-schemas';
 import { E, std } from './errors';
 
-/** Post analytics (issue 28), in THE route table (functions/routes.ts). */
+/** Post analytics, in THE route table (functions/routes.ts). */
 export const analyticsRoutes = {
   getPostAnalytics: {
     id: 'get-post-analytics', method: 'GET', path: '/api/posts/{id}/analytics', tag: 'Analytics', auth: 'key', scope: 'read',

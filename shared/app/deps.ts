@@ -111,10 +111,10 @@ export interface Deps {
   // --- Post life cycle
   /** Deletes and edits of published posts, per network (shared/app/post-changes). */
   postChanges: PostChangeStore;
-  // --- Dashboard charts (issue 28)
+  // --- Dashboard charts
   /** The Overview's final daily summaries (shared/app/dashboard/overview-charts.ts). */
   daySummaries: DaySummaryStore;
-  // --- Analytics (issue 28)
+  // --- Analytics
   /** Post analytics per network and the sweep's due index (shared/app/analytics). */
   analytics: AnalyticsStore;
 }

@@ -51,7 +51,7 @@ export interface RouteDef {
   presigns?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
-  // --- MCP server (issue 11) ---
+  // --- MCP server ---
   /**
    * Browser clients (MCP endpoint, OAuth endpoints): an Origin outside the allow-list (shared/http/origins.ts) gets
    * 403, an allow-listed one gets CORS headers, and OPTIONS (list it in extraMethods) answers the preflight.
