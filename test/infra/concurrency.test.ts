@@ -29,7 +29,7 @@ const defaults = synth();
 
 describe('concurrency', () => {
   test('defaults: publish worker at most 20, webhook worker at most 10 instances; no function reserves concurrency (a new account\'s quota is often 10)', () => {
-    expect(DEFAULT_CONCURRENCY).toEqual({ publishWorker: 20, webhookWorker: 10, postRoute: 0 });
+    expect(DEFAULT_CONCURRENCY).toEqual({ publishWorker: 20, webhookWorker: 10, postRoute: 0, mcpFunction: 0 });
     const byWorker = Object.fromEntries([...defaults.stacks.workers.workerFunctions].map(([id, w]) => [id, defaults.stacks.workers.resolve(w.fn.fn.functionName)]));
     const maxOf = (id: string) => mappings(defaults.workers).find((m) => m.fn === JSON.stringify(byWorker[id]))?.max;
     expect(maxOf('publish-worker')).toBe(20);

@@ -34,7 +34,7 @@ describe('sweep schedules in CDK', () => {
 
   test('each invokes the dispatcher with the input its sweep expects, as the scheduler role, with the scheduler DLQ', () => {
     const inputs = schedules.map((s) => JSON.parse(s.Properties.Target.Input as string) as unknown);
-    expect(inputs.map((i) => DispatchInput.parse(i))).toEqual(expect.arrayContaining([{ kind: 'webhook-sweep' }, { kind: 'schedule-sweep' }, { kind: 'publish-sweep' }, { kind: 'connection-sweep' }, { kind: 'analytics-sweep' }]));
+    expect(inputs.map((i) => DispatchInput.parse(i))).toEqual(expect.arrayContaining([{ v: 1, kind: 'webhook-sweep' }, { v: 1, kind: 'schedule-sweep' }, { v: 1, kind: 'publish-sweep' }, { v: 1, kind: 'connection-sweep' }, { v: 1, kind: 'analytics-sweep' }]));
     const roleId = Object.keys(api.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'scheduler.amazonaws.com' } }] } } }))[0]!;
     const dispatcherArn = JSON.stringify(stacks.api.resolve(stacks.api.dispatcherArn));
     for (const s of schedules) {

@@ -52,7 +52,7 @@ const healthOf = async (acc: Account) => (await listConnections(w.deps, acc.id))
 
 describe('the renewal sweep', () => {
   it('is a deployment timer every 15 minutes, routed by the dispatcher', async () => {
-    expect(SWEEP_SCHEDULES).toContainEqual({ name: 'connection-renewal-sweep', cron: '*/15 * * * *', timezone: 'UTC', input: { kind: 'connection-sweep' } });
+    expect(SWEEP_SCHEDULES).toContainEqual({ name: 'connection-renewal-sweep', cron: '*/15 * * * *', timezone: 'UTC', input: { v: 1, kind: 'connection-sweep' } });
     const { acc, brandId } = await connected(2 * 3600);
     clock.advance(HOUR + 60_000);
     await dispatch(w.deps, { kind: 'connection-sweep' });

@@ -80,8 +80,8 @@ describe('DELETE /api/posts/{id}: deletePost', () => {
       { platform: 'discord', ok: true, status: 'deleted', url: results[1].url },
     ]);
     expect(changeMessages()).toEqual([
-      { change: 'delete', post_id: postId, change_id: out.change_id, platform: 'telegram' },
-      { change: 'delete', post_id: postId, change_id: out.change_id, platform: 'discord' },
+      { v: 1, change: 'delete', post_id: postId, change_id: out.change_id, platform: 'telegram' },
+      { v: 1, change: 'delete', post_id: postId, change_id: out.change_id, platform: 'discord' },
     ]);
     expect(w.telegram.methods.filter((m) => m === 'deleteMessage')).toHaveLength(1);
     expect(w.discord.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);

@@ -5,7 +5,7 @@ import { traceClient } from '../../tracing';
 import { dropNoOpLogging } from '../aws/sdk-logging';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { FORMAT_VERSION } from '../../ports/format-version';
+import { FORMAT_VERSION } from '../../domain/format-version';
 
 /**
  * The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally, and
