@@ -43,6 +43,8 @@ export const LAMBDA_BUNDLE = {
   alias: {
     // one luxon: cron-parser require()s its CommonJS build, our imports would add its ES build (70 KB twice)
     luxon: path.join(PROJECT_ROOT, 'node_modules/luxon/build/node/luxon.js'),
+    // ws's ES entry re-exports its server, stream and helpers (CommonJS, so kept whole): the Nostr code needs only the client
+    ws: path.join(PROJECT_ROOT, 'node_modules/ws/lib/websocket.js'),
     // the MCP SDK's runtime shim without its AJV validator (~100 KB): the MCP server never validates elicitation answers
     '@modelcontextprotocol/server/_shims': path.join(PROJECT_ROOT, 'functions/mcp/sdk-shims.ts'),
   } as Record<string, string>,

@@ -128,7 +128,7 @@ describe('EventBridgeScheduler: scheduled posts and recurring schedules', () => 
       Target: {
         Arn: OPTS.targetArn,
         RoleArn: OPTS.roleArn,
-        Input: '{"kind":"scheduled","schedule_id":"sch_01JZ0000000000000000000000"}',
+        Input: '{"v":1,"kind":"scheduled","schedule_id":"sch_01JZ0000000000000000000000"}',
         RetryPolicy: { MaximumRetryAttempts: 5, MaximumEventAgeInSeconds: 3600 },
         DeadLetterConfig: { Arn: DLQ },
       },

@@ -92,7 +92,7 @@ describe('dashboard pages (local runtime)', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="posts-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows = parseCsv(await file.text());
-    expect(rows[0]).toEqual(['post_id', 'created_at', 'brand_id', 'brand', 'source', 'platform', 'status', 'ok', 'code', 'error', 'url', 'text']);
+    expect(rows[0]).toEqual(['post_id', 'created_at', 'brand_id', 'brand', 'source', 'platform', 'status', 'ok', 'code', 'error', 'url', 'text', 'analytics']);
     expect(rows[1]).toEqual(expect.arrayContaining([res.body.post_id, 'telegram', 'published', 'true', '\'=cmd|"calc"!A1, with "quotes"']));
   });
 

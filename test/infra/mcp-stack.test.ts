@@ -57,7 +57,7 @@ describe('MCP function', () => {
   test('the MCP and OAuth routes are in the Mcp stack, on the API stack\'s HTTP API, and the API stack stays under 500 resources', () => {
     const mcpRoutes = routeList.filter((r) => r.stack === 'Mcp');
     expect(mcpRoutes.map((r) => r.id).sort()).toEqual([
-      'get-dashboard-apps', 'get-dashboard-apps-authorize', 'get-oauth-authorization-server', 'get-oauth-protected-resource', 'post-dashboard-app-revoke',
+      'get-dashboard-apps', 'get-dashboard-apps-authorize', 'get-oauth-authorization-server', 'get-oauth-protected-resource', 'post-dashboard-app-guardrails', 'post-dashboard-app-revoke',
       'post-dashboard-apps-authorize', 'post-mcp', 'post-oauth-register', 'post-oauth-revoke', 'post-oauth-token',
     ]);
     api.resourceCountIs('AWS::Lambda::Function', mcpRoutes.length);

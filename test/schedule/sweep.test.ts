@@ -168,6 +168,6 @@ describe('schedule sweep timer', () => {
     await schedule(deps, acc, { platform: 'discord', text: unique('arm 2'), run_at: inMinutes(31) });
     expect(crons).toEqual([]);
     expect(SCHEDULE_SWEEP).toEqual({ name: 'schedule-sweep', cron: '* * * * *', timezone: 'UTC' });
-    expect(DispatchInput.parse({ kind: 'schedule-sweep' })).toEqual({ kind: 'schedule-sweep' });
+    expect(DispatchInput.parse({ kind: 'schedule-sweep' })).toEqual({ v: 1, kind: 'schedule-sweep' });
   });
 });
