@@ -54,7 +54,7 @@ export function buildVerifiers(cfg: Config): Record<PlatformName, NetworkVerifie
 /** Thrown when a function without the send code (no `publishes` declared) is asked to send, read back, delete or edit. */
 export class SendCodeNotWiredError extends Error {
   constructor(platform: string, call: string) {
-    super(`${platform}.${call}: the network send code is not wired into this function; only the publish worker declares \`publishes: true\` (infra/workers.ts)`);
+    super(`${platform}.${call}: the network send code is not wired into this function; only the publish worker declares \`publishes: true\` (functions/workers.ts)`);
     this.name = 'SendCodeNotWiredError';
   }
 }
