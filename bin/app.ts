@@ -6,7 +6,7 @@ import { DataStack } from '../infra/stacks/data-stack';
 import { ObservabilityStack } from '../infra/stacks/observability-stack';
 import { WorkersStack } from '../infra/stacks/workers-stack';
 import { EdgeStack } from '../infra/stacks/edge-stack';
-import { RouteGroupStack, routeGroups } from '../infra/stacks/route-group-stack';
+import { RouteGroupStack, routeGroups, routesOfGroup } from '../infra/stacks/route-group-stack';
 import { prebuildBundles } from '../infra/lambda-bundles';
 
 /**
@@ -161,7 +161,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
   });
   api.addStackDependency(data);
   const groups = routeGroups().map((group) => {
-    const stack = new RouteGroupStack(app, name(group), { ...common, api, group, reservedConcurrency: { 'post-mcp': settings.concurrency.mcpFunction }, description: `Social publishing: the ${group} routes on the HTTP API` });
+    const stack = new RouteGroupStack(app, name(group), { ...common, api, group, ...(routesOfGroup(group).some((r) => r.id === 'post-mcp') ? { reservedConcurrency: { 'post-mcp': settings.concurrency.mcpFunction } } : {}), description: `Social publishing: the ${group} routes on the HTTP API` });
     stack.addStackDependency(api);
     return stack;
   });

@@ -93,6 +93,15 @@ export function addRouteFunctions(scope: Stack, routes: RouteDef[], o: {
   }
 }
 
+/** Reserved concurrency (also the ceiling) by route id, 0 for none; every id must be a route of these functions. */
+export function reserveConcurrency(functions: Map<string, AppFunction>, reserved: Record<string, number> | undefined, where: string): void {
+  for (const [routeId, n] of Object.entries(reserved ?? {})) {
+    const fn = functions.get(routeId);
+    if (!fn) throw new Error(`reservedConcurrency: no function of route ${routeId} in ${where}`);
+    if (n > 0) (fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = n;
+  }
+}
+
 /**
  * Route functions are deployed in nested stacks of at most this many routes: each route is 7 resources (function,
  * role, policy, log group, permission, integration, route) and a CloudFormation stack holds at most 500.
@@ -275,11 +284,7 @@ export class ApiStack extends Stack {
       this.apiStage.node.addDependency(nested);
     }
 
-    for (const [routeId, reserved] of Object.entries(props.reservedConcurrency ?? {})) {
-      const fn = this.routeFunctions.get(routeId);
-      if (!fn) throw new Error(`reservedConcurrency: no function of route ${routeId} in the API stack`);
-      if (reserved > 0) (fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = reserved;
-    }
+    reserveConcurrency(this.routeFunctions, props.reservedConcurrency, 'the API stack');
 
     // Throttles per route (besides the stage default): the in-function limits count per key, account or IP; these
     // cap what one route may cost in total (an open route under a flood, a slow route holding connections).

@@ -1,9 +1,8 @@
 import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { RouteDef } from '../../shared/http/route';
 import type { AppFunction } from '../constructs/app-function';
-import { addRouteFunctions, deployedRoutes, type ApiStack } from './api-stack';
+import { addRouteFunctions, deployedRoutes, reserveConcurrency, type ApiStack } from './api-stack';
 import { isProd } from './data-stack';
 
 export interface RouteGroupStackProps extends StackProps {
@@ -32,9 +31,6 @@ export class RouteGroupStack extends Stack {
       httpApi: props.api.httpApi, environment: props.api.functionEnvironment, grantTargets: props.api.grantTargets,
       logRemovalPolicy: isProd(props.stage) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY, functions: this.routeFunctions, logsKey: props.api.logsKey,
     });
-    for (const [routeId, reserved] of Object.entries(props.reservedConcurrency ?? {})) {
-      const fn = this.routeFunctions.get(routeId);
-      if (fn && reserved > 0) (fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = reserved;
-    }
+    reserveConcurrency(this.routeFunctions, props.reservedConcurrency, `the ${props.group} stack`);
   }
 }
