@@ -86,6 +86,7 @@ describe('the dashboard in a browser', () => {
     }
     await page.goto(`${rt.url}/dashboard/posts`);
     await page.locator('#posts tbody a').first().click();
+    await page.waitForURL((u) => u.pathname.startsWith('/dashboard/posts/pst_'));
     await expect(page.locator('h1').textContent()).resolves.toMatch(/^Post pst_/);
     await checked('post-detail');
   });

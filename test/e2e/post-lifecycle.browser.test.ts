@@ -66,7 +66,8 @@ it('edits and deletes a published post from its page, one result per network, ke
   await checked('post-page-with-edit-and-delete');
   await page.getByLabel('New text').fill('Hello from the dashboard');
   await page.getByRole('button', { name: 'Edit on the networks' }).click();
-  await expect(page.locator('h1').textContent()).resolves.toBe('Edit: one result per network');
+  // the form's navigation commits after the click or key press returns: wait for the results page
+  await page.getByRole('heading', { level: 1, name: 'Edit: one result per network', exact: true }).waitFor();
   await expect(page.locator('tbody tr').allTextContents()).resolves.toEqual(['telegramedited', 'discordedited']);
   await checked('edit-results');
   expect([...discord.messages.values()]).toEqual(['Hello from the dashboard']);
@@ -79,7 +80,8 @@ it('edits and deletes a published post from its page, one result per network, ke
   await page.getByLabel('Yes, delete this post from its networks').check();
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
-  await expect(page.locator('h1').textContent()).resolves.toBe('Delete: one result per network');
+  // the form's navigation commits after the click or key press returns: wait for the results page
+  await page.getByRole('heading', { level: 1, name: 'Delete: one result per network', exact: true }).waitFor();
   await expect(page.locator('tbody tr').allTextContents()).resolves.toEqual(['telegramdeleted', 'discorddeleted']);
   await checked('delete-results');
   expect(discord.messages.size).toBe(0);
