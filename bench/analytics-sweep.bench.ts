@@ -126,7 +126,7 @@ export async function run(): Promise<void> {
           const took = performance.now() - t;
           answers.push(took);
           if (!answer.ok) failures++;
-          else withFigures += refs.filter((r) => { const x = answer.readings[r.id]; return x && x !== 'gone' && Object.keys(x.metrics).length > 0; }).length;
+          else withFigures += refs.filter((r) => { const x = answer.readings[r.id]; return typeof x === 'object' && Object.keys(x.metrics).length > 0; }).length;
           const cost = total() - before;
           for (let c = 0; c < cost; c++) a.g.callTimes.push(slot);
           now = slot + Math.max(took, ANSWER_MS);

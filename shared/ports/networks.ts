@@ -139,8 +139,11 @@ export interface NetworkAdapter extends PostManagement, NetworkVerifier {
   metrics?: NetworkMetrics;
 }
 
-/** What a metrics read answered: each post's reading by its network id, `gone` when the network no longer has it. */
-export type MetricsAnswer = { ok: true; readings: Record<string, MetricsReading | 'gone'> } | Failure;
+/**
+ * What a metrics read answered: each post's reading by its network id, `gone` when the network no longer has it,
+ * `not_offered` when this connection cannot have figures for it (e.g. a permission this installation does not ask for).
+ */
+export type MetricsAnswer = { ok: true; readings: Record<string, MetricsReading | 'gone' | 'not_offered'> } | Failure;
 
 /**
  * Reading post analytics from a network: `read` takes up to `batch` published posts of one connection; the sweep

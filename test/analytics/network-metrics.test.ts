@@ -53,7 +53,7 @@ async function read(m: NetworkMetrics, credentials: Record<string, string>, ids:
 const figures = (out: MetricsAnswer, id: string) => {
   if (!out.ok) throw new Error(`failed: ${out.error}`);
   const r = out.readings[id];
-  if (r === 'gone' || !r) return r;
+  if (typeof r === 'string' || !r) return r;
   return normalise(r);
 };
 
@@ -165,7 +165,7 @@ describe('post analytics per network: the request and the normalised figures', (
   it('linkedin member: memberCreatorPostAnalytics per metric (q=entity, aggregation=TOTAL, version headers); a metric without a count stays null; 404 is gone', async () => {
     const urn = 'urn:li:share:7000000000000001';
     const counts: Record<string, unknown> = { IMPRESSION: 1200, MEMBERS_REACHED: 800, REACTION: 40, COMMENT: 6, RESHARE: 3 };
-    const { out, seen } = await read(linkedinMetrics('https://li.test', '202607'), { access_token: 'tok', author_urn: 'urn:li:person:abc' }, [urn, 'urn:li:share:7000000000000002'], (url) => {
+    const { out, seen } = await read(linkedinMetrics('https://li.test', '202607', true), { access_token: 'tok', author_urn: 'urn:li:person:abc' }, [urn, 'urn:li:share:7000000000000002'], (url) => {
       if (url.searchParams.get('entity')?.includes('7000000000000002')) return { status: 404, body: { status: 404, message: 'Not found' } };
       const q = url.searchParams.get('queryType')!;
       return { body: { paging: { start: 0, count: 10 }, elements: q in counts ? [{ count: counts[q], metricType: { 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1': q } }] : [{}] } };
@@ -183,7 +183,7 @@ describe('post analytics per network: the request and the normalised figures', (
   it('linkedin page: one organizationalEntityShareStatistics request for the batch (shares and ugcPosts lists)', async () => {
     const share = 'urn:li:share:7000000000000003';
     const ugc = 'urn:li:ugcPost:7000000000000004';
-    const { out, seen } = await read(linkedinMetrics('https://li.test', '202607'), { access_token: 'tok', author_urn: 'urn:li:organization:42' }, [share, ugc], () => ({
+    const { out, seen } = await read(linkedinMetrics('https://li.test', '202607', true), { access_token: 'tok', author_urn: 'urn:li:organization:42' }, [share, ugc], () => ({
       body: { elements: [
         { organizationalEntity: 'urn:li:organization:42', share, totalShareStatistics: { impressionCount: 500, uniqueImpressionsCount: 410, clickCount: 12, likeCount: 30, commentCount: 4, shareCount: 2, engagement: 0.09 } },
         { organizationalEntity: 'urn:li:organization:42', ugcPost: ugc, totalShareStatistics: { impressionCount: 90, likeCount: 1 } },
@@ -195,6 +195,12 @@ describe('post analytics per network: the request and the normalised figures', (
       source: { impressions: 'impressionCount', reach: 'uniqueImpressionsCount', clicks: 'clickCount', likes: 'likeCount', comments: 'commentCount', shares: 'shareCount' },
     });
     expect(figures(out, ugc)).toEqual({ metrics: expect.objectContaining({ impressions: 90, likes: 1, reach: null, comments: null }), source: { impressions: 'impressionCount', likes: 'likeCount' } });
+  });
+
+  it('linkedin member without LINKEDIN_POST_ANALYTICS: not offered, no call made', async () => {
+    const { out, seen } = await read(linkedinMetrics('https://li.test', '202607', false), { access_token: 'tok', author_urn: 'urn:li:person:abc' }, ['urn:li:share:7000000000000001'], () => ({ body: {} }));
+    expect(seen).toEqual([]);
+    expect(out).toEqual({ ok: true, readings: { 'urn:li:share:7000000000000001': 'not_offered' } });
   });
 
   it('tiktok: POST /v2/video/query/ with the video ids; counts to video_views/likes/comments/shares; photos and publish ids are not asked; a video left out gets no figures', async () => {

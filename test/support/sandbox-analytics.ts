@@ -43,7 +43,7 @@ export function sandboxAnalyticsCases(sandbox: Sandbox): Array<[string, NetworkA
     ['youtube', createYouTubeAdapter({ apiBase: sandbox.youtube.url, uploadBase: sandbox.youtube.url }), { access_token: sandbox.youtube.token, channel_id: sandbox.youtube.channels[0].id }, { title: 'Sandbox title', ...video }],
     ['reddit', createRedditAdapter({ apiBase: sandbox.reddit.url }), { access_token: sandbox.reddit.token(), username: sandbox.reddit.username }, { subreddit: 'test', title: 'Sandbox title' }],
     ['devto', createDevtoAdapter({ apiBase: sandbox.base('devto') }), creds.devto, { title: 'Sandbox title' }],
-    ['linkedin', createLinkedinAdapter({ apiBase: sandbox.linkedin.url }), { access_token: sandbox.linkedin.token(), author_urn: `urn:li:person:${sandbox.linkedin.sub}` }, {}],
+    ['linkedin', createLinkedinAdapter({ apiBase: sandbox.linkedin.url, postAnalytics: true }), { access_token: sandbox.linkedin.token(), author_urn: `urn:li:person:${sandbox.linkedin.sub}` }, {}],
     ['tiktok', createTikTokAdapter({ apiBase: sandbox.tiktok.url, authBase: sandbox.tiktok.url, pollIntervalMs: 10, reserveMs: 10 }), { access_token: sandbox.tiktok.token, open_id: sandbox.tiktok.openId, username: sandbox.tiktok.username }, video],
     ['pinterest', createPinterestAdapter({ apiBase: sandbox.pinterest.url, pollIntervalMs: 10, reserveMs: 10 }), { access_token: sandbox.pinterest.token, username: sandbox.pinterest.username, board_id: '549755885175' }, image],
     ['hashnode', createHashnodeAdapter({ apiBase: sandbox.base('hashnode') }), { ...creds.hashnode, publication: PUB_ID }, { title: 'Sandbox title' }],

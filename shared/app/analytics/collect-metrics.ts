@@ -40,7 +40,8 @@ export type BatchOutcome = 'read' | 'failed' | 'busy';
 /**
  * Reads the figures of claimed items of ONE connection (same account, brand and network; at most the network's
  * batch) in one request, after the connection's pacing slot, and stores each outcome with its next due time:
- * synced with the figures; gone (never again) when the network no longer has the post; reauth_required or failed
+ * synced with the figures; gone (never again) when the network no longer has the post; not_offered (never again)
+ * when the connection cannot have figures for it; reauth_required or failed
  * (the previous figures kept) on a failure, due again by the cadence. A pacing slot too far away answers 'busy'
  * without a request (the items stay due for the next sweep).
  */
@@ -83,6 +84,7 @@ export async function readBatch(deps: CollectDeps, items: PostAnalytics[]): Prom
   await Promise.all(items.map((a) => {
     const reading = answer.readings[a.network_post_id];
     if (reading === 'gone') return save(a, { status: 'gone', error: `${a.platform} no longer has this post`, next_sync_at: undefined });
+    if (reading === 'not_offered') return save(a, { status: 'not_offered', metrics: emptyMetrics(), source: {}, next_sync_at: undefined });
     if (!reading) return save(a, { status: 'failed', error: `${a.platform} answered no figures for this post`, next_sync_at: next(a) });
     return save(a, { status: 'synced', ...normalise(reading), fetched_at, next_sync_at: next(a) });
   }));

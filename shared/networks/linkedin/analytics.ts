@@ -28,7 +28,8 @@ const sumCounts = (body: unknown): number | undefined => {
 
 /**
  * LinkedIn post analytics, by the connection's author:
- * - a member (`urn:li:person:…`, scope r_member_postAnalytics): `GET /rest/memberCreatorPostAnalytics?q=entity&entity=
+ * - a member (`urn:li:person:…`, scope r_member_postAnalytics, asked only with LINKEDIN_POST_ANALYTICS: without it
+ *   a member's posts are not_offered, no call made): `GET /rest/memberCreatorPostAnalytics?q=entity&entity=
  *   (share:<urn>)&queryType=<metric>&aggregation=TOTAL`, one request per metric (IMPRESSION → impressions,
  *   MEMBERS_REACHED → reach, REACTION → likes, COMMENT → comments, RESHARE → shares, POST_SAVE → saves; clicks and
  *   quotes are not offered: null); a metric LinkedIn answers without a count stays null;
@@ -38,11 +39,11 @@ const sumCounts = (body: unknown): number | undefined => {
  *   likeCount → likes, commentCount → comments, shareCount → shares.
  * Headers as for a publish (Bearer, LinkedIn-Version, X-Restli-Protocol-Version 2.0.0). 404 on a post → gone.
  */
-export function linkedinMetrics(apiBase: string, version: string): NetworkMetrics {
+export function linkedinMetrics(apiBase: string, version: string, memberAnalytics: boolean): NetworkMetrics {
   const headers = (token: string) => ({ authorization: `Bearer ${token}`, 'linkedin-version': version, 'x-restli-protocol-version': '2.0.0', accept: 'application/json' });
 
   async function member(refs: PublishedRef[], ctx: NetworkContext, token: string): Promise<MetricsAnswer> {
-    const readings: Record<string, MetricsReading | 'gone'> = {};
+    const readings: Record<string, MetricsReading | 'gone' | 'not_offered'> = {};
     for (const r of refs) {
       const entity = entityParam(r.id);
       if (!entity) continue;
@@ -68,7 +69,7 @@ export function linkedinMetrics(apiBase: string, version: string): NetworkMetric
     if (ugcPosts.length) params.push(`ugcPosts=List(${ugcPosts.join(',')})`);
     const res = await request(ctx, `${apiBase}/rest/organizationalEntityShareStatistics?${params.join('&')}`, { headers: headers(token) });
     if (res.status !== 200 || !isRecord(res.json)) return metricsFailure('linkedin', res);
-    const readings: Record<string, MetricsReading | 'gone'> = {};
+    const readings: Record<string, MetricsReading | 'gone' | 'not_offered'> = {};
     for (const e of Array.isArray(res.json.elements) ? res.json.elements : []) {
       if (!isRecord(e)) continue;
       const id = typeof e.share === 'string' ? e.share : typeof e.ugcPost === 'string' ? e.ugcPost : undefined;
@@ -88,6 +89,7 @@ export function linkedinMetrics(apiBase: string, version: string): NetworkMetric
       const token = (ctx.credentials.access_token ?? '').trim();
       const author = (ctx.credentials.author_urn ?? '').trim();
       if (author.startsWith('urn:li:organization:')) return organization(refs, ctx, token, author);
+      if (!memberAnalytics) return { ok: true, readings: Object.fromEntries(refs.map((r) => [r.id, 'not_offered' as const])) };
       return member(refs, ctx, token);
     }),
   };

@@ -159,7 +159,7 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     readBack: linkedinReadBack(apiBase, version),
-    metrics: linkedinMetrics(apiBase, version),
+    metrics: linkedinMetrics(apiBase, version, opts.postAnalytics ?? false),
     ...createLinkedinManagement(apiBase, version),
   };
 }
