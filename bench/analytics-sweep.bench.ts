@@ -18,7 +18,7 @@ import { fmt } from './support/stats';
  *
  * Time is virtual, following the sweep's own rules (shared/app/analytics/analytics-sweep.ts): a run every minute;
  * ANALYTICS_SWEEP_CONCURRENCY connections side by side; one connection's batches one after another, each at its
- * pacing slot (the network's `spacingMs`) and taking max(the measured answer, ANSWER_MS) — real networks answer in
+ * pacing slot (the network's `spacingMs`, and `appSpacingMs` shared by all connections where the limit is per app) and taking max(the measured answer, ANSWER_MS) — real networks answer in
  * 100–400 ms, the simulators in a few; no new batch after the run's budget. Every call is stamped with its virtual
  * time, and the busiest window of each network's published limit is counted: per connection (per user/token) or
  * for the whole app, as the network counts it. Target (issue 28): all 10,000 within a 5-minute run, within each
@@ -99,6 +99,8 @@ export async function run(): Promise<void> {
       n, brand, batch: n.adapter.metrics!.batch, spacing: n.adapter.metrics!.spacingMs, left: 0, reads: 0, nextSlot: 0, doneAt: 0, callTimes: [] as number[],
     })));
     for (let i = 0; i < POSTS; i++) groups[i % groups.length].left++;
+    // the next free slot of each network limited per app (appSpacingMs), shared by all its connections
+    const appSlot = new Map<string, number>();
     const answers: number[] = [];
     let failures = 0;
     let withFigures = 0;
@@ -116,8 +118,10 @@ export async function run(): Promise<void> {
         const w = workers.indexOf(Math.min(...workers));
         let now = workers[w];
         while (a.take > 0 && now - start < ANALYTICS_SWEEP_BUDGET_MS) {
-          const slot = Math.max(now, a.g.nextSlot);
+          const appSpacing = a.g.n.adapter.metrics!.appSpacingMs ?? 0;
+          const slot = Math.max(now, a.g.nextSlot, appSpacing ? appSlot.get(a.g.n.name) ?? 0 : 0);
           a.g.nextSlot = slot + a.g.spacing;
+          if (appSpacing) appSlot.set(a.g.n.name, slot + appSpacing);
           const n = Math.min(a.g.batch, a.take);
           const refs = a.g.n.refs.slice(0, Math.min(n, a.g.n.refs.length));
           const before = total();
@@ -138,8 +142,8 @@ export async function run(): Promise<void> {
     }
     const wall = Date.now() - wallStart;
 
-    console.log('| network | batch | spacing (ms) | reads | calls | last item read | busiest window: calls (limit) | limit counted |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('| network | batch | spacing (ms) | app spacing (ms) | reads | calls | last item read | busiest window: calls (limit) | limit counted |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     let within = true;
     for (const n of networks) {
       const gs = groups.filter((g) => g.n === n);
@@ -154,7 +158,7 @@ export async function run(): Promise<void> {
         windowCell = `${busiest.toLocaleString('en')} (≤ ${limit.calls.toLocaleString('en')} / ${limit.windowMs >= DAY ? '24 h' : limit.windowMs >= MIN ? `${limit.windowMs / MIN} min` : `${limit.windowMs / 1000} s`})`;
       }
       const last = Math.max(...gs.map((g) => g.doneAt));
-      console.log(`| ${n.name} | ${n.adapter.metrics!.batch} | ${n.adapter.metrics!.spacingMs} | ${gs.reduce((s, g) => s + g.reads, 0)} | ${callsOf.toLocaleString('en')} | ${(last / 1000).toFixed(0)} s | ${windowCell} | ${limit ? `${limit.per}: ${limit.what}` : 'LinkedIn shows each app its daily quota in the developer portal'} |`);
+      console.log(`| ${n.name} | ${n.adapter.metrics!.batch} | ${n.adapter.metrics!.spacingMs} | ${n.adapter.metrics!.appSpacingMs ?? '–'} | ${gs.reduce((s, g) => s + g.reads, 0)} | ${callsOf.toLocaleString('en')} | ${(last / 1000).toFixed(0)} s | ${windowCell} | ${limit ? `${limit.per}: ${limit.what}` : 'LinkedIn shows each app its daily quota in the developer portal'} |`);
     }
     const last = Math.max(...groups.map((g) => g.doneAt));
     const sorted = [...answers].sort((a, b) => a - b);

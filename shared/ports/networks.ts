@@ -152,6 +152,11 @@ export type MetricsAnswer = { ok: true; readings: Record<string, MetricsReading 
 export interface NetworkMetrics {
   batch: number;
   spacingMs: number;
+  /**
+   * Where the network's limit counts the whole app (Reddit per OAuth client, TikTok per app, YouTube per project):
+   * reads of every connection of the installation are spaced this far apart as well.
+   */
+  appSpacingMs?: number;
   read(refs: PublishedRef[], ctx: NetworkContext): Promise<MetricsAnswer>;
 }
 

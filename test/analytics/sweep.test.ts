@@ -33,7 +33,7 @@ function countingNetwork() {
       },
     },
   } as unknown as NetworkAdapter;
-  return { reads, notOffered, registry: { mastodon: adapter } as Registry, setClock: (c: ManualClock) => { clock = c; } };
+  return { reads, notOffered, adapter, registry: { mastodon: adapter } as Registry, setClock: (c: ManualClock) => { clock = c; } };
 }
 
 async function world(startMs: number) {
@@ -51,7 +51,7 @@ async function world(startMs: number) {
     id, account_id, brand_id, brand_name: 'Main', source: 'api', idempotency_key: null, platforms: ['mastodon'],
     payload: { text: 'hello', media: [], per_platform: {} }, created_at: new Date(clock.now()).toISOString(),
   });
-  return { deps: deps as Deps, clock, reads: net.reads, notOffered: net.notOffered, account_id, post };
+  return { deps: deps as Deps, clock, reads: net.reads, notOffered: net.notOffered, metrics: net.adapter.metrics!, account_id, post };
 }
 
 describe('the analytics sweep (manual clock)', () => {
@@ -124,6 +124,30 @@ describe('the analytics sweep (manual clock)', () => {
     w.clock.ms = T0 + 2 * DAY;
     await sweepAnalytics(w.deps);
     expect(mine()).toHaveLength(1);
+  });
+
+  it('a network limited per app spaces the reads of all connections by its app spacing, besides each connection\'s own', async () => {
+    // before the other tests' leftovers fall due (they share the table), so this sweep reads only these two posts
+    const T0 = Date.UTC(2026, 0, 20, 10, 0, 0);
+    const w = await world(T0);
+    w.metrics.appSpacingMs = 40;
+    // a second connection of the same account (another brand): its own pacing key, the same app key
+    const brand_id = 'brd_two';
+    await w.deps.connections.put({
+      id: newId('con', T0 + 1), account_id: w.account_id, brand_id, platform: 'mastodon', handle: '@bob', label: 'bob', status: 'active', connected_at: new Date(T0).toISOString(),
+      credentials_enc: await w.deps.cipher.encrypt(JSON.stringify({ instance_url: 'https://m.test', access_token: 'tok2' }), connectionContext({ account_id: w.account_id, brand_id, platform: 'mastodon' }, 'credentials')),
+    });
+    await trackPublished(w.deps, w.post(), { platform: 'mastodon', ok: true, status: 'published', id: 'a1' });
+    await trackPublished(w.deps, { ...w.post(), brand_id }, { platform: 'mastodon', ok: true, status: 'published', id: 'b1' });
+    const slots: Array<[string, number]> = [];
+    const reserve = w.deps.pace.reserve.bind(w.deps.pace);
+    w.deps.pace.reserve = async (key, spacing, now) => { const slot = await reserve(key, spacing, now); slots.push([key, slot]); return slot; };
+    w.clock.ms = T0 + HOUR;
+    await sweepAnalytics(w.deps);
+    expect(w.reads.filter((r) => r.ids.includes('a1') || r.ids.includes('b1'))).toHaveLength(2);
+    const app = slots.filter(([k]) => k === 'analytics:mastodon:app').map(([, at]) => at - (T0 + HOUR));
+    expect(app).toEqual([0, 40]);
+    expect(slots.filter(([k]) => k !== 'analytics:mastodon:app').map(([, at]) => at - (T0 + HOUR))).toEqual([0, 0]);
   });
 
   it('refresh=1 fetches now, at most once per 15 minutes per post and network; a post published before analytics is tracked on first read', async () => {

@@ -42,7 +42,8 @@ export type BatchOutcome = 'read' | 'failed' | 'busy';
  * batch) in one request, after the connection's pacing slot, and stores each outcome with its next due time:
  * synced with the figures; gone (never again) when the network no longer has the post; not_offered (never again)
  * when the connection cannot have figures for it; reauth_required or failed
- * (the previous figures kept) on a failure, due again by the cadence. A pacing slot too far away answers 'busy'
+ * (the previous figures kept) on a failure, due again by the cadence. The read waits for the connection's pacing
+ * slot and, for a network limited per app, the app's slot too. A pacing slot too far away answers 'busy'
  * without a request (the items stay due for the next sweep).
  */
 export async function readBatch(deps: CollectDeps, items: PostAnalytics[]): Promise<BatchOutcome> {
@@ -67,7 +68,8 @@ export async function readBatch(deps: CollectDeps, items: PostAnalytics[]): Prom
   const ctx = networkContext(deps, fresh.credentials);
   try {
     const wait = await ctx.pace(`analytics:${first.platform}:${connection.id}`, adapter.metrics.spacingMs);
-    if (wait > 0) await ctx.sleep(wait);
+    const appWait = adapter.metrics.appSpacingMs ? await ctx.pace(`analytics:${first.platform}:app`, adapter.metrics.appSpacingMs) : 0;
+    if (Math.max(wait, appWait) > 0) await ctx.sleep(Math.max(wait, appWait));
   } catch (err) {
     if (err instanceof RateLimitedError) return 'busy';
     throw err;

@@ -15,10 +15,11 @@ const FIELDS = 'id,view_count,like_count,comment_count,share_count';
  * videos are asked: a photo post (its link says /photo/) or a publish still known by its publish_id (not all digits)
  * gets no figures. A video the answer leaves out gets none either (TikTok lists the user's videos it can show, so
  * absence is not proof of deletion): the sweep records it as failed and looks again at its next due time.
+ * TikTok allows 600 video queries a minute per app (sliding window): one every 100 ms for the whole installation.
  */
 export function tiktokMetrics(api: string): NetworkMetrics {
   return {
-    batch: 20, spacingMs: 1000,
+    batch: 20, spacingMs: 1000, appSpacingMs: 100,
     read: (refs, ctx) => readingMetrics(async () => {
       const token = (ctx.credentials.access_token ?? '').trim();
       const videos = refs.filter((r) => /^\d{1,25}$/.test(r.id) && !/\/photo\//.test(r.url ?? ''));
