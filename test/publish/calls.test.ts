@@ -68,6 +68,8 @@ async function measure(platforms: string[]) {
     expect(res.status).toBe(200);
     expect((res.body.results as Array<{ status: string }>).map((r) => r.status)).toEqual(platforms.map(() => 'published'));
     await done;
+    // the worker's last writes (the analytics item) follow the settle: counted here, never in the next measurement
+    await rt.drained();
   } finally {
     diagnostics.unsubscribe('http.client.request.start', onRequest);
     posts.settle = settle;
