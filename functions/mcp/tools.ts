@@ -30,6 +30,7 @@ import { createRecurring, deleteRecurring, listRecurring } from '../../shared/ap
 import { createUploadLink } from '../../shared/app/media/upload-links';
 import { listMedia, uploadLinkMedia } from '../../shared/app/media/library';
 import { explainCode, KNOWN_CODES, withMcpFix } from './errors';
+import { UserAction } from './ask-user';
 import { usage } from '../../shared/app/usage';
 import { generateDrafts, planWeek } from '../../shared/app/ai';
 import * as an from '../../shared/api/analytics-schemas';
@@ -67,6 +68,11 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   run(ctx: ToolContext, input: z.infer<I>): Promise<unknown>;
   /** The summary line: the first line of the text block, above the JSON (the same object as structuredContent). */
   summary(out: z.infer<O>): string;
+  /**
+   * What the user must do before the call can do its work (e.g. connect a network), found without doing any of it:
+   * a client that can open URLs for its user in a multi round-trip revision is asked first (ask-user.ts).
+   */
+  precheck?(ctx: ToolContext, input: z.infer<I>): Promise<UserAction | undefined>;
 }
 
 const tool = <I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef => def as unknown as ToolDef;
@@ -96,18 +102,11 @@ export async function connectionsHealth({ deps, principal }: ToolContext, brandI
 const NEEDS_CONNECTING = new Set(['not_connected', 'reauth_required']);
 
 /**
- * What the person behind the agent must do before this post can go out, with the link that does it: connect the
- * networks answered not_connected / reauth_required (a fresh connect link for the post's brand, one network at a
- * time on the page), or decide a held post in the dashboard.
+ * What the person behind the agent must do before this post can go out, with the link that does it: a fresh connect
+ * link for the post's brand (one network at a time on the page) for the networks answered not_connected /
+ * reauth_required, or the dashboard approvals page for a held post.
  */
-const UserAction = z.object({
-  kind: z.enum(['connect', 'approve']).describe('connect: open url to connect the networks; approve: the account owner decides in the dashboard'),
-  url: z.string().describe('The page to open (a connect link valid 1 hour, or the dashboard approvals page)'),
-  message: z.string().describe('What to tell the user, in one sentence'),
-  platforms: z.array(z.string()).optional().describe('The networks concerned'),
-});
-
-async function userActionOf(ctx: ToolContext, out: z.infer<typeof p.PostResponse> & { status?: string }): Promise<z.infer<typeof UserAction> | undefined> {
+async function userActionOf(ctx: ToolContext, out: { brand_id: string; results: Array<{ platform: string; code?: string }>; status?: string }): Promise<UserAction | undefined> {
   if (out.status === 'pending_approval') {
     return { kind: 'approve', url: dashboardUrl(ctx, '/dashboard/approvals'), message: "The post waits for the account owner's approval in the dashboard: nothing was sent yet." };
   }
@@ -211,7 +210,9 @@ export const TOOLS: ToolDef[] = [
     },
     summary: (out) => (out.status === 'pending_approval' ? `Post ${out.post_id} is held for the account owner's approval (${out.approval_id}); nothing was sent yet. ` : '')
       + `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? (r.status ?? 'ok') : (r.code ?? 'failed')}`).join(', ')}.`
-      + (out.user_action?.kind === 'connect' ? ` Action needed: ${out.user_action.message} ${out.user_action.url}` : ''),
+      + (out.user_action ? ` Action needed: ${out.user_action.message} ${out.user_action.url}` : ''),
+    // the same checks as validate_post: a network that is not connected is found before anything is sent
+    precheck: async (ctx, input) => userActionOf(ctx, await validatePublish(ctx.deps, ctx.principal.account, input, { actor: ctx.principal.actor })),
   }),
   tool({
     name: 'validate_post', title: 'Check a post before sending',
