@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { inputRequired, ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
-import type { ToolContext } from './tools';
+import type { Cipher } from '../../shared/ports/cipher';
+import type { Clock } from '../../shared/ports/clock';
 
 /**
  * What the person behind the agent must do before a post can go out, with the link that does it: connect the networks
@@ -56,9 +57,12 @@ export const actionOf = (out: Record<string, unknown>): UserAction | undefined =
   return parsed.success ? parsed.data : undefined;
 };
 
+/** What sealing a result needs of a tool's context: the cipher, the clock and the caller's account. */
+interface SealContext { deps: { cipher: Cipher; clock: Clock }; principal: { account: { id: string } } }
+
 const STATE_TTL_MS = 3_600_000;
 const State = z.object({ tool: z.string(), exp: z.number(), result: z.custom<CallToolResult>((v) => typeof v === 'object' && v !== null) });
-const stateContext = (ctx: ToolContext) => ({ account: ctx.principal.account.id, use: 'mcp-request-state' });
+const stateContext = (ctx: SealContext) => ({ account: ctx.principal.account.id, use: 'mcp-request-state' });
 
 /**
  * The requestState of a call whose work is done (a held post): its finished result, sealed with the account's
@@ -66,12 +70,12 @@ const stateContext = (ctx: ToolContext) => ({ account: ctx.principal.account.id,
  * work twice. The client holds it for an hour; a state altered, foreign or expired is refused (spec: basic/patterns/mrtr,
  * the server MUST protect state that drives what it answers).
  */
-export async function sealResult(ctx: ToolContext, tool: string, result: CallToolResult): Promise<string> {
+export async function sealResult(ctx: SealContext, tool: string, result: CallToolResult): Promise<string> {
   return ctx.deps.cipher.encrypt(JSON.stringify({ tool, exp: ctx.deps.clock.now() + STATE_TTL_MS, result }), stateContext(ctx));
 }
 
 /** The finished result sealed in a retried call's requestState; -32602 when it is not one this server minted for this account and tool. */
-export async function openResult(ctx: ToolContext, tool: string, state: string): Promise<CallToolResult> {
+export async function openResult(ctx: SealContext, tool: string, state: string): Promise<CallToolResult> {
   const refused = () => new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState is not valid here: call the tool again without it');
   let parsed: z.infer<typeof State>;
   try {
