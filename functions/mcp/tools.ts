@@ -276,7 +276,7 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'cancel_scheduled_post', title: 'Cancel a scheduled post',
     description: 'Cancel a scheduled post before it runs (refused once it is publishing or ran).',
-    input: IdInput('The schedule_id'), output: sch.ScheduleView, annotations: REMOVE, route: routes.deleteSchedule,
+    input: IdInput('The schedule_id (sch_…) answered by schedule_post, bulk_schedule or list_scheduled_posts'), output: sch.ScheduleView, annotations: REMOVE, route: routes.deleteSchedule,
     run: async ({ deps, principal }, input) => cancelSchedule(deps, principal.account.id, input.id),
     summary: (out) => `Schedule ${out.schedule_id} is ${out.status}.`,
   }),
@@ -297,14 +297,17 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'delete_recurring_post', title: 'Stop a recurring post',
     description: 'Stop a recurring post (runs already made stay).',
-    input: IdInput('The recurring_id'), output: sch.RecurringView, annotations: REMOVE, route: routes.deleteRecurring,
+    input: IdInput('The recurring_id (rec_…) answered by create_recurring_post or list_recurring_posts'), output: sch.RecurringView, annotations: REMOVE, route: routes.deleteRecurring,
     run: async ({ deps, principal }, input) => deleteRecurring(deps, principal.account.id, input.id),
     summary: (out) => `Recurring ${out.recurring_id} is ${out.status}.`,
   }),
   tool({
     name: 'get_post_status', title: 'Get a post status',
     description: "A network's status for a post, by our post id (pst_…) or the network's own post id.",
-    input: p.StatusQuery.strict(), output: p.StatusResponse, annotations: READ, route: routes.getPostStatus,
+    input: p.StatusQuery.extend({
+      platform: p.StatusQuery.shape.platform.describe('The network of the post (one of its results; list_platforms names them)'),
+      id: p.StatusQuery.shape.id.describe("Our post id (pst_… from post_to_social or list_posts) or the network's own post id (results[].id of post_to_social)"),
+    }).strict(), output: p.StatusResponse, annotations: READ, route: routes.getPostStatus,
     run: async ({ deps, principal }, input) => postStatus(deps, principal.account.id, input.platform, input.id),
     summary: (out) => `${out.platform}: ${out.status} (post ${out.post_id}).`,
   }),
@@ -312,7 +315,7 @@ export const TOOLS: ToolDef[] = [
     name: 'get_post_analytics', title: 'Get post analytics',
     description: "A published post's figures per network: impressions, reach, likes, comments, shares, quotes, saves, clicks, video_views (null where the network does not offer one), with fetched_at and each network's own metric names. refresh: true reads the networks now (at most once per 15 minutes per network).",
     input: z.strictObject({
-      id: z.string().min(1).max(100).describe('Our post id (pst_…)'),
+      id: z.string().min(1).max(100).describe('Our post id (pst_…) from post_to_social or list_posts'),
       refresh: z.boolean().optional().describe('Read the figures from the networks now instead of the stored ones (at most once per 15 minutes per network)'),
     }),
     output: an.PostAnalyticsResponse, annotations: { ...READ, idempotentHint: true, openWorldHint: true }, route: routes.getPostAnalytics,
