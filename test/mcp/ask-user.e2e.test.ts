@@ -62,10 +62,15 @@ async function modernCall(key: string, args: Record<string, unknown>, capabiliti
   return (await res.json()) as { result?: Record<string, any>; error?: { code: number; message: string } };
 }
 
+/** Shared by the cases (each posts its own text): telegram connected, discord not; `held` holds every post. */
+let plain: Awaited<ReturnType<typeof account>>;
+let held: Awaited<ReturnType<typeof account>>;
+
 beforeAll(async () => {
   await telegram.start();
-  // one account per case, all from 127.0.0.1: the per-IP sign-up limit is not what this file tests
+  // accounts and sign-ins from 127.0.0.1: the per-IP limits are not what this file tests
   rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url, DISABLE_RATE_LIMITS: '1' });
+  [plain, held] = await Promise.all([account('ask-plain@example.com'), account('ask-held@example.com', true)]);
 });
 afterAll(async () => {
   await rt?.stop();
@@ -75,7 +80,7 @@ beforeEach(() => telegram.reset());
 
 describe('2025-11-25: URL-mode elicitation pushed ahead of the plain result', () => {
   it('a client that declared elicitation.url is asked to open the connect link, and the result still says it plainly', async () => {
-    const { key } = await account('ask-v1@example.com');
+    const { key } = plain;
     const asked: Elicited[] = [];
     const c = await v1(key, { elicitation: { url: {} } }, asked);
     const res = await c.callTool({ name: 'post_to_social', arguments: { platforms: ['telegram', 'discord'], text: 'Hello both' } }) as Result;
@@ -89,7 +94,7 @@ describe('2025-11-25: URL-mode elicitation pushed ahead of the plain result', ()
   });
 
   it('a held post asks to open the dashboard approvals page, with the link in the result', async () => {
-    const { key } = await account('ask-v1-held@example.com', true);
+    const { key } = held;
     const asked: Elicited[] = [];
     const c = await v1(key, { elicitation: { url: {} } }, asked);
     const res = await c.callTool({ name: 'post_to_social', arguments: { platform: 'telegram', text: 'Hold me' } }) as Result;
@@ -101,7 +106,7 @@ describe('2025-11-25: URL-mode elicitation pushed ahead of the plain result', ()
   });
 
   it('a client without elicitation.url is never asked: no session id, a JSON answer, the link only in the result', async () => {
-    const { key } = await account('ask-v1-plain@example.com');
+    const { key } = plain;
     const asked: Elicited[] = [];
     const c = await v1(key, { elicitation: { form: {} } }, asked);
     const res = await c.callTool({ name: 'post_to_social', arguments: { platform: 'discord', text: 'Hello' } }) as Result;
@@ -119,7 +124,7 @@ describe('2025-11-25: URL-mode elicitation pushed ahead of the plain result', ()
 
 describe('2026-07-28: the input-required result (multi round-trip requests)', () => {
   it('a missing connection answers input_required with the connect link before anything is sent; the retry posts', async () => {
-    const { key } = await account('ask-v2@example.com');
+    const { key } = plain;
     const args = { platforms: ['telegram', 'discord'], text: 'Hello after connecting', idempotency_key: 'mrtr-connect-1' };
     const first = await modernCall(key, args, { elicitation: { url: {} } });
     expect(first.result).toEqual({
@@ -137,7 +142,7 @@ describe('2026-07-28: the input-required result (multi round-trip requests)', ()
   });
 
   it('the SDK v2 client fulfils the elicitation and retries by itself', async () => {
-    const { key } = await account('ask-v2-sdk@example.com');
+    const { key } = plain;
     const asked: Elicited[] = [];
     const c = await v2(key, asked);
     const res = await c.callTool({ name: 'post_to_social', arguments: { platform: 'discord', text: 'Hi' } }) as Result;
@@ -147,7 +152,8 @@ describe('2026-07-28: the input-required result (multi round-trip requests)', ()
   });
 
   it('a held post answers input_required with the dashboard link and a sealed state; the retry answers the held post, never a second one', async () => {
-    const { key, api } = await account('ask-v2-held@example.com', true);
+    const { key, api } = held;
+    const before = ((await api('GET', '/api/posts')).body.posts as unknown[]).length;
     const args = { platform: 'telegram', text: 'Hold me once' };
     const first = await modernCall(key, args, { elicitation: { url: {} } });
     expect(first.result).toMatchObject({
@@ -161,20 +167,19 @@ describe('2026-07-28: the input-required result (multi round-trip requests)', ()
     const retry = await modernCall(key, args, { elicitation: { url: {} } }, { inputResponses: { approve: { action: 'accept' } }, requestState: state });
     expect(retry.result!.structuredContent).toMatchObject({ status: 'pending_approval', user_action: { kind: 'approve' } });
     const posts = (await api('GET', '/api/posts')).body.posts as Array<{ id: string }>;
-    expect(posts.map((p) => p.id)).toEqual([retry.result!.structuredContent.post_id]);
+    expect([posts.length - before, posts[0]!.id]).toEqual([1, retry.result!.structuredContent.post_id]);
 
     const forged = await modernCall(key, args, { elicitation: { url: {} } }, { inputResponses: { approve: { action: 'accept' } }, requestState: `${state.slice(0, -4)}AAAA` });
     expect(forged.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState') });
-    const other = await account('ask-v2-other@example.com');
-    const foreign = await modernCall(other.key, args, { elicitation: { url: {} } }, { inputResponses: { approve: { action: 'accept' } }, requestState: state });
+    const foreign = await modernCall(plain.key, args, { elicitation: { url: {} } }, { inputResponses: { approve: { action: 'accept' } }, requestState: state });
     expect(foreign.error).toMatchObject({ code: -32602 });
     expect(sends()).toBe(0);
   });
 
   it('a client that did not declare elicitation.url gets the plain result with the link', async () => {
-    const { key } = await account('ask-v2-plain@example.com');
-    const plain = await modernCall(key, { platform: 'discord', text: 'Hi' }, { elicitation: { form: {} } });
-    expect(plain.result!.resultType).not.toBe('input_required');
-    expect(plain.result!.structuredContent.user_action).toMatchObject({ kind: 'connect', url: expect.stringContaining('/connect/') });
+    const { key } = plain;
+    const answer = await modernCall(key, { platform: 'discord', text: 'Hi without asking' }, { elicitation: { form: {} } });
+    expect(answer.result!.resultType).not.toBe('input_required');
+    expect(answer.result!.structuredContent.user_action).toMatchObject({ kind: 'connect', url: expect.stringContaining('/connect/') });
   });
 });
