@@ -19,7 +19,7 @@ import { mcpServer, type PushElicitation } from './server';
 import { canOpenUrls, sessionIdFor, toolCallId } from './legacy-session';
 import { randomUUID } from 'node:crypto';
 import type { ToolContext } from './tools';
-import { getDeps } from '../../shared/container';
+import { wiredHandler } from '../../shared/container';
 import { config } from '../../shared/config';
 
 const route = routes.postMcp;
@@ -79,8 +79,8 @@ const parse = (body: string): unknown => { try { return JSON.parse(body); } catc
  * A browser Origin outside the allow-list answers 403 (browserCors), OPTIONS is the CORS preflight; GET (an event
  * stream that would never end in stateless mode) and DELETE (no sessions) answer 405.
  */
-export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-  .use(requestState(getDeps))
+export const handler = wiredHandler((deps) => middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+  .use(requestState(deps))
   .use(requestLog(route))
   .use(browserCors(route))
   .use(errorHandler())
@@ -105,4 +105,4 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
       ? await modern.fetch(request, { authInfo, parsedBody })
       : await legacy(request, authInfo, parsedBody);
     return fromWebResponse(res, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-  });
+  }));
