@@ -10,7 +10,7 @@ const approval = entity({
   indexOf: (a: ApprovalRecord) => keys.approvalByAccount(a.account_id, a.id),
 });
 
-const approvalRule = entity({ key: keys.approvalRule, keyOf: (r: ApprovalRule) => keys.approvalRule(r.account_id, r.scope) });
+export const approvalRuleEntity = entity({ key: keys.approvalRule, keyOf: (r: ApprovalRule) => keys.approvalRule(r.account_id, r.scope) });
 
 /**
  * Approvals in the single table: one item per held post (APR#<id>), indexed per account on gsi1; deciding is a
@@ -18,10 +18,10 @@ const approvalRule = entity({ key: keys.approvalRule, keyOf: (r: ApprovalRule) =
  */
 export class DynamoApprovalStore implements ApprovalStore {
   private readonly approvals: Bound<typeof approval>;
-  private readonly rules: Bound<typeof approvalRule>;
+  private readonly rules: Bound<typeof approvalRuleEntity>;
   constructor(t: TableRef) {
     this.approvals = approval.on(t);
-    this.rules = approvalRule.on(t);
+    this.rules = approvalRuleEntity.on(t);
   }
 
   create(a: ApprovalRecord) {

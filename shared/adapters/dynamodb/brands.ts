@@ -4,12 +4,12 @@ import { cond } from './conditions';
 import { conditional, entity, orUndefined, type Bound } from './entity';
 import { keys } from './keys';
 
-const brand = entity({ key: keys.brand, keyOf: (b: Brand) => keys.brand(b.account_id, b.id) });
+export const brandEntity = entity({ key: keys.brand, keyOf: (b: Brand) => keys.brand(b.account_id, b.id) });
 
 /** Brands live under their account's partition, so listing is one query. */
 export class DynamoBrandStore implements BrandStore {
-  private readonly items: Bound<typeof brand>;
-  constructor(t: TableRef) { this.items = brand.on(t); }
+  private readonly items: Bound<typeof brandEntity>;
+  constructor(t: TableRef) { this.items = brandEntity.on(t); }
 
   create(b: Brand) {
     return conditional(this.items.put(b, { if: cond.absent }));

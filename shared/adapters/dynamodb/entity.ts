@@ -22,7 +22,7 @@ export interface Condition {
  * One kind of item of the single table, declared once (in the spirit of ElectroDB, without its framework): how its
  * keys come from the key catalogue, what else the item carries, and how an item reads back as the domain's value.
  */
-export interface EntityDefinition<T, A extends unknown[]> {
+export interface EntityDefinition<T, A extends unknown[], K extends keyof T = never> {
   /** The item's key from its identifying arguments (a function of keys.ts). */
   key: (...args: A) => PrimaryKey;
   /** The key of a value about to be written. */
@@ -33,9 +33,14 @@ export interface EntityDefinition<T, A extends unknown[]> {
   extraOf?: (value: T) => Attributes;
   /** Attributes kept on the item that are not part of the value (the keys and `v` never are). */
   hidden?: readonly string[];
+  /** Fields of the value that only make its key: not written as attributes, so reads answer the value without them. */
+  keyOnly?: readonly K[];
   /** Gets and base-table queries are strongly consistent unless this says false (index queries never are). */
   consistentRead?: boolean;
 }
+
+/** A value as read back: without its key-only fields. */
+type Stored<T, K extends keyof T> = [K] extends [never] ? T : Omit<T, K>;
 
 /**
  * A change of an item: `set` and `add` map attribute names to values, `remove` lists names; or, where a change needs
@@ -77,23 +82,25 @@ export interface Page<T> {
  * An entity bound to a table: typed put (optionally conditional), get, update, delete and queries, with the keys,
  * the index keys and the format version `v` written on every put, and taken off again on every read.
  */
-export class Entity<T, A extends unknown[]> {
-  constructor(private readonly t: TableRef, private readonly def: EntityDefinition<T, A>) {}
+export class Entity<T, A extends unknown[], K extends keyof T = never> {
+  constructor(private readonly t: TableRef, private readonly def: EntityDefinition<T, A, K>) {}
 
   /** The item a value is stored as. */
   toItem(value: T): Attributes {
     const d = this.def;
-    return { ...d.keyOf(value), ...d.indexOf?.(value), ...value, ...d.extraOf?.(value), v: FORMAT_VERSION };
+    const item: Attributes = { ...d.keyOf(value), ...d.indexOf?.(value), ...value, ...d.extraOf?.(value), v: FORMAT_VERSION };
+    for (const name of d.keyOnly ?? []) delete item[name as string];
+    return item;
   }
 
   /** The value an item reads as: its keys, `v` and the hidden attributes left out. */
-  fromItem(item: Attributes): T {
+  fromItem(item: Attributes): Stored<T, K> {
     const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, v: _v, ...rest } = item;
     for (const name of this.def.hidden ?? []) delete rest[name];
-    return rest as T;
+    return rest as Stored<T, K>;
   }
 
-  async get(...args: A): Promise<T | undefined> {
+  async get(...args: A): Promise<Stored<T, K> | undefined> {
     const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: this.def.key(...args), ConsistentRead: this.consistent }));
     return res.Item ? this.fromItem(res.Item) : undefined;
   }
@@ -103,13 +110,31 @@ export class Entity<T, A extends unknown[]> {
     await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: this.toItem(value), ...conditionInput(when) }));
   }
 
+  /**
+   * A conditional put that, refused, answers the item that stopped it: DynamoDB sends it with the failure
+   * (ReturnValuesOnConditionCheckFailure), and an engine that does not is asked once more with a consistent get.
+   */
+  async putOrFind(value: T, when: Condition): Promise<{ written: true } | { written: false; found?: Stored<T, K> }> {
+    try {
+      await this.t.doc.send(new PutCommand({
+        TableName: this.t.tableName, Item: this.toItem(value), ...conditionInput(when), ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }));
+      return { written: true };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const found = (err as { Item?: Attributes }).Item
+        ?? (await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: this.def.keyOf(value), ConsistentRead: true }))).Item;
+      return { written: false, ...(found ? { found: this.fromItem(found) } : {}) };
+    }
+  }
+
   /** Changes the item; with `when`, only if the condition holds (else ConditionalCheckFailedException). */
   async update(key: A, change: Change, when?: Condition): Promise<void> {
     await this.t.doc.send(new UpdateCommand(this.updateInput(key, change, when)));
   }
 
   /** As update, answering the item as it is after the change (no second read). */
-  async updateAndRead(key: A, change: Change, when?: Condition): Promise<T> {
+  async updateAndRead(key: A, change: Change, when?: Condition): Promise<Stored<T, K>> {
     const res = await this.t.doc.send(new UpdateCommand({ ...this.updateInput(key, change, when), ReturnValues: 'ALL_NEW' }));
     return this.fromItem(res.Attributes!);
   }
@@ -120,8 +145,8 @@ export class Entity<T, A extends unknown[]> {
   }
 
   /** Every item of the range (pages followed), or the first `limit` of them. */
-  async query(range: KeyRange, opts: QueryOptions = {}): Promise<T[]> {
-    const out: T[] = [];
+  async query(range: KeyRange, opts: QueryOptions = {}): Promise<Stored<T, K>[]> {
+    const out: Stored<T, K>[] = [];
     let start: Attributes | undefined;
     do {
       const page = await this.page(range, { ...opts, limit: opts.pageSize ?? opts.limit }, start);
@@ -132,7 +157,7 @@ export class Entity<T, A extends unknown[]> {
   }
 
   /** One query request: up to `limit` items read (fewer after a filter), and the key the next page starts from. */
-  async page(range: KeyRange, opts: Omit<QueryOptions, 'pageSize'> = {}, start?: Attributes): Promise<Page<T>> {
+  async page(range: KeyRange, opts: Omit<QueryOptions, 'pageSize'> = {}, start?: Attributes): Promise<Page<Stored<T, K>>> {
     const onIndex = range.gsi1pk !== undefined;
     const p = onIndex ? 'gsi1pk' : 'pk';
     const s = onIndex ? 'gsi1sk' : 'sk';
@@ -197,7 +222,7 @@ function conditionInput(when?: Condition) {
 }
 
 /** Declares an entity once; each store binds it to its table (`.on(table)`, in the store's constructor). */
-export function entity<T, A extends unknown[]>(def: EntityDefinition<T, A>) {
+export function entity<T, A extends unknown[], K extends keyof T = never>(def: EntityDefinition<T, A, K>) {
   return { on: (t: TableRef) => new Entity(t, def) };
 }
 

@@ -4,15 +4,15 @@ import { entity, type Bound } from './entity';
 import { keys } from './keys';
 
 /** One actor's guardrails (API key or AI app) under the account's partition (GUARD#<kind>#<id>). */
-const guardrails = entity({
+export const guardrailsEntity = entity({
   key: keys.guardrails,
   keyOf: (g: Guardrails) => keys.guardrails(g.account_id, g.kind, g.id),
 });
 
 /** Guardrails as one item per actor under the account's partition (GUARD#<kind>#<id>). */
 export class DynamoGuardrailStore implements GuardrailStore {
-  private readonly items: Bound<typeof guardrails>;
-  constructor(t: TableRef) { this.items = guardrails.on(t); }
+  private readonly items: Bound<typeof guardrailsEntity>;
+  constructor(t: TableRef) { this.items = guardrailsEntity.on(t); }
 
   get(accountId: string, kind: Guardrails['kind'], id: string) {
     return this.items.get(accountId, kind, id);

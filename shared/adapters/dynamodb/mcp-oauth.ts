@@ -10,11 +10,12 @@ const oauthClient = entity({
   keyOf: (c: OAuthClientRecord) => keys.oauthClient(sha256Hex(c.client_id)),
 });
 const aiApp = entity({ key: keys.aiApp, keyOf: (a: AiApp) => keys.aiApp(a.account_id, a.id) });
-/** The account's one live app for a client (the hash of its client_id is in the key and on the item). */
-interface AppPointer { account_id: string; app_id: string; client_id_hash: string }
+/** The account's one live app for a client (the client only in the key, as the hash of its client_id). */
+interface AppPointer { account_id: string; app_id: string; client_id: string }
 const appPointer = entity({
   key: (accountId: string, clientId: string) => keys.aiAppByClient(accountId, sha256Hex(clientId)),
-  keyOf: (p: AppPointer) => keys.aiAppByClient(p.account_id, p.client_id_hash),
+  keyOf: (p: AppPointer) => keys.aiAppByClient(p.account_id, sha256Hex(p.client_id)),
+  keyOnly: ['client_id'],
 });
 const oauthCode = entity({ key: keys.oauthCode, keyOf: (c: AuthCodeRecord) => keys.oauthCode(c.hash) });
 const oauthToken = entity({ key: keys.oauthToken, keyOf: (t: OAuthTokenRecord) => keys.oauthToken(t.hash) });
@@ -61,7 +62,7 @@ export class DynamoMcpOAuthStore implements McpOAuthStore {
       }
       await this.apps.put(candidate, { if: cond.absent });
       const claimed = await conditional(this.pointers.put(
-        { account_id: candidate.account_id, app_id: candidate.id, client_id_hash: sha256Hex(candidate.client_id) }, { if: cond.absent }));
+        { account_id: candidate.account_id, app_id: candidate.id, client_id: candidate.client_id }, { if: cond.absent }));
       if (claimed) return candidate;
       await this.apps.delete([candidate.account_id, candidate.id]);
     }
