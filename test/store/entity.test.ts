@@ -14,6 +14,13 @@ const note = entity({
   hidden: ['shadow'],
 });
 
+/** A claim whose name lives only in its key. */
+const claim = entity({
+  key: (name: string) => ({ pk: `CLAIM#${name}`, sk: 'CLAIM' }),
+  keyOf: (c: { name: string; holder: string }) => ({ pk: `CLAIM#${c.name}`, sk: 'CLAIM' }),
+  keyOnly: ['name'],
+});
+
 let table: TestTable;
 let stop: () => Promise<void>;
 let notes: Bound<typeof note>;
@@ -96,6 +103,18 @@ describe('entity helper (embedded DynamoDB)', () => {
     const rest = await notes.page({ pk: 'OWNER#g' }, { limit: 10 }, first.next);
     expect(ids(rest.items)).toEqual(['3', '4', '5', '6']);
     expect(rest.next).toBeUndefined();
+  });
+
+  it('key-only fields make the key and are not written; putOrFind answers the holder of a refused claim', async () => {
+    const claims = claim.on(table);
+    expect(await claims.putOrFind({ name: 'x', holder: 'first' }, { if: cond.absent })).toEqual({ written: true });
+    const raced = await Promise.all(['a', 'b', 'c'].map((holder) => claims.putOrFind({ name: 'y', holder }, { if: cond.absent })));
+    expect(raced.filter((r) => r.written)).toHaveLength(1);
+    const winner = (await claims.get('y'))!.holder;
+    for (const r of raced) if (!r.written) expect(r.found).toEqual({ holder: winner });
+    expect(await claims.putOrFind({ name: 'x', holder: 'second' }, { if: cond.absent })).toEqual({ written: false, found: { holder: 'first' } });
+    const item = (await table.doc.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'CLAIM#x', sk: 'CLAIM' }, ConsistentRead: true }))).Item;
+    expect(item).toEqual({ pk: 'CLAIM#x', sk: 'CLAIM', holder: 'first', v: FORMAT_VERSION });
   });
 
   it('conditional() and orUndefined() throw every error that is not a failed condition', async () => {
