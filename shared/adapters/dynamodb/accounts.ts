@@ -1,101 +1,73 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account, AccountStore } from '../../ports/store';
 import type { PlanName } from '../../domain/plans';
-import { isConditionFailure, type TableRef } from './client';
+import type { TableRef } from './client';
 import { cond, and } from './conditions';
-import { keys, strip } from './keys';
+import { conditional, entity, type Bound } from './entity';
+import { keys } from './keys';
+
+/** The account item; `brand_pending` (the brand places still pending) is the store's own, never the domain's. */
+export const accountEntity = entity({ key: keys.account, keyOf: (a: Account) => keys.account(a.id), hidden: ['brand_pending'] });
+
+/** The claim that keeps one account per email (the email only in the key). */
+const emailClaim = entity({
+  key: keys.email,
+  keyOf: (c: { email: string; account_id: string }) => keys.email(c.email),
+  keyOnly: ['email'],
+});
 
 /** Accounts and the email → account claim that keeps one account per email. */
 export class DynamoAccountStore implements AccountStore {
-  constructor(private readonly t: TableRef) {}
+  private readonly accounts: Bound<typeof accountEntity>;
+  private readonly emails: Bound<typeof emailClaim>;
+  constructor(private readonly t: TableRef) {
+    this.accounts = accountEntity.on(t);
+    this.emails = emailClaim.on(t);
+  }
 
   async claimEmail(email: string, accountId: string) {
-    try {
-      await this.t.doc.send(new PutCommand({
-        TableName: this.t.tableName,
-        Item: { ...keys.email(email), account_id: accountId },
-        ConditionExpression: cond.absent,
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }));
-      return { claimed: true as const };
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      const existing = (err as { Item?: Record<string, unknown> }).Item;
-      const holder = (existing?.account_id as string | undefined) ?? (await this.findIdByEmail(email));
-      return { claimed: false as const, accountId: holder! };
-    }
+    const claim = await this.emails.putOrFind({ email, account_id: accountId }, { if: cond.absent });
+    if (claim.written) return { claimed: true as const };
+    return { claimed: false as const, accountId: claim.found?.account_id as string };
   }
 
   async createAccount(account: Account) {
-    try {
-      await this.t.doc.send(new PutCommand({
-        TableName: this.t.tableName,
-        Item: { ...keys.account(account.id), ...account },
-        ConditionExpression: cond.absent,
-      }));
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+    await conditional(this.accounts.put(account, { if: cond.absent }));
   }
 
-  async get(id: string) {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.account(id), ConsistentRead: true }));
-    if (!res.Item) return undefined;
-    const { brand_pending: _pending, ...item } = res.Item;
-    return strip<Account>(item);
+  get(id: string) {
+    return this.accounts.get(id);
   }
 
   async findIdByEmail(email: string) {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.email(email), ConsistentRead: true }));
-    return res.Item?.account_id as string | undefined;
+    return (await this.emails.get(email))?.account_id;
   }
 
-  async markVerified(id: string) {
-    await this.t.doc.send(new UpdateCommand({
-      TableName: this.t.tableName, Key: keys.account(id),
-      UpdateExpression: 'SET verified = :true', ConditionExpression: cond.present,
-      ExpressionAttributeValues: { ':true': true },
+  markVerified(id: string) {
+    return this.accounts.update([id], { set: { verified: true } }, { if: cond.present });
+  }
+
+  setPlan(id: string, plan: PlanName) {
+    return this.accounts.update([id], { set: { plan } }, { if: cond.present });
+  }
+
+  setRedirectOrigins(id: string, origins: string[]) {
+    return this.accounts.update([id], { set: { redirect_origins: origins } }, { if: cond.present });
+  }
+
+  reserveBrand(id: string, limit: number, brandId: string) {
+    // the place and the brand it is for, pending until the brand is written or the place given back
+    return conditional(this.accounts.update([id], { add: { brand_count: 1, brand_pending: new Set([brandId]) } }, {
+      // below the plan's brand limit
+      if: and(cond.present, 'brand_count < :limit'), values: { ':limit': limit },
     }));
   }
 
-  async setPlan(id: string, plan: PlanName) {
-    await this.t.doc.send(new UpdateCommand({
-      TableName: this.t.tableName, Key: keys.account(id),
-      UpdateExpression: 'SET #plan = :plan', ConditionExpression: cond.present,
-      ExpressionAttributeNames: { '#plan': 'plan' }, ExpressionAttributeValues: { ':plan': plan },
-    }));
-  }
-
-  async setRedirectOrigins(id: string, origins: string[]) {
-    await this.t.doc.send(new UpdateCommand({
-      TableName: this.t.tableName, Key: keys.account(id),
-      UpdateExpression: 'SET redirect_origins = :o', ConditionExpression: cond.present,
-      ExpressionAttributeValues: { ':o': origins },
-    }));
-  }
-
-  async reserveBrand(id: string, limit: number, brandId: string) {
-    try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.account(id),
-        // the place and the brand it is for, pending until the brand is written or the place given back
-        UpdateExpression: 'ADD brand_count :one, brand_pending :ids',
-        // below the plan's brand limit
-        ConditionExpression: and(cond.present, 'brand_count < :limit'),
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ids': new Set([brandId]) },
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
-  }
-
-  async settleBrand(id: string, brandId: string) {
+  settleBrand(id: string, brandId: string) {
     return this.ifPending(id, brandId, 'DELETE brand_pending :ids');
   }
 
-  async releaseBrand(id: string, brandId: string) {
+  releaseBrand(id: string, brandId: string) {
     return this.ifPending(id, brandId, 'ADD brand_count :minus DELETE brand_pending :ids', { ':minus': -1 });
   }
 
@@ -105,17 +77,9 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   /** Applies `update` once per pending brand: the condition that it is still pending makes a repeat (or a race) a no-op. */
-  private async ifPending(id: string, brandId: string, update: string, values: Record<string, unknown> = {}) {
-    try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.account(id), UpdateExpression: update,
-        ConditionExpression: and(cond.present, 'contains(brand_pending, :id)'),
-        ExpressionAttributeValues: { ':ids': new Set([brandId]), ':id': brandId, ...values },
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+  private ifPending(id: string, brandId: string, update: string, values: Record<string, unknown> = {}) {
+    return conditional(this.accounts.update([id], { expression: update, values: { ':ids': new Set([brandId]), ...values } }, {
+      if: and(cond.present, 'contains(brand_pending, :id)'), values: { ':id': brandId },
+    }));
   }
 }

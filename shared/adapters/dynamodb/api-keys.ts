@@ -1,52 +1,41 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, KeyStore } from '../../ports/store';
-import { isConditionFailure, queryAll, type TableRef } from './client';
+import type { TableRef } from './client';
 import { and, cond } from './conditions';
-import { GSI1, keys, strip } from './keys';
+import { conditional, entity, type Bound } from './entity';
+import { keys } from './keys';
+
+const apiKey = entity({
+  key: keys.apiKey,
+  keyOf: (k: ApiKeyRecord) => keys.apiKey(k.hash),
+  indexOf: (k: ApiKeyRecord) => keys.apiKeyByAccount(k.account_id, k.id),
+});
 
 /**
  * API keys: one item per key, keyed by the SHA-256 of the key so authentication is one strongly consistent read
  * (a revocation is effective at once); the GSI lists an account's keys.
  */
 export class DynamoKeyStore implements KeyStore {
-  constructor(private readonly t: TableRef) {}
+  private readonly items: Bound<typeof apiKey>;
+  constructor(t: TableRef) { this.items = apiKey.on(t); }
 
-  async create(record: ApiKeyRecord) {
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName,
-      Item: { ...keys.apiKey(record.hash), ...keys.apiKeyByAccount(record.account_id, record.id), ...record },
-      ConditionExpression: cond.absent,
-    }));
+  create(record: ApiKeyRecord) {
+    return this.items.put(record, { if: cond.absent });
   }
 
-  async getByHash(hash: string) {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.apiKey(hash), ConsistentRead: true }));
-    return res.Item ? strip<ApiKeyRecord>(res.Item) : undefined;
+  getByHash(hash: string) {
+    return this.items.get(hash);
   }
 
-  async listByAccount(accountId: string) {
-    const items = await queryAll(this.t, {
-      IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.apiKeyByAccount(accountId, '').gsi1pk },
-    });
-    return items.map((i) => strip<ApiKeyRecord>(i));
+  listByAccount(accountId: string) {
+    return this.items.query({ gsi1pk: keys.apiKeyByAccount(accountId, '').gsi1pk });
   }
 
   async revoke(accountId: string, keyId: string, at: string) {
     const found = (await this.listByAccount(accountId)).find((k) => k.id === keyId);
     if (!found) return false;
-    try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.apiKey(found.hash),
-        UpdateExpression: 'SET revoked_at = :at',
-        // the caller's key, revoked only once
-        ConditionExpression: and(cond.present, cond.ownedBy, cond.notRevoked),
-        ExpressionAttributeValues: { ':at': at, ':account': accountId },
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    return conditional(this.items.update([found.hash], { set: { revoked_at: at } }, {
+      // the caller's key, revoked only once
+      if: and(cond.present, cond.ownedBy, cond.notRevoked), values: { ':account': accountId },
+    }));
   }
 }

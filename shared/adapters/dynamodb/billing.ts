@@ -1,13 +1,31 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BillingStore, EventClaim } from '../../ports/billing';
 import type { AccountBilling, PlanChange } from '../../domain/billing';
 import type { PlanName } from '../../domain/plans';
 import { isConditionFailure, type TableRef } from './client';
 import { and, cond, or } from './conditions';
-import { keys, strip } from './keys';
+import { conditional, entity, type Bound } from './entity';
+import { keys } from './keys';
+import { accountEntity } from './accounts';
 
 /** Processed events are remembered this long (providers retry for days; Stripe up to 3). */
 const EVENT_KEEP_SECONDS = 30 * 86_400;
+
+interface EventClaimItem { event_id: string; type: string; status: 'processing' | 'done'; lease_until: number; expires_at: number }
+const eventClaim = entity({ key: keys.billingEvent, keyOf: (e: EventClaimItem) => keys.billingEvent(e.event_id) });
+
+/** The provider's customer → our account (the customer id only in the key). */
+const customerLink = entity({
+  key: keys.billingCustomer,
+  keyOf: (c: { customer_id: string; account_id: string }) => keys.billingCustomer(c.customer_id),
+  keyOnly: ['customer_id'],
+});
+
+/** One plan change in the account's history (the account and the sequence number only in the key). */
+const planChange = entity({
+  key: keys.planChange,
+  keyOf: (c: PlanChange & { account_id: string; seq: number }) => keys.planChange(c.account_id, c.at, c.seq),
+  keyOnly: ['account_id', 'seq'],
+});
 
 /**
  * Billing in the single table: event claims (`BILLEVT#`), the customer link (`BILLCUS#`), the account's billing
@@ -15,106 +33,71 @@ const EVENT_KEEP_SECONDS = 30 * 86_400;
  * the account). Every invariant is one conditional write.
  */
 export class DynamoBillingStore implements BillingStore {
-  constructor(private readonly t: TableRef) {}
-
-  async claimEvent(eventId: string, type: string, nowMs: number, leaseMs: number): Promise<EventClaim> {
-    try {
-      await this.t.doc.send(new PutCommand({
-        TableName: this.t.tableName,
-        Item: { ...keys.billingEvent(eventId), event_id: eventId, type, status: 'processing', lease_until: nowMs + leaseMs, expires_at: Math.floor(nowMs / 1000) + EVENT_KEEP_SECONDS },
-        // new, or a claim whose holder died mid-way (its lease is over)
-        ConditionExpression: or(cond.absent, and('#status = :processing', 'lease_until < :nowMs')),
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':processing': 'processing', ':nowMs': nowMs },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }));
-      return 'claimed';
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      const old = (err as { Item?: Record<string, unknown> }).Item
-        ?? (await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.billingEvent(eventId), ConsistentRead: true }))).Item;
-      return old?.status === 'done' ? 'done' : 'busy';
-    }
+  private readonly events: Bound<typeof eventClaim>;
+  private readonly customers: Bound<typeof customerLink>;
+  private readonly changes: Bound<typeof planChange>;
+  private readonly accounts: Bound<typeof accountEntity>;
+  constructor(t: TableRef) {
+    this.events = eventClaim.on(t);
+    this.customers = customerLink.on(t);
+    this.changes = planChange.on(t);
+    this.accounts = accountEntity.on(t);
   }
 
-  async finishEvent(eventId: string, outcome: string, nowMs: number): Promise<void> {
-    await this.t.doc.send(new UpdateCommand({
-      TableName: this.t.tableName, Key: keys.billingEvent(eventId),
-      UpdateExpression: 'SET #status = :done, outcome = :outcome, finished_at = :at REMOVE lease_until',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':done': 'done', ':outcome': outcome, ':at': new Date(nowMs).toISOString() },
-    }));
+  async claimEvent(eventId: string, type: string, nowMs: number, leaseMs: number): Promise<EventClaim> {
+    const claim = await this.events.putOrFind(
+      { event_id: eventId, type, status: 'processing', lease_until: nowMs + leaseMs, expires_at: Math.floor(nowMs / 1000) + EVENT_KEEP_SECONDS },
+      {
+        // new, or a claim whose holder died mid-way (its lease is over)
+        if: or(cond.absent, and('#status = :processing', 'lease_until < :nowMs')),
+        names: { '#status': 'status' }, values: { ':processing': 'processing', ':nowMs': nowMs },
+      },
+    );
+    if (claim.written) return 'claimed';
+    return claim.found?.status === 'done' ? 'done' : 'busy';
+  }
+
+  finishEvent(eventId: string, outcome: string, nowMs: number): Promise<void> {
+    return this.events.update([eventId], { set: { status: 'done', outcome, finished_at: new Date(nowMs).toISOString() }, remove: ['lease_until'] });
   }
 
   async releaseEvent(eventId: string): Promise<void> {
-    await this.t.doc.send(new DeleteCommand({
-      TableName: this.t.tableName, Key: keys.billingEvent(eventId),
-      ConditionExpression: '#status = :processing', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':processing': 'processing' },
-    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+    await conditional(this.events.delete([eventId], { if: '#status = :processing', names: { '#status': 'status' }, values: { ':processing': 'processing' } }));
   }
 
-  async saveState(accountId: string, expectedVersion: number, next: { plan: PlanName; billing: AccountBilling; change?: PlanChange }): Promise<boolean> {
-    const values: Record<string, unknown> = { ':plan': next.plan, ':billing': next.billing, ':next': expectedVersion + 1 };
-    let update = 'SET #plan = :plan, billing = :billing, billing_version = :next';
-    if (next.change) { update += ', plan_change = :change'; values[':change'] = next.change; }
-    let versionCheck = 'attribute_not_exists(billing_version)';
-    if (expectedVersion > 0) { versionCheck = 'billing_version = :expected'; values[':expected'] = expectedVersion; }
-    try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.account(accountId),
-        UpdateExpression: update,
-        ConditionExpression: and(cond.present, versionCheck),
-        ExpressionAttributeNames: { '#plan': 'plan' }, ExpressionAttributeValues: values,
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+  saveState(accountId: string, expectedVersion: number, next: { plan: PlanName; billing: AccountBilling; change?: PlanChange }): Promise<boolean> {
+    const set = { plan: next.plan, billing: next.billing, billing_version: expectedVersion + 1, ...(next.change ? { plan_change: next.change } : {}) };
+    const versionCheck = expectedVersion > 0
+      ? { if: and(cond.present, 'billing_version = :expected'), values: { ':expected': expectedVersion } }
+      : { if: and(cond.present, 'attribute_not_exists(billing_version)') };
+    return conditional(this.accounts.update([accountId], { set }, versionCheck));
   }
 
   async saveCustomer(accountId: string, customerId: string): Promise<string> {
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName, Item: { ...keys.billingCustomer(customerId), account_id: accountId },
-      ConditionExpression: or(cond.absent, cond.ownedBy), ExpressionAttributeValues: { ':account': accountId },
-    }));
+    await this.customers.put({ customer_id: customerId, account_id: accountId }, { if: or(cond.absent, cond.ownedBy), values: { ':account': accountId } });
     try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.account(accountId),
-        UpdateExpression: 'SET billing_customer_id = :customer',
+      await this.accounts.update([accountId], { set: { billing_customer_id: customerId } }, {
         // the account's first customer stays its only one
-        ConditionExpression: and(cond.present, or('attribute_not_exists(billing_customer_id)', 'billing_customer_id = :customer')),
-        ExpressionAttributeValues: { ':customer': customerId },
-      }));
+        if: and(cond.present, or('attribute_not_exists(billing_customer_id)', 'billing_customer_id = :customer')), values: { ':customer': customerId },
+      });
       return customerId;
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
-      const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.account(accountId), ConsistentRead: true }));
-      const held = res.Item?.billing_customer_id as string | undefined;
+      const held = (await this.accounts.get(accountId))?.billing_customer_id;
       if (!held) throw err;
       return held;
     }
   }
 
   async findAccountByCustomer(customerId: string): Promise<string | undefined> {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.billingCustomer(customerId), ConsistentRead: true }));
-    return res.Item?.account_id as string | undefined;
+    return (await this.customers.get(customerId))?.account_id;
   }
 
   async recordChange(accountId: string, seq: number, change: PlanChange): Promise<void> {
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName, Item: { ...keys.planChange(accountId, change.at, seq), ...change },
-      ConditionExpression: cond.absent,
-    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+    await conditional(this.changes.put({ ...change, account_id: accountId, seq }, { if: cond.absent }));
   }
 
   async listChanges(accountId: string, limit: number): Promise<PlanChange[]> {
-    const res = await this.t.doc.send(new QueryCommand({
-      TableName: this.t.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.account(accountId).pk, ':prefix': keys.planChangePrefix },
-      ScanIndexForward: false, Limit: limit, ConsistentRead: true,
-    }));
-    return (res.Items ?? []).map((i) => strip<PlanChange>(i));
+    return (await this.changes.page({ pk: keys.account(accountId).pk, beginsWith: keys.planChangePrefix }, { descending: true, limit })).items;
   }
 }

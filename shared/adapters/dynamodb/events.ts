@@ -1,7 +1,21 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventSink, ServiceEvent } from '../../ports/publishing';
 import { queryAll, type TableRef } from './client';
-import { keys, strip } from './keys';
+import { entity, type Bound } from './entity';
+import { keys } from './keys';
+
+const postIdOf = (e: ServiceEvent) => (typeof e.data.post_id === 'string' ? e.data.post_id : undefined);
+
+/** A recorded event: under its post, else its account; indexed per account; kept 30 days. */
+const recordedEvent = entity({
+  key: keys.event,
+  keyOf: (e: ServiceEvent) => {
+    const postId = postIdOf(e);
+    return postId ? keys.event(postId, e.id) : keys.accountEvent(e.account_id, e.id);
+  },
+  indexOf: (e: ServiceEvent) => keys.eventByAccount(e.account_id, e.id),
+  extraOf: (e: ServiceEvent) => ({ expires_at: Math.floor(Date.parse(e.created_at) / 1000) + 30 * 86_400 }),
+  hidden: ['expires_at'],
+});
 
 /**
  * Recorded events: under their post (so GET /api/posts/{id} shows them) or their account, indexed per account,
@@ -9,15 +23,11 @@ import { keys, strip } from './keys';
  * here: PostStore.settle stores it with the network's result in the post item, and it lives as long as the post.
  */
 export class DynamoEventSink implements EventSink {
-  constructor(private readonly t: TableRef) {}
+  private readonly events: Bound<typeof recordedEvent>;
+  constructor(private readonly t: TableRef) { this.events = recordedEvent.on(t); }
 
-  async record(event: ServiceEvent) {
-    const postId = typeof event.data.post_id === 'string' ? event.data.post_id : undefined;
-    const key = postId ? keys.event(postId, event.id) : keys.accountEvent(event.account_id, event.id);
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName,
-      Item: { ...key, ...keys.eventByAccount(event.account_id, event.id), ...event, expires_at: Math.floor(Date.parse(event.created_at) / 1000) + 30 * 86_400 },
-    }));
+  record(event: ServiceEvent) {
+    return this.events.put(event);
   }
 
   /** One query of the post's partition: the outcome events in the post item, and the events recorded on their own. */
@@ -33,8 +43,7 @@ export class DynamoEventSink implements EventSink {
           if (n.reconciled_event) events.push(n.reconciled_event);
         }
       } else if (String(item.sk).startsWith('EVT#')) {
-        const { expires_at: _e, ...rest } = strip<ServiceEvent & { expires_at?: number }>(item);
-        events.push(rest);
+        events.push(this.events.fromItem(item));
       }
     }
     return events.sort((a, b) => a.id.localeCompare(b.id));

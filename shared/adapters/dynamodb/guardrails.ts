@@ -1,26 +1,28 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { GuardrailStore, Guardrails } from '../../ports/guardrails';
-import { queryAll, type TableRef } from './client';
-import { keys, strip } from './keys';
+import type { TableRef } from './client';
+import { entity, type Bound } from './entity';
+import { keys } from './keys';
+
+/** One actor's guardrails (API key or AI app) under the account's partition (GUARD#<kind>#<id>). */
+export const guardrailsEntity = entity({
+  key: keys.guardrails,
+  keyOf: (g: Guardrails) => keys.guardrails(g.account_id, g.kind, g.id),
+});
 
 /** Guardrails as one item per actor under the account's partition (GUARD#<kind>#<id>). */
 export class DynamoGuardrailStore implements GuardrailStore {
-  constructor(private readonly t: TableRef) {}
+  private readonly items: Bound<typeof guardrailsEntity>;
+  constructor(t: TableRef) { this.items = guardrailsEntity.on(t); }
 
-  async get(accountId: string, kind: Guardrails['kind'], id: string) {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.guardrails(accountId, kind, id), ConsistentRead: true }));
-    return res.Item ? strip<Guardrails>(res.Item) : undefined;
+  get(accountId: string, kind: Guardrails['kind'], id: string) {
+    return this.items.get(accountId, kind, id);
   }
 
-  async put(g: Guardrails) {
-    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.guardrails(g.account_id, g.kind, g.id), ...g } }));
+  put(g: Guardrails) {
+    return this.items.put(g);
   }
 
-  async list(accountId: string) {
-    const items = await queryAll(this.t, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-      ExpressionAttributeValues: { ':pk': `ACC#${accountId}`, ':sk': keys.guardrailsPrefix }, ConsistentRead: true,
-    });
-    return items.map((i) => strip<Guardrails>(i));
+  list(accountId: string) {
+    return this.items.query({ pk: keys.account(accountId).pk, beginsWith: keys.guardrailsPrefix });
   }
 }

@@ -1,9 +1,26 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AiApp, AuthCodeRecord, McpOAuthStore, OAuthClientRecord, OAuthTokenRecord } from '../../ports/mcp-oauth';
-import { isConditionFailure, queryAll, type TableRef } from './client';
+import type { TableRef } from './client';
 import { and, cond } from './conditions';
-import { keys, strip } from './keys';
+import { conditional, entity, orUndefined, type Bound, type Condition } from './entity';
+import { keys } from './keys';
 import { sha256Hex } from '../../domain/api-key';
+
+const oauthClient = entity({
+  key: (clientId: string) => keys.oauthClient(sha256Hex(clientId)),
+  keyOf: (c: OAuthClientRecord) => keys.oauthClient(sha256Hex(c.client_id)),
+});
+const aiApp = entity({ key: keys.aiApp, keyOf: (a: AiApp) => keys.aiApp(a.account_id, a.id) });
+/** The account's one live app for a client (the client only in the key, as the hash of its client_id). */
+interface AppPointer { account_id: string; app_id: string; client_id: string }
+const appPointer = entity({
+  key: (accountId: string, clientId: string) => keys.aiAppByClient(accountId, sha256Hex(clientId)),
+  keyOf: (p: AppPointer) => keys.aiAppByClient(p.account_id, sha256Hex(p.client_id)),
+  keyOnly: ['client_id'],
+});
+const oauthCode = entity({ key: keys.oauthCode, keyOf: (c: AuthCodeRecord) => keys.oauthCode(c.hash) });
+const oauthToken = entity({ key: keys.oauthToken, keyOf: (t: OAuthTokenRecord) => keys.oauthToken(t.hash) });
+interface GrantRevocation { grant_id: string; revoked_at: string; expires_at: number }
+const grantRevocation = entity({ key: keys.oauthGrant, keyOf: (g: GrantRevocation) => keys.oauthGrant(g.grant_id) });
 
 /**
  * The MCP authorization server's items in the single table. One live app per account and client: the app item is
@@ -11,136 +28,103 @@ import { sha256Hex } from '../../domain/api-key';
  * winner's). Codes are used once and refresh tokens rotated once by conditional updates that check expiry.
  */
 export class DynamoMcpOAuthStore implements McpOAuthStore {
-  constructor(private readonly t: TableRef) {}
-
-  private get = async (key: Record<string, string>) =>
-    (await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: key, ConsistentRead: true }))).Item;
-
-  async putClient(client: OAuthClientRecord) {
-    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.oauthClient(sha256Hex(client.client_id)), ...client }, ConditionExpression: cond.absent }));
+  private readonly clients: Bound<typeof oauthClient>;
+  private readonly apps: Bound<typeof aiApp>;
+  private readonly pointers: Bound<typeof appPointer>;
+  private readonly codes: Bound<typeof oauthCode>;
+  private readonly tokens: Bound<typeof oauthToken>;
+  private readonly grants: Bound<typeof grantRevocation>;
+  constructor(t: TableRef) {
+    this.clients = oauthClient.on(t);
+    this.apps = aiApp.on(t);
+    this.pointers = appPointer.on(t);
+    this.codes = oauthCode.on(t);
+    this.tokens = oauthToken.on(t);
+    this.grants = grantRevocation.on(t);
   }
 
-  async getClient(clientId: string) {
-    const item = await this.get(keys.oauthClient(sha256Hex(clientId)));
-    return item ? strip<OAuthClientRecord>(item) : undefined;
+  putClient(client: OAuthClientRecord) {
+    return this.clients.put(client, { if: cond.absent });
+  }
+
+  getClient(clientId: string) {
+    return this.clients.get(clientId);
   }
 
   async appFor(candidate: AiApp): Promise<AiApp> {
-    const pointerKey = keys.aiAppByClient(candidate.account_id, sha256Hex(candidate.client_id));
     for (let attempt = 0; attempt < 3; attempt++) {
-      const pointer = await this.get(pointerKey);
+      const pointer = await this.pointers.get(candidate.account_id, candidate.client_id);
       if (pointer) {
-        const app = await this.getApp(candidate.account_id, String(pointer.app_id));
+        const app = await this.getApp(candidate.account_id, pointer.app_id);
         if (app && !app.revoked_at) return app;
-        await this.dropPointer(pointerKey, String(pointer.app_id));
+        await this.dropPointer(candidate.account_id, candidate.client_id, pointer.app_id);
         continue;
       }
-      await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.aiApp(candidate.account_id, candidate.id), ...candidate }, ConditionExpression: cond.absent }));
-      try {
-        await this.t.doc.send(new PutCommand({
-          TableName: this.t.tableName, Item: { ...pointerKey, app_id: candidate.id, account_id: candidate.account_id }, ConditionExpression: cond.absent,
-        }));
-        return candidate;
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-        await this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: keys.aiApp(candidate.account_id, candidate.id) }));
-      }
+      await this.apps.put(candidate, { if: cond.absent });
+      const claimed = await conditional(this.pointers.put(
+        { account_id: candidate.account_id, app_id: candidate.id, client_id: candidate.client_id }, { if: cond.absent }));
+      if (claimed) return candidate;
+      await this.apps.delete([candidate.account_id, candidate.id]);
     }
     throw new Error('Could not settle the AI app for this client');
   }
 
-  private async dropPointer(key: Record<string, string>, appId: string) {
-    try {
-      await this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: key, ConditionExpression: 'app_id = :app', ExpressionAttributeValues: { ':app': appId } }));
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+  private async dropPointer(accountId: string, clientId: string, appId: string) {
+    // only the pointer to this app (a newer app's pointer stays)
+    await conditional(this.pointers.delete([accountId, clientId], { if: 'app_id = :app', values: { ':app': appId } }));
   }
 
-  async getApp(accountId: string, appId: string) {
-    const item = await this.get(keys.aiApp(accountId, appId));
-    return item ? strip<AiApp>(item) : undefined;
+  getApp(accountId: string, appId: string) {
+    return this.apps.get(accountId, appId);
   }
 
   async listApps(accountId: string) {
-    const items = await queryAll(this.t, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.account(accountId).pk, ':prefix': keys.aiAppPrefix },
-    });
-    return items.map((i) => strip<AiApp>(i)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const apps = await this.apps.query({ pk: keys.account(accountId).pk, beginsWith: keys.aiAppPrefix });
+    return apps.sort((a, b) => b.created_at.localeCompare(a.created_at));
   }
 
   async revokeApp(accountId: string, appId: string, at: string) {
-    try {
-      const res = await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.aiApp(accountId, appId),
-        UpdateExpression: 'SET revoked_at = :at', ConditionExpression: and(cond.present, cond.notRevoked),
-        ExpressionAttributeValues: { ':at': at }, ReturnValues: 'ALL_NEW',
-      }));
-      await this.dropPointer(keys.aiAppByClient(accountId, sha256Hex(String(res.Attributes!.client_id))), appId);
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    const app = await orUndefined(this.apps.updateAndRead([accountId, appId], { set: { revoked_at: at } }, { if: and(cond.present, cond.notRevoked) }));
+    if (!app) return false;
+    await this.dropPointer(accountId, app.client_id, appId);
+    return true;
   }
 
-  async putCode(code: AuthCodeRecord) {
-    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.oauthCode(code.hash), ...code }, ConditionExpression: cond.absent }));
+  putCode(code: AuthCodeRecord) {
+    return this.codes.put(code, { if: cond.absent });
   }
 
-  async redeemCode(hash: string, nowSec: number, at: string) {
-    return this.useOnce(keys.oauthCode(hash), nowSec, at, and(cond.present, cond.live, cond.unused)) as Promise<AuthCodeRecord | undefined>;
+  redeemCode(hash: string, nowSec: number, at: string) {
+    return orUndefined(this.codes.updateAndRead([hash], { set: { used_at: at } }, { if: and(cond.present, cond.live, cond.unused), values: { ':now': nowSec } }));
   }
 
-  async putToken(token: OAuthTokenRecord) {
-    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.oauthToken(token.hash), ...token }, ConditionExpression: cond.absent }));
+  putToken(token: OAuthTokenRecord) {
+    return this.tokens.put(token, { if: cond.absent });
   }
 
-  async getToken(hash: string) {
-    const item = await this.get(keys.oauthToken(hash));
-    return item ? strip<OAuthTokenRecord>(item) : undefined;
+  getToken(hash: string) {
+    return this.tokens.get(hash);
   }
 
-  async useRefreshToken(hash: string, nowSec: number, at: string) {
-    return this.useOnce(keys.oauthToken(hash), nowSec, at, and(cond.present, cond.live, cond.unused, cond.notRevoked, "kind = :refresh"), { ':refresh': 'refresh' }) as Promise<OAuthTokenRecord | undefined>;
+  useRefreshToken(hash: string, nowSec: number, at: string) {
+    const refreshable: Condition = { if: and(cond.present, cond.live, cond.unused, cond.notRevoked, 'kind = :refresh'), values: { ':now': nowSec, ':refresh': 'refresh' } };
+    return orUndefined(this.tokens.updateAndRead([hash], { set: { used_at: at } }, refreshable));
   }
 
-  private async useOnce(key: Record<string, string>, nowSec: number, at: string, condition: string, extra: Record<string, unknown> = {}) {
-    try {
-      const res = await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: key, UpdateExpression: 'SET used_at = :at', ConditionExpression: condition,
-        ExpressionAttributeValues: { ':at': at, ':now': nowSec, ...extra }, ReturnValues: 'ALL_NEW',
-      }));
-      return strip<Record<string, unknown>>(res.Attributes!);
-    } catch (err) {
-      if (isConditionFailure(err)) return undefined;
-      throw err;
-    }
-  }
-
-  async getCode(hash: string) {
-    const item = await this.get(keys.oauthCode(hash));
-    return item ? strip<AuthCodeRecord>(item) : undefined;
+  getCode(hash: string) {
+    return this.codes.get(hash);
   }
 
   /** A revoked grant is one item, kept (TTL `expires_at`) until every token it issued has expired anyway. */
-  async revokeGrant(grantId: string, at: string, keepUntilSec: number) {
-    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.oauthGrant(grantId), grant_id: grantId, revoked_at: at, expires_at: keepUntilSec } }));
+  revokeGrant(grantId: string, at: string, keepUntilSec: number) {
+    return this.grants.put({ grant_id: grantId, revoked_at: at, expires_at: keepUntilSec });
   }
 
   async isGrantRevoked(grantId: string) {
-    return !!(await this.get(keys.oauthGrant(grantId)));
+    return !!(await this.grants.get(grantId));
   }
 
   async revokeToken(hash: string, at: string) {
-    try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.oauthToken(hash), UpdateExpression: 'SET revoked_at = :at',
-        ConditionExpression: and(cond.present, cond.notRevoked), ExpressionAttributeValues: { ':at': at },
-      }));
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+    await conditional(this.tokens.update([hash], { set: { revoked_at: at } }, { if: and(cond.present, cond.notRevoked) }));
   }
 }

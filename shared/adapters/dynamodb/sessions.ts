@@ -1,27 +1,26 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DashboardSession, SessionStore } from '../../ports/sessions';
 import type { TableRef } from './client';
 import { cond } from './conditions';
-import { keys, strip } from './keys';
+import { entity, type Bound } from './entity';
+import { keys } from './keys';
+
+const session = entity({ key: keys.session, keyOf: (s: DashboardSession) => keys.session(s.hash) });
 
 /** Dashboard sessions in the single table, one item per session hash, expiring through the TTL attribute. */
 export class DynamoSessionStore implements SessionStore {
-  constructor(private readonly t: TableRef) {}
+  private readonly items: Bound<typeof session>;
+  constructor(t: TableRef) { this.items = session.on(t); }
 
-  async create(session: DashboardSession) {
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName, Item: { ...keys.session(session.hash), ...session }, ConditionExpression: cond.absent,
-    }));
+  create(s: DashboardSession) {
+    return this.items.put(s, { if: cond.absent });
   }
 
   async get(hash: string, nowMs: number): Promise<DashboardSession | undefined> {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.session(hash), ConsistentRead: true }));
-    if (!res.Item) return undefined;
-    const session = strip<DashboardSession>(res.Item);
-    return session.expires_at * 1000 > nowMs ? session : undefined;
+    const s = await this.items.get(hash);
+    return s && s.expires_at * 1000 > nowMs ? s : undefined;
   }
 
-  async revoke(hash: string) {
-    await this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: keys.session(hash) }));
+  revoke(hash: string) {
+    return this.items.delete([hash]);
   }
 }

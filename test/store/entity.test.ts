@@ -1,0 +1,126 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { startTestTable, type TestTable } from '../support/deps';
+import { conditional, entity, orUndefined, type Bound } from '../../shared/adapters/dynamodb/entity';
+import { and, cond } from '../../shared/adapters/dynamodb/conditions';
+import { FORMAT_VERSION } from '../../shared/domain/format-version';
+
+interface Note { owner: string; id: string; text: string; status: string; count?: number; tags?: Set<string>; expires_at?: number }
+
+const note = entity({
+  key: (owner: string, id: string) => ({ pk: `OWNER#${owner}`, sk: `NOTE#${id}` }),
+  keyOf: (n: Note) => ({ pk: `OWNER#${n.owner}`, sk: `NOTE#${n.id}` }),
+  indexOf: (n: Note) => ({ gsi1pk: `STATUS#${n.status}`, gsi1sk: `${n.owner}#${n.id}` }),
+  extraOf: (n: Note) => ({ shadow: n.text.length }),
+  hidden: ['shadow'],
+});
+
+/** A claim whose name lives only in its key. */
+const claim = entity({
+  key: (name: string) => ({ pk: `CLAIM#${name}`, sk: 'CLAIM' }),
+  keyOf: (c: { name: string; holder: string }) => ({ pk: `CLAIM#${c.name}`, sk: 'CLAIM' }),
+  keyOnly: ['name'],
+});
+
+let table: TestTable;
+let stop: () => Promise<void>;
+let notes: Bound<typeof note>;
+beforeAll(async () => {
+  ({ table, stop } = await startTestTable());
+  notes = note.on(table);
+});
+afterAll(() => stop());
+
+const raw = async (owner: string, id: string) =>
+  (await table.doc.send(new GetCommand({ TableName: table.tableName, Key: { pk: `OWNER#${owner}`, sk: `NOTE#${id}` }, ConsistentRead: true }))).Item;
+
+describe('entity helper (embedded DynamoDB)', () => {
+  it('writes the keys, the index keys, the extra attributes and the format version; reads back the value alone', async () => {
+    const n: Note = { owner: 'a', id: '1', text: 'hello', status: 'open' };
+    await notes.put(n);
+    expect(await raw('a', '1')).toEqual({ pk: 'OWNER#a', sk: 'NOTE#1', gsi1pk: 'STATUS#open', gsi1sk: 'a#1', ...n, shadow: 5, v: FORMAT_VERSION });
+    expect(await notes.get('a', '1')).toEqual(n);
+    expect(await notes.get('a', 'missing')).toBeUndefined();
+    expect(notes.fromItem(notes.toItem(n))).toEqual(n);
+  });
+
+  it('a conditional put is refused when its condition fails, and conditional() answers false instead of throwing', async () => {
+    const n: Note = { owner: 'b', id: '1', text: 'first', status: 'open' };
+    expect(await conditional(notes.put(n, { if: cond.absent }))).toBe(true);
+    expect(await conditional(notes.put({ ...n, text: 'second' }, { if: cond.absent }))).toBe(false);
+    await expect(notes.put({ ...n, text: 'third' }, { if: cond.absent })).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect((await notes.get('b', '1'))?.text).toBe('first');
+  });
+
+  it('of 10 concurrent conditional puts of the same key exactly one is made', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      conditional(notes.put({ owner: 'race', id: '1', text: `t${i}`, status: 'open' }, { if: cond.absent }))));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('update builds SET, ADD and REMOVE from maps (reserved words named), with a condition and its values', async () => {
+    await notes.put({ owner: 'c', id: '1', text: 'x', status: 'open', count: 1, expires_at: 99 });
+    await notes.update(['c', '1'], { set: { status: 'done', text: 'y' }, add: { count: 2, tags: new Set(['t']) }, remove: ['expires_at'] },
+      { if: and(cond.present, '#status = :open'), values: { ':open': 'open' } });
+    expect(await notes.get('c', '1')).toEqual({ owner: 'c', id: '1', text: 'y', status: 'done', count: 3, tags: new Set(['t']) });
+    expect(await orUndefined(notes.updateAndRead(['c', '1'], { set: { text: 'z' } }, { if: and(cond.present, '#status = :open'), names: { '#status': 'status' }, values: { ':open': 'open' } }))).toBeUndefined();
+    expect(await orUndefined(notes.updateAndRead(['c', 'none'], { set: { text: 'z' } }, { if: cond.present }))).toBeUndefined();
+  });
+
+  it('updateAndRead answers the item after the change, also for a hand-written expression', async () => {
+    await notes.put({ owner: 'd', id: '1', text: 'x', status: 'open' });
+    const after = await notes.updateAndRead(['d', '1'], { expression: 'SET #status = :done, #text = if_not_exists(#text, :t)', names: { '#text': 'text', '#status': 'status' }, values: { ':t': 'never', ':done': 'done' } });
+    expect(after).toEqual({ owner: 'd', id: '1', text: 'x', status: 'done' });
+  });
+
+  it('delete with a condition deletes only when it holds', async () => {
+    await notes.put({ owner: 'e', id: '1', text: 'x', status: 'open' });
+    expect(await conditional(notes.delete(['e', '1'], { if: '#status = :s', names: { '#status': 'status' }, values: { ':s': 'done' } }))).toBe(false);
+    expect(await notes.get('e', '1')).toBeDefined();
+    await notes.delete(['e', '1']);
+    expect(await notes.get('e', '1')).toBeUndefined();
+  });
+
+  it('queries a partition by prefix, between, below and up to a bound, newest first, on the table or the index', async () => {
+    for (const id of ['1', '2', '3', '4', '5']) await notes.put({ owner: 'f', id, text: id, status: id === '3' ? 'later' : 'soon' });
+    const ids = (ns: Note[]) => ns.map((n) => n.id);
+    expect(ids(await notes.query({ pk: 'OWNER#f', beginsWith: 'NOTE#' }))).toEqual(['1', '2', '3', '4', '5']);
+    expect(ids(await notes.query({ pk: 'OWNER#f', between: ['NOTE#2', 'NOTE#4'] }))).toEqual(['2', '3', '4']);
+    expect(ids(await notes.query({ pk: 'OWNER#f', before: 'NOTE#3' }, { descending: true }))).toEqual(['2', '1']);
+    expect(ids(await notes.query({ pk: 'OWNER#f', upTo: 'NOTE#3' }))).toEqual(['1', '2', '3']);
+    expect(ids(await notes.query({ gsi1pk: 'STATUS#later' }))).toEqual(['3']);
+    expect(ids(await notes.query({ gsi1pk: 'STATUS#soon', beginsWith: 'f#' }, { descending: true }))).toEqual(['5', '4', '2', '1']);
+  });
+
+  it('a limited query reads pages until it has enough; a filter applies after each page; page() answers where to go on', async () => {
+    for (const id of ['1', '2', '3', '4', '5', '6']) await notes.put({ owner: 'g', id, text: id, status: Number(id) % 2 ? 'odd' : 'even' });
+    const ids = (ns: Note[]) => ns.map((n) => n.id);
+    const even = { if: '#status = :s', names: { '#status': 'status' }, values: { ':s': 'even' } };
+    expect(ids(await notes.query({ pk: 'OWNER#g' }, { limit: 2, pageSize: 1, filter: even }))).toEqual(['2', '4']);
+    expect(ids(await notes.query({ pk: 'OWNER#g' }, { limit: 4, pageSize: 3 }))).toEqual(['1', '2', '3', '4']);
+    const first = await notes.page({ pk: 'OWNER#g' }, { limit: 2, filter: even });
+    expect(ids(first.items)).toEqual(['2']);
+    expect(first.next).toEqual({ pk: 'OWNER#g', sk: 'NOTE#2' });
+    const rest = await notes.page({ pk: 'OWNER#g' }, { limit: 10 }, first.next);
+    expect(ids(rest.items)).toEqual(['3', '4', '5', '6']);
+    expect(rest.next).toBeUndefined();
+  });
+
+  it('key-only fields make the key and are not written; putOrFind answers the holder of a refused claim', async () => {
+    const claims = claim.on(table);
+    expect(await claims.putOrFind({ name: 'x', holder: 'first' }, { if: cond.absent })).toEqual({ written: true });
+    const raced = await Promise.all(['a', 'b', 'c'].map((holder) => claims.putOrFind({ name: 'y', holder }, { if: cond.absent })));
+    expect(raced.filter((r) => r.written)).toHaveLength(1);
+    const winner = (await claims.get('y'))!.holder;
+    for (const r of raced) if (!r.written) expect(r.found).toEqual({ holder: winner });
+    expect(await claims.putOrFind({ name: 'x', holder: 'second' }, { if: cond.absent })).toEqual({ written: false, found: { holder: 'first' } });
+    const item = (await table.doc.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'CLAIM#x', sk: 'CLAIM' }, ConsistentRead: true }))).Item;
+    expect(item).toEqual({ pk: 'CLAIM#x', sk: 'CLAIM', holder: 'first', v: FORMAT_VERSION });
+  });
+
+  it('conditional() and orUndefined() throw every error that is not a failed condition', async () => {
+    const boom = Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+    await expect(conditional(Promise.reject(boom))).rejects.toBe(boom);
+    await expect(orUndefined(Promise.reject(boom))).rejects.toBe(boom);
+    expect(await orUndefined(Promise.resolve(7))).toBe(7);
+  });
+});
