@@ -20,7 +20,7 @@ export interface DaySummary {
 /**
  * The Overview's daily engagement: the latest figures of the posts published on one UTC day, summed over their
  * networks (a figure stays null while no network offered it). Rewritten whenever the analytics sweep reads a post
- * of that day (shared/app/dashboard/engagement-days.ts), so it is as fresh as the sweep.
+ * of that day (shared/app/analytics/engagement-days.ts), so it is as fresh as the sweep.
  */
 export interface EngagementDay {
   /** YYYY-MM-DD (UTC) of publishing. */

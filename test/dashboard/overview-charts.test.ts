@@ -1,7 +1,7 @@
 import { engagementSeries, overviewCharts } from '../../shared/app/dashboard/overview-charts';
 import { emptyMetrics, type Metrics, type PostAnalytics } from '../../shared/domain/analytics';
 import type { AnalyticsStore } from '../../shared/ports/analytics';
-import { refreshEngagementDays } from '../../shared/app/dashboard/engagement-days';
+import { refreshEngagementDays } from '../../shared/app/analytics/engagement-days';
 import { chartsSection } from '../../shared/http/dashboard/overview-views';
 import { niceScale } from '../../shared/http/dashboard/charts-svg';
 import { newId } from '../../shared/domain/ids';

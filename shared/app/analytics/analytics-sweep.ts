@@ -5,7 +5,7 @@ import { errorFields, log } from '../../log';
 import { REFRESH_MIN_INTERVAL_MS, type PostAnalytics } from '../../domain/analytics';
 import type { AnalyticsDue } from '../../ports/analytics';
 import { readBatch, type CollectDeps } from './collect-metrics';
-import { refreshEngagementDays } from '../dashboard/engagement-days';
+import { refreshEngagementDays } from './engagement-days';
 import type { Deps } from '../deps';
 
 /**

@@ -3,7 +3,7 @@ import type { DaySummary } from '../../ports/day-summaries';
 import type { NetworkRecord, PostRecord } from '../../ports/publishing';
 import { PLATFORM_NAMES, type PlatformName } from '../../domain/platforms';
 import { ulid } from '../../domain/ids';
-import { engagementDays } from './engagement-days';
+import { engagementDays } from '../analytics/engagement-days';
 
 /** The ranges the Overview's charts offer (days, ending today). */
 export const CHART_RANGES = [7, 30, 90] as const;

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import type { EngagementDay } from '../../ports/day-summaries';
 import type { PostAnalytics } from '../../domain/analytics';
 import { emptyMetrics } from '../../domain/analytics';
-import { addMetrics } from '../analytics/query-analytics';
+import { addMetrics } from './query-analytics';
 
 const DAY_MS = 86_400_000;
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
