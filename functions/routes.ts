@@ -119,6 +119,7 @@ export const routes = {
   postDashboardWebhooks: dashboardRoutes.postDashboardWebhooks,
   getDashboardBranding: dashboardRoutes.getDashboardBranding,
   postDashboardBranding: dashboardRoutes.postDashboardBranding,
+  getBrandingLogo: dashboardRoutes.getBrandingLogo,
   postMcp: mcpRoutes.postMcp,
   getOauthProtectedResource: mcpRoutes.getOauthProtectedResource,
   getOauthAuthorizationServer: mcpRoutes.getOauthAuthorizationServer,

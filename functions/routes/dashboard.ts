@@ -160,10 +160,16 @@ export const dashboardRoutes = {
     responses: { 200: { description: 'Branding (HTML)', contentType: 'text/html' }, 303: { description: 'To the sign-in page' } },
   },
   postDashboardBranding: {
-    id: 'post-dashboard-branding', method: 'POST', path: '/dashboard/branding', tag: 'Dashboard', auth: 'session', grants: ['table'],
+    id: 'post-dashboard-branding', method: 'POST', path: '/dashboard/branding', tag: 'Dashboard', auth: 'session', grants: ['table', 'bucket'],
     summary: 'Branding page actions (form field action)',
     body: o.FormBody, extraContentTypes: o.FORM_TYPES,
     responses: { 200: { description: 'The page with the outcome (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the page' }, 403: E('session_required, csrf_failed') },
+  },
+  getBrandingLogo: {
+    id: 'get-branding-logo', method: 'GET', path: '/branding/{file}', tag: 'Dashboard', auth: 'open', grants: ['bucketRead'],
+    summary: "A branding's stored logo (shown on the connect page and the dashboard): 302 to a short-lived storage link; 404 once replaced",
+    params: d.BrandingLogoParams,
+    responses: { 302: { description: 'Redirect to the logo in storage' }, 404: E('not_found') },
   },
   getDashboardCalendar: {
     id: 'get-dashboard-calendar', method: 'GET', path: '/dashboard/calendar', tag: 'Dashboard', auth: 'session', grants: ['table'],

@@ -123,7 +123,7 @@ export class DataStack extends Stack {
       conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*` } },
     }));
 
-    // ---- Media: uploads arrive by presigned PUT from the browser upload page; objects live 30 days.
+    // ---- Media: uploads arrive by presigned PUT from the browser upload page; uploads live 30 days.
     this.accessLogsBucket = new s3.Bucket(this, 'AccessLogs', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
@@ -141,8 +141,12 @@ export class DataStack extends Stack {
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'media/',
+      // Uploads (media/) live 30 days, exports (exports/: CSV behind a 15-minute link) one day; branding logos
+      // (branding/) never expire: a branding keeps its logo until it is replaced.
       lifecycleRules: [
-        { id: 'expire-media', expiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'expire-media', prefix: 'media/', expiration: Duration.days(30) },
+        { id: 'expire-exports', prefix: 'exports/', expiration: Duration.days(1) },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // browsers PUT only from the service's own pages (the upload page); files are read through redirects, not CORS
       cors: [{

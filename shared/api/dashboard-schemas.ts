@@ -95,10 +95,13 @@ export const WebhooksQuery = z.strictObject({ done: z.string().max(40).optional(
 export const BrandingForm = z.strictObject({
   scope: id,
   display_name: DisplayName.max(80),
-  logo_url: blank(z.url({ protocol: /^https$/, error: 'the logo URL must start with https://' }).max(2000)),
+  // http only for this deployment's own media and logo URLs (the local runtime's base URL); the use case checks
+  logo_url: blank(z.url({ protocol: /^https?$/, error: 'the logo URL must start with https://' }).max(2000)),
   accent: blank(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')),
   support_email: blank(z.email().max(254)),
 });
+/** GET /branding/{file}: `<account>-<hash>.<ext>` of a stored logo. */
+export const BrandingLogoParams = z.object({ file: z.string().max(200) });
 /** Compose page: the brand whose connected networks are offered. */
 export const ComposeQuery = z.strictObject({ brand: blank(z.string().max(100)) });
 /**

@@ -14,5 +14,7 @@ export interface Blobs {
   putStream(key: string, chunks: AsyncIterable<string | Uint8Array>, opts: { contentType: string; downloadName?: string }): Promise<{ bytes: number }>;
   head(key: string): Promise<BlobHead | undefined>;
   readRange(key: string, start: number, endInclusive: number): Promise<Uint8Array>;
+  /** Copies an object inside the bucket, server side (the bytes never pass through the function). */
+  copy(fromKey: string, toKey: string): Promise<void>;
   delete(key: string): Promise<void>;
 }

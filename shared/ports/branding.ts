@@ -3,8 +3,10 @@ export interface Branding {
   account_id: string;
   scope: string;
   display_name: string;
-  /** https URL of the logo (an uploaded media_url). */
+  /** URL of the logo: the branding's own stored copy (`/branding/<account>-<hash>.<ext>`) or an https link. */
   logo_url?: string;
+  /** Object key of the stored copy (`branding/<account>/<hash>.<ext>`, never expired), when the logo was an upload. */
+  logo_key?: string;
   /** #rrggbb */
   accent?: string;
   support_email?: string;

@@ -1,11 +1,11 @@
 import { engagementSeries, overviewCharts } from '../../shared/app/dashboard/overview-charts';
 import { emptyMetrics, type Metrics, type PostAnalytics } from '../../shared/domain/analytics';
 import type { AnalyticsStore } from '../../shared/ports/analytics';
-import type { BrandStore } from '../../shared/ports/store';
+import { refreshEngagementDays } from '../../shared/app/analytics/engagement-days';
 import { chartsSection } from '../../shared/http/dashboard/overview-views';
 import { niceScale } from '../../shared/http/dashboard/charts-svg';
 import { newId } from '../../shared/domain/ids';
-import type { DaySummary, DaySummaryStore } from '../../shared/ports/day-summaries';
+import type { DaySummary, DaySummaryStore, EngagementDay } from '../../shared/ports/day-summaries';
 import type { NetworkRecord, PostRecord, PostStore } from '../../shared/ports/publishing';
 import type { PlatformName } from '../../shared/domain/platforms';
 import { ManualClock } from '../support/clock';
@@ -43,11 +43,14 @@ function postStore() {
 
 function summaryStore() {
   const items = new Map<string, DaySummary>();
+  const engagement = new Map<string, EngagementDay>();
   const store: DaySummaryStore = {
     list: async (_acc, from, to) => [...items.values()].filter((s) => s.day >= from && s.day <= to).sort((a, b) => a.day.localeCompare(b.day)).map((s) => structuredClone(s)),
     putAll: async (_acc, all) => { for (const s of all) items.set(s.day, structuredClone(s)); },
+    listEngagement: async (_acc, from, to) => [...engagement.values()].filter((d) => d.day >= from && d.day <= to).sort((a, b) => a.day.localeCompare(b.day)).map((d) => structuredClone(d)),
+    putEngagement: async (_acc, all) => { for (const d of all) engagement.set(d.day, structuredClone(d)); },
   };
-  return { store, items };
+  return { store, items, engagement };
 }
 
 describe('Overview charts: posts and results by day and network, failures by code', () => {
@@ -136,8 +139,9 @@ describe('Overview charts: posts and results by day and network, failures by cod
     ];
     const asked: Array<[number, number]> = [];
     const analytics = { listPublished: async (_acc: string, from: number, to: number) => { asked.push([from, to]); return items.filter((a) => Date.parse(a.published_at) >= from && Date.parse(a.published_at) <= to); } } as unknown as AnalyticsStore;
-    const brands = { list: async () => [] } as unknown as BrandStore;
-    const e = await engagementSeries({ analytics, brands }, 'acc_1', c);
+    const sums = summaryStore();
+    const deps = { analytics, daySummaries: sums.store };
+    const e = await engagementSeries(deps, 'acc_1', c);
     expect(asked).toEqual([[Date.UTC(2026, 10, 15), Date.UTC(2026, 10, 22) - 1]]);
     expect(e.days).toEqual(c.days.map((d) => d.day));
     expect(e.series).toEqual([
@@ -145,10 +149,28 @@ describe('Overview charts: posts and results by day and network, failures by cod
       { name: 'Comments', values: [0, 0, 0, 0, 1, 0, 3] },
       { name: 'Shares and quotes', values: [0, 0, 0, 0, 4, 0, 0] },
     ]); // no Saves series: no network offered a save
+    expect(sums.engagement.get('2026-11-19')).toMatchObject({ publications: 2, metrics: { likes: 10, saves: null } });
     const html = chartsSection(c, 7, e);
     expect(html).toMatch(/id="chart-engagement".*?role="img"/);
     expect(html).toContain('<th scope="row">2026-11-19</th><td>10</td><td>1</td><td>4</td>');
     expect(chartsSection(c, 7, { days: e.days, series: [] })).toContain('no likes, comments, shares or saves collected for these days yet');
+
+    // the next view reads the stored days only (no analytics read)
+    expect(await engagementSeries(deps, 'acc_1', c)).toEqual(e);
+    expect(asked).toHaveLength(1);
+
+    // a sweep that read today's x post and one of 2 days ago sums up those days again, each run of days in one read
+    items[2]!.metrics.likes = 25;
+    items[1]!.metrics.saves = 2;
+    await refreshEngagementDays(deps, [items[2]!, items[1]!]);
+    expect(asked.slice(1)).toEqual([[Date.UTC(2026, 10, 19), Date.UTC(2026, 10, 20) - 1], [Date.UTC(2026, 10, 21), Date.UTC(2026, 10, 22) - 1]]);
+    expect((await engagementSeries(deps, 'acc_1', c)).series).toEqual([
+      { name: 'Likes', values: [0, 0, 0, 0, 10, 0, 25] },
+      { name: 'Comments', values: [0, 0, 0, 0, 1, 0, 3] },
+      { name: 'Shares and quotes', values: [0, 0, 0, 0, 4, 0, 0] },
+      { name: 'Saves', values: [0, 0, 0, 0, 2, 0, 0] },
+    ]);
+    expect(asked).toHaveLength(3);
   });
 
   it('axes end on a round number above the largest value', () => {

@@ -114,6 +114,23 @@ describe('dashboard pages (local runtime)', () => {
     expect(agency).not.toContain('powered by');
   });
 
+  it('an uploaded logo set on Branding is stored as branding: the connect page shows it from /branding/, served from storage', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFElEQVR4nGP4z8DAAMIM/////w8AH+4F+7C4l8kAAAAASUVORK5CYII=', 'base64');
+    const up = await api('POST', '/api/media/upload-url', { content_type: 'image/png', size_bytes: png.length });
+    expect((await fetch(up.body.upload_url as string, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: png })).status).toBe(200);
+    const fin = await api('GET', `/api/media/finalize?path=${encodeURIComponent(up.body.path as string)}`);
+    const saved = await s.post('/dashboard/branding', { scope: 'account', display_name: 'Logo Co', logo_url: fin.body.media_url as string });
+    expect(saved.headers.get('location')).toBe('/dashboard/branding?done=saved');
+    const def = ((await api('GET', '/api/brands')).body.brands as Array<{ id: string; name: string }>).find((b) => b.name === 'Default')!;
+    const link = await api('POST', '/api/connect-link', { brand_id: def.id });
+    const page = await (await fetch(link.body.url as string)).text();
+    const src = /<header class="mark"><img src="([^"]+)"/.exec(page)![1]!;
+    expect(src).toMatch(/^http:\/\/[^/]+\/branding\/acc_[0-9A-Z]{26}-[0-9a-f]{32}\.png$/);
+    const logo = await fetch(src);
+    expect(logo.status).toBe(200);
+    expect(Buffer.from(await logo.arrayBuffer())).toEqual(png);
+  });
+
   it('Webhooks: test event, delivery log, redeliver and rotate from the page; Connections: disconnect', async () => {
     const rx = new WebhookReceiver();
     await rx.start();

@@ -11,7 +11,8 @@ import type { LocalRuntime } from '../../infra/local/runtime';
 /**
  * The Overview's charts and the Calendar in a real Chromium (Debian's /usr/bin/chromium) against the whole local
  * runtime: axe-core finds no serious or critical violation, the charts have their text alternatives, and a scheduled
- * post moved with the calendar's form (no JavaScript involved) has the new run_at in GET /api/schedule/{id}.
+ * post moved with the calendar's form (no JavaScript involved) has the new run_at in GET /api/schedule/{id}, and so
+ * has one dragged to another day and to a free slot (the dashboard script fills and submits the same form).
  * Screenshots go to DASHBOARD_SHOTS (default: a temp dir) for a person to look at.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -121,5 +122,44 @@ describe('Overview charts and the Calendar in a browser', () => {
     expect((await page.goto(`${rt.url}/dashboard/calendar?brand=${brandId}&view=month`))!.status()).toBe(200);
     await expect(page.locator('.kind-post').first().textContent()).resolves.toContain('post of the day');
     await checked('calendar-month');
+  });
+  it('dragging a scheduled post to another day keeps its time; dragging it to a free slot takes the slot; the API answers the new run_at', async () => {
+    const scheduled = await api('POST', '/api/schedule', { platform: 'telegram', text: 'Dragged around the calendar', run_at: 'next_slot' });
+    expect(scheduled.status).toBe(200);
+    const id = scheduled.body.schedule_id as string;
+    const before = DateTime.fromISO(scheduled.body.run_at as string).setZone('Europe/Berlin');
+    await page.setViewportSize({ width: 1280, height: 2400 }); // the whole month on screen: a drag moves within the viewport
+    expect((await page.goto(`${rt.url}/dashboard/calendar?brand=${brandId}&view=month&date=${before.toISODate()}`))!.status()).toBe(200);
+    const item = page.locator(`#sch-${id}`);
+    const slot = page.locator('li.free[data-slot-time]').last();
+    const slotDay = await slot.evaluate((el) => el.closest('td')!.dataset.date!);
+    expect(slotDay > before.toISODate()!).toBe(true);
+
+    /** Drags the post with the mouse onto `target`, checks the outline and the announcement, and drops it. */
+    const drag = async (target: ReturnType<typeof page.locator>, announced: string, shot?: string) => {
+      await item.locator('summary').hover();
+      await page.mouse.down();
+      const box = (await target.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 8), { steps: 4 });
+      // the drag events reach the page after the mouse moved: wait for the outline on the target
+      await page.waitForFunction((el) => el!.classList.contains('drop-over'), await target.elementHandle(), { timeout: 5000 });
+      await expect(page.locator('#cal-live').textContent()).resolves.toContain(announced);
+      if (shot) await page.screenshot({ path: path.join(SHOTS, `${shot}.png`), fullPage: true });
+      await Promise.all([page.waitForURL(/done=moved/), page.mouse.up()]);
+      await expect(page.getByRole('status').textContent()).resolves.toContain('Moved');
+    };
+
+    // onto the day (its date line, outside any slot): same time on that day
+    await drag(page.locator(`td[data-date="${slotDay}"] p.date`).locator('xpath=..'), `Drop to move it to`, 'calendar-drag-day');
+    const onDay = DateTime.fromISO(`${slotDay}T${before.toFormat('HH:mm')}`, { zone: 'Europe/Berlin' }).toUTC().toISO();
+    expect((await api('GET', `/api/schedule/${id}`)).body).toMatchObject({ status: 'scheduled', run_at: onDay });
+
+    // onto a free slot: that slot's time
+    const free = page.locator('li.free[data-slot-time]').last();
+    const [freeDay, freeTime] = [await free.evaluate((el) => el.closest('td')!.dataset.date!), await free.getAttribute('data-slot-time')];
+    await drag(free, '(a free slot)', 'calendar-drag-slot');
+    expect((await api('GET', `/api/schedule/${id}`)).body).toMatchObject({ run_at: DateTime.fromISO(`${freeDay}T${freeTime}`, { zone: 'Europe/Berlin' }).toUTC().toISO() });
+    await checked('calendar-after-drag');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

@@ -42,12 +42,17 @@ const s3Actions = (t: Template, description: string) =>
   statementsOf(t, description).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).filter((a) => a.startsWith('s3:')).sort();
 
 describe('media bucket', () => {
-  it('expires objects after 30 days (and aborts stale multipart uploads)', () => {
+  it('expires uploads (media/) after 30 days and exports after a day; branding logos (branding/) never; stale multipart uploads are aborted', () => {
     const [, bucket] = mediaBucket();
-    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
-      expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 30, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+    const rules = bucket.Properties.LifecycleConfiguration.Rules as Array<Record<string, any>>;
+    expect(rules).toEqual([
+      { Id: 'expire-media', Prefix: 'media/', Status: 'Enabled', ExpirationInDays: 30 },
+      { Id: 'expire-exports', Prefix: 'exports/', Status: 'Enabled', ExpirationInDays: 1 },
+      { Id: 'abort-incomplete-uploads', Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
     ]);
-    expect(bucket.Properties.LifecycleConfiguration.Rules[0].Prefix).toBeUndefined(); // every object
+    // no rule that expires objects applies to every key (it would take the logos with it)
+    expect(rules.filter((r) => r.ExpirationInDays !== undefined && !r.Prefix)).toEqual([]);
+    expect(rules.some((r) => r.ExpirationInDays !== undefined && 'branding/x'.startsWith(r.Prefix))).toBe(false);
   });
 
   it('blocks all public access: media_url is served by a 302 to a presigned GET, so no public policy is needed', () => {
@@ -87,6 +92,13 @@ describe('media functions', () => {
       routes.getMediaUploadPage, routes.postMediaUploadLinkUrl, routes.postMediaUploadLinkComplete, routes.getMediaFile]) {
       api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: d(r) });
     }
+  });
+
+  it('the Branding form copies an upload to branding/ (read, write, delete the replaced logo); the logo link only reads', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: d(routes.getBrandingLogo) });
+    expect(s3Actions(api, d(routes.postDashboardBranding))).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    expect(s3Actions(api, d(routes.getBrandingLogo))).toEqual(['s3:GetObject']);
+    expect(s3Actions(api, d(routes.getDashboardBranding))).toEqual([]);
   });
 
   it('functions that presign, check or redirect get object-level S3 actions on the media bucket only', () => {

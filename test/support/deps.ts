@@ -82,6 +82,7 @@ const noBlobs: Blobs = {
   head: async () => undefined,
   readRange: async () => new Uint8Array(),
   delete: async () => undefined,
+  copy: async () => { throw new Error('blobs not configured in this test'); },
   putStream: async () => { throw new Error('blobs not configured in this test'); },
 };
 

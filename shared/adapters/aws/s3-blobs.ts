@@ -3,6 +3,7 @@ import { bestEffort } from '../../log';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   UploadPartCommand,
   DeleteObjectCommand,
@@ -87,6 +88,11 @@ export class S3Blobs implements Blobs {
   async readRange(key: string, start: number, endInclusive: number): Promise<Uint8Array> {
     const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${start}-${endInclusive}` }));
     return out.Body ? await out.Body.transformToByteArray() : new Uint8Array(0);
+  }
+
+  /** CopyObject: the source is `<bucket>/<key>`, URL-encoded (S3's x-amz-copy-source). */
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${encodeURIComponent(fromKey).replace(/%2F/g, '/')}` }));
   }
 
   async delete(key: string): Promise<void> {

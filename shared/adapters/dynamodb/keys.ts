@@ -106,6 +106,7 @@ export const keys = {
   brandingPrefix: 'BRANDING#',
   // The Overview's final daily summaries (its own partition: never read by the account's publish-context query).
   daySummary: (accountId: string, day: string) => ({ pk: `STATS#${accountId}`, sk: `DAY#${day}` }),
+  engagementDay: (accountId: string, day: string) => ({ pk: `STATS#${accountId}`, sk: `ENG#${day}` }),
   // Post analytics: one item per post and network in the account's analytics partition (post ids are ULIDs, so
   // a range of them is a date range); the sweep's due index on the item's gsi1, sharded ANLDUE#0..3 by the post id's
   // last character, sorted by next_sync_at (ms, zero-padded) then the item's key.

@@ -5,6 +5,8 @@ import { errorFields, log } from '../../log';
 import { REFRESH_MIN_INTERVAL_MS, type PostAnalytics } from '../../domain/analytics';
 import type { AnalyticsDue } from '../../ports/analytics';
 import { readBatch, type CollectDeps } from './collect-metrics';
+import { refreshEngagementDays } from './engagement-days';
+import type { Deps } from '../deps';
 
 /**
  * The analytics sweep: every minute (EventBridge Scheduler in AWS, the local timer poller locally) it reads the
@@ -27,11 +29,15 @@ export const ANALYTICS_SWEEP_CONCURRENCY = 32;
 
 export interface AnalyticsSweepTotals { due: number; read: number; failed: number; busy: number; skipped: number; batches: number }
 
-export async function sweepAnalytics(deps: CollectDeps, opts: { limit?: number; budgetMs?: number } = {}): Promise<AnalyticsSweepTotals> {
+/** The sweep reads with the collect deps and rewrites the Overview's engagement days of what it read. */
+export type AnalyticsSweepDeps = CollectDeps & Pick<Deps, 'daySummaries'>;
+
+export async function sweepAnalytics(deps: AnalyticsSweepDeps, opts: { limit?: number; budgetMs?: number } = {}): Promise<AnalyticsSweepTotals> {
   const start = deps.clock.now();
   const budget = opts.budgetMs ?? ANALYTICS_SWEEP_BUDGET_MS;
   const due = await deps.analytics.due(start, opts.limit ?? ANALYTICS_SWEEP_LIMIT);
   const totals: AnalyticsSweepTotals = { due: due.length, read: 0, failed: 0, busy: 0, skipped: 0, batches: 0 };
+  const read: PostAnalytics[] = [];
   const groups = new Map<string, AnalyticsDue[]>();
   for (const d of due) {
     const key = `${d.account_id}|${d.brand_id}|${d.platform}`;
@@ -49,12 +55,19 @@ export async function sweepAnalytics(deps: CollectDeps, opts: { limit?: number; 
         totals.batches++;
         const outcome = await readBatch(deps, claimed);
         totals[outcome === 'read' ? 'read' : outcome === 'failed' ? 'failed' : 'busy'] += claimed.length;
+        if (outcome === 'read') read.push(...claimed);
       } catch (err) {
         totals.failed += Math.min(batch, group.length - i);
         log.error('analytics sweep: batch failed', { platform: group[0].platform, account_id: group[0].account_id, ...errorFields(err) });
       }
     }
   });
+  try {
+    // the Overview's engagement days of the posts read now hold stale sums: summed up again from the items
+    await refreshEngagementDays(deps, read);
+  } catch (err) {
+    log.error('analytics sweep: engagement days not refreshed', errorFields(err));
+  }
   log.info('analytics sweep', { ...totals });
   return totals;
 }

@@ -4,6 +4,7 @@ import type { Branding } from '../../ports/branding';
 import { NotFoundError } from '../../domain/errors';
 import { PLANS } from '../../domain/plans';
 import { planFeature } from '../guardrails/guardrails';
+import { dropLogo, storeLogo } from './branding-logo';
 
 /** The service's own name, shown where no white label applies and in Pro's "powered by" line. */
 export const SERVICE_NAME = 'Social Publishing';
@@ -35,16 +36,25 @@ export async function markFor(deps: Pick<Deps, 'accounts' | 'branding'>, account
   };
 }
 
-/** Sets the white label of the account or one brand: Pro and above (402 plan_feature naming pro). */
-export async function setBranding(deps: Pick<Deps, 'branding' | 'brands' | 'clock' | 'settings'>, account: Account, input: { scope: string; display_name: string; logo_url?: string; accent?: string; support_email?: string }) {
+/**
+ * Sets the white label of the account or one brand: Pro and above (402 plan_feature naming pro). A logo that is an
+ * upload is copied to the branding's own storage (`storeLogo`), so it outlives the upload's 30 days; the logo it
+ * replaces is deleted.
+ */
+export async function setBranding(deps: Pick<Deps, 'branding' | 'brands' | 'clock' | 'settings' | 'uploads' | 'blobs'>, account: Account, input: { scope: string; display_name: string; logo_url?: string; accent?: string; support_email?: string }) {
   if (PLANS[account.plan].white_label === 'none') throw planFeature(deps, 'White label', 'pro');
   if (input.scope !== 'account' && !(await deps.brands.get(account.id, input.scope))) throw new NotFoundError('No such brand', { code: 'brand_not_found' });
+  const [previous, logo] = await Promise.all([
+    deps.branding.get(account.id, input.scope),
+    input.logo_url ? storeLogo(deps, account.id, input.logo_url) : undefined,
+  ]);
   const b: Branding = {
     account_id: account.id, scope: input.scope, display_name: input.display_name.trim(),
-    ...(input.logo_url ? { logo_url: input.logo_url } : {}), ...(input.accent ? { accent: input.accent } : {}),
+    ...(logo ?? {}), ...(input.accent ? { accent: input.accent } : {}),
     ...(input.support_email ? { support_email: input.support_email } : {}), updated_at: new Date(deps.clock.now()).toISOString(),
   };
   await deps.branding.put(b);
+  if (previous?.logo_key && previous.logo_key !== b.logo_key) await dropLogo(deps, previous.logo_key);
   return b;
 }
 

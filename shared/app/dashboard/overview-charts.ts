@@ -3,7 +3,7 @@ import type { DaySummary } from '../../ports/day-summaries';
 import type { NetworkRecord, PostRecord } from '../../ports/publishing';
 import { PLATFORM_NAMES, type PlatformName } from '../../domain/platforms';
 import { ulid } from '../../domain/ids';
-import { queryAnalytics } from '../analytics/query-analytics';
+import { engagementDays } from '../analytics/engagement-days';
 
 /** The ranges the Overview's charts offer (days, ending today). */
 export const CHART_RANGES = [7, 30, 90] as const;
@@ -134,21 +134,16 @@ const ENGAGEMENT_SERIES: Array<[string, Array<'likes' | 'comments' | 'shares' | 
 ];
 
 /**
- * Engagement over the charts' days from the collected analytics (GET /api/analytics's query): each day's likes,
- * comments, shares and quotes, and saves of the posts published that day (their latest figures, summed over
- * networks; a figure a network does not offer adds nothing). Series that are zero every day are left out.
+ * Engagement over the charts' days from the collected analytics: each day's likes, comments, shares and quotes, and
+ * saves of the posts published that day (their latest figures, summed over networks; a figure a network does not
+ * offer adds nothing), read from the stored engagement days (one query: engagement-days.ts), the same sums as
+ * GET /api/analytics's daily series. Series that are zero every day are left out.
  */
-export async function engagementSeries(deps: Pick<Deps, 'analytics' | 'brands'>, accountId: string, charts: Pick<OverviewCharts, 'from' | 'to' | 'days'>): Promise<EngagementSeries> {
-  const summary = await queryAnalytics(deps, accountId, { from: charts.from, to: charts.to, top: 0 });
+export async function engagementSeries(deps: Pick<Deps, 'analytics' | 'daySummaries'>, accountId: string, charts: Pick<OverviewCharts, 'from' | 'to' | 'days'>): Promise<EngagementSeries> {
+  const byDay = new Map((await engagementDays(deps, accountId, charts.from, charts.to)).map((d) => [d.day, d.metrics]));
   const days = charts.days.map((d) => d.day);
-  const index = new Map(days.map((d, i) => [d, i]));
-  const series = ENGAGEMENT_SERIES.map(([name, figures]) => {
-    const values = days.map(() => 0);
-    for (const row of summary.daily) {
-      const i = index.get(row.date);
-      if (i !== undefined) for (const f of figures) values[i] += row.metrics[f] ?? 0;
-    }
-    return { name, values };
-  });
+  const series = ENGAGEMENT_SERIES.map(([name, figures]) => ({
+    name, values: days.map((d) => figures.reduce((sum, f) => sum + (byDay.get(d)?.[f] ?? 0), 0)),
+  }));
   return { days, series: series.filter((s) => s.values.some((v) => v > 0)) };
 }

@@ -13,8 +13,7 @@ import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
 import { RenewalSweepInput, sweepConnections, type RenewalSweepDeps } from '../oauth/renewal-sweep';
-import { AnalyticsSweepInput, sweepAnalytics } from '../analytics/analytics-sweep';
-import type { CollectDeps } from '../analytics/collect-metrics';
+import { AnalyticsSweepInput, sweepAnalytics, type AnalyticsSweepDeps } from '../analytics/analytics-sweep';
 
 /** What a scheduler timer carries to the dispatcher (validated: the input crosses a process boundary). */
 export const DispatchInput = z.discriminatedUnion('kind', [
@@ -47,7 +46,7 @@ export const DispatchInput = z.discriminatedUnion('kind', [
 export type DispatchInput = z.infer<typeof DispatchInput>;
 
 /** Fires a due timer: a deferred network goes back on the publish queue, where the worker claims it once. */
-export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSweepDeps & CollectDeps & Pick<Deps, 'webhooks'>, input: z.input<typeof DispatchInput>): Promise<void> {
+export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSweepDeps & AnalyticsSweepDeps & Pick<Deps, 'webhooks'>, input: z.input<typeof DispatchInput>): Promise<void> {
   putMetric('SchedulesFired', 1, { kind: input.kind });
   if (input.kind === 'recurring' && !Number.isNaN(Date.parse(input.occurrence))) {
     putMetric('ScheduleLateness', Math.max(0, deps.clock.now() - Date.parse(input.occurrence)), { kind: 'recurring' });

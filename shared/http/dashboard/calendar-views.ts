@@ -6,7 +6,9 @@ import { flashOf } from './flash';
 /**
  * The Calendar page: a week or month grid (a table: one column per weekday) of one brand's scheduled posts, coming
  * recurring occurrences and posts made, with the brand's slots; each scheduled post opens (details) to its text and
- * a move form (a free slot, or another time on the brand's clock) that works without JavaScript.
+ * a move form (a free slot, or another time on the brand's clock) that works without JavaScript. With the dashboard
+ * script, a scheduled post can also be dragged to another day (same time) or a free slot: the script fills the same
+ * form's time and submits it (data-move on the post, data-date on the days, data-slot-time on the free slots).
  */
 
 type Calendar = Awaited<ReturnType<typeof calendarPage>>;
@@ -31,7 +33,7 @@ const snippet = (t: string, n = 80) => (t.length > n ? `${t.slice(0, n - 1)}…`
 export const calendarHref = (q: { brand?: string; view?: string; date?: string; done?: string; error?: string }) =>
   `/dashboard/calendar?${new URLSearchParams(Object.entries(q).filter(([, v]) => v) as Array<[string, string]>).toString()}`;
 
-function itemHtml(c: Calendar, i: CalendarItem, csrf: string): string {
+function itemHtml(c: Calendar, i: CalendarItem, csrf: string, date: string): string {
   const head = `<span class="time">${e(i.time)}</span> <span class="status st-${e(i.status)}">${e(STATUS_WORDS[i.status] ?? i.status)}</span>`;
   const nets = `<span class="nets">${e(i.platforms.join(', '))}</span>`;
   if (i.kind === 'post') {
@@ -42,7 +44,8 @@ function itemHtml(c: Calendar, i: CalendarItem, csrf: string): string {
   }
   const id = e(i.schedule_id!);
   const options = c.moveTargets.filter((t) => t.at !== i.at).map((t) => `<option value="${e(t.at)}">${e(t.label)}</option>`).join('');
-  return `<li class="item kind-scheduled" id="sch-${id}"><details><summary>${head} ${e(snippet(i.text, 40))}</summary>` +
+  const drag = ` draggable="true" data-move="${id}" data-local="${e(date)}T${e(i.time)}" data-time="${e(i.time)}" data-move-label="${e(snippet(i.text, 40))}"`;
+  return `<li class="item kind-scheduled" id="sch-${id}"${drag}><details><summary>${head} ${e(snippet(i.text, 40))}</summary>` +
     (i.text.length > 40 ? `<p class="full">${e(i.text)}</p>` : '') + `<p>${nets}</p>` +
     `<form method="post" action="/dashboard/calendar/move">${csrfField(csrf)}<input type="hidden" name="schedule_id" value="${id}">` +
     `<input type="hidden" name="brand" value="${e(c.brand.id)}"><input type="hidden" name="view" value="${e(c.view)}"><input type="hidden" name="date" value="${e(c.date)}">` +
@@ -56,10 +59,10 @@ function dayCell(c: Calendar, d: Calendar['weeks'][number][number], csrf: string
   const weekday = WEEKDAYS[(new Date(Date.UTC(y, m - 1, day)).getUTCDay() + 6) % 7];
   const label = `${weekday} ${day} ${MONTHS[m - 1]}`;
   const slots = d.slots.length
-    ? `<ul class="slots" aria-label="Slots on ${e(label)}">${d.slots.map((s) => `<li class="${s.taken ? 'taken' : 'free'}">${e(s.time)} ${s.taken ? 'taken' : 'free'}</li>`).join('')}</ul>` : '';
-  return `<td class="day${d.inRange ? '' : ' outside'}${d.today ? ' today' : ''}"${d.today ? ' aria-current="date"' : ''}>` +
+    ? `<ul class="slots" aria-label="Slots on ${e(label)}">${d.slots.map((s) => `<li class="${s.taken ? 'taken' : 'free'}"${s.taken ? '' : ` data-slot-time="${e(s.time)}"`}>${e(s.time)} ${s.taken ? 'taken' : 'free'}</li>`).join('')}</ul>` : '';
+  return `<td class="day${d.inRange ? '' : ' outside'}${d.today ? ' today' : ''}"${d.today ? ' aria-current="date"' : ''} data-date="${e(d.date)}" data-label="${e(label)}">` +
     `<p class="date"><span aria-hidden="true">${day}</span><span class="sr">${e(label)}</span>${d.today ? ' <span class="today-mark">today</span>' : ''}</p>` +
-    (d.items.length ? `<ul class="items">${d.items.map((i) => itemHtml(c, i, csrf)).join('')}</ul>` : '') + slots + '</td>';
+    (d.items.length ? `<ul class="items">${d.items.map((i) => itemHtml(c, i, csrf, d.date)).join('')}</ul>` : '') + slots + '</td>';
 }
 
 export function calendarBody(c: Calendar, csrf: string, flash: { done?: string; error?: string } = {}): string {
@@ -77,9 +80,11 @@ export function calendarBody(c: Calendar, csrf: string, flash: { done?: string; 
     `<div><label for="cal-view">View</label><select id="cal-view" name="view">${viewOptions}</select></div><input type="hidden" name="date" value="${e(c.date)}"><div><button type="submit">Show</button></div></form>` +
     `<nav aria-label="Calendar pages">${nav}</nav>` +
     `<h2 id="cal-title">${e(c.title)}</h2><p class="hint">Times on the brand’s clock (${e(c.timezone)}). ${counts} item${counts === 1 ? '' : 's'}. ` +
-    `Open a scheduled post to move it; the brand’s posting slots are listed under each day (set them on the <a href="/dashboard/brands">Brands</a> page).</p>` +
+    `Open a scheduled post to move it (or drag it to another day, keeping its time, or to a free slot); the brand’s posting slots are listed under each day (set them on the <a href="/dashboard/brands">Brands</a> page).</p>` +
+    '<p id="cal-live" class="sr" aria-live="polite"></p>' +
     `<table class="calendar ${e(c.view)}" aria-labelledby="cal-title"><thead><tr>${WEEKDAYS.map((w) => `<th scope="col"><abbr title="${w}">${w.slice(0, 3)}</abbr></th>`).join('')}</tr></thead>` +
-    `<tbody>${c.weeks.map((w) => `<tr>${w.map((d) => dayCell(c, d, csrf)).join('')}</tr>`).join('')}</tbody></table>`;
+    `<tbody>${c.weeks.map((w) => `<tr>${w.map((d) => dayCell(c, d, csrf)).join('')}</tr>`).join('')}</tbody></table>` +
+    '<script type="module" src="/dashboard/script.js"></script>';
 }
 
 /** The Calendar page's own style rules. */
@@ -91,4 +96,6 @@ export const CALENDAR_STYLE = 'main{max-width:80rem}.calendar{table-layout:fixed
   '.item .st-failed{color:#b3261e;font-weight:700}.item .nets{color:#4a4a4a;font-size:.8rem}.item summary{cursor:pointer}.item form select,.item form input{width:100%;font-size:.85rem}' +
   '.item form label{font-size:.8rem}.item form button{font-size:.85rem;padding:.3rem .7rem}.slots li{font-size:.75rem;color:#4a4a4a}.slots li.taken{text-decoration:line-through}' +
   '.cal-controls{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-end}.cal-controls select{width:auto}.cal-nav{list-style:none;display:flex;gap:1.25rem;padding:0;margin:.75rem 0}' +
-  '.calendar.month td{height:7rem}';
+  '.calendar.month td{height:7rem}.item[draggable=true]{cursor:grab}.item.is-dragged{opacity:.6}' +
+  '.calendar.dragging td[data-date]{outline:2px dashed #0b57d0;outline-offset:-4px}.calendar.dragging li.free{outline:1px dashed #0b57d0}' +
+  '.calendar .drop-over,.calendar.dragging .drop-over{outline:3px solid #0b57d0;outline-offset:-3px;background:#dce7fb}.calendar li.drop-over{color:#0b2e6b;font-weight:700}';

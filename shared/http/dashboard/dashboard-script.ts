@@ -7,7 +7,10 @@ import {
  * step; the pages load it with `script-src 'self'`, never inline). Every page works without it; with it:
  * - Compose counts the text live in each network's own units (the numbers the server's check would give) and shows
  *   only the previews of the networks ticked;
- * - a secret shown once (a new API key) gets a Copy button.
+ * - a secret shown once (a new API key) gets a Copy button;
+ * - the Calendar's scheduled posts can be dragged to another day (keeping their time) or to a free slot: the drop
+ *   fills the post's own move form (the keyboard path, which stays) with the new time and submits it; the days and
+ *   slots under the pointer are outlined, and a polite live region says what is dragged and where it would go.
  *
  * The counting is a browser copy of shared/domain/text-length.ts `measure`: the patterns and weights are taken from
  * that module when the script is served, and test/dashboard/compose-script.test.ts runs this source against the
@@ -122,10 +125,72 @@ function copyButtons() {
     field.after(button, ' ', status);
   }
 }
+function calendarDragAndDrop() {
+  const table = document.querySelector('table.calendar');
+  if (!table) return;
+  const live = document.getElementById('cal-live');
+  const say = (text) => { if (live) live.textContent = text; };
+  let dragged = null;
+  let over = null;
+  const targetOf = (el) => (el && el.closest ? el.closest('li[data-slot-time], td[data-date]') : null);
+  const whereOf = (target) => {
+    const cell = target.closest('td[data-date]');
+    const time = target.dataset.slotTime || dragged.dataset.time;
+    return { local: cell.dataset.date + 'T' + time, words: cell.dataset.label + ' at ' + time + (target.dataset.slotTime ? ' (a free slot)' : '') };
+  };
+  const mark = (target) => {
+    if (over === target) return;
+    if (over) over.classList.remove('drop-over');
+    over = target;
+    if (target) { target.classList.add('drop-over'); say('Drop to move it to ' + whereOf(target).words + '.'); }
+  };
+  table.addEventListener('dragstart', (ev) => {
+    const item = ev.target.closest ? ev.target.closest('[data-move]') : null;
+    if (!item) return;
+    dragged = item;
+    ev.dataTransfer.effectAllowed = 'move';
+    ev.dataTransfer.setData('text/plain', item.dataset.moveLabel || '');
+    table.classList.add('dragging');
+    item.classList.add('is-dragged');
+    say('Dragging “' + item.dataset.moveLabel + '”, now ' + item.dataset.local.replace('T', ' at ') + '. Drop it on a day to keep its time, or on a free slot.');
+  });
+  // dragenter and dragover are both cancelled over a day or a free slot: that makes it the drop target
+  const accept = (ev) => {
+    if (!dragged) return;
+    const target = targetOf(ev.target);
+    if (!target) return;
+    ev.preventDefault();
+    ev.dataTransfer.dropEffect = 'move';
+    mark(target);
+  };
+  table.addEventListener('dragenter', accept);
+  table.addEventListener('dragover', accept);
+  // anywhere else (outside the table, or on its header): nothing is outlined
+  document.addEventListener('dragover', (ev) => { if (dragged && !targetOf(ev.target)) mark(null); });
+  table.addEventListener('drop', (ev) => {
+    const target = dragged && targetOf(ev.target);
+    if (!target) return;
+    ev.preventDefault();
+    const where = whereOf(target);
+    if (where.local === dragged.dataset.local) { say('Not moved: that is its time already.'); return; }
+    const form = dragged.querySelector('form');
+    form.elements.namedItem('slot').value = '';
+    form.elements.namedItem('at').value = where.local;
+    say('Moving it to ' + where.words + '…');
+    form.requestSubmit();
+  });
+  table.addEventListener('dragend', () => {
+    mark(null);
+    table.classList.remove('dragging');
+    if (dragged) dragged.classList.remove('is-dragged');
+    dragged = null;
+  });
+}
 composeCounters();
 copyButtons();
+calendarDragAndDrop();
 export { measure };
 `;
 
 /** The module's text. */
-export const dashboardScript = (): string => `// Social Publishing dashboard: live counts on Compose, copy buttons. Pages work without it.\n${COUNTING_SOURCE}${WIRING_SOURCE}`;
+export const dashboardScript = (): string => `// Social Publishing dashboard: live counts on Compose, copy buttons, calendar drag and drop. Pages work without it.\n${COUNTING_SOURCE}${WIRING_SOURCE}`;

@@ -9,6 +9,7 @@ const ERRORS: Record<string, string> = {
   brand_not_found: 'That brand no longer exists.', invalid_request: 'Some fields were not valid; nothing was changed.', approval_decided: 'That post was already decided.',
   brand_limit_reached: 'Your plan’s brand limit is reached. See the Plan page.', webhook_limit_reached: 'Your plan’s webhook limit is reached. See the Plan page.',
   rate_limited: 'Too many requests; try again in a minute.',
+  invalid_logo: 'The logo was not saved: use an https link, or the media_url of an image you uploaded (at most 2 MB, not older than 30 days).',
 };
 
 export function flashOf(q: { done?: string; error?: string }): { kind: 'ok' | 'error'; text: string } | undefined {

@@ -82,7 +82,7 @@ export function brandingBody(opts: { brands: Brand[]; branding: Branding[]; csrf
     const id = (f: string) => `${scope}-${f}`;
     return `<form method="post" action="/dashboard/branding" class="card">${csrfField(opts.csrf)}${hidden('scope', scope)}<fieldset><legend>${e(label)}</legend>` +
       `<label for="${id('name')}">Display name</label><input id="${id('name')}" name="display_name" type="text" required maxlength="80" value="${e(b?.display_name ?? '')}">` +
-      `<label for="${id('logo')}">Logo URL (upload it with the media upload, then paste its media_url)</label><input id="${id('logo')}" name="logo_url" type="url" value="${e(b?.logo_url ?? '')}">` +
+      `<label for="${id('logo')}">Logo URL (an https link, or an image you uploaded: paste its media_url and the logo is kept as branding, not deleted with the upload after 30 days)</label><input id="${id('logo')}" name="logo_url" type="url" value="${e(b?.logo_url ?? '')}">` +
       `<label for="${id('accent')}">Accent colour (#rrggbb)</label><input id="${id('accent')}" name="accent" type="text" pattern="#[0-9a-fA-F]{6}" value="${e(b?.accent ?? '')}">` +
       `<label for="${id('support')}">Support email</label><input id="${id('support')}" name="support_email" type="email" value="${e(b?.support_email ?? '')}">` +
       '<div><button type="submit">Save branding</button></div></fieldset></form>';
