@@ -1,5 +1,5 @@
 import diagnostics from 'node:diagnostics_channel';
-import type { ClientRequest } from 'node:http';
+import { LOCAL_AWS_REQUEST } from '../../infra/local/in-process-requests';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { getDeps } from '../../infra/local/runtime';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
@@ -42,14 +42,14 @@ afterAll(async () => {
 
 /** Publishes one post and counts the DynamoDB calls (by operation) until every network has settled. */
 async function measure(platforms: string[]) {
-  const dynamoHost = new URL(process.env.DYNAMODB_ENDPOINT!).host;
   const calls: string[] = [];
+  // the runtime's DynamoDB clients reach the engine in-process; its transport announces each request
   const onRequest = (msg: unknown) => {
-    const req = (msg as { request: ClientRequest }).request;
-    if (String(req.getHeader('host') ?? '') !== dynamoHost) return;
+    const { engine, target } = msg as { engine: string; target: string };
+    if (engine !== 'dynamodb') return;
     // only work done for a request or a queue message (the local scheduler's and media sweep's polls have no correlation id)
     if (!logContext().correlation_id) return;
-    calls.push(String(req.getHeader('x-amz-target') ?? '').split('.').pop() ?? '?');
+    calls.push(target.split('.').pop() ?? '?');
   };
   const posts = getDeps().posts;
   const { settle, poll } = posts;
@@ -63,14 +63,14 @@ async function measure(platforms: string[]) {
     return out;
   };
   if (poll) posts.poll = async (...args: Parameters<typeof poll>) => { polls++; return poll.apply(posts, args); };
-  diagnostics.subscribe('http.client.request.start', onRequest);
+  diagnostics.subscribe(LOCAL_AWS_REQUEST, onRequest);
   try {
     const res = await api('POST', '/api/post', { platforms, text: `Counting calls ${++seq}` });
     expect(res.status).toBe(200);
     expect((res.body.results as Array<{ status: string }>).map((r) => r.status)).toEqual(platforms.map(() => 'published'));
     await done;
   } finally {
-    diagnostics.unsubscribe('http.client.request.start', onRequest);
+    diagnostics.unsubscribe(LOCAL_AWS_REQUEST, onRequest);
     posts.settle = settle;
     posts.poll = poll;
   }
