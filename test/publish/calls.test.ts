@@ -42,6 +42,8 @@ afterAll(async () => {
 
 /** Publishes one post and counts the DynamoDB calls (by operation) until every network has settled. */
 async function measure(platforms: string[]) {
+  // the previous post's worker may still be writing after its last settle (network id, analytics): not this post's calls
+  await rt.drained();
   const calls: string[] = [];
   // the runtime's DynamoDB clients reach the engine in-process; its transport announces each request
   const onRequest = (msg: unknown) => {
@@ -69,6 +71,8 @@ async function measure(platforms: string[]) {
     expect(res.status).toBe(200);
     expect((res.body.results as Array<{ status: string }>).map((r) => r.status)).toEqual(platforms.map(() => 'published'));
     await done;
+    // and its own writes after the last settle (network id, analytics), whichever side of the settle they land
+    await rt.drained();
   } finally {
     diagnostics.unsubscribe(LOCAL_AWS_REQUEST, onRequest);
     posts.settle = settle;
