@@ -6,8 +6,8 @@ module.exports = {
   transform: {
     '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, isolatedModules: true } }],
   },
-  // ESM-only packages compiled to CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|nostr-tools|@noble|@scure|p-limit|yocto-queue|fauxqs|@atproto|multiformats)/)'],
+  // ESM-only packages compiled to CommonJS for jest (cookie: light-my-request's, behind fauxqs's in-process transport).
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|nostr-tools|@noble|@scure|p-limit|yocto-queue|fauxqs|@atproto|multiformats|light-my-request/node_modules/cookie|cookie)/)'],
   // fauxqs exports only an ESM "import" entry; map it to its file so the transform above compiles it.
   moduleNameMapper: {
     '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js',

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startLocalRuntime } from '../infra/local/runtime';
+import { LOCAL_AWS_REQUEST } from '../infra/local/in-process-requests';
 import { DiscordFake } from '../infra/local/sandbox/discord';
 import { TelegramFake } from '../infra/local/sandbox/telegram';
 import { SlackFake } from '../infra/local/sandbox/slack';
@@ -74,7 +75,15 @@ export async function run(): Promise<void> {
       const target = String(req.getHeader('x-amz-target') ?? '').split('.').pop() || req.method;
       counts.set(`${service} ${target}`, (counts.get(`${service} ${target}`) ?? 0) + 1);
     };
+    // DynamoDB and SQS requests of the runtime's own clients go in-process (infra/local/in-process-requests.ts)
+    const onLocal = (msg: unknown) => {
+      const { engine, target } = msg as { engine: string; target: string };
+      if (!logContext().correlation_id) return;
+      const key = `${engine === 'dynamodb' ? 'DynamoDB' : 'SQS'} ${target.split('.').pop()}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    };
     diagnostics.subscribe('http.client.request.start', onRequest);
+    diagnostics.subscribe(LOCAL_AWS_REQUEST, onLocal);
     process.env.LOG_LEVEL = 'info';
     process.env.POWERTOOLS_METRICS_DISABLED = 'false';
     let logBytes = 0;
@@ -93,6 +102,7 @@ export async function run(): Promise<void> {
       process.env.LOG_LEVEL = 'silent';
       process.env.POWERTOOLS_METRICS_DISABLED = 'true';
       diagnostics.unsubscribe('http.client.request.start', onRequest);
+      diagnostics.unsubscribe(LOCAL_AWS_REQUEST, onLocal);
     }
 
     const per = (n: number) => n / POSTS;
@@ -132,25 +142,25 @@ async function perNetworkCounts(url: string, fakes: { discord: DiscordFake; slac
   must(await api('POST', '/api/connect', { platform: 'discord', credentials: { webhook_url: fakes.discord.webhookUrl } }), 'connect discord');
   must(await api('POST', '/api/connect', { platform: 'slack', credentials: { webhook_url: fakes.slack.webhookUrl } }), 'connect slack');
   must(await api('POST', '/api/connect', { platform: 'mastodon', credentials: { instance_url: fakes.mastodon.url, access_token: fakes.mastodon.token } }), 'connect mastodon');
-  const dynamoHost = new URL(process.env.DYNAMODB_ENDPOINT!).host;
   let n = 0;
   const rows: Array<[string, Map<string, number>]> = [];
   for (const platforms of [['discord'], ['discord', 'slack', 'mastodon']]) {
     must(await api('POST', '/api/post', { platforms, text: `warm-up ${++n}` }), 'post');
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const counts = new Map<string, number>();
+    // the runtime's DynamoDB clients go in-process (infra/local/in-process-requests.ts): counted where they are announced
     const onRequest = (msg: unknown) => {
-      const req = (msg as { request: ClientRequest }).request;
-      if (String(req.getHeader('host') ?? '') !== dynamoHost || !logContext().correlation_id) return;
-      const op = String(req.getHeader('x-amz-target') ?? '').split('.').pop() || req.method;
+      const { engine, target } = msg as { engine: string; target: string };
+      if (engine !== 'dynamodb' || !logContext().correlation_id) return;
+      const op = target.split('.').pop() ?? '?';
       counts.set(op, (counts.get(op) ?? 0) + 1);
     };
-    diagnostics.subscribe('http.client.request.start', onRequest);
+    diagnostics.subscribe(LOCAL_AWS_REQUEST, onRequest);
     try {
       for (let i = 0; i < POSTS; i++) must(await api('POST', '/api/post', { platforms, text: `count ${++n}` }), 'post');
       await new Promise((r) => setTimeout(r, SETTLE_MS));
     } finally {
-      diagnostics.unsubscribe('http.client.request.start', onRequest);
+      diagnostics.unsubscribe(LOCAL_AWS_REQUEST, onRequest);
     }
     rows.push([`${platforms.length} network${platforms.length > 1 ? 's' : ''} (${platforms.join(', ')})`, counts]);
   }

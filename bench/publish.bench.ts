@@ -27,6 +27,11 @@ import { fmt, percentile, printRows } from './support/stats';
  *    busy share and the process CPU per post (every thread: dynalite runs in a worker thread of its own): the
  *    whole stack is one Node process, so it is CPU-bound here.
  *
+ * 4. The local runtime's speed in the conditions of issue 29 ("Speed of the local runtime"): 20 sequential posts to 1
+ *    network (Discord) and 20 to 4 (Bluesky, Mastodon, Discord, WordPress: no pacing) at D = 300 ms, their p50 ratio
+ *    (goal ≤ 1.10); then 40 sequential posts to Discord answering at once (D = 0): the service's own overhead, p50 / p99
+ *    (goal ≤ 25 / ≤ 60 ms). `PUBLISH_ONLY=speed` runs this part alone (it runs first otherwise).
+ *
  * Every post has a unique text (identical posts within 2 minutes are refused) and no media. The runtime runs with
  * DISABLE_RATE_LIMITS=1 (POST /api/post allows 60 a minute per account).
  */
@@ -43,6 +48,10 @@ const ONE: BenchNetwork[] = ['discord'];
 const FIVE: BenchNetwork[] = ['bluesky', 'mastodon', 'discord', 'wordpress', 'devto'];
 const FIVE_POSTS = 10;
 const THREE: BenchNetwork[] = ['discord', 'slack', 'mastodon'];
+const FOUR: BenchNetwork[] = ['bluesky', 'mastodon', 'discord', 'wordpress'];
+const SPEED_D = 300;
+const SPEED_POSTS = 20;
+const INSTANT_POSTS = 40;
 
 type Api = ReturnType<typeof client>;
 interface Sample { ms: number; start: number; end: number; post: number }
@@ -145,6 +154,29 @@ async function fanout(api: Api, nets: BenchNetworks): Promise<void> {
   printRows(steps);
 }
 
+/** Part 4: the fan-out ratio 4 / 1 at D = 300 ms and the overhead with networks answering at once. */
+async function localSpeed(api: Api, nets: BenchNetworks): Promise<void> {
+  nets.setDelay(SPEED_D);
+  const one: number[] = [];
+  const four: number[] = [];
+  // interleaved, so that a change of load on the machine weighs on both sides alike
+  for (let i = 0; i < SPEED_POSTS; i++) {
+    one.push((await postOnce(api, ONE, 'speed1')).ms);
+    four.push((await postOnce(api, FOUR, 'speed4')).ms);
+  }
+  nets.setDelay(0);
+  const instant: number[] = [];
+  for (let i = 0; i < INSTANT_POSTS; i++) instant.push((await postOnce(api, ONE, 'instant')).ms);
+  console.log(`\n### Local speed: fan-out 4 / 1 at D = ${SPEED_D} ms, overhead with networks answering at once`);
+  printRows([
+    ...latencyRows('1 network (discord), D = 300', one),
+    ...latencyRows(`${FOUR.length} networks (${FOUR.join(', ')}), D = 300`, four),
+    ['ratio 4 / 1', `p50 ${fmt(percentile(four, 50) / percentile(one, 50), 2)} (goal ≤ 1.10), p99 ${fmt(percentile(four, 99) / percentile(one, 99), 2)}`],
+    ...latencyRows('overhead, D = 0, 1 network', instant),
+    ['overhead goal', 'p50 ≤ 25 ms, p99 ≤ 60 ms'],
+  ]);
+}
+
 /** Part 3: closed-loop clients, D = 0. */
 async function throughput(api: Api, nets: BenchNetworks, platforms: BenchNetwork[]): Promise<void> {
   nets.setDelay(0);
@@ -232,6 +264,8 @@ export async function run(): Promise<void> {
     await sleep(TELEGRAM_GAP_MS);
     nets.clearArrivals();
 
+    await localSpeed(api, nets);
+    if (process.env.PUBLISH_ONLY === 'speed') return;
     await fanout(api, nets);
     await throughput(api, nets, ONE);
     await throughput(api, nets, THREE);

@@ -132,9 +132,6 @@ const EnvSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   /** Days ahead of a sign-in's lapse that connection.expiring is sent (and the connection shows `expiring`). */
   CONNECTION_EXPIRING_DAYS: z.coerce.number().int().min(1).max(60).default(7),
-  // --- Local speed
-  /** Local runtime only: the embedded DynamoDB's Unix socket, used instead of TCP to DYNAMODB_ENDPOINT when set. */
-  DYNAMODB_SOCKET: z.string().optional(),
   // --- MCP for browser clients
   /**
    * Browser origins allowed on the MCP endpoint and the OAuth endpoints (comma-separated, e.g.

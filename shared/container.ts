@@ -87,6 +87,8 @@ const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')
 // --- Local speed
 const localResultsModule: Module<typeof import('./adapters/local/in-process-results')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The in-process result signal (local runtime only)', 'LOCAL') : require('./adapters/local/in-process-results');
+const localTransportModule: Module<typeof import('./adapters/local/in-process-transport')> = () => process.env.SPA_WIRE_LOCAL === 'off'
+  ? unwired('The in-process transports (local runtime only)', 'LOCAL') : require('./adapters/local/in-process-transport');
 
 /**
  * OAuth client registrations: SSM Parameter Store in AWS (when OAUTH_SSM_PREFIX is set), with the environment
@@ -152,14 +154,16 @@ function builtOnFirstRead<T extends object>(factories: { [K in keyof T]: () => T
  */
 export function buildDeps(cfg: Config, given: Partial<Deps> = {}): Deps {
   let tableRef: TableRef | undefined;
-  const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT, socketPath: local ? cfg.DYNAMODB_SOCKET : undefined }), tableName: cfg.TABLE_NAME });
-  const db = dynamoModule;
   const local = cfg.RUNTIME === 'local';
+  // the local runtime's engines take the SDK's requests in-process (no socket, no HTTP) when it has handed them over
+  const transport = (engine: 'dynamodb' | 'sqs') => (local ? localTransportModule().inProcessTransport(engine) : undefined);
+  const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT, requestHandler: transport('dynamodb') }), tableName: cfg.TABLE_NAME });
+  const db = dynamoModule;
   const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);
   // Adapters built here read the container's clock at each call (the given one, else the system clock).
   const liveClock: Clock = { now: () => deps.clock.now(), sleep: (ms) => deps.clock.sleep(ms) };
   const shared = builtOnFirstRead<{ queue: Queue; blobs: Blobs; uploads: MediaStore; webhooks: WebhookStore }>({
-    queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT }), { clock: liveClock }); },
+    queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT, requestHandler: transport('sqs') }), { clock: liveClock }); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },
     uploads: () => new (db().DynamoMediaStore)(table()),
     webhooks: () => new (db().DynamoWebhookStore)(table()),

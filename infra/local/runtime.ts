@@ -21,6 +21,7 @@ import { startMediaSweep } from './media-sweep';
 import { Sandbox } from './sandbox';
 import { sandboxEnvironment, sandboxRoutes, simulatedNetworks } from './sandbox/wiring';
 import { startupSweeps } from './startup-sweeps';
+import { provideInProcessTransport } from '../../shared/adapters/local/in-process-transport';
 
 export interface LocalOptions {
   /** HTTP port (0 = random). */
@@ -86,12 +87,16 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   const s3 = await startS3(path.join(dataDir, 's3'), [MEDIA_BUCKET]);
   const sqs = await startSqs();
   const queues = Object.fromEntries(await Promise.all(workers.map(async (w) => [w.id, await sqs.createQueue(w.queueName, { visibilityTimeoutSeconds: w.visibilityTimeoutSeconds, maxReceiveCount: w.maxReceiveCount })] as const)));
+  // the handlers' and the pollers' SDK clients reach the engines in-process (no socket, no HTTP); the endpoints stay
+  // for everything else (operator tools, a client built with an endpoint only)
+  provideInProcessTransport('dynamodb', dynamo.requestHandler);
+  provideInProcessTransport('sqs', sqs.requestHandler);
 
   Object.assign(process.env, {
     RUNTIME: 'local', TABLE_NAME, MEDIA_BUCKET, DATA_DIR: dataDir, AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     DYNAMODB_ENDPOINT: dynamo.endpoint, S3_ENDPOINT: s3.endpoint, SQS_ENDPOINT: sqs.endpoint,
-    DYNAMODB_SOCKET: dynamo.socketPath, LOCAL_STARTED_AT_MS: String(startedAt),
+    LOCAL_STARTED_AT_MS: String(startedAt),
     ...Object.fromEntries(workers.map((w) => [w.queueEnv, queues[w.id].url])),
     ...opts.env,
   });
@@ -122,13 +127,13 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   const deps = opts.deps ? buildDeps(config(), { clock: opts.clock, ...opts.deps(chosen) }) : chosen;
   depsBuilt(deps);
 
-  const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
+  const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint, requestHandler: sqs.requestHandler });
   const onError = (err: unknown) => log(`local runtime: ${(err as Error)?.stack ?? String(err)}`);
   const pollers = workers.map((w) => startPoller(client, {
     name: w.id, queueUrl: queues[w.id].url, queueArn: `arn:aws:sqs:us-east-1:000000000000:${w.queueName}`,
     batchSize: w.batchSize, timeoutMs: w.timeoutSeconds * 1000, load: () => loadHandler(w.handler), onError,
   }));
-  const tableScheduler = new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint, socketPath: dynamo.socketPath }), tableName: TABLE_NAME }, opts.clock);
+  const tableScheduler = new TableScheduler({ doc: documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint, requestHandler: dynamo.requestHandler }), tableName: TABLE_NAME }, opts.clock);
   // the deployment's recurring sweeps (EventBridge Scheduler schedules of the CDK API stack in AWS)
   for (const sweep of SWEEP_SCHEDULES) await tableScheduler.scheduleCron({ ...sweep });
   const timers = startTimerPoller(
@@ -166,10 +171,11 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
       await mediaSweep.stop();
       await Promise.all([...pollers.map((p) => p.stop()), timers.stop()]);
       client.destroy();
+      provideInProcessTransport('dynamodb', undefined);
+      provideInProcessTransport('sqs', undefined);
       await sqs.stop();
       await s3.stop();
       await dynamo.stop();
-      delete process.env.DYNAMODB_SOCKET;
       delete process.env.LOCAL_STARTED_AT_MS;
       resetConfig();
     },

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -10,6 +8,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFo
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TABLE_DEFINITION } from '../../shared/adapters/dynamodb/table-definition';
 import { makeFauxqsFair, noteGroups } from './fair-queue';
+import { EngineThreadHandler, InjectHandler, type Injectable } from './in-process-requests';
 
 /**
  * The embedded AWS stand-ins of local mode (toolchain.md): dynalite (DynamoDB, on disk under dataDir), s3rver (S3,
@@ -38,22 +37,36 @@ const DYNALITE_OPTIONS = { createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 
 
 /**
  * The dynalite server of a worker thread (plain JavaScript, so it runs unchanged under tsx, jest and node): it
- * listens on loopback and on a Unix socket, posts `{port}` (or `{error}`) and, on "stop", closes both servers and
- * the database.
+ * listens on loopback (operator tools, tests' own clients) and posts `{port}` (or `{error}`); requests of the
+ * runtime's own clients arrive as messages (infra/local/in-process-requests.ts: EngineRequest) and are run through
+ * dynalite's HTTP handler on a request/response pair built from the message, the answer posted back; on "stop" it
+ * closes the server and the database.
  */
 const DYNALITE_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { EventEmitter } = require('node:events');
 const dynalite = require(workerData.module);
 const server = dynalite(workerData.options);
 server.once('error', (err) => parentPort.postMessage({ error: String((err && err.stack) || err) }));
-// the same engine on a Unix socket too: the runtime's own clients skip loopback TCP
-const local = require('node:http').createServer(server.listeners('request')[0]);
-local.once('error', (err) => parentPort.postMessage({ error: String((err && err.stack) || err) }));
-server.listen(workerData.port, '127.0.0.1', () => local.listen(workerData.socketPath, () => parentPort.postMessage({ port: server.address().port })));
+const handle = server.listeners('request')[0];
+server.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+function inProcess(m) {
+  const req = new EventEmitter();
+  req.method = m.method; req.url = m.url; req.headers = m.headers;
+  const headers = {};
+  const res = {
+    statusCode: 200,
+    setHeader(name, value) { headers[name.toLowerCase()] = String(value); },
+    getHeader(name) { return headers[name.toLowerCase()]; },
+    end(body) { parentPort.postMessage({ kind: 'response', id: m.id, status: res.statusCode, headers, body: body == null ? '' : String(body) }); },
+  };
+  handle(req, res);
+  if (m.body) req.emit('data', Buffer.from(m.body, 'utf8'));
+  req.emit('end');
+}
 parentPort.on('message', (m) => {
+  if (m && m.kind === 'request') return inProcess(m);
   if (m !== 'stop') return;
-  local.close();
-  if (local.closeAllConnections) local.closeAllConnections();
   server.close(() => parentPort.close());
   if (server.closeAllConnections) server.closeAllConnections();
 });
@@ -62,33 +75,33 @@ parentPort.on('message', (m) => {
 /**
  * dynalite in its own worker thread: the same engine behind the same HTTP endpoint, but its request parsing, its
  * expression evaluation and LevelDB run on the second core instead of the event loop that also serves the API and
- * the workers (the local runtime is otherwise one CPU-bound Node event loop). Also served on a Unix socket
- * (`socketPath`), which the runtime's own clients use: cheaper per call than loopback TCP.
+ * the workers (the local runtime is otherwise one CPU-bound Node event loop). `requestHandler` gives an SDK client
+ * the engine without HTTP: requests go to the thread as messages (the runtime's own clients use it).
  */
-export async function startDynamoThread(dataDir: string | undefined, port = 0, onError: (err: unknown) => void = () => undefined): Promise<Service & { socketPath: string }> {
+export async function startDynamoThread(dataDir: string | undefined, port = 0, onError: (err: unknown) => void = () => undefined): Promise<Service & { requestHandler: EngineThreadHandler }> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  // sockets paths are short (108 bytes): in the temp directory, not under dataDir
-  const socketPath = path.join(os.tmpdir(), `spa-dynamodb-${process.pid}-${randomUUID().slice(0, 8)}.sock`);
   const worker = new Worker(DYNALITE_THREAD, {
     eval: true,
-    workerData: { module: require.resolve('dynalite'), options: { ...(dataDir ? { path: dataDir } : {}), ...DYNALITE_OPTIONS }, port, socketPath },
+    workerData: { module: require.resolve('dynalite'), options: { ...(dataDir ? { path: dataDir } : {}), ...DYNALITE_OPTIONS }, port },
   });
   const bound = await new Promise<number>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the dynalite thread exited (${code}) before listening`)));
     worker.once('message', (m: { port?: number; error?: string }) => (m.port ? resolve(m.port) : reject(new Error(m.error))));
   }).catch(async (err) => { await worker.terminate(); throw err; });
-  worker.removeAllListeners();
-  // a thread that dies is reported (its clients then fail to connect); stop() still resolves
+  // only the start's own listeners (removeAllListeners() would also take the worker's internal ones: no more messages)
+  for (const event of ['error', 'exit', 'message']) worker.removeAllListeners(event);
+  // a thread that dies is reported (its pending requests fail); stop() still resolves
   worker.on('error', onError);
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const requestHandler = new EngineThreadHandler(worker);
   return {
     endpoint: `http://127.0.0.1:${bound}`,
-    socketPath,
+    requestHandler,
     stop: async () => {
+      requestHandler.close(new Error('the DynamoDB engine thread is stopping'));
       worker.postMessage('stop');
       await exited;
-      fs.rmSync(socketPath, { force: true });
     },
   };
 }
@@ -125,6 +138,8 @@ export async function startS3(dataDir: string, buckets: string[], port = 0): Pro
 }
 
 export interface SqsService extends Service {
+  /** Gives an SDK client fauxqs without HTTP (fastify's inject). */
+  requestHandler: InjectHandler;
   /** Creates a queue with a DLQ and redrive policy; answers both URLs. */
   createQueue(name: string, opts: { visibilityTimeoutSeconds: number; maxReceiveCount: number }): Promise<{ url: string; dlqUrl: string }>;
 }
@@ -146,6 +161,7 @@ export async function startSqs(port = 0): Promise<SqsService> {
   const client = new SQSClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   return {
     endpoint,
+    requestHandler: new InjectHandler(app as unknown as Injectable),
     stop: async () => { client.destroy(); await app.close(); },
     async createQueue(name, opts) {
       const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));

@@ -1,45 +1,92 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import diagnostics from 'node:diagnostics_channel';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoThread } from '../../infra/local/services';
-import { documentClient } from '../../shared/adapters/dynamodb/client';
+import { HttpRequest } from '@smithy/core/protocols';
+import { ensureTable, startDynamoThread, startSqs } from '../../infra/local/services';
+import { LOCAL_AWS_REQUEST } from '../../infra/local/in-process-requests';
+import { documentClient, isConditionFailure } from '../../shared/adapters/dynamodb/client';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
 
 const logging = (stack: { identify(): string[] }) => stack.identify().some((name) => name.startsWith('loggerMiddleware'));
 
+/** The HTTP requests Node's client started and the requests the in-process transports announced while `fn` ran. */
+async function traffic(fn: () => Promise<unknown>): Promise<{ http: number; inProcess: string[] }> {
+  let http = 0;
+  const inProcess: string[] = [];
+  const onHttp = () => { http++; };
+  const onLocal = (m: unknown) => { const { engine, target } = m as { engine: string; target: string }; inProcess.push(`${engine} ${target}`); };
+  diagnostics.subscribe('http.client.request.start', onHttp);
+  diagnostics.subscribe(LOCAL_AWS_REQUEST, onLocal);
+  try { await fn(); } finally {
+    diagnostics.unsubscribe('http.client.request.start', onHttp);
+    diagnostics.unsubscribe(LOCAL_AWS_REQUEST, onLocal);
+  }
+  return { http, inProcess };
+}
+
 describe('the local runtime\'s DynamoDB engine and SDK clients', () => {
-  it('the engine runs in its own thread, answers on loopback TCP and on its Unix socket, and keeps its data on disk', async () => {
+  it('the engine runs in its own thread, answers on loopback TCP and in-process (no HTTP), and keeps its data on disk', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-engine-'));
     try {
       const first = await startDynamoThread(dir);
       await ensureTable(first.endpoint, 'engine-test');
-      const overSocket = documentClient({ region: 'us-east-1', endpoint: first.endpoint, socketPath: first.socketPath });
+      const inProcess = documentClient({ region: 'us-east-1', endpoint: first.endpoint, requestHandler: first.requestHandler });
       const overTcp = documentClient({ region: 'us-east-1', endpoint: first.endpoint });
       try {
-        await overSocket.send(new PutCommand({ TableName: 'engine-test', Item: { pk: 'A', sk: 'B', via: 'socket' } }));
-        expect((await overTcp.send(new GetCommand({ TableName: 'engine-test', Key: { pk: 'A', sk: 'B' } }))).Item).toEqual({ pk: 'A', sk: 'B', via: 'socket', v: 1 });
-        expect(fs.existsSync(first.socketPath)).toBe(true);
+        const seen = await traffic(() => inProcess.send(new PutCommand({ TableName: 'engine-test', Item: { pk: 'A', sk: 'B', via: 'in-process' } })));
+        expect(seen).toEqual({ http: 0, inProcess: ['dynamodb DynamoDB_20120810.PutItem'] });
+        expect((await overTcp.send(new GetCommand({ TableName: 'engine-test', Key: { pk: 'A', sk: 'B' } }))).Item).toEqual({ pk: 'A', sk: 'B', via: 'in-process', v: 1 });
+        // the engine's errors reach the caller as the SDK's typed errors, as over HTTP
+        const refused = await inProcess.send(new PutCommand({ TableName: 'engine-test', Item: { pk: 'A', sk: 'B' }, ConditionExpression: 'attribute_not_exists(pk)' })).catch((e: unknown) => e);
+        expect(isConditionFailure(refused)).toBe(true);
+        const missing = await inProcess.send(new GetCommand({ TableName: 'no-such-table', Key: { pk: 'A', sk: 'B' } })).catch((e: unknown) => e);
+        expect(missing).toBeInstanceOf(ResourceNotFoundException);
       } finally {
-        overSocket.destroy();
+        inProcess.destroy();
         overTcp.destroy();
         await first.stop();
       }
-      expect(fs.existsSync(first.socketPath)).toBe(false);
+      // a request after stop fails at once, naming the engine (it never waits for an answer that cannot come)
+      await expect(first.requestHandler.handle(new HttpRequest({ method: 'POST', hostname: 'localhost', path: '/', headers: {}, body: '{}' })))
+        .rejects.toThrow(/DynamoDB engine thread/);
 
       // a restart on the same directory finds the item (the database was closed cleanly by stop)
       const second = await startDynamoThread(dir);
-      const again = documentClient({ region: 'us-east-1', endpoint: second.endpoint, socketPath: second.socketPath });
+      const again = documentClient({ region: 'us-east-1', endpoint: second.endpoint, requestHandler: second.requestHandler });
       try {
-        expect((await again.send(new GetCommand({ TableName: 'engine-test', Key: { pk: 'A', sk: 'B' } }))).Item?.via).toBe('socket');
+        expect((await again.send(new GetCommand({ TableName: 'engine-test', Key: { pk: 'A', sk: 'B' } }))).Item?.via).toBe('in-process');
       } finally {
         again.destroy();
         await second.stop();
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('SQS requests reach fauxqs in-process (no HTTP), and an aborted long poll stops waiting at once', async () => {
+    const sqs = await startSqs();
+    const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint, requestHandler: sqs.requestHandler });
+    try {
+      const { url } = await sqs.createQueue('in-process', { visibilityTimeoutSeconds: 30, maxReceiveCount: 3 });
+      const seen = await traffic(async () => {
+        await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'hello', MessageGroupId: 'account-1' }));
+        const got = await client.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+        expect(got.Messages?.map((m) => m.Body)).toEqual(['hello']);
+      });
+      expect(seen).toEqual({ http: 0, inProcess: ['sqs AmazonSQS.SendMessage', 'sqs AmazonSQS.ReceiveMessage'] });
+
+      const abort = new AbortController();
+      const waiting = client.send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1 }), { abortSignal: abort.signal });
+      abort.abort();
+      await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      client.destroy();
+      await sqs.stop();
     }
   });
 

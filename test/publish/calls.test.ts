@@ -1,5 +1,5 @@
 import diagnostics from 'node:diagnostics_channel';
-import type { ClientRequest } from 'node:http';
+import { LOCAL_AWS_REQUEST } from '../../infra/local/in-process-requests';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
 import { MastodonFake } from '../../infra/local/sandbox/mastodon';
@@ -41,14 +41,16 @@ afterAll(async () => {
 
 /** Publishes one post and counts the DynamoDB calls (by operation) until every network has settled. */
 async function measure(platforms: string[]) {
-  const dynamoHost = new URL(process.env.DYNAMODB_ENDPOINT!).host;
+  // the previous post's worker may still be writing after its last settle (network id, analytics): not this post's calls
+  await rt.drained();
   const calls: string[] = [];
+  // the runtime's DynamoDB clients reach the engine in-process; its transport announces each request
   const onRequest = (msg: unknown) => {
-    const req = (msg as { request: ClientRequest }).request;
-    if (String(req.getHeader('host') ?? '') !== dynamoHost) return;
+    const { engine, target } = msg as { engine: string; target: string };
+    if (engine !== 'dynamodb') return;
     // only work done for a request or a queue message (the local scheduler's and media sweep's polls have no correlation id)
     if (!logContext().correlation_id) return;
-    calls.push(String(req.getHeader('x-amz-target') ?? '').split('.').pop() ?? '?');
+    calls.push(target.split('.').pop() ?? '?');
   };
   const posts = rt.deps.posts;
   const { settle, poll } = posts;
@@ -62,7 +64,7 @@ async function measure(platforms: string[]) {
     return out;
   };
   if (poll) posts.poll = async (...args: Parameters<typeof poll>) => { polls++; return poll.apply(posts, args); };
-  diagnostics.subscribe('http.client.request.start', onRequest);
+  diagnostics.subscribe(LOCAL_AWS_REQUEST, onRequest);
   try {
     const res = await api('POST', '/api/post', { platforms, text: `Counting calls ${++seq}` });
     expect(res.status).toBe(200);
@@ -71,7 +73,7 @@ async function measure(platforms: string[]) {
     // the worker's last writes (the analytics item) follow the settle: counted here, never in the next measurement
     await rt.drained();
   } finally {
-    diagnostics.unsubscribe('http.client.request.start', onRequest);
+    diagnostics.unsubscribe(LOCAL_AWS_REQUEST, onRequest);
     posts.settle = settle;
     posts.poll = poll;
   }

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../../ports/clock';
 import { CORRELATION_ATTRIBUTE, correlationId } from '../../log';
 import { traceClient } from '../../tracing';
 import { dropNoOpLogging } from './sdk-logging';
+import type { SdkRequestHandler } from '../local/in-process-transport';
 
 const BATCH_SIZE = 10;
 const RETRY_ROUNDS = 3;
@@ -77,12 +78,18 @@ function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
   };
 }
 
-/** An SQS client; with `endpoint` (the embedded fauxqs locally) it uses dummy credentials and ignores queue-URL hosts. */
-export function sqsClient(opts: { region: string; endpoint?: string }): SQSClient {
+/**
+ * An SQS client; with `endpoint` (the embedded fauxqs locally) it uses dummy credentials and ignores queue-URL hosts,
+ * and `requestHandler` (local runtime) hands its requests to fauxqs in-process instead of over HTTP.
+ */
+export function sqsClient(opts: { region: string; endpoint?: string; requestHandler?: SdkRequestHandler }): SQSClient {
   const client = traceClient(new SQSClient({
     region: opts.region,
     ...(opts.endpoint
-      ? { endpoint: opts.endpoint, useQueueUrlAsEndpoint: false, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? {
+        endpoint: opts.endpoint, useQueueUrlAsEndpoint: false, credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        ...(opts.requestHandler ? { requestHandler: opts.requestHandler } : {}),
+      }
       : {}),
   }));
   dropNoOpLogging(client);

@@ -1,21 +1,20 @@
-import http from 'node:http';
-import net from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { traceClient } from '../../tracing';
 import { dropNoOpLogging } from '../aws/sdk-logging';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { FORMAT_VERSION } from '../../domain/format-version';
+import type { SdkRequestHandler } from '../local/in-process-transport';
 
 /**
  * The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally, and
- * `socketPath` (local runtime) carries its HTTP requests over that Unix socket instead of loopback TCP.
+ * `requestHandler` (local runtime) hands its requests to that engine in-process instead of over HTTP.
  */
-export function documentClient(opts: { region: string; endpoint?: string; socketPath?: string }): DynamoDBDocumentClient {
+export function documentClient(opts: { region: string; endpoint?: string; requestHandler?: SdkRequestHandler }): DynamoDBDocumentClient {
   const client = traceClient(new DynamoDBClient({
     region: opts.region,
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    ...(opts.endpoint && opts.socketPath ? { requestHandler: { httpAgent: new SocketAgent(opts.socketPath) } } : {}),
+    ...(opts.endpoint && opts.requestHandler ? { requestHandler: opts.requestHandler } : {}),
   }));
   dropNoOpLogging(client);
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
@@ -69,17 +68,4 @@ export async function queryAll(t: TableRef, input: Omit<QueryCommandInput, 'Tabl
     start = res.LastEvaluatedKey;
   } while (start);
   return items;
-}
-
-/** A keep-alive HTTP agent whose connections go to a Unix socket (the URL still names the endpoint's host). */
-class SocketAgent extends http.Agent {
-  constructor(private readonly socketPath: string) {
-    super({ keepAlive: true, maxSockets: 50 });
-  }
-
-  override createConnection(_options: unknown, connected?: (err: Error | null, socket: net.Socket) => void): net.Socket {
-    const socket = net.createConnection({ path: this.socketPath });
-    if (connected) socket.once('connect', () => connected(null, socket));
-    return socket;
-  }
 }

@@ -1,0 +1,108 @@
+import diagnostics from 'node:diagnostics_channel';
+import type { Worker } from 'node:worker_threads';
+import type { HttpHandlerOptions, HttpRequest, HttpResponse } from '@smithy/types';
+import type { SdkRequestHandler } from '../../shared/adapters/local/in-process-transport';
+
+/**
+ * Where the local runtime's in-process transports announce each request (the SDK's HTTP client would have announced
+ * it on `http.client.request.start`): `{ engine, target }`, target = the `x-amz-target` header (e.g.
+ * `DynamoDB_20120810.GetItem`). Published synchronously in the caller's async context (tests count per request).
+ */
+export const LOCAL_AWS_REQUEST = 'spa:local-aws-request';
+const requests = diagnostics.channel(LOCAL_AWS_REQUEST);
+
+/** One request as it crosses to the dynalite thread: what its HTTP handler reads (method, url, headers, body). */
+export interface EngineRequest { kind: 'request'; id: number; method: string; url: string; headers: Record<string, string>; body: string }
+export interface EngineResponse { kind: 'response'; id: number; status: number; headers: Record<string, string>; body: string }
+
+const urlOf = (r: HttpRequest): string => {
+  const q = Object.entries(r.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).filter((x) => x != null).map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(String(x))}`));
+  return `${r.path || '/'}${q.length ? `?${q.join('&')}` : ''}`;
+};
+const bodyOf = (r: HttpRequest): string => {
+  const b: unknown = r.body;
+  if (b == null) return '';
+  if (typeof b === 'string') return b;
+  if (b instanceof Uint8Array) return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+  throw new Error('in-process transport: streamed request bodies are not supported');
+};
+const aborted = (signal: HttpHandlerOptions['abortSignal']) => Object.assign(new Error('Request aborted'), { name: 'AbortError', cause: (signal as AbortSignal | undefined)?.reason });
+const response = (statusCode: number, headers: Record<string, string>, body: Uint8Array): { response: HttpResponse } => ({ response: { statusCode, headers, body } });
+
+abstract class InProcessHandler implements SdkRequestHandler {
+  constructor(private readonly engine: 'dynamodb' | 'sqs') {}
+  protected abstract send(request: HttpRequest): Promise<{ response: HttpResponse }>;
+
+  handle(request: HttpRequest, options: HttpHandlerOptions = {}): Promise<{ response: HttpResponse }> {
+    const signal = options.abortSignal as AbortSignal | undefined;
+    if (signal?.aborted) return Promise.reject(aborted(signal));
+    if (requests.hasSubscribers) requests.publish({ engine: this.engine, target: request.headers['x-amz-target'] ?? '' });
+    const sent = this.send(request);
+    if (!signal) return sent;
+    // the engine finishes the request on its own (a long poll ends within its wait); the caller stops waiting now
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(aborted(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      sent.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  updateHttpClientConfig(): void { /* nothing to configure: no sockets, no timeouts */ }
+  httpHandlerConfigs(): Record<string, never> { return {}; }
+  /** Shared by every client of the engine: a client's destroy() must not close it (the runtime's stop does). */
+  destroy(): void { /* the engine's owner stops it */ }
+}
+
+/**
+ * DynamoDB requests to the dynalite thread over its message port: the thread runs dynalite's own HTTP request
+ * handler on a request/response pair built from the message, so the engine sees what it sees over HTTP, without a
+ * socket, an HTTP parser or a keep-alive pool on either side. A thread that stops or dies fails what is pending.
+ */
+export class EngineThreadHandler extends InProcessHandler {
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: (r: { response: HttpResponse }) => void; reject: (e: Error) => void }>();
+  private closed?: Error;
+
+  constructor(private readonly worker: Worker) {
+    super('dynamodb');
+    worker.on('message', (m: EngineResponse | undefined) => {
+      if (m?.kind !== 'response') return;
+      const waiting = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      waiting?.resolve(response(m.status, m.headers, Buffer.from(m.body, 'utf8')));
+    });
+    worker.once('exit', () => this.close(new Error('the DynamoDB engine thread has stopped')));
+  }
+
+  protected send(request: HttpRequest): Promise<{ response: HttpResponse }> {
+    if (this.closed) return Promise.reject(this.closed);
+    const id = ++this.seq;
+    const message: EngineRequest = { kind: 'request', id, method: request.method, url: urlOf(request), headers: { ...request.headers }, body: bodyOf(request) };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage(message);
+    });
+  }
+
+  close(err: Error): void {
+    this.closed ??= err;
+    for (const { reject } of this.pending.values()) reject(err);
+    this.pending.clear();
+  }
+}
+
+/** The part of a fastify app (fauxqs) that injects a request: light-my-request's fake request/response pair. */
+export interface Injectable {
+  inject(opts: { method: string; url: string; headers: Record<string, string>; payload: string }): Promise<{ statusCode: number; headers: Record<string, unknown>; rawPayload: Buffer }>;
+}
+
+/** SQS requests to fauxqs (a fastify app on this thread) through fastify's inject: its routes and hooks, no socket. */
+export class InjectHandler extends InProcessHandler {
+  constructor(private readonly app: Injectable) { super('sqs'); }
+
+  protected async send(request: HttpRequest): Promise<{ response: HttpResponse }> {
+    const res = await this.app.inject({ method: request.method, url: urlOf(request), headers: { ...request.headers }, payload: bodyOf(request) });
+    const headers = Object.fromEntries(Object.entries(res.headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+    return response(res.statusCode, headers, res.rawPayload);
+  }
+}
