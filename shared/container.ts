@@ -17,6 +17,7 @@ import { errorFields, log } from './log';
 import { trimBase } from './domain/values';
 import { unwiredMessage, type DepsOf, type WireGroup, type WiringDeclaration } from './wiring/declaration';
 import { polledResults } from './adapters/aws/polled-results';
+import { networkLimits } from './networks/network-limits';
 
 /*
  * Each adapter is loaded with require() on first use, behind its wiring switch `process.env.SPA_WIRE_<GROUP>`. In a
@@ -202,6 +203,8 @@ export function buildDeps(cfg: Config): Deps {
       const simulated = new Set(cfg.SANDBOX_NETWORKS.split(',').map((n) => n.trim()).filter(isPlatformName));
       return sandboxLinksModule().withSandboxLinks(registry, cfg.SANDBOX_ORIGIN, simulated);
     },
+    // the networks' facts (no send code): every function has them
+    networkLimits: () => networkLimits(),
     // The sign-in side is network code (wired with `networks`); the client registrations are configuration.
     oauth: () => lazily<Deps['oauth']>({ providers: () => oauthProvidersModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
