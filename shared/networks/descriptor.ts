@@ -3,6 +3,7 @@ import type { PlatformName } from '../domain/platforms';
 import type { Failure, NetworkAdapter, NetworkVerifier, PublishContent } from '../ports/networks';
 import type { ManageFlags, PostRefRule } from '../ports/network-limits';
 import type { OAuthProvider } from '../ports/oauth';
+import type { MediaRules } from './media-rules';
 
 /** A network's checks that need no network call (length limits, media fit): undefined when the content fits. */
 export type ContentCheck = (content: PublishContent, credentials: Record<string, string>) => Failure | undefined;
@@ -18,6 +19,8 @@ export interface NetworkDescriptor {
   name: PlatformName;
   /** Its checks before any send (limits.ts); the adapter's `check` is the same function. */
   check: ContentCheck;
+  /** Media types, sizes and alt-text limit known before any download; absent = none checked here. */
+  media?: MediaRules;
   /** Delete and edit support; absent = neither. */
   manage?: ManageFlags;
   /** Whether its adapter has `readBack`. */
@@ -32,18 +35,14 @@ export interface NetworkDescriptor {
   oauth?(cfg: Config): OAuthProvider;
 }
 
-/** Thrown by a loader whose capability the function's declaration does not wire (only in a Lambda bundle). */
-export class CapabilityNotWiredError extends Error {
-  constructor(platform: string, what: string, declare: string) {
-    super(`${platform}: ${what} is not wired into this function: its route or worker must declare ${declare} (functions/routes, functions/workers.ts)`);
-    this.name = 'CapabilityNotWiredError';
-  }
-}
-
+/** A loader whose capability the function's declaration does not wire (only in a Lambda bundle) throws this. */
+const notWired = (platform: string, declare: string): never => {
+  throw new Error(`${platform}: not wired into this function: its route or worker must declare ${declare}`);
+};
 /** The send code of `platform` is not in this bundle. */
-export const sendCodeNotWired = (platform: string): never => { throw new CapabilityNotWiredError(platform, 'the network send code', '`publishes: true`'); };
+export const sendCodeNotWired = (platform: string): never => notWired(platform, '`publishes: true`');
 /** The credential check or sign-in side of `platform` is not in this bundle. */
-export const networkCodeNotWired = (platform: string): never => { throw new CapabilityNotWiredError(platform, 'the network credential check and sign-in', '`networks: true`'); };
+export const networkCodeNotWired = (platform: string): never => notWired(platform, '`networks: true`');
 
 /** The relays of NOSTR_DEFAULT_RELAYS (comma-separated). */
 export const relaysOf = (cfg: Config): string[] => cfg.NOSTR_DEFAULT_RELAYS.split(',').map((r) => r.trim()).filter(Boolean);

@@ -1,7 +1,7 @@
 import type { PlatformName } from '../domain/platforms';
 import type { NetworkLimits } from '../ports/network-limits';
 import type { NetworkDescriptor } from './descriptor';
-import { NETWORKS } from './all-networks';
+import { NETWORKS } from './network-list';
 import { checkAlt, checkProbed } from './media-rules';
 
 /**
@@ -17,7 +17,7 @@ export function networkLimits(networks: readonly NetworkDescriptor[] = NETWORKS)
   };
   return {
     checkContent: (platform, content, credentials) => of(platform).check(content, credentials),
-    checkMedia: (platform, media) => checkAlt(platform, media) ?? checkProbed(platform, media),
+    checkMedia: (platform, media) => checkAlt(platform, of(platform).media, media) ?? checkProbed(platform, of(platform).media, media),
     manage: (platform) => of(platform).manage ?? { delete: false, edit: false },
     readBack: (platform) => of(platform).readBack,
     postRef: (platform) => of(platform).postRef,

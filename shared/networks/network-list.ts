@@ -1,23 +1,31 @@
-/*
- * THE registry of networks: one line per network folder, exporting its descriptor (shared/networks/<name>/network.ts).
- * Every table of networks is derived from it (all-networks.ts).
+import type { NetworkDescriptor } from './descriptor';
+import { telegram } from './telegram/network';
+import { bluesky } from './bluesky/network';
+import { mastodon } from './mastodon/network';
+import { discord } from './discord/network';
+import { wordpress } from './wordpress/network';
+import { devto } from './devto/network';
+import { hashnode } from './hashnode/network';
+import { slack } from './slack/network';
+import { nostr } from './nostr/network';
+import { tiktok } from './tiktok/network';
+import { youtube } from './youtube/network';
+import { reddit } from './reddit/network';
+import { linkedin } from './linkedin/network';
+import { facebook } from './facebook/network';
+import { instagram } from './instagram/network';
+import { x } from './x/network';
+import { threads } from './threads/network';
+import { pinterest } from './pinterest/network';
+import { google_business } from './google_business/network';
+
+/**
+ * THE registry of networks: each folder's descriptor (shared/networks/<name>/network.ts), imported and listed once.
+ * Every table of networks comes from it: the adapters (registry.ts), the credential checks (verifiers.ts), the OAuth
+ * sign-in providers (oauth-providers.ts) and what use cases read through the NetworkLimits port (network-limits.ts).
+ * A test holds its names equal to the contract's closed list (shared/domain/platforms.ts).
  */
-export { telegram } from './telegram/network';
-export { bluesky } from './bluesky/network';
-export { mastodon } from './mastodon/network';
-export { discord } from './discord/network';
-export { wordpress } from './wordpress/network';
-export { devto } from './devto/network';
-export { hashnode } from './hashnode/network';
-export { slack } from './slack/network';
-export { nostr } from './nostr/network';
-export { tiktok } from './tiktok/network';
-export { youtube } from './youtube/network';
-export { reddit } from './reddit/network';
-export { linkedin } from './linkedin/network';
-export { facebook } from './facebook/network';
-export { instagram } from './instagram/network';
-export { x } from './x/network';
-export { threads } from './threads/network';
-export { pinterest } from './pinterest/network';
-export { google_business } from './google_business/network';
+export const NETWORKS: readonly NetworkDescriptor[] = [
+  telegram, bluesky, mastodon, discord, wordpress, devto, hashnode, slack, nostr, tiktok,
+  youtube, reddit, linkedin, facebook, instagram, x, threads, pinterest, google_business,
+];

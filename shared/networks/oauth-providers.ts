@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { OAuthProviders } from '../ports/oauth';
 import type { NetworkDescriptor } from './descriptor';
-import { NETWORKS } from './all-networks';
+import { NETWORKS } from './network-list';
 
 /**
  * The sign-in side of the OAuth networks (shared/ports/oauth.ts), with the hosts from the configuration

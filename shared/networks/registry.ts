@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { Registry } from '../ports/networks';
 import type { NetworkDescriptor } from './descriptor';
-import { NETWORKS } from './all-networks';
+import { NETWORKS } from './network-list';
 
 /**
  * Maps network names to their adapters (send code included: only the publish worker carries it in AWS), with base

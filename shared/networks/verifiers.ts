@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import type { NetworkAdapter, NetworkVerifier, Registry } from '../ports/networks';
 import type { PlatformName } from '../domain/platforms';
 import type { NetworkDescriptor } from './descriptor';
-import { NETWORKS } from './all-networks';
+import { NETWORKS } from './network-list';
 
 /**
  * Every network's credential check (its verify-credentials.ts, through its descriptor), with the hosts from the

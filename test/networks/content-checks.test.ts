@@ -1,5 +1,5 @@
 import { buildRegistry } from '../../shared/networks/registry';
-import { NETWORKS } from '../../shared/networks/all-networks';
+import { NETWORKS } from '../../shared/networks/network-list';
 import { networkLimits } from '../../shared/networks/network-limits';
 import { config } from '../../shared/config';
 import { PLATFORM_NAMES, type PlatformName } from '../../shared/domain/platforms';

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkGoogleBusiness } from './limits';
+import { checkGoogleBusiness, MEDIA_RULES } from './limits';
 
 /** Its hosts from the configuration (`GOOGLE_BUSINESS_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
 const hosts = (cfg: Config) => ({ authBase: cfg.GOOGLE_BUSINESS_AUTH_BASE, apiBase: cfg.GOOGLE_BUSINESS_API_BASE });
@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.GOOGLE_BUSINESS_AUTH_BASE, apiBa
 export const google_business: NetworkDescriptor = {
   name: 'google_business',
   check: checkGoogleBusiness,
+  media: MEDIA_RULES,
   readBack: true,
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('google_business')
     : (require('./index') as typeof import('./index')).createGoogleBusinessAdapter(hosts(cfg)),

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkLinkedin } from './limits';
+import { checkLinkedin, MEDIA_RULES } from './limits';
 
 /** Its hosts from the configuration (`LINKEDIN_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
 const hosts = (cfg: Config) => ({ authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE, organizations: cfg.LINKEDIN_ORGANIZATIONS });
@@ -10,6 +10,7 @@ export const linkedin: NetworkDescriptor = {
   name: 'linkedin',
   check: checkLinkedin,
   manage: { delete: true, edit: true },
+  media: MEDIA_RULES,
   readBack: true,
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('linkedin')
     : (require('./index') as typeof import('./index')).createLinkedinAdapter(hosts(cfg)),

@@ -1,5 +1,5 @@
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkContent } from './limits';
+import { checkContent, MEDIA_RULES } from './limits';
 import { mastodonStatusRef } from '../post-refs';
 
 /** Mastodon: its facts and the loaders of its code (shared/networks/descriptor.ts). */
@@ -7,6 +7,7 @@ export const mastodon: NetworkDescriptor = {
   name: 'mastodon',
   check: checkContent,
   manage: { delete: true, edit: true },
+  media: MEDIA_RULES,
   readBack: true,
   postRef: { names: (ref) => mastodonStatusRef(ref) !== undefined, forms: 'a status link (https://<server>/@<user>/<id>) or a status id' },
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('mastodon')

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkPinterest } from './limits';
+import { checkPinterest, MEDIA_RULES } from './limits';
 
 /** Its hosts from the configuration (`PINTEREST_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
 const hosts = (cfg: Config) => ({ authBase: cfg.PINTEREST_AUTH_BASE, apiBase: cfg.PINTEREST_API_BASE });
@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.PINTEREST_AUTH_BASE, apiBase: cf
 export const pinterest: NetworkDescriptor = {
   name: 'pinterest',
   check: checkPinterest,
+  media: MEDIA_RULES,
   readBack: true,
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('pinterest')
     : (require('./index') as typeof import('./index')).createPinterestAdapter(hosts(cfg)),

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkContent } from './limits';
+import { checkContent, MEDIA_RULES } from './limits';
 
 /** Its hosts from the configuration (`TIKTOK_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
 const hosts = (cfg: Config) => ({ authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.TIKTOK_API_BASE });
@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.T
 export const tiktok: NetworkDescriptor = {
   name: 'tiktok',
   check: checkContent,
+  media: MEDIA_RULES,
   readBack: false,
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('tiktok')
     : (require('./index') as typeof import('./index')).createTikTokAdapter(hosts(cfg)),

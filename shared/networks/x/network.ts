@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkContent } from './limits';
+import { checkContent, MEDIA_RULES } from './limits';
 import { xPostId } from '../post-refs';
 
 /** Its hosts from the configuration (`X_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
@@ -11,6 +11,7 @@ export const x: NetworkDescriptor = {
   name: 'x',
   check: checkContent,
   manage: { delete: true, edit: false },
+  media: MEDIA_RULES,
   readBack: true,
   postRef: { names: (ref) => xPostId(ref) !== undefined, forms: 'an x.com/<user>/status/<id> link or a numeric post id' },
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('x')

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkContent } from './limits';
+import { checkContent, MEDIA_RULES } from './limits';
 
 /** Its hosts from the configuration (`YOUTUBE_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
 const hosts = (cfg: Config) => ({ authBase: cfg.YOUTUBE_AUTH_BASE, apiBase: cfg.YOUTUBE_API_BASE, uploadBase: cfg.YOUTUBE_UPLOAD_BASE });
@@ -10,6 +10,7 @@ export const youtube: NetworkDescriptor = {
   name: 'youtube',
   check: checkContent,
   manage: { delete: true, edit: true },
+  media: MEDIA_RULES,
   readBack: true,
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('youtube')
     : (require('./index') as typeof import('./index')).createYouTubeAdapter(hosts(cfg)),
