@@ -17,7 +17,7 @@ import { errorFields, log } from './log';
 import { trimBase } from './domain/values';
 import { unwiredMessage, type DepsOf, type WireGroup, type WiringDeclaration } from './wiring/declaration';
 import { polledResults } from './adapters/aws/polled-results';
-import { networkLimits } from './networks/network-limits';
+import { networkLimits } from './networks/descriptor-limits';
 import { buildVerifyOnlyRegistry } from './networks/verifiers';
 import { buildOAuthProviders } from './networks/oauth-providers';
 

@@ -22,7 +22,7 @@ import { google_business } from './google_business/network';
 /**
  * THE registry of networks: each folder's descriptor (shared/networks/<name>/network.ts), imported and listed once.
  * Every table of networks comes from it: the adapters (registry.ts), the credential checks (verifiers.ts), the OAuth
- * sign-in providers (oauth-providers.ts) and what use cases read through the NetworkLimits port (network-limits.ts).
+ * sign-in providers (oauth-providers.ts) and what use cases read through the NetworkLimits port (descriptor-limits.ts).
  * A test holds its names equal to the contract's closed list (shared/domain/platforms.ts).
  */
 export const NETWORKS: readonly NetworkDescriptor[] = [

@@ -24,9 +24,9 @@ export class SendCodeNotWiredError extends Error {
  * The registry of a function that verifies credentials but never sends (connect, health checks, sign-in, MCP): each
  * network's verify, and send members that throw SendCodeNotWiredError. Such a bundle holds no send code.
  */
-export function buildVerifyOnlyRegistry(cfg: Config): Registry {
+export function buildVerifyOnlyRegistry(cfg: Config, networks: readonly NetworkDescriptor[] = NETWORKS): Registry {
   const out: Registry = {};
-  for (const [name, v] of Object.entries(buildVerifiers(cfg)) as Array<[PlatformName, NetworkVerifier]>) {
+  for (const [name, v] of Object.entries(buildVerifiers(cfg, networks)) as Array<[PlatformName, NetworkVerifier]>) {
     const refuse = (call: string) => () => { throw new SendCodeNotWiredError(name, call); };
     out[name] = { name, verify: (ctx) => v.verify(ctx), check: refuse('check'), publish: refuse('publish') } satisfies NetworkAdapter;
   }

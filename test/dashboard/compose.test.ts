@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { postRequestOf, runAtOf } from '../../shared/app/dashboard/compose';
 import { ComposeForm } from '../../shared/api/dashboard-schemas';
 import { validatePost } from '../../shared/app/publish/request';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { contentFor } from '../../shared/app/publish/content';
 import { PostRequestSchema, validatePost } from '../../shared/app/publish/request';
 import { BadRequestError } from '../../shared/domain/errors';

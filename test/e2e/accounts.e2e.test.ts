@@ -1,5 +1,5 @@
 import { client, startRuntime } from '../support/runtime';
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { PLATFORMS } from '../../shared/domain/platforms';
 

@@ -1,5 +1,5 @@
 import { startTestTable, testDeps, type TestTable } from '../support/deps';
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { call, sampleEvent } from '../support/invoke';
 import { setDeps } from '../../shared/container';
 import type { Deps } from '../../shared/app/deps';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';

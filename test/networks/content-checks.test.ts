@@ -1,6 +1,6 @@
 import { buildRegistry } from '../../shared/networks/registry';
 import { NETWORKS } from '../../shared/networks/network-list';
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { config } from '../../shared/config';
 import { PLATFORM_NAMES, type PlatformName } from '../../shared/domain/platforms';
 import type { PublishContent } from '../../shared/ports/networks';

@@ -8,7 +8,7 @@ import { XFake } from '../../infra/local/sandbox/x';
 import { createWordpressAdapter } from '../../shared/networks/wordpress';
 import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
 import { buildRegistry } from '../../shared/networks/registry';
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { parseConfig } from '../../shared/config';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { precheck, requiredFields } from '../../shared/app/publish/checks';
 import { contentFor } from '../../shared/app/publish/content';
 import { validatePost } from '../../shared/app/publish/request';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { connectionContext } from '../../shared/app/security/contexts';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';
 import { call, sampleEvent } from '../support/invoke';

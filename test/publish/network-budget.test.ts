@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { startTestTable, ManualClock } from '../support/deps';
 import { publishingWorld } from '../support/publishing';
 import { DynamoCounterStore } from '../../shared/adapters/dynamodb/counters';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';

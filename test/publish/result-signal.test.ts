@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { ManualClock } from '../support/clock';
 import { publishPost } from '../../shared/app/publish/create-post';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import diagnostics from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import { publishingWorld } from '../support/publishing';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { createSchedule } from '../../shared/app/schedule/create';
 import { cancelSchedule, getSchedule, listSchedules, patchSchedule } from '../../shared/app/schedule/manage';

@@ -1,4 +1,4 @@
-import { networkLimits } from '../../shared/networks/network-limits';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld, register } from '../support/oauth';
 import { startOAuth, completeOAuth } from '../../shared/app/oauth/flow';
