@@ -18,7 +18,7 @@ export interface PostRefRule {
  * What use cases know of each network without its send code (posting, validating, scheduling, approvals, the
  * platform list, deletes and edits): text limits in the network's units, media rules, post kinds, whether a post can
  * be deleted, edited or read back, and which links name a post there. Implemented from the network folders'
- * descriptors (shared/networks/network-limits.ts); the same checks run in each adapter before it sends.
+ * descriptors (shared/networks/descriptor-limits.ts); the same checks run in each adapter before it sends.
  */
 export interface NetworkLimits {
   /** The network's checks that need no network call (length in its units, media fit, post kinds): undefined when the content fits. */
