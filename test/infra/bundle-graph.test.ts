@@ -159,7 +159,7 @@ test.each(VALIDATING)('%s validates with the networks\' content checks and carri
   const fn = functions.find((f) => f.id === id)!;
   expect(fn.wiring.networks).toBeFalsy();
   const { files, packages } = graphs.get(id)!;
-  expect(files).toEqual(expect.arrayContaining(['shared/networks/content-checks.ts', 'shared/networks/bluesky/limits.ts', 'shared/networks/nostr/limits.ts']));
+  expect(files).toEqual(expect.arrayContaining(['shared/networks/descriptor-limits.ts', 'shared/networks/bluesky/limits.ts', 'shared/networks/nostr/limits.ts']));
   expect(sendCode(files)).toEqual([]);
   expect(SEND_PACKAGES.filter((p) => packages.has(p) || files.some((f) => f.startsWith(`node_modules/${p}/`)))).toEqual([]);
 });
