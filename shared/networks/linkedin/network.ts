@@ -3,7 +3,7 @@ import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '.
 import { checkLinkedin, MEDIA_RULES } from './limits';
 
 /** Its hosts from the configuration (`LINKEDIN_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
-const hosts = (cfg: Config) => ({ authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE, organizations: cfg.LINKEDIN_ORGANIZATIONS });
+const hosts = (cfg: Config) => ({ authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE, organizations: cfg.LINKEDIN_ORGANIZATIONS, postAnalytics: cfg.LINKEDIN_POST_ANALYTICS });
 
 /** Linkedin: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const linkedin: NetworkDescriptor = {
