@@ -17,6 +17,9 @@ import { errorFields, log } from './log';
 import { trimBase } from './domain/values';
 import { unwiredMessage, type WireGroup } from './wiring/declaration';
 import { polledResults } from './adapters/aws/polled-results';
+import { networkLimits } from './networks/descriptor-limits';
+import { buildVerifyOnlyRegistry } from './networks/verifiers';
+import { buildOAuthProviders } from './networks/oauth-providers';
 
 /*
  * Each adapter is loaded with require() on first use, behind its wiring switch `process.env.SPA_WIRE_<GROUP>`. In a
@@ -49,13 +52,10 @@ const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () 
 const ssmClientModule: Module<typeof import('./adapters/aws/ssm-client')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
   ? unwired('SSM Parameter Store', 'OAUTH_SSM') : require('./adapters/aws/ssm-client');
 // the send code (every adapter) only where the declaration says `publishes`; elsewhere `networks` wires each
-// network's credential check and sign-in side alone (shared/networks/verifiers.ts, oauth-providers.ts)
+// network's credential check and sign-in side alone: each network's descriptor loads them behind the same switches
+// (shared/networks/descriptor.ts), so verifiers.ts and oauth-providers.ts carry no network code of their own
 const registryModule: Module<typeof import('./networks/registry')> = () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off'
   ? unwired('The network send code', 'PUBLISH') : require('./networks/registry');
-const verifiersModule: Module<typeof import('./networks/verifiers')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
-  ? unwired('The network credential checks', 'NETWORKS') : require('./networks/verifiers');
-const oauthProvidersModule: Module<typeof import('./networks/oauth-providers')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
-  ? unwired('The OAuth sign-in providers', 'NETWORKS') : require('./networks/oauth-providers');
 const tracedModule: Module<typeof import('./networks/traced')> = () => process.env.SPA_WIRE_NETWORKS === 'off'
   ? unwired('The network adapters', 'NETWORKS') : require('./networks/traced');
 const senderModule: Module<typeof import('./adapters/webhook-sender')> = () => require('./adapters/webhook-sender');
@@ -202,15 +202,17 @@ export function buildDeps(cfg: Config, given: Partial<Deps> = {}): Deps {
     recurring: () => new (db().DynamoRecurringStore)(table()),
     slots: () => new (db().DynamoSlotStore)(table()),
     networks: () => {
-      const adapters = process.env.SPA_WIRE_PUBLISH === 'off' ? verifiersModule().buildVerifyOnlyRegistry(cfg) : registryModule().buildRegistry(cfg);
+      const adapters = process.env.SPA_WIRE_PUBLISH === 'off' ? buildVerifyOnlyRegistry(cfg) : registryModule().buildRegistry(cfg);
       const registry = tracedModule().tracedRegistry(adapters);
       // sandbox mode (local only): posts to simulated networks link to the sandbox inbox
       if (!local || !cfg.SANDBOX_ORIGIN) return registry;
       const simulated = new Set(cfg.SANDBOX_NETWORKS.split(',').map((n) => n.trim()).filter(isPlatformName));
       return sandboxLinksModule().withSandboxLinks(registry, cfg.SANDBOX_ORIGIN, simulated);
     },
+    // the networks' facts (no send code): every function has them
+    networkLimits: () => networkLimits(),
     // The sign-in side is network code (wired with `networks`); the client registrations are configuration.
-    oauth: () => builtOnFirstRead<Deps['oauth']>({ providers: () => oauthProvidersModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
+    oauth: () => builtOnFirstRead<Deps['oauth']>({ providers: () => (process.env.SPA_WIRE_NETWORKS === 'off' ? unwired('The OAuth sign-in providers', 'NETWORKS') : buildOAuthProviders(cfg)), clients: () => oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
     media: () => ownMediaModule().withOwnMedia(gatewayModule().mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,

@@ -9,5 +9,5 @@ import { postChangeForms } from '../../shared/http/dashboard/post-change-views';
 export const handler = httpHandler(routes.getDashboardPost, async (req) => {
   const p = req.principal;
   const post = await getPost(req.deps, p.account.id, req.params.id);
-  return pageReply(200, dashboardShell({ title: `Post ${post.id}`, active: 'posts', csrf: p.csrf, email: p.account.email, body: postDetailBody(post) + postChangeForms(post, p.csrf) }));
+  return pageReply(200, dashboardShell({ title: `Post ${post.id}`, active: 'posts', csrf: p.csrf, email: p.account.email, body: postDetailBody(post) + postChangeForms(post, p.csrf, req.deps.networkLimits) }));
 });

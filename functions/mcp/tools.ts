@@ -203,7 +203,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Publish now to one network (platform) or several (platforms): one result per network. Send an idempotency_key so that a retry never posts twice. A post an approval rule holds answers status pending_approval: the account owner decides, no tool can.',
     input: PostInput, output: PostToSocialOutput, annotations: PUBLISH, route: routes.postPost,
     run: async (ctx, input) => {
-      const out = await publishPost(ctx.deps, ctx.principal.account, validatePost(input), { source: 'api', wait: true, actor: ctx.principal.actor });
+      const out = await publishPost(ctx.deps, ctx.principal.account, validatePost(input, ctx.deps.networkLimits), { source: 'api', wait: true, actor: ctx.principal.actor });
       const shown = { ...out, results: out.results.map(withMcpFix) };
       const action = await userActionOf(ctx, shown);
       return action ? { ...shown, user_action: action } : shown;

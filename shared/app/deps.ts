@@ -9,6 +9,7 @@ import type { MediaStore } from '../ports/media';
 import type { ConnectionStore, EventFanOut, EventSink, LockStore, PaceStore, PostStore, PublishContextStore } from '../ports/publishing';
 import type { WebhookSender, WebhookStore } from '../ports/webhooks';
 import type { Registry } from '../ports/networks';
+import type { NetworkLimits } from '../ports/network-limits';
 import type { OAuthNetworks } from '../ports/oauth';
 import type { RecurringStore, ScheduleStore, SlotStore } from '../ports/schedules';
 import type { MediaGateway } from '../ports/media-gateway';
@@ -48,6 +49,8 @@ export interface Deps {
   /** A brand's posting slots held by schedules (shared/app/schedule/slots.ts). */
   slots: SlotStore;
   networks: Registry;
+  /** What use cases know of each network without its send code: limits, media rules, delete / edit / read-back, post links. */
+  networkLimits: NetworkLimits;
   /** OAuth networks: each one's sign-in provider and the service's client registration (shared/app/oauth). */
   oauth: OAuthNetworks;
   media: MediaGateway;

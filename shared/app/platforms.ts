@@ -1,7 +1,6 @@
 import type { Deps } from './deps';
 import { envName, PLATFORMS, type Platform } from '../domain/platforms';
-import { manageFlags, type ManageFlags } from '../networks/manage-flags';
-import { READ_BACK } from '../networks/read-back-support';
+import type { ManageFlags } from '../ports/network-limits';
 
 /**
  * A network as GET /api/platforms shows it: `available` is what this server can do now, with the reason when not;
@@ -15,10 +14,10 @@ export type PlatformView = Platform & ManageFlags & { read_back: boolean; unavai
  * service's app registration (client id and secret) is `available: false` with reason `not_configured`, as its
  * sign-in (`POST /api/oauth/{platform}/url`) would answer 503 oauth_not_configured.
  */
-export async function listPlatforms(deps: { oauth: Pick<Deps['oauth'], 'clients'> }): Promise<PlatformView[]> {
+export async function listPlatforms(deps: { oauth: Pick<Deps['oauth'], 'clients'> } & Pick<Deps, 'networkLimits'>): Promise<PlatformView[]> {
   return Promise.all(PLATFORMS.map(async (catalog): Promise<PlatformView> => {
-    // delete / edit: static flags, no send code (shared/networks/manage-flags.ts)
-    const p = { ...catalog, read_back: READ_BACK[catalog.name], ...manageFlags(catalog.name) };
+    // read-back, delete and edit: the network's facts, no send code (the NetworkLimits port)
+    const p = { ...catalog, read_back: deps.networkLimits.readBack(catalog.name), ...deps.networkLimits.manage(catalog.name) };
     if (!p.available) return { ...p, unavailable_reason: 'not_offered', reason: `${p.name} is not offered yet: posts to it answer platform_unavailable` };
     if (!p.oauth || (await deps.oauth.clients.get(p.name))) return { ...p };
     return {

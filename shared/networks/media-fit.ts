@@ -2,7 +2,7 @@ import type { PlatformName } from '../domain/platforms';
 import { readVideoInfo } from '../media/video-info';
 import { badMedia } from './failures';
 import type { Failure, FetchedMedia } from '../ports/networks';
-import { MEDIA_RULES, mediaType, nth, typeAndSize } from './media-rules';
+import { mediaType, nth, typeAndSize, type MediaRules } from './media-rules';
 
 
 /* The adapters' side of media fitness: what media-rules.ts checks, plus the downloaded file itself. */
@@ -11,10 +11,10 @@ import { MEDIA_RULES, mediaType, nth, typeAndSize } from './media-rules';
  * The downloaded file itself, before it is uploaded: type, size, and for a video the duration and frame size from
  * its container headers.
  */
-export function checkFile(platform: PlatformName, kind: 'image' | 'video', file: FetchedMedia, i: number): Failure | undefined {
-  const f = typeAndSize(platform, kind, mediaType(file.content_type), file.bytes.length, i);
+export function checkFile(platform: PlatformName, rules: MediaRules | undefined, kind: 'image' | 'video', file: FetchedMedia, i: number): Failure | undefined {
+  const f = typeAndSize(platform, rules, kind, mediaType(file.content_type), file.bytes.length, i);
   if (f || kind !== 'video') return f;
-  const rule = MEDIA_RULES[platform]?.video;
+  const rule = rules?.video;
   if (!rule) return undefined;
   const info = readVideoInfo(file.bytes);
   if (!info) return undefined;

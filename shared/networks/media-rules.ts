@@ -20,77 +20,25 @@ interface VideoRules {
   max_height?: number;
 }
 
-interface MediaRules {
+/** A network's media rules (its descriptor's `media`, defined in its limits.ts). */
+export interface MediaRules {
   image?: { types: string[]; max_bytes: number };
   video?: VideoRules;
   /** Alt-text limit, how the network counts it, and the kinds of media whose alt text is sent. */
   alt?: { max: number; unit: 'graphemes' | 'characters'; field: string; kinds: Array<'image' | 'video'> };
 }
 
-const MB = 1_000_000;
-const MiB = 1_048_576;
-const WEB_IMAGES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
-
-export const MEDIA_RULES: Partial<Record<PlatformName, MediaRules>> = {
-  bluesky: {
-    image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'], max_bytes: 1_000_000 },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 100 * MB, max_s: 180 },
-    alt: { max: 2000, unit: 'graphemes', field: 'alt', kinds: ['image', 'video'] },
-  },
-  x: {
-    image: { types: WEB_IMAGES, max_bytes: 5 * MB },
-    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 512 * MB, min_s: 0.5, max_s: 140, min_side: 32, max_width: 1920, max_height: 1200 },
-    alt: { max: 1000, unit: 'characters', field: 'alt_text', kinds: ['image'] },
-  },
-  mastodon: {
-    image: { types: [...WEB_IMAGES, 'image/heic', 'image/heif', 'image/avif'], max_bytes: 16 * MiB },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 99 * MiB },
-    alt: { max: 1500, unit: 'characters', field: 'description', kinds: ['image', 'video'] },
-  },
-  linkedin: {
-    image: { types: ['image/jpeg', 'image/png', 'image/gif'], max_bytes: 36 * MB },
-    video: { types: ['video/mp4'], max_bytes: 500 * MB, min_s: 3, max_s: 1800 },
-    alt: { max: 4086, unit: 'characters', field: 'altText', kinds: ['image'] },
-  },
-  discord: {
-    image: { types: WEB_IMAGES, max_bytes: 10 * MiB },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 10 * MiB },
-    alt: { max: 1024, unit: 'characters', field: 'description', kinds: ['image'] },
-  },
-  telegram: {
-    image: { types: WEB_IMAGES, max_bytes: 10 * MB },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 50 * MB },
-  },
-  instagram: {
-    image: { types: ['image/jpeg'], max_bytes: 8 * MB },
-    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 1000 * MB },
-  },
-  tiktok: {
-    image: { types: ['image/jpeg', 'image/webp'], max_bytes: 20 * MB },
-    video: { types: ['video/mp4', 'video/webm', 'video/quicktime'], max_bytes: 4000 * MB, min_s: 3, max_s: 600, min_side: 360, max_width: 4096, max_height: 4096 },
-  },
-  youtube: { video: { types: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo', 'video/x-matroska'], max_bytes: 256_000 * MB } },
-  wordpress: { alt: { max: 5000, unit: 'characters', field: 'alt_text', kinds: ['image'] } },
-  threads: {
-    image: { types: ['image/jpeg', 'image/png'], max_bytes: 8 * MB },
-    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 1000 * MB, max_s: 300 },
-    alt: { max: 1000, unit: 'characters', field: 'alt_text', kinds: ['image', 'video'] },
-  },
-  pinterest: {
-    image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/bmp', 'image/tiff'], max_bytes: 20 * MB },
-    video: { types: ['video/mp4', 'video/quicktime', 'video/x-m4v'], max_bytes: 2000 * MB },
-    alt: { max: 500, unit: 'characters', field: 'alt_text', kinds: ['image'] },
-  },
-  google_business: { image: { types: ['image/jpeg', 'image/png'], max_bytes: 5 * MB } },
-};
+export const MB = 1_000_000;
+export const MiB = 1_048_576;
+export const WEB_IMAGES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
 const describeBytes = (n: number) => (n >= MB ? `${n} bytes (${(n / MB).toFixed(1)} MB)` : `${n} bytes`);
 export const nth = (i: number) => `media ${i + 1}`;
 export const mediaType = (ct: string | undefined) => (ct ?? '').split(';')[0].trim().toLowerCase();
 
 /** Alt texts over the network's limit → bad_media naming the item, the limit and the length (only where the alt is sent). */
-export function checkAlt(platform: PlatformName, media: MediaItem[]): Failure | undefined {
-  const rule = MEDIA_RULES[platform]?.alt;
+export function checkAlt(platform: PlatformName, rules: MediaRules | undefined, media: MediaItem[]): Failure | undefined {
+  const rule = rules?.alt;
   if (!rule) return undefined;
   for (const [i, m] of media.entries()) {
     if (m.alt === undefined || !rule.kinds.includes(m.kind)) continue;
@@ -104,8 +52,8 @@ export function checkAlt(platform: PlatformName, media: MediaItem[]): Failure | 
   return undefined;
 }
 
-export function typeAndSize(platform: PlatformName, kind: 'image' | 'video', contentType: string, bytes: number | undefined, i: number): Failure | undefined {
-  const rule = MEDIA_RULES[platform]?.[kind];
+export function typeAndSize(platform: PlatformName, rules: MediaRules | undefined, kind: 'image' | 'video', contentType: string, bytes: number | undefined, i: number): Failure | undefined {
+  const rule = rules?.[kind];
   if (!rule) return undefined;
   // only a recognised media type is judged; an opaque one (octet-stream) is left to the network
   if (/^(image|video)\//.test(contentType) && !rule.types.includes(contentType)) {
@@ -122,9 +70,9 @@ export function typeAndSize(platform: PlatformName, kind: 'image' | 'video', con
 }
 
 /** Type and size as the media check learned them from the link's headers (request time). */
-export function checkProbed(platform: PlatformName, media: MediaItem[]): Failure | undefined {
+export function checkProbed(platform: PlatformName, rules: MediaRules | undefined, media: MediaItem[]): Failure | undefined {
   for (const [i, m] of media.entries()) {
-    const f = typeAndSize(platform, m.kind, mediaType(m.content_type), m.bytes, i);
+    const f = typeAndSize(platform, rules, m.kind, mediaType(m.content_type), m.bytes, i);
     if (f) return f;
   }
   return undefined;

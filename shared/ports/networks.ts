@@ -174,8 +174,8 @@ export type ChangeOutcome = { ok: true; url?: string } | Failure;
 
 /**
  * Taking back or fixing a published post (shared/networks/<name>/manage.ts): optional members of NetworkAdapter,
- * absent where the network has no such API (the post's results then say not_supported). Static flags of the same
- * facts, for GET /api/platforms without send code, are in shared/networks/manage-flags.ts.
+ * absent where the network has no such API (the post's results then say not_supported). The same facts, for
+ * GET /api/platforms without send code, are each network's descriptor flags, read through the NetworkLimits port.
  */
 export interface PostManagement {
   /** Deletes the published post; a post the network no longer has answers `{ok: true}`. */

@@ -51,8 +51,8 @@ export const WIRE_GROUPS = Object.keys(WIRING) as WireGroup[];
  */
 export type Grant = typeof WIRING[WireGroup]['grants'][number];
 
-/** Members every function has without declaring anything (time, settings, media links, webhook sending, signals). */
-const FREE_MEMBERS = ['clock', 'settings', 'media', 'webhookSender', 'fanOut', 'resultSignal'] as const satisfies ReadonlyArray<keyof Deps>;
+/** Members every function has without declaring anything (time, settings, media links, webhook sending, signals, network limits). */
+const FREE_MEMBERS = ['clock', 'settings', 'media', 'webhookSender', 'fanOut', 'resultSignal', 'networkLimits'] as const satisfies ReadonlyArray<keyof Deps>;
 type FreeMember = typeof FREE_MEMBERS[number];
 type GroupMember = typeof WIRING[WireGroup]['members'][number];
 /** Every member of Deps is free, provided by a group, or `oauth` (split between two groups): compile-time check. */

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { postRequestOf, runAtOf } from '../../shared/app/dashboard/compose';
 import { ComposeForm } from '../../shared/api/dashboard-schemas';
 import { validatePost } from '../../shared/app/publish/request';
@@ -19,8 +20,8 @@ describe('the Compose form', () => {
   test('the post fields become the API body, checked by the API\'s own validation', () => {
     const body = postRequestOf(form({ platforms: ['telegram', 'bluesky'], text: 'Hi', title: '' }), [{ url: 'https://cdn.example/a.jpg', type: 'image' }]);
     expect(body).toEqual({ platforms: ['telegram', 'bluesky'], brand_id: 'brd_1', text: 'Hi', media: [{ url: 'https://cdn.example/a.jpg', type: 'image' }] });
-    expect(validatePost(body).platforms).toEqual(['telegram', 'bluesky']);
-    expect(() => validatePost(postRequestOf(form({ platforms: ['telegram'], text: '{"a":1}' }), []))).toThrow(expect.objectContaining({ code: 'caption_is_json' }));
+    expect(validatePost(body, networkLimits()).platforms).toEqual(['telegram', 'bluesky']);
+    expect(() => validatePost(postRequestOf(form({ platforms: ['telegram'], text: '{"a":1}' }), []), networkLimits())).toThrow(expect.objectContaining({ code: 'caption_is_json' }));
   });
   test('an unknown network or field is refused by the form itself', () => {
     expect(ComposeForm.safeParse({ action: 'check', brand_id: 'b', platforms: ['myspace'] }).success).toBe(false);

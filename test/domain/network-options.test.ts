@@ -1,10 +1,11 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { contentFor } from '../../shared/app/publish/content';
 import { PostRequestSchema, validatePost } from '../../shared/app/publish/request';
 import { BadRequestError } from '../../shared/domain/errors';
 
 /** per_platform options of Threads, Pinterest and Google Business Profile: what reaches the adapter, what is refused. */
 
-const valid = (body: unknown) => validatePost(PostRequestSchema.parse(body));
+const valid = (body: unknown) => validatePost(PostRequestSchema.parse(body), networkLimits());
 const refusal = (body: unknown): string => {
   try {
     valid(body);

@@ -1,6 +1,5 @@
 import { client, startRuntime } from '../support/runtime';
-import { manageFlags } from '../../shared/networks/manage-flags';
-import { READ_BACK } from '../../shared/networks/read-back-support';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { PLATFORMS } from '../../shared/domain/platforms';
 
@@ -57,7 +56,7 @@ describe('the local runtime, end to end', () => {
     const open = client(rt.url);
     const served = (await open('GET', '/api/platforms')).body.platforms as Array<Record<string, unknown>>;
     expect(served.map((p) => p.name)).toEqual(PLATFORMS.map((p) => p.name));
-    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual({ ...JSON.parse(JSON.stringify(p)), read_back: READ_BACK[p.name], ...manageFlags(p.name) });
+    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual({ ...JSON.parse(JSON.stringify(p)), read_back: networkLimits().readBack(p.name), ...networkLimits().manage(p.name) });
     expect(await open('GET', '/api/nothing')).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(await open('DELETE', '/api/platforms')).toMatchObject({ status: 405, body: { code: 'method_not_allowed' } });
     const statuses: number[] = [];

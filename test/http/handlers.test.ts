@@ -1,5 +1,5 @@
 import { startTestTable, testDeps, type TestTable } from '../support/deps';
-import { manageFlags } from '../../shared/networks/manage-flags';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { callOver, sampleEvent } from '../support/invoke';
 import type { Deps } from '../../shared/app/deps';
 import { signup, confirmSignup } from '../../shared/app/signup';
@@ -16,7 +16,6 @@ import { handler as postConfirm } from '../../functions/http/post-signup-confirm
 import { handler as postValidate } from '../../functions/http/post-validate';
 import { handler as postPost } from '../../functions/http/post-post';
 import { PLATFORMS } from '../../shared/domain/platforms';
-import { READ_BACK } from '../../shared/networks/read-back-support';
 import { envClients } from '../../shared/adapters/env-oauth-clients';
 
 const call = callOver(() => current);
@@ -47,7 +46,7 @@ describe('open catalog routes', () => {
     expect(res.status).toBe(200);
     const served = res.body.platforms as Array<Record<string, unknown>>;
     expect(served.map((p) => p.name)).toEqual(PLATFORMS.map((p) => p.name));
-    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual({ ...JSON.parse(JSON.stringify(p)), read_back: READ_BACK[p.name], ...manageFlags(p.name) });
+    for (const p of PLATFORMS.filter((x) => !x.oauth)) expect(served.find((x) => x.name === p.name)).toEqual({ ...JSON.parse(JSON.stringify(p)), read_back: networkLimits().readBack(p.name), ...networkLimits().manage(p.name) });
     // whether a post a dead worker may have sent can be looked for on the network, else it stays unknown
     expect(served.find((x) => x.name === 'mastodon')).toMatchObject({ read_back: true });
     expect(served.find((x) => x.name === 'telegram')).toMatchObject({ read_back: false });

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import fs from 'node:fs';
 import { over } from '../support/invoke';
 import path from 'node:path';
@@ -29,7 +30,7 @@ describe('publish worker handler (SQS event)', () => {
     await w.connectTelegram(w.deps, acc);
     w.queue.worker = undefined;
     try {
-      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'from the worker handler' }), { source: 'api', wait: false });
+      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'from the worker handler' }, networkLimits()), { source: 'api', wait: false });
       const good = JSON.stringify(w.queue.sent.at(-1)!.message.body);
       const failing = JSON.stringify({ post_id: res.post_id, platform: 'telegram', deferral: 0 });
       const posts = Object.create(w.deps.posts) as typeof w.deps.posts;

@@ -38,11 +38,12 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
 ];
 
 /**
- * The network modules a function may carry without `networks`: each network's content checks (limits.ts, what the
- * API side validates with), the small helpers they use, and the read-back and delete/edit capability tables (GET /api/platforms).
- * Everything else under shared/networks is send code.
+ * The network modules a function may carry without `networks`: each network's descriptor (network.ts: its facts and
+ * guarded loaders) and content checks (limits.ts, what the API side validates with), the registry and the tables built
+ * from it by iterating descriptors (descriptor-limits.ts, verifiers.ts, oauth-providers.ts: no network code of their own),
+ * and the small helpers the checks use. Everything else under shared/networks is network code.
  */
-const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/limits|content-checks|read-back-support|manage-flags|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
+const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/(limits|network)|network-list|descriptor-limits|descriptor|verifiers|oauth-providers|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
 const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/networks/') && !CHECK_MODULES.test(f));
 /**
  * The modules of sending, reading back, deleting and editing posts: only a function that `publishes` carries them. A
@@ -158,7 +159,7 @@ test.each(VALIDATING)('%s validates with the networks\' content checks and carri
   const fn = functions.find((f) => f.id === id)!;
   expect(fn.wiring.networks).toBeFalsy();
   const { files, packages } = graphs.get(id)!;
-  expect(files).toEqual(expect.arrayContaining(['shared/networks/content-checks.ts', 'shared/networks/bluesky/limits.ts', 'shared/networks/nostr/limits.ts']));
+  expect(files).toEqual(expect.arrayContaining(['shared/networks/descriptor-limits.ts', 'shared/networks/bluesky/limits.ts', 'shared/networks/nostr/limits.ts']));
   expect(sendCode(files)).toEqual([]);
   expect(SEND_PACKAGES.filter((p) => packages.has(p) || files.some((f) => f.startsWith(`node_modules/${p}/`)))).toEqual([]);
 });

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,7 +115,7 @@ describe('publishing with media_url', () => {
     const acc = await w.newAccount();
     await w.connectTelegram(w.deps, acc);
     const { media_url } = await uploaded(acc.id, 'image/png', samples.png);
-    const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'look', photo_url: media_url }), { source: 'api', wait: true });
+    const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'look', photo_url: media_url }, networkLimits()), { source: 'api', wait: true });
     expect(res.results[0]).toMatchObject({ platform: 'telegram', ok: true, status: 'published' });
     const send = w.telegram.requests.find((r) => r.path.endsWith('/sendPhoto'))!;
     expect(send.json).toMatchObject({ photo: media_url, caption: 'look' });
@@ -124,7 +125,7 @@ describe('publishing with media_url', () => {
     const acc = await w.newAccount();
     await w.connectTelegram(w.deps, acc);
     const { media_url } = await uploaded(acc.id, 'video/mp4', samples.mp4);
-    const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'clip', media: [{ url: media_url }] }), { source: 'api', wait: true });
+    const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'clip', media: [{ url: media_url }] }, networkLimits()), { source: 'api', wait: true });
     expect(res.results[0]).toMatchObject({ ok: true });
     expect(w.telegram.requests.some((r) => r.path.endsWith('/sendVideo'))).toBe(true);
   });
@@ -133,7 +134,7 @@ describe('publishing with media_url', () => {
     const acc = await w.newAccount();
     await connect(w.deps, acc, { platform: 'mastodon', credentials: { instance_url: mastodon.url, access_token: 'good-token' } });
     const { media_url } = await uploaded(acc.id, 'image/png', samples.png);
-    const res = await publishPost(w.deps, acc, validatePost({ platform: 'mastodon', text: 'from storage', photo_url: media_url }), { source: 'api', wait: true });
+    const res = await publishPost(w.deps, acc, validatePost({ platform: 'mastodon', text: 'from storage', photo_url: media_url }, networkLimits()), { source: 'api', wait: true });
     expect(res.results[0]).toMatchObject({ platform: 'mastodon', ok: true, status: 'published' });
     const [upload] = mastodon.find('POST', '/api/v2/media');
     const form = await new Response(new Uint8Array(upload.body), { headers: { 'content-type': String(upload.headers['content-type']) } }).formData();
@@ -148,7 +149,7 @@ describe('publishing with media_url', () => {
     const { media_url } = await uploaded(acc.id, 'image/png', samples.png);
     w.clock.advance(31 * 86_400_000);
     try {
-      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'late', photo_url: media_url }), { source: 'api', wait: true });
+      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'late', photo_url: media_url }, networkLimits()), { source: 'api', wait: true });
       expect(res.results[0]).toMatchObject({ ok: false, code: 'media_unreachable', error: expect.stringContaining('older than 30 days') });
       expect(w.telegram.requests.filter((r) => r.path.endsWith('/sendPhoto'))).toHaveLength(0);
     } finally {

@@ -8,7 +8,7 @@ import { XFake } from '../../infra/local/sandbox/x';
 import { createWordpressAdapter } from '../../shared/networks/wordpress';
 import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
 import { buildRegistry } from '../../shared/networks/registry';
-import { MANAGE_FLAGS, manageFlags } from '../../shared/networks/manage-flags';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { parseConfig } from '../../shared/config';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
@@ -32,9 +32,9 @@ describe('the static delete / edit flags match the adapters', () => {
     const registry = buildRegistry(parseConfig({}));
     for (const name of PLATFORM_NAMES) {
       const adapter = registry[name]!;
-      expect({ name, delete: typeof adapter.delete === 'function', edit: typeof adapter.edit === 'function' }).toEqual({ name, ...manageFlags(name) });
+      expect({ name, delete: typeof adapter.delete === 'function', edit: typeof adapter.edit === 'function' }).toEqual({ name, ...networkLimits().manage(name) });
     }
-    expect(Object.keys(MANAGE_FLAGS).sort()).toEqual(['bluesky', 'devto', 'discord', 'facebook', 'hashnode', 'linkedin', 'mastodon', 'reddit', 'telegram', 'wordpress', 'x', 'youtube']);
+    expect(PLATFORM_NAMES.filter((name) => networkLimits().manage(name).delete).sort()).toEqual(['bluesky', 'devto', 'discord', 'facebook', 'hashnode', 'linkedin', 'mastodon', 'reddit', 'telegram', 'wordpress', 'x', 'youtube']);
   });
 });
 

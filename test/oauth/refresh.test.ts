@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { connectionContext } from '../../shared/app/security/contexts';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';
@@ -36,7 +37,7 @@ async function connected(expiresIn = 3600) {
 }
 /** Publishes and lets the worker finish its bookkeeping (events and reservations follow the settled result). */
 async function post(acc: Account, text: string) {
-  const res = await publishPost(w.deps, acc, validatePost({ platform: 'linkedin', text }), { source: 'api', wait: true });
+  const res = await publishPost(w.deps, acc, validatePost({ platform: 'linkedin', text }, networkLimits()), { source: 'api', wait: true });
   await w.queue.drain();
   return res;
 }

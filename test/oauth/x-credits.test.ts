@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';
 import { callOver, sampleEvent } from '../support/invoke';
@@ -26,7 +27,7 @@ async function withX(plan: Parameters<typeof w.newAccount>[0]): Promise<Account>
 }
 /** Publishes and lets the worker finish its bookkeeping (reservations are given back right after the result is settled). */
 async function post(acc: Account, req: Omit<PostRequest, 'platform'> & { platforms?: string[] }) {
-  const res = await publishPost(w.deps, acc, validatePost({ ...(req.platforms ? {} : { platform: 'x' }), ...req }), { source: 'api', wait: true });
+  const res = await publishPost(w.deps, acc, validatePost({ ...(req.platforms ? {} : { platform: 'x' }), ...req }, networkLimits()), { source: 'api', wait: true });
   await w.queue.drain();
   return res;
 }

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
@@ -18,7 +19,7 @@ afterAll(async () => { await w?.stop(); });
 
 let seq = 0;
 async function hold(account: Account) {
-  const res = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: `Held ${++seq}` }), { source: 'api', wait: true });
+  const res = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: `Held ${++seq}` }, networkLimits()), { source: 'api', wait: true });
   if (!('status' in res)) throw new Error('expected the post to be held');
   return res;
 }
@@ -26,7 +27,7 @@ async function hold(account: Account) {
 describe('held, rejected and expired posts are readable', () => {
   it('GET /api/posts/{id} and GET /api/posts show each with its status, among the sent posts, newest first', async () => {
     const account = await w.discordAccount('pro');
-    const sent = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: `Sent ${++seq}` }), { source: 'api', wait: true });
+    const sent = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: `Sent ${++seq}` }, networkLimits()), { source: 'api', wait: true });
     await w.deps.approvals.putRule({ account_id: account.id, scope: 'account', always: true, networks: [], updated_at: new Date().toISOString() });
     const pending = await hold(account);
     const rejected = await hold(account);

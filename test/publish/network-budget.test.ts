@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { startTestTable, ManualClock } from '../support/deps';
 import { publishingWorld } from '../support/publishing';
 import { DynamoCounterStore } from '../../shared/adapters/dynamodb/counters';
@@ -104,10 +105,10 @@ describe('the worker holds a post the network budget has no room for (deferral, 
   it('the second post within the minute is scheduled for when the budget has room, and nothing is sent for it', async () => {
     const acc = await w.newAccount('pro');
     await w.connectTelegram(w.deps, acc);
-    const first = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'first within the minute' }), { source: 'api', wait: true });
+    const first = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'first within the minute' }, networkLimits()), { source: 'api', wait: true });
     expect(first.results[0]).toMatchObject({ ok: true, status: 'published' });
     const sends = w.telegramSends();
-    const second = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'second within the minute' }), { source: 'api', wait: true });
+    const second = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'second within the minute' }, networkLimits()), { source: 'api', wait: true });
     expect(second.results[0]).toMatchObject({ ok: true, status: 'scheduled', code: 'network_budget_deferred', deferred: true });
     const runAt = Date.parse(second.results[0].run_at!);
     expect(runAt).toBeGreaterThan(w.deps.clock.now());

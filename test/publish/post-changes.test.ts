@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
@@ -25,7 +26,7 @@ beforeAll(async () => { w = await publishingWorld(); rx = await new WebhookRecei
 afterAll(async () => { await rx.stop(); await w.stop(); });
 beforeEach(async () => { await w.queue.drain(); w.queue.sent.length = 0; w.telegram.reset(); w.discord.reset(); rx.received.length = 0; w.queue.worker = w.deps; });
 
-const publish = (account: Account, req: PostRequest) => publishPost(w.deps, account, validatePost(req), { source: 'api', wait: true });
+const publish = (account: Account, req: PostRequest) => publishPost(w.deps, account, validatePost(req, networkLimits()), { source: 'api', wait: true });
 
 async function twoNetworkPost(text = 'hello world') {
   const acc = await w.newAccount('pro');

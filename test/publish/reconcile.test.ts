@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
@@ -36,7 +37,7 @@ const webhookMessages = () => w.queue.sent.filter((s) => s.queueUrl === w.deps.s
 /** A post accepted with its networks queued, no worker running: the messages are only recorded (then "lost"). */
 async function acceptedPost(account: Account, text: string) {
   w.queue.worker = undefined;
-  const res = await publishPost(w.deps, account, validatePost({ platform: 'telegram', text }), { source: 'api', wait: false });
+  const res = await publishPost(w.deps, account, validatePost({ platform: 'telegram', text }, networkLimits()), { source: 'api', wait: false });
   return { post_id: res.post_id, msg: publishMessages().at(-1)! };
 }
 
@@ -228,7 +229,7 @@ describe('reconciliation with a real read-back (the Mastodon adapter against its
     await connect(w.deps, acc, { platform: 'mastodon', credentials: { instance_url: mastodon.url, access_token: mastodon.token } });
     w.queue.worker = undefined;
     const publish = async (text: string) => {
-      const res = await publishPost(w.deps, acc, validatePost({ platform: 'mastodon', text }), { source: 'api', wait: false });
+      const res = await publishPost(w.deps, acc, validatePost({ platform: 'mastodon', text }, networkLimits()), { source: 'api', wait: false });
       const claimed = await w.deps.posts.claim(res.post_id, 'mastodon', ['queued'], w.clock.now());
       return { post_id: res.post_id, claimed: claimed!, msg: publishMessages().at(-1)! };
     };

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { ManualClock } from '../support/clock';
 import { publishPost } from '../../shared/app/publish/create-post';
@@ -21,7 +22,7 @@ describe('result signal (noticing results)', () => {
     expect(signal).toBeInstanceOf(InProcessResults);
     const account = await w.discordAccount();
     const started = clock.now();
-    const res = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'rung, not polled' }), { source: 'api', wait: true });
+    const res = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'rung, not polled' }, networkLimits()), { source: 'api', wait: true });
     await w.queue.drain();
     expect(res.results.map((r) => [r.platform, r.status])).toEqual([['discord', 'published']]);
     // every wait asked for was the backstop interval, and none of them ended: the clock never moved
@@ -37,7 +38,7 @@ describe('result signal (noticing results)', () => {
     w.deps = w.rebuild({ resultSignal: polledResults });
     try {
       const account = await w.discordAccount();
-      const answer = publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'polled, not rung' }), { source: 'api', wait: true });
+      const answer = publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'polled, not rung' }, networkLimits()), { source: 'api', wait: true });
       const state = settled(answer);
       await clock.sleeping(1); // queued, and waiting
       expect(clock.sleeps).toEqual([RESULT_POLL_MS]);
@@ -60,7 +61,7 @@ describe('result signal (noticing results)', () => {
     w.deps = w.rebuild({ resultSignal: deaf });
     try {
       const account = await w.discordAccount();
-      const answer = publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'ring lost' }), { source: 'api', wait: true });
+      const answer = publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'ring lost' }, networkLimits()), { source: 'api', wait: true });
       await clock.sleeping(1);
       await w.queue.drain();
       expect(clock.sleeps).toEqual([BACKSTOP_POLL_MS]);

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import diagnostics from 'node:diagnostics_channel';
 import { createServer, type ClientRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -95,7 +96,7 @@ async function dryThenReal(account: Account, body: ValidateRequest, opts: { acto
   let real: Awaited<ReturnType<typeof publishPost>> | undefined;
   let realError: unknown;
   try {
-    real = await publishPost(w.deps, account, validatePost(post), { source: 'api', wait: true, actor: opts.actor });
+    real = await publishPost(w.deps, account, validatePost(post, networkLimits()), { source: 'api', wait: true, actor: opts.actor });
   } catch (err) {
     realError = err;
   }
@@ -243,7 +244,7 @@ describe('POST /api/validate: the same verdict as the real send, and nothing spe
     expect(dry.value!.pending_approval).toBe(true);
     expect(dry.value!.ok).toBe(true);
     expect((await w.deps.approvals.list(account.id, { limit: 10 })).length).toBe(before);
-    const real = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: `held ${seq}` }), { source: 'api', wait: true });
+    const real = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: `held ${seq}` }, networkLimits()), { source: 'api', wait: true });
     expect('status' in real && real.status).toBe('pending_approval');
   });
 
@@ -308,13 +309,13 @@ describe('validates ok ⇒ the real send fails no check validate could have run 
           const dry = await counted(() => validatePublish(w.deps, account, { ...body, platform, check_media: true }));
           if (dry.error) {
             // refused as a whole request: the real path refuses it the same way
-            const real = await publishPost(w.deps, account, validatePost({ ...body, platform }), { source: 'api', wait: false }).catch((e: unknown) => e);
+            const real = await publishPost(w.deps, account, validatePost({ ...body, platform }, networkLimits()), { source: 'api', wait: false }).catch((e: unknown) => e);
             expect([platform, (real as AppError).code]).toEqual([platform, (dry.error as AppError).code]);
             continue;
           }
           expect(dry.writes).toEqual([]);
           const queued = w.queue.sent.length;
-          const real = await publishPost(w.deps, account, validatePost({ ...body, platform }), { source: 'api', wait: false });
+          const real = await publishPost(w.deps, account, validatePost({ ...body, platform }, networkLimits()), { source: 'api', wait: false });
           const sent = w.queue.sent.slice(queued).map((m) => (m.message.body as { platform: string }).platform);
           const dryResult = dry.value!.results[0];
           seen.add(dryResult.ok ? 'ok' : dryResult.code!);

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import fs from 'node:fs';
 import { over } from '../support/invoke';
 import path from 'node:path';
@@ -44,7 +45,7 @@ async function queuedPost(text: string) {
   await w.connectTelegram(w.deps, acc);
   w.queue.worker = undefined;
   try {
-    const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text }), { source: 'api', wait: false });
+    const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text }, networkLimits()), { source: 'api', wait: false });
     return { acc, postId: res.post_id, message: w.queue.sent.at(-1)!.message.body as Record<string, unknown> };
   } finally {
     w.queue.worker = w.deps;

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import diagnostics from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import { publishingWorld } from '../support/publishing';
@@ -31,11 +32,11 @@ describe('DynamoDB calls of a scheduled post (embedded engine)', () => {
   it(`scheduling it and firing it cost at most ${SCHEDULED_EXTRA_CALLS} calls more than sending the same post at once`, async () => {
     const acc = await w.discordAccount('pro');
     // warm: the first post of an account may read what later ones find cached
-    await publishPost(w.deps, acc, validatePost({ platform: 'discord', text: 'warm-up' }), { source: 'api', wait: false });
+    await publishPost(w.deps, acc, validatePost({ platform: 'discord', text: 'warm-up' }, networkLimits()), { source: 'api', wait: false });
     await w.queue.drain();
 
     const direct = await dynamoCalls(async () => {
-      await publishPost(w.deps, acc, validatePost({ platform: 'discord', text: 'at once' }), { source: 'api', wait: false });
+      await publishPost(w.deps, acc, validatePost({ platform: 'discord', text: 'at once' }, networkLimits()), { source: 'api', wait: false });
       await w.queue.drain();
     });
     let scheduleId = '';

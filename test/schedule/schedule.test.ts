@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { createSchedule } from '../../shared/app/schedule/create';
 import { cancelSchedule, getSchedule, listSchedules, patchSchedule } from '../../shared/app/schedule/manage';
@@ -155,7 +156,7 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
     expect(await w.deps.schedules.claim(a.schedule_id, inMinutes(1), w.clock.now())).toBeDefined();
     expect(await w.deps.schedules.claim(b.schedule_id, inMinutes(1), w.clock.now())).toBeDefined();
     // b's dead run got as far as publishing (same key as the dispatcher uses), then died before recording the post
-    const made = await publishPost(w.deps, acc, { ...validatePost({ platform: 'discord', text: 'died after publishing' }), duplicate_key: `sch:${b.schedule_id}` }, { source: 'schedule', schedule_id: b.schedule_id, wait: false });
+    const made = await publishPost(w.deps, acc, { ...validatePost({ platform: 'discord', text: 'died after publishing' }, networkLimits()), duplicate_key: `sch:${b.schedule_id}` }, { source: 'schedule', schedule_id: b.schedule_id, wait: false });
     await w.queue.drain();
     expect(discordSends()).toBe(1);
     await fire(a.schedule_id); await fire(b.schedule_id); // retries within the stale time: nothing
@@ -288,7 +289,7 @@ describe('GET, PATCH and DELETE /api/schedule', () => {
     expect(await rejection(listSchedules(w.deps, acc.id, { limit: 10, from: '2026-01-01' }))).toMatchObject({ status: 400 });
 
     w.telegram.failNext(TelegramFake.error(429, 'Too Many Requests: retry after 120', { retry_after: 120 }));
-    const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'busy chat' }), { source: 'api', wait: true });
+    const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'busy chat' }, networkLimits()), { source: 'api', wait: true });
     const deferredId = res.results[0].schedule_id!;
     const deferred = (await listSchedules(w.deps, acc.id, { limit: 10, deferred: true })).schedules;
     expect(deferred).toEqual([expect.objectContaining({ schedule_id: deferredId, deferred: true, status: 'scheduled', platforms: ['telegram'], post_id: res.post_id, run_at: res.results[0].run_at })]);

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
@@ -20,7 +21,7 @@ afterAll(() => w.stop());
 beforeEach(() => { w.telegram.reset(); w.discord.reset(); });
 
 const post = async (account: Account, req: PostRequest, actor?: Actor) => {
-  const res = await publishPost(w.deps, account, validatePost(req), { source: 'api', wait: true, actor });
+  const res = await publishPost(w.deps, account, validatePost(req, networkLimits()), { source: 'api', wait: true, actor });
   await w.queue.drain();
   return res;
 };

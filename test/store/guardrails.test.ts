@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { getPost } from '../../shared/app/publish/queries';
@@ -18,7 +19,7 @@ afterAll(() => w.stop());
 beforeEach(() => { w.telegram.reset(); w.discord.reset(); });
 
 const post = async (account: Account, actor: Actor, req: PostRequest) => {
-  const res = await publishPost(w.deps, account, validatePost(req), { source: 'api', wait: true, actor });
+  const res = await publishPost(w.deps, account, validatePost(req, networkLimits()), { source: 'api', wait: true, actor });
   await w.queue.drain();
   return res;
 };

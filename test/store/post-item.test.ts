@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
@@ -72,7 +73,7 @@ describe('one item per post: claims and settles (embedded DynamoDB)', () => {
 
   it('the same publish message delivered to 5 workers at once publishes exactly once', async () => {
     const acc = await w.discordAccount();
-    const res = await publishPost(w.deps, acc, validatePost({ platform: 'discord', text: 'redelivered' }), { source: 'api', wait: false });
+    const res = await publishPost(w.deps, acc, validatePost({ platform: 'discord', text: 'redelivered' }, networkLimits()), { source: 'api', wait: false });
     const message = w.queue.sent.at(-1)!.message.body as PublishMessage;
     await Promise.all([...Array.from({ length: 5 }, () => sendToNetwork(w.deps, message)), w.queue.drain()]);
     expect(w.discord.requests.filter((r) => r.method === 'POST')).toHaveLength(1);

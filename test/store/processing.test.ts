@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld, registered } from '../support/oauth';
 import { startOAuth, completeOAuth } from '../../shared/app/oauth/flow';
@@ -51,7 +52,7 @@ async function connectedAccount(): Promise<Account> {
 }
 /** Posts a video and waits for the background delivery too (it queues the resume step right after settling). */
 const videoPost = async (acc: Account, text: string) => {
-  const res = await publishPost(w.deps, acc, validatePost({ platform: 'linkedin', text, video_url: `${w.fake.url}/media/clip.mp4` }), { source: 'api', wait: true });
+  const res = await publishPost(w.deps, acc, validatePost({ platform: 'linkedin', text, video_url: `${w.fake.url}/media/clip.mp4` }, networkLimits()), { source: 'api', wait: true });
   await Promise.all(queue.running);
   return res;
 };

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { connectionContext } from '../../shared/app/security/contexts';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
@@ -18,7 +19,7 @@ beforeEach(() => { w.telegram.reset(); w.discord.reset(); });
 
 /** Publishes and waits for the background worker too (it records events after settling each network). */
 const post = async (account: Account, req: PostRequest) => {
-  const res = await publishPost(w.deps, account, validatePost(req), { source: 'api', wait: true });
+  const res = await publishPost(w.deps, account, validatePost(req, networkLimits()), { source: 'api', wait: true });
   await w.queue.drain();
   return res;
 };
@@ -91,7 +92,7 @@ describe('POST /api/post use case', () => {
     await w.connectTelegram(w.deps, acc);
     w.queue.worker = undefined;
     try {
-      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'redelivered' }), { source: 'api', wait: false });
+      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'redelivered' }, networkLimits()), { source: 'api', wait: false });
       const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof sendToNetwork>[1];
       await Promise.all([sendToNetwork(w.deps, msg), sendToNetwork(w.deps, msg), sendToNetwork(w.deps, msg)]);
       await sendToNetwork(w.deps, msg);
@@ -107,7 +108,7 @@ describe('POST /api/post use case', () => {
     await w.connectTelegram(w.deps, acc);
     w.queue.worker = undefined;
     try {
-      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'crash' }), { source: 'api', wait: false });
+      const res = await publishPost(w.deps, acc, validatePost({ platform: 'telegram', text: 'crash' }, networkLimits()), { source: 'api', wait: false });
       expect(await w.deps.posts.claim(res.post_id, 'telegram', ['queued'], w.clock.now())).toBeTruthy(); // the dead worker
       const msg = w.queue.sent.at(-1)!.message.body as Parameters<typeof sendToNetwork>[1];
       await sendToNetwork(w.deps, msg);
@@ -226,7 +227,7 @@ describe('POST /api/post use case', () => {
   });
 
   it('validation: platform xor platforms, unknown and repeated networks, caption_is_json, empty_text, per-network media rules', () => {
-    const bad = (req: PostRequest) => { try { validatePost(req); return undefined; } catch (e) { return (e as AppError).toBody(); } };
+    const bad = (req: PostRequest) => { try { validatePost(req, networkLimits()); return undefined; } catch (e) { return (e as AppError).toBody(); } };
     expect(bad({ platform: 'x', platforms: ['x'], text: 'a' })).toMatchObject({ code: 'invalid_request' });
     expect(bad({ text: 'a' })).toMatchObject({ code: 'invalid_request' });
     expect(bad({ platforms: ['telegram', 'myspace'], text: 'a' })).toMatchObject({ code: 'invalid_request', platforms: ['myspace'] });

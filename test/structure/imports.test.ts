@@ -72,6 +72,10 @@ describe('import structure of shared/, functions/ and infra/', () => {
         : !INFRASTRUCTURE_PACKAGE.test(e.specifier))).toEqual([]);
   });
 
+  test('shared/app reads network limits and post links through the NetworkLimits port only: it imports no module of shared/networks', () => {
+    expect(forbiddenImports(graph, 'shared/app/', (e) => !under(e, 'shared/networks'))).toEqual([]);
+  });
+
   test('shared/app checks addresses and fetches media through ports only: it imports no module of shared/net', () => {
     expect(forbiddenImports(graph, 'shared/app/', (e) => !under(e, 'shared/net'))).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { connectionContext } from '../../shared/app/security/contexts';
 import { publishingWorld } from '../support/publishing';
 import { publishPost } from '../../shared/app/publish/create-post';
@@ -18,7 +19,7 @@ beforeAll(async () => { w = await publishingWorld(); rx = await new WebhookRecei
 afterAll(async () => { await rx.stop(); await w.stop(); });
 beforeEach(async () => { await w.queue.drain(); w.queue.sent.length = 0; w.telegram.reset(); w.discord.reset(); rx.received.length = 0; });
 
-const post = (account: Account, req: PostRequest) => publishPost(w.deps, account, validatePost(req), { source: 'api', wait: true });
+const post = (account: Account, req: PostRequest) => publishPost(w.deps, account, validatePost(req, networkLimits()), { source: 'api', wait: true });
 
 /** Runs every webhook try queued so far (as the webhook worker would) and answers the verified bodies. */
 async function deliverAll(secret: string) {

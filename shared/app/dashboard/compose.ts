@@ -137,7 +137,7 @@ export async function composeAction(deps: ComposeActionDeps, account: Account, f
       if (form.action === 'approval' && !PLANS[account.plan].approvals) {
         throw new PlanFeatureError('Approvals are part of every paid plan', { code: 'plan_feature' });
       }
-      const res = await publishPost(deps, account, validatePost(body), { source: 'api', wait: true, requestApproval: form.action === 'approval' });
+      const res = await publishPost(deps, account, validatePost(body, deps.networkLimits), { source: 'api', wait: true, requestApproval: form.action === 'approval' });
       if ('status' in res) return { kind: 'held', approval_id: res.approval_id, post_id: res.post_id };
       return { kind: 'published', post_id: res.post_id, results: res.results };
     }

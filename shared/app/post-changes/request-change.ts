@@ -8,8 +8,6 @@ import { checkBrandAllowed, platformRefusal } from '../guardrails/enforce';
 import type { ChangeKind, ChangeNetwork, ChangeResult, EditPayload, PostChange, StoredChange } from '../../ports/post-changes';
 import { BadRequestError, ConflictError, NotFoundError } from '../../domain/errors';
 import { isId, newId } from '../../domain/ids';
-import { CONTENT_CHECKS } from '../../networks/content-checks';
-import { manageFlags } from '../../networks/manage-flags';
 import { contentFor } from '../publish/content';
 import { readCredentials } from '../oauth/credentials';
 import { appendLogContext, errorFields, log } from '../../log';
@@ -24,7 +22,7 @@ const BACKSTOP_POLL_MS = 200;
 export const CHANGE_LOCK_TTL_SECONDS = 15 * 60;
 
 /** What deleting or editing a post reaches: the post and its changes, the lock, the connections, the queue, the wait. */
-export type PostDeleteDeps = Pick<Deps, 'clock' | 'connections' | 'locks' | 'postChanges' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
+export type PostDeleteDeps = Pick<Deps, 'clock' | 'connections' | 'locks' | 'postChanges' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings' | 'networkLimits'>;
 /** An edit reads the connection's credentials too, for the network's content checks. */
 export type PostChangeDeps = PostDeleteDeps & Pick<Deps, 'cipher'>;
 
@@ -124,7 +122,7 @@ async function requestChange(
   for (const platform of asked) {
     const refused = platformRefusal(guard, platform);
     if (refused) { results.set(platform, changeFailed(platform, 'platform_not_allowed', refused.error ?? `Not allowed on ${platform}`)); continue; }
-    const decided = decideBeforeSending(post, networks.find((n) => n.platform === platform), platform, kind, history) ?? await checkEdit?.(post, platform);
+    const decided = decideBeforeSending(deps, post, networks.find((n) => n.platform === platform), platform, kind, history) ?? await checkEdit?.(post, platform);
     if (decided) results.set(platform, decided);
     else queued.push(platform);
   }
@@ -169,26 +167,26 @@ async function requestChange(
 }
 
 /** A network's result when it is decided without sending anything; undefined when the network is to be called. */
-function decideBeforeSending(post: PostRecord, net: NetworkRecord | undefined, platform: PlatformName, kind: ChangeKind, history: StoredChange[]): ChangeResult | undefined {
+function decideBeforeSending(deps: Pick<Deps, 'networkLimits'>, post: PostRecord, net: NetworkRecord | undefined, platform: PlatformName, kind: ChangeKind, history: StoredChange[]): ChangeResult | undefined {
   if (deletedBefore(history, platform)) {
     return kind === 'delete' ? changeDone(platform, 'delete', net?.result?.url) : changeFailed(platform, 'post_deleted', `The ${platform} post was deleted before`);
   }
   const ref = publishedRef(net);
   if (!ref) return changeFailed(platform, 'not_published', `Nothing of this post is published on ${platform}${net?.state === 'done' ? '' : ' yet'}`);
-  if (!manageFlags(platform)[kind]) {
+  if (!deps.networkLimits.manage(platform)[kind]) {
     return changeFailed(platform, `not_supported_${kind}`, `${platform} has no API to ${kind} a published post`);
   }
   return undefined;
 }
 
 /** An edit's refusal before sending: the connection is gone or lost, or the network's content checks refuse the edit. */
-async function editRefusal(deps: Pick<Deps, 'cipher' | 'connections'>, post: PostRecord, platform: PlatformName, edit: EditPayload): Promise<ChangeResult | undefined> {
+async function editRefusal(deps: Pick<Deps, 'cipher' | 'connections' | 'networkLimits'>, post: PostRecord, platform: PlatformName, edit: EditPayload): Promise<ChangeResult | undefined> {
   const connection = await deps.connections.get(post.account_id, post.brand_id, platform);
   if (!connection) return changeFailed(platform, 'not_connected', `${platform} is no longer connected in this brand`);
   if (connection.status === 'reauth_required') return changeFailed(platform, 'reauth_required', `The ${platform} connection needs a new sign-in`);
   const content = contentFor(editedPayload(post.payload, edit), platform, post.id);
   if (content.text.trim() === '' && content.media.length === 0) return changeFailed(platform, 'empty_text', `The edit leaves nothing to show on ${platform}`);
-  const refused = CONTENT_CHECKS[platform](content, await readCredentials(deps, connection));
+  const refused = deps.networkLimits.checkContent(platform, content, await readCredentials(deps, connection));
   return refused ? changeFromFailure(platform, refused) : undefined;
 }
 

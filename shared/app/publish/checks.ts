@@ -6,8 +6,6 @@ import type { NetworkResult } from '../../domain/post';
 import type { PublishContent } from '../../ports/networks';
 import { failed, fromFailure } from '../network-results';
 import { readCredentials } from '../oauth/credentials';
-import { checkAlt, checkProbed } from '../../networks/media-rules';
-import { CONTENT_CHECKS } from '../../networks/content-checks';
 
 export interface Sendable {
   platform: PlatformName;
@@ -19,17 +17,17 @@ export interface Sendable {
 /**
  * The checks of one network that need no network call, in spec order: available, connected in the brand,
  * something to publish, the media the network needs and can take, then the network's own limits (its content check,
- * the same function its adapter runs: shared/networks/content-checks.ts).
+ * the same function its adapter runs, read through the NetworkLimits port).
  */
-export async function precheck(deps: Pick<Deps, 'cipher'>, platform: PlatformName, connection: Connection | undefined, content: PublishContent): Promise<Sendable | NetworkResult> {
+export async function precheck(deps: Pick<Deps, 'cipher' | 'networkLimits'>, platform: PlatformName, connection: Connection | undefined, content: PublishContent): Promise<Sendable | NetworkResult> {
   const info = platformInfo(platform);
   if (!info.available) return failed(platform, 'platform_unavailable', `${platform} cannot be used right now`);
   if (!connection) return failed(platform, 'not_connected', `${platform} is not connected in this brand`);
   if (connection.status === 'reauth_required') return failed(platform, 'reauth_required', `The ${platform} connection needs a new sign-in`);
-  const kindProblem = mediaProblem(platform, content) ?? requiredFields(platform, content) ?? mediaFitProblem(platform, content);
+  const kindProblem = mediaProblem(platform, content) ?? requiredFields(platform, content) ?? mediaFitProblem(deps, platform, content);
   if (kindProblem) return kindProblem;
   const credentials = await readCredentials(deps, connection);
-  const refused = CONTENT_CHECKS[platform](content, credentials);
+  const refused = deps.networkLimits.checkContent(platform, content, credentials);
   if (refused) return fromFailure(platform, refused);
   return { platform, connection, content, credentials };
 }
@@ -47,8 +45,8 @@ export function mediaProblem(platform: PlatformName, content: PublishContent): N
 }
 
 /** Alt text over the network's limit; type and size (when the media check learned them) the network does not take. */
-export function mediaFitProblem(platform: PlatformName, content: PublishContent): NetworkResult | undefined {
-  const f = checkAlt(platform, content.media) ?? checkProbed(platform, content.media);
+export function mediaFitProblem(deps: Pick<Deps, 'networkLimits'>, platform: PlatformName, content: PublishContent): NetworkResult | undefined {
+  const f = deps.networkLimits.checkMedia(platform, content.media);
   return f ? fromFailure(platform, f) : undefined;
 }
 

@@ -28,7 +28,7 @@ export type PublishPostDeps = HoldForApprovalDeps & PublishApprovedDeps;
 /** POST /api/post's answer: one result per network, or the post held for approval. */
 export type PublishAnswer = Awaited<ReturnType<typeof holdForApproval>> | { post_id: string; brand_id: string; results: NetworkResult[] };
 /** What publishing an approved post reaches: the same without the approval hold (it is never held again). */
-export type PublishApprovedDeps = Pick<Deps, 'cipher' | 'clock' | 'counters' | 'fanOut' | 'locks' | 'media' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings'>;
+export type PublishApprovedDeps = Pick<Deps, 'cipher' | 'clock' | 'counters' | 'fanOut' | 'locks' | 'media' | 'posts' | 'publishContext' | 'queue' | 'resultSignal' | 'settings' | 'networkLimits'>;
 
 /**
  * Publishes one post to its networks (spec §2.2, §3; decisions.md "Publishing").

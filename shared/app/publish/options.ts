@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { BadRequestError } from '../../domain/errors';
 import type { PlatformName } from '../../domain/platforms';
 import type { MediaRef } from '../../domain/post';
-import { blueskyPostRef, mastodonStatusRef, telegramMessageRef, xPostId } from '../../networks/post-refs';
+import type { NetworkLimits } from '../../ports/network-limits';
 
 /**
  * per_platform options for the networks' own post kinds: the zod fields (strict, documented in OpenAPI
@@ -128,19 +128,6 @@ const refuse = (name: PlatformName, option: string, message: string): never => {
   throw new BadRequestError(`per_platform.${name}.${option}: ${message}`, { details: { platforms: [name], option } });
 };
 
-const validRef = (name: PlatformName, ref: string): boolean =>
-  name === 'x' ? xPostId(ref) !== undefined : name === 'bluesky' ? blueskyPostRef(ref) !== undefined
-    : name === 'telegram' ? telegramMessageRef(ref) !== undefined : name === 'threads' ? /^[0-9]{5,30}$/.test(ref)
-      : mastodonStatusRef(ref) !== undefined;
-
-const REF_FORMS: Partial<Record<PlatformName, string>> = {
-  x: 'an x.com/<user>/status/<id> link or a numeric post id',
-  bluesky: 'a https://bsky.app/profile/<handle>/post/<id> link or an at:// post URI',
-  mastodon: 'a status link (https://<server>/@<user>/<id>) or a status id',
-  telegram: 'a t.me/<chat>/<message id> link or a message id of the connected chat',
-  threads: 'the media id of the Threads post (digits; a threads.net link names a shortcode the API cannot reply to)',
-};
-
 const isHttpUrl = (s: string) => /^https?:\/\/[^\s]+$/.test(s);
 
 /** A local `YYYY-MM-DD[THH:MM]` as a comparable number, or undefined when it is no real date. */
@@ -172,7 +159,7 @@ function checkLocalPost(name: PlatformName, draft: DraftOptions): void {
 }
 
 /** Checks the options of one network's draft; `media` is what that network will publish. */
-export function checkOptions(name: PlatformName, draft: DraftOptions, media: MediaRef[]): void {
+export function checkOptions(networks: Pick<NetworkLimits, 'postRef'>, name: PlatformName, draft: DraftOptions, media: MediaRef[]): void {
   for (const option of Object.keys(OPTION_NETWORKS) as Array<keyof DraftOptions>) {
     if (draft[option] !== undefined && !OPTION_NETWORKS[option].includes(name)) {
       refuse(name, option, `supported on ${OPTION_NETWORKS[option].join(', ')} only`);
@@ -180,7 +167,8 @@ export function checkOptions(name: PlatformName, draft: DraftOptions, media: Med
   }
   for (const option of ['reply_to', 'quote'] as const) {
     const ref = draft[option];
-    if (ref !== undefined && !validRef(name, ref)) refuse(name, option, `not a ${name} post: send ${REF_FORMS[name]}`);
+    const rule = networks.postRef(name);
+    if (ref !== undefined && rule && !rule.names(ref)) refuse(name, option, `not a ${name} post: send ${rule.forms}`);
   }
   if (draft.link_card !== undefined) {
     if (media.length) refuse(name, 'link_card', 'a Bluesky post shows either media or a link card: drop the media or the card');

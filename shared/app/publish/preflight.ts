@@ -20,7 +20,7 @@ import { platformRefusal } from '../guardrails/enforce';
 
 
 /** What checking a post's networks reaches: the credentials' cipher, the upgrade link's base. */
-export type NetworkChecksDeps = Pick<Deps, 'cipher' | 'settings'>;
+export type NetworkChecksDeps = Pick<Deps, 'cipher' | 'settings' | 'networkLimits'>;
 
 /**
  * Per network, in request order: the actor's allowed_platforms guardrail (platform_not_allowed), X on a plan
@@ -59,7 +59,7 @@ export async function checkNetworks(deps: NetworkChecksDeps, input: {
  * head); networks with an unreachable link fail (media_unreachable), and the kinds, types and sizes the links
  * really have replace the guesses before the media rules run again.
  */
-export async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
+export async function checkMedia(deps: Pick<Deps, 'media' | 'networkLimits'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
   const urls = [...new Set(sendable.flatMap((s) => s.content.media.map((m) => m.url)))];
   const probes = new Map(await Promise.all(urls.map(async (u) => [u, await deps.media.probe(u)] as const)));
   const kept: Sendable[] = [];
@@ -70,7 +70,7 @@ export async function checkMedia(deps: Pick<Deps, 'media'>, sendable: Sendable[]
       continue;
     }
     const content = { ...s.content, media: s.content.media.map((m) => { const p = probes.get(m.url)!; return p.ok ? { ...m, kind: p.kind, content_type: p.content_type, ...(p.bytes !== undefined ? { bytes: p.bytes } : {}) } : m; }) };
-    const problem = mediaProblem(s.platform, content) ?? mediaFitProblem(s.platform, content);
+    const problem = mediaProblem(s.platform, content) ?? mediaFitProblem(deps, s.platform, content);
     if (problem) results.set(s.platform, problem);
     else kept.push({ ...s, content });
   }

@@ -5,6 +5,7 @@ import { isPlatformName, PLATFORM_NAMES, type PlatformName } from '../../domain/
 import { nearestName, unknownFieldError } from '../unknown-fields';
 import { guessKind, type MediaRef, type PerPlatformDraft, type PostPayload, type ValidPost } from '../../domain/post';
 import { checkOptions, PostOptionFields } from './options';
+import type { NetworkLimits } from '../../ports/network-limits';
 
 /** Spec §2.2: the body of POST /api/post (also the post fields of POST /api/schedule). */
 const Url = z.string().trim().min(1).max(2048);
@@ -72,7 +73,7 @@ const media = (items: Array<{ url: string; type?: 'image' | 'video'; alt?: strin
  * Validates what zod cannot say alone (spec §2.2, decisions.md "Publishing"), in this order: platform xor
  * platforms, known and unrepeated networks, caption_is_json, per_platform keys and fields, something to publish.
  */
-export function validatePost(req: PostRequest): ValidPost {
+export function validatePost(req: PostRequest, networks: Pick<NetworkLimits, 'postRef'>): ValidPost {
   if ((req.platform === undefined) === (req.platforms === undefined)) {
     throw new BadRequestError('Send exactly one of platform (one network) or platforms (a list)');
   }
@@ -101,7 +102,7 @@ export function validatePost(req: PostRequest): ValidPost {
     if (draft.thread && !THREAD_NETWORKS.includes(name)) throw new BadRequestError(`thread is supported on ${THREAD_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
     if (draft.first_comment && !COMMENT_NETWORKS.includes(name)) throw new BadRequestError(`first_comment is supported on ${COMMENT_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
     if (draft.text !== undefined && looksLikeJsonObject(draft.text)) throw new BadRequestError(`per_platform.${name}.text is a JSON object: send plain text`, { code: 'caption_is_json' });
-    checkOptions(name, draft, draft.media ? media(draft.media) : [
+    checkOptions(networks, name, draft, draft.media ? media(draft.media) : [
       ...(req.video_url ? [{ url: req.video_url, kind: 'video' as const }] : []),
       ...(req.photo_url ? [{ url: req.photo_url, kind: 'image' as const }] : []),
       ...media(req.media),

@@ -21,7 +21,7 @@ export interface CheckedPost {
 }
 
 /** What checking a post now reaches: its brand, connections and their credentials, the network adapters, media. */
-export type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'cipher' | 'media' | 'clock'>;
+export type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'cipher' | 'media' | 'clock' | 'networkLimits'>;
 
 /**
  * Everything about a post that can be checked before its time, with the publishing core's own functions:
@@ -37,7 +37,7 @@ export type CheckDeps = Pick<Deps, 'brands' | 'connections' | 'cipher' | 'media'
  *    stored instance, site, webhook or relay URL that points at a private address is 400 invalid_credentials.
  */
 export async function checkNow(deps: CheckDeps, account: Account, req: PostRequest): Promise<CheckedPost> {
-  const valid = validatePost(req);
+  const valid = validatePost(req, deps.networkLimits);
   const { brand, connections } = await resolveBrand(deps, account, valid.platforms, valid.brand_id);
   const problems: NetworkResult[] = [];
   const sendable: Sendable[] = [];

@@ -131,7 +131,7 @@ async function run(deps: FireDeps, record: ScheduleRecord, duplicateKey: string)
   }
   let valid: ReturnType<typeof validatePost>;
   try {
-    valid = validatePost(PostRequestSchema.parse({ ...record.request, brand_id: record.brand_id }));
+    valid = validatePost(PostRequestSchema.parse({ ...record.request, brand_id: record.brand_id }), deps.networkLimits);
   } catch (err) {
     const message = err instanceof AppError ? err.message : 'The stored request is no longer valid';
     await failRun(deps, record, err instanceof AppError ? err.code : 'invalid_request', message);

@@ -38,7 +38,7 @@ export interface ValidateAnswer {
 }
 
 /** What validating reaches: only reads (account context, counters, locks, connections' credentials, media probes). */
-export type ValidatePublishDeps = Pick<Deps, 'cipher' | 'clock' | 'counters' | 'locks' | 'media' | 'publishContext' | 'settings'>;
+export type ValidatePublishDeps = Pick<Deps, 'cipher' | 'clock' | 'counters' | 'locks' | 'media' | 'publishContext' | 'settings' | 'networkLimits'>;
 
 /**
  * Dry run of a publish (or a schedule with run_at): the same check functions the real path runs, in its order, and
@@ -59,7 +59,7 @@ export type ValidatePublishDeps = Pick<Deps, 'cipher' | 'clock' | 'counters' | '
 export async function validatePublish(deps: ValidatePublishDeps, account: Account, body: ValidateRequest, opts: { actor?: Actor; context?: PublishContext } = {}): Promise<ValidateAnswer> {
   const now = deps.clock.now();
   const { run_at, check_media, ...post } = body;
-  const valid = validatePost(post);
+  const valid = validatePost(post, deps.networkLimits);
   const runAt = run_at !== undefined ? parseRunAt(run_at, now) : undefined;
   const context = opts.context ?? await deps.publishContext.load(account.id, opts.actor);
   const { brand, connections } = chooseBrand(context, valid.platforms, valid.brand_id);
@@ -95,7 +95,7 @@ export async function validatePublish(deps: ValidatePublishDeps, account: Accoun
  * Media checks that need no download: an own upload is probed from its stored item (a table read, as the real send
  * does); any other link passes the address guard (media_unreachable otherwise). Kinds stay as guessed.
  */
-async function checkMediaWithoutDownload(deps: Pick<Deps, 'media' | 'settings'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
+async function checkMediaWithoutDownload(deps: Pick<Deps, 'media' | 'settings' | 'networkLimits'>, sendable: Sendable[], results: Map<PlatformName, NetworkResult>): Promise<Sendable[]> {
   const own = sendable.map((s) => ({ ...s, content: { ...s.content, media: s.content.media.filter((m) => ownFile(deps, m.url) !== undefined) } }));
   const probed = await checkMedia(deps, own, results);
   const kept: Sendable[] = [];

@@ -1,6 +1,6 @@
 import type { getPost } from '../../app/publish/queries';
 import type { ChangeResponse } from '../../app/post-changes/request-change';
-import { manageFlags } from '../../networks/manage-flags';
+import type { NetworkLimits } from '../../ports/network-limits';
 import { isPlatformName } from '../../domain/platforms';
 import { escapeHtml as e } from '../reply';
 import { networkName } from '../network-icons';
@@ -15,10 +15,10 @@ const list = (names: string[]) => (names.length ? names.map(e).join(', ') : 'non
  * The post page's "Edit or delete" section: the new text (prefilled) and a delete that must be confirmed with a
  * checkbox (no script: the page's CSP allows none). Each form says on which of the post's networks it works.
  */
-export function postChangeForms(p: PostView, csrf: string): string {
+export function postChangeForms(p: PostView, csrf: string, networks: Pick<NetworkLimits, 'manage'>): string {
   const live = published(p);
   if (!live.length) return '<h2>Edit or delete</h2><p>Nothing of this post is published on a network, so there is nothing to edit or delete.</p>';
-  const can = (kind: 'edit' | 'delete') => live.filter((n) => isPlatformName(n) && manageFlags(n)[kind]);
+  const can = (kind: 'edit' | 'delete') => live.filter((n) => isPlatformName(n) && networks.manage(n)[kind]);
   const action = `/dashboard/posts/${e(p.id)}/change`;
   return '<h2>Edit or delete</h2>' +
     `<form method="post" action="${action}" class="card" aria-labelledby="edit-h">${csrfField(csrf)}<input type="hidden" name="action" value="edit">` +

@@ -1,7 +1,7 @@
 import { isFailure, type Failure, type FetchedMedia, type NetworkAdapter, type NetworkContext, type PublishContent, type PublishOutcome } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request } from '../http';
 import { checkFile } from '../media-fit';
-import { checkBluesky } from './limits';
+import { checkBluesky, MEDIA_RULES } from './limits';
 import { buildFacets, findSpans } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
 import { createBlueskyManagement } from './manage';
@@ -78,7 +78,7 @@ export function createBlueskyAdapter({
       const want = item.kind === 'video' ? 'video/' : 'image/';
       const type = file.content_type.startsWith(want) ? file.content_type : item.content_type ?? file.content_type;
       if (!type.startsWith(want)) return rejected(`bluesky takes ${item.kind}s here; media ${i + 1} is ${type}`, 'bad_media');
-      const unfit = checkFile('bluesky', item.kind, { ...file, content_type: type }, i);
+      const unfit = checkFile('bluesky', MEDIA_RULES, item.kind, { ...file, content_type: type }, i);
       if (unfit) return unfit;
       files.push({ ...file, content_type: type });
     }

@@ -1,7 +1,7 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
-import { checkAlt } from '../media-rules';
+import { checkAlt, MB, type MediaRules } from '../media-rules';
 
 /** What Bluesky takes, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -20,5 +20,12 @@ export function checkBluesky(content: PublishContent): Failure | undefined {
   if (content.options?.link_card !== undefined && (content.media.length || content.options.quote)) {
     return rejected('a bluesky post shows one embed: a link card cannot go with media or a quote');
   }
-  return checkAlt('bluesky', content.media);
+  return checkAlt('bluesky', MEDIA_RULES, content.media);
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'], max_bytes: 1_000_000 },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 100 * MB, max_s: 180 },
+  alt: { max: 2000, unit: 'graphemes', field: 'alt', kinds: ['image', 'video'] },
+};

@@ -2,7 +2,7 @@ import { checkFile } from '../media-fit';
 import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { guarded, jsonInit, request } from '../http';
 import { isRecord } from '../../domain/values';
-import { checkDiscord, discordContent } from './limits';
+import { checkDiscord, discordContent, MEDIA_RULES } from './limits';
 import { createDiscordManagement } from './manage';
 import { classifyDiscord, createDiscordVerifier, parseWebhookUrl, str } from './verify-credentials';
 
@@ -28,7 +28,7 @@ export function createDiscordAdapter(): NetworkAdapter {
    */
   async function withAttachment(ctx: NetworkContext, body: Record<string, unknown>, item: MediaItem): Promise<RequestInit | Failure> {
     const file = await ctx.fetchMedia(item.url);
-    const unfit = checkFile('discord', 'image', file, 0);
+    const unfit = checkFile('discord', MEDIA_RULES, 'image', file, 0);
     if (unfit) return unfit;
     const ext = file.content_type.split('/')[1]?.split(';')[0].replace('jpeg', 'jpg') ?? 'png';
     const filename = /^[\w.-]{1,80}\.(png|jpe?g|gif|webp)$/i.test(file.filename) ? file.filename : `image.${ext}`;

@@ -1,7 +1,7 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
-import { checkAlt } from '../media-rules';
+import { checkAlt, type MediaRules, MiB, WEB_IMAGES } from '../media-rules';
 
 /* What Discord takes, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -23,5 +23,12 @@ export function checkDiscord(content: PublishContent): Failure | undefined {
     return sent === content.text ? tooLong : { ...tooLong, error: `${tooLong.error} (including the video link added to the message)` };
   }
   if (!item && content.text.trim() === '') return rejected('Discord needs text or a media item');
-  return checkAlt('discord', content.media);
+  return checkAlt('discord', MEDIA_RULES, content.media);
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: WEB_IMAGES, max_bytes: 10 * MiB },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 10 * MiB },
+  alt: { max: 1024, unit: 'characters', field: 'description', kinds: ['image'] },
+};

@@ -1,6 +1,7 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
+import { MB, type MediaRules } from '../media-rules';
 
 /** What a Google Business Profile post takes, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -14,3 +15,6 @@ export function checkGoogleBusiness(content: PublishContent): Failure | undefine
   if (!content.text.trim() && content.media.length === 0 && !content.options?.event) return rejected('a google_business post needs text, a photo or an event', 'rejected');
   return lengthFailure('google_business', { text: content.text });
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = { image: { types: ['image/jpeg', 'image/png'], max_bytes: 5 * MB } };

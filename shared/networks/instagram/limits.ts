@@ -1,6 +1,7 @@
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
+import { MB, type MediaRules } from '../media-rules';
 
 /** What Instagram takes, checked before sending (the API side's pre-check and the adapter share it): caption and media fit. */
 
@@ -35,3 +36,9 @@ export function checkInstagram(content: PublishContent): Failure | undefined {
   }
   return lengthFailure('instagram', { text: content.text });
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: ['image/jpeg'], max_bytes: 8 * MB },
+  video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 1000 * MB },
+};

@@ -1,3 +1,4 @@
+import { MEDIA_RULES } from './limits';
 import { checkFile } from '../media-fit';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome, Published } from '../../ports/networks';
 import { badMedia, guarded, jsonInit, rejected, request } from '../http';
@@ -121,7 +122,7 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     const files: FetchedMedia[] = [];
     for (const [i, item] of content.media.entries()) {
       const file = await ctx.fetchMedia(item.url);
-      const unfit = checkFile('linkedin', item.kind, file, i);
+      const unfit = checkFile('linkedin', MEDIA_RULES, item.kind, file, i);
       if (unfit) return unfit;
       files.push(file);
     }

@@ -1,4 +1,4 @@
-import { checkAlt } from '../media-rules';
+import { checkAlt, MB, type MediaRules } from '../media-rules';
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
@@ -49,5 +49,12 @@ export function checkLinkedin(content: PublishContent): Failure | undefined {
   }
   const odd = content.media.findIndex((m) => m.kind === 'image' && !imageFits(m));
   if (odd >= 0) return rejected(`linkedin takes JPEG, PNG or GIF images; media ${odd + 1} is ${content.media[odd].content_type ?? 'of another type'}`, 'bad_media');
-  return checkAlt('linkedin', content.media);
+  return checkAlt('linkedin', MEDIA_RULES, content.media);
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: ['image/jpeg', 'image/png', 'image/gif'], max_bytes: 36 * MB },
+  video: { types: ['video/mp4'], max_bytes: 500 * MB, min_s: 3, max_s: 1800 },
+  alt: { max: 4086, unit: 'characters', field: 'altText', kinds: ['image'] },
+};

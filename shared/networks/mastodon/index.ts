@@ -1,3 +1,4 @@
+import { MEDIA_RULES } from './limits';
 import { checkFile } from '../media-fit';
 import { mastodonStatusRef } from '../post-refs';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
@@ -84,7 +85,7 @@ export function createMastodonAdapter({ pollIntervalMs = 1000 }: MastodonAdapter
     const files: FetchedMedia[] = [];
     for (const [i, item] of content.media.entries()) {
       const file = await ctx.fetchMedia(item.url);
-      const unfit = checkFile('mastodon', item.kind, file, i);
+      const unfit = checkFile('mastodon', MEDIA_RULES, item.kind, file, i);
       if (unfit) return unfit;
       files.push(file);
     }

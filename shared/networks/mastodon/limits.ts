@@ -1,4 +1,4 @@
-import { checkAlt } from '../media-rules';
+import { checkAlt, type MediaRules, MiB, WEB_IMAGES } from '../media-rules';
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
@@ -41,5 +41,12 @@ export function checkContent(content: PublishContent, credentials: Record<string
   if (content.media.length > 1 && content.media.some((m) => m.kind === 'video')) {
     return rejected('mastodon takes a video only on its own: no other image or video in the same post', 'bad_media');
   }
-  return checkAlt('mastodon', content.media);
+  return checkAlt('mastodon', MEDIA_RULES, content.media);
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: [...WEB_IMAGES, 'image/heic', 'image/heif', 'image/avif'], max_bytes: 16 * MiB },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 99 * MiB },
+  alt: { max: 1500, unit: 'characters', field: 'description', kinds: ['image', 'video'] },
+};

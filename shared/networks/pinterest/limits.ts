@@ -1,6 +1,6 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
-import { checkAlt } from '../media-rules';
+import { checkAlt, MB, type MediaRules } from '../media-rules';
 import { lengthFailure } from '../text-check';
 
 /** What Pinterest takes, checked before sending (the API side's pre-check and the adapter share it). */
@@ -12,5 +12,12 @@ import { lengthFailure } from '../text-check';
 export function checkPinterest(content: PublishContent): Failure | undefined {
   if (content.media.length === 0) return rejected('pinterest needs an image or a video: a Pin is a picture', 'bad_media');
   if (content.media.length > 1) return rejected(`pinterest takes one image or one video per Pin; got ${content.media.length}`, 'bad_media');
-  return lengthFailure('pinterest', { text: content.text, title: content.title }) ?? checkAlt('pinterest', content.media);
+  return lengthFailure('pinterest', { text: content.text, title: content.title }) ?? checkAlt('pinterest', MEDIA_RULES, content.media);
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/bmp', 'image/tiff'], max_bytes: 20 * MB },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/x-m4v'], max_bytes: 2000 * MB },
+  alt: { max: 500, unit: 'characters', field: 'alt_text', kinds: ['image'] },
+};

@@ -1,6 +1,7 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure, mediaKinds } from '../text-check';
+import { MB, type MediaRules, WEB_IMAGES } from '../media-rules';
 
 /* What Telegram takes, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -14,3 +15,9 @@ export function checkTelegram(content: PublishContent): Failure | undefined {
   if (!item && content.text.trim() === '') return rejected('Telegram needs text or a media item');
   return undefined;
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: WEB_IMAGES, max_bytes: 10 * MB },
+  video: { types: ['video/mp4', 'video/quicktime', 'video/webm'], max_bytes: 50 * MB },
+};

@@ -1,6 +1,6 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
-import { checkAlt } from '../media-rules';
+import { checkAlt, MB, type MediaRules } from '../media-rules';
 import { lengthFailure } from '../text-check';
 
 /** What Threads takes, checked before sending (the API side's pre-check and the adapter share it). */
@@ -20,5 +20,12 @@ export function checkThreads(content: PublishContent): Failure | undefined {
   }
   const links = content.text.match(/https?:\/\/[^\s]+/g)?.length ?? 0;
   if (links > THREADS_MAX_LINKS) return rejected(`threads takes at most ${THREADS_MAX_LINKS} links per post; this text has ${links}`);
-  return lengthFailure('threads', { text: content.text }) ?? checkAlt('threads', content.media);
+  return lengthFailure('threads', { text: content.text }) ?? checkAlt('threads', MEDIA_RULES, content.media);
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: ['image/jpeg', 'image/png'], max_bytes: 8 * MB },
+  video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 1000 * MB, max_s: 300 },
+  alt: { max: 1000, unit: 'characters', field: 'alt_text', kinds: ['image', 'video'] },
+};

@@ -1,3 +1,4 @@
+import { MEDIA_RULES } from './limits';
 import type { Failure, MediaItem, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { checkFile } from '../media-fit';
 import { failureFromError, guarded, guardedBeforeCreate, rejected, request, type HttpResult } from '../http';
@@ -163,7 +164,7 @@ export function createTikTokAdapter(opts: TikTokAdapterOptions = {}): NetworkAda
    */
   async function fileUpload(ctx: NetworkContext, t: string, postInfo: Record<string, unknown>, video: MediaItem): Promise<{ res: HttpResult } | Failure> {
     const file = await ctx.fetchMedia(video.url);
-    const unfit = checkFile('tiktok', 'video', file, 0);
+    const unfit = checkFile('tiktok', MEDIA_RULES, 'video', file, 0);
     if (unfit) return unfit;
     const size = file.bytes.length;
     const chunk = size < minChunkBytes ? size : Math.min(chunkBytes, size);

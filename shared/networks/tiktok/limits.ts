@@ -1,6 +1,7 @@
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure, mediaKinds } from '../text-check';
+import { MB, type MediaRules } from '../media-rules';
 
 /** What a TikTok post may hold, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -36,3 +37,9 @@ export function checkContent(content: PublishContent): Failure | undefined {
   }
   return lengthFailure('tiktok', { text: content.text, title: content.title }, { media: mediaKinds(content) });
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: ['image/jpeg', 'image/webp'], max_bytes: 20 * MB },
+  video: { types: ['video/mp4', 'video/webm', 'video/quicktime'], max_bytes: 4000 * MB, min_s: 3, max_s: 600, min_side: 360, max_width: 4096, max_height: 4096 },
+};

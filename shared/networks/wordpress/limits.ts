@@ -1,7 +1,7 @@
 import { platform } from '../../domain/platforms';
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
-import { checkAlt } from '../media-rules';
+import { checkAlt, type MediaRules } from '../media-rules';
 import { articleTitle } from '../article-title';
 
 /* What WordPress takes, checked before sending (the API side's pre-check and the adapter share it): the post the
@@ -26,7 +26,7 @@ export function checkWordpress(content: PublishContent, credentials: Record<stri
   const max = platform('wordpress').max_media;
   if (content.media.length > max) return rejected(`WordPress takes at most ${max} media item (the featured image); got ${content.media.length}`, 'bad_media');
   if (content.media.some((m) => m.kind !== 'image')) return rejected('WordPress takes an image as the featured image; video is not supported', 'bad_media');
-  const alt = checkAlt('wordpress', content.media);
+  const alt = checkAlt('wordpress', MEDIA_RULES, content.media);
   if (alt) return alt;
   const title = articleTitle(content);
   if (!title) return rejected('WordPress needs a title: give a title or a text whose first line can be used');
@@ -65,3 +65,6 @@ export function htmlParagraphs(text: string): string {
     .map((p) => `<p>${p.split('\n').map(escapeHtml).join('<br>\n')}</p>`)
     .join('\n');
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = { alt: { max: 5000, unit: 'characters', field: 'alt_text', kinds: ['image'] } };

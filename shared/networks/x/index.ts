@@ -5,7 +5,7 @@ import { xFailure } from './errors';
 import { createXManagement } from './manage';
 import { mediaStatus, setAltText, uploadMedia, type Uploaded } from './media';
 import { bearer, X_API_BASE, type XOptions } from './oauth';
-import { checkContent } from './limits';
+import { checkContent, MEDIA_RULES } from './limits';
 import { xReadBack } from './read-back';
 import { accessToken, createXVerifier } from './verify-credentials';
 import { checkFile } from '../media-fit';
@@ -133,7 +133,7 @@ export function createXAdapter(opts: XAdapterOptions = {}): NetworkAdapter {
       const done: Uploaded[] = [];
       for (const [i, item] of content.media.entries()) {
         const file = await ctx.fetchMedia(item.url);
-        const unfit = checkFile('x', item.kind, file, i);
+        const unfit = checkFile('x', MEDIA_RULES, item.kind, file, i);
         if (unfit) return unfit;
         const up = await uploadMedia(ctx, api, t, item, file, i + 1, chunkSize);
         if ('ok' in up) return up;

@@ -1,4 +1,4 @@
-import { checkAlt } from '../media-rules';
+import { checkAlt, MB, type MediaRules, WEB_IMAGES } from '../media-rules';
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
@@ -22,5 +22,12 @@ export function checkContent(content: PublishContent): Failure | undefined {
   if (moving.length > 0 && content.media.length > 1) return rejected('x takes up to 4 photos, or one video or GIF on its own: not a mix', 'bad_media');
   if (content.media.length > X_MAX_IMAGES) return rejected(`x takes at most ${X_MAX_IMAGES} photos per post; got ${content.media.length}`, 'bad_media');
   if (content.options?.poll && (content.media.length || content.options.quote)) return rejected('an x post carries a poll alone: no media and no quote with it');
-  return checkAlt('x', content.media);
+  return checkAlt('x', MEDIA_RULES, content.media);
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = {
+  image: { types: WEB_IMAGES, max_bytes: 5 * MB },
+  video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 512 * MB, min_s: 0.5, max_s: 140, min_side: 32, max_width: 1920, max_height: 1200 },
+  alt: { max: 1000, unit: 'characters', field: 'alt_text', kinds: ['image'] },
+};

@@ -1,6 +1,7 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
+import { MB, type MediaRules } from '../media-rules';
 
 /** What a YouTube upload needs, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -18,3 +19,6 @@ export function checkContent(content: PublishContent): Failure | undefined {
   if (/[<>]/.test(content.text)) return rejected('youtube refuses "<" and ">" in a description');
   return undefined;
 }
+
+/** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */
+export const MEDIA_RULES: MediaRules = { video: { types: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-msvideo', 'video/x-matroska'], max_bytes: 256_000 * MB } };

@@ -1,0 +1,15 @@
+import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
+import { checkDiscord, MEDIA_RULES } from './limits';
+
+/** Discord: its facts and the loaders of its code (shared/networks/descriptor.ts). */
+export const discord: NetworkDescriptor = {
+  name: 'discord',
+  check: checkDiscord,
+  manage: { delete: true, edit: true },
+  media: MEDIA_RULES,
+  readBack: false,
+  adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('discord')
+    : (require('./index') as typeof import('./index')).createDiscordAdapter(),
+  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('discord')
+    : (require('./verify-credentials') as typeof import('./verify-credentials')).createDiscordVerifier(),
+};

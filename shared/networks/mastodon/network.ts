@@ -1,0 +1,17 @@
+import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
+import { checkContent, MEDIA_RULES } from './limits';
+import { mastodonStatusRef } from '../post-refs';
+
+/** Mastodon: its facts and the loaders of its code (shared/networks/descriptor.ts). */
+export const mastodon: NetworkDescriptor = {
+  name: 'mastodon',
+  check: checkContent,
+  manage: { delete: true, edit: true },
+  media: MEDIA_RULES,
+  readBack: true,
+  postRef: { names: (ref) => mastodonStatusRef(ref) !== undefined, forms: 'a status link (https://<server>/@<user>/<id>) or a status id' },
+  adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('mastodon')
+    : (require('./index') as typeof import('./index')).createMastodonAdapter({ pollIntervalMs: cfg.MASTODON_POLL_MS }),
+  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('mastodon')
+    : (require('./verify-credentials') as typeof import('./verify-credentials')).createMastodonVerifier(),
+};

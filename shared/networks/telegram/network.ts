@@ -1,0 +1,17 @@
+import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
+import { checkTelegram, MEDIA_RULES } from './limits';
+import { telegramMessageRef } from '../post-refs';
+
+/** Telegram: its facts and the loaders of its code (shared/networks/descriptor.ts). */
+export const telegram: NetworkDescriptor = {
+  name: 'telegram',
+  check: checkTelegram,
+  manage: { delete: true, edit: true },
+  media: MEDIA_RULES,
+  readBack: false,
+  postRef: { names: (ref) => telegramMessageRef(ref) !== undefined, forms: 'a t.me/<chat>/<message id> link or a message id of the connected chat' },
+  adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('telegram')
+    : (require('./index') as typeof import('./index')).createTelegramAdapter({ apiBase: cfg.TELEGRAM_API_BASE }),
+  verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('telegram')
+    : (require('./verify-credentials') as typeof import('./verify-credentials')).createTelegramVerifier({ apiBase: cfg.TELEGRAM_API_BASE }),
+};
