@@ -70,7 +70,7 @@ function tableKeyStatements(t: Template, fnId: string): any[] {
 }
 
 const GRANT_ACTION_PREFIX: Record<Grant, string> = {
-  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', kmsEncrypt: 'kms:', kmsDecrypt: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:', billingConfig: 'ssm:', bedrock: 'bedrock:',
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', fireQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', kmsEncrypt: 'kms:', kmsDecrypt: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:', billingConfig: 'ssm:', bedrock: 'bedrock:',
 };
 
 describe('stacks', () => {
