@@ -125,6 +125,25 @@ describe('the per-minute fan-out of scheduled posts', () => {
     expect(new Set(states.map((s) => s.post_id)).size).toBe(6);
   });
 
+  it('a post due before the next fan-out (less than a minute ahead) also gets a one-time alarm; later ones and moves to later times do not', async () => {
+    const acc = await w.discordAccount();
+    clock.ms = M + 10_000; // this minute's fan-out ran at M
+    const soon = await schedule(acc, 'soon', M + 40_000);
+    const later = await schedule(acc, 'later', M + 60_000);
+    expect(w.scheduler.scheduled.get(`s-${soon.schedule_id}`)).toEqual({ name: `s-${soon.schedule_id}`, runAt: new Date(soon.run_at), input: { v: 1, kind: 'scheduled', schedule_id: soon.schedule_id } });
+    expect(w.scheduler.scheduled.has(`s-${later.schedule_id}`)).toBe(false);
+    await patchSchedule(w.deps, acc, later.schedule_id, { run_at: iso(M + 50_000) });
+    expect(w.scheduler.scheduled.get(`s-${later.schedule_id}`)?.runAt).toEqual(new Date(M + 50_000));
+    // the alarms fire them at their second; the next fan-out finds them published (their markers gone): once each
+    clock.ms = M + 50_000;
+    for (const id of [soon.schedule_id, later.schedule_id]) await dispatch(w.deps, DispatchInput.parse(w.scheduler.scheduled.get(`s-${id}`)!.input));
+    await w.queue.drain();
+    clock.ms = M + 60_000 + 100;
+    expect(await fireDue(w.deps, w.queue)).toBe(0);
+    await w.queue.drain();
+    expect(sentTexts()).toEqual(['later', 'soon']);
+  });
+
   it('the fan-out stops at its limit; the rest are queued by the next minute', async () => {
     const acc = await w.discordAccount();
     for (let i = 0; i < 5; i++) await schedule(acc, `many ${i}`, M + 10_000);

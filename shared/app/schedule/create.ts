@@ -10,6 +10,7 @@ import { cachedReads, checkNow, type CheckDeps, type CheckedPost } from './check
 import { SlotFinder } from './slots';
 import { mapLimit } from '../../domain/map-limit';
 import { iso, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, type RunAt } from './common';
+import { armIfBeforeNextFanOut } from './fan-out';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import type { CsvRow } from './csv';
 import type { Actor } from '../auth';
@@ -22,8 +23,8 @@ const WRITE_CONCURRENCY = 16;
 /** Schedules written per batch: each is its item and its due marker, 12 × 2 within DynamoDB's 25 a batch. */
 const ROWS_PER_WRITE = 12;
 
-/** What scheduling rows reaches: the checks of a post, guardrails, the caps' counters, slots and the items. */
-export type ScheduleRowsDeps = CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'locks' | 'schedules' | 'settings' | 'slots'>;
+/** What scheduling rows reaches: the checks of a post, guardrails, the caps' counters, slots, the items (and near-term alarms). */
+export type ScheduleRowsDeps = CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'locks' | 'scheduler' | 'schedules' | 'settings' | 'slots'>;
 
 export interface RowInput {
   row: number;
@@ -52,8 +53,8 @@ function issuesText(error: z.ZodError): string {
  *    next_slot the brand's next free slot (successive rows fill successive slots); an explicit run_at that is a slot
  *    takes that slot if free.
  * 3. Write the items (the source of truth) with their due markers, 12 rows per batch write. No alarm per post: the
- *    per-minute fan-out (fan-out.ts) queues each post from the due index when its minute comes. A row whose writes
- *    fail gives back what it took.
+ *    per-minute fan-out (fan-out.ts) queues each post from the due index when its minute comes; only a post due
+ *    before the next fan-out gets a one-time alarm too. A row whose writes fail gives back what it took.
  */
 export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor; context?: PublishContext } = {}): Promise<RowOutcome[]> {
   const now = deps.clock.now();
@@ -148,6 +149,7 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
     try {
       await deps.schedules.createNew(batch.map((p) => p.record!));
       for (const p of batch) outcomes.set(p.row, { row: p.row, ok: true, schedule: p.record! });
+      for (const p of batch) await armIfBeforeNextFanOut(deps, p.record!, deps.clock.now());
     } catch (err) {
       for (const p of batch) await giveBack(p, err);
     }

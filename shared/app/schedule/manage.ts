@@ -10,6 +10,7 @@ import { checkNow, type CheckDeps } from './check';
 import { SlotFinder } from './slots';
 import { iso, parseRunAt, releaseScheduled } from './common';
 import type { SchedulePatch } from './request';
+import { armIfBeforeNextFanOut } from './fan-out';
 
 /** The outcome of a run from its post's networks: publishing while any is still on its way. */
 export function outcomeOf(networks: NetworkRecord[]): ScheduleStatus {
@@ -128,11 +129,12 @@ function notChangeable(s: ScheduleRecord, verb: 'changed' | 'canceled'): AppErro
  * 2. New content is checked now like a new schedule (checkNow); a new run_at like POST /api/schedule
  *    (next_slot takes the brand's next free slot).
  * 3. Write the item and its due marker (conditional on still being scheduled: a fire that won the race makes this a
- *    409). Nothing else moves: the per-minute fan-out finds the new run_at in the due index; an alarm of the previous
- *    release, or a fire message already queued for the old time, finds the item not due and does nothing.
+ *    409). Nothing else moves: the per-minute fan-out finds the new run_at in the due index (a run_at before the next
+ *    fan-out gets a one-time alarm too); an alarm of the previous release, or a fire message already queued for the
+ *    old time, finds the item not due and does nothing.
  * 4. Give back the slot the old run_at held.
  */
-export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'schedules' | 'slots'>, account: Account, id: string, patch: SchedulePatch) {
+export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'scheduler' | 'schedules' | 'slots'>, account: Account, id: string, patch: SchedulePatch) {
   const current = await settled(deps, await owned(deps, account.id, id), undefined, false);
   if (current.status !== 'scheduled' || current.deferred) throw notChangeable(current, 'changed');
   const now = deps.clock.now();
@@ -176,6 +178,7 @@ export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'sche
     if (newSlot) await deps.slots.release(brand!.id, newSlot, id);
     throw notChangeable((await deps.schedules.get(id)) ?? current, 'changed');
   }
+  if (updated.run_at !== current.run_at) await armIfBeforeNextFanOut(deps, updated, now);
   if (current.slot_claim && ('slot_claim' in upd) && current.slot_claim !== newSlot) await deps.slots.release(current.brand_id, current.slot_claim, id);
   return scheduleView(updated);
 }
