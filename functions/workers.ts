@@ -36,7 +36,7 @@ export const webhookWorker = {
 } as const satisfies WorkerDef;
 
 export const fireWorker = {
-  // Scheduled posts that came due (shared/app/schedule/fan-out.ts queues one message per post each minute): each
+  // Scheduled posts that came due (shared/app/schedule/due-fan-out.ts queues one message per post each minute): each
   // record is the dispatcher's claim and publish of one schedule (fireScheduled), ≤ 2 s, so 10 records a batch fit
   // 30 s; visibility 6 × the timeout. A lost or failed message is queued again by the next minute's fan-out.
   id: 'fire-worker', handler: 'functions/queue/fire-worker.ts', queueEnv: 'FIRE_QUEUE_URL', queueName: 'fire',

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { FORMAT_VERSION } from '../shared/ports/format-version';
 import { SCHEDULE_SWEEP, type ScheduleSweepInput } from '../shared/app/schedule/sweep';
-import { SCHEDULE_FAN_OUT, type ScheduleFanOutInput } from '../shared/app/schedule/fan-out';
+import { SCHEDULE_FAN_OUT, type ScheduleFanOutInput } from '../shared/app/schedule/due-fan-out';
 import { SWEEP_SCHEDULE, type WebhookSweepInput } from '../shared/app/webhooks/sweep-schedule';
 import { PUBLISH_SWEEP, type PublishSweepInput } from '../shared/app/publish/reconcile';
 import { RENEWAL_SWEEP, type RenewalSweepInput } from '../shared/app/oauth/renewal-sweep';

@@ -1,6 +1,6 @@
 import { depsFor } from '../../shared/container';
 import { fireWorker } from '../workers';
-import { FireMessage } from '../../shared/app/schedule/fan-out';
+import { FireMessage } from '../../shared/app/schedule/due-fan-out';
 import { fireScheduled } from '../../shared/app/schedule/fire';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { sqsMessageHandler } from './sqs-batch';

@@ -2,7 +2,7 @@ import type { Deps } from '../../shared/app/deps';
 import { sweepPublishing } from '../../shared/app/publish/reconcile';
 import { sweepDeliveries } from '../../shared/app/webhooks/delivery-sweep';
 import { sweepSchedules } from '../../shared/app/schedule/sweep';
-import { fanOutDue } from '../../shared/app/schedule/fan-out';
+import { fanOutDue } from '../../shared/app/schedule/due-fan-out';
 import { errorFields, log as serviceLog } from '../../shared/log';
 
 /**

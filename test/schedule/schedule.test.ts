@@ -24,7 +24,7 @@ const inMinutes = (m: number) => new Date(w.clock.now() + m * 60_000).toISOStrin
 const schedule = (acc: Account, body: Partial<ScheduleRequest>) => createSchedule(w.deps, acc, ScheduleRequestSchema.parse(body));
 const discordSends = () => w.discord.requests.filter((r) => r.method === 'POST').length;
 const timerOf = (id: string) => w.scheduler.scheduled.get(`s-${id}`);
-/** The fire worker gets the schedule's fire message (queued by the per-minute fan-out: test/schedule/fan-out.test.ts). */
+/** The fire worker gets the schedule's fire message (queued by the per-minute fan-out: test/schedule/due-fan-out.test.ts). */
 const fire = async (id: string) => { await fireScheduled(w.deps, id); };
 /** The due index's markers of a schedule (what the fan-out reads), as run_at times. */
 const dueTimes = async (id: string) => (await w.deps.schedules.due('2000-01-01T00:00:00.000Z', '9999-01-01T00:00:00.000Z', 100_000)).filter((m) => m.schedule_id === id).map((m) => m.run_at);

@@ -14,7 +14,7 @@ import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import type { PublishMessage } from '../../shared/app/publish/publish-message';
 import { applyChange } from '../../shared/app/post-changes/apply-change';
 import type { PostChangeMessage } from '../../shared/app/post-changes/change-message';
-import { fanOutDue, FireMessage } from '../../shared/app/schedule/fan-out';
+import { fanOutDue, FireMessage } from '../../shared/app/schedule/due-fan-out';
 import { fireScheduled } from '../../shared/app/schedule/fire';
 
 /** A table of the embedded DynamoDB: where it listens, and a document client for tests that read it directly. */

@@ -10,7 +10,7 @@ import { cachedReads, checkNow, type CheckDeps, type CheckedPost } from './check
 import { SlotFinder } from './slots';
 import { mapLimit } from '../../domain/map-limit';
 import { iso, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, type RunAt } from './common';
-import { armIfBeforeNextFanOut } from './fan-out';
+import { armIfBeforeNextFanOut } from './due-fan-out';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import type { CsvRow } from './csv';
 import type { Actor } from '../auth';
@@ -53,7 +53,7 @@ function issuesText(error: z.ZodError): string {
  *    next_slot the brand's next free slot (successive rows fill successive slots); an explicit run_at that is a slot
  *    takes that slot if free.
  * 3. Write the items (the source of truth) with their due markers, 12 rows per batch write. No alarm per post: the
- *    per-minute fan-out (fan-out.ts) queues each post from the due index when its minute comes; only a post due
+ *    per-minute fan-out (due-fan-out.ts) queues each post from the due index when its minute comes; only a post due
  *    before the next fan-out gets a one-time alarm too. A row whose writes fail gives back what it took.
  */
 export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor; context?: PublishContext } = {}): Promise<RowOutcome[]> {

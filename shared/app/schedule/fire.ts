@@ -17,7 +17,7 @@ import { scheduledRunKey } from '../idempotency';
 export type FireDeps = PublishPostDeps & Pick<Deps, 'accounts' | 'brands' | 'recurring' | 'schedules'>;
 
 /**
- * Fires a scheduled post: its fire message came (the per-minute fan-out, fan-out.ts), the sweep found it overdue, or
+ * Fires a scheduled post: its fire message came (the per-minute fan-out, due-fan-out.ts), the sweep found it overdue, or
  * a one-time alarm of the previous release fired.
  * 1. Claim the item with a conditional write (scheduled → publishing, only when due). A second fire, a retry, or a
  *    fire racing a cancel loses the claim and does nothing: at most one publish.

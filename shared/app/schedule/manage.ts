@@ -10,7 +10,7 @@ import { checkNow, type CheckDeps } from './check';
 import { SlotFinder } from './slots';
 import { iso, parseRunAt, releaseScheduled } from './common';
 import type { SchedulePatch } from './request';
-import { armIfBeforeNextFanOut } from './fan-out';
+import { armIfBeforeNextFanOut } from './due-fan-out';
 
 /** The outcome of a run from its post's networks: publishing while any is still on its way. */
 export function outcomeOf(networks: NetworkRecord[]): ScheduleStatus {

@@ -9,7 +9,7 @@ import { WebhookSweepInput } from '../webhooks/sweep-schedule';
 import { fireRecurring, fireScheduled, type FireDeps } from '../schedule/fire';
 import { markDeferralFired } from '../publish/deferral';
 import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
-import { fanOutDue, ScheduleFanOutInput } from '../schedule/fan-out';
+import { fanOutDue, ScheduleFanOutInput } from '../schedule/due-fan-out';
 import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
@@ -37,7 +37,7 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   z.object({ v: formatVersion, kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
   // the every-minute reconciliation of scheduled posts whose alarm never fired (shared/app/schedule/sweep.ts)
   ScheduleSweepInput,
-  // the every-minute fan-out of scheduled posts that come due (shared/app/schedule/fan-out.ts)
+  // the every-minute fan-out of scheduled posts that come due (shared/app/schedule/due-fan-out.ts)
   ScheduleFanOutInput,
   // the every-15-minutes renewal of sign-ins before they lapse (shared/app/oauth/renewal-sweep.ts)
   RenewalSweepInput,

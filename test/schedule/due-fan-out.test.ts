@@ -2,7 +2,7 @@ import { publishingWorld } from '../support/publishing';
 import { fireDue, ManualClock } from '../support/deps';
 import { bulkSchedule, createSchedule } from '../../shared/app/schedule/create';
 import { cancelSchedule, getSchedule, patchSchedule } from '../../shared/app/schedule/manage';
-import { fanOutDue, FireMessage } from '../../shared/app/schedule/fan-out';
+import { fanOutDue, FireMessage } from '../../shared/app/schedule/due-fan-out';
 import { fireScheduled } from '../../shared/app/schedule/fire';
 import { ScheduleRequestSchema } from '../../shared/app/schedule/request';
 import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
