@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startLocalRuntime, getDeps } from '../infra/local/runtime';
+import { startLocalRuntime } from '../infra/local/runtime';
 import { client, signup } from './support/api';
 import { fmt, percentile, printRows } from './support/stats';
 import { TEST_PRICES, TEST_SECRET_KEY, TEST_WEBHOOK_SECRET, signedDelivery, stripeEvent, subscriptionObject, invoiceObject } from '../test/fakes/stripe';
@@ -37,7 +37,7 @@ export async function run(): Promise<void> {
     for (let i = 0; i < ACCOUNTS + 1; i++) {
       const key = await signup(rt.url, `billing-bench${i}@example.com`, 'free');
       const id = ((await client(rt.url, key)('GET', '/api/me')).body.account as { id: string }).id;
-      await getDeps().billing.saveCustomer(id, `cus_bench${i}`);
+      await rt.deps.billing.saveCustomer(id, `cus_bench${i}`);
       accounts.push(id);
     }
     const now = Math.floor(Date.now() / 1000);
@@ -65,7 +65,7 @@ export async function run(): Promise<void> {
     const notOk = results.filter((r) => r.status !== 200 || !['applied', 'stale'].includes(String(r.body.outcome)));
     const replays = await Promise.all(events.map((e) => deliver(rt.url, e, now)));
     const notDuplicate = replays.filter((r) => r.body.duplicate !== true).length;
-    const deps = getDeps();
+    const deps = rt.deps;
     let wrongPlans = 0;
     let writes = 0;
     for (const id of accounts.slice(1)) {

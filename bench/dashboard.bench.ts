@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { getDeps, startLocalRuntime } from '../infra/local/runtime';
+import { startLocalRuntime } from '../infra/local/runtime';
+import type { Deps } from '../shared/app/deps';
 import { client, must, signup } from './support/api';
 import { fmt, percentile, printRows } from './support/stats';
 import { newId } from '../shared/domain/ids';
@@ -18,8 +19,7 @@ import type { PlatformName } from '../shared/domain/platforms';
 const RENDERS = 60;
 const NETS: PlatformName[] = ['telegram', 'discord', 'bluesky'];
 
-async function seed(accountId: string, brandId: string, count: number, startMs: number, spacingMs = 1000) {
-  const deps = getDeps();
+async function seed(deps: Deps, accountId: string, brandId: string, count: number, startMs: number, spacingMs = 1000) {
   let next = 0;
   const one = async () => {
     for (;;) {
@@ -80,7 +80,7 @@ async function runCharts(): Promise<void> {
     const cookie = await signIn(rt.url, 'dash-charts@example.com');
     const span = 90 * 86_400_000;
     const t0 = Date.now();
-    await seed(me.account.id, me.brands[0].id, 10_000, Date.now() - span + 60_000, Math.floor(span / 10_000) - 10);
+    await seed(rt.deps, me.account.id, me.brands[0].id, 10_000, Date.now() - span + 60_000, Math.floor(span / 10_000) - 10);
     console.log(`seeded 10,000 posts over 90 days in ${fmt((Date.now() - t0) / 1000)} s`);
     const first = performance.now();
     const res = await fetch(`${rt.url}/dashboard?days=90`, { headers: { cookie } });
@@ -110,7 +110,7 @@ export async function run(): Promise<void> {
     const me = must(await client(rt.url, key)('GET', '/api/me'), 'me').body as { account: { id: string }; brands: Array<{ id: string }> };
     const cookie = await signIn(rt.url, 'dash-bench@example.com');
     const t0 = Date.now();
-    await seed(me.account.id, me.brands[0].id, 1_000, Date.UTC(2026, 9, 1));
+    await seed(rt.deps, me.account.id, me.brands[0].id, 1_000, Date.UTC(2026, 9, 1));
     console.log(`seeded 1,000 posts in ${fmt((Date.now() - t0) / 1000)} s`);
     const rows: Array<[string, string]> = [];
     for (const [label, p] of [['overview', '/dashboard'], ['posts, 1,000 in the account (first 50)', '/dashboard/posts'], ['posts filtered status=failed (scans all 1,000)', '/dashboard/posts?status=failed&platform=bluesky']]) {
@@ -121,7 +121,7 @@ export async function run(): Promise<void> {
     printRows(rows);
 
     const t1 = Date.now();
-    await seed(me.account.id, me.brands[0].id, 9_000, Date.UTC(2026, 9, 20));
+    await seed(rt.deps, me.account.id, me.brands[0].id, 9_000, Date.UTC(2026, 9, 20));
     console.log(`\n### Export CSV of 10,000 posts (seeded 9,000 more in ${fmt((Date.now() - t1) / 1000)} s)`);
     global.gc?.();
     const base = process.memoryUsage().rss;

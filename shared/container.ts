@@ -15,7 +15,7 @@ import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';
 import { errorFields, log } from './log';
 import { trimBase } from './domain/values';
-import { unwiredMessage, type DepsOf, type WireGroup, type WiringDeclaration } from './wiring/declaration';
+import { unwiredMessage, type WireGroup } from './wiring/declaration';
 import { polledResults } from './adapters/aws/polled-results';
 
 /*
@@ -123,45 +123,48 @@ function billingSettings(cfg: Config): () => Promise<import('./adapters/stripe/s
 }
 
 /**
- * An object whose properties are built on first read (then kept). Assigning a property gives the receiver its own
- * plain value (tests replace a dependency; an object made with Object.create(deps) can override one without
- * touching deps).
+ * An object whose members are built on first read (then kept); a member in `given` is taken as it is. No member can
+ * be assigned afterwards: what a function (or a test) uses is decided when its dependencies are built.
  */
-function lazily<T extends object>(factories: { [K in keyof T]: () => T[K] }): T {
+function builtOnFirstRead<T extends object>(factories: { [K in keyof T]: () => T[K] }, given: Partial<T> = {}): T {
   const out = {} as T;
   for (const key of Object.keys(factories) as Array<keyof T>) {
+    if (given[key] !== undefined) {
+      Object.defineProperty(out, key, { value: given[key], enumerable: true, writable: false, configurable: false });
+      continue;
+    }
     let built = false;
     let value: T[keyof T];
     Object.defineProperty(out, key, {
       enumerable: true,
-      configurable: true,
+      configurable: false,
       get: () => { if (!built) { value = factories[key](); built = true; } return value; },
-      set(this: T, v: T[keyof T]) { Object.defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true }); },
     });
   }
-  return out;
+  return Object.freeze(out);
 }
 
 /**
  * Wires adapters to ports once per cold start: AWS services in Lambda; the embedded stand-ins (same DynamoDB, SQS
  * and S3 adapters pointed at local endpoints, plus the outbox mailer, a local key and the table-backed scheduler)
- * in local mode. The only module besides infra/local that chooses adapters.
+ * in local mode. The only module besides infra/local that chooses adapters. A member in `given` replaces the one
+ * the configuration would choose (the local runtime's clock; a test's fakes), decided here, once.
  */
-export function buildDeps(cfg: Config): Deps {
+export function buildDeps(cfg: Config, given: Partial<Deps> = {}): Deps {
   let tableRef: TableRef | undefined;
   const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT, socketPath: local ? cfg.DYNAMODB_SOCKET : undefined }), tableName: cfg.TABLE_NAME });
   const db = dynamoModule;
   const local = cfg.RUNTIME === 'local';
   const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);
-  // Adapters built here read deps.clock at each call (a test may replace it after they are built).
+  // Adapters built here read the container's clock at each call (the given one, else the system clock).
   const liveClock: Clock = { now: () => deps.clock.now(), sleep: (ms) => deps.clock.sleep(ms) };
-  const shared = lazily<{ queue: Queue; blobs: Blobs; uploads: MediaStore; webhooks: WebhookStore }>({
+  const shared = builtOnFirstRead<{ queue: Queue; blobs: Blobs; uploads: MediaStore; webhooks: WebhookStore }>({
     queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT }), { clock: liveClock }); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },
     uploads: () => new (db().DynamoMediaStore)(table()),
     webhooks: () => new (db().DynamoWebhookStore)(table()),
   });
-  const deps: Deps = lazily<Deps>({
+  const deps: Deps = builtOnFirstRead<Deps>({
     // Reads answer the plan in force now (a change due at the period end or after a grace period applies on read).
     accounts: () => new (db().PlanLifecycleAccounts)(new (db().DynamoAccountStore)(table()), { get clock() { return deps.clock; }, get billing() { return deps.billing; } }),
     keys: () => new (db().DynamoKeyStore)(table()),
@@ -203,7 +206,7 @@ export function buildDeps(cfg: Config): Deps {
       return sandboxLinksModule().withSandboxLinks(registry, cfg.SANDBOX_ORIGIN, simulated);
     },
     // The sign-in side is network code (wired with `networks`); the client registrations are configuration.
-    oauth: () => lazily<Deps['oauth']>({ providers: () => oauthProvidersModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
+    oauth: () => builtOnFirstRead<Deps['oauth']>({ providers: () => oauthProvidersModule().buildOAuthProviders(cfg), clients: () => oauthClients(cfg) }),
     // Own uploads (${PUBLIC_BASE_URL}/media/…) are answered from the table and the bucket; other links go out.
     media: () => ownMediaModule().withOwnMedia(gatewayModule().mediaGateway(cfg.ALLOW_PRIVATE_TARGETS), deps),
     clock: () => systemClock,
@@ -235,7 +238,7 @@ export function buildDeps(cfg: Config): Deps {
     billing: () => new (db().DynamoBillingStore)(table()),
     // --- Dashboard charts
     daySummaries: () => new (db().DynamoDaySummaryStore)(table()),
-  });
+  }, given);
   return deps;
 }
 
@@ -256,25 +259,26 @@ export function draftProvider(cfg: Config): DraftProvider {
   return new (localDrafterModule().LocalDrafter)();
 }
 
-let deps: Deps | undefined;
+let wired: Deps | undefined;
 
-export function getDeps(): Deps {
-  deps ??= buildDeps(config());
-  return deps;
+/** The dependencies of the Lambda exports: built from the environment on first use, once per cold start. */
+function defaultDeps(): Deps {
+  wired ??= buildDeps(config());
+  return wired;
 }
 
 /**
- * The dependencies of one function, typed by its declaration (route or worker grants, networks): it sees only what its
- * Lambda bundle wires, so reading anything else is a compile error (shared/wiring/declaration.ts, DepsOf).
+ * A function's handler, made by `make` from where its dependencies come from: the export Lambda runs reads the
+ * default wiring (defaultDeps); `using(deps)` makes the same handler over dependencies built elsewhere (the local
+ * runtime's container, a test's). Workers type `make`'s argument by their declaration,
+ * `() => DepsOf<typeof worker>` (shared/wiring/declaration.ts), so reading anything else is a compile error.
  */
-export function depsFor<D extends WiringDeclaration>(_declaration: D): () => DepsOf<D> {
-  return getDeps;
+export function wiredHandler<H extends object>(make: (deps: () => Deps) => H): Wired<H> {
+  return Object.assign(make(defaultDeps), { using: (deps: Deps) => make(() => deps) });
 }
 
-/** Replaces the dependencies (tests) or forgets them so the next call rebuilds from the environment. */
-export function setDeps(next: Deps | undefined): void {
-  deps = next;
-}
+/** A handler export together with the factory of the same handler over given dependencies. */
+export type Wired<H> = H & { readonly using: (deps: Deps) => H };
 
 // In Lambda, a bad environment stops the function at init with one line naming the variable (shared/config.ts),
 // never as a 500 on every request.

@@ -17,7 +17,7 @@ import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
 import { mcpServer } from './server';
 import type { ToolContext } from './tools';
-import { getDeps } from '../../shared/container';
+import { wiredHandler } from '../../shared/container';
 import { config } from '../../shared/config';
 
 const route = routes.postMcp;
@@ -66,8 +66,8 @@ const parse = (body: string): unknown => { try { return JSON.parse(body); } catc
  * A browser Origin outside the allow-list answers 403 (browserCors), OPTIONS is the CORS preflight; GET (an event
  * stream that would never end in stateless mode) and DELETE (no sessions) answer 405.
  */
-export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-  .use(requestState(getDeps))
+export const handler = wiredHandler((deps) => middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+  .use(requestState(deps))
   .use(requestLog(route))
   .use(browserCors(route))
   .use(errorHandler())
@@ -92,4 +92,4 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
       ? await modern.fetch(request, { authInfo, parsedBody })
       : await legacy(request, authInfo, parsedBody);
     return fromWebResponse(res, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-  });
+  }));

@@ -1,20 +1,19 @@
-import { depsFor } from '../../shared/container';
+import { wiredHandler } from '../../shared/container';
+import type { DepsOf } from '../../shared/wiring/declaration';
 import { fireWorker } from '../workers';
 import { FireMessage } from '../../shared/app/schedule/due-fan-out';
 import { fireScheduled } from '../../shared/app/schedule/fire';
 import { errorFields, log, withLogContext } from '../../shared/log';
 import { sqsMessageHandler } from './sqs-batch';
 
-/** What this function declares it uses (functions/workers.ts), as its Lambda bundle wires it. */
-const workerDeps = depsFor(fireWorker);
-
 /**
  * The fire worker: one record = one scheduled post that came due (queued by the per-minute fan-out), claimed and
  * published through the dispatcher's own path (fireScheduled: the conditional claim makes a second message, a
  * previous-format alarm or the sweep harmless). A record whose fire failed internally is reported in
- * batchItemFailures, so SQS brings it back; a malformed record is logged and dropped.
+ * batchItemFailures, so SQS brings it back; a malformed record is logged and dropped. It sees what it declares
+ * (functions/workers.ts), as its Lambda bundle wires it.
  */
-export const handler = sqsMessageHandler('fire', FireMessage, async (msg) => {
+export const handler = wiredHandler((workerDeps: () => DepsOf<typeof fireWorker>) => sqsMessageHandler('fire', FireMessage, async (msg) => {
   await withLogContext({ schedule_id: msg.schedule_id }, async () => {
     try {
       await fireScheduled(workerDeps(), msg.schedule_id);
@@ -23,4 +22,4 @@ export const handler = sqsMessageHandler('fire', FireMessage, async (msg) => {
       throw err;
     }
   });
-});
+}));

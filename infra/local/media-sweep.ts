@@ -6,15 +6,15 @@ export const MEDIA_SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 
 /**
  * Local mode's 30-day media deletion: runs sweepExpiredMedia at start, then every `intervalMs`, with the same Deps
- * as the handlers (read at each run, so it follows a rebuilt container). One run at a time; stop waits for it.
+ * as the handlers. One run at a time; stop waits for it.
  */
-export function startMediaSweep(getDeps: () => Deps, opts: { intervalMs?: number; onError?: (err: unknown) => void } = {}) {
+export function startMediaSweep(deps: Deps, opts: { intervalMs?: number; onError?: (err: unknown) => void } = {}) {
   let running = true;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
   const tick = async () => {
     try {
-      await sweepExpiredMedia(getDeps());
+      await sweepExpiredMedia(deps);
     } catch (err) {
       opts.onError?.(err);
     }

@@ -4,7 +4,8 @@ import { routeList } from '../../functions/routes';
 import { dispatcher, workers } from '../../functions/workers';
 import { SWEEP_SCHEDULES } from '../sweep-schedules';
 import { config, parseConfig, resetConfig } from '../../shared/config';
-import { setDeps, getDeps } from '../../shared/container';
+import { buildDeps } from '../../shared/container';
+import type { Deps } from '../../shared/app/deps';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
 import type { Clock } from '../../shared/ports/clock';
@@ -12,7 +13,7 @@ import { TableScheduler } from '../../shared/adapters/dynamodb/table-scheduler';
 import { documentClient } from '../../shared/adapters/dynamodb/client';
 import { ensureTable, startDynamoThread, startS3, startSqs } from './services';
 import { startHttpServer, type ExtraRoute } from './http-server';
-import { lambdaContext, loadHandler } from './invoke';
+import { handlersOver, lambdaContext } from './invoke';
 import { asFunction } from './function-scope';
 import { startPoller } from './sqs-poller';
 import { startTimerPoller } from './timer-poller';
@@ -33,6 +34,11 @@ export interface LocalOptions {
   log?: (line: string) => void;
   /** Time for the handlers and the timers (tests pass a clock they move); default: the real clock. */
   clock?: Clock;
+  /**
+   * Dependencies the handlers get instead of the ones the configuration chooses (tests: a fake network, a clock moved
+   * for the handlers alone), from the ones it would choose.
+   */
+  deps?: (chosen: Deps) => Partial<Deps>;
   /** Timers fire only on `runTimers()`, never on their own (tests drive the scheduler); default: a tick every 250 ms. */
   manualTimers?: boolean;
 }
@@ -47,6 +53,8 @@ export interface LocalRuntime {
   sandbox?: Sandbox;
   /** Networks left to the user's own <NAME>_API_BASE / client settings in sandbox mode (explicit wins). */
   explicitNetworks: string[];
+  /** The dependencies every handler of this runtime is made over (one container). */
+  deps: Deps;
   /** Fires every timer due now (on the runtime's clock) and resolves when the dispatcher has handled each. */
   runTimers(): Promise<void>;
   /** Resolves once every queue is empty and no worker is handling a message (the work in flight is done). */
@@ -94,6 +102,9 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     queues: Object.fromEntries(workers.map((w) => [w.queueName, queues[w.id]])),
   }, null, 2));
   const extraRoutes = [...(opts.extraRoutes ?? []), ...(sandbox ? sandboxRoutes(sandbox) : [])];
+  // every handler is made over the one container built below, once the configuration is complete
+  let depsBuilt!: (deps: Deps) => void;
+  const loadHandler = handlersOver(new Promise<Deps>((resolve) => { depsBuilt = resolve; }));
   const http = await startHttpServer(routeList, loadHandler, opts.port ?? 3000, extraRoutes, sandbox ? (req, socket, head) => sandbox.upgrade(req, socket, head) : undefined);
   const url = `http://localhost:${http.port}`;
   process.env.PUBLIC_BASE_URL = opts.env?.PUBLIC_BASE_URL ?? url;
@@ -107,9 +118,9 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     Object.assign(process.env, sandboxEnv, { SANDBOX_ORIGIN: url, SANDBOX_NETWORKS: simulatedNetworks(sandbox, explicitNetworks).join(',') });
   }
   resetConfig();
-  config();
-  setDeps(undefined);
-  if (opts.clock) getDeps().clock = opts.clock;
+  const chosen = buildDeps(config(), { clock: opts.clock });
+  const deps = opts.deps ? buildDeps(config(), { clock: opts.clock, ...opts.deps(chosen) }) : chosen;
+  depsBuilt(deps);
 
   const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
   const onError = (err: unknown) => log(`local runtime: ${(err as Error)?.stack ?? String(err)}`);
@@ -133,12 +144,12 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     return Object.values(res.Attributes ?? {}).reduce((sum, n) => sum + Number(n), 0);
   }));
   // Stored media is deleted after 30 days: the bucket lifecycle rule and TTL in AWS, this sweep locally.
-  const mediaSweep = startMediaSweep(getDeps, { onError });
+  const mediaSweep = startMediaSweep(deps, { onError });
   // the queues are in memory: whatever the previous process had queued or was doing is re-driven from the table now
-  await startupSweeps(getDeps(), log);
+  await startupSweeps(deps, log);
 
   return {
-    url, port: http.port, dataDir, networks: given.NETWORKS, sandbox, explicitNetworks,
+    url, port: http.port, dataDir, networks: given.NETWORKS, sandbox, explicitNetworks, deps,
     runTimers: () => timers.tick(),
     async drained() {
       for (;;) {
@@ -160,10 +171,8 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
       await dynamo.stop();
       delete process.env.DYNAMODB_SOCKET;
       delete process.env.LOCAL_STARTED_AT_MS;
-      setDeps(undefined);
       resetConfig();
     },
   };
 }
 
-export { getDeps };

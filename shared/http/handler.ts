@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { RouteDef } from './route';
 import type { Reply } from './reply';
 import type { DepsOf } from '../wiring/declaration';
+import type { Deps } from '../app/deps';
 import type { Principal } from '../app/auth';
 import type { SessionPrincipal } from '../app/dashboard/sign-in';
 import { JSON_HEADERS } from './reply';
@@ -17,7 +18,7 @@ import { edgeOnly } from './middlewares/edge-only';
 import { auth } from './middlewares/auth';
 import { rateLimit } from './middlewares/rate-limit';
 import { parseRequest } from './middlewares/parse-request';
-import { getDeps } from '../container';
+import { wiredHandler, type Wired } from '../container';
 import { config } from '../config';
 import { withLogContext } from '../log';
 import { coldStart } from '../metrics';
@@ -71,11 +72,16 @@ function toResult(reply: Reply, https: boolean): APIGatewayProxyStructuredResult
 
 /**
  * Builds the Lambda handler of one route: middy with request state, logging, error mapping, auth, rate limits and
- * zod validation, around a route function that calls one use case and returns a Reply.
+ * zod validation, around a route function that calls one use case and returns a Reply. The export runs on the
+ * default wiring; `using(deps)` makes the same handler over other dependencies (the local runtime, tests).
  */
-export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>): LambdaHttpHandler {
+export function httpHandler<R extends RouteDef>(route: R, fn: (req: HttpRequest<R>) => Promise<Reply>): Wired<LambdaHttpHandler> {
+  return wiredHandler((deps) => routeHandler(route, deps, fn));
+}
+
+function routeHandler<R extends RouteDef>(route: R, deps: () => Deps, fn: (req: HttpRequest<R>) => Promise<Reply>): LambdaHttpHandler {
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(requestState(getDeps))
+    .use(requestState(deps))
     .use(requestLog(route))
     // before errorHandler: its onError runs after the error answer exists and adds the CORS headers to it
     .use(browserCors(route))

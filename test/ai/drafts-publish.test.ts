@@ -72,8 +72,7 @@ beforeAll(async () => {
   await Promise.all(Object.values(fakes).map((f) => f.start()));
   const { table, stop } = await startTestTable();
   stopTable = stop;
-  const { deps } = testDeps(table);
-  deps.settings = { ...deps.settings, rateLimitsOff: true };
+  const { deps } = testDeps(table, (chosen) => ({ settings: { ...chosen.settings, rateLimitsOff: true } }));
   const account = { id: 'acc_drafts', email: 'd@example.com', plan: 'scale' } as Account;
   const link = 'https://acme.example/rockets/2';
   const text = PLATFORM_NAMES.filter((p) => !['instagram', 'pinterest', 'tiktok', 'youtube'].includes(p));

@@ -28,12 +28,12 @@ let n = 0;
 const account = (plan: Account['plan'] = 'pro'): Account => ({ id: `acc_test${++n}`, email: `a${n}@example.com`, plan } as Account);
 
 function world(provider: 'bedrock' | 'openai', settings: Partial<Deps['settings']> = {}) {
-  const t = testDeps(table, {}, { frozenClock: true });
-  t.deps.ai = provider === 'bedrock'
-    ? new BedrockDrafter(bedrockClient({ region: 'us-east-1', endpoint: bedrock.url }), MODEL)
-    : new OpenAiCompatibleDrafter({ baseUrl: `${openai.url}/v1`, model: 'llama3.1', apiKey: 'sk-local-test' });
-  t.deps.settings = { ...t.deps.settings, ...settings };
-  return t;
+  return testDeps(table, (chosen) => ({
+    ai: provider === 'bedrock'
+      ? new BedrockDrafter(bedrockClient({ region: 'us-east-1', endpoint: bedrock.url }), MODEL)
+      : new OpenAiCompatibleDrafter({ baseUrl: `${openai.url}/v1`, model: 'llama3.1', apiKey: 'sk-local-test' }),
+    settings: { ...chosen.settings, ...settings },
+  }), { frozenClock: true });
 }
 
 const answer = (drafts: Record<string, unknown>, days = 1) => JSON.stringify({ posts: Array.from({ length: days }, (_, i) => ({ day: i + 1, drafts })) });
@@ -85,8 +85,7 @@ describe('Bedrock Converse provider (loopback fake through the endpoint override
   });
 
   it('with structured output on, the answer JSON Schema (these networks, one day) goes as outputConfig.textFormat', async () => {
-    const { deps } = world('bedrock');
-    deps.ai = new BedrockDrafter(bedrockClient({ region: 'us-east-1', endpoint: bedrock.url }), MODEL, { structuredOutput: true });
+    const deps = world('bedrock').rebuild({ ai: new BedrockDrafter(bedrockClient({ region: 'us-east-1', endpoint: bedrock.url }), MODEL, { structuredOutput: true }) });
     bedrock.answers.push({ text: answer({ x: { text: 'Structured' }, mastodon: { text: 'Structured too' } }) });
     await generateDrafts(deps, account(), { prompt: 'p', platforms: ['x', 'mastodon'] });
     const sent = bedrock.requests[0].json as { outputConfig: { textFormat: { type: string; structure: { jsonSchema: { name: string; schema: string } } } } };

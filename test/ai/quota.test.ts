@@ -40,8 +40,7 @@ function codes(results: PromiseSettledResult<unknown>[]) {
 
 describe('AI drafts a day: a conditional counter in the table (embedded DynamoDB, real concurrency)', () => {
   it('20 concurrent generate calls on Free (5 a day) → exactly 5 drafts, 15 × 429 ai_drafts_limit_reached', async () => {
-    const { deps } = testDeps(table, {}, { frozenClock: true });
-    deps.settings = { ...deps.settings, rateLimitsOff: true };
+    const { deps } = testDeps(table, (chosen) => ({ settings: { ...chosen.settings, rateLimitsOff: true } }), { frozenClock: true });
     const a = account('free');
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => generateDrafts(deps, a, input)));
     expect(codes(results)).toEqual({ ok: 5, ai_drafts_limit_reached: 15 });
@@ -60,9 +59,7 @@ describe('AI drafts a day: a conditional counter in the table (embedded DynamoDB
   });
 
   it('provider failures give the draft back: 20 concurrent calls, every other one throttled → used equals the successes', async () => {
-    const { deps } = testDeps(table, {}, { frozenClock: true });
-    deps.settings = { ...deps.settings, rateLimitsOff: true };
-    deps.ai = new FlakyProvider((call) => call % 2 === 0);
+    const { deps } = testDeps(table, (chosen) => ({ settings: { ...chosen.settings, rateLimitsOff: true }, ai: new FlakyProvider((call) => call % 2 === 0) }), { frozenClock: true });
     const a = account('starter');
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => generateDrafts(deps, a, input)));
     const c = codes(results);
@@ -71,9 +68,7 @@ describe('AI drafts a day: a conditional counter in the table (embedded DynamoDB
   });
 
   it('a provider that always fails spends nothing, even at the limit', async () => {
-    const { deps } = testDeps(table, {}, { frozenClock: true });
-    deps.settings = { ...deps.settings, rateLimitsOff: true };
-    deps.ai = new FlakyProvider(() => true);
+    const { deps } = testDeps(table, (chosen) => ({ settings: { ...chosen.settings, rateLimitsOff: true }, ai: new FlakyProvider(() => true) }), { frozenClock: true });
     const a = account('free');
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => generateDrafts(deps, a, input)));
     // while the first five hold a reservation, the others may be refused at the limit; every reservation comes back
@@ -87,8 +82,7 @@ describe('AI drafts a day: a conditional counter in the table (embedded DynamoDB
 
   it('8 a minute per account (fixed window on the injected clock); the day resets at 00:00 UTC', async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 24, 23, 58, 30));
-    const { deps } = testDeps(table, { clock }, { frozenClock: true });
-    deps.ai = new LocalDrafter();
+    const { deps } = testDeps(table, { clock, ai: new LocalDrafter() }, { frozenClock: true });
     const a = account('starter');
     for (let i = 0; i < 8; i++) await generateDrafts(deps, a, input);
     const ninth = await generateDrafts(deps, a, input).catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { shiftedClock } from '../support/clock';
+import { OffsetClock } from '../support/clock';
 import { signInThroughOutbox } from '../support/dashboard';
-import { getDeps, type LocalRuntime } from '../../infra/local/runtime';
+import type { LocalRuntime } from '../../infra/local/runtime';
 import {
   FakeStripe, TEST_PRICES, checkoutSessionObject, formOf, invoiceObject, signedDelivery, stripeEvent, subscriptionObject,
 } from '../fakes/stripe';
@@ -11,14 +11,16 @@ import {
  * (STRIPE_API_BASE), webhooks signed with Stripe's own test header helper and verified by the service.
  */
 let rt: LocalRuntime;
+/** The handlers' clock: real time, moved by hand for a moment. */
+const handlersClock = new OffsetClock();
 const fake = new FakeStripe();
 beforeAll(async () => {
   await fake.start();
-  rt = await startRuntime({ ...fake.env(), DISABLE_RATE_LIMITS: '1' }); // more than 5 signups from one IP
+  rt = await startRuntime({ ...fake.env(), DISABLE_RATE_LIMITS: '1' }, undefined, { deps: () => ({ clock: handlersClock }) }); // more than 5 signups from one IP
 });
 afterAll(async () => { await rt?.stop(); await fake.stop(); });
 
-const now = () => getDeps().clock.now();
+const now = () => rt.deps.clock.now();
 const nowSec = () => Math.floor(now() / 1000);
 let emails = 0;
 
@@ -46,7 +48,7 @@ const overview = async (api: ReturnType<typeof client>) => (await api('GET', '/a
 /** Subscribes an account to `plan` as Stripe would tell it: the checkout completes for a new subscription. */
 async function subscribed(a: { id: string }, plan: string, sub: string) {
   const customer = `cus_${sub}`;
-  await getDeps().billing.saveCustomer(a.id, customer);
+  await rt.deps.billing.saveCustomer(a.id, customer);
   const res = await deliver(stripeEvent('checkout.session.completed', checkoutSessionObject({ accountId: a.id, customer, subscription: sub, plan }), nowSec()));
   expect(res.body).toMatchObject({ received: true, outcome: 'applied' });
   return customer;
@@ -118,7 +120,7 @@ describe('the Stripe webhook', () => {
   it('applies each event type: subscription created, updated, payment failed (grace), paid, deleted', async () => {
     const a = await account();
     const customer = 'cus_types';
-    await getDeps().billing.saveCustomer(a.id, customer);
+    await rt.deps.billing.saveCustomer(a.id, customer);
     const periodEnd = nowSec() + 20 * 86_400;
     const s = (o: Partial<Parameters<typeof subscriptionObject>[0]>) => subscriptionObject({ id: 'sub_types', customer, price: TEST_PRICES.STRIPE_PRICE_STARTER_MONTH, periodEnd, ...o });
     const t = nowSec();
@@ -150,22 +152,20 @@ describe('the Stripe webhook', () => {
     const a = await account();
     const customer = await subscribed(a, 'pro', 'sub_grace');
     expect((await deliver(stripeEvent('invoice.payment_failed', invoiceObject({ id: 'in_g', customer, subscription: 'sub_grace' }), nowSec()))).status).toBe(200);
-    const deps = getDeps();
-    const real = deps.clock;
     try {
-      deps.clock = shiftedClock(real, 7 * 86_400_000 - 60_000);
+      handlersClock.shift(7 * 86_400_000 - 60_000);
       expect((await a.api('GET', '/api/me')).body.plan).toBe('pro');
-      deps.clock = shiftedClock(real, 7 * 86_400_000 + 60_000);
+      handlersClock.shift(7 * 86_400_000 + 60_000);
       expect((await a.api('GET', '/api/me')).body.plan).toBe('free');
       expect((await overview(a.api)).changes[0]).toMatchObject({ from: 'pro', to: 'free', by: 'system', reason: 'payment_failed_grace_ended' });
     } finally {
-      deps.clock = real;
+      handlersClock.shift(0);
     }
   });
 
   it('a replayed event is applied once, also when the deliveries race', async () => {
     const a = await account();
-    await getDeps().billing.saveCustomer(a.id, 'cus_replay');
+    await rt.deps.billing.saveCustomer(a.id, 'cus_replay');
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_replay', customer: 'cus_replay', price: TEST_PRICES.STRIPE_PRICE_PRO_MONTH, periodEnd: nowSec() + 86_400 * 20 }), nowSec());
     const results = await Promise.all(Array.from({ length: 6 }, () => deliver(event)));
     const applied = results.filter((r) => r.status === 200 && r.body.outcome === 'applied');
@@ -179,7 +179,7 @@ describe('the Stripe webhook', () => {
 
   it('two events out of order: the older one cannot roll the plan back', async () => {
     const a = await account();
-    await getDeps().billing.saveCustomer(a.id, 'cus_order');
+    await rt.deps.billing.saveCustomer(a.id, 'cus_order');
     const periodEnd = nowSec() + 20 * 86_400;
     const t = nowSec();
     const newer = stripeEvent('customer.subscription.updated', subscriptionObject({ id: 'sub_order', customer: 'cus_order', price: TEST_PRICES.STRIPE_PRICE_AGENCY_MONTH, periodEnd }), t);
@@ -198,7 +198,7 @@ describe('the Stripe webhook', () => {
 
   it('a bad signature is 400 and changes nothing; the same event signed properly then applies', async () => {
     const a = await account();
-    await getDeps().billing.saveCustomer(a.id, 'cus_sig');
+    await rt.deps.billing.saveCustomer(a.id, 'cus_sig');
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_sig', customer: 'cus_sig', price: TEST_PRICES.STRIPE_PRICE_PRO_MONTH, periodEnd: nowSec() + 86_400 * 20 }), nowSec());
     const forged = signedDelivery(event, { secret: 'whsec_someone_else', timestampSec: nowSec() });
     expect(await deliver(event, { signature: forged.signature })).toMatchObject({ status: 400, body: { code: 'invalid_signature' } });
@@ -213,7 +213,7 @@ describe('the Stripe webhook', () => {
 
   it('a signature older than 5 minutes is refused; one just inside is accepted', async () => {
     const a = await account();
-    await getDeps().billing.saveCustomer(a.id, 'cus_stale');
+    await rt.deps.billing.saveCustomer(a.id, 'cus_stale');
     const make = () => stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_stale', customer: 'cus_stale', price: TEST_PRICES.STRIPE_PRICE_PRO_MONTH, periodEnd: nowSec() + 86_400 * 20 }), nowSec() - 400);
     expect(await deliver(make(), { timestampSec: nowSec() - 301 })).toMatchObject({ status: 400, body: { code: 'invalid_signature', error: expect.stringMatching(/older than 5 minutes/) } });
     expect((await overview(a.api)).plan).toBe('free');
@@ -222,7 +222,7 @@ describe('the Stripe webhook', () => {
 
   it('a signature dated beyond the 5-minute tolerance in the future is refused too', async () => {
     const a = await account();
-    await getDeps().billing.saveCustomer(a.id, 'cus_future');
+    await rt.deps.billing.saveCustomer(a.id, 'cus_future');
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_future', customer: 'cus_future', price: TEST_PRICES.STRIPE_PRICE_PRO_MONTH, periodEnd: nowSec() + 86_400 * 20 }), nowSec());
     expect(await deliver(event, { timestampSec: nowSec() + 3600 })).toMatchObject({ status: 400, body: { code: 'invalid_signature', error: expect.stringMatching(/future/) } });
     expect((await overview(a.api)).plan).toBe('free');
@@ -253,12 +253,10 @@ describe('end to end', () => {
     expect(o.plan).toBe('pro');
     expect(o.pending_change).toEqual({ plan: 'free', at: new Date(periodEnd * 1000).toISOString(), reason: 'cancel' });
 
-    const deps = getDeps();
-    const real = deps.clock;
     try {
-      deps.clock = shiftedClock(real, periodEnd * 1000 - 1000 - real.now());
+      handlersClock.shift(periodEnd * 1000 - 1000 - Date.now());
       expect((await a.api('GET', '/api/me')).body.plan).toBe('pro');
-      deps.clock = shiftedClock(real, periodEnd * 1000 + 1000 - real.now());
+      handlersClock.shift(periodEnd * 1000 + 1000 - Date.now());
       expect((await a.api('GET', '/api/me')).body.plan).toBe('free');
       o = await overview(a.api);
       expect(o.pending_change).toBeNull();
@@ -271,7 +269,7 @@ describe('end to end', () => {
       expect((await deliver(stripeEvent('customer.subscription.deleted', sub({ status: 'canceled' }), periodEnd + 1))).status).toBe(200);
       expect((await overview(a.api)).changes).toHaveLength(2);
     } finally {
-      deps.clock = real;
+      handlersClock.shift(0);
     }
   });
 });

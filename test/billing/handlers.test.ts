@@ -1,12 +1,13 @@
 import { mockClient } from 'aws-sdk-client-mock';
 import { GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { startTestTable, testDeps } from '../support/deps';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent } from '../support/invoke';
 import { StripePayments, priceTableFrom } from '../../shared/adapters/stripe/stripe-payments';
 import { ssmBillingSettings } from '../../shared/adapters/aws/ssm-billing-settings';
 import { handler as webhook } from '../../functions/http/post-billing-stripe-webhook';
 import { TEST_PRICES, TEST_SECRET_KEY, TEST_WEBHOOK_SECRET, signedDelivery, stripeEvent } from '../fakes/stripe';
+
+const call = callOver(() => t.deps);
 
 let stop: () => Promise<void>;
 let t: ReturnType<typeof testDeps>;
@@ -15,9 +16,8 @@ beforeAll(async () => {
   stop = started.stop;
   const payments = new StripePayments(async () => ({ secretKey: TEST_SECRET_KEY, webhookSecret: TEST_WEBHOOK_SECRET, prices: priceTableFrom((n) => (TEST_PRICES as Record<string, string>)[n]) }));
   t = testDeps(started.table, { payments }, { frozenClock: true });
-  setDeps(t.deps);
 });
-afterAll(async () => { setDeps(undefined); await stop(); });
+afterAll(async () => { await stop(); });
 
 describe('the webhook handler as Lambda invokes it', () => {
   const delivery = (encode: boolean) => {

@@ -5,7 +5,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { signupThroughApi, startRuntime } from '../support/runtime';
 import { signInThroughOutbox } from '../support/dashboard';
 import { axeViolations } from '../support/axe';
-import { getDeps, type LocalRuntime } from '../../infra/local/runtime';
+import type { LocalRuntime } from '../../infra/local/runtime';
 import { FakeStripe, TEST_PRICES, formOf, signedDelivery, stripeEvent, subscriptionObject } from '../fakes/stripe';
 
 /**
@@ -73,7 +73,7 @@ describe('Plan page billing in a browser', () => {
     expect(form['line_items[0][price]']).toBe(TEST_PRICES.STRIPE_PRICE_AGENCY_YEAR);
 
     // Stripe tells the service: subscribed, then canceled for the period end
-    const now = Math.floor(getDeps().clock.now() / 1000);
+    const now = Math.floor(rt.deps.clock.now() / 1000);
     const sub = subscriptionObject({ id: 'sub_browser', customer: form.customer, price: TEST_PRICES.STRIPE_PRICE_AGENCY_YEAR, periodEnd: now + 365 * 86_400 });
     for (const [i, event] of [stripeEvent('customer.subscription.created', sub, now), stripeEvent('customer.subscription.updated', { ...sub, cancel_at_period_end: true }, now + 1)].entries()) {
       const { payload, signature } = signedDelivery(event, { timestampSec: now + i });

@@ -16,8 +16,7 @@ const payments = new StripePayments(async () => ({ secretKey: TEST_SECRET_KEY, w
 
 function billingDeps() {
   const t = testDeps(table, { payments });
-  t.deps.accounts = new PlanLifecycleAccounts(t.deps.accounts, t.deps);
-  return t;
+  return { ...t, deps: t.rebuild((chosen) => ({ accounts: new PlanLifecycleAccounts(chosen.accounts, chosen) })) };
 }
 
 let n = 0;

@@ -1,12 +1,13 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { shiftedClock } from '../support/clock';
+import { OffsetClock } from '../support/clock';
 import { signInThroughOutbox } from '../support/dashboard';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
 import { WebhookReceiver } from '../webhooks/receiver';
 import { verifyWebhook } from '../../shared/webhooks/verify';
-import { getDeps, type LocalRuntime } from '../../infra/local/runtime';
-import { handler as dispatcher } from '../../functions/scheduler/dispatch';
+import type { LocalRuntime } from '../../infra/local/runtime';
+import { handler as dispatchHandler } from '../../functions/scheduler/dispatch';
+import { over } from '../support/invoke';
 import { APPROVAL_TTL_SECONDS } from '../../shared/app/approvals/approvals';
 
 let rt: LocalRuntime;
@@ -14,10 +15,15 @@ const telegram = new TelegramFake();
 const discord = new DiscordFake();
 const rx = new WebhookReceiver();
 
+/** The handlers' clock: real time, moved by hand for a moment. */
+const handlersClock = new OffsetClock();
+/** The scheduler's target, made over the runtime's deps. */
+const dispatcher = over(dispatchHandler, () => rt.deps);
+
 beforeAll(async () => {
   await Promise.all([telegram.start(), discord.start(), rx.start()]);
   // several owners sign in from 127.0.0.1: the per-IP sign-in limit (5 an hour) is not what this file tests
-  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url, DISABLE_RATE_LIMITS: '1' });
+  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url, DISABLE_RATE_LIMITS: '1' }, undefined, { deps: () => ({ clock: handlersClock }) });
 });
 afterAll(async () => {
   await rt?.stop();
@@ -118,9 +124,7 @@ describe('approval expiry through the local runtime', () => {
     const input = { kind: 'approval-expiry', approval_id: held.body.approval_id };
     await dispatcher(input);
     expect((await api('GET', `/api/approvals/${held.body.approval_id}`)).body).toMatchObject({ status: 'pending' });
-    const deps = getDeps();
-    const realClock = deps.clock;
-    deps.clock = shiftedClock(realClock, (APPROVAL_TTL_SECONDS + 60) * 1000);
+    handlersClock.shift((APPROVAL_TTL_SECONDS + 60) * 1000);
     try {
       // the owner's emailed link has run out with the approval
       const outbox = JSON.parse((await client(rt.url)('GET', '/dev/outbox')).text) as Array<{ to: string; subject: string; links: string[] }>;
@@ -128,7 +132,7 @@ describe('approval expiry through the local runtime', () => {
       expect((await fetch(rt.url + new URL(link).pathname)).status).toBe(410);
       await dispatcher(input);
     } finally {
-      deps.clock = realClock;
+      handlersClock.shift(0);
     }
     expect((await api('GET', `/api/approvals/${held.body.approval_id}`)).body).toMatchObject({ status: 'expired', decided_by: 'expiry' });
     expect(telegram.requests.filter((r) => JSON.stringify(r.json ?? {}).includes('Nobody looks at me'))).toEqual([]);

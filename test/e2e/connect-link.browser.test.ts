@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { shiftedClock } from '../support/clock';
-import { register } from '../support/oauth';
+import { OffsetClock } from '../support/clock';
+import { registered } from '../support/oauth';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { OAuthNetworkFake } from '../../infra/local/sandbox/oauth-network';
-import { getDeps, type LocalRuntime } from '../../infra/local/runtime';
+import type { LocalRuntime } from '../../infra/local/runtime';
 import { CONNECT_LINK_TTL_SECONDS } from '../../shared/app/connect-link/issue';
 
 /**
@@ -26,10 +26,14 @@ let profile: string;
 const telegram = new TelegramFake();
 const network = new OAuthNetworkFake();
 
+/** The handlers' clock: real time, moved by hand for a moment. */
+const handlersClock = new OffsetClock();
+
 beforeAll(async () => {
   await Promise.all([telegram.start(), network.start()]);
-  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url });
-  register(getDeps(), network, [{ name: 'linkedin' }]);
+  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url }, undefined, {
+    deps: (chosen) => ({ ...registered(chosen, network, [{ name: 'linkedin' }]), clock: handlersClock }),
+  });
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-chromium-'));
   browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
 }, 120_000);
@@ -80,15 +84,13 @@ describe('connect link in a browser', () => {
     expect(listed.text).not.toContain(telegram.token);
 
     // an hour later the same link shows the expiry page
-    const deps = getDeps();
-    const realClock = deps.clock;
-    deps.clock = shiftedClock(realClock, (CONNECT_LINK_TTL_SECONDS + 60) * 1000);
+    handlersClock.shift((CONNECT_LINK_TTL_SECONDS + 60) * 1000);
     try {
       const expired = await page.goto(link.body.url as string);
       expect(expired!.status()).toBe(410);
       await expect(page.locator('h1').textContent()).resolves.toBe('This link has expired');
     } finally {
-      deps.clock = realClock;
+      handlersClock.shift(0);
     }
     await page.close();
   });

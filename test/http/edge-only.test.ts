@@ -3,11 +3,14 @@
  * origin header CloudFront adds — is refused before anything else runs, so the WAF cannot be bypassed.
  */
 import { startTestTable, testDeps, type TestTable } from '../support/deps';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent } from '../support/invoke';
+import type { Deps } from '../../shared/app/deps';
 import { resetConfig } from '../../shared/config';
 import { handler as getPlatforms } from '../../functions/http/get-platforms';
 
+const call = callOver(() => deps);
+
+let deps: Deps;
 const SECRET = 'e'.repeat(40);
 let table: TestTable;
 let stop: () => Promise<void>;
@@ -15,9 +18,9 @@ const saved = process.env.EDGE_ORIGIN_SECRET;
 
 beforeAll(async () => {
   ({ table, stop } = await startTestTable());
-  setDeps(testDeps(table, {}, { frozenClock: true }).deps);
+  deps = testDeps(table, {}, { frozenClock: true }).deps;
 });
-afterAll(async () => { setDeps(undefined); await stop(); });
+afterAll(async () => { await stop(); });
 afterEach(() => { if (saved === undefined) delete process.env.EDGE_ORIGIN_SECRET; else process.env.EDGE_ORIGIN_SECRET = saved; resetConfig(); });
 
 const withEdge = () => { process.env.EDGE_ORIGIN_SECRET = SECRET; resetConfig(); };

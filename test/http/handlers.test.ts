@@ -1,7 +1,6 @@
 import { startTestTable, testDeps, type TestTable } from '../support/deps';
 import { manageFlags } from '../../shared/networks/manage-flags';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent } from '../support/invoke';
 import type { Deps } from '../../shared/app/deps';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { handler as getPlatforms } from '../../functions/http/get-platforms';
@@ -20,20 +19,24 @@ import { PLATFORMS } from '../../shared/domain/platforms';
 import { READ_BACK } from '../../shared/networks/read-back-support';
 import { envClients } from '../../shared/adapters/env-oauth-clients';
 
+const call = callOver(() => current);
+
 let table: TestTable;
 let stop: () => Promise<void>;
 let deps: Deps;
+/** The deps the handlers are made over (one test answers others for a moment). */
+let current: Deps;
 let mailer: ReturnType<typeof testDeps>['mailer'];
 let apiKey: string;
 
 beforeAll(async () => {
   ({ table, stop } = await startTestTable());
   ({ deps, mailer } = testDeps(table, {}, { frozenClock: true }));
-  setDeps(deps);
+  current = deps;
   await signup(deps, { email: 'handler@example.com', ip: '192.0.2.50' });
   apiKey = (await confirmSignup(deps, new URL(mailer.sent[0].links[0]).searchParams.get('token')!)).api_key;
 });
-afterAll(async () => { setDeps(undefined); await stop(); });
+afterAll(async () => { await stop(); });
 
 const authed = (file: string, extra: Parameters<typeof sampleEvent>[1] = {}) =>
   sampleEvent(file, { ...extra, headers: { authorization: `Bearer ${apiKey}`, ...extra.headers } });
@@ -60,13 +63,13 @@ describe('open catalog routes', () => {
     const saved = { id: process.env.LINKEDIN_CLIENT_ID, secret: process.env.LINKEDIN_CLIENT_SECRET };
     Object.assign(process.env, { LINKEDIN_CLIENT_ID: 'li-client', LINKEDIN_CLIENT_SECRET: 'li-secret' });
     try {
-      setDeps({ ...deps, oauth: { ...deps.oauth, clients: envClients(process.env) } });
+      current = { ...deps, oauth: { ...deps.oauth, clients: envClients(process.env) } };
       const served = (await call(getPlatforms, sampleEvent('http/get-platforms.json'))).body.platforms as Array<Record<string, unknown>>;
       expect(served.find((x) => x.name === 'linkedin')).toMatchObject({ available: true });
       expect(served.find((x) => x.name === 'linkedin')).not.toHaveProperty('reason');
       expect(served.find((x) => x.name === 'facebook')).toMatchObject({ available: false });
     } finally {
-      setDeps(deps);
+      current = deps;
       if (saved.id === undefined) delete process.env.LINKEDIN_CLIENT_ID; else process.env.LINKEDIN_CLIENT_ID = saved.id;
       if (saved.secret === undefined) delete process.env.LINKEDIN_CLIENT_SECRET; else process.env.LINKEDIN_CLIENT_SECRET = saved.secret;
     }
@@ -118,14 +121,14 @@ describe('input errors are clear JSON, never a 500', () => {
 
   it('an unexpected failure is a generic 500 without the message or a stack', async () => {
     const broken: Deps = { ...deps, brands: { ...deps.brands, list: async () => { throw new Error('secret internal detail at /var/task/x.js:1'); } } };
-    setDeps(broken);
+    current = broken;
     try {
       const res = await call(getMe, authed('http/get-me.json'));
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ error: expect.any(String), code: 'internal_error', request_id: 'Zx1aBcDeFgHiJkL=' });
       expect(res.raw).not.toMatch(/secret internal detail|\.js:\d/);
     } finally {
-      setDeps(deps);
+      current = deps;
     }
   });
 });

@@ -1,19 +1,22 @@
 import fs from 'node:fs';
+import { over } from '../support/invoke';
 import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { publishingWorld } from '../support/publishing';
-import { setDeps } from '../../shared/container';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 import { getPost } from '../../shared/app/publish/queries';
-import { handler as worker } from '../../functions/queue/publish-worker';
-import { handler as dispatcher } from '../../functions/scheduler/dispatch';
+import { handler as publishWorkerHandler } from '../../functions/queue/publish-worker';
+import { handler as dispatchHandler } from '../../functions/scheduler/dispatch';
+
+const worker = over(publishWorkerHandler, () => w.deps);
+const dispatcher = over(dispatchHandler, () => w.deps);
 
 const sample = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'events', file), 'utf8')) as T;
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
-beforeAll(async () => { w = await publishingWorld(); setDeps(w.deps); });
-afterAll(async () => { setDeps(undefined); await w.stop(); });
+beforeAll(async () => { w = await publishingWorld(); });
+afterAll(async () => { await w.stop(); });
 
 const withBodies = (bodies: string[]): SQSEvent => {
   const base = sample<SQSEvent>('sqs/publish-worker.json').Records[0];
@@ -32,13 +35,11 @@ describe('publish worker handler (SQS event)', () => {
       const posts = Object.create(w.deps.posts) as typeof w.deps.posts;
       posts.get = async (id: string) => { if (id === 'pst_01ZZZZZZZZZZZZZZZZZZZZZZZZ') throw new Error('table unavailable'); return w.deps.posts.get(id); };
       const broken = { ...w.deps, posts };
-      setDeps(broken);
-      const out = await worker(withBodies([good, JSON.stringify({ post_id: 'pst_01ZZZZZZZZZZZZZZZZZZZZZZZZ', platform: 'telegram', deferral: 0 }), failing]));
+      const out = await publishWorkerHandler.using(broken)(withBodies([good, JSON.stringify({ post_id: 'pst_01ZZZZZZZZZZZZZZZZZZZZZZZZ', platform: 'telegram', deferral: 0 }), failing]));
       expect(out).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
       expect(w.telegramSends()).toBe(1);
       expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ ok: true, status: 'published' });
     } finally {
-      setDeps(w.deps);
       w.queue.worker = w.deps;
     }
   });

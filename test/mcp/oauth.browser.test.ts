@@ -10,11 +10,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { shiftedClock } from '../support/clock';
+import { OffsetClock } from '../support/clock';
 import { signInThroughOutbox } from '../support/dashboard';
 import { axeViolations } from '../support/axe';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { getDeps, type LocalRuntime } from '../../infra/local/runtime';
+import type { LocalRuntime } from '../../infra/local/runtime';
 import { sha256Hex } from '../../shared/domain/api-key';
 
 /**
@@ -60,9 +60,12 @@ const rawMcp = (token: string) => fetch(mcpUrl(), {
   body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
 });
 
+/** The handlers' clock: real time, moved by hand for a moment. */
+const handlersClock = new OffsetClock();
+
 beforeAll(async () => {
   await telegram.start();
-  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url });
+  rt = await startRuntime({ ALLOW_PRIVATE_TARGETS: '1', TELEGRAM_API_BASE: telegram.url }, undefined, { deps: () => ({ clock: handlersClock }) });
   callback = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (u.pathname === '/callback') codes.push(u.searchParams);
@@ -135,8 +138,8 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     expect(telegram.methods.filter((m) => m === 'sendMessage')).toHaveLength(1);
 
     // The owner's guardrails for this AI app hold in its tool calls; no tool can approve a held post.
-    const accountId = (await getDeps().accounts.findIdByEmail(EMAIL))!;
-    const [aiApp] = await getDeps().mcpOAuth.listApps(accountId);
+    const accountId = (await rt.deps.accounts.findIdByEmail(EMAIL))!;
+    const [aiApp] = await rt.deps.mcpOAuth.listApps(accountId);
     const guard = (body: unknown) => fetch(`${rt.url}/api/guardrails/app/${aiApp!.id}`, {
       method: 'PUT', headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': 'application/json' }, body: JSON.stringify(body),
     });
@@ -158,10 +161,10 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     await app.close();
 
     // Codes and tokens are stored hashed only.
-    const stored = await getDeps().mcpOAuth.getToken(sha256Hex(provider.saved!.access_token));
+    const stored = await rt.deps.mcpOAuth.getToken(sha256Hex(provider.saved!.access_token));
     expect(stored).toMatchObject({ kind: 'access', resource: `${rt.url}/api/mcp` });
     expect(JSON.stringify(stored)).not.toContain(provider.saved!.access_token);
-    expect(await getDeps().mcpOAuth.redeemCode(code, Math.floor(Date.now() / 1000), new Date().toISOString())).toBeUndefined();
+    expect(await rt.deps.mcpOAuth.redeemCode(code, Math.floor(Date.now() / 1000), new Date().toISOString())).toBeUndefined();
   });
 
   it('a code works once and only with its PKCE verifier; the refresh token rotates', async () => {
@@ -214,7 +217,7 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     expect([other.status, other.headers.get('location')]).toEqual([400, null]);
     expect(await other.text()).toContain('invalid_target');
 
-    const deps = getDeps();
+    const deps = rt.deps;
     const access = provider.saved!.access_token;
     const record = (await deps.mcpOAuth.getToken(sha256Hex(access)))!;
     const foreign = 'mcp_at_foreign' + randomBytes(16).toString('hex');
@@ -224,14 +227,13 @@ describe('MCP OAuth 2.1: discovery → registration → consent in Chromium → 
     expect(refused.headers.get('www-authenticate')).toBe(
       `Bearer resource_metadata="${rt.url}/.well-known/oauth-protected-resource", error="invalid_token", error_description="The access token is for another resource"`);
 
-    const realClock = deps.clock;
-    deps.clock = shiftedClock(realClock, 3601 * 1000);
+    handlersClock.shift(3601 * 1000);
     try {
       const expired = await rawMcp(access);
       expect(expired.status).toBe(401);
       expect(expired.headers.get('www-authenticate')).toContain('error_description="The access token has expired"');
     } finally {
-      deps.clock = realClock;
+      handlersClock.shift(0);
     }
     expect((await rawMcp(access)).status).toBe(200);
     expect((await fetch(`${rt.url}/oauth/revoke`, form({ token: access, client_id: provider.info!.client_id }))).status).toBe(200);

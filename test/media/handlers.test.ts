@@ -1,5 +1,4 @@
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent } from '../support/invoke';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { handler as postUploadUrl } from '../../functions/http/post-media-upload-url';
 import { handler as getFinalize } from '../../functions/http/get-media-finalize';
@@ -9,17 +8,18 @@ import { handler as postLinkUrl } from '../../functions/http/post-media-upload-l
 import { handler as getMediaFile } from '../../functions/http/get-media-file';
 import { mediaWorld, put, samples } from './world';
 
+const call = callOver(() => w.deps);
+
 /** The media handlers invoked as Lambda invokes them (API Gateway v2 events from events/http), over s3rver + dynalite. */
 let w: Awaited<ReturnType<typeof mediaWorld>>;
 let apiKey: string;
 
 beforeAll(async () => {
   w = await mediaWorld();
-  setDeps(w.deps);
   await signup(w.deps, { email: 'media-handlers@example.com', ip: '192.0.2.60' });
   apiKey = (await confirmSignup(w.deps, new URL(w.mailer.sent[0].links[0]).searchParams.get('token')!)).api_key;
 });
-afterAll(async () => { setDeps(undefined); await w.stop(); });
+afterAll(async () => { await w.stop(); });
 
 const authed = (file: string, extra: Parameters<typeof sampleEvent>[1] = {}) =>
   sampleEvent(file, { ...extra, headers: { authorization: `Bearer ${apiKey}`, ...extra.headers } });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'own-media-'));
   s3 = await startS3(dir, ['media']);
   const client = s3Client({ region: 'us-east-1', endpoint: s3.endpoint });
-  w.deps.blobs = new S3Blobs(client, client, 'media');
+  w.deps = w.rebuild({ blobs: new S3Blobs(client, client, 'media') });
   await mastodon.start();
 });
 afterAll(async () => {

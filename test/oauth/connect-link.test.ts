@@ -1,6 +1,5 @@
 import { oauthWorld } from '../support/oauth';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent } from '../support/invoke';
 import { createConnectLink } from '../../shared/app/connect-page';
 import { CONNECT_LINK_TTL_SECONDS } from '../../shared/app/connect-link/issue';
 import { createBrand } from '../../shared/app/brands';
@@ -15,9 +14,11 @@ import { handler as getCallback } from '../../functions/http/get-oauth-callback'
 import { handler as postPick } from '../../functions/http/post-oauth-pick';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
+const call = callOver(() => w.deps);
+
 let w: Awaited<ReturnType<typeof oauthWorld>>;
-beforeAll(async () => { w = await oauthWorld(); setDeps(w.deps); });
-afterAll(async () => { setDeps(undefined); await w.stop(); });
+beforeAll(async () => { w = await oauthWorld(); });
+afterAll(async () => { await w.stop(); });
 beforeEach(() => { w.fake.reset(); w.telegram.reset(); });
 
 let ip = 0;
@@ -160,11 +161,11 @@ describe('the hosted connect page', () => {
     // the sign-in is lost; the event's reconnect_url is the link the owner gets
     const recorded: string[] = [];
     const inner = w.deps.events;
-    w.deps.events = { record: async (e) => { if (e.type === 'connection.reauth_required') recorded.push(String(e.data.reconnect_url)); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) };
+    w.deps = w.rebuild({ events: { record: async (e) => { if (e.type === 'connection.reauth_required') recorded.push(String(e.data.reconnect_url)); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) } });
     try {
       expect(await signInLost(w.deps, before, 'revoked at the network')).toMatchObject({ ok: false });
     } finally {
-      w.deps.events = inner;
+      w.deps = w.rebuild({ events: inner });
     }
     const token = new URL(recorded[0]!).pathname.split('/').pop()!;
     const back = await callback('linkedin', await atNetwork((await startOauth(token, 'linkedin')).headers.location));

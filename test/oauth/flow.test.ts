@@ -2,8 +2,7 @@ import { connectionContext } from '../../shared/app/security/contexts';
 import { signInAtNetwork } from '../support/oauth-browser';
 import { setRedirectOrigins } from '../../shared/app/security/redirects';
 import { oauthWorld } from '../support/oauth';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent } from '../support/invoke';
 import { startOAuth, completeOAuth, completePick } from '../../shared/app/oauth/flow';
 import { challengeOf, STATE_TTL_SECONDS } from '../../shared/app/oauth/state';
 import { callbackReply } from '../../shared/http/pages/oauth-result';
@@ -17,9 +16,11 @@ import type { TokenSet } from '../../shared/ports/oauth';
 import type { Account } from '../../shared/ports/store';
 import type { PlatformName } from '../../shared/domain/platforms';
 
+const call = callOver(() => w.deps);
+
 let w: Awaited<ReturnType<typeof oauthWorld>>;
-beforeAll(async () => { w = await oauthWorld(); setDeps(w.deps); });
-afterAll(async () => { setDeps(undefined); await w.stop(); });
+beforeAll(async () => { w = await oauthWorld(); });
+afterAll(async () => { await w.stop(); });
 beforeEach(() => w.fake.reset());
 
 /** What the browser does at the network: opens the authorize URL, which redirects back to our callback. */

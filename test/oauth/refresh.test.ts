@@ -17,7 +17,7 @@ const events: ServiceEvent[] = [];
 beforeAll(async () => {
   w = await oauthWorld();
   const inner = w.deps.events;
-  w.deps.events = { record: async (e) => { events.push(e); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) };
+  w.deps = w.rebuild({ events: { record: async (e) => { events.push(e); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) } });
 });
 afterAll(() => w.stop());
 beforeEach(() => { w.fake.reset(); events.length = 0; });

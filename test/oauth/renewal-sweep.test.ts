@@ -22,14 +22,14 @@ const events: ServiceEvent[] = [];
 beforeAll(async () => {
   w = await oauthWorld();
   const inner = w.deps.events;
-  w.deps.events = { record: async (e) => { events.push(e); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) };
+  w.deps = w.rebuild({ events: { record: async (e) => { events.push(e); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) } });
 });
 afterAll(() => w.stop());
 beforeEach(() => {
   w.fake.reset(); events.length = 0; w.mailer.sent.length = 0;
   // a manual clock per test, each 100 days before the last: an earlier test's connections are never due in a later sweep
   clock = new ManualClock(Date.UTC(2030, 0, 1) - ++testNo * 100 * DAY);
-  w.deps.clock = clock;
+  w.deps = w.rebuild({ clock });
 });
 
 /** Connects the fake network as LinkedIn; its access token lives `expiresIn` seconds. */

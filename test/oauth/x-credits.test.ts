@@ -1,7 +1,6 @@
 import { signInAtNetwork } from '../support/oauth-browser';
 import { oauthWorld } from '../support/oauth';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent } from '../support/invoke';
 import { startOAuth, completeOAuth } from '../../shared/app/oauth/flow';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost, type PostRequest } from '../../shared/app/publish/request';
@@ -11,9 +10,11 @@ import { nextMonthStart, usageKeys } from '../../shared/domain/usage';
 import { handler as getX } from '../../functions/http/get-x';
 import type { Account } from '../../shared/ports/store';
 
+const call = callOver(() => w.deps);
+
 let w: Awaited<ReturnType<typeof oauthWorld>>;
-beforeAll(async () => { w = await oauthWorld([{ name: 'x', pkce: true }]); setDeps(w.deps); });
-afterAll(async () => { setDeps(undefined); await w.stop(); });
+beforeAll(async () => { w = await oauthWorld([{ name: 'x', pkce: true }]); });
+afterAll(async () => { await w.stop(); });
 beforeEach(() => { w.fake.reset(); w.telegram.reset(); });
 
 async function withX(plan: Parameters<typeof w.newAccount>[0]): Promise<Account> {

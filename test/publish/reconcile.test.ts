@@ -54,7 +54,7 @@ describe('the reconciliation sweep of published posts', () => {
   beforeEach(async () => {
     w.telegram.reset();
     w.queue.worker = undefined;
-    w.deps.networks = { ...w.deps.networks, telegram };
+    w.deps = w.rebuild({ networks: { ...w.deps.networks, telegram } });
     // each test sees only its own posts on the due index
     for (const m of await w.deps.posts.reconcileDue(Number.MAX_SAFE_INTEGER, 1_000)) await w.deps.posts.moveReconcile(m.post_id, m.due_at, undefined);
   });
@@ -106,7 +106,7 @@ describe('the reconciliation sweep of published posts', () => {
     await w.connectTelegram(w.deps, acc);
     await createWebhook(w.deps, acc, { url: 'http://127.0.0.1:9/hooks', events: ['post.published', 'post.reconciled'] });
     const rb = readBackTelegram(() => ({ state: 'found', id: '77', url: 'https://t.me/acmenews/77' }));
-    w.deps.networks = { ...w.deps.networks, telegram: rb.adapter };
+    w.deps = w.rebuild({ networks: { ...w.deps.networks, telegram: rb.adapter } });
     const { post_id, msg } = await deadClaim(acc, 'found on the network');
     const claimedAt = (await w.deps.posts.get(post_id))!.networks[0].claimed_at!;
     w.clock.advance(STALE_CLAIM_MS + 1);
@@ -130,7 +130,7 @@ describe('the reconciliation sweep of published posts', () => {
     const acc = await w.newAccount('pro');
     await w.connectTelegram(w.deps, acc);
     const rb = readBackTelegram(() => ({ state: 'absent' }));
-    w.deps.networks = { ...w.deps.networks, telegram: rb.adapter };
+    w.deps = w.rebuild({ networks: { ...w.deps.networks, telegram: rb.adapter } });
     const first = await deadClaim(acc, 'absent once');
     w.clock.advance(STALE_CLAIM_MS + 1);
     await Promise.all([sendToNetwork(w.deps, first.msg), sendToNetwork(w.deps, first.msg)]);
@@ -157,7 +157,7 @@ describe('the reconciliation sweep of published posts', () => {
       [() => ({ state: 'unreadable', reason: 'the feed answered 503' }), /the feed answered 503/],
       [() => { throw new Error('socket hang up'); }, /socket hang up/],
     ] as const) {
-      w.deps.networks = { ...w.deps.networks, telegram: readBackTelegram(answer as () => ReadBackOutcome).adapter };
+      w.deps = w.rebuild({ networks: { ...w.deps.networks, telegram: readBackTelegram(answer as () => ReadBackOutcome).adapter } });
       const { post_id, msg } = await deadClaim(acc, `unreadable ${String(reason)}`);
       w.clock.advance(STALE_CLAIM_MS + 1);
       await sendToNetwork(w.deps, msg);
@@ -175,11 +175,11 @@ describe('the reconciliation sweep of published posts', () => {
     const { post_id, msg } = await acceptedPost(acc, 'settled then crashed');
     const fanOut = w.deps.fanOut;
     const crashing: EventFanOut = { prepare: async () => { throw new Error('process killed'); }, forget: (a) => fanOut.forget(a) };
-    w.deps.fanOut = crashing;
+    w.deps = w.rebuild({ fanOut: crashing });
     try {
       await expect(sendToNetwork(w.deps, msg)).rejects.toThrow('process killed');
     } finally {
-      w.deps.fanOut = fanOut;
+      w.deps = w.rebuild({ fanOut });
     }
     expect((await getPost(w.deps, acc.id, post_id)).results[0]).toMatchObject({ status: 'published' });
     const before = webhookMessages().length;

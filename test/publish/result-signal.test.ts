@@ -16,7 +16,7 @@ const settled = (p: Promise<unknown>) => { const s = { done: false }; void p.the
 describe('result signal (noticing results)', () => {
   it('locally, the worker\'s ring wakes the waiting request before its poll interval: time never moves', async () => {
     const clock = new ManualClock(Date.now(), { sleeps: 'advance' });
-    w.deps.clock = clock;
+    w.deps = w.rebuild({ clock });
     const signal = w.deps.resultSignal;
     expect(signal).toBeInstanceOf(InProcessResults);
     const account = await w.discordAccount();
@@ -33,8 +33,8 @@ describe('result signal (noticing results)', () => {
 
   it('in AWS nothing rings: the same loop notices the result at its next poll, RESULT_POLL_MS later', async () => {
     const clock = new ManualClock(Date.now(), { sleeps: 'advance' });
-    w.deps.clock = clock;
-    w.deps.resultSignal = polledResults;
+    w.deps = w.rebuild({ clock });
+    w.deps = w.rebuild({ resultSignal: polledResults });
     try {
       const account = await w.discordAccount();
       const answer = publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'polled, not rung' }), { source: 'api', wait: true });
@@ -49,15 +49,15 @@ describe('result signal (noticing results)', () => {
       const res = await answer;
       expect(res.results.map((r) => [r.platform, r.status])).toEqual([['discord', 'published']]);
     } finally {
-      w.deps.resultSignal = new InProcessResults();
+      w.deps = w.rebuild({ resultSignal: new InProcessResults() });
     }
   });
 
   it('locally a lost ring costs one backstop interval, never the result', async () => {
     const clock = new ManualClock(Date.now(), { sleeps: 'advance' });
-    w.deps.clock = clock;
+    w.deps = w.rebuild({ clock });
     const deaf: InProcessResults = Object.assign(new InProcessResults(), { ring: () => undefined });
-    w.deps.resultSignal = deaf;
+    w.deps = w.rebuild({ resultSignal: deaf });
     try {
       const account = await w.discordAccount();
       const answer = publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'ring lost' }), { source: 'api', wait: true });
@@ -67,7 +67,7 @@ describe('result signal (noticing results)', () => {
       clock.advance(BACKSTOP_POLL_MS);
       expect((await answer).results.map((r) => [r.platform, r.status])).toEqual([['discord', 'published']]);
     } finally {
-      w.deps.resultSignal = new InProcessResults();
+      w.deps = w.rebuild({ resultSignal: new InProcessResults() });
     }
   });
 

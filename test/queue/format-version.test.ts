@@ -1,18 +1,22 @@
 import fs from 'node:fs';
+import { over } from '../support/invoke';
 import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { publishingWorld } from '../support/publishing';
-import { setDeps } from '../../shared/container';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 import { getPost } from '../../shared/app/publish/queries';
 import { keys } from '../../shared/adapters/dynamodb/keys';
-import { handler as worker } from '../../functions/queue/publish-worker';
-import { handler as webhookWorker } from '../../functions/queue/webhook-delivery';
-import { handler as dispatcher } from '../../functions/scheduler/dispatch';
+import { handler as publishWorkerHandler } from '../../functions/queue/publish-worker';
+import { handler as webhookDeliveryHandler } from '../../functions/queue/webhook-delivery';
+import { handler as dispatchHandler } from '../../functions/scheduler/dispatch';
 import { FORMAT_VERSION } from '../../shared/ports/format-version';
+
+const worker = over(publishWorkerHandler, () => w.deps);
+const dispatcher = over(dispatchHandler, () => w.deps);
+const webhookWorker = over(webhookDeliveryHandler, () => w.deps);
 
 /**
  * A deploy while work is in flight: the new workers read what the previous release wrote (messages, timer inputs
@@ -29,11 +33,10 @@ let w: Awaited<ReturnType<typeof publishingWorld>>;
 let raw: DynamoDBDocumentClient;
 beforeAll(async () => {
   w = await publishingWorld();
-  setDeps(w.deps);
   // the previous release's writer: a client without the format stamp
   raw = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: w.table.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }), { marshallOptions: { removeUndefinedValues: true } });
 });
-afterAll(async () => { setDeps(undefined); raw.destroy(); await w.stop(); });
+afterAll(async () => { raw.destroy(); await w.stop(); });
 
 /** A post queued but not yet sent (the queue records its message; no background worker). */
 async function queuedPost(text: string) {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { publishingWorld } from '../support/publishing';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent, over } from '../support/invoke';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { authenticate } from '../../shared/app/auth';
 import { occurrenceScheduleId } from '../../shared/app/schedule/common';
@@ -15,7 +14,10 @@ import { handler as postBulk } from '../../functions/http/post-bulk';
 import { handler as postRecurring } from '../../functions/http/post-recurring';
 import { handler as getRecurringList } from '../../functions/http/get-recurring-list';
 import { handler as deleteRecurring } from '../../functions/http/delete-recurring';
-import { handler as dispatcher } from '../../functions/scheduler/dispatch';
+import { handler as dispatchHandler } from '../../functions/scheduler/dispatch';
+
+const call = callOver(() => w.deps);
+const dispatcher = over(dispatchHandler, () => w.deps);
 
 /** The scheduling handlers invoked as Lambda invokes them, from the sample events of events/. */
 let w: Awaited<ReturnType<typeof publishingWorld>>;
@@ -27,14 +29,13 @@ const authed = (file: string, extra: Parameters<typeof sampleEvent>[1] = {}) =>
 
 beforeAll(async () => {
   w = await publishingWorld();
-  setDeps(w.deps);
   await signup(w.deps, { email: 'schedule-handlers@example.com', ip: '192.0.2.70' });
   apiKey = (await confirmSignup(w.deps, new URL(w.mailer.sent.at(-1)!.links[0]).searchParams.get('token')!)).api_key;
   const account = (await authenticate(w.deps, `Bearer ${apiKey}`)).account;
   await w.connectTelegram(w.deps, account);
   await w.connectDiscord(w.deps, account);
 });
-afterAll(async () => { setDeps(undefined); await w.stop(); });
+afterAll(async () => { await w.stop(); });
 
 describe('scheduling handlers (API Gateway v2 events)', () => {
   it('POST /api/schedule → the dispatcher fires it → GET shows the result; PATCH and DELETE by id', async () => {

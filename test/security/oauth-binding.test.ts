@@ -1,16 +1,17 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { oauthWorld } from '../support/oauth';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent } from '../support/invoke';
 import { createApiKey } from '../../shared/app/api-keys';
 import { handler as postOauthUrl } from '../../functions/http/post-oauth-url';
 import { handler as getCallback } from '../../functions/http/get-oauth-callback';
 import { handler as patchMe } from '../../functions/http/patch-me';
 import { handler as getMe } from '../../functions/http/get-me';
 
+const call = callOver(() => w.deps);
+
 let w: Awaited<ReturnType<typeof oauthWorld>>;
-beforeAll(async () => { w = await oauthWorld(); setDeps(w.deps); });
-afterAll(async () => { setDeps(undefined); await w.stop(); });
+beforeAll(async () => { w = await oauthWorld(); });
+afterAll(async () => { await w.stop(); });
 beforeEach(() => w.fake.reset());
 
 let ip = 0;

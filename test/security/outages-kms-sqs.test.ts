@@ -2,9 +2,8 @@ import net from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient, KMSInternalException } from '@aws-sdk/client-kms';
-import { call, sampleEvent } from '../support/invoke';
+import { callOver, sampleEvent } from '../support/invoke';
 import { startTestTable, testDeps } from '../support/deps';
-import { setDeps } from '../../shared/container';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SendMessageBatchCommand, SQSClient, type SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
@@ -31,6 +30,8 @@ import type { Deps } from '../../shared/app/deps';
 import type { Queue } from '../../shared/ports/queue';
 import type { Scheduler } from '../../shared/ports/scheduler';
 
+const call = callOver(() => deps);
+
 /**
  * Issue 17, outages beyond the table: KMS (the AWS cipher, its client mocked to throttle or fail to connect), SQS
  * (the AWS queue adapter pointed at a closed loopback port) and EventBridge Scheduler (its client mocked to throttle
@@ -52,12 +53,15 @@ const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 10.1.2.3
 const kmsDown = (error: () => Error) => {
   kms.reset();
   kms.onAnyCommand().callsFake(async () => { throw error(); });
-  deps.cipher = new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test');
+  use({ cipher: new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test') });
 };
 
 const telegram = new TelegramFake();
 let stopTable: () => Promise<void>;
 let deps: Deps;
+let world: ReturnType<typeof testDeps>;
+/** The deps from now on: these members replaced (the publish messages still delivered as the worker would). */
+const use = (more: Partial<Deps>) => { deps = world.rebuild(more); world.queue.worker = deps; };
 let accountId: string;
 let key: string;
 let closed: net.Server;
@@ -68,12 +72,12 @@ beforeAll(async () => {
   const t = await startTestTable();
   stopTable = t.stop;
   kmsUp();
-  const world = testDeps(t.table);
+  world = testDeps(t.table, (chosen) => ({
+    cipher: new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test'),
+    networks: { ...chosen.networks, telegram: createTelegramAdapter({ apiBase: telegram.url }) },
+  }));
   deps = world.deps;
   world.queue.worker = deps; // publish messages are delivered as the worker would
-  deps.cipher = new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test');
-  deps.networks = { ...deps.networks, telegram: createTelegramAdapter({ apiBase: telegram.url }) };
-  setDeps(deps);
   const mail = testDeps(t.table);
   await signup(mail.deps, { email: 'kms-sqs@example.com', ip: '198.51.100.9' });
   const done = await confirmSignup(mail.deps, new URL(mail.mailer.sent.at(-1)!.links[0]).searchParams.get('token')!);
@@ -86,14 +90,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => closed.close(() => resolve()));
 });
 afterAll(async () => {
-  setDeps(undefined);
+ 
   kms.restore();
   await telegram.stop();
   await stopTable();
 });
 beforeEach(() => {
   kmsUp();
-  deps.cipher = new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test');
+  use({ cipher: new KmsEnvelopeCipher(new KMSClient({ region: 'us-east-1' }), 'alias/test') });
 });
 
 let ip = 0;
@@ -168,9 +172,9 @@ describe('SQS unreachable', () => {
     memory = deps.queue;
     const client = sqsClient({ region: 'us-east-1', endpoint: `http://127.0.0.1:${closedPort}` });
     (client.config as { maxAttempts?: () => Promise<number> }).maxAttempts = async () => 1;
-    deps.queue = new SqsQueue(client);
+    use({ queue: new SqsQueue(client) });
   });
-  afterAll(() => { deps.queue = memory; });
+  afterAll(() => { use({ queue: memory }); });
 
   it('a post whose messages cannot be queued ends failed per network, not 500: nothing sent, the month\'s posts and the duplicate lock given back', async () => {
     const sent = sends();
@@ -184,7 +188,7 @@ describe('SQS unreachable', () => {
     expect(await used('posts_per_month')).toBe(1); // the one post of the KMS test, not this one
 
     // the queue back: the same post is not a duplicate and goes out
-    deps.queue = memory;
+    use({ queue: memory });
     const again = await call(postPost, ev('POST', '/api/post', { body: { platform: 'telegram', text: 'sqs down' } }));
     expect(again.body.results).toEqual([expect.objectContaining({ platform: 'telegram', ok: true })]);
   });
@@ -200,7 +204,7 @@ describe('SQS answering but refusing every entry on its side', () => {
       Successful: [], Failed: (input.Entries ?? []).map((e) => ({ Id: e.Id!, Code: senderFault ? 'InvalidParameterValue' : 'InternalError', SenderFault: senderFault })),
     }));
   });
-  afterAll(() => { deps.queue = memory; sqs.restore(); });
+  afterAll(() => { use({ queue: memory }); sqs.restore(); });
 
   it('a webhook re-send answers 503 webhooks_unavailable (not 500); a refusal that is the message\'s fault stays a bug', async () => {
     const made = await call(postWebhooks, ev('POST', '/api/webhooks', { body: { url: 'https://127.0.0.1/hooks/resend' } }));
@@ -209,7 +213,7 @@ describe('SQS answering but refusing every entry on its side', () => {
     expect(sent.status).toBe(202);
     const deliveryId = sent.body.delivery_id as string;
 
-    deps.queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), { retryDelayMs: 1 });
+    use({ queue: new SqsQueue(new SQSClient({ region: 'us-east-1' }), { retryDelayMs: 1 }) });
     const path = `/api/webhooks/${id}/deliveries/${deliveryId}/redeliver`;
     expect503(await call(postWebhookRedeliver, ev('POST', path, { pathParameters: { id, delivery_id: deliveryId } })), 'webhooks_unavailable');
 
@@ -230,11 +234,11 @@ describe('EventBridge Scheduler throttled when the schedule is armed', () => {
       if (/^[sr]-/.test(input.Name ?? '')) throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
       return {};
     });
-    deps.scheduler = new EventBridgeScheduler(new SchedulerClient({ region: 'us-east-1' }), {
+    use({ scheduler: new EventBridgeScheduler(new SchedulerClient({ region: 'us-east-1' }), {
       groupName: 'test', targetArn: 'arn:aws:lambda:us-east-1:123456789012:function:dispatch', roleArn: 'arn:aws:iam::123456789012:role/scheduler',
-    });
+    }) });
   });
-  afterAll(() => { deps.scheduler = memory; eventBridge.restore(); });
+  afterAll(() => { use({ scheduler: memory }); eventBridge.restore(); });
 
   it('a scheduled post does not need the Scheduler (the per-minute fan-out fires it); recurring answers 503 service_unavailable with its place given back', async () => {
     const runAt = new Date(deps.clock.now() + 3_600_000).toISOString();

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { call, sampleEvent } from '../support/invoke';
+import { callOver, sampleEvent } from '../support/invoke';
 import { testDeps } from '../support/deps';
 import { ensureTable, startDynamo, type Service } from '../../infra/local/services';
-import { setDeps } from '../../shared/container';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { isOutage } from '../../shared/http/outage';
 import { handler as getMe } from '../../functions/http/get-me';
@@ -14,6 +13,8 @@ import { handler as getWebhooks } from '../../functions/http/get-webhooks';
 import { handler as postBrands } from '../../functions/http/post-brands';
 import { handler as getBrands } from '../../functions/http/get-brands';
 import type { Deps } from '../../shared/app/deps';
+
+const call = callOver(() => deps);
 
 /** The embedded DynamoDB on disk, so it can be stopped mid-run and started again on the same port with its data. */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-outage-'));
@@ -35,13 +36,12 @@ beforeAll(async () => {
   // one attempt per call: the SDK's retries would only slow the refused calls down
   process.env.AWS_MAX_ATTEMPTS = '1';
   deps = testDeps({ tableName, endpoint: engine.endpoint }).deps;
-  setDeps(deps);
   const t = testDeps({ tableName, endpoint: engine.endpoint });
   await signup(t.deps, { email: 'outage@example.com', ip: '198.51.100.7' });
   const link = t.mailer.sent.at(-1)!.links[0];
   key = (await confirmSignup(t.deps, new URL(link).searchParams.get('token')!)).api_key;
 });
-afterAll(async () => { delete process.env.AWS_MAX_ATTEMPTS; setDeps(undefined); await stopEngine().catch(() => undefined); });
+afterAll(async () => { delete process.env.AWS_MAX_ATTEMPTS; await stopEngine().catch(() => undefined); });
 
 let ip = 0;
 const ev = (method: string, p: string, o: { body?: unknown; auth?: boolean } = {}): APIGatewayProxyEventV2 => {

@@ -97,8 +97,7 @@ describe('guardrails (embedded DynamoDB)', () => {
     const { acc } = await keyed();
     await expect(setGuardrails(w.deps, acc, { kind: 'key', id: 'key_nope' }, {})).rejects.toMatchObject({ status: 404, code: 'key_not_found' });
     await expect(setGuardrails(w.deps, acc, { kind: 'app', id: 'app_1' }, {})).rejects.toMatchObject({ status: 404, code: 'app_not_found' });
-    const withApps = Object.create(w.deps);
-    withApps.apps = { exists: async (a: string, id: string) => a === acc.id && id === 'app_1' };
+    const withApps: typeof w.deps = Object.create(w.deps, { apps: { value: { exists: async (a: string, id: string) => a === acc.id && id === 'app_1' } } });
     expect((await setGuardrails(withApps, acc, { kind: 'app', id: 'app_1' }, { always_require_approval: true })).guardrails).toMatchObject({ kind: 'app', id: 'app_1', always_require_approval: true });
     const { actor } = await keyed();
     await expect(setGuardrails(w.deps, acc, actor, {})).rejects.toMatchObject({ status: 404 });

@@ -7,7 +7,7 @@ const events: ServiceEvent[] = [];
 beforeAll(async () => {
   w = await publishingWorld();
   const inner = w.deps.events;
-  w.deps.events = { record: async (e) => { events.push(e); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) };
+  w.deps = w.rebuild({ events: { record: async (e) => { events.push(e); await inner.record(e); }, listForPost: (id) => inner.listForPost(id) } });
 });
 afterAll(() => w.stop());
 

@@ -1,5 +1,5 @@
 import { signInAtNetwork } from '../support/oauth-browser';
-import { oauthWorld, register } from '../support/oauth';
+import { oauthWorld, registered } from '../support/oauth';
 import { startOAuth, completeOAuth } from '../../shared/app/oauth/flow';
 import { publishPost } from '../../shared/app/publish/create-post';
 import type { PublishMessage } from '../../shared/app/publish/publish-message';
@@ -34,13 +34,13 @@ const events: ServiceEvent[] = [];
 beforeAll(async () => {
   w = await oauthWorld([{ name: 'linkedin' }]);
   queue = new StepQueue(() => w.deps);
-  w.deps.queue = queue;
+  w.deps = w.rebuild({ queue });
   // every event handed to webhook endpoints (a network's outcome event is stored with its result)
   const inner = w.deps.fanOut;
-  w.deps.fanOut = { prepare: async (e) => { events.push(e); return inner.prepare(e); }, forget: (id) => inner.forget(id) };
+  w.deps = w.rebuild({ fanOut: { prepare: async (e) => { events.push(e); return inner.prepare(e); }, forget: (id) => inner.forget(id) } });
 });
 afterAll(async () => { await Promise.all(queue.running); await w.stop(); });
-beforeEach(() => { w.fake.reset(); events.length = 0; queue.sent.length = 0; register(w.deps, w.fake, [{ name: 'linkedin' }]); });
+beforeEach(() => { w.fake.reset(); events.length = 0; queue.sent.length = 0; w.deps = w.rebuild((chosen) => registered(chosen, w.fake, [{ name: 'linkedin' }])); });
 
 async function connectedAccount(): Promise<Account> {
   const acc = await w.newAccount('pro');
@@ -134,7 +134,7 @@ describe('async media: processing → resume → published', () => {
   });
 
   it('waits longer than SQS allows are served in 15-minute hops; after 24 hours of processing the post is closed as unknown', async () => {
-    register(w.deps, w.fake, [{ name: 'linkedin' }], { resumeAfterSeconds: 2_000 });
+    w.deps = w.rebuild((chosen) => registered(chosen, w.fake, [{ name: 'linkedin' }], { resumeAfterSeconds: 2_000 }));
     const acc = await connectedAccount();
     w.fake.processingPolls = 1000;
     const res = await videoPost(acc, 'a very slow upload');

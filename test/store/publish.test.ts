@@ -267,14 +267,14 @@ describe('POST /api/post use case', () => {
     await w.connectTelegram(w.deps, acc);
     w.telegram.failNext({ delayMs: 1500, status: 200, body: { ok: true, result: { message_id: 99, chat: { id: -1001234567890, type: 'channel', username: 'acmenews' } } } });
     const saved = w.deps.settings;
-    w.deps.settings = { ...saved, publishWaitMs: 300 };
+    w.deps = w.rebuild({ settings: { ...saved, publishWaitMs: 300 } });
     try {
       const res = await post(acc, { platform: 'telegram', text: 'slow' });
       expect(res.results[0]).toMatchObject({ ok: false, status: 'unknown', code: 'timed_out' });
       await w.queue.drain();
       expect((await getPost(w.deps, acc.id, res.post_id)).results[0]).toMatchObject({ ok: true, status: 'published', id: '99' });
     } finally {
-      w.deps.settings = saved;
+      w.deps = w.rebuild({ settings: saved });
     }
   });
 

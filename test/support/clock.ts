@@ -76,11 +76,8 @@ export class OffsetClock implements Clock {
     return new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
   }
   advance(ms: number) { this.offset += ms; }
+  /** Real time moved by `ms` from now on (0: real time again). */
+  shift(ms: number) { this.offset = ms; }
   get ms() { return this.now(); }
   set ms(value: number) { this.offset = value - Date.now(); }
-}
-
-/** `base` moved by `offsetMs` (reads and sleeps go to `base`): for a runtime's clock swapped for a moment in a test. */
-export function shiftedClock(base: Clock, offsetMs: number): Clock {
-  return { now: () => base.now() + offsetMs, sleep: (ms) => base.sleep(ms) };
 }

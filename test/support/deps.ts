@@ -100,25 +100,36 @@ const noBlobs: Blobs = {
   putStream: async () => { throw new Error('blobs not configured in this test'); },
 };
 
+/** Members a test puts in place of the container's own: fixed, or made from the ones the configuration chooses. */
+export type DepsOverrides = Partial<Deps> | ((chosen: Deps) => Partial<Deps>);
+
 /**
  * Deps as the production container wires them (shared/container.ts `buildDeps`, local runtime) over the embedded
  * table, with only what a test must own replaced: in-memory mail, queue and scheduler, a test clock, a readable
  * cipher, no blob storage. Settings come from the configuration: https://api.test, memory:// queues (fire messages
  * are run by `fireDue`), 4 s network
  * deadline, 6 s publish wait, private targets allowed (the fakes listen on 127.0.0.1), no Stripe, the local drafter.
+ * `overrides` are given to the container when it is built (a built container's members cannot be replaced); `rebuild`
+ * builds another over the same table and fakes with more members replaced.
  */
-export function testDeps(table: Pick<TestTable, 'tableName' | 'endpoint'>, overrides: Partial<Deps> = {}, opts: { frozenClock?: boolean } = {}) {
+export function testDeps(table: Pick<TestTable, 'tableName' | 'endpoint'>, overrides: DepsOverrides = {}, opts: { frozenClock?: boolean } = {}) {
   const mailer = new MemoryMailer();
   const clock = opts.frozenClock ? new ManualClock(Date.now()) : new OffsetClock();
   const queue = new MemoryQueue();
   const scheduler = new MemoryScheduler();
-  const deps = buildDeps(parseConfig({
+  const cfg = parseConfig({
     ...process.env,
     RUNTIME: 'local', TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, AWS_REGION: 'us-east-1',
     PUBLIC_BASE_URL: 'https://api.test', PUBLISH_QUEUE_URL: 'memory://publish', WEBHOOK_QUEUE_URL: 'memory://webhooks', FIRE_QUEUE_URL: 'memory://fire',
     NETWORK_TIMEOUT_MS: '4000', PUBLISH_WAIT_MS: '6000', ALLOW_PRIVATE_TARGETS: '1',
     STRIPE_SECRET_KEY: undefined, OAUTH_SSM_PREFIX: undefined, SANDBOX_ORIGIN: undefined, AI_PROVIDER: 'local', LOCAL_STARTED_AT_MS: undefined,
-  }));
-  Object.assign(deps, { mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs }, overrides);
-  return { deps, mailer, clock, queue, scheduler };
+  });
+  let given: Partial<Deps> = { mailer, clock, queue, scheduler, cipher: reversible, blobs: noBlobs };
+  const rebuild = (more: DepsOverrides): Deps => {
+    const chosen = buildDeps(cfg, given);
+    given = { ...given, ...(typeof more === 'function' ? more(chosen) : more) };
+    return buildDeps(cfg, given);
+  };
+  const deps = rebuild(overrides);
+  return { deps, mailer, clock, queue, scheduler, rebuild };
 }

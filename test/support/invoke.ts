@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext } from '../../infra/local/invoke';
+import type { Deps } from '../../shared/app/deps';
 
 /** Reads a sample event from events/ and applies changes (headers merged). */
 export function sampleEvent(file: string, change: Partial<APIGatewayProxyEventV2> = {}): APIGatewayProxyEventV2 {
@@ -18,4 +19,17 @@ export async function call(handler: Handler, event: APIGatewayProxyEventV2) {
   let body: unknown = res.body;
   try { body = res.body ? JSON.parse(res.body) : undefined; } catch { /* html */ }
   return { status: res.statusCode!, headers: (res.headers ?? {}) as Record<string, string>, body: body as Record<string, unknown>, raw: res.body ?? '', cookies: res.cookies ?? [] };
+}
+
+/**
+ * `call` with each handler made over the deps `current()` answers at that call (its `using`, shared/container.ts
+ * wiredHandler): a test picks its dependencies when it builds them, and may answer others for one call.
+ */
+export function callOver(current: () => Deps) {
+  return (handler: { using(deps: Deps): Handler }, event: APIGatewayProxyEventV2) => call(handler.using(current()), event);
+}
+
+/** A handler (a worker's, the dispatcher's) made over the deps `current()` answers at each call. */
+export function over<A extends unknown[], R>(handler: { using(deps: Deps): (...args: A) => R }, current: () => Deps): (...args: A) => R {
+  return (...args) => handler.using(current())(...args);
 }

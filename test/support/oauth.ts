@@ -94,17 +94,19 @@ export async function oauthWorld(names: Array<{ name: PlatformName; pkce?: boole
   const w = await publishingWorld();
   const fake = new OAuthNetworkFake();
   await fake.start();
-  register(w.deps, fake, names);
-  return { ...w, fake, stop: async () => { await w.stop(); await fake.stop(); } };
+  const deps = w.rebuild((chosen) => registered(chosen, fake, names));
+  return { ...w, deps, fake, stop: async () => { await w.stop(); await fake.stop(); } };
 }
 
-/** Registers the fake network under those names in `deps` (tests and the local runtime of the browser test). */
-export function register(deps: Deps, fake: OAuthNetworkFake, names: Array<{ name: PlatformName; pkce?: boolean }>, opts: { resumeAfterSeconds?: number } = {}) {
+/** The fake network registered under those names over `chosen` deps' own (tests and the local runtime of the browser test). */
+export function registered(chosen: Deps, fake: OAuthNetworkFake, names: Array<{ name: PlatformName; pkce?: boolean }>, opts: { resumeAfterSeconds?: number } = {}): Pick<Deps, 'networks' | 'oauth'> {
   const clients: Partial<Record<PlatformName, { clientId: string; clientSecret: string }>> = {};
+  const providers = { ...chosen.oauth.providers };
+  const networks = { ...chosen.networks };
   for (const { name, pkce } of names) {
-    deps.oauth.providers[name] = createFakeOAuthProvider(name, { authBase: fake.url, apiBase: fake.url, pkce });
-    deps.networks[name] = createFakeOAuthAdapter(name, { apiBase: fake.url, resumeAfterSeconds: opts.resumeAfterSeconds });
+    providers[name] = createFakeOAuthProvider(name, { authBase: fake.url, apiBase: fake.url, pkce });
+    networks[name] = createFakeOAuthAdapter(name, { apiBase: fake.url, resumeAfterSeconds: opts.resumeAfterSeconds });
     clients[name] = { clientId: fake.clientId, clientSecret: fake.clientSecret };
   }
-  deps.oauth = { providers: deps.oauth.providers, clients: staticClients(clients) };
+  return { networks, oauth: { providers, clients: staticClients(clients) } };
 }

@@ -1,4 +1,4 @@
-import { startTestTable, testDeps } from './deps';
+import { startTestTable, testDeps, type DepsOverrides } from './deps';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import { authenticate } from '../../shared/app/auth';
 import { connect } from '../../shared/app/connections';
@@ -19,9 +19,10 @@ export async function publishingWorld() {
   const telegram = new TelegramFake();
   const discord = new DiscordFake();
   await Promise.all([telegram.start(), discord.start()]);
-  const t = testDeps(table);
-  t.deps.networks = { ...t.deps.networks, telegram: createTelegramAdapter({ apiBase: telegram.url }) };
+  const t = testDeps(table, (chosen) => ({ networks: { ...chosen.networks, telegram: createTelegramAdapter({ apiBase: telegram.url }) } }));
   t.queue.worker = t.deps;
+  /** Deps like these with more members replaced; the queue's background deliveries use them from now on. */
+  const rebuild = (more: DepsOverrides): Deps => (t.queue.worker = t.rebuild(more));
   let n = 0;
   const newAccount = async (plan: PlanName = 'free'): Promise<Account> => {
     const email = `user${++n}-${Date.now()}@example.com`;
@@ -42,7 +43,7 @@ export async function publishingWorld() {
     return account;
   };
   return {
-    ...t, table, telegram, discord, newAccount, connectTelegram, connectDiscord, discordAccount, createBrand,
+    ...t, rebuild, table, telegram, discord, newAccount, connectTelegram, connectDiscord, discordAccount, createBrand,
     /** Sends to the Telegram fake, counting only posts (not verification calls). */
     telegramSends: () => telegram.methods.filter((m) => m.startsWith('send')).length,
     stop: async () => { await t.queue.drain(); await Promise.all([telegram.stop(), discord.stop()]); await stop(); },

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { startLocalRuntime, type LocalOptions, type LocalRuntime } from '../../infra/local/runtime';
 import { responseViolation } from './response-contract';
 
-/** Starts the whole local runtime on a random port with a fresh data dir (`opts`: a test clock, manual timers). */
-export async function startRuntime(env: Record<string, string> = {}, dataDir?: string, opts: Pick<LocalOptions, 'clock' | 'manualTimers'> = {}): Promise<LocalRuntime> {
+/** Starts the whole local runtime on a random port with a fresh data dir (`opts`: a test clock, manual timers, the handlers' own deps). */
+export async function startRuntime(env: Record<string, string> = {}, dataDir?: string, opts: Pick<LocalOptions, 'clock' | 'manualTimers' | 'deps'> = {}): Promise<LocalRuntime> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'spa-e2e-'));
   return startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, ...opts });
 }

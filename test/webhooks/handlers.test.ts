@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { startTestTable, testDeps } from '../support/deps';
-import { call, sampleEvent } from '../support/invoke';
-import { setDeps } from '../../shared/container';
+import { callOver, sampleEvent, over } from '../support/invoke';
 import { signup, confirmSignup } from '../../shared/app/signup';
 import type { Deps } from '../../shared/app/deps';
 import { routes } from '../../functions/routes';
@@ -15,9 +14,13 @@ import { handler as postTest } from '../../functions/http/post-webhook-test';
 import { handler as postRotate } from '../../functions/http/post-webhook-rotate';
 import { handler as getDeliveries } from '../../functions/http/get-webhook-deliveries';
 import { handler as postRedeliver } from '../../functions/http/post-webhook-redeliver';
-import { handler as worker } from '../../functions/queue/webhook-delivery';
-import { handler as dispatcher } from '../../functions/scheduler/dispatch';
+import { handler as webhookDeliveryHandler } from '../../functions/queue/webhook-delivery';
+import { handler as dispatchHandler } from '../../functions/scheduler/dispatch';
 import { WebhookReceiver } from './receiver';
+
+const call = callOver(() => deps);
+const dispatcher = over(dispatchHandler, () => deps);
+const worker = over(webhookDeliveryHandler, () => deps);
 
 let stop: () => Promise<void>;
 let t: ReturnType<typeof testDeps>;
@@ -30,13 +33,12 @@ beforeAll(async () => {
   stop = started.stop;
   t = testDeps(started.table, {}, { frozenClock: true });
   deps = t.deps;
-  setDeps(deps);
   rx = await new WebhookReceiver().start();
   await signup(deps, { email: 'hooks-handler@example.com', ip: '192.0.2.60' });
   apiKey = (await confirmSignup(deps, new URL(t.mailer.sent[0].links[0]).searchParams.get('token')!)).api_key;
   await deps.accounts.setPlan((await deps.accounts.findIdByEmail('hooks-handler@example.com'))!, 'pro');
 });
-afterAll(async () => { setDeps(undefined); await rx.stop(); await stop(); });
+afterAll(async () => { await rx.stop(); await stop(); });
 
 const authed = (file: string, change: Parameters<typeof sampleEvent>[1] = {}) =>
   sampleEvent(file, { ...change, headers: { authorization: `Bearer ${apiKey}`, ...change.headers } });

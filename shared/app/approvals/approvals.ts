@@ -9,7 +9,7 @@ import { sha256Hex } from '../../domain/api-key';
 import { PLANS } from '../../domain/plans';
 import { planFeature } from '../guardrails/guardrails';
 import { log } from '../../log';
-import { publishPost, type PublishApprovedDeps } from '../publish/create-post';
+import { publishApprovedPost, type PublishApprovedDeps } from '../publish/create-post';
 import type { HoldForApprovalDeps } from '../approval-hold';
 import { APPROVAL_TTL_SECONDS, CLIENT_LINK_TTL_SECONDS, LINK_TOKEN, approvalView, escapeText, expiryTimerName, issueReviewLink } from '../approval-hold';
 import { recordEvent } from '../webhooks/record-event';
@@ -141,7 +141,7 @@ async function publishApproved(deps: DecideApprovalDeps, a: ApprovalRecord) {
   const account = await deps.accounts.get(a.account_id);
   try {
     if (!account) throw new NotFoundError('The account no longer exists', { code: 'account_not_found' });
-    const res = await publishPost(deps, account, a.post, { source: a.source, schedule_id: a.schedule_id, wait: false, actor: a.actor, approval: { id: a.id, post_id: a.post_id } });
+    const res = await publishApprovedPost(deps, account, a.post, { source: a.source, schedule_id: a.schedule_id, wait: false, actor: a.actor, approval: { id: a.id, post_id: a.post_id } });
     // every network refused before sending (not connected, content, a limit): the approver is told, not "publishing"
     const refused = res.results.filter((r) => !r.ok && r.code !== 'timed_out');
     if (refused.length === res.results.length && refused.length > 0) {

@@ -42,17 +42,27 @@ export type PublishApprovedDeps = Pick<Deps, 'cipher' | 'clock' | 'counters' | '
  * 6. Wait for the workers until the deadline (wait-for-results.ts); networks still running answer unknown /
  *    timed_out. A post whose every network failed gives its lock back.
  */
-export async function publishPost(deps: PublishApprovedDeps, account: Account, valid: ValidPost, opts: PublishOptions & Required<Pick<PublishOptions, 'approval'>>): Promise<PublishAnswer>;
-export async function publishPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions): Promise<PublishAnswer>;
-export async function publishPost(deps: PublishApprovedDeps & Partial<HoldForApprovalDeps>, account: Account, valid: ValidPost, opts: PublishOptions): Promise<PublishAnswer> {
+export async function publishPost(deps: PublishPostDeps, account: Account, valid: ValidPost, opts: PublishOptions): Promise<PublishAnswer> {
+  return publishOrHold(deps, account, valid, opts, (checked, postId, started) => holdChecked(deps, account, valid, opts, postId, checked, started));
+}
+
+/** Publishes a post its approver approved (`opts.approval`): as publishPost, and never held again, so no hold's deps. */
+export async function publishApprovedPost(deps: PublishApprovedDeps, account: Account, valid: ValidPost, opts: PublishOptions & Required<Pick<PublishOptions, 'approval'>>): Promise<PublishAnswer> {
+  return publishOrHold(deps, account, valid, opts, undefined);
+}
+
+type Hold = (checked: CheckedPost, postId: string, started: number) => Promise<PublishAnswer>;
+
+async function publishOrHold(deps: PublishApprovedDeps, account: Account, valid: ValidPost, opts: PublishOptions, hold: Hold | undefined): Promise<PublishAnswer> {
   const started = deps.clock.now();
   const postId = opts.approval?.post_id ?? newId('pst', started);
   appendLogContext({ post_id: postId });
   let checked = await checkPost(deps, account, valid, opts, postId);
-  if (checked.holdReason && checked.sendable.length) {
+  // an approved post has no hold reason (checkPost)
+  if (hold && checked.holdReason && checked.sendable.length) {
     checked = await fitForHold(deps, account, opts, checked, started);
     // a post that the plan's month can no longer take at all is not held: it fails as a direct post would
-    if (checked.sendable.length) return holdChecked(deps as PublishPostDeps, account, valid, opts, postId, checked, started);
+    if (checked.sendable.length) return hold(checked, postId, started);
   }
   const { brand, connections, results } = checked;
 

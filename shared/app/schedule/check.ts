@@ -96,6 +96,7 @@ export function cachedReads<D extends CheckDeps>(deps: D, known?: { accountId: s
   connections.listByAccount = (a) => once<Connection[]>(`connections#${a}`, () => deps.connections.listByAccount(a));
   const cipher: Cipher = Object.create(deps.cipher);
   cipher.decrypt = (c, context) => once(`decrypt#${c}#${JSON.stringify(context ?? {})}`, () => deps.cipher.decrypt(c, context));
-  // the other dependencies through the prototype, so lazily built ones stay unbuilt until used
-  return Object.assign(Object.create(deps) as D, { brands, connections, cipher });
+  // the other dependencies through the prototype, so the container's unread ones stay unbuilt until used
+  const own = (value: unknown): PropertyDescriptor => ({ value, enumerable: true });
+  return Object.create(deps, { brands: own(brands), connections: own(connections), cipher: own(cipher) }) as D;
 }

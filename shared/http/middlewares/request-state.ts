@@ -35,11 +35,11 @@ export type Mw = MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructured
 export const stateOf = (context: Context): RequestState => (context as HttpContext).state;
 
 /** Sets up the request state (deps, client IP, request id). */
-export function requestState(getDeps: () => Deps): Mw {
+export function requestState(depsOf: () => Deps): Mw {
   return {
     before: (req: Req) => {
       const e = req.event;
-      const deps = getDeps();
+      const deps = depsOf();
       (req.context as HttpContext).state = {
         deps,
         startedAt: deps.clock.now(),
