@@ -115,6 +115,8 @@ const EnvSchema = z.object({
   BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),
   /** LinkedIn organisation pages as targets (needs LinkedIn's Community Management API product for the app). */
   LINKEDIN_ORGANIZATIONS: bool,
+  /** Member post analytics: ask for r_member_postAnalytics at sign-in (LinkedIn grants it to approved apps only). */
+  LINKEDIN_POST_ANALYTICS: bool,
   // --- AI drafts: the provider (default: bedrock in AWS, local in local mode)
   AI_PROVIDER: z.enum(['bedrock', 'openai', 'local']).optional(),
   /** Bedrock model (or inference profile) id; the CDK stack grants bedrock:InvokeModel on this model only. */

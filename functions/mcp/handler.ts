@@ -15,7 +15,9 @@ import { errorHandler } from '../../shared/http/middlewares/error-handler';
 import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
-import { mcpServer } from './server';
+import { mcpServer, type PushElicitation } from './server';
+import { canOpenUrls, sessionIdFor, toolCallId } from './legacy-session';
+import { randomUUID } from 'node:crypto';
 import type { ToolContext } from './tools';
 import { wiredHandler } from '../../shared/container';
 import { config } from '../../shared/config';
@@ -45,15 +47,26 @@ const modern = createMcpHandler((req) => {
 /**
  * The 2025 revisions (initialize, then one POST per request): a fresh server and stateless transport per request,
  * answering JSON (the SDK's own legacy leg answers an event stream, which a buffered Lambda response gains nothing
- * from). The same factory, so both eras see the same tools, resources and prompts.
+ * from). The same factory, so both eras see the same tools, resources and prompts. A tools/call of a session that
+ * declared URL-mode elicitation (legacy-session.ts) answers an event stream instead, so that an `elicitation/create`
+ * can ride ahead of the result.
  */
 async function legacy(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
   const info = callerOf(authInfo);
-  const server = mcpServer(info.ctx, info.requestId, 'legacy');
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const callId = canOpenUrls(request.headers.get('mcp-session-id')) ? toolCallId(parsedBody) : undefined;
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: callId === undefined });
+  const push: PushElicitation | undefined = callId === undefined ? undefined : (relatedRequestId, { message, url }) => transport.send(
+    { jsonrpc: '2.0', id: `elicit-${randomUUID()}`, method: 'elicitation/create', params: { mode: 'url', elicitationId: randomUUID(), message, url } },
+    { relatedRequestId },
+  );
+  const server = mcpServer(info.ctx, info.requestId, 'legacy', push);
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
+    const res = await transport.handleRequest(request, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
+    const sessionId = res.ok ? sessionIdFor(parsedBody) : undefined;
+    if (sessionId) res.headers.set('mcp-session-id', sessionId);
+    // an event stream ends with the call's result: read it whole before the server closes (the response is buffered)
+    return callId === undefined ? res : new Response(await res.text(), { status: res.status, headers: res.headers });
   } finally {
     await server.close();
   }

@@ -13,7 +13,7 @@ const RUN_AT = 'When to publish: ISO 8601 date-time WITH a UTC offset or Z (a ti
  * entry and no description of its own fails test/mcp/schemas.test.ts.
  */
 const DOCS: Record<string, Json> = {
-  platform: { description: 'One network (send platform OR platforms, not both); list_platforms tells what each needs', enum: NETWORKS, examples: ['bluesky'] },
+  platform: { description: 'One network; list_platforms tells what each needs', enum: NETWORKS, examples: ['bluesky'] },
   platforms: { description: 'Several networks at once (send platforms OR platform); one result per network', items: { type: 'string', enum: NETWORKS }, examples: [['bluesky', 'mastodon']] },
   text: {
     type: 'string', maxLength: 100_000,
@@ -84,8 +84,10 @@ function walk(node: unknown, name?: string): void {
       }
     }
   }
-  const props = schema.properties as Record<string, unknown> | undefined;
+  const props = schema.properties as Record<string, Json> | undefined;
   if (props) for (const [k, v] of Object.entries(props)) walk(v, k);
+  // where a tool takes both, each says the other exists
+  if (props?.platform && props.platforms && props.platform.description === DOCS.platform!.description) props.platform.description = `${String(DOCS.platform!.description)} (send platform OR platforms, not both)`;
   for (const key of ['items', 'additionalProperties', 'anyOf', 'oneOf', 'allOf']) walk(schema[key]);
   const defs = schema.$defs as Record<string, unknown> | undefined;
   if (defs) for (const v of Object.values(defs)) walk(v);

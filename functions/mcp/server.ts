@@ -1,7 +1,7 @@
 import { requireScope } from '../../shared/app/auth';
 import { requiredScope } from '../../shared/domain/api-key';
 import * as z from 'zod';
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { hit, perMinute } from '../../shared/app/rate-limit';
 import { PLANS } from '../../shared/domain/plans';
 import { AppError } from '../../shared/domain/errors';
@@ -13,6 +13,7 @@ import { prototypeKeys } from '../../shared/app/unknown-fields';
 import { ICONS } from './icons';
 import { listResources, listResourceTemplates, readResource } from './resources';
 import { completePromptArgument, getPrompt, PROMPTS } from './prompts';
+import { actionOf, askToOpen, mayAsk, openResult, pushAction, sealResult, type Asking, type UrlElicitation } from './ask-user';
 
 export const SERVER_INFO = { name: 'social-publishing', title: 'Social publishing', version: '0.2.0', icons: ICONS } as const;
 
@@ -76,10 +77,18 @@ async function limit(ctx: ToolContext, def: ToolDef): Promise<void> {
   if (def.route?.rateLimit) await hit(deps, `${def.route.id}#acc#${principal.account.id}`, def.route.rateLimit);
 }
 
-/** Runs one tool: validate the input, count the limits, call the use case; a domain failure is a tool result. */
-export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string): Promise<CallToolResult> {
+/**
+ * Runs one tool: validate the input, count the limits, call the use case; a domain failure is a tool result. Where the
+ * user must act (connect a network, approve a held post) the result says so plainly (`user_action`), and a client that
+ * can open URLs for its user is also asked through its revision's means (`asking`, ask-user.ts).
+ */
+export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string): Promise<CallToolResult>;
+export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string, asking: Asking | undefined): Promise<CallToolResult | InputRequiredResult>;
+export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string, asking?: Asking): Promise<CallToolResult | InputRequiredResult> {
   const def = toolByName.get(name);
   if (!def) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${name}: tools/list names the ${TOOLS.length} tools`);
+  // the retry of a call whose work was done: its sealed result, never the work twice
+  if (asking?.kind === 'input-required' && asking.state !== undefined) return openResult(ctx, name, asking.state);
   // a `__proto__` key no schema can name is refused, as the REST API refuses it, never silently dropped
   const unnameable = prototypeKeys(args);
   if (unnameable.length) return failed(unknownField(unnameable.map((u) => u.field)));
@@ -89,10 +98,18 @@ export async function callTool(ctx: ToolContext, name: string, args: unknown, re
     // each tool needs the scope of the REST route it wraps (a read-only key lists, a publish key posts)
     if (def.route) requireScope(ctx.principal, requiredScope(def.route));
     await limit(ctx, def);
+    if (def.precheck && mayAsk(asking, 'connect')) {
+      const before = await def.precheck(ctx, parsed.data);
+      if (before) return askToOpen(before);
+    }
     const out = JSON.parse(JSON.stringify(await def.run(ctx, parsed.data))) as Json;
     const checked = def.output.safeParse(out);
     if (!checked.success) throw new Error(`${name} answered outside its output schema: ${checked.error.message}`);
-    return { structuredContent: out, content: [{ type: 'text', text: resultText(def.summary(checked.data), out) }] };
+    const result: CallToolResult = { structuredContent: out, content: [{ type: 'text', text: resultText(def.summary(checked.data), out) }] };
+    const action = actionOf(out);
+    if (action && mayAsk(asking, action.kind)) return askToOpen(action, await sealResult(ctx, name, result));
+    await pushAction(asking, action);
+    return result;
   } catch (err) {
     if (err instanceof AppError) return failed(toolFailure(err));
     log.error('mcp tool failed', { tool: name, request_id: requestId, ...errorFields(err) });
@@ -112,19 +129,38 @@ async function guarded<T>(what: string, requestId: string, fn: () => Promise<T>)
   }
 }
 
+/** Whether capabilities declare URL-mode elicitation (`elicitation.url`). */
+const opensUrls = (capabilities: unknown): boolean => {
+  const elicitation = (capabilities as { elicitation?: { url?: unknown } } | undefined)?.elicitation;
+  return typeof elicitation?.url === 'object' && elicitation.url !== null;
+};
+
+/** How a 2025-era request may push an elicitation to its client: only a tools/call of a session that can open URLs. */
+export type PushElicitation = (relatedRequestId: string | number, elicitation: UrlElicitation) => Promise<void>;
+
+/** How this tools/call may ask its user (ask-user.ts): from the request's own envelope (2026-07-28) or the 2025 session. */
+function askingOf(era: 'legacy' | 'modern', req: ServerContext, push?: PushElicitation): Asking | undefined {
+  if (era === 'modern') {
+    if (!opensUrls((req.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY])) return undefined;
+    const state = req.mcpReq.requestState();
+    return { kind: 'input-required', answered: new Set(Object.keys(req.mcpReq.inputResponses ?? {})), ...(typeof state === 'string' ? { state } : {}) };
+  }
+  return push ? { kind: 'push', send: (e) => push(req.mcpReq.id, e) } : undefined;
+}
+
 /**
  * A new MCP server for one request (stateless: it lives as long as the HTTP request), for either protocol era. Tools,
  * resources (read scope), prompts and argument completions; nothing changes between calls, so no listChanged.
  */
-export function mcpServer(ctx: ToolContext, requestId: string, _era: 'legacy' | 'modern' = 'legacy'): Server {
+export function mcpServer(ctx: ToolContext, requestId: string, era: 'legacy' | 'modern' = 'legacy', push?: PushElicitation): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false }, completions: {} },
     instructions: INSTRUCTIONS,
-    // elicitation answers are never validated here (no form elicitation): no JSON Schema validator is built
+    // elicitation answers are never validated here (URL mode only: nothing comes back but accept/decline): no JSON Schema validator is built
     jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) } as never,
   });
   server.setRequestHandler('tools/list', () => ({ tools: toolList() }));
-  server.setRequestHandler('tools/call', (req) => callTool(ctx, req.params.name, req.params.arguments, requestId));
+  server.setRequestHandler('tools/call', (req, extra) => callTool(ctx, req.params.name, req.params.arguments, requestId, askingOf(era, extra, push)));
   server.setRequestHandler('resources/list', () => ({ resources: listResources() }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listResourceTemplates() }));
   server.setRequestHandler('resources/read', (req) => guarded('resources/read', requestId, () => readResource(ctx, req.params.uri)));

@@ -30,6 +30,7 @@ import { createRecurring, deleteRecurring, listRecurring } from '../../shared/ap
 import { createUploadLink } from '../../shared/app/media/upload-links';
 import { listMedia, uploadLinkMedia } from '../../shared/app/media/library';
 import { explainCode, KNOWN_CODES, withMcpFix } from './errors';
+import { UserAction } from './ask-user';
 import { usage } from '../../shared/app/usage';
 import { generateDrafts, planWeek } from '../../shared/app/ai';
 import * as an from '../../shared/api/analytics-schemas';
@@ -67,6 +68,11 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   run(ctx: ToolContext, input: z.infer<I>): Promise<unknown>;
   /** The summary line: the first line of the text block, above the JSON (the same object as structuredContent). */
   summary(out: z.infer<O>): string;
+  /**
+   * What the user must do before the call can do its work (e.g. connect a network), found without doing any of it:
+   * a client that can open URLs for its user in a multi round-trip revision is asked first (ask-user.ts).
+   */
+  precheck?(ctx: ToolContext, input: z.infer<I>): Promise<UserAction | undefined>;
 }
 
 const tool = <I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef => def as unknown as ToolDef;
@@ -96,18 +102,11 @@ export async function connectionsHealth({ deps, principal }: ToolContext, brandI
 const NEEDS_CONNECTING = new Set(['not_connected', 'reauth_required']);
 
 /**
- * What the person behind the agent must do before this post can go out, with the link that does it: connect the
- * networks answered not_connected / reauth_required (a fresh connect link for the post's brand, one network at a
- * time on the page), or decide a held post in the dashboard.
+ * What the person behind the agent must do before this post can go out, with the link that does it: a fresh connect
+ * link for the post's brand (one network at a time on the page) for the networks answered not_connected /
+ * reauth_required, or the dashboard approvals page for a held post.
  */
-const UserAction = z.object({
-  kind: z.enum(['connect', 'approve']).describe('connect: open url to connect the networks; approve: the account owner decides in the dashboard'),
-  url: z.string().describe('The page to open (a connect link valid 1 hour, or the dashboard approvals page)'),
-  message: z.string().describe('What to tell the user, in one sentence'),
-  platforms: z.array(z.string()).optional().describe('The networks concerned'),
-});
-
-async function userActionOf(ctx: ToolContext, out: z.infer<typeof p.PostResponse> & { status?: string }): Promise<z.infer<typeof UserAction> | undefined> {
+async function userActionOf(ctx: ToolContext, out: { brand_id: string; results: Array<{ platform: string; code?: string }>; status?: string }): Promise<UserAction | undefined> {
   if (out.status === 'pending_approval') {
     return { kind: 'approve', url: dashboardUrl(ctx, '/dashboard/approvals'), message: "The post waits for the account owner's approval in the dashboard: nothing was sent yet." };
   }
@@ -211,7 +210,9 @@ export const TOOLS: ToolDef[] = [
     },
     summary: (out) => (out.status === 'pending_approval' ? `Post ${out.post_id} is held for the account owner's approval (${out.approval_id}); nothing was sent yet. ` : '')
       + `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? (r.status ?? 'ok') : (r.code ?? 'failed')}`).join(', ')}.`
-      + (out.user_action?.kind === 'connect' ? ` Action needed: ${out.user_action.message} ${out.user_action.url}` : ''),
+      + (out.user_action ? ` Action needed: ${out.user_action.message} ${out.user_action.url}` : ''),
+    // the same checks as validate_post: a network that is not connected is found before anything is sent
+    precheck: async (ctx, input) => userActionOf(ctx, await validatePublish(ctx.deps, ctx.principal.account, input, { actor: ctx.principal.actor })),
   }),
   tool({
     name: 'validate_post', title: 'Check a post before sending',
@@ -275,7 +276,7 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'cancel_scheduled_post', title: 'Cancel a scheduled post',
     description: 'Cancel a scheduled post before it runs (refused once it is publishing or ran).',
-    input: IdInput('The schedule_id'), output: sch.ScheduleView, annotations: REMOVE, route: routes.deleteSchedule,
+    input: IdInput('The schedule_id (sch_…) answered by schedule_post, bulk_schedule or list_scheduled_posts'), output: sch.ScheduleView, annotations: REMOVE, route: routes.deleteSchedule,
     run: async ({ deps, principal }, input) => cancelSchedule(deps, principal.account.id, input.id),
     summary: (out) => `Schedule ${out.schedule_id} is ${out.status}.`,
   }),
@@ -296,14 +297,17 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'delete_recurring_post', title: 'Stop a recurring post',
     description: 'Stop a recurring post (runs already made stay).',
-    input: IdInput('The recurring_id'), output: sch.RecurringView, annotations: REMOVE, route: routes.deleteRecurring,
+    input: IdInput('The recurring_id (rec_…) answered by create_recurring_post or list_recurring_posts'), output: sch.RecurringView, annotations: REMOVE, route: routes.deleteRecurring,
     run: async ({ deps, principal }, input) => deleteRecurring(deps, principal.account.id, input.id),
     summary: (out) => `Recurring ${out.recurring_id} is ${out.status}.`,
   }),
   tool({
     name: 'get_post_status', title: 'Get a post status',
     description: "A network's status for a post, by our post id (pst_…) or the network's own post id.",
-    input: p.StatusQuery.strict(), output: p.StatusResponse, annotations: READ, route: routes.getPostStatus,
+    input: p.StatusQuery.extend({
+      platform: p.StatusQuery.shape.platform.describe('The network of the post (one of its results; list_platforms names them)'),
+      id: p.StatusQuery.shape.id.describe("Our post id (pst_… from post_to_social or list_posts) or the network's own post id (results[].id of post_to_social)"),
+    }).strict(), output: p.StatusResponse, annotations: READ, route: routes.getPostStatus,
     run: async ({ deps, principal }, input) => postStatus(deps, principal.account.id, input.platform, input.id),
     summary: (out) => `${out.platform}: ${out.status} (post ${out.post_id}).`,
   }),
@@ -311,7 +315,7 @@ export const TOOLS: ToolDef[] = [
     name: 'get_post_analytics', title: 'Get post analytics',
     description: "A published post's figures per network: impressions, reach, likes, comments, shares, quotes, saves, clicks, video_views (null where the network does not offer one), with fetched_at and each network's own metric names. refresh: true reads the networks now (at most once per 15 minutes per network).",
     input: z.strictObject({
-      id: z.string().min(1).max(100).describe('Our post id (pst_…)'),
+      id: z.string().min(1).max(100).describe('Our post id (pst_…) from post_to_social or list_posts'),
       refresh: z.boolean().optional().describe('Read the figures from the networks now instead of the stored ones (at most once per 15 minutes per network)'),
     }),
     output: an.PostAnalyticsResponse, annotations: { ...READ, idempotentHint: true, openWorldHint: true }, route: routes.getPostAnalytics,

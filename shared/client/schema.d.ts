@@ -1578,8 +1578,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The hosted MCP server: Streamable HTTP, stateless, JSON responses, protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403
-         * @description The hosted MCP server: Streamable HTTP, stateless, JSON responses, protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403. Auth: an API key with the read scope.
+         * The hosted MCP server: Streamable HTTP, stateless, JSON responses (an event stream when a tools/call asks a 2025-11-25 client to open a URL), protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403
+         * @description The hosted MCP server: Streamable HTTP, stateless, JSON responses (an event stream when a tools/call asks a 2025-11-25 client to open a URL), protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403. Auth: an API key with the read scope.
          */
         post: operations["post-mcp"];
         delete?: never;

@@ -17,7 +17,7 @@ export function oauthHosts(cfg: Config) {
     tiktok: { authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.TIKTOK_API_BASE },
     youtube: { authBase: cfg.YOUTUBE_AUTH_BASE, apiBase: cfg.YOUTUBE_API_BASE, uploadBase: cfg.YOUTUBE_UPLOAD_BASE },
     reddit: { authBase: cfg.REDDIT_AUTH_BASE, apiBase: cfg.REDDIT_API_BASE },
-    linkedin: { authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE, organizations: cfg.LINKEDIN_ORGANIZATIONS },
+    linkedin: { authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE, organizations: cfg.LINKEDIN_ORGANIZATIONS, postAnalytics: cfg.LINKEDIN_POST_ANALYTICS },
     facebook: { authBase: cfg.FACEBOOK_AUTH_BASE, apiBase: cfg.FACEBOOK_API_BASE },
     // Instagram signs in through Facebook Login and posts through the Graph API
     instagram: { authBase: cfg.INSTAGRAM_AUTH_BASE, apiBase: cfg.FACEBOOK_API_BASE },

@@ -139,8 +139,11 @@ export interface NetworkAdapter extends PostManagement, NetworkVerifier {
   metrics?: NetworkMetrics;
 }
 
-/** What a metrics read answered: each post's reading by its network id, `gone` when the network no longer has it. */
-export type MetricsAnswer = { ok: true; readings: Record<string, MetricsReading | 'gone'> } | Failure;
+/**
+ * What a metrics read answered: each post's reading by its network id, `gone` when the network no longer has it,
+ * `not_offered` when this connection cannot have figures for it (e.g. a permission this installation does not ask for).
+ */
+export type MetricsAnswer = { ok: true; readings: Record<string, MetricsReading | 'gone' | 'not_offered'> } | Failure;
 
 /**
  * Reading post analytics from a network: `read` takes up to `batch` published posts of one connection; the sweep
@@ -149,6 +152,11 @@ export type MetricsAnswer = { ok: true; readings: Record<string, MetricsReading 
 export interface NetworkMetrics {
   batch: number;
   spacingMs: number;
+  /**
+   * Where the network's limit counts the whole app (Reddit per OAuth client, TikTok per app, YouTube per project):
+   * reads of every connection of the installation are spaced this far apart as well.
+   */
+  appSpacingMs?: number;
   read(refs: PublishedRef[], ctx: NetworkContext): Promise<MetricsAnswer>;
 }
 

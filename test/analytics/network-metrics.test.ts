@@ -1,4 +1,5 @@
 import { testContext } from '../networks/context';
+import { ManualClock } from '../support/clock';
 import { normalise } from '../../shared/domain/analytics';
 import type { MetricsAnswer, NetworkMetrics } from '../../shared/ports/networks';
 import { xMetrics } from '../../shared/networks/x/analytics';
@@ -10,6 +11,10 @@ import { youtubeMetrics } from '../../shared/networks/youtube/analytics';
 import { redditMetrics } from '../../shared/networks/reddit/analytics';
 import { devtoMetrics } from '../../shared/networks/devto/analytics';
 import { blueskyMetrics } from '../../shared/networks/bluesky/analytics';
+import { linkedinMetrics } from '../../shared/networks/linkedin/analytics';
+import { tiktokMetrics } from '../../shared/networks/tiktok/analytics';
+import { pinterestMetrics } from '../../shared/networks/pinterest/analytics';
+import { hashnodeMetrics } from '../../shared/networks/hashnode/analytics';
 import { SessionCache } from '../../shared/networks/bluesky/xrpc';
 import { buildRegistry } from '../../shared/networks/registry';
 import { parseConfig } from '../../shared/config';
@@ -18,7 +23,7 @@ import { parseConfig } from '../../shared/config';
  * Each network's metrics read against a fake of its API (a recording fetch answering the network's own shapes):
  * the exact request, and the normalised figures with null where the network does not offer one.
  */
-interface Seen { method: string; url: string; headers: Record<string, string> }
+interface Seen { method: string; url: string; headers: Record<string, string>; body?: unknown }
 
 function headersOf(h: RequestInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
@@ -30,25 +35,25 @@ function fakeNetwork(answer: (url: URL) => { status?: number; body: unknown }) {
   const seen: Seen[] = [];
   const fetch = (async (input: string | URL, init?: RequestInit) => {
     const url = new URL(String(input));
-    seen.push({ method: init?.method ?? 'GET', url: url.toString(), headers: headersOf(init?.headers) });
+    seen.push({ method: init?.method ?? 'GET', url: url.toString(), headers: headersOf(init?.headers), ...(typeof init?.body === 'string' ? { body: JSON.parse(init.body) as unknown } : {}) });
     const a = answer(url);
     return new Response(JSON.stringify(a.body), { status: a.status ?? 200, headers: { 'content-type': 'application/json' } });
   }) as typeof globalThis.fetch;
   return { seen, fetch };
 }
 
-async function read(m: NetworkMetrics, credentials: Record<string, string>, ids: string[], answer: (url: URL) => { status?: number; body: unknown }) {
+async function read(m: NetworkMetrics, credentials: Record<string, string>, ids: Array<string | { id: string; url: string }>, answer: (url: URL) => { status?: number; body: unknown }, now?: number) {
   const net = fakeNetwork(answer);
-  const { ctx } = testContext(credentials);
+  const { ctx } = testContext(credentials, now === undefined ? {} : { clock: new ManualClock(now, { sleeps: 'instant' }) });
   ctx.fetch = net.fetch;
-  const out = await m.read(ids.map((id) => ({ id })), ctx);
+  const out = await m.read(ids.map((id) => (typeof id === 'string' ? { id } : id)), ctx);
   return { out, seen: net.seen };
 }
 
 const figures = (out: MetricsAnswer, id: string) => {
   if (!out.ok) throw new Error(`failed: ${out.error}`);
   const r = out.readings[id];
-  if (r === 'gone' || !r) return r;
+  if (typeof r === 'string' || !r) return r;
   return normalise(r);
 };
 
@@ -157,6 +162,97 @@ describe('post analytics per network: the request and the normalised figures', (
     expect(figures(out, '43')).toBe('gone');
   });
 
+  it('linkedin member: memberCreatorPostAnalytics per metric (q=entity, aggregation=TOTAL, version headers); a metric without a count stays null; 404 is gone', async () => {
+    const urn = 'urn:li:share:7000000000000001';
+    const counts: Record<string, unknown> = { IMPRESSION: 1200, MEMBERS_REACHED: 800, REACTION: 40, COMMENT: 6, RESHARE: 3 };
+    const { out, seen } = await read(linkedinMetrics('https://li.test', '202607', true), { access_token: 'tok', author_urn: 'urn:li:person:abc' }, [urn, 'urn:li:share:7000000000000002'], (url) => {
+      if (url.searchParams.get('entity')?.includes('7000000000000002')) return { status: 404, body: { status: 404, message: 'Not found' } };
+      const q = url.searchParams.get('queryType')!;
+      return { body: { paging: { start: 0, count: 10 }, elements: q in counts ? [{ count: counts[q], metricType: { 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1': q } }] : [{}] } };
+    });
+    expect(seen.slice(0, 6).map((s) => s.url)).toEqual(['IMPRESSION', 'MEMBERS_REACHED', 'REACTION', 'COMMENT', 'RESHARE', 'POST_SAVE'].map((q) =>
+      `https://li.test/rest/memberCreatorPostAnalytics?q=entity&entity=(share:${encodeURIComponent(urn)})&queryType=${q}&aggregation=TOTAL`));
+    expect(seen[0].headers).toMatchObject({ authorization: 'Bearer tok', 'linkedin-version': '202607', 'x-restli-protocol-version': '2.0.0' });
+    expect(figures(out, urn)).toEqual({
+      metrics: { impressions: 1200, reach: 800, likes: 40, comments: 6, shares: 3, quotes: null, saves: null, clicks: null, video_views: null },
+      source: { impressions: 'IMPRESSION', reach: 'MEMBERS_REACHED', likes: 'REACTION', comments: 'COMMENT', shares: 'RESHARE' },
+    });
+    expect(figures(out, 'urn:li:share:7000000000000002')).toBe('gone');
+  });
+
+  it('linkedin page: one organizationalEntityShareStatistics request for the batch (shares and ugcPosts lists)', async () => {
+    const share = 'urn:li:share:7000000000000003';
+    const ugc = 'urn:li:ugcPost:7000000000000004';
+    const { out, seen } = await read(linkedinMetrics('https://li.test', '202607', true), { access_token: 'tok', author_urn: 'urn:li:organization:42' }, [share, ugc], () => ({
+      body: { elements: [
+        { organizationalEntity: 'urn:li:organization:42', share, totalShareStatistics: { impressionCount: 500, uniqueImpressionsCount: 410, clickCount: 12, likeCount: 30, commentCount: 4, shareCount: 2, engagement: 0.09 } },
+        { organizationalEntity: 'urn:li:organization:42', ugcPost: ugc, totalShareStatistics: { impressionCount: 90, likeCount: 1 } },
+      ] },
+    }));
+    expect(seen.map((s) => s.url)).toEqual([`https://li.test/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${encodeURIComponent('urn:li:organization:42')}&shares=List(${encodeURIComponent(share)})&ugcPosts=List(${encodeURIComponent(ugc)})`]);
+    expect(figures(out, share)).toEqual({
+      metrics: { impressions: 500, reach: 410, likes: 30, comments: 4, shares: 2, quotes: null, saves: null, clicks: 12, video_views: null },
+      source: { impressions: 'impressionCount', reach: 'uniqueImpressionsCount', clicks: 'clickCount', likes: 'likeCount', comments: 'commentCount', shares: 'shareCount' },
+    });
+    expect(figures(out, ugc)).toEqual({ metrics: expect.objectContaining({ impressions: 90, likes: 1, reach: null, comments: null }), source: { impressions: 'impressionCount', likes: 'likeCount' } });
+  });
+
+  it('linkedin member without LINKEDIN_POST_ANALYTICS: not offered, no call made', async () => {
+    const { out, seen } = await read(linkedinMetrics('https://li.test', '202607', false), { access_token: 'tok', author_urn: 'urn:li:person:abc' }, ['urn:li:share:7000000000000001'], () => ({ body: {} }));
+    expect(seen).toEqual([]);
+    expect(out).toEqual({ ok: true, readings: { 'urn:li:share:7000000000000001': 'not_offered' } });
+  });
+
+  it('tiktok: POST /v2/video/query/ with the video ids; counts to video_views/likes/comments/shares; photos and publish ids are not asked; a video left out gets no figures', async () => {
+    const { out, seen } = await read(tiktokMetrics('https://tt.test'), { access_token: 'act.1' }, ['7077642457847991554', '7080217258529737986', 'v_pub_url~1', { id: '7100000000000000001', url: 'https://www.tiktok.com/@a/photo/7100000000000000001' }], () => ({
+      body: { data: { videos: [{ id: '7077642457847991554', view_count: 5000, like_count: 300, comment_count: 12, share_count: 7 }] }, error: { code: 'ok', message: '', log_id: 'x' } },
+    }));
+    expect(seen).toEqual([{ method: 'POST', url: 'https://tt.test/v2/video/query/?fields=id,view_count,like_count,comment_count,share_count', headers: expect.objectContaining({ authorization: 'Bearer act.1' }), body: { filters: { video_ids: ['7077642457847991554', '7080217258529737986'] } } }]);
+    expect(figures(out, '7077642457847991554')).toEqual({
+      metrics: { impressions: null, reach: null, likes: 300, comments: 12, shares: 7, quotes: null, saves: null, clicks: null, video_views: 5000 },
+      source: { video_views: 'view_count', likes: 'like_count', comments: 'comment_count', shares: 'share_count' },
+    });
+    expect(figures(out, '7080217258529737986')).toBeUndefined();
+    expect(figures(out, 'v_pub_url~1')).toBeUndefined();
+  });
+
+  it('tiktok: a refused token (error code access_token_invalid) is reauth', async () => {
+    const { out } = await read(tiktokMetrics('https://tt.test'), { access_token: 'bad' }, ['7077642457847991554'], () => ({
+      status: 401, body: { data: {}, error: { code: 'access_token_invalid', message: 'The access token is invalid or not found in the request.', log_id: 'x' } },
+    }));
+    expect(out).toMatchObject({ ok: false, kind: 'reauth' });
+  });
+
+  it('pinterest: GET /v5/pins/{id}/analytics over the last 89 days; IMPRESSION/SAVE/PIN_CLICK of all.summary_metrics; 404 is gone', async () => {
+    const now = Date.parse('2026-11-27T10:00:00Z');
+    const { out, seen } = await read(pinterestMetrics('https://pin.test'), { access_token: 'pina_1' }, ['813', '814'], (url) =>
+      url.pathname.includes('/814/') ? { status: 404, body: { code: 50, message: 'Pin not found.' } } : {
+        body: { all: { daily_metrics: [{ date: '2026-11-26', data_status: 'READY', metrics: { IMPRESSION: 20 } }], summary_metrics: { IMPRESSION: 240, SAVE: 20, PIN_CLICK: 37, OUTBOUND_CLICK: 5 } } },
+      }, now);
+    expect(seen[0]).toEqual({ method: 'GET', url: 'https://pin.test/v5/pins/813/analytics?start_date=2026-08-30&end_date=2026-11-27&metric_types=IMPRESSION%2CSAVE%2CPIN_CLICK%2COUTBOUND_CLICK&app_types=ALL', headers: expect.objectContaining({ authorization: 'Bearer pina_1' }) });
+    expect(figures(out, '813')).toEqual({
+      metrics: { impressions: 240, reach: null, likes: null, comments: null, shares: null, quotes: null, saves: 20, clicks: 37, video_views: null },
+      source: { impressions: 'IMPRESSION', saves: 'SAVE', clicks: 'PIN_CLICK' },
+    });
+    expect(figures(out, '814')).toBe('gone');
+  });
+
+  it('hashnode: one GraphQL query with an alias per post (ids as variables); views null stays null; a null post is gone; drafts are not asked', async () => {
+    const a = '65f1a2b3c4d5e6f708192a3b';
+    const b = '65f1a2b3c4d5e6f708192a3c';
+    const { out, seen } = await read(hashnodeMetrics('https://gql.hn.test'), { token: 'pat' }, [a, b, { id: '65f1a2b3c4d5e6f708192a3d', url: 'https://hashnode.com/draft/65f1a2b3c4d5e6f708192a3d' }], () => ({
+      body: { data: { p0: { id: a, views: null, reactionCount: 9, responseCount: 2 }, p1: null } },
+    }));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ method: 'POST', url: 'https://gql.hn.test/', headers: expect.objectContaining({ authorization: 'pat' }) });
+    expect(seen[0].body).toEqual({
+      query: 'query PostFigures($p0: ID!, $p1: ID!) { p0: post(id: $p0) { id views reactionCount responseCount } p1: post(id: $p1) { id views reactionCount responseCount } }',
+      variables: { p0: a, p1: b },
+    });
+    expect(figures(out, a)).toEqual({ metrics: expect.objectContaining({ impressions: null, likes: 9, comments: 2, shares: null }), source: { likes: 'reactionCount', comments: 'responseCount' } });
+    expect(figures(out, b)).toBe('gone');
+  });
+
   it('a refused token is reauth, a 429 is rate_limited: never figures', async () => {
     const refused = await read(xMetrics('https://api.x.test'), { access_token: 'bad' }, ['1'], () => ({ status: 401, body: { title: 'Unauthorized' } }));
     expect(refused.out).toMatchObject({ ok: false, kind: 'reauth' });
@@ -167,6 +263,6 @@ describe('post analytics per network: the request and the normalised figures', (
   it('the networks without post analytics have no metrics member (their figures stay null, status not_offered)', () => {
     const registry = buildRegistry(parseConfig({}));
     const offered = Object.values(registry).filter((a) => a?.metrics).map((a) => a!.name).sort();
-    expect(offered).toEqual(['bluesky', 'devto', 'facebook', 'instagram', 'mastodon', 'reddit', 'threads', 'x', 'youtube']);
+    expect(offered).toEqual(['bluesky', 'devto', 'facebook', 'hashnode', 'instagram', 'linkedin', 'mastodon', 'pinterest', 'reddit', 'threads', 'tiktok', 'x', 'youtube']);
   });
 });

@@ -20,6 +20,8 @@ const DAY = 24 * HOUR;
 /** A network whose metrics read records each call and answers growing likes (and no impressions: not offered). */
 function countingNetwork() {
   const reads: Array<{ at: number; ids: string[] }> = [];
+  /** Posts this connection cannot have figures for (the adapter answers not_offered). */
+  const notOffered = new Set<string>();
   let clock: ManualClock;
   const adapter = {
     name: 'mastodon',
@@ -27,11 +29,11 @@ function countingNetwork() {
       batch: 100, spacingMs: 1000,
       read: async (refs: PublishedRef[]): Promise<MetricsAnswer> => {
         reads.push({ at: clock.now(), ids: refs.map((r) => r.id) });
-        return { ok: true, readings: Object.fromEntries(refs.map((r) => [r.id, { metrics: { likes: reads.length }, source: { likes: 'favourites_count' } }])) };
+        return { ok: true, readings: Object.fromEntries(refs.map((r) => [r.id, notOffered.has(r.id) ? 'not_offered' as const : { metrics: { likes: reads.length }, source: { likes: 'favourites_count' } }])) };
       },
     },
   } as unknown as NetworkAdapter;
-  return { reads, registry: { mastodon: adapter } as Registry, setClock: (c: ManualClock) => { clock = c; } };
+  return { reads, notOffered, adapter, registry: { mastodon: adapter } as Registry, setClock: (c: ManualClock) => { clock = c; } };
 }
 
 async function world(startMs: number) {
@@ -49,7 +51,7 @@ async function world(startMs: number) {
     id, account_id, brand_id, brand_name: 'Main', source: 'api', idempotency_key: null, platforms: ['mastodon'],
     payload: { text: 'hello', media: [], per_platform: {} }, created_at: new Date(clock.now()).toISOString(),
   });
-  return { deps: deps as Deps, clock, reads: net.reads, account_id, post };
+  return { deps: deps as Deps, clock, reads: net.reads, notOffered: net.notOffered, metrics: net.adapter.metrics!, account_id, post };
 }
 
 describe('the analytics sweep (manual clock)', () => {
@@ -104,6 +106,48 @@ describe('the analytics sweep (manual clock)', () => {
     const overBudget = await sweepAnalytics(w.deps, { budgetMs: 0 });
     expect(overBudget).toMatchObject({ due: 30, read: 0, skipped: 30 });
     expect((await w.deps.analytics.due(w.clock.now(), 100)).filter((d) => d.account_id === w.account_id)).toHaveLength(30);
+  });
+
+  it('a post the connection cannot have figures for becomes not_offered, with no next look', async () => {
+    const T0 = Date.UTC(2026, 1, 9, 10, 0, 0);
+    const w = await world(T0);
+    const p = w.post();
+    w.notOffered.add('n1');
+    await trackPublished(w.deps, p, { platform: 'mastodon', ok: true, status: 'published', id: 'n1' });
+    w.clock.ms = T0 + HOUR;
+    await sweepAnalytics(w.deps);
+    const mine = () => w.reads.filter((r) => r.ids.includes('n1'));
+    expect(mine()).toHaveLength(1);
+    const [stored] = await w.deps.analytics.forPost(w.account_id, p.id);
+    expect(stored).toMatchObject({ status: 'not_offered', metrics: { likes: null, impressions: null } });
+    expect(stored.next_sync_at).toBeUndefined();
+    w.clock.ms = T0 + 2 * DAY;
+    await sweepAnalytics(w.deps);
+    expect(mine()).toHaveLength(1);
+  });
+
+  it('a network limited per app spaces the reads of all connections by its app spacing, besides each connection\'s own', async () => {
+    // before the other tests' leftovers fall due (they share the table), so this sweep reads only these two posts
+    const T0 = Date.UTC(2026, 0, 20, 10, 0, 0);
+    const w = await world(T0);
+    w.metrics.appSpacingMs = 40;
+    // a second connection of the same account (another brand): its own pacing key, the same app key
+    const brand_id = 'brd_two';
+    await w.deps.connections.put({
+      id: newId('con', T0 + 1), account_id: w.account_id, brand_id, platform: 'mastodon', handle: '@bob', label: 'bob', status: 'active', connected_at: new Date(T0).toISOString(),
+      credentials_enc: await w.deps.cipher.encrypt(JSON.stringify({ instance_url: 'https://m.test', access_token: 'tok2' }), connectionContext({ account_id: w.account_id, brand_id, platform: 'mastodon' }, 'credentials')),
+    });
+    await trackPublished(w.deps, w.post(), { platform: 'mastodon', ok: true, status: 'published', id: 'a1' });
+    await trackPublished(w.deps, { ...w.post(), brand_id }, { platform: 'mastodon', ok: true, status: 'published', id: 'b1' });
+    const slots: Array<[string, number]> = [];
+    const reserve = w.deps.pace.reserve.bind(w.deps.pace);
+    w.deps.pace.reserve = async (key, spacing, now) => { const slot = await reserve(key, spacing, now); slots.push([key, slot]); return slot; };
+    w.clock.ms = T0 + HOUR;
+    await sweepAnalytics(w.deps);
+    expect(w.reads.filter((r) => r.ids.includes('a1') || r.ids.includes('b1'))).toHaveLength(2);
+    const app = slots.filter(([k]) => k === 'analytics:mastodon:app').map(([, at]) => at - (T0 + HOUR));
+    expect(app).toEqual([0, 40]);
+    expect(slots.filter(([k]) => k !== 'analytics:mastodon:app').map(([, at]) => at - (T0 + HOUR))).toEqual([0, 0]);
   });
 
   it('refresh=1 fetches now, at most once per 15 minutes per post and network; a post published before analytics is tracked on first read', async () => {

@@ -39,6 +39,20 @@ describe('tool schemas say what to send', () => {
     expect((tools.find((t) => t.name === 'generate_posts')!.inputSchema as Json).properties.platforms.items.enum).toHaveLength(PLATFORM_NAMES.length);
   });
 
+  it('every id a tool takes says which tool answers it; platform offers platforms only where the tool takes both', () => {
+    const toolNames = new Set(tools.map((t) => t.name));
+    const vague = tools.flatMap((t) => Object.entries(((t.inputSchema as Json).properties ?? {}) as Record<string, Json>)
+      .filter(([k]) => /^id$|_id$|^token$/.test(k))
+      .filter(([, p]) => !(String(p.description).match(/\b[a-z]+_[a-z_]+\b/g) ?? []).some((w) => toolNames.has(w)))
+      .map(([k, p]) => `${t.name}.${k}: ${p.description}`));
+    expect(vague).toEqual([]);
+    const misleading = tools.filter((t) => {
+      const props = ((t.inputSchema as Json).properties ?? {}) as Record<string, Json>;
+      return props.platform && !props.platforms && /\bplatforms\b/.test(String(props.platform.description));
+    }).map((t) => t.name);
+    expect(misleading).toEqual([]);
+  });
+
   it('every tool has a title, an icon and an output schema', () => {
     for (const t of tools) {
       expect([t.name, t.title, t.icons?.[0]?.mimeType, (t.outputSchema as Json | undefined)?.type]).toEqual([t.name, expect.any(String), 'image/svg+xml', 'object']);

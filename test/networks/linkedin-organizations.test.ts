@@ -52,6 +52,12 @@ it('off by default: the member scopes only and no organisation lookup', async ()
   expect(fake.calls).toEqual(['GET /v2/userinfo']);
 });
 
+it('member post analytics on (LINKEDIN_POST_ANALYTICS): r_member_postAnalytics is asked for as well, with or without pages', () => {
+  const scope = (o: { organizations?: boolean; postAnalytics?: boolean }) => new URL(createLinkedinProvider({ apiBase: fake.url, authBase: fake.url, ...o }).authorizeUrl({ app, state: 's' })).searchParams.get('scope');
+  expect(scope({ postAnalytics: true })).toBe('openid profile w_member_social r_member_postAnalytics');
+  expect(scope({ postAnalytics: true, organizations: true })).toBe('openid profile w_member_social w_organization_social rw_organization_admin r_organization_social r_member_postAnalytics');
+});
+
 it('a page connection posts with the organisation as author (images owned by it too)', async () => {
   const adapter = createLinkedinAdapter({ apiBase: fake.url, pollIntervalMs: 50, reserveMs: 50 });
   fake.media.set('a.png', { type: 'image/png', bytes: Buffer.from('PNG') });

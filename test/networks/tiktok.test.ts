@@ -33,7 +33,7 @@ describe('provider', () => {
     const url = new URL(provider.authorizeUrl({ app, state: 'st-1' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/v2/auth/authorize/`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      client_key: 'tt-client-key', scope: 'user.info.basic,video.publish,video.upload', response_type: 'code',
+      client_key: 'tt-client-key', scope: 'user.info.basic,video.publish,video.upload,video.list', response_type: 'code',
       redirect_uri: 'https://api.example.com/api/oauth/tiktok/callback', state: 'st-1',
     });
     const real = new URL(createTikTokProvider().authorizeUrl({ app, state: 's' }));
@@ -54,7 +54,7 @@ describe('provider', () => {
       client_key: 'tt-client-key', client_secret: 'tt-client-secret', code: 'tt-code-1', grant_type: 'authorization_code', redirect_uri: app.redirectUri,
     });
     if ('ok' in tokens) throw new Error(JSON.stringify(tokens));
-    expect(tokens).toMatchObject({ access_token: 'tt-at-2', refresh_token: 'tt-rt-2', scope: 'user.info.basic,video.publish,video.upload' });
+    expect(tokens).toMatchObject({ access_token: 'tt-at-2', refresh_token: 'tt-rt-2', scope: 'user.info.basic,video.publish,video.upload,video.list' });
     expect(tokens.expires_at! - before).toBeGreaterThanOrEqual(86_400_000 - 1000);
     expect(tokens.expires_at! - before).toBeLessThanOrEqual(86_400_000 + 2000);
     expect(Math.round((tokens.refresh_expires_at! - before) / 86_400_000)).toBe(365);

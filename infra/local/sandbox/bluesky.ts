@@ -96,7 +96,7 @@ export class BlueskyFake extends NetworkSimulator {
         const counted = (u: string) => {
           const made = this.feed.find((p) => p.uri === u);
           if (!made) return undefined;
-          const f = this.figures.of(`bluesky:${u}`);
+          const f = this.figures.of(`bluesky:${u}`, Date.parse(made.createdAt));
           return { uri: u, cid: made.cid, record: { text: made.text, createdAt: made.createdAt }, likeCount: f.likes, repostCount: f.shares, replyCount: f.comments, quoteCount: f.quotes };
         };
         return { status: 200, body: { posts: uris.map((u) => this.posts.get(u) ?? counted(u)).filter(Boolean) } };

@@ -1,10 +1,12 @@
+import { SimulatedFigures } from './figures';
 import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
 
 export const DEVTO_KEY = 'devto-test-key-123';
 
 /**
  * A loopback Forem (dev.to) API: GET /api/users/me, POST /api/articles, PUT /api/articles/{id} (update: title,
- * body_markdown, published) and GET /api/articles/me/published (what it received, newest first). Checks the `api-key` header like dev.to
+ * body_markdown, published), GET /api/articles/me/published (what it received, newest first) and GET
+ * /api/articles/me/all (every article, with growing page_views_count, public_reactions_count, comments_count). Checks the `api-key` header like dev.to
  * (401 {error:'unauthorized', status:401}); tests override a route's answer through `replies`.
  */
 export class FakeDevto extends NetworkSimulator {
@@ -14,6 +16,8 @@ export class FakeDevto extends NetworkSimulator {
   readonly articles: Array<{ id: number; title: string; body_markdown: string; url: string; published: boolean; published_at: string | null }> = [];
   /** The fake's clock for published_at (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** Page views, reactions and comments of the articles made here: plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {
     super.reset();
@@ -50,6 +54,18 @@ export class FakeDevto extends NetworkSimulator {
       if (article.published === false) { a.published = false; a.published_at = null; }
       if (article.published === true && !a.published) { a.published = true; a.published_at = new Date(this.now()).toISOString(); }
       return { status: 200, body: { id: a.id, title: a.title, url: a.url, published: a.published } };
+    }
+    if (req.method === 'GET' && req.path === '/api/articles/me/all') {
+      // the author's articles, published or not, with growing page views, reactions and comments (post analytics)
+      const perPage = Math.min(Number(req.url.searchParams.get('per_page') ?? 30) || 30, 1000);
+      const page = Number(req.url.searchParams.get('page') ?? 1) || 1;
+      return {
+        status: 200,
+        body: this.articles.slice((page - 1) * perPage, page * perPage).map((a) => {
+          const f = this.figures.of(String(a.id), a.published_at ? Date.parse(a.published_at) : undefined);
+          return { type_of: 'article', ...a, published_timestamp: a.published_at, page_views_count: a.published ? f.views : 0, public_reactions_count: a.published ? f.likes : 0, comments_count: a.published ? f.comments : 0 };
+        }),
+      };
     }
     if (req.method === 'GET' && req.path === '/api/articles/me/published') {
       if (this.replies.published) return this.replies.published;

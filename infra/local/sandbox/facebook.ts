@@ -1,5 +1,6 @@
 import type { FakeReply, RecordedRequest } from './server';
 import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
+import { SimulatedFigures } from './figures';
 import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
 
 export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id: string; username: string } }
@@ -23,6 +24,8 @@ export class FacebookFake extends OAuthFake {
   readonly posts: Array<{ page: string; id: string; message: string; created_time: string; permalink_url: string }> = [];
   /** The fake's clock for created_time (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** Post figures of what was published here (Facebook posts, Instagram media): plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
 
   static defaultPages(): FakePage[] {
     return [
@@ -83,6 +86,7 @@ export class FacebookFake extends OAuthFake {
     if (req.method === 'GET' && !edge) {
       if (page) return { body: { id: page.id, name: page.name } };
       const link = this.objects.get(id);
+      if (link && /insights\.metric\(/.test(params.fields ?? '')) return { body: this.postFigures(id, params.fields!) };
       return link ? { body: { id, permalink_url: link } } : FacebookFake.error(100, `Unsupported get request. Object with ID '${id}' does not exist`, 33);
     }
     if (req.method === 'GET' && page && edge === 'published_posts') return this.publishedPosts(page.id, params);
@@ -95,6 +99,7 @@ export class FacebookFake extends OAuthFake {
         const postId = `${page.id}_${9000 + n}`;
         this.objects.set(postId, `https://www.facebook.com/${page.id}/posts/pfbid0${n}`);
         this.posts.unshift({ page: page.id, id: postId, message: params.message, created_time, permalink_url: this.objects.get(postId)! });
+        this.figures.published(postId);
         return { body: { id: postId } };
       }
       if (edge === 'photos') {
@@ -102,6 +107,7 @@ export class FacebookFake extends OAuthFake {
         const postId = `${page.id}_${9000 + n}`;
         this.objects.set(postId, `https://www.facebook.com/photo/?fbid=${8000 + n}`);
         this.posts.unshift({ page: page.id, id: postId, message: params.caption ?? '', created_time, permalink_url: this.objects.get(postId)! });
+        this.figures.published(postId);
         return { body: { id: String(8000 + n), post_id: postId } };
       }
       if (!params.file_url) return FacebookFake.error(100, '(#100) Requires file_url or source');
@@ -132,6 +138,24 @@ export class FacebookFake extends OAuthFake {
     if (text === undefined) return FacebookFake.error(100, `(#100) ${id.includes('_') ? 'message' : 'description'} is required to update this object`);
     if (post) post.message = text;
     return { body: { success: true } };
+  }
+
+  /**
+   * A post with `fields=shares,reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),
+   * insights.metric(…)`: the summaries, `shares` only once someone shared (as Graph leaves it out), and the asked
+   * insights (post_media_view, post_total_media_view_unique, post_clicks) as {data: [{name, period, values}]}.
+   */
+  private postFigures(id: string, fields: string): Record<string, unknown> {
+    const f = this.figures.of(id);
+    const all: Record<string, number> = { post_media_view: f.views, post_total_media_view_unique: f.reach, post_clicks: f.clicks };
+    const asked = /insights\.metric\(([^)]*)\)/.exec(fields)?.[1].split(',').filter((m) => m in all) ?? [];
+    return {
+      id,
+      ...(fields.includes('reactions') ? { reactions: { data: [], summary: { total_count: f.likes } } } : {}),
+      ...(fields.includes('comments') ? { comments: { data: [], summary: { total_count: f.comments } } } : {}),
+      ...(fields.includes('shares') && f.shares > 0 ? { shares: { count: f.shares } } : {}),
+      insights: { data: asked.map((name) => ({ name, period: 'lifetime', values: [{ value: all[name] }], id: `${id}/insights/${name}/lifetime` })) },
+    };
   }
 
   /** A Page's posts newest first from `since` (unix seconds) on, `limit` per page, cursors.after / next while more remain. */

@@ -1,4 +1,5 @@
 import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { SimulatedFigures } from './figures';
 
 export const HASHNODE_TOKEN = 'hn-pat-0123456789';
 export const PUB_ID = '64a1b2c3d4e5f60718293a4b';
@@ -7,7 +8,8 @@ export const PUB2_ID = '64a1b2c3d4e5f60718293a4c';
 export interface GqlBody { query: string; variables?: { input?: Record<string, unknown> } }
 
 /**
- * A loopback Hashnode GraphQL endpoint (POST /). Answers `me`, `publishPost`, `createDraft`, `removePost` / `updatePost` (NOT_FOUND for an unknown id) and `publication(id) { posts }` (what was published here, newest first) by looking at the
+ * A loopback Hashnode GraphQL endpoint (POST /). Answers `me`, `publishPost`, `createDraft`, `removePost` / `updatePost` (NOT_FOUND for an unknown id), `publication(id) { posts }` (what was published here, newest first) and aliased
+ * `post(id:) { views reactionCount responseCount }` (growing figures; null for a post not made here) by looking at the
  * query text. A missing or wrong `Authorization` gives HTTP 200 with errors[UNAUTHENTICATED], as Hashnode does.
  * `schema: 'current'` refuses `coverImageOptions` on PublishPostInput the way Apollo refuses an unknown input field.
  */
@@ -18,6 +20,8 @@ export class FakeHashnode extends NetworkSimulator {
   readonly posts: Array<{ id: string; title: string; url: string; publishedAt: string; content: { markdown: string } }> = [];
   /** The fake's clock for publishedAt (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** views, reactionCount and responseCount of the posts made here: plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {
     super.reset();
@@ -54,6 +58,7 @@ export class FakeHashnode extends NetworkSimulator {
       const input = (variables?.input ?? {}) as { title?: string; contentMarkdown?: string };
       const [id, url] = ['6a603fb103e2cb323e7851f6', 'https://ada.hashnode.dev/hello'];
       this.posts.unshift({ id, title: input.title ?? '', url, publishedAt: new Date(this.now()).toISOString(), content: { markdown: input.contentMarkdown ?? '' } });
+      this.figures.published(id);
       return { status: 200, body: { data: { publishPost: { post: { id, slug: 'hello', url } } } } };
     }
     if (query.includes('publication(id: $id)')) {
@@ -64,6 +69,16 @@ export class FakeHashnode extends NetworkSimulator {
       const from = v.after ? Number(v.after) : 0;
       const edges = this.posts.slice(from, from + first).map((node) => ({ node }));
       return { status: 200, body: { data: { publication: { posts: { edges, pageInfo: { hasNextPage: from + first < this.posts.length, endCursor: String(from + first) } } } } } };
+    }
+    if (/\bpost\(id: \$/.test(query)) {
+      // aliased `pN: post(id: $pN) { id views reactionCount responseCount }`: each post made here, else null
+      const data: Record<string, unknown> = {};
+      for (const [, alias, variable] of query.matchAll(/(\w+): post\(id: \$(\w+)\)/g)) {
+        const post = this.posts.find((p) => p.id === (variables as Record<string, unknown> | undefined)?.[variable]);
+        const f = post ? this.figures.of(post.id) : undefined;
+        data[alias] = post && f ? { id: post.id, views: f.views, reactionCount: f.likes, responseCount: f.comments } : null;
+      }
+      return { status: 200, body: { data } };
     }
     if (query.includes('removePost(') || query.includes('updatePost(')) {
       const input = (variables?.input ?? {}) as { id?: string; title?: string; contentMarkdown?: string };

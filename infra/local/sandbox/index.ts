@@ -126,7 +126,7 @@ export class Sandbox {
       tiktok: oauth(this.tiktok, 'TIKTOK', { TIKTOK_API_BASE: this.tiktok.url }),
       youtube: oauth(this.youtube, 'YOUTUBE', { YOUTUBE_API_BASE: this.youtube.url, YOUTUBE_UPLOAD_BASE: this.youtube.url }),
       reddit: oauth(this.reddit, 'REDDIT', { REDDIT_API_BASE: this.reddit.url }),
-      linkedin: oauth(this.linkedin, 'LINKEDIN', { LINKEDIN_API_BASE: this.linkedin.url }),
+      linkedin: oauth(this.linkedin, 'LINKEDIN', { LINKEDIN_API_BASE: this.linkedin.url, LINKEDIN_POST_ANALYTICS: '1' }),
       facebook: oauth(this.graph, 'FACEBOOK', { FACEBOOK_API_BASE: this.graph.url }),
       instagram: { INSTAGRAM_CLIENT_ID: this.graph.clientId, INSTAGRAM_CLIENT_SECRET: this.graph.clientSecret, INSTAGRAM_AUTH_BASE: this.graph.url },
       x: oauth(this.x, 'X', { X_API_BASE: this.x.url }),

@@ -8,7 +8,7 @@ interface Container { id: string; params: Record<string, string>; polls: number;
  * `POST /{ig-user-id}/media` (containers, recorded with their parameters), `GET /{container}?fields=status_code,status`
  * (IN_PROGRESS for `containerPolls` reads, then FINISHED, or ERROR with `containerError` as the status text),
  * `POST /{ig-user-id}/media_publish` (9007 when the container is not FINISHED; published media are listed by
- * `GET /{ig-user-id}/media`, newest first) and `GET /{media}?fields=permalink`.
+ * `GET /{ig-user-id}/media`, newest first), `GET /{media}?fields=permalink` and `GET /{media}/insights` (growing figures).
  * Login, /me/accounts and the failNext queue come from FacebookFake.
  */
 export class InstagramFake extends FacebookFake {
@@ -71,6 +71,7 @@ export class InstagramFake extends FacebookFake {
       c.published = true;
       const mediaId = `180${String(++this.n).padStart(14, '0')}`;
       this.media.set(mediaId, `https://www.instagram.com/p/Cx${this.n}AbC/`);
+      this.figures.published(mediaId);
       if (c.params.media_type !== 'STORIES') {
         this.published.unshift({ ig: account.id, id: mediaId, caption: c.params.caption, timestamp: new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, '+0000'), permalink: this.media.get(mediaId)! });
       }
@@ -83,6 +84,16 @@ export class InstagramFake extends FacebookFake {
       return { body: { id, status_code: c.outcome, status: c.statusText ?? (c.outcome === 'FINISHED' ? 'Finished' : c.outcome) } };
     }
     if (method === 'GET' && !edge && this.media.has(id)) return { body: { id, permalink: this.media.get(id) } };
+    if (method === 'GET' && edge === 'insights' && this.media.has(id)) return this.insights(id, params.metric ?? '');
     return undefined;
+  }
+
+  /** `GET /{media}/insights?metric=views,reach,likes,comments,shares,saved`: lifetime values (growing: figures.ts). */
+  private insights(id: string, metric: string): FakeReply {
+    const f = this.figures.of(id);
+    const all: Record<string, number> = { views: f.views, reach: f.reach, likes: f.likes, comments: f.comments, shares: f.shares, saved: f.saves, total_interactions: f.likes + f.comments + f.shares + f.saves };
+    const names = metric.split(',').filter(Boolean);
+    if (!names.length || names.some((n) => !(n in all))) return FacebookFake.error(100, `(#100) metric[0] must be one of the following values: ${Object.keys(all).join(', ')}`);
+    return { body: { data: names.map((name) => ({ name, period: 'lifetime', values: [{ value: all[name] }], title: name, id: `${id}/insights/${name}/lifetime` })) } };
   }
 }

@@ -1,12 +1,14 @@
 import type { FakeReply, RecordedRequest } from './server';
 import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
+import { SimulatedFigures } from './figures';
 
 /**
  * A loopback LinkedIn serving both origins' paths: `GET /oauth/v2/authorization` (auto-consent) and
  * `POST /oauth/v2/accessToken` (form, client_id + client_secret in the body; refresh keeps the same refresh token),
  * `GET /v2/userinfo`, organisation pages (`/rest/organizationAcls?q=roleAssignee`, `/rest/organizations/<id>`), the Images, Documents and Videos APIs (initializeUpload, upload URLs on this server, finalizeUpload,
  * video status), `POST /rest/posts` (201 + x-restli-id), `GET /rest/posts?q=author` (what was posted here, newest first),
- * `DELETE /rest/posts/{urn}` and partial updates of a post's commentary, and comments. /rest calls need the LinkedIn-Version and
+ * `DELETE /rest/posts/{urn}` and partial updates of a post's commentary, comments, and post analytics
+ * (memberCreatorPostAnalytics, organizationalEntityShareStatistics: growing counts of the posts made here). /rest calls need the LinkedIn-Version and
  * X-Restli-Protocol-Version headers. `videoPolls` = status reads answering PROCESSING before AVAILABLE;
  * `videoFails` makes it PROCESSING_FAILED; `partSize` splits video uploads. `failNext(route, reply)` plays a reply
  * once for "METHOD /path" (query left out); media for ctx.fetchMedia is served under /media/<name>.
@@ -28,6 +30,8 @@ export class LinkedinFake extends OAuthFake {
   readonly posts: Array<{ id: string; author: string; commentary: string; createdAt: number }> = [];
   /** The fake's clock for createdAt (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** Post analytics of the posts made here: plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
 
   /** "METHOD /path" of each API request (media downloads left out), with the ?action when there is one. */
   override get calls(): string[] {
@@ -137,6 +141,7 @@ export class LinkedinFake extends OAuthFake {
       }
       const id = `urn:li:share:70000000000000${++this.n}`;
       this.posts.unshift({ id, author: String(body.author ?? ''), commentary: String(body.commentary ?? ''), createdAt: this.now() });
+      this.figures.published(id);
       return { status: 201, headers: { 'x-restli-id': id }, body: '' };
     }
     if (key === 'GET /rest/posts' && req.url.searchParams.get('q') === 'author') {
@@ -147,6 +152,8 @@ export class LinkedinFake extends OAuthFake {
       const elements = mine.slice(start, start + count).map(({ id, author: a, commentary, createdAt }) => ({ id, author: a, commentary, createdAt, publishedAt: createdAt, lifecycleState: 'PUBLISHED', visibility: 'PUBLIC' }));
       return { body: { elements, paging: { start, count, links: [] } } };
     }
+    if (key === 'GET /rest/memberCreatorPostAnalytics') return this.memberAnalytics(req.url.searchParams);
+    if (key === 'GET /rest/organizationalEntityShareStatistics') return this.shareStatistics(req.url.searchParams);
     const postPath = /^\/rest\/posts\/([^/]+)$/.exec(req.path);
     if (postPath && (req.method === 'DELETE' || req.method === 'POST')) return this.changePost(req, decodeURIComponent(postPath[1]), body);
     if (req.method === 'POST' && /^\/rest\/socialActions\/[^/]+\/comments$/.test(req.path)) {
@@ -154,6 +161,40 @@ export class LinkedinFake extends OAuthFake {
       return { status: 201, headers: { 'x-restli-id': `urn:li:comment:(${post},71000000000000${++this.n})` }, body: '' };
     }
     return LinkedinFake.error(404, 'Not found');
+  }
+
+  /**
+   * Member post analytics: `q=entity&entity=(share:<encoded urn>)&queryType=<metric>&aggregation=TOTAL` → one element
+   * with the count of a post made here by the member; an unknown post answers 404.
+   */
+  private memberAnalytics(q: URLSearchParams): FakeReply {
+    const entity = /^\((share|ugcPost):(.+)\)$/.exec(q.get('entity') ?? '');
+    if (q.get('q') !== 'entity' || !entity || q.get('aggregation') !== 'TOTAL') return LinkedinFake.error(400, 'q=entity, entity=(share:<urn>) and aggregation are required');
+    const urn = decodeURIComponent(entity[2]);
+    const post = this.posts.find((p) => p.id === urn && p.author.startsWith('urn:li:person:'));
+    if (!post) return LinkedinFake.error(404, 'Not found');
+    const f = this.figures.of(urn);
+    const counts: Record<string, number> = { IMPRESSION: f.views, MEMBERS_REACHED: f.reach, REACTION: f.likes, COMMENT: f.comments, RESHARE: f.shares, POST_SAVE: f.saves };
+    const metric = q.get('queryType') ?? '';
+    if (!(metric in counts)) return LinkedinFake.error(400, `queryType ${metric} is not supported`);
+    return { body: { paging: { start: 0, count: 10, links: [] }, elements: [{ count: counts[metric], metricType: { 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1': metric } }] } };
+  }
+
+  /** A page's share statistics: `q=organizationalEntity&organizationalEntity=<org>&shares=List(…)&ugcPosts=List(…)`. */
+  private shareStatistics(q: URLSearchParams): FakeReply {
+    const org = q.get('organizationalEntity') ?? '';
+    if (q.get('q') !== 'organizationalEntity' || !org) return LinkedinFake.error(400, 'q=organizationalEntity and organizationalEntity are required');
+    const list = (name: string) => (/^List\((.*)\)$/.exec(q.get(name) ?? '')?.[1] ?? '').split(',').filter(Boolean).map(decodeURIComponent);
+    const elements = [...list('shares').map((id) => ['share', id]), ...list('ugcPosts').map((id) => ['ugcPost', id])]
+      .filter(([, id]) => this.posts.some((p) => p.id === id && p.author === org))
+      .map(([type, id]) => {
+        const f = this.figures.of(id);
+        return {
+          organizationalEntity: org, [type]: id,
+          totalShareStatistics: { impressionCount: f.views, uniqueImpressionsCount: f.reach, clickCount: f.clicks, likeCount: f.likes, commentCount: f.comments, shareCount: f.shares, engagement: f.views ? (f.clicks + f.likes + f.comments + f.shares) / f.views : 0 },
+        };
+      });
+    return { body: { paging: { start: 0, count: 10, links: [] }, elements } };
   }
 
   /**

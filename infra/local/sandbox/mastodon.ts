@@ -107,6 +107,7 @@ export class MastodonFake extends NetworkSimulator {
         const text = String((req.json as { status?: unknown } | undefined)?.status ?? '');
         const status = { id, url: `${this.url}/@alice/${id}`, created_at: new Date(this.now()).toISOString(), content: renderStatus(text) };
         this.posted.unshift(status);
+        this.figures.published(`mastodon:${id}`);
         this.texts.set(id, text);
         return { status: 200, body: { ...status, uri: `${this.url}/users/alice/statuses/${id}` } };
       }

@@ -1,5 +1,6 @@
 import type { FakeReply, RecordedRequest } from './server';
 import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
+import { SimulatedFigures } from './figures';
 
 interface Upload { id: string; uploaded: boolean; polls: number; failed: boolean }
 export interface Pin { id: string; body: Record<string, unknown>; created_at?: string }
@@ -13,7 +14,7 @@ export interface Pin { id: string; body: Record<string, unknown>; created_at?: s
  * `GET /v5/media/{id}` (registered → processing for `mediaPolls` reads → succeeded, or failed with `failNextVideo`);
  * `POST /v5/pins` (board must be the user's, media_source image_url {url} or video_id {media_id} of a succeeded
  * upload, title ≤ 100, description ≤ 500, alt_text ≤ 500) → 201 the Pin; `GET /v5/boards/{board_id}/pins?page_size&bookmark`
- * (the board's Pins, {items, bookmark}; page_size 25 by default, 1–250). Times as the reference's examples:
+ * (the board's Pins, {items, bookmark}; page_size 25 by default, 1–250); `GET /v5/pins/{id}/analytics` (growing figures). Times as the reference's examples:
  * 2020-01-01T20:10:40-00:00. Errors as Pinterest's `{code, message}`.
  */
 export class PinterestFake extends OAuthFake {
@@ -27,6 +28,8 @@ export class PinterestFake extends OAuthFake {
   readonly pins: Pin[] = [];
   /** The fake's clock for created_at (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** Pin analytics of the Pins made here: plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
 
   get token(): string { return this.oauth.standingToken!; }
 
@@ -69,6 +72,8 @@ export class PinterestFake extends OAuthFake {
       return { body: { media_id: u.id, media_type: 'video', status } };
     }
     if (key === 'POST /v5/pins') return this.createPin(req);
+    const analytics = /^\/v5\/pins\/(\d+)\/analytics$/.exec(req.path)?.[1];
+    if (req.method === 'GET' && analytics) return this.pinAnalytics(analytics, req.url.searchParams);
     const boardPins = /^\/v5\/boards\/(\d+)\/pins$/.exec(req.path)?.[1];
     if (req.method === 'GET' && boardPins) return this.listPins(boardPins, req.url.searchParams);
     return PinterestFake.error(404, 404, 'Not found.');
@@ -114,12 +119,31 @@ export class PinterestFake extends OAuthFake {
     const id = String(813_000_000_000_000 + ++this.n);
     const created = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, '-00:00');
     this.pins.push({ id, body: b, created_at: created });
+    this.figures.published(id);
     return { status: 201, body: this.pinView({ id, body: b, created_at: created }) };
   }
 
   private pinView(p: Pin): Record<string, unknown> {
     const b = p.body;
     return { id: p.id, created_at: p.created_at, board_id: b.board_id, title: b.title ?? null, description: b.description ?? null, link: b.link ?? null, alt_text: b.alt_text ?? null };
+  }
+
+  /**
+   * `GET /v5/pins/{id}/analytics?start_date&end_date&metric_types`: {all: {daily_metrics, summary_metrics}} with the
+   * asked metrics of a Pin made here (start_date at most 90 days back, end_date not before it); unknown Pin → 404.
+   */
+  private pinAnalytics(id: string, q: URLSearchParams): FakeReply {
+    if (!this.pins.some((p) => p.id === id)) return PinterestFake.error(404, 50, 'Pin not found.');
+    const start = Date.parse(q.get('start_date') ?? '');
+    const end = Date.parse(q.get('end_date') ?? '');
+    const metrics = (q.get('metric_types') ?? '').split(',').filter(Boolean);
+    if (!start || !end || end < start || start < this.now() - 90 * 86_400_000 - 86_400_000 || !metrics.length) {
+      return PinterestFake.error(400, 1, 'Invalid parameters: start_date, end_date (at most 90 days back) and metric_types are required.');
+    }
+    const f = this.figures.of(id);
+    const all: Record<string, number> = { IMPRESSION: f.views, SAVE: f.saves, PIN_CLICK: f.clicks, OUTBOUND_CLICK: Math.floor(f.clicks / 3) };
+    const summary = Object.fromEntries(metrics.filter((m) => m in all).map((m) => [m, all[m]]));
+    return { body: { all: { daily_metrics: [{ date: new Date(this.now()).toISOString().slice(0, 10), data_status: 'READY', metrics: summary }], summary_metrics: summary } } };
   }
 
   /** The board's Pins, newest first, a page of `page_size` from the `bookmark` on. */

@@ -1,3 +1,4 @@
+import { SimulatedFigures } from './figures';
 import type { FakeReply, RecordedRequest } from './server';
 import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
 
@@ -7,7 +8,8 @@ import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-aut
  * refresh token 400; refresh answers without a refresh_token), `GET /api/v1/me`, `GET /user/<name>/submitted` (what was submitted here, newest first, paged by `after`) and `POST /api/submit` (answers
  * `{json: {errors, data}}` with HTTP 200 even when refused; unknown subreddits → SUBREDDIT_NOEXIST). Every call needs
  * a User-Agent other than a generic one (else 429, as Reddit throttles them). `POST /api/del {id}` (200 `{}`, also for a post
- * already gone) and `POST /api/editusertext {thing_id, text}` (self posts only, else NOT_AUTHOR). `failNext("METHOD /path", reply)`.
+ * already gone), `POST /api/editusertext {thing_id, text}` (self posts only, else NOT_AUTHOR) and `GET /api/info?id=`
+ * (the posts submitted here, with a growing score and num_comments). `failNext("METHOD /path", reply)`.
  */
 export class RedditFake extends OAuthFake {
   readonly oauth = new OAuthAuthority({ prefix: 'rd' });
@@ -18,6 +20,8 @@ export class RedditFake extends OAuthFake {
   readonly submitted: Array<{ name: string; subreddit: string; title: string; is_self: boolean; selftext: string; url: string; permalink: string; created_utc: number }> = [];
   /** The fake's clock for created_utc (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** Score and comments of the posts submitted here: plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {
     super.reset();
@@ -68,6 +72,15 @@ export class RedditFake extends OAuthFake {
       if (!post || !post.is_self) return RedditFake.submitErrors(['NOT_AUTHOR', 'you can\'t do that', 'thing_id']);
       post.selftext = f.text ?? '';
       return { body: { json: { errors: [], data: { things: [{ kind: 't3', data: { name: post.name, selftext: post.selftext } }] } } } };
+    }
+    if (req.method === 'GET' && req.path === '/api/info') {
+      // things by fullname (post analytics): the posts submitted here, with a growing score and comment count
+      const ids = (req.url.searchParams.get('id') ?? '').split(',').filter(Boolean).slice(0, 100);
+      const children = this.submitted.filter((p) => ids.includes(p.name)).map((p) => {
+        const f = this.figures.of(p.name, p.created_utc * 1000);
+        return { kind: 't3', data: { ...p, score: f.likes, ups: f.likes, num_comments: f.comments } };
+      });
+      return { body: { kind: 'Listing', data: { after: null, dist: children.length, children, before: null } } };
     }
     if (req.method === 'GET' && req.path === `/user/${this.username}/submitted`) {
       const limit = Math.min(Number(req.url.searchParams.get('limit') ?? 25) || 25, 100);

@@ -1,4 +1,5 @@
 import type { FakeReply, RecordedRequest } from './server';
+import { SimulatedFigures } from './figures';
 import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
 
 interface Container { id: string; params: Record<string, string>; polls: number; status: 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED'; error?: string }
@@ -14,7 +15,7 @@ interface Container { id: string; params: Record<string, string>; polls: number;
  * containers stay IN_PROGRESS for `containerPolls` status reads; `GET /{container}?fields=status,error_message`;
  * `POST /{user}/threads_publish {creation_id}` (a container not FINISHED → error 24 / 4279009; the quota counted);
  * `GET /{user}/threads_publishing_limit` → {data: [{quota_usage, config: {quota_total: 250, quota_duration: 86400}}]};
- * `GET /{media}?fields=permalink`; `GET /me`; `GET /{user}/threads?fields&since&until&limit&after` (the user's own
+ * `GET /{media}?fields=permalink`; `GET /{media}/insights?metric=…` (growing lifetime values); `GET /me`; `GET /{user}/threads?fields&since&until&limit&after` (the user's own
  * top-level posts newest first, replies left out, as "Retrieve a list of all a user's threads" shows them: timestamp
  * as 2023-10-17T05:42:03+0000, paging.cursors, paging.next while more are left; limit 25 by default, 100 at most).
  * `failNext("POST /{user}/threads", reply)` plays a reply once.
@@ -37,6 +38,8 @@ export class ThreadsFake extends OAuthFake {
   readonly publishedAt = new Map<string, number>();
   /** The fake's clock for timestamps (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** Insights of the posts published here: plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
 
   get token(): string { return this.oauth.standingToken!; }
 
@@ -98,8 +101,21 @@ export class ThreadsFake extends OAuthFake {
       if (c.status === 'IN_PROGRESS' && c.polls-- <= 0) c.status = 'FINISHED';
       return { body: { id, status: c.status, ...(c.error ? { error_message: c.error } : {}) } };
     }
+    const insights = /^\/(\d+)\/insights$/.exec(path)?.[1];
+    if (req.method === 'GET' && insights) return this.insights(insights, q.metric ?? '');
     if (req.method === 'GET' && id && this.published.has(id)) return { body: { id, permalink: `https://www.threads.net/@${this.username}/post/C${id.slice(-8)}` } };
     return ThreadsFake.error('Unsupported get request.', 100, 33);
+  }
+
+  /** `GET /{media}/insights?metric=views,likes,…`: lifetime values of a post published here (growing: figures.ts). */
+  private insights(id: string, metric: string): FakeReply {
+    if (!this.published.has(id)) return ThreadsFake.error('Unsupported get request. Object does not exist.', 100, 33);
+    const f = this.figures.of(id, this.publishedAt.get(id));
+    const all: Record<string, number> = { views: f.views, likes: f.likes, replies: f.comments, reposts: f.shares, quotes: f.quotes, shares: f.shares };
+    const names = metric.split(',').filter(Boolean);
+    const unknown = names.find((n) => !(n in all));
+    if (!names.length || unknown) return ThreadsFake.error(`Param metric must be one of {${Object.keys(all).join(', ')}}`, 100);
+    return { body: { data: names.map((name) => ({ name, period: 'lifetime', values: [{ value: all[name] }], title: name, id: `${id}/insights/${name}/lifetime` })) } };
   }
 
   private createContainer(f: Record<string, string>): FakeReply {

@@ -1,12 +1,14 @@
 import type { FakeReply, RecordedRequest } from './server';
 import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
+import { SimulatedFigures } from './figures';
 
 interface Publish { id: string; kind: 'video' | 'photo'; polls: number; body: unknown }
 
 /**
  * A loopback TikTok: the authorize page (`GET /v2/auth/authorize/`, auto-consent), the token endpoint
  * (`POST /v2/oauth/token/`, client_key + client_secret in the form; refresh keeps the refresh token unless `oauth.rotate`),
- * user info, creator info, video and photo Direct Post init (PULL_FROM_URL) and the publish status, answering in
+ * user info, creator info, video and photo Direct Post init (PULL_FROM_URL), the publish status and the video query
+ * (`POST /v2/video/query/`: the completed videos among filters.video_ids, with growing counts), answering in
  * TikTok's envelope `{data, error: {code, message, log_id}}`.
  * `processingPolls` = how many status checks answer PROCESSING_DOWNLOAD before the outcome; `failReason` makes the
  * outcome FAILED; `publicId` false leaves publicaly_available_post_id empty. `failNext(route, reply)` plays a reply
@@ -23,6 +25,8 @@ export class TikTokFake extends OAuthFake {
   failReason?: string;
   publicId = true;
   readonly publishes = new Map<string, Publish>();
+  /** The counts a video published here shows to `POST /v2/video/query/` (plausible and growing: figures.ts). */
+  readonly figures = new SimulatedFigures();
 
   get clientKey(): string { return this.oauth.clientId; }
   /** The fixed token adapter tests use without a sign-in. */
@@ -91,9 +95,22 @@ export class TikTokFake extends OAuthFake {
         }
         if (this.failReason) return this.ok({ status: 'FAILED', fail_reason: this.failReason });
         if (!this.publicId) return this.ok({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [] });
+        this.figures.published(this.postId(p));
         // TikTok sends the post id as a JSON int64, beyond a double's precision: written raw here as TikTok does.
         const text = JSON.stringify({ data: { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: ['@ID@'] }, error: { code: 'ok', message: '', log_id: 'L' } });
         return { status: 200, headers: { 'content-type': 'application/json' }, body: text.replace('"@ID@"', this.postId(p)) };
+      }
+      case 'POST /v2/video/query/': {
+        // the user's published videos among the asked ids (at most 20), with the fields asked for
+        const ids = (body.filters as { video_ids?: unknown } | undefined)?.video_ids;
+        if (!Array.isArray(ids) || !ids.length || ids.length > 20) return TikTokFake.error(400, 'invalid_params', 'filters.video_ids must hold 1 to 20 ids');
+        const fields = (req.url.searchParams.get('fields') ?? '').split(',');
+        const videos = [...this.publishes.values()].filter((p) => p.kind === 'video' && p.polls === 0 && ids.includes(this.postId(p))).map((p) => {
+          const f = this.figures.of(this.postId(p));
+          const all: Record<string, unknown> = { id: this.postId(p), view_count: f.views, like_count: f.likes, comment_count: f.comments, share_count: f.shares };
+          return Object.fromEntries(Object.entries(all).filter(([k]) => fields.includes(k)));
+        });
+        return this.ok({ videos, cursor: 0, has_more: false });
       }
       default:
         return TikTokFake.error(404, 'not_found', 'no such endpoint');

@@ -109,7 +109,7 @@ export class XFake extends OAuthFake {
         const ids = (req.url.searchParams.get('ids') ?? '').split(',').filter(Boolean);
         const made = new Map(this.tweets.map((t) => [t.id, t]));
         const data = ids.filter((id) => made.has(id) && !this.deleted.has(id)).map((id) => {
-          const f = this.figures.of(`x:${id}`);
+          const f = this.figures.of(`x:${id}`, Date.parse(String(made.get(id)!.created_at)));
           return { id, text: String(made.get(id)!.body.text ?? ''), public_metrics: { retweet_count: f.shares, reply_count: f.comments, like_count: f.likes, quote_count: f.quotes, bookmark_count: f.saves, impression_count: f.views } };
         });
         const errors = ids.filter((id) => !data.some((d) => d.id === id)).map((id) => ({ resource_id: id, resource_type: 'tweet', parameter: 'ids', title: 'Not Found Error', type: 'https://api.twitter.com/2/problems/resource-not-found', detail: `Could not find tweet with ids: [${id}].` }));

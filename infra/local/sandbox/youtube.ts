@@ -1,3 +1,4 @@
+import { SimulatedFigures } from './figures';
 import type { FakeReply, RecordedRequest } from './server';
 import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
 
@@ -25,7 +26,7 @@ export interface UploadSession {
  * video resource when complete; `bytes *\/total` probes). `interruptNext(keep, reply)` makes the next chunk store only
  * `keep` bytes and answer `reply` (503, hang…); `failNext(route, reply)` plays a reply once ("POST /upload/youtube/v3/videos").
  * `POST /upload/youtube/v3/thumbnails/set` (JPEG/PNG ≤ 2 MB) and `POST /youtube/v3/playlistItems` (`playlists`).
- * videos.list / update (snippet) / delete of the videos in `uploads`.
+ * videos.list (snippet, or statistics with growing counts) / update (snippet) / delete of the videos in `uploads`.
  * GET /media/<name> serves test files.
  */
 export class YouTubeFake extends OAuthFake {
@@ -40,6 +41,8 @@ export class YouTubeFake extends OAuthFake {
   readonly uploads: Array<{ videoId: string; title: string; description: string; publishedAt: string; categoryId?: string; tags?: string[] }> = [];
   /** The fake's clock for publishedAt (a test sets its manual clock). */
   now: () => number = Date.now;
+  /** statistics of the videos uploaded here: plausible and growing (figures.ts). */
+  readonly figures = new SimulatedFigures(() => this.now());
   private interrupt?: { keep: number; reply: FakeReply };
 
   /** The fixed token adapter tests use without a sign-in. */
@@ -107,6 +110,16 @@ export class YouTubeFake extends OAuthFake {
     const body = (req.json ?? {}) as { id?: string; snippet?: Record<string, unknown> };
     const id = req.method === 'PUT' ? String(body.id ?? '') : q.get('id') ?? '';
     const v = this.uploads.find((u) => u.videoId === id);
+    if (req.method === 'GET' && (q.get('part') ?? '').split(',').includes('statistics')) {
+      // videos.list with statistics (post analytics): up to 50 ids, counts as strings of digits, as YouTube sends them
+      const ids = (q.get('id') ?? '').split(',').filter(Boolean);
+      if (!ids.length || ids.length > 50) return YouTubeFake.error(400, 'invalidParameter', 'id must name 1 to 50 videos');
+      const items = this.uploads.filter((u) => ids.includes(u.videoId)).map((u) => {
+        const f = this.figures.of(u.videoId, Date.parse(u.publishedAt));
+        return { kind: 'youtube#video', id: u.videoId, statistics: { viewCount: String(f.views), likeCount: String(f.likes), favoriteCount: '0', commentCount: String(f.comments) } };
+      });
+      return { body: { kind: 'youtube#videoListResponse', items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } } };
+    }
     if (req.method === 'GET') {
       return { body: { kind: 'youtube#videoListResponse', items: v ? [{ kind: 'youtube#video', id, snippet: { title: v.title, description: v.description, categoryId: v.categoryId ?? '22', ...(v.tags ? { tags: v.tags } : {}) } }] : [] } };
     }

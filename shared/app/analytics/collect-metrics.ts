@@ -40,8 +40,10 @@ export type BatchOutcome = 'read' | 'failed' | 'busy';
 /**
  * Reads the figures of claimed items of ONE connection (same account, brand and network; at most the network's
  * batch) in one request, after the connection's pacing slot, and stores each outcome with its next due time:
- * synced with the figures; gone (never again) when the network no longer has the post; reauth_required or failed
- * (the previous figures kept) on a failure, due again by the cadence. A pacing slot too far away answers 'busy'
+ * synced with the figures; gone (never again) when the network no longer has the post; not_offered (never again)
+ * when the connection cannot have figures for it; reauth_required or failed
+ * (the previous figures kept) on a failure, due again by the cadence. The read waits for the connection's pacing
+ * slot and, for a network limited per app, the app's slot too. A pacing slot too far away answers 'busy'
  * without a request (the items stay due for the next sweep).
  */
 export async function readBatch(deps: CollectDeps, items: PostAnalytics[]): Promise<BatchOutcome> {
@@ -66,7 +68,8 @@ export async function readBatch(deps: CollectDeps, items: PostAnalytics[]): Prom
   const ctx = networkContext(deps, fresh.credentials);
   try {
     const wait = await ctx.pace(`analytics:${first.platform}:${connection.id}`, adapter.metrics.spacingMs);
-    if (wait > 0) await ctx.sleep(wait);
+    const appWait = adapter.metrics.appSpacingMs ? await ctx.pace(`analytics:${first.platform}:app`, adapter.metrics.appSpacingMs) : 0;
+    if (Math.max(wait, appWait) > 0) await ctx.sleep(Math.max(wait, appWait));
   } catch (err) {
     if (err instanceof RateLimitedError) return 'busy';
     throw err;
@@ -83,6 +86,7 @@ export async function readBatch(deps: CollectDeps, items: PostAnalytics[]): Prom
   await Promise.all(items.map((a) => {
     const reading = answer.readings[a.network_post_id];
     if (reading === 'gone') return save(a, { status: 'gone', error: `${a.platform} no longer has this post`, next_sync_at: undefined });
+    if (reading === 'not_offered') return save(a, { status: 'not_offered', metrics: emptyMetrics(), source: {}, next_sync_at: undefined });
     if (!reading) return save(a, { status: 'failed', error: `${a.platform} answered no figures for this post`, next_sync_at: next(a) });
     return save(a, { status: 'synced', ...normalise(reading), fetched_at, next_sync_at: next(a) });
   }));

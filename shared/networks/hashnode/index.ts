@@ -3,6 +3,7 @@ import type { Failure, NetworkAdapter, NetworkContext, PublishContent, Published
 import { articleStatus } from '../article-status';
 import { checkHashnode, DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, OBJECT_ID, PUBLISH_MUTATION, requestBody, type CoverField } from './limits';
 import { hashnodeReadBack } from './read-back';
+import { hashnodeMetrics } from './analytics';
 import { gql, gqlFailure, type Gql } from './gql';
 import { createHashnodeManagement } from './manage';
 import { createHashnodeVerifier, fetchMe, ME_QUERY, pickPublication } from './verify-credentials';
@@ -42,6 +43,7 @@ export function createHashnodeAdapter({ apiBase = 'https://gql.hashnode.com' }: 
     check: checkHashnode,
     publish: (content, ctx) => guarded(() => publish(apiBase, content, ctx)),
     readBack: hashnodeReadBack(apiBase),
+    metrics: hashnodeMetrics(apiBase),
     ...createHashnodeManagement(apiBase),
   };
 }

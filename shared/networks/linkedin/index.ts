@@ -7,6 +7,7 @@ import { createLinkedinManagement } from './manage';
 import { encodeUrn, uploadDocument, uploadImage, uploadVideo, videoStatus, type LinkedinApi } from './media';
 import { trimBase } from '../../domain/values';
 import { linkedinReadBack } from './read-back';
+import { linkedinMetrics } from './analytics';
 import { LINKEDIN_API_BASE, LINKEDIN_VERSION, type LinkedinOptions } from './oauth';
 import { createLinkedinVerifier } from './verify-credentials';
 
@@ -158,6 +159,7 @@ export function createLinkedinAdapter(opts: LinkedinOptions = {}): NetworkAdapte
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     readBack: linkedinReadBack(apiBase, version),
+    metrics: linkedinMetrics(apiBase, version, opts.postAnalytics ?? false),
     ...createLinkedinManagement(apiBase, version),
   };
 }

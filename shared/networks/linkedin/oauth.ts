@@ -12,6 +12,8 @@ export const LINKEDIN_VERSION = '202607';
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'] as const;
 /** Added when organisation pages are on (Community Management API): post as a page, list the pages one administers. */
 export const LINKEDIN_ORGANIZATION_SCOPES = ['w_organization_social', 'rw_organization_admin', 'r_organization_social'] as const;
+/** Added when member post analytics are on (memberCreatorPostAnalytics; LinkedIn approves the scope per app). */
+export const LINKEDIN_POST_ANALYTICS_SCOPE = 'r_member_postAnalytics';
 
 export interface LinkedinOptions {
   /** REST API origin (userinfo, /rest/*). Default https://api.linkedin.com. */
@@ -34,6 +36,8 @@ export interface LinkedinOptions {
    * without the Community Management API product.
    */
   organizations?: boolean;
+  /** Member post analytics (LINKEDIN_POST_ANALYTICS): ask for r_member_postAnalytics too. Off by default, as above. */
+  postAnalytics?: boolean;
 }
 
 const personUrn = (sub: string) => `urn:li:person:${sub}`;
@@ -52,7 +56,9 @@ export function createLinkedinProvider(opts: LinkedinOptions = {}): OAuthProvide
   const authBase = trimBase(opts.authBase ?? LINKEDIN_AUTH_BASE);
   const apiBase = trimBase(opts.apiBase ?? LINKEDIN_API_BASE);
   const tokenUrl = `${authBase}/oauth/v2/accessToken`;
-  const scopes: readonly string[] = opts.organizations ? [...LINKEDIN_SCOPES, ...LINKEDIN_ORGANIZATION_SCOPES] : LINKEDIN_SCOPES;
+  const scopes: readonly string[] = [
+    ...LINKEDIN_SCOPES, ...(opts.organizations ? LINKEDIN_ORGANIZATION_SCOPES : []), ...(opts.postAnalytics ? [LINKEDIN_POST_ANALYTICS_SCOPE] : []),
+  ];
   const version = opts.version ?? LINKEDIN_VERSION;
 
   async function tokenCall(ctx: NetworkContext, params: Record<string, string>, what: string, previous?: TokenSet): Promise<TokenSet | Failure> {

@@ -6,6 +6,7 @@ import { PINTEREST_API_BASE, bearer, pinterestFailure, type PinterestOptions } f
 import { checkPinterest } from './limits';
 import { mediaStatus, uploadVideo } from './media';
 import { pinterestReadBack } from './read-back';
+import { pinterestMetrics } from './analytics';
 import { account, createPinterestVerifier, type Account } from './verify-credentials';
 
 export { createPinterestProvider } from './oauth';
@@ -97,5 +98,6 @@ export function createPinterestAdapter(opts: PinterestAdapterOptions = {}): Netw
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
     readBack: pinterestReadBack(api),
+    metrics: pinterestMetrics(api),
   };
 }

@@ -7,11 +7,11 @@ import { metricsFailure, reading, readingMetrics } from '../metrics-support';
  * Reddit post figures (read scope): `GET /api/info?id=t3_a,t3_b` (up to 100 fullnames) on oauth.reddit.com.
  * score → likes (Reddit shows the net score, not separate up and down votes: `source` says so), num_comments →
  * comments; nothing else is offered (null). A post missing from the listing or marked removed_by_category is gone.
- * Reddit allows 100 queries a minute per OAuth client id: one every 600 ms.
+ * Reddit allows 100 queries a minute per OAuth client id: one every 600 ms, for the whole installation.
  */
 export function redditMetrics(apiBase: string, userAgent: string): NetworkMetrics {
   return {
-    batch: 100, spacingMs: 600,
+    batch: 100, spacingMs: 600, appSpacingMs: 600,
     read: (refs, ctx) => readingMetrics(async () => {
       const token = (ctx.credentials.access_token ?? '').trim();
       const ids = refs.map((r) => (r.id.startsWith('t3_') ? r.id : `t3_${r.id}`));

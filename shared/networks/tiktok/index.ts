@@ -6,6 +6,7 @@ import { creatorInfo, tiktokJson, TIKTOK_API_BASE, type TikTokOptions } from './
 import { checkContent, choosePrivacy, codeFailure, errorCode, privacyRefused, succeeded, tiktokFailure } from './rules';
 import { trimBase } from '../../domain/values';
 import { accessToken, createTikTokVerifier } from './verify-credentials';
+import { tiktokMetrics } from './analytics';
 
 export { createTikTokProvider, type TikTokOptions } from './oauth';
 
@@ -202,5 +203,6 @@ export function createTikTokAdapter(opts: TikTokAdapterOptions = {}): NetworkAda
     check: checkContent,
     publish: (content, ctx) => guarded(() => publish(content, ctx)),
     resume: (content, state, ctx) => guarded(() => resume(content, state, ctx)),
+    metrics: tiktokMetrics(api),
   };
 }

@@ -7,7 +7,8 @@ import { trimBase } from '../../domain/values';
 
 export const TIKTOK_API_BASE = 'https://open.tiktokapis.com';
 export const TIKTOK_AUTH_BASE = 'https://www.tiktok.com';
-export const TIKTOK_SCOPES = ['user.info.basic', 'video.publish', 'video.upload'] as const;
+/** video.list: the post analytics read (video query counts). */
+export const TIKTOK_SCOPES = ['user.info.basic', 'video.publish', 'video.upload', 'video.list'] as const;
 
 export interface TikTokOptions {
   /** Origin of the Content Posting API, the user info API and the token endpoint (/v2/oauth/token/). */
