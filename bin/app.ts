@@ -15,7 +15,7 @@ import { prebuildBundles } from '../infra/lambda-bundles';
  *   mailFrom       SES sender (MAIL_FROM), a verified SES identity; required
  *   publicBaseUrl  public origin used in emailed links; default: the API's execute-api URL (no custom domain yet)
  *   alarmEmail     optional address subscribed to the alarm topic
- *   publishMaxConcurrency, webhookMaxConcurrency, postReservedConcurrency, mcpReservedConcurrency   see ConcurrencySettings
+ *   publishMaxConcurrency, webhookMaxConcurrency, fireMaxConcurrency, postReservedConcurrency, mcpReservedConcurrency   see ConcurrencySettings
  *   apiDomainName, apiCertificateArn   the API's custom domain (its execute-api endpoint is then disabled)
  *   nag            `false` skips the cdk-nag checks that otherwise run at every synth
  *   waf            `true` adds CloudFront + a WAF web ACL in front of the API (stack -Edge, us-east-1); wafRateLimit
@@ -51,6 +51,8 @@ export interface ConcurrencySettings {
   publishWorker: number;
   /** -c webhookMaxConcurrency=N: at most N webhook delivery instances (2–1000). */
   webhookWorker: number;
+  /** -c fireMaxConcurrency=N: at most N fire worker instances, claiming scheduled posts that came due (2–1000). */
+  fireWorker: number;
   /** -c postReservedConcurrency=N: concurrency reserved for (and capping) POST /api/post; 0 (the default) reserves none. */
   postRoute: number;
   /**
@@ -64,7 +66,7 @@ export interface ConcurrencySettings {
  * No reserved concurrency by default: a new account's Lambda concurrency quota is often 10, and reserving 50 rolls the
  * API stack back (Lambda keeps 100 unreserved). `-c postReservedConcurrency=N` once the account's quota allows it.
  */
-export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, postRoute: 0, mcpFunction: 0 };
+export const DEFAULT_CONCURRENCY: ConcurrencySettings = { publishWorker: 20, webhookWorker: 10, fireWorker: 10, postRoute: 0, mcpFunction: 0 };
 
 function integerContext(app: App, key: string, fallback: number, min: number, max: number): number {
   const v: unknown = app.node.tryGetContext(key);
@@ -95,6 +97,7 @@ export function settingsFrom(app: App): AppSettings {
   const concurrency: ConcurrencySettings = {
     publishWorker: integerContext(app, 'publishMaxConcurrency', DEFAULT_CONCURRENCY.publishWorker, 2, 1000),
     webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
+    fireWorker: integerContext(app, 'fireMaxConcurrency', DEFAULT_CONCURRENCY.fireWorker, 2, 1000),
     postRoute: integerContext(app, 'postReservedConcurrency', DEFAULT_CONCURRENCY.postRoute, 0, 1000),
     mcpFunction: integerContext(app, 'mcpReservedConcurrency', DEFAULT_CONCURRENCY.mcpFunction, 0, 1000),
   };
@@ -167,7 +170,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
   });
   const workers = new WorkersStack(app, name('Workers'), {
     ...common, data, api, description: 'Social publishing: queue workers',
-    maxConcurrency: { 'publish-worker': settings.concurrency.publishWorker, 'webhook-worker': settings.concurrency.webhookWorker },
+    maxConcurrency: { 'publish-worker': settings.concurrency.publishWorker, 'webhook-worker': settings.concurrency.webhookWorker, 'fire-worker': settings.concurrency.fireWorker },
   });
   workers.addStackDependency(data);
   workers.addStackDependency(api);

@@ -7,7 +7,7 @@ import type { WiringDeclaration } from '../shared/wiring/declaration';
 export interface WorkerDef extends WiringDeclaration {
   id: string;
   handler: string;
-  queueEnv: 'PUBLISH_QUEUE_URL' | 'WEBHOOK_QUEUE_URL';
+  queueEnv: 'PUBLISH_QUEUE_URL' | 'WEBHOOK_QUEUE_URL' | 'FIRE_QUEUE_URL';
   queueName: string;
   batchSize: number;
   /** At least 6 × the function timeout (AWS's guidance for SQS event sources: room for retries when throttled). */
@@ -35,7 +35,18 @@ export const webhookWorker = {
   grants: ['table', 'kmsDecrypt', 'scheduler', 'webhookQueue'], tracing: true,
 } as const satisfies WorkerDef;
 
-export const workers: WorkerDef[] = [publishWorker, webhookWorker];
+export const fireWorker = {
+  // Scheduled posts that came due (shared/app/schedule/due-fan-out.ts queues one message per post each minute): each
+  // record is the dispatcher's claim and publish of one schedule (fireScheduled), ≤ 2 s, so 10 records a batch fit
+  // 30 s; visibility 6 × the timeout. A lost or failed message is queued again by the next minute's fan-out.
+  id: 'fire-worker', handler: 'functions/queue/fire-worker.ts', queueEnv: 'FIRE_QUEUE_URL', queueName: 'fire',
+  batchSize: 10, timeoutSeconds: 30, visibilityTimeoutSeconds: 180, maxReceiveCount: 5, memoryMb: 512,
+  // the grants of the dispatcher's scheduled-post path: the checks read credentials (kms), publishing queues the
+  // networks and events, a post held for approval arms its expiry (scheduler) and emails its review link (ses)
+  grants: ['table', 'kms', 'publishQueue', 'webhookQueue', 'scheduler', 'ses'], networks: true,
+} as const satisfies WorkerDef;
+
+export const workers: WorkerDef[] = [publishWorker, webhookWorker, fireWorker];
 
 /**
  * The scheduler's target: fires scheduled and rate-limit-deferred posts, long webhook waits and the webhook sweep
@@ -47,5 +58,5 @@ export const workers: WorkerDef[] = [publishWorker, webhookWorker];
 export const dispatcher = {
   id: 'dispatch', handler: 'functions/scheduler/dispatch.ts', timeoutSeconds: 60, memoryMb: 512,
   // kms: a scheduled post's checks read its connections' credentials; the renewal sweep encrypts renewed tokens
-  grants: ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'kms', 'ses', 'oauthConfig'], networks: true,
+  grants: ['table', 'publishQueue', 'scheduler', 'webhookQueue', 'fireQueue', 'kms', 'ses', 'oauthConfig'], networks: true,
 } as const satisfies WiringDeclaration & Record<string, unknown>;

@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   TABLE_NAME: z.string().min(1).default('social-publishing'),
   PUBLISH_QUEUE_URL: z.string().default(''),
   WEBHOOK_QUEUE_URL: z.string().default(''),
+  FIRE_QUEUE_URL: z.string().default(''),
   MEDIA_BUCKET: z.string().default(''),
   SCHEDULE_GROUP: z.string().default('default'),
   SCHEDULER_ROLE_ARN: z.string().default(''),

@@ -230,7 +230,7 @@ export function buildDeps(cfg: Config, given: Partial<Deps> = {}): Deps {
     publishContext: () => new (db().DynamoPublishContextStore)(table()),
     fanOut: () => new WebhookFanOut(() => deps),
     settings: () => Object.freeze({
-      publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL,
+      publicBaseUrl, runtime: cfg.RUNTIME, publishQueueUrl: cfg.PUBLISH_QUEUE_URL, webhookQueueUrl: cfg.WEBHOOK_QUEUE_URL, fireQueueUrl: cfg.FIRE_QUEUE_URL,
       networkTimeoutMs: cfg.NETWORK_TIMEOUT_MS, publishWaitMs: cfg.PUBLISH_WAIT_MS,
       reconcileAfterMs: cfg.RECONCILE_AFTER_SECONDS * 1000, claimsDeadBefore: local ? cfg.LOCAL_STARTED_AT_MS : undefined,
       rateLimitsOff: local && cfg.DISABLE_RATE_LIMITS,

@@ -29,6 +29,7 @@ export const METRICS = {
   WebhookBacklogAge: { dimensions: [], unit: MetricUnit.Milliseconds },
   /** A scheduler timer fired (kind: scheduled, recurring, deferred, webhook, sweeps). */
   SchedulesFired: { dimensions: ['kind'], unit: MetricUnit.Count },
+  SchedulesQueued: { dimensions: ['kind'], unit: MetricUnit.Count },
   /** How late a scheduled or recurring post fired against its run_at. */
   ScheduleLateness: { dimensions: ['kind'], unit: MetricUnit.Milliseconds },
   /** Networks whose overdue work the publish reconciliation sweep re-drove (a lost message, a DLQ, a crash). */

@@ -19,6 +19,7 @@ export interface GrantTargets {
   tableIndexNames: readonly string[];
   publishQueue?: sqs.IQueue;
   webhookQueue?: sqs.IQueue;
+  fireQueue?: sqs.IQueue;
   /** Name of the export holding the media bucket's ARN (named, so the IAM5 acknowledgement below is stable). */
   mediaBucketArnExport: string;
   key: kms.IKey;
@@ -54,6 +55,7 @@ export function applyGrants(target: AppFunction, grants: readonly Grant[], t: Gr
       case 'table': grantTable(target, t, tableStatements); break;
       case 'publishQueue': queue(t.publishQueue, 'publishQueue', 'PUBLISH_QUEUE_URL').grantSendMessages(target.fn); break;
       case 'webhookQueue': queue(t.webhookQueue, 'webhookQueue', 'WEBHOOK_QUEUE_URL').grantSendMessages(target.fn); break;
+      case 'fireQueue': queue(t.fireQueue, 'fireQueue', 'FIRE_QUEUE_URL').grantSendMessages(target.fn); break;
       case 'bucket': grantBucket(target, t, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']); break;
       case 'bucketRead': grantBucket(target, t, ['s3:GetObject']); break;
       case 'kms': t.key.grant(target.fn, 'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'); break;
@@ -191,6 +193,6 @@ function grantBedrock(target: AppFunction, t: GrantTargets): void {
  * A declaration's grants without the queue grants whose queue this deployment does not have (no worker consumes
  * it), which `applyGrants` would refuse: a function sends only to queues that exist.
  */
-export function withQueues(grants: readonly Grant[], t: Pick<GrantTargets, 'publishQueue' | 'webhookQueue'>): Grant[] {
-  return grants.filter((g) => (g !== 'publishQueue' || !!t.publishQueue) && (g !== 'webhookQueue' || !!t.webhookQueue));
+export function withQueues(grants: readonly Grant[], t: Pick<GrantTargets, 'publishQueue' | 'webhookQueue' | 'fireQueue'>): Grant[] {
+  return grants.filter((g) => (g !== 'publishQueue' || !!t.publishQueue) && (g !== 'webhookQueue' || !!t.webhookQueue) && (g !== 'fireQueue' || !!t.fireQueue));
 }

@@ -65,7 +65,7 @@ export class ServiceDashboard extends Construct {
           graph('Cold starts by function', [search(s, 'ColdStart', ['function_name'], 'Sum', '')], 8),
         ],
         [
-          graph('Schedules fired by kind', [search(s, 'SchedulesFired', ['kind'], 'Sum', '')], 8),
+          graph('Schedules fired by kind, and queued by the per-minute fan-out', [search(s, 'SchedulesFired', ['kind'], 'Sum', ''), search(s, 'SchedulesQueued', ['kind'], 'Sum', '')], 8),
           graph('Schedule lateness p99 (ms)', [search(s, 'ScheduleLateness', ['kind'], 'p99', '')], 8),
           graph('Dead-letter queues (messages)', props.deadLetterQueues.map((d) => d.queue.metricApproximateNumberOfMessagesVisible({ label: d.name, period: Duration.minutes(5), statistic: 'Maximum' })), 8),
         ],

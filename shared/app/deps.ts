@@ -91,6 +91,8 @@ export interface Deps {
     publishQueueUrl: string;
     /** The webhook delivery queue (its own queue, not the publish queue). */
     webhookQueueUrl: string;
+    /** The fire queue of scheduled posts (the per-minute fan-out queues one message per due post). */
+    fireQueueUrl: string;
     /** Each network call's deadline (ms). */
     networkTimeoutMs: number;
     /** How long POST /api/post waits for the workers' results (ms). */

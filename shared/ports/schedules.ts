@@ -82,6 +82,13 @@ export interface ScheduleQuery {
   limit: number;
 }
 
+/** An entry of the due index: a schedule waiting at run_at (the account is absent on markers of the previous format). */
+export interface DueMarker {
+  schedule_id: string;
+  run_at: string;
+  account_id?: string;
+}
+
 export interface ScheduleStore {
   /** Writes a new schedule; false (and no change) when that id exists. */
   create(s: ScheduleRecord): Promise<boolean>;
@@ -109,6 +116,12 @@ export interface ScheduleStore {
    * are dropped.
    */
   overdue(before: string, limit: number): Promise<ScheduleRecord[]>;
+  /**
+   * The due index's markers with run_at in [from, to) (ISO), across accounts, oldest first, at most `limit`: what
+   * the per-minute fan-out queues. Markers only (a marker says "look here"; the fire's claim decides), so a marker
+   * left by a schedule that moved, ran or was canceled is answered too.
+   */
+  due(from: string, to: string, limit: number): Promise<DueMarker[]>;
   /**
    * Records the outcome of a `publishing` schedule (post_id, final status, error); no-op (false) unless publishing.
    * Once the post is recorded or the run ended, the schedule leaves the sweep's index.

@@ -18,7 +18,7 @@ export const WIRING = {
     members: ['accounts', 'keys', 'brands', 'tokens', 'counters', 'connections', 'posts', 'locks', 'pace', 'events', 'webhooks', 'schedules', 'recurring', 'slots',
       'uploads', 'sessions', 'mcpOAuth', 'guardrails', 'apps', 'approvals', 'branding', 'billing', 'publishContext', 'postChanges', 'daySummaries', 'analytics'],
   },
-  SQS: { grants: ['publishQueue', 'webhookQueue'], declare: "a 'publishQueue' or 'webhookQueue' grant", members: ['queue'] },
+  SQS: { grants: ['publishQueue', 'webhookQueue', 'fireQueue'], declare: "a 'publishQueue', 'webhookQueue' or 'fireQueue' grant", members: ['queue'] },
   S3: { grants: ['bucket', 'bucketRead'], flag: 'presigns', declare: "a 'bucket' or 'bucketRead' grant (or `presigns: true`)", members: ['blobs'] },
   SES: { grants: ['ses'], declare: "the 'ses' grant", members: ['mailer'] },
   KMS: { grants: ['kms', 'kmsEncrypt', 'kmsDecrypt'], declare: "a 'kms', 'kmsEncrypt' or 'kmsDecrypt' grant", members: ['cipher'] },

@@ -12,7 +12,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { EventBridgeScheduler, atExpression } from '../../shared/adapters/aws/eventbridge-scheduler';
 import { SCHEDULED_TIME } from '../../shared/ports/scheduler';
-import { onceTimer, timerName } from '../../shared/app/schedule/common';
+import { timerName } from '../../shared/app/schedule/common';
 
 const scheduler = mockClient(SchedulerClient);
 const OPTS = {
@@ -116,9 +116,9 @@ describe('EventBridgeScheduler', () => {
 });
 
 describe('EventBridgeScheduler: scheduled posts and recurring schedules', () => {
-  it('a scheduled post: at() in UTC, the name from the schedule id, deleted after it fires, retries and the DLQ', async () => {
+  it('a one-time alarm (deferrals, approval expiries, alarms of the previous release): at() in UTC, deleted after it fires, retries and the DLQ', async () => {
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:x' });
-    await adapter(DLQ).scheduleOnce(onceTimer({ id: 'sch_01JZ0000000000000000000000', run_at: '2026-11-21T16:30:00.000Z' }));
+    await adapter(DLQ).scheduleOnce({ name: 's-sch_01JZ0000000000000000000000', runAt: new Date('2026-11-21T16:30:00.000Z'), input: { v: 1, kind: 'scheduled', schedule_id: 'sch_01JZ0000000000000000000000' } });
     expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toEqual({
       Name: 's-sch_01JZ0000000000000000000000',
       GroupName: 'publishing',

@@ -28,12 +28,13 @@ const reservedOf = (t: Template, description: string) => Object.values(t.findRes
 const defaults = synth();
 
 describe('concurrency', () => {
-  test('defaults: publish worker at most 20, webhook worker at most 10 instances; no function reserves concurrency (a new account\'s quota is often 10)', () => {
-    expect(DEFAULT_CONCURRENCY).toEqual({ publishWorker: 20, webhookWorker: 10, postRoute: 0, mcpFunction: 0 });
+  test('defaults: publish worker at most 20, webhook and fire workers at most 10 instances each; no function reserves concurrency (a new account\'s quota is often 10)', () => {
+    expect(DEFAULT_CONCURRENCY).toEqual({ publishWorker: 20, webhookWorker: 10, fireWorker: 10, postRoute: 0, mcpFunction: 0 });
     const byWorker = Object.fromEntries([...defaults.stacks.workers.workerFunctions].map(([id, w]) => [id, defaults.stacks.workers.resolve(w.fn.fn.functionName)]));
     const maxOf = (id: string) => mappings(defaults.workers).find((m) => m.fn === JSON.stringify(byWorker[id]))?.max;
     expect(maxOf('publish-worker')).toBe(20);
     expect(maxOf('webhook-worker')).toBe(10);
+    expect(maxOf('fire-worker')).toBe(10);
     expect(reservedOf(defaults.api, 'POST /api/post')).toEqual([undefined]);
     const reserved = Object.values(defaults.api.findResources('AWS::Lambda::Function') as Resources).filter((f) => f.Properties.ReservedConcurrentExecutions !== undefined);
     expect(reserved).toHaveLength(0);
@@ -41,8 +42,8 @@ describe('concurrency', () => {
   });
 
   test('set by context (-c values are strings); postReservedConcurrency=0 reserves none', () => {
-    const t = synth({ publishMaxConcurrency: '100', webhookMaxConcurrency: '5', postReservedConcurrency: '0' });
-    expect(mappings(t.workers).map((m) => m.max).sort((a, b) => a! - b!)).toEqual([5, 100]);
+    const t = synth({ publishMaxConcurrency: '100', webhookMaxConcurrency: '5', fireMaxConcurrency: '50', postReservedConcurrency: '0' });
+    expect(mappings(t.workers).map((m) => m.max).sort((a, b) => a! - b!)).toEqual([5, 50, 100]);
     expect(reservedOf(t.api, 'POST /api/post')).toEqual([undefined]);
     expect(reservedOf(synth({ postReservedConcurrency: 200 }).api, 'POST /api/post')).toEqual([200]);
   });

@@ -70,7 +70,7 @@ function tableKeyStatements(t: Template, fnId: string): any[] {
 }
 
 const GRANT_ACTION_PREFIX: Record<Grant, string> = {
-  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', kmsEncrypt: 'kms:', kmsDecrypt: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:', billingConfig: 'ssm:', bedrock: 'bedrock:',
+  table: 'dynamodb:', publishQueue: 'sqs:', webhookQueue: 'sqs:', fireQueue: 'sqs:', bucket: 's3:', bucketRead: 's3:', kms: 'kms:', kmsEncrypt: 'kms:', kmsDecrypt: 'kms:', ses: 'ses:', scheduler: 'scheduler:', oauthConfig: 'ssm:', billingConfig: 'ssm:', bedrock: 'bedrock:',
 };
 
 describe('stacks', () => {
@@ -279,9 +279,9 @@ describe('workers stack', () => {
       expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'kms:Decrypt']));
       expect(actions).not.toContain('s3:PutObject');
     }
-    // the publish worker emails the owner of a sign-in it finds lost; the webhook worker sends no email
+    // the publish worker emails the owner of a sign-in it finds lost, the fire worker a held post's review link; the webhook worker sends no email
     expect(emailing).toHaveLength(workers.filter((w) => (w.grants as readonly Grant[]).includes('ses')).length);
-    expect(workers.filter((w) => (w.grants as readonly Grant[]).includes('ses')).map((w) => w.id)).toEqual(['publish-worker']);
+    expect(workers.filter((w) => (w.grants as readonly Grant[]).includes('ses')).map((w) => w.id)).toEqual(['publish-worker', 'fire-worker']);
   });
 });
 

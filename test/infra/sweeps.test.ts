@@ -22,8 +22,8 @@ describe('sweep schedules in CDK', () => {
   const api = Template.fromStack(stacks.api);
   const schedules = Object.values(api.findResources('AWS::Scheduler::Schedule') as Resources);
 
-  test('one schedule per sweep (delivery, schedules, publishing and analytics every minute, connection renewal every 15 minutes, UTC), in the default group, enabled', () => {
-    expect(schedules.map((s) => s.Properties.Name).sort()).toEqual(['SocialPublishing-dev-analytics-sweep', 'SocialPublishing-dev-connection-renewal-sweep', 'SocialPublishing-dev-publish-sweep', 'SocialPublishing-dev-schedule-sweep', 'SocialPublishing-dev-webhook-sweep']);
+  test('one schedule per sweep (delivery, the scheduled posts\' fan-out and reconciliation, publishing and analytics every minute, connection renewal every 15 minutes, UTC), in the default group, enabled', () => {
+    expect(schedules.map((s) => s.Properties.Name).sort()).toEqual(['SocialPublishing-dev-analytics-sweep', 'SocialPublishing-dev-connection-renewal-sweep', 'SocialPublishing-dev-publish-sweep', 'SocialPublishing-dev-schedule-fan-out', 'SocialPublishing-dev-schedule-sweep', 'SocialPublishing-dev-webhook-sweep']);
     for (const s of schedules) {
       expect(s.Properties).toMatchObject({
         GroupName: 'default', ScheduleExpression: String(s.Properties.Name).endsWith('renewal-sweep') ? 'cron(0/15 * * * ? *)' : 'cron(* * * * ? *)',
@@ -34,7 +34,7 @@ describe('sweep schedules in CDK', () => {
 
   test('each invokes the dispatcher with the input its sweep expects, as the scheduler role, with the scheduler DLQ', () => {
     const inputs = schedules.map((s) => JSON.parse(s.Properties.Target.Input as string) as unknown);
-    expect(inputs.map((i) => DispatchInput.parse(i))).toEqual(expect.arrayContaining([{ v: 1, kind: 'webhook-sweep' }, { v: 1, kind: 'schedule-sweep' }, { v: 1, kind: 'publish-sweep' }, { v: 1, kind: 'connection-sweep' }, { v: 1, kind: 'analytics-sweep' }]));
+    expect(inputs.map((i) => DispatchInput.parse(i))).toEqual(expect.arrayContaining([{ v: 1, kind: 'webhook-sweep' }, { v: 1, kind: 'schedule-fan-out' }, { v: 1, kind: 'schedule-sweep' }, { v: 1, kind: 'publish-sweep' }, { v: 1, kind: 'connection-sweep' }, { v: 1, kind: 'analytics-sweep' }]));
     const roleId = Object.keys(api.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'scheduler.amazonaws.com' } }] } } }))[0]!;
     const dispatcherArn = JSON.stringify(stacks.api.resolve(stacks.api.dispatcherArn));
     for (const s of schedules) {

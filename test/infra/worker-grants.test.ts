@@ -9,7 +9,7 @@ import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { buildStacks, type ServiceStacks } from '../../bin/app';
-import { dispatcher, publishWorker, webhookWorker, workers, type WorkerDef } from '../../functions/workers';
+import { dispatcher, fireWorker, publishWorker, webhookWorker, workers, type WorkerDef } from '../../functions/workers';
 import type { Grant } from '../../shared/http/route';
 
 type Statement = { Action: string | string[]; Resource: unknown; Condition?: { StringEquals?: Record<string, unknown> } };
@@ -52,6 +52,7 @@ function grantsIn(statements: Statement[]): Set<Grant> {
     if (actions.includes('dynamodb:UpdateItem')) grants.add('table');
     if (actions.includes('sqs:SendMessage') && resource.includes(queueId('PUBLISH_QUEUE_URL'))) grants.add('publishQueue');
     if (actions.includes('sqs:SendMessage') && resource.includes(queueId('WEBHOOK_QUEUE_URL'))) grants.add('webhookQueue');
+    if (actions.includes('sqs:SendMessage') && resource.includes(queueId('FIRE_QUEUE_URL'))) grants.add('fireQueue');
     if (actions.includes('s3:PutObject')) grants.add('bucket');
     else if (actions.includes('s3:GetObject')) grants.add('bucketRead');
     if (resource.includes(credentialsKey)) {
@@ -96,6 +97,15 @@ describe('per-worker IAM', () => {
     ]));
     expect([...grantsIn(statements)]).toEqual(expect.arrayContaining(['publishQueue', 'webhookQueue']));
     expect(statements.flatMap(actionsOf)).not.toContain('s3:PutObject');
+  });
+
+  test('the dispatcher queues fire messages to the fire queue; the fire worker consumes it and sends to none but the publish and webhook queues', () => {
+    const fireQueue = logicalId(stacks.data, stacks.data.workerQueues.find((q) => q.def.id === fireWorker.id)!.queue);
+    const dispatcherSends = statementsOf(apiTemplate, DISPATCHER_DESCRIPTION).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
+    expect(dispatcherSends.some((s) => JSON.stringify(s.Resource).includes(fireQueue))).toBe(true);
+    const worker = statementsOf(workerTemplate, workerDescription(fireWorker));
+    expect(worker.filter((s) => actionsOf(s).includes('sqs:ReceiveMessage')).map((s) => JSON.stringify(s.Resource))).toEqual([expect.stringContaining(fireQueue)]);
+    expect([...grantsIn(worker)]).not.toContain('fireQueue');
   });
 
   test('the dispatcher decrypts credentials for its checks but encrypts nothing', () => {

@@ -30,8 +30,8 @@ async function operations(fn: () => Promise<unknown>): Promise<Record<string, nu
   return counts;
 }
 
-describe('scheduling writes: alarm first, then items and due markers in batches', () => {
-  it('a bulk of 30 rows arms 30 alarms and writes its 30 items with their markers in 3 batch writes', async () => {
+describe('scheduling writes: items and due markers in batches, no alarm per post', () => {
+  it('a bulk of 30 rows writes its 30 items with their markers in 3 batch writes and arms no alarm', async () => {
     const acc = await w.discordAccount('pro');
     const posts = Array.from({ length: 30 }, (_, i) => ({ platform: 'discord', text: `bulk ${i}`, run_at: inMinutes(60 + i) }));
     let res!: Awaited<ReturnType<typeof bulkSchedule>>;
@@ -40,14 +40,14 @@ describe('scheduling writes: alarm first, then items and due markers in batches'
     expect(ops.BatchWriteItem).toBe(3);
     expect(ops.PutItem ?? 0).toBe(0);
     for (const s of res.scheduled) {
-      expect(w.scheduler.scheduled.get(`s-${s.schedule_id}`)).toBeDefined();
-      expect(await dueMarker(s.schedule_id, s.run_at)).toMatchObject({ schedule_id: s.schedule_id });
+      expect(await dueMarker(s.schedule_id, s.run_at)).toMatchObject({ schedule_id: s.schedule_id, account_id: acc.id });
       expect(await w.deps.schedules.get(s.schedule_id)).toMatchObject({ status: 'scheduled', counted: true });
     }
     expect(await w.deps.counters.get(usageKeys.scheduled(acc.id))).toBe(30);
+    expect(w.scheduler.scheduled.size).toBe(0);
   });
 
-  it('when the items cannot be written the alarm is deleted and the counter place and the idempotency key are given back', async () => {
+  it('when the items cannot be written the counter place and the idempotency key are given back', async () => {
     const acc = await w.discordAccount('pro');
     const scheduler = new MemoryScheduler();
     const failing: ScheduleStore = Object.assign(Object.create(w.deps.schedules) as ScheduleStore, {
@@ -64,16 +64,16 @@ describe('scheduling writes: alarm first, then items and due markers in batches'
     expect(await w.deps.counters.get(usageKeys.scheduled(acc.id))).toBe(1);
   });
 
-  it('an alarm that cannot be armed leaves nothing written', async () => {
+  it('scheduling does not depend on the Scheduler: with it down, the post is scheduled in the table and its due index', async () => {
     const acc = await w.discordAccount('pro');
     class DownScheduler extends MemoryScheduler {
-      override async scheduleOnce() { throw new Error('scheduler unavailable'); }
+      override async scheduleOnce(): Promise<void> { throw new Error('scheduler unavailable'); }
+      override async cancel(): Promise<void> { throw new Error('scheduler unavailable'); }
     }
     const broken: Deps = { ...w.deps, scheduler: new DownScheduler() };
     const body = ScheduleRequestSchema.parse({ platform: 'discord', text: 'no alarm', run_at: inMinutes(30) });
-    const ops = await operations(() => createSchedule(broken, acc, body).catch(() => undefined));
-    expect(ops.BatchWriteItem ?? 0).toBe(0);
-    expect(await w.deps.counters.get(usageKeys.scheduled(acc.id))).toBe(0);
-    expect((await w.deps.schedules.list(acc.id, { limit: 10 })).items).toHaveLength(0);
+    const s = await createSchedule(broken, acc, body);
+    expect(await dueMarker(s.schedule_id, s.run_at)).toMatchObject({ schedule_id: s.schedule_id });
+    expect(await w.deps.counters.get(usageKeys.scheduled(acc.id))).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { publishingWorld } from '../support/publishing';
 import { createSchedule } from '../../shared/app/schedule/create';
 import { getSchedule } from '../../shared/app/schedule/manage';
 import { ScheduleRequestSchema } from '../../shared/app/schedule/request';
-import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
+import { fireScheduled } from '../../shared/app/schedule/fire';
 import { publishPost } from '../../shared/app/publish/create-post';
 import { validatePost } from '../../shared/app/publish/request';
 
@@ -49,8 +49,8 @@ describe('DynamoDB calls of a scheduled post (embedded engine)', () => {
     });
     w.clock.ms = w.clock.now() + 600_000 + 1_000;
     const firing = await dynamoCalls(async () => {
-      // the alarm's input, as EventBridge Scheduler (or the local timer poller) sends it
-      await dispatch(w.deps, DispatchInput.parse(w.scheduler.scheduled.get(`s-${scheduleId}`)!.input));
+      // its fire message, as the fire worker gets it (the per-minute fan-out's four queries serve every post of the minute)
+      await fireScheduled(w.deps, scheduleId);
       await w.queue.drain();
     });
 

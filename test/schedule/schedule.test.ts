@@ -25,8 +25,10 @@ const inMinutes = (m: number) => new Date(w.clock.now() + m * 60_000).toISOStrin
 const schedule = (acc: Account, body: Partial<ScheduleRequest>) => createSchedule(w.deps, acc, ScheduleRequestSchema.parse(body));
 const discordSends = () => w.discord.requests.filter((r) => r.method === 'POST').length;
 const timerOf = (id: string) => w.scheduler.scheduled.get(`s-${id}`);
-/** The alarm fires: the dispatcher gets the timer's input, as EventBridge Scheduler (or the local poller) sends it. */
-const fire = async (id: string) => { await dispatch(w.deps, DispatchInput.parse(timerOf(id)!.input)); };
+/** The fire worker gets the schedule's fire message (queued by the per-minute fan-out: test/schedule/due-fan-out.test.ts). */
+const fire = async (id: string) => { await fireScheduled(w.deps, id); };
+/** The due index's markers of a schedule (what the fan-out reads), as run_at times. */
+const dueTimes = async (id: string) => (await w.deps.schedules.due('2000-01-01T00:00:00.000Z', '9999-01-01T00:00:00.000Z', 100_000)).filter((m) => m.schedule_id === id).map((m) => m.run_at);
 const at = (iso: string) => { w.clock.ms = Date.parse(iso) + 10; };
 const rejection = async (p: Promise<unknown>) => {
   try { await p; } catch (err) { return err as AppError; }
@@ -34,13 +36,13 @@ const rejection = async (p: Promise<unknown>) => {
 };
 
 describe('POST /api/schedule: everything checkable is checked now', () => {
-  it('schedules: the item, a one-time alarm named from the id, and a place on the plan counter', async () => {
+  it('schedules: the item and its due marker (no alarm of its own), and a place on the plan counter', async () => {
     const acc = await w.discordAccount('free');
     const runAt = inMinutes(90);
     const res = await schedule(acc, { platform: 'discord', text: 'later', run_at: runAt });
     expect(res).toMatchObject({ schedule_id: expect.stringMatching(/^sch_/), run_at: new Date(Math.ceil(Date.parse(runAt) / 1000) * 1000).toISOString(), status: 'scheduled', platforms: ['discord'] });
-    const timer = timerOf(res.schedule_id)!;
-    expect(timer).toEqual({ name: `s-${res.schedule_id}`, runAt: new Date(res.run_at), input: { v: 1, kind: 'scheduled', schedule_id: res.schedule_id } });
+    expect(timerOf(res.schedule_id)).toBeUndefined();
+    expect(await dueTimes(res.schedule_id)).toEqual([res.run_at]);
     expect((await usage(w.deps, acc, 'key_test')).scheduled_at_a_time).toMatchObject({ limit: 10, used: 1, remaining: 9 });
     expect(discordSends()).toBe(0);
   });
@@ -138,14 +140,15 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
     expect(await w.deps.counters.get(usageKeys.scheduled(acc.id))).toBe(0);
   });
 
-  it('an early or stale alarm publishes nothing and re-arms for the stored run_at', async () => {
+  it('an early fire (message or previous-release alarm) publishes nothing, arms nothing, and leaves it in the due index', async () => {
     const acc = await w.discordAccount();
     const s = await schedule(acc, { platform: 'discord', text: 'not yet', run_at: inMinutes(30) });
-    w.scheduler.scheduled.delete(`s-${s.schedule_id}`);
+    await dispatch(w.deps, DispatchInput.parse({ v: 1, kind: 'scheduled', schedule_id: s.schedule_id }));
     await fireScheduled(w.deps, s.schedule_id);
     expect(discordSends()).toBe(0);
     expect((await getSchedule(w.deps, acc.id, s.schedule_id)).status).toBe('scheduled');
-    expect(timerOf(s.schedule_id)!.runAt.toISOString()).toBe(s.run_at);
+    expect(timerOf(s.schedule_id)).toBeUndefined();
+    expect(await dueTimes(s.schedule_id)).toEqual([s.run_at]);
   });
 
   it('a dispatcher that died after its claim: taken over after the stale time; a post it already made is linked, not resent', async () => {
@@ -171,15 +174,16 @@ describe('the dispatcher: fires through the publishing core, at most once', () =
 });
 
 describe('GET, PATCH and DELETE /api/schedule', () => {
-  it('PATCH moves run_at and the alarm; an alarm left at the old time re-arms instead of publishing', async () => {
+  it('PATCH moves run_at in the due index only; a fire (or previous-release alarm) at the old time publishes nothing', async () => {
     const acc = await w.discordAccount();
     const s = await schedule(acc, { platform: 'discord', text: 'v1', run_at: inMinutes(10) });
-    const oldInput = timerOf(s.schedule_id)!.input;
     const moved = await patchSchedule(w.deps, acc, s.schedule_id, { run_at: inMinutes(120), text: 'v2' });
     expect(moved).toMatchObject({ status: 'scheduled', text: 'v2' });
-    expect(timerOf(s.schedule_id)!.runAt.toISOString()).toBe(moved.run_at);
+    expect(await dueTimes(s.schedule_id)).toEqual([moved.run_at]);
+    expect(timerOf(s.schedule_id)).toBeUndefined();
     at(inMinutes(10));
-    await dispatch(w.deps, DispatchInput.parse(oldInput));
+    await dispatch(w.deps, DispatchInput.parse({ v: 1, kind: 'scheduled', schedule_id: s.schedule_id }));
+    await fire(s.schedule_id);
     expect(discordSends()).toBe(0);
     at(moved.run_at);
     await fire(s.schedule_id);
@@ -241,14 +245,14 @@ describe('GET, PATCH and DELETE /api/schedule', () => {
     expect(await w.deps.schedules.get(done.schedule_id)).toEqual(stored);
   });
 
-  it("cancel: the item is canceled, the alarm removed, the place given back; another account's or a malformed id is 404", async () => {
+  it("cancel: the item is canceled, its due marker dropped, the place given back; another account's or a malformed id is 404", async () => {
     const acc = await w.discordAccount();
     const other = await w.discordAccount();
     const s = await schedule(acc, { platform: 'discord', text: 'x', run_at: inMinutes(10) });
     expect(await rejection(cancelSchedule(w.deps, other.id, s.schedule_id))).toMatchObject({ status: 404 });
     expect(await rejection(getSchedule(w.deps, acc.id, 'sch_nope'))).toMatchObject({ status: 404 });
     expect(await cancelSchedule(w.deps, acc.id, s.schedule_id)).toMatchObject({ status: 'canceled', canceled_at: expect.any(String) });
-    expect(timerOf(s.schedule_id)).toBeUndefined();
+    expect(await dueTimes(s.schedule_id)).toEqual([]);
     expect(await w.deps.counters.get(usageKeys.scheduled(acc.id))).toBe(0);
     expect(await rejection(cancelSchedule(w.deps, acc.id, s.schedule_id))).toMatchObject({ status: 409, code: 'schedule_not_pending' });
   });

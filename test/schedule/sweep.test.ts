@@ -19,7 +19,10 @@ beforeAll(async () => { w = await publishingWorld(); });
 afterAll(() => w.stop());
 beforeEach(() => { w.discord.reset(); });
 
-/** A scheduler that "crashes" before every one-time alarm: the item is written, scheduleOnce never happens. */
+/**
+ * A scheduler whose one-time alarms never happen (a near-term post's alarm, or one of the previous release, lost); no
+ * fan-out runs in these tests either, so every fire message is lost too: only the sweep is left.
+ */
 class AlarmLostScheduler extends MemoryScheduler {
   override async scheduleOnce(_inv: ScheduledInvocation) { /* the process died here */ }
 }
@@ -40,7 +43,7 @@ const sweepTimer = async () => {
 const dueMarker = async (id: string, runAt: string) =>
   (await w.table.doc.send(new GetCommand({ TableName: w.table.tableName, Key: keys.scheduleDue(id, runAt) }))).Item;
 
-describe('schedule sweep: a schedule whose alarm was never armed is still published, once', () => {
+describe('schedule sweep: a schedule whose alarm and fire messages were all lost is still published, once', () => {
   it('publishes it through the dispatcher once it is more than the grace past run_at; a second sweep and the late alarm do nothing', async () => {
     const acc = await w.discordAccount();
     const lost = crashing();

@@ -14,7 +14,9 @@ afterAll(() => w.stop());
 const DUE = 24;
 
 describe('the local timer poller: many schedules due at once, two pollers on one table', () => {
-  it(`${DUE} schedules due at the same second: each timer fires once across two pollers, and each post is published once even when every firing is delivered twice`, async () => {
+  // scheduled posts are fired by the per-minute fan-out now; the one-time alarms here are those the previous release
+  // armed per post (still in the table at an upgrade), and deferrals and approval expiries use the same poller
+  it(`${DUE} previous-release alarms due at the same second: each timer fires once across two pollers, and each post is published once even when every firing is delivered twice`, async () => {
     const scheduler = new TableScheduler(w.table, w.clock);
     const deps: Deps = { ...w.deps, scheduler };
     const acc = await w.discordAccount('pro');
@@ -25,6 +27,7 @@ describe('the local timer poller: many schedules due at once, two pollers on one
       const s = await createSchedule(deps, acc, ScheduleRequestSchema.parse({ platform: 'discord', text: `due together ${i}`, run_at: runAt }));
       expect(s.run_at).toBe(runAt);
       ids.push(s.schedule_id);
+      await scheduler.scheduleOnce({ name: `s-${s.schedule_id}`, runAt: new Date(runAt), input: { v: 1, kind: 'scheduled', schedule_id: s.schedule_id } });
     }
     expect(await scheduler.due(new Date(w.clock.now()), 1_000)).toHaveLength(0);
     w.clock.ms = Date.parse(runAt) + 500;

@@ -14,6 +14,8 @@ import { sendToNetwork } from '../../shared/app/publish/send-to-network';
 import type { PublishMessage } from '../../shared/app/publish/publish-message';
 import { applyChange } from '../../shared/app/post-changes/apply-change';
 import type { PostChangeMessage } from '../../shared/app/post-changes/change-message';
+import { fanOutDue, FireMessage } from '../../shared/app/schedule/due-fan-out';
+import { fireScheduled } from '../../shared/app/schedule/fire';
 
 /** A table of the embedded DynamoDB: where it listens, and a document client for tests that read it directly. */
 export type TestTable = TableRef & { endpoint: string };
@@ -66,6 +68,19 @@ export class MemoryScheduler implements Scheduler {
   async cancel(name: string) { this.scheduled.delete(name); this.crons.delete(name); }
 }
 
+/**
+ * The per-minute fan-out of scheduled posts at the clock's time, then each fire message it queued, run by the fire
+ * worker's use case (fireScheduled) one after the other, as the queue would deliver them (the delay until run_at is
+ * not waited for: a message run early loses the claim, as one delivered early would). Answers the fire messages run.
+ */
+export async function fireDue(deps: Deps, queue: MemoryQueue): Promise<number> {
+  const before = queue.sent.length;
+  await fanOutDue(deps);
+  const fires = queue.sent.slice(before).filter((s) => s.queueUrl === deps.settings.fireQueueUrl);
+  for (const f of fires) await fireScheduled(deps, FireMessage.parse(f.message.body).schedule_id);
+  return fires.length;
+}
+
 /** Readable in tests, and strict about contexts like the real ciphers: a value decrypts only under its own context. */
 const reversible: Cipher = {
   encrypt: async (p, context) => `test:${Buffer.from(JSON.stringify({ p, c: context ?? null })).toString('base64')}`,
@@ -92,7 +107,8 @@ export type DepsOverrides = Partial<Deps> | ((chosen: Deps) => Partial<Deps>);
 /**
  * Deps as the production container wires them (shared/container.ts `buildDeps`, local runtime) over the embedded
  * table, with only what a test must own replaced: in-memory mail, queue and scheduler, a test clock, a readable
- * cipher, no blob storage. Settings come from the configuration: https://api.test, memory:// queues, 4 s network
+ * cipher, no blob storage. Settings come from the configuration: https://api.test, memory:// queues (fire messages
+ * are run by `fireDue`), 4 s network
  * deadline, 6 s publish wait, private targets allowed (the fakes listen on 127.0.0.1), no Stripe, the local drafter.
  * `overrides` are given to the container when it is built (a built container's members cannot be replaced); `rebuild`
  * builds another over the same table and fakes with more members replaced.
@@ -105,7 +121,7 @@ export function testDeps(table: Pick<TestTable, 'tableName' | 'endpoint'>, overr
   const cfg = parseConfig({
     ...process.env,
     RUNTIME: 'local', TABLE_NAME: table.tableName, DYNAMODB_ENDPOINT: table.endpoint, AWS_REGION: 'us-east-1',
-    PUBLIC_BASE_URL: 'https://api.test', PUBLISH_QUEUE_URL: 'memory://publish', WEBHOOK_QUEUE_URL: 'memory://webhooks',
+    PUBLIC_BASE_URL: 'https://api.test', PUBLISH_QUEUE_URL: 'memory://publish', WEBHOOK_QUEUE_URL: 'memory://webhooks', FIRE_QUEUE_URL: 'memory://fire',
     NETWORK_TIMEOUT_MS: '4000', PUBLISH_WAIT_MS: '6000', ALLOW_PRIVATE_TARGETS: '1',
     STRIPE_SECRET_KEY: undefined, OAUTH_SSM_PREFIX: undefined, SANDBOX_ORIGIN: undefined, AI_PROVIDER: 'local', LOCAL_STARTED_AT_MS: undefined,
   });

@@ -1,5 +1,5 @@
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ScheduleQuery, ScheduleRecord, ScheduleStore } from '../../ports/schedules';
+import type { DueMarker, ScheduleQuery, ScheduleRecord, ScheduleStore } from '../../ports/schedules';
 import { isConditionFailure, type TableRef } from './client';
 import { and, cond, or } from './conditions';
 import { GSI1, keys, strip } from './keys';
@@ -12,6 +12,8 @@ const DUE_MARKER_TTL_SEC = 7 * 86_400;
 /** Items per BatchWriteItem (DynamoDB's limit), and tries of what the table leaves unprocessed. */
 const BATCH_WRITE_ITEMS = 25;
 const BATCH_WRITE_TRIES = 8;
+/** Markers asked for per query page of the due index (a page stops at 1 MB anyway: ~10,000 markers). */
+const DUE_PAGE = 1_000;
 
 /**
  * Scheduled posts. A schedule item is keyed by its id (the dispatcher reads
@@ -28,7 +30,7 @@ export class DynamoScheduleStore implements ScheduleStore {
 
   async create(s: ScheduleRecord) {
     // a recurring occurrence is written already `publishing`: indexed too, so a run that dies is taken over
-    if ((s.status === 'scheduled' || s.status === 'publishing') && !s.deferred) await this.putDue(s.id, s.run_at);
+    if ((s.status === 'scheduled' || s.status === 'publishing') && !s.deferred) await this.putDue(s.id, s.run_at, s.account_id);
     try {
       await this.t.doc.send(new PutCommand({
         TableName: this.t.tableName,
@@ -50,7 +52,7 @@ export class DynamoScheduleStore implements ScheduleStore {
    */
   async createNew(records: ScheduleRecord[]) {
     let puts = records.flatMap((s) => [
-      ...(s.status === 'scheduled' && !s.deferred ? [this.dueItem(s.id, s.run_at)] : []),
+      ...(s.status === 'scheduled' && !s.deferred ? [this.dueItem(s.id, s.run_at, s.account_id)] : []),
       { ...keys.schedule(s.id), ...keys.scheduleByAccount(s.account_id, s.run_at, s.id), ...s },
     ]).map((Item) => ({ PutRequest: { Item } }));
     for (let tries = 0; puts.length; tries++) {
@@ -173,7 +175,7 @@ export class DynamoScheduleStore implements ScheduleStore {
     const waiting = current.status === 'scheduled' && !current.deferred;
     const moved = runAt !== current.run_at;
     // the new time is indexed before the item moves there (a crash in between leaves an extra marker, not a gap)
-    if (waiting && moved && patch.status === undefined) await this.putDue(id, runAt);
+    if (waiting && moved && patch.status === undefined) await this.putDue(id, runAt, current.account_id);
     const sets = [...entries.map(([k]) => `#${k} = :${k}`), 'updated_at = :now', 'gsi1sk = :g1sk'];
     try {
       const res = await this.t.doc.send(new UpdateCommand({
@@ -219,13 +221,39 @@ export class DynamoScheduleStore implements ScheduleStore {
     return out;
   }
 
-  /** Indexes a waiting schedule at run_at (idempotent: the same key is the same marker). */
-  private async putDue(id: string, runAt: string) {
-    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: this.dueItem(id, runAt) }));
+  /**
+   * The markers of [from, to): the four shards queried at once, each page by page until `limit` markers in all.
+   * Only the markers are read (no item): the fire worker's claim decides on each.
+   */
+  async due(from: string, to: string, limit: number) {
+    const perShard = await Promise.all(keys.scheduleDueShards.map(async (pk) => {
+      const found: DueMarker[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const res = await this.t.doc.send(new QueryCommand({
+          TableName: this.t.tableName, Limit: Math.min(limit - found.length, DUE_PAGE),
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+          ExpressionAttributeValues: { ':pk': pk, ':lo': `${from}#`, ':hi': `${to}#` },
+          ExclusiveStartKey: start,
+        }));
+        for (const i of res.Items ?? []) {
+          found.push({ schedule_id: i.schedule_id as string, run_at: i.run_at as string, ...(typeof i.account_id === 'string' ? { account_id: i.account_id } : {}) });
+        }
+        start = res.LastEvaluatedKey;
+      } while (start && found.length < limit);
+      return found;
+    }));
+    return perShard.flat().sort((a, b) => (a.run_at === b.run_at ? a.schedule_id.localeCompare(b.schedule_id) : a.run_at < b.run_at ? -1 : 1)).slice(0, limit);
   }
 
-  private dueItem(id: string, runAt: string) {
-    return { ...keys.scheduleDue(id, runAt), schedule_id: id, run_at: runAt, expires_at: Math.floor(Date.parse(runAt) / 1000) + DUE_MARKER_TTL_SEC };
+  /** Indexes a waiting schedule at run_at (idempotent: the same key is the same marker). */
+  private async putDue(id: string, runAt: string, accountId: string) {
+    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: this.dueItem(id, runAt, accountId) }));
+  }
+
+  /** The marker carries the account so the fan-out can queue each fire in the account's message group. */
+  private dueItem(id: string, runAt: string, accountId: string) {
+    return { ...keys.scheduleDue(id, runAt), schedule_id: id, run_at: runAt, account_id: accountId, expires_at: Math.floor(Date.parse(runAt) / 1000) + DUE_MARKER_TTL_SEC };
   }
 
   /** Drops a marker; best effort (a marker left behind is dropped by the sweep that meets it). */

@@ -2,13 +2,10 @@ import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
-import type { ScheduledInvocation } from '../../ports/scheduler';
-import type { ScheduleRecord } from '../../ports/schedules';
 import { AppError, BadRequestError } from '../../domain/errors';
 import { PLANS } from '../../domain/plans';
 import { usageKeys } from '../../domain/usage';
 import { upgradeUrl } from '../brands';
-import { FORMAT_VERSION } from '../../ports/format-version';
 
 /** A firing this close before run_at counts as due (clocks of the scheduler and the dispatcher differ a little). */
 export const DUE_TOLERANCE_MS = 1_000;
@@ -22,16 +19,14 @@ const COUNTER_EXPIRES_AT_SEC = 4_102_444_800; // 2100-01-01
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/** EventBridge Scheduler names (≤ 64 chars of [0-9A-Za-z-_.]) derived from ids, so a retry addresses the same one. */
+/**
+ * EventBridge Scheduler names (≤ 64 chars of [0-9A-Za-z-_.]) derived from ids, so a retry addresses the same one.
+ * A recurring schedule has one; a one-time scheduled post has none (the per-minute fan-out fires it; alarms named
+ * `s-<schedule id>` armed by the previous release still fire, through the same claim).
+ */
 export const timerName = {
-  once: (scheduleId: string) => `s-${scheduleId}`,
   recurring: (recurringId: string) => `r-${recurringId}`,
 };
-
-/** The one-time alarm of a scheduled post: the dispatcher gets only the id and reads the rest from the table. */
-export function onceTimer(s: Pick<ScheduleRecord, 'id' | 'run_at'>): ScheduledInvocation {
-  return { name: timerName.once(s.id), runAt: new Date(s.run_at), input: { v: FORMAT_VERSION, kind: 'scheduled', schedule_id: s.id } };
-}
 
 /** decisions.md: ISO 8601 with a UTC offset (`Z` or ±hh:mm), or the literal `next_slot`. */
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -9,7 +9,8 @@ import { releaseLock, scheduleLockOf, takeScheduleLock } from '../idempotency';
 import { cachedReads, checkNow, type CheckDeps, type CheckedPost } from './check';
 import { SlotFinder } from './slots';
 import { mapLimit } from '../../domain/map-limit';
-import { iso, onceTimer, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, timerName, type RunAt } from './common';
+import { iso, parseRunAt, releaseScheduled, reserveScheduledUpTo, scheduledLimit, type RunAt } from './common';
+import { armIfBeforeNextFanOut } from './due-fan-out';
 import { BulkRowSchema, MAX_BULK_ROWS, ScheduleRequestSchema, type ScheduleRequest } from './request';
 import type { CsvRow } from './csv';
 import type { Actor } from '../auth';
@@ -17,12 +18,12 @@ import { checkBrandAllowed, loadGuardrails } from '../guardrails/enforce';
 import { unknownFieldError, unknownFieldsOf } from '../unknown-fields';
 import { bestEffort } from '../../log';
 
-/** Alarms armed, and batches of items written, at once in a bulk request. */
+/** Batches of items written at once in a bulk request. */
 const WRITE_CONCURRENCY = 16;
 /** Schedules written per batch: each is its item and its due marker, 12 × 2 within DynamoDB's 25 a batch. */
 const ROWS_PER_WRITE = 12;
 
-/** What scheduling rows reaches: the checks of a post, guardrails, the caps' counters, slots, alarms and the items. */
+/** What scheduling rows reaches: the checks of a post, guardrails, the caps' counters, slots, the items (and near-term alarms). */
 export type ScheduleRowsDeps = CheckDeps & Pick<Deps, 'counters' | 'guardrails' | 'locks' | 'scheduler' | 'schedules' | 'settings' | 'slots'>;
 
 export interface RowInput {
@@ -51,10 +52,9 @@ function issuesText(error: z.ZodError): string {
  *    scheduled-posts counter, in one write when they fit (rows past the cap: 400 scheduled_limit_reached); then for
  *    next_slot the brand's next free slot (successive rows fill successive slots); an explicit run_at that is a slot
  *    takes that slot if free.
- * 3. Arm each row's one-time alarm, then write the items (the source of truth) with their due markers, 12 rows per
- *    batch write. An alarm whose item was never written (a crash in between) finds nothing and does nothing; an
- *    item whose alarm is lost is fired by the sweep (its recurring timer is armed, once per process, before step 2;
- *    see sweep.ts). A row whose writes fail gives back what it took.
+ * 3. Write the items (the source of truth) with their due markers, 12 rows per batch write. No alarm per post: the
+ *    per-minute fan-out (due-fan-out.ts) queues each post from the due index when its minute comes; only a post due
+ *    before the next fan-out gets a one-time alarm too. A row whose writes fail gives back what it took.
  */
 export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, rows: RowInput[], opts: { runAtDefault?: 'next_slot'; actor?: Actor; context?: PublishContext } = {}): Promise<RowOutcome[]> {
   const now = deps.clock.now();
@@ -144,27 +144,14 @@ export async function scheduleRows(deps: ScheduleRowsDeps, account: Account, row
     if (rows.length === 1) throw err;
     fail(p.row, new InternalError('The post could not be scheduled; try this row again', { code: 'internal_error' }));
   };
-  // the alarm first: one whose item is never written finds nothing and does nothing
-  const armed = await mapLimit(ready, WRITE_CONCURRENCY, async (p) => {
-    try {
-      await deps.scheduler.scheduleOnce(onceTimer(p.record!));
-      return true;
-    } catch (err) {
-      await giveBack(p, err);
-      return false;
-    }
-  });
-  const toWrite = ready.filter((_, i) => armed[i]);
-  const batches = Array.from({ length: Math.ceil(toWrite.length / ROWS_PER_WRITE) }, (_, i) => toWrite.slice(i * ROWS_PER_WRITE, (i + 1) * ROWS_PER_WRITE));
+  const batches = Array.from({ length: Math.ceil(ready.length / ROWS_PER_WRITE) }, (_, i) => ready.slice(i * ROWS_PER_WRITE, (i + 1) * ROWS_PER_WRITE));
   await mapLimit(batches, WRITE_CONCURRENCY, async (batch) => {
     try {
       await deps.schedules.createNew(batch.map((p) => p.record!));
       for (const p of batch) outcomes.set(p.row, { row: p.row, ok: true, schedule: p.record! });
+      for (const p of batch) await armIfBeforeNextFanOut(deps, p.record!, deps.clock.now());
     } catch (err) {
-      for (const p of batch) {
-        await bestEffort('alarm cancel after a failed write', deps.scheduler.cancel(timerName.once(p.record!.id)), { schedule_id: p.record!.id });
-        await giveBack(p, err);
-      }
+      for (const p of batch) await giveBack(p, err);
     }
   });
 

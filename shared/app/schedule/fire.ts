@@ -8,7 +8,7 @@ import { labelOf } from '../../domain/event-refs';
 import { publishPost, type PublishPostDeps } from '../publish/create-post';
 import { loadPublishingAccount } from '../publishing-account';
 import { PostRequestSchema, validatePost } from '../publish/request';
-import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, onceTimer, releaseScheduled, timerName } from './common';
+import { DUE_TOLERANCE_MS, STALE_RUN_MS, iso, occurrenceScheduleId, releaseScheduled, timerName } from './common';
 import { putMetric } from '../../metrics';
 import { recordEvent } from '../webhooks/record-event';
 import { scheduledRunKey } from '../idempotency';
@@ -17,11 +17,12 @@ import { scheduledRunKey } from '../idempotency';
 export type FireDeps = PublishPostDeps & Pick<Deps, 'accounts' | 'brands' | 'recurring' | 'schedules'>;
 
 /**
- * The dispatcher's side of a one-time scheduled post (its alarm fired):
+ * Fires a scheduled post: its fire message came (the per-minute fan-out, due-fan-out.ts), the sweep found it overdue, or
+ * a one-time alarm of the previous release fired.
  * 1. Claim the item with a conditional write (scheduled → publishing, only when due). A second fire, a retry, or a
  *    fire racing a cancel loses the claim and does nothing: at most one publish.
- * 2. Not claimed: still `scheduled` means the alarm fired early or is left from an earlier run_at → re-arm it for
- *    the item's run_at. `publishing` with no post after STALE_RUN_MS means the dispatcher died mid-way → take over
+ * 2. Not claimed: still `scheduled` means the message came early or for an earlier run_at → nothing (the due index
+ *    holds its run_at; the fan-out of that minute fires it). `publishing` with no post after STALE_RUN_MS means the dispatcher died mid-way → take over
  *    (the post's duplicate lock still refuses a second publish if the first got that far). The sweep calls this for
  *    such runs too, so one left by a dead dispatcher is taken over within STALE_RUN_MS + one sweep period. A run
  *    that has already been taken over MAX_TAKEOVERS times is failed instead (post.failed per network).
@@ -36,10 +37,7 @@ export async function fireScheduled(deps: FireDeps, scheduleId: string): Promise
   } else {
     const current = await deps.schedules.get(scheduleId);
     if (!current || current.deferred) return;
-    if (current.status === 'scheduled') {
-      await deps.scheduler.scheduleOnce(onceTimer(current));
-      return;
-    }
+    if (current.status === 'scheduled') return;
     const stale = current.status === 'publishing' && !current.post_id && current.claimed_at !== undefined
       && (now - current.claimed_at > STALE_RUN_MS || current.claimed_at < (deps.settings.claimsDeadBefore ?? -Infinity));
     if (!stale || !(await deps.schedules.takeOver(scheduleId, current.claimed_at!, now))) return;

@@ -8,8 +8,9 @@ import { statusOf } from '../network-results';
 import { PostRequestSchema, type PostRequest } from '../publish/request';
 import { checkNow, type CheckDeps } from './check';
 import { SlotFinder } from './slots';
-import { iso, onceTimer, parseRunAt, releaseScheduled, timerName } from './common';
+import { iso, parseRunAt, releaseScheduled } from './common';
 import type { SchedulePatch } from './request';
+import { armIfBeforeNextFanOut } from './due-fan-out';
 
 /** The outcome of a run from its post's networks: publishing while any is still on its way. */
 export function outcomeOf(networks: NetworkRecord[]): ScheduleStatus {
@@ -127,8 +128,10 @@ function notChangeable(s: ScheduleRecord, verb: 'changed' | 'canceled'): AppErro
  * 1. Only a `scheduled`, non-deferred schedule changes (409 otherwise).
  * 2. New content is checked now like a new schedule (checkNow); a new run_at like POST /api/schedule
  *    (next_slot takes the brand's next free slot).
- * 3. Write the item (conditional on still being scheduled: a fire that won the race makes this a 409), then move
- *    the alarm. A crash in between leaves the old alarm, which finds the item not due and re-arms it.
+ * 3. Write the item and its due marker (conditional on still being scheduled: a fire that won the race makes this a
+ *    409). Nothing else moves: the per-minute fan-out finds the new run_at in the due index (a run_at before the next
+ *    fan-out gets a one-time alarm too); an alarm of the previous release, or a fire message already queued for the
+ *    old time, finds the item not due and does nothing.
  * 4. Give back the slot the old run_at held.
  */
 export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'scheduler' | 'schedules' | 'slots'>, account: Account, id: string, patch: SchedulePatch) {
@@ -175,7 +178,7 @@ export async function patchSchedule(deps: CheckDeps & Pick<Deps, 'posts' | 'sche
     if (newSlot) await deps.slots.release(brand!.id, newSlot, id);
     throw notChangeable((await deps.schedules.get(id)) ?? current, 'changed');
   }
-  if (updated.run_at !== current.run_at) await deps.scheduler.scheduleOnce(onceTimer(updated));
+  if (updated.run_at !== current.run_at) await armIfBeforeNextFanOut(deps, updated, now);
   if (current.slot_claim && ('slot_claim' in upd) && current.slot_claim !== newSlot) await deps.slots.release(current.brand_id, current.slot_claim, id);
   return scheduleView(updated);
 }
@@ -185,18 +188,16 @@ const validPlatforms = (r: PostRequest) => (r.platforms ?? [r.platform!]) as Sch
 
 /**
  * DELETE /api/schedule/{id}: cancels, in the order that cannot publish a canceled post:
- * 1. Mark the item canceled (conditional on `scheduled`: one that is publishing or ran is a 409). From here on a
- *    firing alarm finds it canceled and does nothing, even if step 2 never happens.
- * 2. Delete the alarm (EventBridge Scheduler schedule / local timer).
- * 3. Give back the place on the plan's counter and the brand slot.
+ * 1. Mark the item canceled and drop its due marker (conditional on `scheduled`: one that is publishing or ran is a
+ *    409). From here on a fire message, or an alarm of the previous release, finds it canceled and does nothing.
+ * 2. Give back the place on the plan's counter and the brand slot.
  */
-export async function cancelSchedule(deps: Pick<Deps, 'clock' | 'counters' | 'posts' | 'scheduler' | 'schedules' | 'slots'>, accountId: string, id: string) {
+export async function cancelSchedule(deps: Pick<Deps, 'clock' | 'counters' | 'posts' | 'schedules' | 'slots'>, accountId: string, id: string) {
   const current = await settled(deps, await owned(deps, accountId, id), undefined, false);
   if (current.status !== 'scheduled' || current.deferred) throw notChangeable(current, 'canceled');
   const now = iso(deps.clock.now());
   const canceled = await deps.schedules.updateScheduled(id, { status: 'canceled', canceled_at: now, counted: false }, now);
   if (!canceled) throw notChangeable((await deps.schedules.get(id)) ?? current, 'canceled');
-  await deps.scheduler.cancel(timerName.once(id));
   if (current.counted) await releaseScheduled(deps, accountId, id);
   if (current.slot_claim) await deps.slots.release(current.brand_id, current.slot_claim, id);
   return scheduleView(canceled);

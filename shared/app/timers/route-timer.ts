@@ -9,6 +9,7 @@ import { WebhookSweepInput } from '../webhooks/sweep-schedule';
 import { fireRecurring, fireScheduled, type FireDeps } from '../schedule/fire';
 import { markDeferralFired } from '../publish/deferral';
 import { ScheduleSweepInput, sweepSchedules } from '../schedule/sweep';
+import { fanOutDue, ScheduleFanOutInput } from '../schedule/due-fan-out';
 import { PublishSweepInput, sweepPublishing } from '../publish/reconcile';
 import { expireApproval, type DecideApprovalDeps } from '../approvals/approvals';
 import { putMetric } from '../../metrics';
@@ -28,12 +29,15 @@ export const DispatchInput = z.discriminatedUnion('kind', [
   // a webhook try whose wait is longer than SQS allows (shared/app/webhooks/delivery-queue.ts), and the delivery sweep
   WebhookDispatchInput,
   WebhookSweepInput,
-  // a scheduled post's one-time alarm (shared/app/schedule/fire.ts): the item is read from the table by id
+  // a scheduled post's one-time alarm of the previous release (shared/app/schedule/fire.ts; the item is read from the
+  // table by id): scheduled posts are now fired by the per-minute fan-out, alarms armed before it still fire once
   z.object({ v: formatVersion, kind: z.literal('scheduled'), schedule_id: z.string().regex(/^sch_[0-9A-Z]{26}$/) }),
   // one occurrence of a recurring schedule; occurrence is EventBridge Scheduler's <aws.scheduler.scheduled-time>
   z.object({ v: formatVersion, kind: z.literal('recurring'), recurring_id: z.string().regex(/^rec_[0-9A-Z]{26}$/), occurrence: z.string().min(10).max(40) }),
   // the every-minute reconciliation of scheduled posts whose alarm never fired (shared/app/schedule/sweep.ts)
   ScheduleSweepInput,
+  // the every-minute fan-out of scheduled posts that come due (shared/app/schedule/due-fan-out.ts)
+  ScheduleFanOutInput,
   // the every-15-minutes renewal of sign-ins before they lapse (shared/app/oauth/renewal-sweep.ts)
   RenewalSweepInput,
   // the every-minute reconciliation of posts whose networks' work is overdue (shared/app/publish/reconcile.ts)
@@ -56,6 +60,7 @@ export async function dispatch(deps: FireDeps & DecideApprovalDeps & RenewalSwee
   if (input.kind === 'scheduled') return fireScheduled(deps, input.schedule_id);
   if (input.kind === 'recurring') return fireRecurring(deps, input.recurring_id, input.occurrence);
   if (input.kind === 'schedule-sweep') { await sweepSchedules(deps); return; }
+  if (input.kind === 'schedule-fan-out') { await fanOutDue(deps); return; }
   if (input.kind === 'connection-sweep') { await sweepConnections(deps); return; }
   if (input.kind === 'publish-sweep') { await sweepPublishing(deps); return; }
   if (input.kind === 'analytics-sweep') { await sweepAnalytics(deps); return; }
