@@ -4,7 +4,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node10', allowJs: true, esModuleInterop: true, isolatedModules: true } }],
+    // @swc/jest: the same transpile-only output, in a fraction of ts-jest's time on a cold cache (CI's clean clone).
+    '^.+\\.[tj]sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   // ESM-only packages compiled to CommonJS for jest (cookie: light-my-request's, behind fauxqs's in-process transport).
   transformIgnorePatterns: ['/node_modules/(?!(@middy|nostr-tools|@noble|@scure|p-limit|yocto-queue|fauxqs|@atproto|multiformats|light-my-request/node_modules/cookie|cookie)/)'],
