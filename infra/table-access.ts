@@ -9,11 +9,12 @@ export const RATE_LIMIT_COUNTERS = 'CTR#rl#';
 /**
  * Reading an account may settle its plan (shared/app/billing/plan-state.ts: a downgrade, cancellation or grace
  * period that came due is applied and recorded on the first read after its time): an update of the account item
- * and a put of the plan-change history item, with only these attributes (`dynamodb:Attributes`).
+ * and a put of the plan-change history item, with only these attributes (`dynamodb:Attributes`; `v` is the item's
+ * format version, shared/domain/format-version.ts).
  */
 export const PLAN_SETTLE_ATTRIBUTES = [
   'pk', 'sk', 'plan', 'billing', 'billing_version', 'plan_change',
-  'at', 'from', 'to', 'by', 'reason', 'event_id', 'customer_id', 'subscription_id', 'price_id',
+  'at', 'from', 'to', 'by', 'reason', 'event_id', 'customer_id', 'subscription_id', 'price_id', 'v',
 ] as const;
 const ACCOUNTS = 'ACC#';
 
