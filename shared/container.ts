@@ -155,8 +155,10 @@ function builtOnFirstRead<T extends object>(factories: { [K in keyof T]: () => T
 export function buildDeps(cfg: Config, given: Partial<Deps> = {}): Deps {
   let tableRef: TableRef | undefined;
   const local = cfg.RUNTIME === 'local';
-  // the local runtime's engines take the SDK's requests in-process (no socket, no HTTP) when it has handed them over
-  const transport = (engine: 'dynamodb' | 'sqs') => (local ? localTransportModule().inProcessTransport(engine) : undefined);
+  // the local runtime's engines take the SDK's requests in-process (no socket, no HTTP) when it has handed them over;
+  // a Lambda bundle run against the local engines (RUNTIME=local, as the benches' cold starts do) has no such module
+  // and reaches them over their HTTP endpoints
+  const transport = (engine: 'dynamodb' | 'sqs') => (local && process.env.SPA_WIRE_LOCAL !== 'off' ? localTransportModule().inProcessTransport(engine) : undefined);
   const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT, requestHandler: transport('dynamodb') }), tableName: cfg.TABLE_NAME });
   const db = dynamoModule;
   const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);

@@ -37,4 +37,19 @@ describe('the container', () => {
     expect(deps.connections).toBe(original);
     expect(derived.posts).toBe(deps.posts);
   });
+
+  it('a bundle without the local-only modules, run against the local engines, reaches them over HTTP', () => {
+    // a Lambda bundle compiles SPA_WIRE_LOCAL to "off" (shared/wiring/declaration.ts); the benches' cold starts run
+    // such a bundle with RUNTIME=local against the local engines' endpoints
+    const before = process.env.SPA_WIRE_LOCAL;
+    process.env.SPA_WIRE_LOCAL = 'off';
+    try {
+      const deps = buildDeps({ ...local(), DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', SQS_ENDPOINT: 'http://127.0.0.1:1' });
+      expect(() => deps.posts).not.toThrow();
+      expect(() => deps.queue).not.toThrow();
+    } finally {
+      if (before === undefined) delete process.env.SPA_WIRE_LOCAL;
+      else process.env.SPA_WIRE_LOCAL = before;
+    }
+  });
 });
