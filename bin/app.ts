@@ -35,6 +35,12 @@ export interface AppSettings {
   // --- MCP for browser clients
   /** -c mcpAllowedOrigins=https://a,https://b: browser origins allowed on the MCP and OAuth endpoints (MCP_ALLOWED_ORIGINS). */
   mcpAllowedOrigins?: string;
+  // --- LinkedIn products the app was granted
+  /**
+   * -c linkedinOrganizations=true: organisation pages as targets (LINKEDIN_ORGANIZATIONS; needs LinkedIn's Community
+   * Management API); -c linkedinPostAnalytics=true: member post analytics (LINKEDIN_POST_ANALYTICS; r_member_postAnalytics).
+   */
+  linkedin?: { organizations: boolean; postAnalytics: boolean };
   // --- WAF
   /** -c waf=true: CloudFront with a WAF web ACL in front of the API (stack -Edge in us-east-1); requests per IP per 5 minutes. */
   waf?: { rateLimit: number; originSecret: string };
@@ -94,6 +100,12 @@ export function settingsFrom(app: App): AppSettings {
   for (const o of (mcpAllowedOrigins ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
     if (!/^https?:\/\/[^/\s]+$/.test(o)) throw new Error(`Invalid origin "${o}" in mcpAllowedOrigins (scheme://host[:port], comma-separated)`);
   }
+  const flag = (key: string): boolean => {
+    const v = String(app.node.tryGetContext(key) ?? 'false');
+    if (v !== 'true' && v !== 'false') throw new Error(`Invalid ${key} "${v}": true or false`);
+    return v === 'true';
+  };
+  const linkedin = { organizations: flag('linkedinOrganizations'), postAnalytics: flag('linkedinPostAnalytics') };
   const concurrency: ConcurrencySettings = {
     publishWorker: integerContext(app, 'publishMaxConcurrency', DEFAULT_CONCURRENCY.publishWorker, 2, 1000),
     webhookWorker: integerContext(app, 'webhookMaxConcurrency', DEFAULT_CONCURRENCY.webhookWorker, 2, 1000),
@@ -124,6 +136,7 @@ export function settingsFrom(app: App): AppSettings {
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
     ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
+    ...(linkedin.organizations || linkedin.postAnalytics ? { linkedin } : {}),
     concurrency,
     ...(waf ? { waf } : {}),
     ...(apiDomainName && apiCertificateArn ? { apiDomain: { name: apiDomainName, certificateArn: apiCertificateArn } } : {}),
@@ -157,6 +170,7 @@ export function buildStacks(app: App, settings: AppSettings = settingsFrom(app))
     ...(settings.publicBaseUrl ? { publicBaseUrl: settings.publicBaseUrl } : {}),
     ...(settings.bedrockModelId ? { bedrockModelId: settings.bedrockModelId } : {}),
     ...(settings.mcpAllowedOrigins ? { mcpAllowedOrigins: settings.mcpAllowedOrigins } : {}),
+    ...(settings.linkedin ? { linkedin: settings.linkedin } : {}),
     reservedConcurrency: { 'post-post': settings.concurrency.postRoute },
     ...(settings.waf ? { edgeOriginSecret: settings.waf.originSecret } : {}),
     ...(settings.apiDomain ? { apiDomain: settings.apiDomain } : {}),

@@ -54,6 +54,8 @@ const CONTEXT_KEYS: Array<{ key: string; note: string; requiredFor?: string }> =
   { key: 'publicBaseUrl', note: 'public origin for emailed/connect links (default: the execute-api URL)' },
   { key: 'alarmEmail', note: 'subscribed to the alarm topic' },
   { key: 'mcpReservedConcurrency', note: 'caps the MCP function, whose function URL is outside the API throttles and the WAF (default: no cap; the account quota must cover it with 100 left unreserved)' },
+  { key: 'linkedinOrganizations', note: 'LinkedIn organisation pages as targets (the app needs the Community Management API; default false)' },
+  { key: 'linkedinPostAnalytics', note: 'LinkedIn member post analytics (the app needs r_member_postAnalytics; default false)' },
   { key: 'apiDomainName', note: 'the API\'s custom domain with -c apiCertificateArn; disables the execute-api endpoint (default: it stays reachable — behind the WAF it answers 403 without the edge header, but still runs a function)' },
 ];
 

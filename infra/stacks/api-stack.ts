@@ -43,6 +43,8 @@ export interface ApiStackProps extends StackProps {
   // --- MCP for browser clients
   /** Browser origins allowed on the MCP and OAuth endpoints besides publicBaseUrl's (MCP_ALLOWED_ORIGINS, comma-separated). */
   mcpAllowedOrigins?: string;
+  /** LinkedIn products the app was granted: organisation pages (LINKEDIN_ORGANIZATIONS), member post analytics (LINKEDIN_POST_ANALYTICS). */
+  linkedin?: { organizations: boolean; postAnalytics: boolean };
 }
 
 const API_AUTHORIZATION_REASON = 'Authorization is done inside each function by the shared middy stack (shared/http): bearer API keys, '
@@ -214,6 +216,7 @@ export class ApiStack extends Stack {
       data, mailFrom: props.mailFrom, publicBaseUrl, schedulerRoleArn: this.schedulerRole.roleArn, dispatcherArn: this.dispatcherArn, oauthSsmPrefix, billingSsmPrefix,
       bedrockModelId, ...(props.edgeOriginSecret ? { edgeOriginSecret: props.edgeOriginSecret } : {}),
       ...(props.mcpAllowedOrigins ? { mcpAllowedOrigins: props.mcpAllowedOrigins } : {}),
+      ...(props.linkedin ? { linkedin: props.linkedin } : {}),
     });
     this.grantTargets = {
       table: data.table,
@@ -314,6 +317,7 @@ export function serviceEnvironment(o: {
   data: DataStack; mailFrom: string; publicBaseUrl: string; schedulerRoleArn: string; dispatcherArn: string; oauthSsmPrefix: string; billingSsmPrefix?: string;
   bedrockModelId?: string;
   edgeOriginSecret?: string; mcpAllowedOrigins?: string;
+  linkedin?: { organizations: boolean; postAnalytics: boolean };
 }): Record<string, string> {
   const env: Record<string, string | undefined> = {
     RUNTIME: 'aws',
@@ -338,6 +342,8 @@ export function serviceEnvironment(o: {
     BEDROCK_MODEL_ID: o.bedrockModelId,
     EDGE_ORIGIN_SECRET: o.edgeOriginSecret,
     MCP_ALLOWED_ORIGINS: o.mcpAllowedOrigins,
+    LINKEDIN_ORGANIZATIONS: o.linkedin?.organizations ? '1' : undefined,
+    LINKEDIN_POST_ANALYTICS: o.linkedin?.postAnalytics ? '1' : undefined,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }
