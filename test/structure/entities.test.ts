@@ -15,7 +15,6 @@ const PLUMBING = ['client.ts', 'conditions.ts', 'entity.ts', 'keys.ts', 'table-d
 /** Stores still writing their own requests, each with its reason. */
 const NOT_YET: Record<string, string> = {
   'posts.ts': 'not yet migrated (map-entry claims, legacy network items)',
-  'slots.ts': 'reads the sort key (the slot instant) back',
   'table-scheduler.ts': 'the local scheduler stand-in, not a store of the domain',
   'webhooks.ts': 'not yet migrated (deliveries keep `v` in what they answer)',
 };
