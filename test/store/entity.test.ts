@@ -123,4 +123,11 @@ describe('entity helper (embedded DynamoDB)', () => {
     await expect(orUndefined(Promise.reject(boom))).rejects.toBe(boom);
     expect(await orUndefined(Promise.resolve(7))).toBe(7);
   });
+
+  it('puts many values in batches of 25 (each item as a single put writes it), readable back in one query', async () => {
+    const many: Note[] = Array.from({ length: 30 }, (_, i) => ({ owner: 'batch', id: String(i).padStart(2, '0'), text: `n${i}`, status: 'open' }));
+    await notes.putAll(many);
+    expect(await raw('batch', '29')).toEqual({ pk: 'OWNER#batch', sk: 'NOTE#29', gsi1pk: 'STATUS#open', gsi1sk: 'batch#29', ...many[29], shadow: 3, v: FORMAT_VERSION });
+    expect(await notes.query({ pk: 'OWNER#batch' })).toEqual(many);
+  });
 });

@@ -1,26 +1,27 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Branding, BrandingStore } from '../../ports/branding';
-import { queryAll, type TableRef } from './client';
-import { keys, strip } from './keys';
+import type { TableRef } from './client';
+import { entity, type Bound } from './entity';
+import { keys } from './keys';
+
+/** A white-label settings item under the account's partition (BRANDING#<scope>). */
+const brandingEntity = entity({ key: keys.branding, keyOf: (b: Branding) => keys.branding(b.account_id, b.scope) });
 
 /** White-label settings under the account's partition (BRANDING#<scope>). */
 export class DynamoBrandingStore implements BrandingStore {
-  constructor(private readonly t: TableRef) {}
-
-  async get(accountId: string, scope: string) {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.branding(accountId, scope) }));
-    return res.Item ? strip<Branding>(res.Item) : undefined;
+  private readonly items: Bound<typeof brandingEntity>;
+  constructor(t: TableRef) {
+    this.items = brandingEntity.on(t);
   }
 
-  async put(b: Branding) {
-    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: { ...keys.branding(b.account_id, b.scope), ...b } }));
+  get(accountId: string, scope: string) {
+    return this.items.get(accountId, scope);
   }
 
-  async list(accountId: string) {
-    const items = await queryAll(this.t, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-      ExpressionAttributeValues: { ':pk': `ACC#${accountId}`, ':sk': keys.brandingPrefix },
-    });
-    return items.map((i) => strip<Branding>(i));
+  put(b: Branding) {
+    return this.items.put(b);
+  }
+
+  list(accountId: string) {
+    return this.items.query({ pk: keys.account(accountId).pk, beginsWith: keys.brandingPrefix });
   }
 }

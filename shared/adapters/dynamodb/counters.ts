@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CounterStore } from '../../ports/store';
 import { counterShards, counterShares } from '../../domain/usage';
-import { isConditionFailure, type TableRef } from './client';
+import type { TableRef } from './client';
 import { cond, or } from './conditions';
+import { conditional, entity, orUndefined, type Bound } from './entity';
 import { keys } from './keys';
 import { systemClock } from '../../ports/clock';
 
@@ -11,6 +12,13 @@ import { systemClock } from '../../ports/clock';
 const MAX_ROUNDS = 20;
 
 interface Item { count: number; live: boolean }
+
+/** One item of a counter (item `shard` of a spread one): a number made by updates only, and its window's TTL. */
+const counterEntity = entity({
+  key: keys.counterShard,
+  keyOf: (c: { counter: string; shard: number; count: number; expires_at?: number }) => keys.counterShard(c.counter, c.shard),
+  keyOnly: ['counter', 'shard'],
+});
 
 /**
  * Fixed-window counters shared by every Lambda instance: callers put the window into the key, so each window is
@@ -28,11 +36,14 @@ interface Item { count: number; live: boolean }
  * zero. Reads sum the items (one BatchGet).
  */
 export class DynamoCounterStore implements CounterStore {
+  private readonly items: Bound<typeof counterEntity>;
   constructor(
     private readonly t: TableRef,
     private readonly nowSec: () => number = () => Math.floor(systemClock.now() / 1000),
     private readonly opts: { shardsOf?: (key: string) => number; random?: () => number } = {},
-  ) {}
+  ) {
+    this.items = counterEntity.on(t);
+  }
 
   private shards(key: string) { return (this.opts.shardsOf ?? counterShards)(key); }
   /** The item to try first: the one `spreadBy` hashes to, else a random one. */
@@ -145,21 +156,11 @@ export class DynamoCounterStore implements CounterStore {
    */
   private async add(key: string, shard: number, amount: number, sharesOrLimit: number[] | number, expiresAtSec: number): Promise<number | undefined> {
     const share = typeof sharesOrLimit === 'number' ? sharesOrLimit : sharesOrLimit[shard];
-    try {
-      const res = await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.counterShard(key, shard),
-        UpdateExpression: 'ADD #count :amount SET expires_at = :exp',
-        // a new item, or one still within its share after adding
-        ConditionExpression: or(cond.absent, '#count <= :room'),
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':amount': amount, ':room': share - amount, ':exp': expiresAtSec },
-        ReturnValues: 'UPDATED_NEW',
-      }));
-      return Number(res.Attributes?.count ?? amount);
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      return undefined;
-    }
+    const item = await orUndefined(this.items.updateAndRead([key, shard], { add: { count: amount }, set: { expires_at: expiresAtSec } }, {
+      // a new item, or one still within its share after adding
+      if: or(cond.absent, '#count <= :room'), names: { '#count': 'count' }, values: { ':room': share - amount },
+    }));
+    return item === undefined ? undefined : Number(item.count ?? amount);
   }
 
   /** Adds each [item, amount] of `plan` within its share, all or nothing: what was added is given back if any is refused. */
@@ -171,32 +172,20 @@ export class DynamoCounterStore implements CounterStore {
   }
 
   /** Takes `amount` off item `shard` if it holds that much; answers whether it did. */
-  private async subtract(key: string, shard: number, amount: number): Promise<boolean> {
-    try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.counterShard(key, shard),
-        UpdateExpression: 'ADD #count :minus',
-        // never below zero
-        ConditionExpression: '#count >= :amount',
-        ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minus': -amount, ':amount': amount },
-      }));
-      return true;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      return false;
-    }
+  private subtract(key: string, shard: number, amount: number): Promise<boolean> {
+    return conditional(this.items.update([key, shard], { add: { count: -amount } }, {
+      // never below zero
+      if: '#count >= :amount', names: { '#count': 'count' }, values: { ':amount': amount },
+    }));
   }
 
   /** The counter's items (a missing one counts 0), consistently read: one GetItem, or one BatchGet for several. */
   private async read(key: string, n: number): Promise<Item[]> {
     const now = this.nowSec();
-    const itemOf = (raw: Record<string, unknown> | undefined): Item => ({
+    const itemOf = (raw: { count?: unknown; expires_at?: unknown } | undefined): Item => ({
       count: Number(raw?.count ?? 0), live: !(typeof raw?.expires_at === 'number' && raw.expires_at < now),
     });
-    if (n === 1) {
-      const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.counterShard(key, 0), ConsistentRead: true }));
-      return [itemOf(res.Item)];
-    }
+    if (n === 1) return [itemOf(await this.items.get(key, 0))];
     const byPk = new Map<string, Record<string, unknown>>();
     let wanted: Record<string, unknown>[] = Array.from({ length: n }, (_, i) => keys.counterShard(key, i));
     for (let tries = 0; wanted.length && tries < MAX_ROUNDS; tries++) {

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { FORMAT_VERSION } from '../../domain/format-version';
 import { isConditionFailure, type TableRef } from './client';
 import { GSI1 } from './keys';
@@ -108,6 +108,20 @@ export class Entity<T, A extends unknown[], K extends keyof T = never> {
   /** Writes the value whole; with `when`, only if the condition holds (else ConditionalCheckFailedException). */
   async put(value: T, when?: Condition): Promise<void> {
     await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: this.toItem(value), ...conditionInput(when) }));
+  }
+
+  /**
+   * Writes the values whole, unconditionally, 25 a request (BatchWriteItem); what the table leaves unprocessed is sent
+   * again, up to `tries` requests a batch, and then left unwritten (for values that are recomputed when missing).
+   */
+  async putAll(values: readonly T[], tries = 8): Promise<void> {
+    for (let i = 0; i < values.length; i += 25) {
+      let pending: Array<Record<string, unknown>> | undefined = values.slice(i, i + 25).map((v) => ({ PutRequest: { Item: this.toItem(v) } }));
+      for (let n = 0; pending?.length && n < tries; n++) {
+        const res = await this.t.doc.send(new BatchWriteCommand({ RequestItems: { [this.t.tableName]: pending } }));
+        pending = res.UnprocessedItems?.[this.t.tableName] as Array<Record<string, unknown>> | undefined;
+      }
+    }
   }
 
   /**

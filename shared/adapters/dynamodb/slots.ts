@@ -1,35 +1,34 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SlotStore } from '../../ports/schedules';
-import { isConditionFailure, type TableRef } from './client';
+import type { TableRef } from './client';
 import { cond, or } from './conditions';
+import { conditional, entity, type Bound } from './entity';
 import { keys } from './keys';
+
+/** A brand's slot claim: the brand and the instant only in the key (the instant is its sort key, read back by `taken`). */
+const slotEntity = entity({
+  key: keys.slot,
+  keyOf: (s: { brand_id: string; instant: string; holder: string; expires_at: number }) => keys.slot(s.brand_id, s.instant),
+  keyOnly: ['brand_id', 'instant'],
+});
 
 /** A brand's slot claims: one item per brand and instant, taken by a conditional put, given back by its holder only. */
 export class DynamoSlotStore implements SlotStore {
-  constructor(private readonly t: TableRef) {}
+  private readonly slots: Bound<typeof slotEntity>;
+  constructor(private readonly t: TableRef) {
+    this.slots = slotEntity.on(t);
+  }
 
-  async claim(brandId: string, instant: string, holder: string, expiresAtSec: number, nowSec: number) {
-    try {
-      await this.t.doc.send(new PutCommand({
-        TableName: this.t.tableName,
-        Item: { ...keys.slot(brandId, instant), holder, expires_at: expiresAtSec },
-        // free, left over from a claim that expired (TTL deletes lazily), or already this holder's
-        ConditionExpression: or(cond.absent, cond.expired, 'holder = :holder'),
-        ExpressionAttributeValues: { ':now': nowSec, ':holder': holder },
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+  claim(brandId: string, instant: string, holder: string, expiresAtSec: number, nowSec: number) {
+    return conditional(this.slots.put({ brand_id: brandId, instant, holder, expires_at: expiresAtSec }, {
+      // free, left over from a claim that expired (TTL deletes lazily), or already this holder's
+      if: or(cond.absent, cond.expired, 'holder = :holder'), values: { ':now': nowSec, ':holder': holder },
+    }));
   }
 
   async release(brandId: string, instant: string, holder: string) {
-    await this.t.doc.send(new DeleteCommand({
-      TableName: this.t.tableName, Key: keys.slot(brandId, instant),
-      // only the holder gives its slot back
-      ConditionExpression: 'holder = :holder', ExpressionAttributeValues: { ':holder': holder },
-    })).catch((err) => { if (!isConditionFailure(err)) throw err; });
+    // only the holder gives its slot back
+    await conditional(this.slots.delete([brandId, instant], { if: 'holder = :holder', values: { ':holder': holder } }));
   }
 
   async taken(brandId: string, from: string, to: string, nowSec: number) {
