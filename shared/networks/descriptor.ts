@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { PlatformName } from '../domain/platforms';
 import type { Failure, NetworkAdapter, NetworkVerifier, PublishContent } from '../ports/networks';
-import type { ManageFlags, PostRefRule } from '../ports/network-limits';
+import type { ManageFlags, PostOption, PostRefRule } from '../ports/network-limits';
 import type { OAuthProvider } from '../ports/oauth';
 import type { MediaRules } from './media-rules';
 
@@ -27,6 +27,8 @@ export interface NetworkDescriptor {
   readBack: boolean;
   /** How reply_to and quote name its posts; absent where it takes neither. */
   postRef?: PostRefRule;
+  /** The per-network post fields it takes (thread, first_comment, reply_to, poll, …); absent = none. */
+  options?: readonly PostOption[];
   /** Its adapter, send code included (wired by `publishes: true`). */
   adapter(cfg: Config): NetworkAdapter;
   /** Its credential check alone (wired by `networks: true`). */

@@ -38,7 +38,7 @@ describe('a network folder registered by one line', () => {
     expect(buildOAuthProviders(cfg, withFake)[FAKE]?.authorizeUrl({ app: { clientId: 'c', clientSecret: 's', redirectUri: 'r' }, state: 's1' })).toContain('state=s1');
   });
 
-  test('its limits, media rules, delete / edit / read-back facts and post links reach use cases through the NetworkLimits port', () => {
+  test('its limits, media rules, delete / edit / read-back facts, post links and post options reach use cases through the NetworkLimits port', () => {
     const limits = networkLimits(withFake);
     expect(limits.checkContent(FAKE, content({ text: 'x'.repeat(21) }), {})).toMatchObject({ ok: false, code: 'text_too_long' });
     expect(limits.checkContent(FAKE, content({ text: 'x'.repeat(20) }), {})).toBeUndefined();
@@ -47,6 +47,8 @@ describe('a network folder registered by one line', () => {
     expect(limits.manage(FAKE)).toEqual({ delete: true, edit: false });
     expect(limits.readBack(FAKE)).toBe(true);
     expect([limits.postRef(FAKE)?.names('fk-12'), limits.postRef(FAKE)?.names('https://x.com/a/status/1')]).toEqual([true, false]);
+    expect([limits.optionNetworks('poll'), limits.optionNetworks('thread')]).toEqual([['x', FAKE], ['bluesky', 'mastodon', 'x', FAKE]]);
+    expect(limits.optionNetworks('story')).not.toContain(FAKE);
     // the registry without that line knows nothing of it
     expect(() => networkLimits().manage(FAKE)).toThrow(/not in the registry/);
   });

@@ -9,6 +9,7 @@ export const bluesky: NetworkDescriptor = {
   manage: { delete: true, edit: false },
   media: MEDIA_RULES,
   readBack: true,
+  options: ['thread', 'first_comment', 'reply_to', 'quote', 'link_card'],
   postRef: { names: (ref) => blueskyPostRef(ref) !== undefined, forms: 'a https://bsky.app/profile/<handle>/post/<id> link or an at:// post URI' },
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('bluesky')
     : (require('./index') as typeof import('./index')).createBlueskyAdapter({ apiBase: cfg.BLUESKY_API_BASE, videoBase: cfg.BLUESKY_VIDEO_BASE }),

@@ -11,6 +11,7 @@ export const facebook: NetworkDescriptor = {
   check: checkFacebook,
   manage: { delete: true, edit: true },
   readBack: true,
+  options: ['first_comment', 'reel'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('facebook')
     : (require('./index') as typeof import('./index')).createFacebookAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('facebook')

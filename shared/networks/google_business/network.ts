@@ -11,6 +11,7 @@ export const google_business: NetworkDescriptor = {
   check: checkGoogleBusiness,
   media: MEDIA_RULES,
   readBack: true,
+  options: ['event', 'offer', 'call_to_action'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('google_business')
     : (require('./index') as typeof import('./index')).createGoogleBusinessAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('google_business')

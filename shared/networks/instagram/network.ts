@@ -11,6 +11,7 @@ export const instagram: NetworkDescriptor = {
   check: checkInstagram,
   media: MEDIA_RULES,
   readBack: true,
+  options: ['first_comment', 'story'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('instagram')
     : (require('./index') as typeof import('./index')).createInstagramAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('instagram')

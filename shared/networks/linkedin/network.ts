@@ -12,6 +12,7 @@ export const linkedin: NetworkDescriptor = {
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
   readBack: true,
+  options: ['first_comment', 'document'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('linkedin')
     : (require('./index') as typeof import('./index')).createLinkedinAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('linkedin')

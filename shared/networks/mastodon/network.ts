@@ -9,6 +9,7 @@ export const mastodon: NetworkDescriptor = {
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
   readBack: true,
+  options: ['thread', 'first_comment', 'reply_to'],
   postRef: { names: (ref) => mastodonStatusRef(ref) !== undefined, forms: 'a status link (https://<server>/@<user>/<id>) or a status id' },
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('mastodon')
     : (require('./index') as typeof import('./index')).createMastodonAdapter({ pollIntervalMs: cfg.MASTODON_POLL_MS }),

@@ -11,6 +11,7 @@ export const pinterest: NetworkDescriptor = {
   check: checkPinterest,
   media: MEDIA_RULES,
   readBack: true,
+  options: ['thumbnail_url', 'board_id', 'link'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('pinterest')
     : (require('./index') as typeof import('./index')).createPinterestAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('pinterest')

@@ -9,6 +9,7 @@ export const telegram: NetworkDescriptor = {
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
   readBack: false,
+  options: ['reply_to'],
   postRef: { names: (ref) => telegramMessageRef(ref) !== undefined, forms: 'a t.me/<chat>/<message id> link or a message id of the connected chat' },
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('telegram')
     : (require('./index') as typeof import('./index')).createTelegramAdapter({ apiBase: cfg.TELEGRAM_API_BASE }),

@@ -11,6 +11,7 @@ export const tiktok: NetworkDescriptor = {
   check: checkContent,
   media: MEDIA_RULES,
   readBack: false,
+  options: ['privacy_level'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('tiktok')
     : (require('./index') as typeof import('./index')).createTikTokAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('tiktok')

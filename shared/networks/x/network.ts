@@ -13,6 +13,7 @@ export const x: NetworkDescriptor = {
   manage: { delete: true, edit: false },
   media: MEDIA_RULES,
   readBack: true,
+  options: ['thread', 'first_comment', 'reply_to', 'quote', 'poll'],
   postRef: { names: (ref) => xPostId(ref) !== undefined, forms: 'an x.com/<user>/status/<id> link or a numeric post id' },
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('x')
     : (require('./index') as typeof import('./index')).createXAdapter(hosts(cfg)),

@@ -12,6 +12,7 @@ export const youtube: NetworkDescriptor = {
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
   readBack: true,
+  options: ['thumbnail_url', 'playlist_id'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('youtube')
     : (require('./index') as typeof import('./index')).createYouTubeAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('youtube')
