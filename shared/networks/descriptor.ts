@@ -17,6 +17,8 @@ export type ContentCheck = (content: PublishContent, credentials: Record<string,
  */
 export interface NetworkDescriptor {
   name: PlatformName;
+  /** Its name as pages show it (connect page, Compose, OAuth result). */
+  displayName: string;
   /** Its checks before any send (limits.ts); the adapter's `check` is the same function. */
   check: ContentCheck;
   /** Media types, sizes and alt-text limit known before any download; absent = none checked here. */

@@ -5,6 +5,7 @@ import { blueskyPostRef } from '../post-refs';
 /** Bluesky: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const bluesky: NetworkDescriptor = {
   name: 'bluesky',
+  displayName: 'Bluesky',
   check: checkBluesky,
   manage: { delete: true, edit: false },
   media: MEDIA_RULES,

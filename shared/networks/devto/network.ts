@@ -4,6 +4,7 @@ import { checkDevto } from './limits';
 /** Devto: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const devto: NetworkDescriptor = {
   name: 'devto',
+  displayName: 'DEV (dev.to)',
   check: checkDevto,
   manage: { delete: true, edit: true },
   readBack: true,

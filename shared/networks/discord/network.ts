@@ -4,6 +4,7 @@ import { checkDiscord, MEDIA_RULES } from './limits';
 /** Discord: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const discord: NetworkDescriptor = {
   name: 'discord',
+  displayName: 'Discord',
   check: checkDiscord,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

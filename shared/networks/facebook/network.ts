@@ -8,6 +8,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.FACEBOOK_AUTH_BASE, apiBase: cfg
 /** Facebook: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const facebook: NetworkDescriptor = {
   name: 'facebook',
+  displayName: 'Facebook',
   check: checkFacebook,
   manage: { delete: true, edit: true },
   readBack: true,

@@ -8,6 +8,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.GOOGLE_BUSINESS_AUTH_BASE, apiBa
 /** Google Business Profile: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const google_business: NetworkDescriptor = {
   name: 'google_business',
+  displayName: 'Google Business Profile',
   check: checkGoogleBusiness,
   media: MEDIA_RULES,
   readBack: true,

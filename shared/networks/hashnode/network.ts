@@ -4,6 +4,7 @@ import { checkHashnode } from './limits';
 /** Hashnode: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const hashnode: NetworkDescriptor = {
   name: 'hashnode',
+  displayName: 'Hashnode',
   check: checkHashnode,
   manage: { delete: true, edit: true },
   readBack: true,

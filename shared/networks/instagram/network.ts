@@ -8,6 +8,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.INSTAGRAM_AUTH_BASE, apiBase: cf
 /** Instagram: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const instagram: NetworkDescriptor = {
   name: 'instagram',
+  displayName: 'Instagram',
   check: checkInstagram,
   media: MEDIA_RULES,
   readBack: true,

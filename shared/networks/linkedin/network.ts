@@ -8,6 +8,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg
 /** Linkedin: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const linkedin: NetworkDescriptor = {
   name: 'linkedin',
+  displayName: 'LinkedIn',
   check: checkLinkedin,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

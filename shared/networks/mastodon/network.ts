@@ -5,6 +5,7 @@ import { mastodonStatusRef } from '../post-refs';
 /** Mastodon: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const mastodon: NetworkDescriptor = {
   name: 'mastodon',
+  displayName: 'Mastodon',
   check: checkContent,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

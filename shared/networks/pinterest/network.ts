@@ -8,6 +8,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.PINTEREST_AUTH_BASE, apiBase: cf
 /** Pinterest: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const pinterest: NetworkDescriptor = {
   name: 'pinterest',
+  displayName: 'Pinterest',
   check: checkPinterest,
   media: MEDIA_RULES,
   readBack: true,

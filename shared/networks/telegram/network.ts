@@ -5,6 +5,7 @@ import { telegramMessageRef } from '../post-refs';
 /** Telegram: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const telegram: NetworkDescriptor = {
   name: 'telegram',
+  displayName: 'Telegram',
   check: checkTelegram,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

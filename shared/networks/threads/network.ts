@@ -8,6 +8,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.THREADS_AUTH_BASE, apiBase: cfg.
 /** Threads: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const threads: NetworkDescriptor = {
   name: 'threads',
+  displayName: 'Threads',
   check: checkThreads,
   media: MEDIA_RULES,
   readBack: true,

@@ -8,6 +8,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.T
 /** TikTok: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const tiktok: NetworkDescriptor = {
   name: 'tiktok',
+  displayName: 'TikTok',
   check: checkContent,
   media: MEDIA_RULES,
   readBack: false,

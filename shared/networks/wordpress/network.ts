@@ -4,6 +4,7 @@ import { checkWordpress, MEDIA_RULES } from './limits';
 /** Wordpress: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const wordpress: NetworkDescriptor = {
   name: 'wordpress',
+  displayName: 'WordPress',
   check: checkWordpress,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.X_AUTH_BASE, apiBase: cfg.X_API_
 /** X: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const x: NetworkDescriptor = {
   name: 'x',
+  displayName: 'X',
   check: checkContent,
   manage: { delete: true, edit: false },
   media: MEDIA_RULES,

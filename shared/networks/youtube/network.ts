@@ -8,6 +8,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.YOUTUBE_AUTH_BASE, apiBase: cfg.
 /** YouTube: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const youtube: NetworkDescriptor = {
   name: 'youtube',
+  displayName: 'YouTube',
   check: checkContent,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
