@@ -19,6 +19,8 @@ export interface NetworkDescriptor {
   name: PlatformName;
   /** Its name as pages show it (connect page, Compose, OAuth result). */
   displayName: string;
+  /** Its badge on the pages: a short monogram in white on `color` (a contrast of at least 4.5:1 with white). */
+  icon: { mark: string; color: string };
   /** Its checks before any send (limits.ts); the adapter's `check` is the same function. */
   check: ContentCheck;
   /** Media types, sizes and alt-text limit known before any download; absent = none checked here. */

@@ -8,6 +8,7 @@ import { buildVerifyOnlyRegistry } from '../../shared/networks/verifiers';
 import { buildOAuthProviders } from '../../shared/networks/oauth-providers';
 import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { displayName } from '../../shared/http/pages/connect-page';
+import { networkColor } from '../../shared/http/network-icons';
 import type { PublishContent } from '../../shared/ports/networks';
 import { testContext } from '../networks/context';
 import { importGraph } from '../support/import-graph';
@@ -39,7 +40,7 @@ describe('a network folder registered by one line', () => {
     expect(buildOAuthProviders(cfg, withFake)[FAKE]?.authorizeUrl({ app: { clientId: 'c', clientSecret: 's', redirectUri: 'r' }, state: 's1' })).toContain('state=s1');
   });
 
-  test('its limits, media rules, delete / edit / read-back facts, post links and post options reach use cases through the NetworkLimits port, its name the pages', () => {
+  test('its limits, media rules, delete / edit / read-back facts, post links and post options reach use cases through the NetworkLimits port, its name and badge the pages', () => {
     const limits = networkLimits(withFake);
     expect(limits.checkContent(FAKE, content({ text: 'x'.repeat(21) }), {})).toMatchObject({ ok: false, code: 'text_too_long' });
     expect(limits.checkContent(FAKE, content({ text: 'x'.repeat(20) }), {})).toBeUndefined();
@@ -52,6 +53,7 @@ describe('a network folder registered by one line', () => {
     expect(limits.optionNetworks('story')).not.toContain(FAKE);
     // the registry without that line knows nothing of it
     expect([displayName(FAKE, withFake), displayName(FAKE)]).toEqual(['Fake Net', FAKE]);
+    expect([networkColor(FAKE, withFake), networkColor(FAKE)]).toEqual(['#5a2d82', '#4a4a4a']);
     expect(() => networkLimits().manage(FAKE)).toThrow(/not in the registry/);
   });
 });

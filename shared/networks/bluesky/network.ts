@@ -6,6 +6,7 @@ import { blueskyPostRef } from '../post-refs';
 export const bluesky: NetworkDescriptor = {
   name: 'bluesky',
   displayName: 'Bluesky',
+  icon: { mark: 'Bs', color: '#0560d6' },
   check: checkBluesky,
   manage: { delete: true, edit: false },
   media: MEDIA_RULES,

@@ -5,6 +5,7 @@ import { checkDevto } from './limits';
 export const devto: NetworkDescriptor = {
   name: 'devto',
   displayName: 'DEV (dev.to)',
+  icon: { mark: 'DEV', color: '#0a0a0a' },
   check: checkDevto,
   manage: { delete: true, edit: true },
   readBack: true,

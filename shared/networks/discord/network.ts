@@ -5,6 +5,7 @@ import { checkDiscord, MEDIA_RULES } from './limits';
 export const discord: NetworkDescriptor = {
   name: 'discord',
   displayName: 'Discord',
+  icon: { mark: 'D', color: '#4752c4' },
   check: checkDiscord,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.FACEBOOK_AUTH_BASE, apiBase: cfg
 export const facebook: NetworkDescriptor = {
   name: 'facebook',
   displayName: 'Facebook',
+  icon: { mark: 'f', color: '#0b5ed7' },
   check: checkFacebook,
   manage: { delete: true, edit: true },
   readBack: true,

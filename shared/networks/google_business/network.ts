@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.GOOGLE_BUSINESS_AUTH_BASE, apiBa
 export const google_business: NetworkDescriptor = {
   name: 'google_business',
   displayName: 'Google Business Profile',
+  icon: { mark: 'G', color: '#1765cc' },
   check: checkGoogleBusiness,
   media: MEDIA_RULES,
   readBack: true,

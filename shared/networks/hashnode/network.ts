@@ -5,6 +5,7 @@ import { checkHashnode } from './limits';
 export const hashnode: NetworkDescriptor = {
   name: 'hashnode',
   displayName: 'Hashnode',
+  icon: { mark: 'H', color: '#1f4fd6' },
   check: checkHashnode,
   manage: { delete: true, edit: true },
   readBack: true,

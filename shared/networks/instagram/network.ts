@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.INSTAGRAM_AUTH_BASE, apiBase: cf
 export const instagram: NetworkDescriptor = {
   name: 'instagram',
   displayName: 'Instagram',
+  icon: { mark: 'Ig', color: '#b52f7a' },
   check: checkInstagram,
   media: MEDIA_RULES,
   readBack: true,

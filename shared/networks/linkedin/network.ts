@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg
 export const linkedin: NetworkDescriptor = {
   name: 'linkedin',
   displayName: 'LinkedIn',
+  icon: { mark: 'in', color: '#0a66c2' },
   check: checkLinkedin,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

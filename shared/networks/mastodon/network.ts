@@ -6,6 +6,7 @@ import { mastodonStatusRef } from '../post-refs';
 export const mastodon: NetworkDescriptor = {
   name: 'mastodon',
   displayName: 'Mastodon',
+  icon: { mark: 'M', color: '#563acc' },
   check: checkContent,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

@@ -5,6 +5,7 @@ import { checkNostr } from './limits';
 export const nostr: NetworkDescriptor = {
   name: 'nostr',
   displayName: 'Nostr',
+  icon: { mark: 'N', color: '#662482' },
   check: checkNostr,
   readBack: true,
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('nostr')

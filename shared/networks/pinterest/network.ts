@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.PINTEREST_AUTH_BASE, apiBase: cf
 export const pinterest: NetworkDescriptor = {
   name: 'pinterest',
   displayName: 'Pinterest',
+  icon: { mark: 'P', color: '#bd081c' },
   check: checkPinterest,
   media: MEDIA_RULES,
   readBack: true,

@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.REDDIT_AUTH_BASE, apiBase: cfg.R
 export const reddit: NetworkDescriptor = {
   name: 'reddit',
   displayName: 'Reddit',
+  icon: { mark: 'R', color: '#c23b00' },
   check: checkReddit,
   manage: { delete: true, edit: true },
   readBack: true,

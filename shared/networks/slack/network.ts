@@ -5,6 +5,7 @@ import { checkSlack } from './limits';
 export const slack: NetworkDescriptor = {
   name: 'slack',
   displayName: 'Slack',
+  icon: { mark: 'S', color: '#4a154b' },
   check: checkSlack,
   readBack: false,
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('slack')

@@ -6,6 +6,7 @@ import { telegramMessageRef } from '../post-refs';
 export const telegram: NetworkDescriptor = {
   name: 'telegram',
   displayName: 'Telegram',
+  icon: { mark: 'Tg', color: '#1d6fa5' },
   check: checkTelegram,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.THREADS_AUTH_BASE, apiBase: cfg.
 export const threads: NetworkDescriptor = {
   name: 'threads',
   displayName: 'Threads',
+  icon: { mark: '@', color: '#0a0a0a' },
   check: checkThreads,
   media: MEDIA_RULES,
   readBack: true,

@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.T
 export const tiktok: NetworkDescriptor = {
   name: 'tiktok',
   displayName: 'TikTok',
+  icon: { mark: 'Tt', color: '#0a0a0a' },
   check: checkContent,
   media: MEDIA_RULES,
   readBack: false,

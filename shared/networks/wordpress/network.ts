@@ -5,6 +5,7 @@ import { checkWordpress, MEDIA_RULES } from './limits';
 export const wordpress: NetworkDescriptor = {
   name: 'wordpress',
   displayName: 'WordPress',
+  icon: { mark: 'W', color: '#21759b' },
   check: checkWordpress,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

@@ -10,6 +10,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.X_AUTH_BASE, apiBase: cfg.X_API_
 export const x: NetworkDescriptor = {
   name: 'x',
   displayName: 'X',
+  icon: { mark: 'X', color: '#0a0a0a' },
   check: checkContent,
   manage: { delete: true, edit: false },
   media: MEDIA_RULES,

@@ -9,6 +9,7 @@ const hosts = (cfg: Config) => ({ authBase: cfg.YOUTUBE_AUTH_BASE, apiBase: cfg.
 export const youtube: NetworkDescriptor = {
   name: 'youtube',
   displayName: 'YouTube',
+  icon: { mark: 'YT', color: '#cc0000' },
   check: checkContent,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
