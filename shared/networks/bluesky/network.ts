@@ -1,6 +1,6 @@
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
 import { checkBluesky, MEDIA_RULES } from './limits';
-import { blueskyPostRef } from '../post-refs';
+import { blueskyPostRef } from './post-ref';
 
 /** Bluesky: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const bluesky: NetworkDescriptor = {

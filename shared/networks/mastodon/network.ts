@@ -1,6 +1,6 @@
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
 import { checkContent, MEDIA_RULES } from './limits';
-import { mastodonStatusRef } from '../post-refs';
+import { mastodonStatusRef } from './post-ref';
 
 /** Mastodon: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const mastodon: NetworkDescriptor = {

@@ -1,6 +1,6 @@
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
 import { checkTelegram, MEDIA_RULES } from './limits';
-import { telegramMessageRef } from '../post-refs';
+import { telegramMessageRef } from './post-ref';
 
 /** Telegram: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const telegram: NetworkDescriptor = {

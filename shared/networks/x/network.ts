@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
 import { checkContent, MEDIA_RULES } from './limits';
-import { xPostId } from '../post-refs';
+import { xPostId } from './post-ref';
 
 /** Its hosts from the configuration (`X_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
 const hosts = (cfg: Config) => ({ authBase: cfg.X_AUTH_BASE, apiBase: cfg.X_API_BASE });
