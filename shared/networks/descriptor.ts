@@ -21,6 +21,8 @@ export interface NetworkDescriptor {
   displayName: string;
   /** Its badge on the pages: a short monogram in white on `color` (a contrast of at least 4.5:1 with white). */
   icon: { mark: string; color: string };
+  /** What the sign-in's account picker calls one of its accounts ("Page", "location"); absent = "account". */
+  accountNoun?: string;
   /** Its checks before any send (limits.ts); the adapter's `check` is the same function. */
   check: ContentCheck;
   /** Media types, sizes and alt-text limit known before any download; absent = none checked here. */

@@ -10,6 +10,7 @@ export const facebook: NetworkDescriptor = {
   name: 'facebook',
   displayName: 'Facebook',
   icon: { mark: 'f', color: '#0b5ed7' },
+  accountNoun: 'Page',
   check: checkFacebook,
   manage: { delete: true, edit: true },
   readBack: true,

@@ -10,6 +10,7 @@ export const google_business: NetworkDescriptor = {
   name: 'google_business',
   displayName: 'Google Business Profile',
   icon: { mark: 'G', color: '#1765cc' },
+  accountNoun: 'location',
   check: checkGoogleBusiness,
   media: MEDIA_RULES,
   readBack: true,

@@ -10,6 +10,7 @@ export const instagram: NetworkDescriptor = {
   name: 'instagram',
   displayName: 'Instagram',
   icon: { mark: 'Ig', color: '#b52f7a' },
+  accountNoun: 'business account',
   check: checkInstagram,
   media: MEDIA_RULES,
   readBack: true,

@@ -10,6 +10,7 @@ export const pinterest: NetworkDescriptor = {
   name: 'pinterest',
   displayName: 'Pinterest',
   icon: { mark: 'P', color: '#bd081c' },
+  accountNoun: 'default board',
   check: checkPinterest,
   media: MEDIA_RULES,
   readBack: true,
