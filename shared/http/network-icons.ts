@@ -1,47 +1,28 @@
 import { escapeHtml as e } from './reply';
+import type { NetworkDescriptor } from '../networks/descriptor';
+import { NETWORKS } from '../networks/network-list';
 
 /**
  * Network icons for every page that names a network (dashboard, Compose, connect page): small inline SVGs — a
  * rounded badge in the network's colour with its monogram in white (each colour has a contrast of at least 4.5:1
- * with white) — so nothing is fetched from another origin and the strict CSP needs no change. Beside a visible name
- * the icon is decorative (aria-hidden, no text of its own, so the name reads once); alone it is an image named by
- * aria-label and <title>.
+ * with white) — so nothing is fetched from another origin and the strict CSP needs no change. Each network's
+ * monogram and colour are its descriptor's `icon` (shared/networks/<name>/network.ts). Beside a visible name the icon
+ * is decorative (aria-hidden, no text of its own, so the name reads once); alone it is an image named by aria-label
+ * and <title>.
  */
 
-interface Look { mark: string; color: string }
+type Look = NetworkDescriptor['icon'];
 
-const LOOKS: Record<string, Look> = {
-  telegram: { mark: 'Tg', color: '#1d6fa5' },
-  bluesky: { mark: 'Bs', color: '#0560d6' },
-  mastodon: { mark: 'M', color: '#563acc' },
-  discord: { mark: 'D', color: '#4752c4' },
-  wordpress: { mark: 'W', color: '#21759b' },
-  devto: { mark: 'DEV', color: '#0a0a0a' },
-  hashnode: { mark: 'H', color: '#1f4fd6' },
-  slack: { mark: 'S', color: '#4a154b' },
-  nostr: { mark: 'N', color: '#662482' },
-  tiktok: { mark: 'Tt', color: '#0a0a0a' },
-  youtube: { mark: 'YT', color: '#cc0000' },
-  reddit: { mark: 'R', color: '#c23b00' },
-  linkedin: { mark: 'in', color: '#0a66c2' },
-  facebook: { mark: 'f', color: '#0b5ed7' },
-  instagram: { mark: 'Ig', color: '#b52f7a' },
-  x: { mark: 'X', color: '#0a0a0a' },
-  threads: { mark: '@', color: '#0a0a0a' },
-  pinterest: { mark: 'P', color: '#bd081c' },
-  google_business: { mark: 'G', color: '#1765cc' },
-};
-
-/** A network added later still gets a badge: its first letter on grey (#4a4a4a: 8.9:1 with white). */
-function lookOf(platform: string): Look {
-  return Object.hasOwn(LOOKS, platform) ? LOOKS[platform] : { mark: platform.slice(0, 1).toUpperCase(), color: '#4a4a4a' };
+/** A name not in the registry still gets a badge: its first letter on grey (#4a4a4a: 8.9:1 with white). */
+function lookOf(platform: string, networks: readonly NetworkDescriptor[] = NETWORKS): Look {
+  return networks.find((d) => d.name === platform)?.icon ?? { mark: platform.slice(0, 1).toUpperCase(), color: '#4a4a4a' };
 }
 
 /** The badge's hex colour (tests check its contrast). */
-export const networkColor = (platform: string) => lookOf(platform).color;
+export const networkColor = (platform: string, networks?: readonly NetworkDescriptor[]) => lookOf(platform, networks).color;
 
 /** Every network that has its own badge. */
-export const ICON_NETWORKS = Object.keys(LOOKS);
+export const ICON_NETWORKS = NETWORKS.map((d) => d.name as string);
 
 /** The symbol id of a network's badge in the page's sprite. */
 const symbolId = (platform: string) => `ni-${platform.replace(/[^a-z0-9_-]/gi, '')}`;

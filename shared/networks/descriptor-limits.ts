@@ -6,7 +6,7 @@ import { checkAlt, checkProbed } from './media-rules';
 
 /**
  * The NetworkLimits port from the networks' descriptors (by default the registry's): their content checks, the media
- * rules, their delete / edit / read-back facts and post links. No send code: every function may carry it.
+ * rules, their delete / edit / read-back facts, post links and the post options they take. No send code: every function may carry it.
  */
 export function networkLimits(networks: readonly NetworkDescriptor[] = NETWORKS): NetworkLimits {
   const byName = new Map(networks.map((d) => [d.name, d]));
@@ -21,5 +21,6 @@ export function networkLimits(networks: readonly NetworkDescriptor[] = NETWORKS)
     manage: (platform) => of(platform).manage ?? { delete: false, edit: false },
     readBack: (platform) => of(platform).readBack,
     postRef: (platform) => of(platform).postRef,
+    optionNetworks: (option) => networks.filter((d) => d.options?.includes(option)).map((d) => d.name),
   };
 }

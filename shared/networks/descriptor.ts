@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { PlatformName } from '../domain/platforms';
 import type { Failure, NetworkAdapter, NetworkVerifier, PublishContent } from '../ports/networks';
-import type { ManageFlags, PostRefRule } from '../ports/network-limits';
+import type { ManageFlags, PostOption, PostRefRule } from '../ports/network-limits';
 import type { OAuthProvider } from '../ports/oauth';
 import type { MediaRules } from './media-rules';
 
@@ -17,6 +17,12 @@ export type ContentCheck = (content: PublishContent, credentials: Record<string,
  */
 export interface NetworkDescriptor {
   name: PlatformName;
+  /** Its name as pages show it (connect page, Compose, OAuth result). */
+  displayName: string;
+  /** Its badge on the pages: a short monogram in white on `color` (a contrast of at least 4.5:1 with white). */
+  icon: { mark: string; color: string };
+  /** What the sign-in's account picker calls one of its accounts ("Page", "location"); absent = "account". */
+  accountNoun?: string;
   /** Its checks before any send (limits.ts); the adapter's `check` is the same function. */
   check: ContentCheck;
   /** Media types, sizes and alt-text limit known before any download; absent = none checked here. */
@@ -27,6 +33,8 @@ export interface NetworkDescriptor {
   readBack: boolean;
   /** How reply_to and quote name its posts; absent where it takes neither. */
   postRef?: PostRefRule;
+  /** The per-network post fields it takes (thread, first_comment, reply_to, poll, …); absent = none. */
+  options?: readonly PostOption[];
   /** Its adapter, send code included (wired by `publishes: true`). */
   adapter(cfg: Config): NetworkAdapter;
   /** Its credential check alone (wired by `networks: true`). */

@@ -14,6 +14,11 @@ export interface PostRefRule {
   forms: string;
 }
 
+/** The per-network fields of a post (per_platform.<name>.<option>) that only some networks take. */
+export type PostOption =
+  | 'thread' | 'first_comment' | 'reply_to' | 'quote' | 'link_card' | 'poll' | 'reel' | 'story' | 'privacy_level'
+  | 'thumbnail_url' | 'playlist_id' | 'document' | 'board_id' | 'link' | 'event' | 'offer' | 'call_to_action';
+
 /**
  * What use cases know of each network without its send code (posting, validating, scheduling, approvals, the
  * platform list, deletes and edits): text limits in the network's units, media rules, post kinds, whether a post can
@@ -31,4 +36,6 @@ export interface NetworkLimits {
   readBack(platform: PlatformName): boolean;
   /** How the network's posts are named in reply_to and quote; undefined where it takes neither. */
   postRef(platform: PlatformName): PostRefRule | undefined;
+  /** The networks that take `option`, in the registry's order. */
+  optionNetworks(option: PostOption): PlatformName[];
 }

@@ -45,14 +45,14 @@ describe('accepted options reach the adapter as content.options, alt text as med
 
 describe('refusals (400 invalid_request naming the network and the option)', () => {
   it.each([
-    [{ platform: 'mastodon', text: 't', per_platform: { mastodon: { quote: '123' } } }, 'per_platform.mastodon.quote: supported on x, bluesky only'],
+    [{ platform: 'mastodon', text: 't', per_platform: { mastodon: { quote: '123' } } }, 'per_platform.mastodon.quote: supported on bluesky, x only'],
     [{ platform: 'x', text: 't', per_platform: { x: { reply_to: 'https://bsky.app/profile/a/post/b' } } }, 'per_platform.x.reply_to: not a x post: send an x.com/<user>/status/<id> link or a numeric post id'],
     [{ platform: 'x', text: 't', photo_url: 'https://a.example/p.png', per_platform: { x: { poll: { options: ['a', 'b'], duration_minutes: 5 } } } }, 'per_platform.x.poll: an X post carries either a poll or media, not both'],
     [{ platform: 'x', text: 't', per_platform: { x: { poll: { options: ['Yes', 'yes'], duration_minutes: 5 } } } }, 'per_platform.x.poll: the poll options must differ'],
     [{ platform: 'facebook', text: 't', photo_url: 'https://a.example/p.png', per_platform: { facebook: { reel: true } } }, 'per_platform.facebook.reel: a reel is a video: send video_url or a video media item'],
     [{ platform: 'instagram', text: 't', media: [{ url: 'https://a.example/1.jpg' }, { url: 'https://a.example/2.jpg' }], per_platform: { instagram: { story: true } } }, 'per_platform.instagram.story: a story carries exactly one image or video; this post has 2 media items'],
     [{ platform: 'bluesky', text: 't', per_platform: { bluesky: { link_card: 'ftp://example.com' } } }, 'per_platform.bluesky.link_card: send true or an http(s) page URL'],
-    [{ platform: 'telegram', text: 't', per_platform: { telegram: { first_comment: 'c' } } }, 'first_comment is supported on linkedin, x, bluesky, mastodon, facebook, instagram, threads only, not telegram'],
+    [{ platform: 'telegram', text: 't', per_platform: { telegram: { first_comment: 'c' } } }, 'first_comment is supported on bluesky, mastodon, linkedin, facebook, instagram, x, threads only, not telegram'],
     [{ platform: 'linkedin', text: 't', photo_url: 'https://a.example/p.png', per_platform: { linkedin: { document: { url: 'https://a.example/d.pdf', title: 'Deck' } } } }, 'per_platform.linkedin.document: a LinkedIn document post carries the document only: drop the media'],
     [{ platform: 'x', text: 't', per_platform: { x: { document: { url: 'https://a.example/d.pdf', title: 'Deck' } } } }, 'per_platform.x.document: supported on linkedin only'],
     [{ platform: 'youtube', text: 't', video_url: 'https://a.example/v.mp4', per_platform: { youtube: { thumbnail_url: 'file:///etc/passwd' } } }, 'per_platform.youtube.thumbnail_url: send an http(s) link to a JPEG or PNG image'],

@@ -43,7 +43,7 @@ const PACKAGES_OF: Array<[pkg: string, groups: WireGroup[]]> = [
  * from it by iterating descriptors (descriptor-limits.ts, verifiers.ts, oauth-providers.ts: no network code of their own),
  * and the small helpers the checks use. Everything else under shared/networks is network code.
  */
-const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/(limits|network)|network-list|descriptor-limits|descriptor|verifiers|oauth-providers|text-check|media-rules|failures|article-title|article-status|post-refs)\.ts$/;
+const CHECK_MODULES = /^shared\/networks\/([a-z_]+\/(limits|network|post-ref)|network-list|descriptor-limits|descriptor|verifiers|oauth-providers|text-check|media-rules|failures|article-title|article-status)\.ts$/;
 const sendCode = (files: string[]) => files.filter((f) => f.startsWith('shared/networks/') && !CHECK_MODULES.test(f));
 /**
  * The modules of sending, reading back, deleting and editing posts: only a function that `publishes` carries them. A

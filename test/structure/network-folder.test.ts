@@ -7,6 +7,9 @@ import { buildRegistry } from '../../shared/networks/registry';
 import { buildVerifyOnlyRegistry } from '../../shared/networks/verifiers';
 import { buildOAuthProviders } from '../../shared/networks/oauth-providers';
 import { networkLimits } from '../../shared/networks/descriptor-limits';
+import { displayName } from '../../shared/http/pages/connect-page';
+import { networkColor } from '../../shared/http/network-icons';
+import { accountNoun } from '../../shared/http/pages/oauth-result';
 import type { PublishContent } from '../../shared/ports/networks';
 import { testContext } from '../networks/context';
 import { importGraph } from '../support/import-graph';
@@ -38,7 +41,7 @@ describe('a network folder registered by one line', () => {
     expect(buildOAuthProviders(cfg, withFake)[FAKE]?.authorizeUrl({ app: { clientId: 'c', clientSecret: 's', redirectUri: 'r' }, state: 's1' })).toContain('state=s1');
   });
 
-  test('its limits, media rules, delete / edit / read-back facts and post links reach use cases through the NetworkLimits port', () => {
+  test('its limits, media rules, delete / edit / read-back facts, post links and post options reach use cases through the NetworkLimits port, its name, badge and account noun the pages', () => {
     const limits = networkLimits(withFake);
     expect(limits.checkContent(FAKE, content({ text: 'x'.repeat(21) }), {})).toMatchObject({ ok: false, code: 'text_too_long' });
     expect(limits.checkContent(FAKE, content({ text: 'x'.repeat(20) }), {})).toBeUndefined();
@@ -47,7 +50,12 @@ describe('a network folder registered by one line', () => {
     expect(limits.manage(FAKE)).toEqual({ delete: true, edit: false });
     expect(limits.readBack(FAKE)).toBe(true);
     expect([limits.postRef(FAKE)?.names('fk-12'), limits.postRef(FAKE)?.names('https://x.com/a/status/1')]).toEqual([true, false]);
+    expect([limits.optionNetworks('poll'), limits.optionNetworks('thread')]).toEqual([['x', FAKE], ['bluesky', 'mastodon', 'x', FAKE]]);
+    expect(limits.optionNetworks('story')).not.toContain(FAKE);
     // the registry without that line knows nothing of it
+    expect([displayName(FAKE, withFake), displayName(FAKE)]).toEqual(['Fake Net', FAKE]);
+    expect([networkColor(FAKE, withFake), networkColor(FAKE)]).toEqual(['#5a2d82', '#4a4a4a']);
+    expect([accountNoun(FAKE, withFake), accountNoun(FAKE)]).toEqual(['fake page', 'account']);
     expect(() => networkLimits().manage(FAKE)).toThrow(/not in the registry/);
   });
 });

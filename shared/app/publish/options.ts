@@ -105,24 +105,8 @@ export const PostOptionFields = {
 const PostOptionsSchema = z.strictObject(PostOptionFields);
 type DraftOptions = z.infer<typeof PostOptionsSchema>;
 
-/** Which networks take each option. */
-export const OPTION_NETWORKS: Record<keyof DraftOptions, PlatformName[]> = {
-  reply_to: ['x', 'bluesky', 'mastodon', 'telegram', 'threads'],
-  quote: ['x', 'bluesky'],
-  link_card: ['bluesky'],
-  poll: ['x'],
-  reel: ['facebook'],
-  story: ['instagram'],
-  privacy_level: ['tiktok'],
-  thumbnail_url: ['youtube', 'pinterest'],
-  playlist_id: ['youtube'],
-  document: ['linkedin'],
-  board_id: ['pinterest'],
-  link: ['pinterest'],
-  event: ['google_business'],
-  offer: ['google_business'],
-  call_to_action: ['google_business'],
-};
+/** The option fields; each is a PostOption (a compile error otherwise), which the networks' descriptors say they take. */
+const OPTIONS = Object.keys(PostOptionFields) as Array<keyof DraftOptions>;
 
 const refuse = (name: PlatformName, option: string, message: string): never => {
   throw new BadRequestError(`per_platform.${name}.${option}: ${message}`, { details: { platforms: [name], option } });
@@ -159,11 +143,10 @@ function checkLocalPost(name: PlatformName, draft: DraftOptions): void {
 }
 
 /** Checks the options of one network's draft; `media` is what that network will publish. */
-export function checkOptions(networks: Pick<NetworkLimits, 'postRef'>, name: PlatformName, draft: DraftOptions, media: MediaRef[]): void {
-  for (const option of Object.keys(OPTION_NETWORKS) as Array<keyof DraftOptions>) {
-    if (draft[option] !== undefined && !OPTION_NETWORKS[option].includes(name)) {
-      refuse(name, option, `supported on ${OPTION_NETWORKS[option].join(', ')} only`);
-    }
+export function checkOptions(networks: Pick<NetworkLimits, 'postRef' | 'optionNetworks'>, name: PlatformName, draft: DraftOptions, media: MediaRef[]): void {
+  for (const option of OPTIONS) {
+    const takers = networks.optionNetworks(option);
+    if (draft[option] !== undefined && !takers.includes(name)) refuse(name, option, `supported on ${takers.join(', ')} only`);
   }
   for (const option of ['reply_to', 'quote'] as const) {
     const ref = draft[option];

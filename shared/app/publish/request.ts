@@ -53,9 +53,6 @@ export const PostRequestSchema = z.object({
 export type PostRequest = z.infer<typeof PostRequestSchema>;
 export type { ValidPost };
 
-const THREAD_NETWORKS: PlatformName[] = ['x', 'bluesky', 'mastodon'];
-const COMMENT_NETWORKS: PlatformName[] = ['linkedin', 'x', 'bluesky', 'mastodon', 'facebook', 'instagram', 'threads'];
-
 function looksLikeJsonObject(text: string): boolean {
   const t = text.trim();
   if (!t.startsWith('{') || !t.endsWith('}')) return false;
@@ -73,7 +70,7 @@ const media = (items: Array<{ url: string; type?: 'image' | 'video'; alt?: strin
  * Validates what zod cannot say alone (spec §2.2, decisions.md "Publishing"), in this order: platform xor
  * platforms, known and unrepeated networks, caption_is_json, per_platform keys and fields, something to publish.
  */
-export function validatePost(req: PostRequest, networks: Pick<NetworkLimits, 'postRef'>): ValidPost {
+export function validatePost(req: PostRequest, networks: Pick<NetworkLimits, 'postRef' | 'optionNetworks'>): ValidPost {
   if ((req.platform === undefined) === (req.platforms === undefined)) {
     throw new BadRequestError('Send exactly one of platform (one network) or platforms (a list)');
   }
@@ -99,8 +96,10 @@ export function validatePost(req: PostRequest, networks: Pick<NetworkLimits, 'po
     throw unknownFieldError(strangers.map((name) => ({ field: `per_platform.${name}`, suggestion: nearestName(name, platforms) })));
   }
   for (const [name, draft] of Object.entries(req.per_platform ?? {}) as Array<[PlatformName, NonNullable<PostRequest['per_platform']>[string]]>) {
-    if (draft.thread && !THREAD_NETWORKS.includes(name)) throw new BadRequestError(`thread is supported on ${THREAD_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
-    if (draft.first_comment && !COMMENT_NETWORKS.includes(name)) throw new BadRequestError(`first_comment is supported on ${COMMENT_NETWORKS.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
+    for (const option of ['thread', 'first_comment'] as const) {
+      const takers = networks.optionNetworks(option);
+      if (draft[option] && !takers.includes(name)) throw new BadRequestError(`${option} is supported on ${takers.join(', ')} only, not ${name}`, { details: { platforms: [name] } });
+    }
     if (draft.text !== undefined && looksLikeJsonObject(draft.text)) throw new BadRequestError(`per_platform.${name}.text is a JSON object: send plain text`, { code: 'caption_is_json' });
     checkOptions(networks, name, draft, draft.media ? media(draft.media) : [
       ...(req.video_url ? [{ url: req.video_url, kind: 'video' as const }] : []),

@@ -2,7 +2,8 @@ import { escapeHtml as e, type Reply } from '../reply';
 import { DEFAULT_ACCENT, readableAccent } from '../colors';
 import { FAVICON } from '../favicon';
 import { networkName, networkSprite } from '../network-icons';
-import type { PlatformName } from '../../domain/platforms';
+import type { NetworkDescriptor } from '../../networks/descriptor';
+import { NETWORKS } from '../../networks/network-list';
 import type { ConnectPageModel, NetworkRow } from '../../app/connect-page';
 
 /**
@@ -26,12 +27,8 @@ export function hostedHeaders(formAction: string[] = []): Record<string, string>
 /** Headers of a hosted page whose forms post only to this service. */
 export const HOSTED_HEADERS: Record<string, string> = hostedHeaders();
 
-export const DISPLAY_NAMES: Record<PlatformName, string> = {
-  telegram: 'Telegram', bluesky: 'Bluesky', mastodon: 'Mastodon', discord: 'Discord', wordpress: 'WordPress', devto: 'DEV (dev.to)',
-  hashnode: 'Hashnode', slack: 'Slack', nostr: 'Nostr', tiktok: 'TikTok', youtube: 'YouTube', reddit: 'Reddit', linkedin: 'LinkedIn',
-  facebook: 'Facebook', instagram: 'Instagram', x: 'X', threads: 'Threads', pinterest: 'Pinterest', google_business: 'Google Business Profile',
-};
-export const displayName = (p: string) => (Object.hasOwn(DISPLAY_NAMES, p) ? DISPLAY_NAMES[p as PlatformName] : p);
+/** A network's name as pages show it (its descriptor's displayName); anything else as given. */
+export const displayName = (p: string, networks: readonly NetworkDescriptor[] = NETWORKS) => networks.find((d) => d.name === p)?.displayName ?? p;
 
 const FIELD_LABELS: Record<string, string> = {
   bot_token: 'Bot token', chat_id: 'Chat ID or @channel', handle: 'Handle', app_password: 'App password', instance_url: 'Instance URL',

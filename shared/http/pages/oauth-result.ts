@@ -3,6 +3,8 @@ import { escapeHtml as e, type Reply } from '../reply';
 import { connectPageUrl } from '../../app/connect-link/issue';
 import { displayName, hostedHeaders, hostedReply, seeOther } from './connect-page';
 import type { CallbackOutcome } from '../../app/oauth/flow';
+import type { NetworkDescriptor } from '../../networks/descriptor';
+import { NETWORKS } from '../../networks/network-list';
 
 /** Query parameters a finished sign-in adds to redirect_after (and to the connect page). */
 function withParams(url: string, params: Record<string, string>): string {
@@ -11,10 +13,13 @@ function withParams(url: string, params: Record<string, string>): string {
   return u.toString();
 }
 
+/** What the sign-in's account picker calls one account of `platform` (its descriptor's accountNoun). */
+export const accountNoun = (platform: string, networks: readonly NetworkDescriptor[] = NETWORKS): string =>
+  networks.find((d) => d.name === platform)?.accountNoun ?? 'account';
+
 function pickerHtml(o: Extract<CallbackOutcome, { kind: 'pick' }>, action: string): Reply {
   const name = displayName(o.platform);
-  const what = o.platform === 'facebook' ? 'Page' : o.platform === 'instagram' ? 'business account'
-    : o.platform === 'pinterest' ? 'default board' : o.platform === 'google_business' ? 'location' : 'account';
+  const what = accountNoun(o.platform);
   return hostedReply(200, `Choose a ${name} ${what}`, `<h1>Choose the ${e(name)} ${what} to connect</h1>` +
     `<p>Your sign-in can post as ${o.accounts.length} ${what}s. Pick the one for <b>${e(o.brand.name)}</b>.</p>` +
     `<form method="post" action="${e(action)}"><input type="hidden" name="pick" value="${e(o.pick)}"><ul class="nets">` +

@@ -6,7 +6,7 @@ import { buildFacets, findSpans } from './facets';
 import { field, openSession, sessionKey, SessionCache, str, xrpcFailure, type Session } from './xrpc';
 import { createBlueskyManagement } from './manage';
 import { blueskyReadBack } from './read-back';
-import { blueskyPostRef } from '../post-refs';
+import { blueskyPostRef } from './post-ref';
 import { readVideoInfo } from '../../media/video-info';
 import { readLinkCard } from './link-card';
 import { pollVideoJob, uploadVideo, type VideoJob } from './video';

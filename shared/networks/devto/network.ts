@@ -4,6 +4,8 @@ import { checkDevto } from './limits';
 /** Devto: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const devto: NetworkDescriptor = {
   name: 'devto',
+  displayName: 'DEV (dev.to)',
+  icon: { mark: 'DEV', color: '#0a0a0a' },
   check: checkDevto,
   manage: { delete: true, edit: true },
   readBack: true,

@@ -4,6 +4,8 @@ import { checkDiscord, MEDIA_RULES } from './limits';
 /** Discord: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const discord: NetworkDescriptor = {
   name: 'discord',
+  displayName: 'Discord',
+  icon: { mark: 'D', color: '#4752c4' },
   check: checkDiscord,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

@@ -8,9 +8,13 @@ const hosts = (cfg: Config) => ({ authBase: cfg.GOOGLE_BUSINESS_AUTH_BASE, apiBa
 /** Google Business Profile: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const google_business: NetworkDescriptor = {
   name: 'google_business',
+  displayName: 'Google Business Profile',
+  icon: { mark: 'G', color: '#1765cc' },
+  accountNoun: 'location',
   check: checkGoogleBusiness,
   media: MEDIA_RULES,
   readBack: true,
+  options: ['event', 'offer', 'call_to_action'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('google_business')
     : (require('./index') as typeof import('./index')).createGoogleBusinessAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('google_business')

@@ -4,6 +4,8 @@ import { checkHashnode } from './limits';
 /** Hashnode: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const hashnode: NetworkDescriptor = {
   name: 'hashnode',
+  displayName: 'Hashnode',
+  icon: { mark: 'H', color: '#1f4fd6' },
   check: checkHashnode,
   manage: { delete: true, edit: true },
   readBack: true,

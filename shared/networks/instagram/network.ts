@@ -8,9 +8,13 @@ const hosts = (cfg: Config) => ({ authBase: cfg.INSTAGRAM_AUTH_BASE, apiBase: cf
 /** Instagram: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const instagram: NetworkDescriptor = {
   name: 'instagram',
+  displayName: 'Instagram',
+  icon: { mark: 'Ig', color: '#b52f7a' },
+  accountNoun: 'business account',
   check: checkInstagram,
   media: MEDIA_RULES,
   readBack: true,
+  options: ['first_comment', 'story'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('instagram')
     : (require('./index') as typeof import('./index')).createInstagramAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('instagram')

@@ -8,10 +8,13 @@ const hosts = (cfg: Config) => ({ authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg
 /** Linkedin: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const linkedin: NetworkDescriptor = {
   name: 'linkedin',
+  displayName: 'LinkedIn',
+  icon: { mark: 'in', color: '#0a66c2' },
   check: checkLinkedin,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
   readBack: true,
+  options: ['first_comment', 'document'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('linkedin')
     : (require('./index') as typeof import('./index')).createLinkedinAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('linkedin')

@@ -1,6 +1,6 @@
 import { MEDIA_RULES } from './limits';
 import { checkFile } from '../media-fit';
-import { mastodonStatusRef } from '../post-refs';
+import { mastodonStatusRef } from './post-ref';
 import type { Failure, FetchedMedia, NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { guarded, jsonInit, rejected, request } from '../http';
 import { checkContent, field, mastodonFailure, str } from './rules';

@@ -4,6 +4,8 @@ import { checkNostr } from './limits';
 /** Nostr: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const nostr: NetworkDescriptor = {
   name: 'nostr',
+  displayName: 'Nostr',
+  icon: { mark: 'N', color: '#662482' },
   check: checkNostr,
   readBack: true,
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('nostr')

@@ -8,9 +8,13 @@ const hosts = (cfg: Config) => ({ authBase: cfg.PINTEREST_AUTH_BASE, apiBase: cf
 /** Pinterest: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const pinterest: NetworkDescriptor = {
   name: 'pinterest',
+  displayName: 'Pinterest',
+  icon: { mark: 'P', color: '#bd081c' },
+  accountNoun: 'default board',
   check: checkPinterest,
   media: MEDIA_RULES,
   readBack: true,
+  options: ['thumbnail_url', 'board_id', 'link'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('pinterest')
     : (require('./index') as typeof import('./index')).createPinterestAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('pinterest')

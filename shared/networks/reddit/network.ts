@@ -8,6 +8,8 @@ const hosts = (cfg: Config) => ({ authBase: cfg.REDDIT_AUTH_BASE, apiBase: cfg.R
 /** Reddit: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const reddit: NetworkDescriptor = {
   name: 'reddit',
+  displayName: 'Reddit',
+  icon: { mark: 'R', color: '#c23b00' },
   check: checkReddit,
   manage: { delete: true, edit: true },
   readBack: true,

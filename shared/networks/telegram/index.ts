@@ -1,4 +1,4 @@
-import { telegramMessageRef } from '../post-refs';
+import { telegramMessageRef } from './post-ref';
 import type { NetworkAdapter, NetworkContext, PublishContent, PublishOutcome } from '../../ports/networks';
 import { guarded, rejected } from '../http';
 import { classifyTelegram, envelope, paced } from './errors';

@@ -8,9 +8,12 @@ const hosts = (cfg: Config) => ({ authBase: cfg.THREADS_AUTH_BASE, apiBase: cfg.
 /** Threads: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const threads: NetworkDescriptor = {
   name: 'threads',
+  displayName: 'Threads',
+  icon: { mark: '@', color: '#0a0a0a' },
   check: checkThreads,
   media: MEDIA_RULES,
   readBack: true,
+  options: ['first_comment', 'reply_to'],
   postRef: { names: (ref) => /^[0-9]{5,30}$/.test(ref), forms: 'the media id of the Threads post (digits; a threads.net link names a shortcode the API cannot reply to)' },
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('threads')
     : (require('./index') as typeof import('./index')).createThreadsAdapter(hosts(cfg)),

@@ -8,9 +8,12 @@ const hosts = (cfg: Config) => ({ authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.T
 /** TikTok: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const tiktok: NetworkDescriptor = {
   name: 'tiktok',
+  displayName: 'TikTok',
+  icon: { mark: 'Tt', color: '#0a0a0a' },
   check: checkContent,
   media: MEDIA_RULES,
   readBack: false,
+  options: ['privacy_level'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('tiktok')
     : (require('./index') as typeof import('./index')).createTikTokAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('tiktok')

@@ -4,6 +4,8 @@ import { checkWordpress, MEDIA_RULES } from './limits';
 /** Wordpress: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const wordpress: NetworkDescriptor = {
   name: 'wordpress',
+  displayName: 'WordPress',
+  icon: { mark: 'W', color: '#21759b' },
   check: checkWordpress,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,

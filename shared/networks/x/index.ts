@@ -9,7 +9,7 @@ import { checkContent, MEDIA_RULES } from './limits';
 import { xReadBack } from './read-back';
 import { accessToken, createXVerifier } from './verify-credentials';
 import { checkFile } from '../media-fit';
-import { xPostId } from '../post-refs';
+import { xPostId } from './post-ref';
 import { trimBase } from '../../domain/values';
 import { xMetrics } from './analytics';
 

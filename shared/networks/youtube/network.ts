@@ -8,10 +8,13 @@ const hosts = (cfg: Config) => ({ authBase: cfg.YOUTUBE_AUTH_BASE, apiBase: cfg.
 /** YouTube: its facts and the loaders of its code (shared/networks/descriptor.ts). */
 export const youtube: NetworkDescriptor = {
   name: 'youtube',
+  displayName: 'YouTube',
+  icon: { mark: 'YT', color: '#cc0000' },
   check: checkContent,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
   readBack: true,
+  options: ['thumbnail_url', 'playlist_id'],
   adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('youtube')
     : (require('./index') as typeof import('./index')).createYouTubeAdapter(hosts(cfg)),
   verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('youtube')
