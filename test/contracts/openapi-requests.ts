@@ -26,8 +26,10 @@ export function openApiRequestCheck(doc: OpenApiDoc, only: (req: RecordedRequest
   for (const ajv of [strict, coercing]) {
     addFormats(ajv);
     ajv.addFormat('binary', true);
-    // X's document writes `format: integer` on integer-valued strings; the type already says what matters
+    // X's document writes `format: integer` on integer-valued strings and `format: long` on numbers; the type
+    // already says what matters
     ajv.addFormat('integer', true);
+    ajv.addFormat('long', true);
     ajv.addSchema(stripLoneNullable(doc) as object, 'doc');
   }
   const compiled = new Map<Ajv, Map<unknown, ValidateFunction>>([[strict, new Map()], [coercing, new Map()]]);
