@@ -5,8 +5,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, TABLE_NAME } from '../infra/local/runtime';
 import { documentClient } from '../shared/adapters/dynamodb/client';
 import { keys, GSI1 } from '../shared/adapters/dynamodb/keys';
-import { DiscordFake } from '../infra/local/sandbox/discord';
 import { client, must, signup } from './support/api';
+import { recordingDiscord } from './support/networks';
 import { fmt, percentile, printRows } from './support/stats';
 
 /**
@@ -28,14 +28,7 @@ const DUE_TOGETHER = 1_000;
 
 export async function run(): Promise<void> {
   console.log(`\n## Scheduling — local runtime: ${BULK_CALLS} × ${ROWS} bulk rows; ${DUE_TOGETHER} posts due at the same second`);
-  const discord = new DiscordFake();
-  const arrivals: Array<{ at: number; text: string }> = [];
-  const answer = discord.server.handler;
-  discord.server.handler = (req) => {
-    if (req.method === 'POST') arrivals.push({ at: Date.now(), text: String((req.json as { content?: string })?.content ?? '') });
-    return answer(req);
-  };
-  await discord.start();
+  const { discord, arrivals } = await recordingDiscord();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-schedule-'));
   const rt = await startLocalRuntime({ port: 0, dataDir, env: { LOG_LEVEL: 'silent', ALLOW_PRIVATE_TARGETS: '1' } });
   try {

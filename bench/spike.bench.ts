@@ -5,10 +5,10 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, TABLE_NAME } from '../infra/local/runtime';
 import { documentClient } from '../shared/adapters/dynamodb/client';
 import { keys, GSI1 } from '../shared/adapters/dynamodb/keys';
-import { DiscordFake } from '../infra/local/sandbox/discord';
 import { fireWorker, publishWorker } from '../functions/workers';
 import { mapLimit } from '../shared/domain/map-limit';
 import { client, must, signup } from './support/api';
+import { recordingDiscord } from './support/networks';
 import { fmt, percentile, printRows } from './support/stats';
 
 /**
@@ -28,14 +28,7 @@ const MINUTE = 60_000;
 export async function run(): Promise<void> {
   console.log(`\n## Spike — local runtime: ${TOTAL.toLocaleString('en-US')} posts due at the same minute across ${ACCOUNTS} accounts`);
   console.log(`load average at start ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
-  const discord = new DiscordFake();
-  const arrivals: Array<{ at: number; text: string }> = [];
-  const answer = discord.server.handler;
-  discord.server.handler = (req) => {
-    if (req.method === 'POST') arrivals.push({ at: Date.now(), text: String((req.json as { content?: string })?.content ?? '') });
-    return answer(req);
-  };
-  await discord.start();
+  const { discord, arrivals } = await recordingDiscord();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-spike-'));
   const rt = await startLocalRuntime({ port: 0, dataDir, env: { LOG_LEVEL: 'silent', ALLOW_PRIVATE_TARGETS: '1', DISABLE_RATE_LIMITS: '1' } });
   try {

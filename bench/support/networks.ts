@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Sandbox } from '../../infra/local/sandbox';
+import { DiscordFake } from '../../infra/local/sandbox/discord';
 import type { FakeServer, RecordedRequest } from '../../infra/local/sandbox/server';
 import { isPlatformName, type PlatformName } from '../../shared/domain/platforms';
 import { DelayedRelay } from './delayed-relay';
@@ -138,4 +139,17 @@ export class BenchNetworks {
       platform, credentials: platform === 'nostr' ? { ...credentials.nostr, relays: this.nostr.url } : credentials[platform]!,
     }));
   }
+}
+
+/** A started Discord simulator that records when each message arrived (Date.now()) and its text, in order. */
+export async function recordingDiscord(): Promise<{ discord: DiscordFake; arrivals: Array<{ at: number; text: string }> }> {
+  const discord = new DiscordFake();
+  const arrivals: Array<{ at: number; text: string }> = [];
+  const answer = discord.server.handler;
+  discord.server.handler = (req) => {
+    if (req.method === 'POST') arrivals.push({ at: Date.now(), text: String((req.json as { content?: string })?.content ?? '') });
+    return answer(req);
+  };
+  await discord.start();
+  return { discord, arrivals };
 }
