@@ -54,7 +54,7 @@ export const connectionsRoutes = {
     id: 'post-oauth-pick', method: 'POST', path: '/api/oauth/{platform}/pick', tag: 'Connections', auth: 'open', grants: ['table', 'kms', 'oauthConfig'], networks: true,
     summary: "The picker's answer: connects the chosen page / business account (form post from the picker page)",
     params: o.OAuthPlatformParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
-    responses: { 200: { description: 'Connected (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the connect page or redirect_after' }, 400: { description: 'oauth_pick_invalid (HTML)' }, 410: { description: 'oauth_pick_expired (HTML)' } },
+    responses: { 200: { description: 'Connected (HTML)', contentType: 'text/html' }, 303: { description: 'Back to the connect page or redirect_after' }, 400: { description: 'oauth_pick_invalid (HTML)' }, 403: E('cross_site_form: posted from another site'), 410: { description: 'oauth_pick_expired (HTML)' } },
   },
   postConnectLink: {
     id: 'post-connect-link', method: 'POST', path: '/api/connect-link', tag: 'Connections', auth: 'key', scope: 'manage', grants: ['table'],
@@ -72,12 +72,12 @@ export const connectionsRoutes = {
     id: 'post-connect-page-oauth', method: 'POST', path: '/connect/{token}/oauth/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'], networks: true,
     summary: "The connect page's sign-in button: 303 to the network's authorize page (state bound to the link's brand)",
     params: o.ConnectFormParams, body: o.FormBody, optionalBody: true, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 },
-    responses: { 303: { description: "To the network's sign-in" }, 403: { description: 'The link is for another network (HTML)' }, 410: { description: 'Expired link (HTML)' }, 503: { description: 'oauth_not_configured (HTML)' } },
+    responses: { 303: { description: "To the network's sign-in" }, 403: { description: 'The link is for another network; cross_site_form, form_token_invalid (HTML)' }, 410: { description: 'Expired link (HTML)' }, 503: { description: 'oauth_not_configured (HTML)' } },
   },
   postConnectPageCredentials: {
     id: 'post-connect-page-credentials', method: 'POST', path: '/connect/{token}/credentials/{platform}', tag: 'Connections', auth: 'open', grants: ['table', 'kmsEncrypt', 'oauthConfig'], networks: true,
     summary: "The connect page's credential form: checked against the network and saved (encrypted) into the link's brand",
     params: o.ConnectFormParams, body: o.FormBody, extraContentTypes: o.FORM_TYPES, rateLimit: { limit: 30, windowSeconds: 60 }, timeoutSeconds: 29,
-    responses: { 303: { description: 'Back to the page, which shows the connection' }, 400: { description: 'invalid_credentials (the page with the message)' }, 410: { description: 'Expired link (HTML)' } },
+    responses: { 303: { description: 'Back to the page, which shows the connection' }, 400: { description: 'invalid_credentials (the page with the message)' }, 403: { description: 'cross_site_form, form_token_invalid: posted from another site or without the page token (HTML)' }, 410: { description: 'Expired link (HTML)' } },
   },
 } as const satisfies Record<string, RouteDef>;

@@ -7871,6 +7871,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description cross_site_form: posted from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description not_found */
             404: {
                 headers: {
@@ -8124,7 +8133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link is for another network (HTML) */
+            /** @description The link is for another network; cross_site_form, form_token_invalid (HTML) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8211,6 +8220,13 @@ export interface operations {
             };
             /** @description invalid_credentials (the page with the message); also unknown_field, invalid_request, invalid_json */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description cross_site_form, form_token_invalid: posted from another site or without the page token (HTML) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11069,6 +11085,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description origin_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description service_unavailable */
             503: {
                 headers: {
@@ -11100,6 +11125,15 @@ export interface operations {
             };
             /** @description unknown_field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description origin_not_allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11155,6 +11189,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description origin_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description payload_too_large */
@@ -11356,6 +11399,15 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description origin_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description payload_too_large */
             413: {
                 headers: {
@@ -11424,6 +11476,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description origin_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description payload_too_large */

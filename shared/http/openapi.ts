@@ -32,6 +32,8 @@ export function middlewareResponses(r: RouteDef): Record<number, string[]> {
   }
   if (r.auth === 'session') add(403, r.method === 'GET' || r.method === 'HEAD' ? 'session_required' : 'csrf_failed');
   if (r.rateLimit) add(429, 'rate_limited');
+  // a browser route refuses an Origin outside the allow-list before anything runs (middlewares/browser-cors.ts)
+  if (r.browserCors) add(403, 'origin_not_allowed');
   if (r.params) add(404, 'not_found');
   // every route refuses a query parameter it does not take (one without a query schema takes none), and a JSON
   // body with fields where it takes no body

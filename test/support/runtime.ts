@@ -2,12 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startLocalRuntime, type LocalOptions, type LocalRuntime } from '../../infra/local/runtime';
-import { responseViolation } from './response-contract';
+import { responseViolation, watchResponses } from './response-contract';
 
-/** Starts the whole local runtime on a random port with a fresh data dir (`opts`: a test clock, manual timers, the handlers' own deps). */
+/**
+ * Starts the whole local runtime on a random port with a fresh data dir (`opts`: a test clock, manual timers, the
+ * handlers' own deps). Every answer the test file then fetches from it is judged against its route's declared
+ * responses (watchResponses), raw fetches included.
+ */
 export async function startRuntime(env: Record<string, string> = {}, dataDir?: string, opts: Pick<LocalOptions, 'clock' | 'manualTimers' | 'deps'> = {}): Promise<LocalRuntime> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'spa-e2e-'));
-  return startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, ...opts });
+  const rt = await startLocalRuntime({ port: 0, dataDir: dir, env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, ...opts });
+  watchResponses(rt.url);
+  return rt;
 }
 
 /**
