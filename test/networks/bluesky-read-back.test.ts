@@ -3,8 +3,13 @@ import type { NetworkAdapter, PublishContent, ReadBackQuery } from '../../shared
 import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
+import { watchContract } from '../contracts/watch';
+import { atprotoViolations } from '../contracts/atproto';
 
 const fake = new BlueskyFake();
+// the session request against the atproto lexicons (the feed reads are queries: no body to check)
+const contract = watchContract(fake.server, atprotoViolations);
+afterEach(() => expect(contract.take()).toEqual([]));
 let adapter: NetworkAdapter;
 const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
 const clock = new ManualClock(Date.UTC(2026, 10, 27, 6, 0, 0), { sleeps: 'instant' });

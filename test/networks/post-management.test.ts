@@ -16,6 +16,9 @@ import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
 import { testContext } from './context';
+import { watchContract } from '../contracts/watch';
+import { atprotoViolations } from '../contracts/atproto';
+import { xApiViolations } from '../contracts/x-openapi';
 
 /** Deleting and editing published posts, per network, against each network's loopback fake: the exact requests. */
 
@@ -147,8 +150,11 @@ describe('discord', () => {
 
 describe('bluesky (delete only)', () => {
   const fake = new BlueskyFake();
+  // every request (the publish, the session, the delete) against the atproto lexicons
+  const contract = watchContract(fake.server, atprotoViolations);
   const creds = { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' };
   let adapter: NetworkAdapter;
+  afterEach(() => expect(contract.take()).toEqual([]));
   beforeAll(() => fake.start());
   afterAll(() => fake.stop());
   beforeEach(() => { fake.reset(); adapter = createBlueskyAdapter({ apiBase: fake.url }); });
@@ -174,6 +180,9 @@ describe('bluesky (delete only)', () => {
 
 describe('x (delete only)', () => {
   const fake = new XFake();
+  // every request (the publish, the delete) against X's OpenAPI document
+  const contract = watchContract(fake.server, xApiViolations);
+  afterEach(() => expect(contract.take()).toEqual([]));
   let adapter: NetworkAdapter;
   let creds: Record<string, string>;
   beforeAll(async () => { await fake.start(); adapter = createXAdapter({ apiBase: fake.url }); creds = { access_token: fake.token, user_id: fake.user.id, username: fake.user.username }; });
