@@ -7,7 +7,7 @@ import { watchContract } from '../contracts/watch';
 import { atprotoViolations } from '../contracts/atproto';
 
 const fake = new BlueskyFake();
-// the session request against the atproto lexicons (the feed reads are queries: no body to check)
+// the session and publish requests against the atproto lexicons (the feed reads are queries: no body to check)
 const contract = watchContract(fake.server, atprotoViolations);
 afterEach(() => expect(contract.take()).toEqual([]));
 let adapter: NetworkAdapter;
