@@ -33,7 +33,7 @@ export function networkRules(name: PlatformName) {
 }
 
 const STATIC: Array<Resource & { read: (ctx: ToolContext) => Promise<unknown> }> = [
-  { uri: 'social://networks', name: 'networks', title: 'Networks and their rules', description: 'The 16 networks: how each connects, what a post needs (media rules), its text limit and unit, post kinds (thread, first comment, article)', mimeType: JSON_TYPE,
+  { uri: 'social://networks', name: 'networks', title: 'Networks and their rules', description: `The ${PLATFORMS.length} networks: how each connects, what a post needs (media rules), its text limit and unit, post kinds (thread, first comment, article)`, mimeType: JSON_TYPE,
     read: async () => ({ networks: PLATFORMS.map((p) => networkRules(p.name)) }) },
   { uri: 'social://brands', name: 'brands', title: 'Brands', description: "The account's brands (id, name, timezone, posting slots)", mimeType: JSON_TYPE,
     read: async ({ deps, principal }) => ({ brands: (await deps.brands.list(principal.account.id)).map(brandView) }) },

@@ -4,6 +4,8 @@ import { toolList, resultText } from '../../functions/mcp/server';
 import { TOOL_ROUTES } from '../../functions/mcp/tool-routes';
 import { explainCode, KNOWN_CODES, mcpFix } from '../../functions/mcp/errors';
 import { RESULT_CODES } from '../../shared/domain/result-codes';
+import { listResources, listResourceTemplates } from '../../functions/mcp/resources';
+import { PROMPTS } from '../../functions/mcp/prompts';
 
 type Json = Record<string, any>;
 
@@ -57,6 +59,18 @@ describe('tool schemas say what to send', () => {
     for (const t of tools) {
       expect([t.name, t.title, t.icons?.[0]?.mimeType, (t.outputSchema as Json | undefined)?.type]).toEqual([t.name, expect.any(String), 'image/svg+xml', 'object']);
     }
+  });
+});
+
+describe('what the server tells an agent about the networks', () => {
+  it('every count of networks in a tool, resource or prompt text is the number of networks there are', () => {
+    const texts = [
+      ...toolList().flatMap((t) => [t.description ?? '', JSON.stringify(t.inputSchema)]),
+      ...listResources().map((r) => r.description ?? ''), ...listResourceTemplates().map((r) => r.description ?? ''),
+      ...PROMPTS.map((p) => JSON.stringify(p)),
+    ];
+    const counts = texts.flatMap((t) => [...t.matchAll(/\b(\d+) networks\b/g)].map((m) => m[0]));
+    expect(counts.filter((c) => c !== `${PLATFORM_NAMES.length} networks`)).toEqual([]);
   });
 });
 
