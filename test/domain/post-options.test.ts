@@ -3,7 +3,7 @@ import { contentFor } from '../../shared/app/publish/content';
 import { PostRequestSchema, validatePost } from '../../shared/app/publish/request';
 import { BadRequestError } from '../../shared/domain/errors';
 
-/** per_platform post kinds (issue 15): which network takes which option, the refusals, and what reaches the adapter. */
+/** per_platform post kinds: which network takes which option, the refusals, and what reaches the adapter. */
 
 const valid = (body: unknown) => validatePost(PostRequestSchema.parse(body), networkLimits());
 const refusal = (body: unknown): BadRequestError => {

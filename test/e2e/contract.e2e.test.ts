@@ -4,7 +4,7 @@ import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
-/** Contract defects found by black-box runs against `npm start` (issue 10), checked through the local runtime. */
+/** Contract defects found by black-box runs against `npm start`, checked through the local runtime. */
 let rt: LocalRuntime;
 const telegram = new TelegramFake();
 const discord = new DiscordFake();

@@ -4,7 +4,7 @@ import { BlueskyVideoFake } from '../../infra/local/sandbox/bluesky-video';
 import { buildMp4 } from '../support/mp4';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
-/** Issue 15 through the local runtime: per_platform post kinds validated up front, alt text and media fitness, Bluesky video. */
+/** Post kinds through the local runtime: per_platform post kinds validated up front, alt text and media fitness, Bluesky video. */
 
 let rt: LocalRuntime;
 let api: ReturnType<typeof client>;

@@ -2,7 +2,7 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 /**
- * Issue 15's post kinds in the sandbox of `npm start` (startLocalRuntime with its defaults): the simulators take
+ * Post kinds in the sandbox of `npm start` (startLocalRuntime with its defaults): the simulators take
  * Bluesky video through the simulated video service, alt text, and an X poll, as the real networks would.
  */
 let rt: LocalRuntime;

@@ -55,8 +55,8 @@ const SEND_MODULES = /^shared\/networks\/([a-z_]+\/(index|manage|read-back|media
 const SEND_PACKAGES = ['ws', 'nostr-tools'];
 
 /**
- * Routes that validate posts against every network's limits but never talk to a network. (The dispatcher left this
- * list with issue 27: its renewal sweep renews OAuth tokens at the networks, so it declares `networks`.)
+ * Routes that validate posts against every network's limits but never talk to a network. (The dispatcher is not one:
+ * its renewal sweep renews OAuth tokens at the networks, so it declares `networks`.)
  */
 const VALIDATING = ['post-post', 'post-schedule', 'patch-schedule', 'post-bulk', 'post-recurring', 'post-week', 'post-review', 'post-dashboard-approval-decision'];
 

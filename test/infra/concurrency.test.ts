@@ -1,5 +1,5 @@
 /**
- * Concurrency in AWS (issue 18): the queue consumers are capped (event source mapping maximum concurrency) and the
+ * Concurrency in AWS: the queue consumers are capped (event source mapping maximum concurrency) and the
  * publish route keeps reserved concurrency, both set by CDK context with defaults; alarms watch the publish route's
  * throttles and duration and the publish queue's oldest message.
  */

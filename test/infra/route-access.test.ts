@@ -1,5 +1,5 @@
 /**
- * IAM per route (issue 17, least privilege): iterating the route table, each route function's role has exactly the
+ * IAM per route (least privilege): iterating the route table, each route function's role has exactly the
  * table statements its declaration allows (infra/table-access.ts), GET routes write only their rate-limit counters,
  * a due plan change or what they declare, and every open route's table statements carry `dynamodb:LeadingKeys`.
  */

@@ -1,5 +1,5 @@
 /**
- * The three every-minute sweeps (webhook deliveries, scheduled posts, published posts) are part of the deployment (issue 18): EventBridge
+ * The three every-minute sweeps (webhook deliveries, scheduled posts, published posts) are part of the deployment: EventBridge
  * Scheduler schedules of the API stack that invoke the dispatcher with the app's own inputs; the local runtime arms
  * the same timers at start. No request creates them at run time any more.
  */

@@ -1,5 +1,5 @@
 /**
- * cdk-nag runs at every synth (issue 18): the CDK entry (bin/app.ts, what `cdk synth` runs) adds the AwsSolutions pack,
+ * cdk-nag runs at every synth: the CDK entry (bin/app.ts, what `cdk synth` runs) adds the AwsSolutions pack,
  * so the cloud assembly carries its report; the entry synthesises clean. Bundling is skipped (context).
  */
 import { execFileSync } from 'node:child_process';

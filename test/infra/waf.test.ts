@@ -1,5 +1,5 @@
 /**
- * The optional WAF (issue 17, `-c waf=true`): CloudFront in front of the HTTP API with a WAFv2 web ACL (scope
+ * The optional WAF (`-c waf=true`): CloudFront in front of the HTTP API with a WAFv2 web ACL (scope
  * CLOUDFRONT, so in a us-east-1 stack) — AWS managed rules and a per-IP rate-based rule; nothing cached, every viewer
  * header but Host forwarded. Off by default.
  */

@@ -2,7 +2,7 @@ import { MediaUnreachable } from '../../shared/ports/networks';
 import { downloadDocument } from '../../shared/net/media';
 import { FakeServer } from '../../infra/local/sandbox/server';
 
-/** downloadDocument (issue 15, LinkedIn document posts): PDFs only, same address guard and byte cap as media. */
+/** downloadDocument (LinkedIn document posts): PDFs only, same address guard and byte cap as media. */
 
 const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(500, 0x20), Buffer.from('%%EOF')]);
 const files: Record<string, { type: string; body: Buffer }> = {

@@ -8,7 +8,7 @@ import { atprotoCid } from '../../infra/local/sandbox/atproto-cid';
 import { atprotoViolations } from '../contracts/atproto';
 import { watchContract } from '../contracts/watch';
 
-/** Bluesky post kinds of issue 15: video (upload service + job), alt text, quote posts, replies, link cards. */
+/** Bluesky post kinds: video (upload service + job), alt text, quote posts, replies, link cards. */
 
 const pds = new BlueskyFake();
 const videos = new BlueskyVideoFake();

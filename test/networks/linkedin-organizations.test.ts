@@ -4,7 +4,7 @@ import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
 import { testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 
-/** LinkedIn organisation pages (issue 15, opt-in LINKEDIN_ORGANIZATIONS): in the picker, and as the post's author. */
+/** LinkedIn organisation pages (opt-in LINKEDIN_ORGANIZATIONS): in the picker, and as the post's author. */
 
 const fake = new LinkedinFake();
 let app: OAuthApp;

@@ -3,7 +3,7 @@ import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks
 import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { testContext } from './context';
 
-/** Mastodon kinds of issue 15: alt text as the media description, replies to an existing status. */
+/** Mastodon post kinds: alt text as the media description, replies to an existing status. */
 
 const fake = new MastodonFake();
 const adapter: NetworkAdapter = createMastodonAdapter({ pollIntervalMs: 50 });

@@ -4,7 +4,7 @@ import type { PublishContent } from '../../shared/ports/networks';
 import { MetaKindsFake } from '../../infra/local/sandbox/meta-kinds';
 import { ctxWithSleeps, testContext } from './context';
 
-/** Meta post kinds of issue 15: Facebook Reels and first comments; Instagram Stories (async container) and first comments. */
+/** Meta post kinds: Facebook Reels and first comments; Instagram Stories (async container) and first comments. */
 
 describe('facebook', () => {
   const fake = new MetaKindsFake();

@@ -3,7 +3,7 @@ import type { PublishContent } from '../../shared/ports/networks';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { testContext } from './context';
 
-/** Telegram reply_to (issue 15): reply_parameters.message_id within the connected chat; alt text is not a Telegram field. */
+/** Telegram reply_to: reply_parameters.message_id within the connected chat; alt text is not a Telegram field. */
 
 const fake = new TelegramFake();
 let adapter: ReturnType<typeof createTelegramAdapter>;

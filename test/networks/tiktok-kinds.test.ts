@@ -5,7 +5,7 @@ import { TikTokUploadFake } from '../../infra/local/sandbox/tiktok-upload';
 import { buildMp4 } from '../support/mp4';
 import { ctxWithSleeps } from './context';
 
-/** TikTok kinds of issue 15: FILE_UPLOAD for links on unverified domains, privacy levels surfaced clearly. */
+/** TikTok post kinds: FILE_UPLOAD for links on unverified domains, privacy levels surfaced clearly. */
 
 const fake = new TikTokUploadFake();
 const files = new Map<string, Buffer>();

@@ -6,7 +6,7 @@ import { xApiViolations } from '../contracts/x-openapi';
 import { buildMp4 } from '../support/mp4';
 import { testContext } from './context';
 
-/** X post kinds of issue 15: alt text (media metadata), polls, quote posts, replies, video fitness. */
+/** X post kinds: alt text (media metadata), polls, quote posts, replies, video fitness. */
 
 const fake = new XFake();
 // every request the adapter sends to X is checked against X's published OpenAPI document

@@ -4,7 +4,7 @@ import { YouTubeFake } from '../../infra/local/sandbox/youtube';
 import { buildMp4 } from '../support/mp4';
 import { testContext } from './context';
 
-/** YouTube kinds of issue 15: Shorts links (from the file's frame size and duration), custom thumbnails, playlists. */
+/** YouTube post kinds: Shorts links (from the file's frame size and duration), custom thumbnails, playlists. */
 
 const fake = new YouTubeFake();
 let adapter: ReturnType<typeof createYouTubeAdapter>;

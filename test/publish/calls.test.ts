@@ -8,7 +8,7 @@ import { logContext } from '../../shared/log';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 
 /**
- * DynamoDB calls per published post (issue 18), end to end through the local runtime: POST /api/post (auth, the
+ * DynamoDB calls per published post, end to end through the local runtime: POST /api/post (auth, the
  * publish path), the SQS fan-out, the publish worker and the webhook fan-out of an account without webhooks. Every
  * HTTP request the SDK sends to the embedded engine on behalf of a request or a queue message is counted
  * (node:diagnostics_channel; the local scheduler's own polling is not), until every network is settled. The API's wait reads the networks' states at a fixed interval, one small GetItem each; how many it takes

@@ -9,7 +9,7 @@ import type { Deps } from '../../shared/app/deps';
 import type { Account } from '../../shared/ports/store';
 
 /**
- * Issue 17: a brand is two writes (the place on the account's brand counter, then the brand item) and the table may
+ * A brand is two writes (the place on the account's brand counter, then the brand item) and the table may
  * die between them. The table here answers the first `n` calls of a request and then refuses everything (a
  * document-client wrapper), as a table that goes away mid-request does. No orphan may hold a place for good: a
  * reservation left pending is reclaimed once its lease is over, exactly once under concurrency (embedded DynamoDB).

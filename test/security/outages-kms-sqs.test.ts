@@ -33,7 +33,7 @@ import type { Scheduler } from '../../shared/ports/scheduler';
 const call = callOver(() => deps);
 
 /**
- * Issue 17, outages beyond the table: KMS (the AWS cipher, its client mocked to throttle or fail to connect), SQS
+ * Outages beyond the table: KMS (the AWS cipher, its client mocked to throttle or fail to connect), SQS
  * (the AWS queue adapter pointed at a closed loopback port) and EventBridge Scheduler (its client mocked to throttle
  * the post's own alarm, after the schedule item is written) unreachable. Each request answers 503 with Retry-After
  * (`webhooks_unavailable` on webhook routes, `service_unavailable` elsewhere) or, for a post whose queue send

@@ -15,7 +15,7 @@ import type { Account } from '../../shared/ports/store';
 import type { PlatformName } from '../../shared/domain/platforms';
 
 /**
- * Issue 17: schedule, bulk and recurring check a connection's stored credential URLs (Discord/Slack webhook,
+ * Schedule, bulk and recurring check a connection's stored credential URLs (Discord/Slack webhook,
  * Mastodon instance, WordPress site) at creation, the way POST /api/connect checks them: a private address is refused
  * at once (400 invalid_credentials), and nothing is ever contacted. The loopback listener below stands for the
  * private target and must see no connection.

@@ -3,7 +3,7 @@ import { TINY_PNG } from '../media/world';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 /**
- * Issue 17: the hosted upload page carries a per-page token like the connect page: an HttpOnly SameSite=Strict
+ * The hosted upload page carries a per-page token like the connect page: an HttpOnly SameSite=Strict
  * cookie scoped to the link's API path, and the same token in the X-Form-Token header of the page's two requests.
  * A browser request (Origin or Sec-Fetch-Site sent) without the token, with a wrong one or without the cookie is 403.
  */

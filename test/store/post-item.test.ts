@@ -10,7 +10,7 @@ import type { PlatformName } from '../../shared/domain/platforms';
 import type { PublishMessage } from '../../shared/app/publish/publish-message';
 
 /**
- * The post and its networks as one item (issue 18): claims and settles are conditional updates of the network's
+ * The post and its networks as one item: claims and settles are conditional updates of the network's
  * path in that item, against the embedded DynamoDB with real concurrency.
  */
 let w: Awaited<ReturnType<typeof publishingWorld>>;

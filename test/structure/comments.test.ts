@@ -12,11 +12,13 @@ import { execFileSync } from 'node:child_process';
 
 const root = path.resolve(__dirname, '../..');
 const SCANNED = /^(shared|functions|infra|bin)\/.*\.ts$/;
+/** History is looked for in the tests too (this file excepted: its scanner fixtures hold history on purpose). */
+const HISTORY_SCANNED = (f: string) => (SCANNED.test(f) || /^test\/.*\.ts$/.test(f)) && f !== 'test/structure/comments.test.ts';
 /** A path-like token ending in .ts: not preceded by a word, dot, slash or dash; folders before a file name. */
 const PATH_TOKEN = /(?<![\w./-])((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.ts)\b/g;
 /** Where a comment starts on a line: `//`, `/*`, or a `*` continuing a block. */
 const COMMENT_START = /\/\/|\/\*|^\s*\*/;
-const HISTORY = /\bissues? \d+\b|\(was\b/;
+const HISTORY = /\bissues? \d+\b|\(was\b/i;
 
 function repoFiles(dir: string): string[] {
   return execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: dir, encoding: 'utf8' })
@@ -43,7 +45,7 @@ function stalePaths(dir: string, files: string[]): string[] {
 /** `file:line` for each comment that tells history instead of what the code does. */
 function historyComments(dir: string, files: string[]): string[] {
   const out: string[] = [];
-  for (const file of files.filter((f) => SCANNED.test(f))) {
+  for (const file of files.filter(HISTORY_SCANNED)) {
     fs.readFileSync(path.join(dir, file), 'utf8').split('\n').forEach((line, i) => {
       const at = line.search(COMMENT_START);
       if (at >= 0 && HISTORY.test(line.slice(at))) out.push(`${file}:${i + 1}`);
@@ -52,7 +54,7 @@ function historyComments(dir: string, files: string[]): string[] {
   return out;
 }
 
-describe('comments and errors of shared/, functions/, infra/ and bin/', () => {
+describe('comments and errors of shared/, functions/, infra/ and bin/ (history: test/ too)', () => {
   const files = repoFiles(root);
 
   test('the scan reads the tree it checks', () => {
@@ -63,7 +65,7 @@ describe('comments and errors of shared/, functions/, infra/ and bin/', () => {
     expect(stalePaths(root, files)).toEqual([]);
   });
 
-  test('no comment tells history (issue numbers, "(was …)")', () => {
+  test('no comment tells history (issue numbers, "(was …)"), in product code or tests', () => {
     expect(historyComments(root, files)).toEqual([]);
   });
 
@@ -81,6 +83,7 @@ describe('the comment scanner', () => {
     const write = (file: string, text: string) => { fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true }); fs.writeFileSync(path.join(dir, file), text); };
     write('shared/app/publish/create-post.ts', "// see ../webhooks/delivery-queue.ts and app/publish/create-post.ts\nconst s = 'deliver.ts';\n");
     write('shared/app/webhooks/delivery-queue.ts', '/**\n * Was deliver.ts; the lock lives in shared/wiring.ts (issue 30)\n */\nexport const x = 1;\n');
+    write('test/networks/kinds.test.ts', "/** Issue 15's post kinds */\nit('issue 15 in a test name is not a comment', () => {});\n");
     execFileSync('git', ['init', '-q'], { cwd: dir });
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -93,6 +96,6 @@ describe('the comment scanner', () => {
   });
 
   test('names a comment with an issue number', () => {
-    expect(historyComments(dir, repoFiles(dir))).toEqual(['shared/app/webhooks/delivery-queue.ts:2']);
+    expect(historyComments(dir, repoFiles(dir))).toEqual(['shared/app/webhooks/delivery-queue.ts:2', 'test/networks/kinds.test.ts:1']);
   });
 });

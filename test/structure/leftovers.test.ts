@@ -5,7 +5,7 @@ import { buildDeps } from '../../shared/container';
 import { parseConfig } from '../../shared/config';
 
 /*
- * The structure items of issue 18 that a grep can prove, kept true by this file: no error swallowed unlogged, no
+ * The structure rules that a grep can prove, kept true by this file: no error swallowed unlogged, no
  * product code that only tests use, the small helpers and the message shapes written once, one partial-batch
  * helper, ports in shared/ports, and recording an event that fans out nothing behind the caller's back.
  */
