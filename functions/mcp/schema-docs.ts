@@ -30,7 +30,7 @@ const DOCS: Record<string, Json> = {
   type: { description: 'image or video; guessed from the link when left out' },
   privacy: { description: 'Visibility where the network has it (youtube, tiktok): public (default), unlisted or private' },
   subreddit: { description: 'Reddit only: the community name without r/', examples: ['typescript'] },
-  brand_id: { description: 'The brand (bro_… id from list_brands); left out: the only brand, or the one with these networks connected' },
+  brand_id: { description: 'The brand (brd_… id from list_brands); left out: the only brand, or the one with these networks connected' },
   per_platform: { description: 'Per-network overrides keyed by network name: text, title, media, thread, first_comment and that network\'s options (a generate_posts draft fits here as is)', propertyNames: { enum: NETWORKS } },
   idempotency_key: { description: 'Any unique string you choose per post (e.g. a UUID): retrying with the same key within 24 hours never posts twice and answers the first result', examples: ['6f1c1e0a-5a8e-4b1e-9d8e-2f0d5c0f9a11'] },
   thread: { description: 'Further posts published as replies under the first one (x, bluesky, mastodon), up to 25' },
@@ -68,6 +68,9 @@ const DOCS: Record<string, Json> = {
   code: { description: 'An error or result code' },
 };
 
+/** A REST route named in a description (`POST /api/schedule`, `/api/…`): an agent calls tools, never these. */
+const REST_PATH = /\/api\/|\b(GET|POST|PATCH|DELETE) \//;
+
 function walk(node: unknown, name?: string): void {
   if (!node || typeof node !== 'object') return;
   if (Array.isArray(node)) { node.forEach((n) => walk(n)); return; }
@@ -80,7 +83,8 @@ function walk(node: unknown, name?: string): void {
         else if (k === 'type' || k === 'maxLength') { if (name === 'text' && (schema.type === undefined || k === 'maxLength')) schema[k] = v; }
         else if (k === 'enum') { if (schema.type === 'string' && !schema.enum) schema.enum = v; }
         else if (k === 'propertyNames') { if (schema.type === 'object') schema.propertyNames = v; }
-        else if (schema[k] === undefined) schema[k] = v;
+        // a REST schema's own description that sends the reader to a REST path gives way to the MCP one
+        else if (schema[k] === undefined || (k === 'description' && REST_PATH.test(String(schema[k])))) schema[k] = v;
       }
     }
   }

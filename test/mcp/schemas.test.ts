@@ -4,6 +4,7 @@ import { toolList, resultText } from '../../functions/mcp/server';
 import { TOOL_ROUTES } from '../../functions/mcp/tool-routes';
 import { explainCode, KNOWN_CODES, mcpFix } from '../../functions/mcp/errors';
 import { RESULT_CODES } from '../../shared/domain/result-codes';
+import { ID_PREFIXES } from '../../shared/domain/ids';
 import { listResources, listResourceTemplates } from '../../functions/mcp/resources';
 import { PROMPTS } from '../../functions/mcp/prompts';
 
@@ -53,6 +54,16 @@ describe('tool schemas say what to send', () => {
       return props.platform && !props.platforms && /\bplatforms\b/.test(String(props.platform.description));
     }).map((t) => t.name);
     expect(misleading).toEqual([]);
+  });
+
+  it('an input property tells the MCP way, never a REST path, and every id prefix it shows is a real one', () => {
+    const rest = tools.flatMap((t) => properties(t.inputSchema, t.name)).filter(([, p]) => /\/api\/|\b(GET|POST|PATCH|DELETE) \//.test(String(p.description))).map(([at, p]) => `${at}: ${p.description}`);
+    expect(rest).toEqual([]);
+    const prefixes = tools.flatMap((t) => [...JSON.stringify([t.description, t.inputSchema, t.outputSchema]).matchAll(/\b([a-z]+)_…/g)].map((m) => `${t.name}: ${m[1]}_`));
+    expect(prefixes.length).toBeGreaterThan(0);
+    expect(prefixes.filter((p) => !(ID_PREFIXES as readonly string[]).includes(p.split(': ')[1]!.slice(0, -1)))).toEqual([]);
+    const validateRunAt = (tools.find((t) => t.name === 'validate_post')!.inputSchema as Json).properties.run_at;
+    expect(validateRunAt.description).toMatch(/offset/);
   });
 
   it('every tool has a title, an icon and an output schema', () => {
