@@ -1,5 +1,7 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
+import { watchContract } from '../contracts/watch';
+import { pinterestApiViolations } from '../contracts/pinterest-openapi';
 
 /**
  * Threads, Pinterest and Google Business Profile end to end through `npm start`'s sandbox (the local runtime with
@@ -13,10 +15,15 @@ let api: ReturnType<typeof client>;
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 type Result = { platform: string; ok: boolean; status?: string; code?: string; id?: string; url?: string };
 
+/** What the Pinterest simulator received, and answered, outside Pinterest's OpenAPI document (each test ends with none). */
+let pinterestContract: { take(): string[] };
+
 beforeAll(async () => {
   rt = await startRuntime();
+  pinterestContract = watchContract(rt.sandbox!.pinterest.server, pinterestApiViolations, { answers: true });
   api = client(rt.url, await signupThroughApi(rt.url, 'networks@example.com', 'pro'));
 }, 120_000);
+afterEach(() => expect(pinterestContract.take()).toEqual([]));
 afterAll(async () => { await rt?.stop(); });
 
 /** Signs in as a browser would; on a picker page, chooses the account whose button says `choose`. */

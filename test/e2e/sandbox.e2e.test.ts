@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import type { InboxEntry } from '../../infra/local/sandbox/inbox';
+import { watchContract } from '../contracts/watch';
+import { atprotoViolations } from '../contracts/atproto';
+import { xApiViolations } from '../contracts/x-openapi';
 
 /**
  * The sandbox of `npm start`, through the runtime's own wiring (startLocalRuntime with its defaults: no network
@@ -15,11 +18,16 @@ type Api = ReturnType<typeof client>;
 let api: Api;
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 
+/** What the Bluesky and X simulators received that breaks the networks' published contracts (each test ends with none). */
+let contracts: Array<{ take(): string[] }> = [];
+
 beforeAll(async () => {
   rt = await startRuntime();
+  contracts = [watchContract(rt.sandbox!.bluesky.server, atprotoViolations), watchContract(rt.sandbox!.x.server, xApiViolations)];
   key = await signupThroughApi(rt.url, 'sandbox@example.com', 'pro');
   api = client(rt.url, key);
 }, 120_000);
+afterEach(() => expect(contracts.flatMap((c) => c.take())).toEqual([]));
 afterAll(async () => { await rt?.stop(); });
 
 const sandbox = async () => (await client(rt.url)('GET', '/dev/sandbox')).body as {

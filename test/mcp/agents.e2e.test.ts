@@ -207,7 +207,9 @@ describe('browser clients: the Origin allow-list and CORS', () => {
     const token = await fetch(`${rt.url}/oauth/token`, { method: 'POST', headers: { origin: ALLOWED, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope' });
     expect(token.status).toBe(400);
     expect(token.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    const meta = await fetch(`${rt.url}/.well-known/oauth-authorization-server`, { headers: { origin: ALLOWED } });
-    expect(meta.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource']) {
+      const meta = await fetch(`${rt.url}${path}`, { headers: { origin: ALLOWED } });
+      expect([path, meta.status, meta.headers.get('access-control-allow-origin')]).toEqual([path, 200, ALLOWED]);
+    }
   });
 });
