@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startTestTable, type TestTable } from '../support/deps';
-import { conditional, entity, orUndefined, type Bound } from '../../shared/adapters/dynamodb/entity';
-import { and, cond } from '../../shared/adapters/dynamodb/conditions';
+import { conditional, entity, entryChange, orUndefined, type Bound } from '../../shared/adapters/dynamodb/entity';
+import { and, cond, entry } from '../../shared/adapters/dynamodb/conditions';
 import { FORMAT_VERSION } from '../../shared/domain/format-version';
 
 interface Note { owner: string; id: string; text: string; status: string; count?: number; tags?: Set<string>; expires_at?: number }
@@ -129,5 +129,66 @@ describe('entity helper (embedded DynamoDB)', () => {
     await notes.putAll(many);
     expect(await raw('batch', '29')).toEqual({ pk: 'OWNER#batch', sk: 'NOTE#29', gsi1pk: 'STATUS#open', gsi1sk: 'batch#29', ...many[29], shadow: 3, v: FORMAT_VERSION });
     expect(await notes.query({ pk: 'OWNER#batch' })).toEqual(many);
+  });
+
+  it('getAll reads many keys in batches of 100 and answers the items that exist, read back as values', async () => {
+    const many: Note[] = Array.from({ length: 120 }, (_, i) => ({ owner: 'many', id: String(i), text: `n${i}`, status: 'open' }));
+    await notes.putAll(many);
+    const keys = [...many.map((n): [string, string] => [n.owner, n.id]), ['many', 'missing'] as [string, string]];
+    const found = await notes.getAll(keys);
+    expect(found.sort((a, b) => Number(a.id) - Number(b.id))).toEqual(many);
+    expect(await notes.getAll([])).toEqual([]);
+  });
+
+  it('getAll asks again for the keys the table leaves unprocessed, and throws rather than answer less', async () => {
+    const asked: unknown[][] = [];
+    const flaky = (refuseTimes: number) => ({
+      tableName: 't',
+      doc: { send: async (cmd: { input: { RequestItems: Record<string, { Keys: Array<{ pk: string }> }> } }) => {
+        const wanted = cmd.input.RequestItems.t.Keys;
+        asked.push(wanted);
+        if (asked.length > refuseTimes) return { Responses: { t: wanted.map((k) => ({ ...k, sk: 'CLAIM', holder: 'h', v: 1 })) } };
+        return { Responses: { t: [{ ...wanted[0], sk: 'CLAIM', holder: 'h', v: 1 }] }, UnprocessedKeys: { t: { Keys: wanted.slice(1) } } };
+      } },
+    }) as unknown as TestTable;
+    expect(await claim.on(flaky(1)).getAll([['a'], ['b'], ['c']])).toEqual([{ holder: 'h' }, { holder: 'h' }, { holder: 'h' }]);
+    expect(asked.map((keys) => keys.length)).toEqual([3, 2]);
+    asked.length = 0;
+    await expect(claim.on(flaky(100)).getAll([['a'], ['b'], ['c']], 2)).rejects.toThrow('kept refusing');
+    expect(asked.map((keys) => keys.length)).toEqual([3, 2]);
+  });
+});
+
+/** An item with a map of entries (as a post's `networks.<platform>`). */
+interface Job { id: string; steps: Record<string, { state: string; at?: number; note?: string; tries?: number }> }
+const job = entity({ key: (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' }), keyOf: (j: Job) => ({ pk: `JOB#${j.id}`, sk: 'JOB' }) });
+
+describe('entity helper: entries of a map attribute (embedded DynamoDB)', () => {
+  let jobs: Bound<typeof job>;
+  beforeAll(() => { jobs = job.on(table); });
+  const claimable = { if: and(cond.present, entry.stateIn(2)), names: { '#state': 'state' }, values: { ':s0': 'queued', ':s1': 'retry' } };
+
+  it('entryChange sets, removes and counts fields of one entry, leaving undefined values and the other entries alone', async () => {
+    await jobs.put({ id: '1', steps: { a: { state: 'queued', note: 'x' }, b: { state: 'queued' } } });
+    const after = await jobs.updateAndRead(['1'], entryChange('steps', 'a', { set: { state: 'sending', at: 5, tries: undefined }, remove: ['note'], count: { tries: 1 } }), claimable);
+    expect(after).toEqual({ id: '1', steps: { a: { state: 'sending', at: 5, tries: 1 }, b: { state: 'queued' } } });
+    expect((await jobs.updateAndRead(['1'], entryChange('steps', 'a', { count: { tries: 2 } }))).steps.a.tries).toBe(3);
+  });
+
+  it('of 10 concurrent claims of one entry exactly one wins; an absent entry or item is refused', async () => {
+    await jobs.put({ id: '2', steps: { a: { state: 'queued' } } });
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      orUndefined(jobs.updateAndRead(['2'], entryChange('steps', 'a', { set: { state: 'sending', at: i } }), claimable))));
+    expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
+    expect(await conditional(jobs.update(['2'], entryChange('steps', 'zz', { set: { state: 'x' } }), { if: and(cond.present, entry.present) }))).toBe(false);
+    expect(await conditional(jobs.update(['none'], entryChange('steps', 'a', { set: { state: 'x' } }), { if: and(cond.present, entry.present) }))).toBe(false);
+    expect(await jobs.get('none')).toBeUndefined();
+  });
+
+  it('project reads only the entries and fields named', async () => {
+    await jobs.put({ id: '3', steps: { a: { state: 'done', at: 1, note: 'long' }, b: { state: 'queued', note: 'long' }, c: { state: 'queued' } } });
+    expect(await jobs.project(['3'], { expression: 'steps.#a.#state, steps.#b.#state, steps.#z.#state', names: { '#a': 'a', '#b': 'b', '#z': 'z', '#state': 'state' } }))
+      .toEqual({ steps: { a: { state: 'done' }, b: { state: 'queued' } } });
+    expect(await jobs.project(['none'], { expression: 'steps' })).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { FORMAT_VERSION } from '../../domain/format-version';
 import { isConditionFailure, type TableRef } from './client';
 import { GSI1 } from './keys';
@@ -50,6 +50,28 @@ type Stored<T, K extends keyof T> = [K] extends [never] ? T : Omit<T, K>;
 export type Change =
   | { set?: Attributes; add?: Attributes; remove?: readonly string[]; expression?: never }
   | { expression: string; names?: Record<string, string>; values?: Attributes };
+
+/**
+ * A change of one entry of a map attribute (a post's `networks.<platform>`, say): `set` gives fields of the entry
+ * (undefined values are left out), `remove` takes fields off, `count` adds to number fields that start from 0. In the
+ * expression the map is #n and the entry #p, so a condition on the entry (conditions.ts `entry`) names them alike;
+ * each field is #f_<field> with the value :f_<field>.
+ */
+export function entryChange(map: string, key: string, change: { set?: Attributes; remove?: readonly string[]; count?: Record<string, number> }): Change {
+  const names: Record<string, string> = { '#n': map, '#p': key };
+  const values: Attributes = {};
+  const path = (field: string) => { names[`#f_${field}`] = field; return `#n.#p.#f_${field}`; };
+  const sets = Object.entries(change.set ?? {}).filter(([, value]) => value !== undefined)
+    .map(([field, value]) => { values[`:f_${field}`] = value; return `${path(field)} = :f_${field}`; });
+  for (const [field, by] of Object.entries(change.count ?? {})) {
+    values[':f_zero'] = 0;
+    values[`:f_${field}`] = by;
+    sets.push(`${path(field)} = if_not_exists(${path(field)}, :f_zero) + :f_${field}`);
+  }
+  const removes = (change.remove ?? []).map(path);
+  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' ');
+  return { expression, names, values };
+}
 
 /**
  * A key range of one partition: of the table (`pk`) or of the index (`gsi1pk`), optionally narrowed on the sort key.
@@ -193,6 +215,37 @@ export class Entity<T, A extends unknown[], K extends keyof T = never> {
       ...(start ? { ExclusiveStartKey: start } : {}),
     }));
     return { items: (res.Items ?? []).map((i) => this.fromItem(i)), ...(res.LastEvaluatedKey ? { next: res.LastEvaluatedKey } : {}) };
+  }
+
+  /**
+   * The items of these keys that exist, in strongly consistent BatchGetItem requests of 100 keys (unless the entity's
+   * reads are eventually consistent); keys the table leaves unprocessed are asked again, up to `tries` requests a
+   * batch, and then it throws rather than answer less. In no particular order.
+   */
+  async getAll(keyArgs: readonly A[], tries = 8): Promise<Stored<T, K>[]> {
+    const found: Stored<T, K>[] = [];
+    for (let i = 0; i < keyArgs.length; i += 100) {
+      let pending: Attributes[] | undefined = keyArgs.slice(i, i + 100).map((args) => ({ ...this.def.key(...args) }));
+      for (let n = 0; pending?.length && n < tries; n++) {
+        const res: BatchGetCommandOutput = await this.t.doc.send(new BatchGetCommand({ RequestItems: { [this.t.tableName]: { Keys: pending, ConsistentRead: this.consistent } } }));
+        found.push(...(res.Responses?.[this.t.tableName] ?? []).map((item) => this.fromItem(item)));
+        pending = res.UnprocessedKeys?.[this.t.tableName]?.Keys;
+      }
+      if (pending?.length) throw new Error('getAll: the table kept refusing part of the batch read');
+    }
+    return found;
+  }
+
+  /**
+   * Only some attributes of the item (a ProjectionExpression, with the names it uses): a smaller read answering what
+   * the item holds of them (of a map, only the entries and fields named), or undefined when there is no item.
+   */
+  async project(key: A, projection: { expression: string; names?: Record<string, string> }): Promise<Partial<Stored<T, K>> | undefined> {
+    const res = await this.t.doc.send(new GetCommand({
+      TableName: this.t.tableName, Key: this.def.key(...key), ConsistentRead: this.consistent,
+      ProjectionExpression: projection.expression, ...(projection.names ? { ExpressionAttributeNames: projection.names } : {}),
+    }));
+    return res.Item ? this.fromItem(res.Item) : undefined;
   }
 
   private get consistent() {

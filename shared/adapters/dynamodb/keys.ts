@@ -26,7 +26,9 @@ export const keys = {
   connectionSweepShards: ['CONSWEEP#0', 'CONSWEEP#1', 'CONSWEEP#2', 'CONSWEEP#3'],
   post: (postId: string) => ({ pk: `POST#${postId}`, sk: 'POST' }),
   postByAccount: (accountId: string, postId: string) => ({ gsi1pk: `ACC#${accountId}#POSTS`, gsi1sk: postId }),
+  /** A network of a post an older release stored as an item of its own (read only: networks live in the post item now). */
   network: (postId: string, platform: string) => ({ pk: `POST#${postId}`, sk: `NET#${platform}` }),
+  networkPrefix: 'NET#',
   /** A published network's own post id → our post (pointer item; posts before the single post item used networkById). */
   networkPointer: (accountId: string, platform: string, networkPostId: string) => ({ pk: `NETID#${accountId}#${platform}#${networkPostId}`, sk: 'NETID' }),
   networkById: (accountId: string, platform: string, networkPostId: string) => ({ gsi1pk: `NETID#${accountId}#${platform}#${networkPostId}`, gsi1sk: 'NET' }),

@@ -1,9 +1,10 @@
 import type { ChangeNetwork, ChangeResult, PostChange, PostChangeStore, StoredChange } from '../../ports/post-changes';
 import type { PlatformName } from '../../domain/platforms';
 import type { TableRef } from './client';
-import { and, cond } from './conditions';
-import { conditional, entity, orUndefined, type Bound } from './entity';
+import { and, cond, entry, or } from './conditions';
+import { conditional, entity, entryChange, orUndefined, type Bound } from './entity';
 import { keys } from './keys';
+import { postEntity } from './posts';
 
 /** A change item's key: under its post's partition (POST#<id>/CHG#<change id>), so one query reads every change of a post. */
 const changeKey = (postId: string, changeId: string) => ({ pk: keys.post(postId).pk, sk: `CHG#${changeId}` });
@@ -15,20 +16,17 @@ type ChangeItem = PostChange & { networks: Record<string, StoredNetwork> };
 
 const changeEntity = entity({ key: changeKey, keyOf: (c: ChangeItem) => changeKey(c.post_id, c.id) });
 
-/** The post item, as far as a change touches it: an entry of its `networks` map. */
-const postItem = entity({ key: keys.post, keyOf: (p: { id: string }) => keys.post(p.id) });
-
 /**
  * Deletes and edits of published posts: one item per change holding each network's state and result in the map
  * `networks.<platform>`; claim (queued, or a stale sending claim → sending) and settle (sending → done) are
- * conditional updates of that entry answering the item after them.
+ * conditional updates of that entry (entryChange, with the `entry` condition fragments) answering the item after them.
  */
 export class DynamoPostChangeStore implements PostChangeStore {
   private readonly changes: Bound<typeof changeEntity>;
-  private readonly posts: Bound<typeof postItem>;
+  private readonly posts: Bound<typeof postEntity>;
   constructor(t: TableRef) {
     this.changes = changeEntity.on(t);
-    this.posts = postItem.on(t);
+    this.posts = postEntity.on(t);
   }
 
   async create(change: PostChange, networks: ChangeNetwork[]) {
@@ -47,34 +45,25 @@ export class DynamoPostChangeStore implements PostChangeStore {
   }
 
   async claim(postId: string, changeId: string, platform: PlatformName, nowMs: number, staleBefore: number) {
-    const item = await orUndefined(this.changes.updateAndRead([postId, changeId], {
-      expression: 'SET #n.#p.#state = :sending, #n.#p.claimed_at = :now',
-      names: { '#n': 'networks', '#p': platform, '#state': 'state' },
-      values: { ':sending': 'sending', ':now': nowMs },
-    }, {
+    const item = await orUndefined(this.changes.updateAndRead([postId, changeId], entryChange('networks', platform, { set: { state: 'sending', claimed_at: nowMs } }), {
       // queued, or claimed by a worker that stopped long ago: exactly one worker calls the network at a time
-      if: and(cond.present, '#n.#p.#state = :queued OR (#n.#p.#state = :sending AND #n.#p.claimed_at < :stale)'),
-      values: { ':queued': 'queued', ':stale': staleBefore },
+      if: and(cond.present, or(entry.queued, and(entry.sending, entry.claimedBefore))),
+      names: { '#state': 'state' },
+      values: { ':queued': 'queued', ':sending': 'sending', ':stale': staleBefore },
     }));
     return item ? fromItem(item) : undefined;
   }
 
   async settle(postId: string, changeId: string, platform: PlatformName, result: ChangeResult) {
-    return fromItem(await this.changes.updateAndRead([postId, changeId], {
-      expression: 'SET #n.#p.#state = :done, #n.#p.#result = :result',
-      names: { '#n': 'networks', '#p': platform, '#state': 'state', '#result': 'result' },
-      values: { ':done': 'done', ':result': result },
-    }, {
+    return fromItem(await this.changes.updateAndRead([postId, changeId], entryChange('networks', platform, { set: { state: 'done', result } }), {
       // only the claimer (state sending) settles
-      if: and(cond.present, '#n.#p.#state = :sending'), values: { ':sending': 'sending' },
+      if: and(cond.present, entry.sending), names: { '#state': 'state' }, values: { ':sending': 'sending' },
     }));
   }
 
   /** The post item's `networks.<platform>.deleted_at` (only on a post that has that network). */
   async markDeleted(postId: string, platform: PlatformName, at: string) {
-    await conditional(this.posts.update([postId], {
-      expression: 'SET #n.#p.deleted_at = :at', names: { '#n': 'networks', '#p': platform }, values: { ':at': at },
-    }, { if: and(cond.present, 'attribute_exists(#n.#p)') }));
+    await conditional(this.posts.update([postId], entryChange('networks', platform, { set: { deleted_at: at } }), { if: and(cond.present, entry.present) }));
   }
 }
 
