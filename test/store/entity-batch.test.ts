@@ -78,6 +78,9 @@ describe('entity helper: batches of several entities, reads of the item before a
     const idle = flaky(() => []);
     await putAllOrThrow([task.on(idle).batchOf([])]);
     await putAllOrThrow([]);
+    // one table a run: items of two tables are refused before anything is sent
+    const other: TableRef = { ...idle, tableName: 'another-table' };
+    await expect(putAllOrThrow([task.on(idle).batchOf(tasks), task.on(other).batchOf(tasks)])).rejects.toThrow('putAllOrThrow writes to one table');
     expect(idle.requests).toEqual([]);
   });
 
