@@ -9,6 +9,9 @@ import { keys } from '../../shared/adapters/dynamodb/keys';
 import { usageKeys } from '../../shared/domain/usage';
 import type { Deps } from '../../shared/app/deps';
 import type { ScheduleStore } from '../../shared/ports/schedules';
+import { DynamoScheduleStore } from '../../shared/adapters/dynamodb/schedules';
+import { UnwrittenItemsError } from '../../shared/adapters/dynamodb/entity';
+import type { TableRef } from '../../shared/adapters/dynamodb/client';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
 beforeAll(async () => { w = await publishingWorld(); });
@@ -62,6 +65,27 @@ describe('scheduling writes: items and due markers in batches, no alarm per post
     const again = await createSchedule(w.deps, acc, body);
     expect(again.status).toBe('scheduled');
     expect(await w.deps.counters.get(usageKeys.scheduled(acc.id))).toBe(1);
+  });
+
+  it('items the table keeps leaving unprocessed make the batch fail, after the markers were sent first', async () => {
+    const acc = await w.discordAccount('pro');
+    const sent: string[] = [];
+    // a table that takes the markers and keeps leaving every schedule item unprocessed
+    const stubborn: TableRef = {
+      tableName: w.table.tableName,
+      doc: { send: async (c: { input: { RequestItems: Record<string, Array<{ PutRequest: { Item: { pk: string } } }>> } }) => {
+        const puts = c.input.RequestItems[w.table.tableName];
+        sent.push(...puts.map((p) => p.PutRequest.Item.pk.split('#')[0]));
+        return { UnprocessedItems: { [w.table.tableName]: puts.filter((p) => p.PutRequest.Item.pk.startsWith('SCH#')) } };
+      } } as unknown as TableRef['doc'],
+    };
+    const record = (i: number) => ({
+      id: `sch_stubborn${i}`, account_id: acc.id, brand_id: 'brd_1', status: 'scheduled' as const, run_at: inMinutes(90 + i), platforms: ['discord' as const],
+      counted: true, created_at: inMinutes(0), updated_at: inMinutes(0),
+    });
+    await expect(new DynamoScheduleStore(stubborn).createNew([record(1), record(2)])).rejects.toBeInstanceOf(UnwrittenItemsError);
+    expect(sent.slice(0, 4)).toEqual(['SCHDUE', 'SCHDUE', 'SCH', 'SCH']);
+    expect(sent.slice(4).every((pk) => pk === 'SCH')).toBe(true);
   });
 
   it('scheduling does not depend on the Scheduler: with it down, the post is scheduled in the table and its due index', async () => {

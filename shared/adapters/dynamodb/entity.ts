@@ -146,6 +146,11 @@ export class Entity<T, A extends unknown[], K extends keyof T = never> {
     }
   }
 
+  /** The values as items of a batch written with `putAllOrThrow` (which throws when any is left unwritten). */
+  batchOf(values: readonly T[]): BatchPuts {
+    return { t: this.t, items: values.map((v) => this.toItem(v)) };
+  }
+
   /**
    * A conditional put that, refused, answers the item that stopped it: DynamoDB sends it with the failure
    * (ReturnValuesOnConditionCheckFailure), and an engine that does not is asked once more with a consistent get.
@@ -173,6 +178,12 @@ export class Entity<T, A extends unknown[], K extends keyof T = never> {
   async updateAndRead(key: A, change: Change, when?: Condition): Promise<Stored<T, K>> {
     const res = await this.t.doc.send(new UpdateCommand({ ...this.updateInput(key, change, when), ReturnValues: 'ALL_NEW' }));
     return this.fromItem(res.Attributes!);
+  }
+
+  /** As update, answering the item as it was before the change (a claim that hands over what it took). */
+  async updateAndReadBefore(key: A, change: Change, when?: Condition): Promise<Stored<T, K> | undefined> {
+    const res = await this.t.doc.send(new UpdateCommand({ ...this.updateInput(key, change, when), ReturnValues: 'ALL_OLD' }));
+    return res.Attributes ? this.fromItem(res.Attributes) : undefined;
   }
 
   /** Deletes the item; with `when`, only if the condition holds (else ConditionalCheckFailedException). */
@@ -315,5 +326,40 @@ async function unlessRefused<R>(write: Promise<R>): Promise<R | typeof REFUSED> 
   } catch (err) {
     if (isConditionFailure(err)) return REFUSED;
     throw err;
+  }
+}
+
+/** Items of one entity, made by `Entity.batchOf`, for a batch that may hold other entities' items too (`putAllOrThrow`). */
+export interface BatchPuts {
+  readonly t: TableRef;
+  readonly items: readonly Attributes[];
+}
+
+/** A batch write left items unwritten after every try (some of the batch may have been written). */
+export class UnwrittenItemsError extends Error {
+  override readonly name = 'UnwrittenItemsError';
+  constructor(readonly left: number) {
+    super(`${left} items were left unwritten by the table`);
+  }
+}
+
+/**
+ * Writes the items of one or more entities of one table whole, unconditionally, in order, 25 a request
+ * (BatchWriteItem); what the table leaves unprocessed is sent again, up to `tries` rounds, and then
+ * UnwrittenItemsError is thrown: for new items whose writer must know they are all there.
+ */
+export async function putAllOrThrow(batches: readonly BatchPuts[], tries = 8): Promise<void> {
+  const t = batches[0]?.t;
+  if (!t) return;
+  if (batches.some((b) => b.t.tableName !== t.tableName)) throw new Error('putAllOrThrow writes to one table');
+  let puts = batches.flatMap((b) => b.items.map((Item) => ({ PutRequest: { Item } })));
+  for (let round = 0; puts.length; round++) {
+    if (round === tries) throw new UnwrittenItemsError(puts.length);
+    const left: typeof puts = [];
+    for (let i = 0; i < puts.length; i += 25) {
+      const res = await t.doc.send(new BatchWriteCommand({ RequestItems: { [t.tableName]: puts.slice(i, i + 25) } }));
+      left.push(...((res.UnprocessedItems?.[t.tableName] ?? []) as typeof puts));
+    }
+    puts = left;
   }
 }

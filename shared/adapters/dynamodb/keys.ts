@@ -57,6 +57,10 @@ export const keys = {
     pk: `PUBDUE#${(postId.charCodeAt(postId.length - 1) || 0) % 4}`, sk: `${String(Math.max(0, Math.floor(dueMs))).padStart(15, '0')}#${postId}`,
   }),
   postDueShards: ['PUBDUE#0', 'PUBDUE#1', 'PUBDUE#2', 'PUBDUE#3'],
+  /** The local scheduler's timer (local runtime only: EventBridge Scheduler's stand-in), due by run_at on gsi1. */
+  timer: (name: string) => ({ pk: `TIMER#${name}`, sk: 'TIMER' }),
+  timerDue: (name: string, runAt: string) => ({ gsi1pk: 'TIMERS', gsi1sk: `${runAt}#${name}` }),
+  timersDue: 'TIMERS',
   recurring: (recurringId: string) => ({ pk: `REC#${recurringId}`, sk: 'REC' }),
   recurringByAccount: (accountId: string, recurringId: string) => ({ gsi1pk: `ACC#${accountId}#REC`, gsi1sk: recurringId }),
   /** A brand's posting slot taken by a scheduled post (next_slot), keyed by the slot's instant (ISO UTC). */

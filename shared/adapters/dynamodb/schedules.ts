@@ -1,19 +1,38 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DueMarker, ScheduleQuery, ScheduleRecord, ScheduleStore } from '../../ports/schedules';
-import { isConditionFailure, type TableRef } from './client';
+import type { TableRef } from './client';
 import { and, cond, or } from './conditions';
-import { GSI1, keys, strip } from './keys';
+import { conditional, entity, orUndefined, putAllOrThrow, type Bound, type Condition } from './entity';
+import { keys } from './keys';
 import { bestEffort } from '../../log';
 import { BadRequestError } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 
 /** A due-index marker outlives its run_at by this long at most (TTL), whatever happens to its schedule. */
 const DUE_MARKER_TTL_SEC = 7 * 86_400;
-/** Items per BatchWriteItem (DynamoDB's limit), and tries of what the table leaves unprocessed. */
-const BATCH_WRITE_ITEMS = 25;
-const BATCH_WRITE_TRIES = 8;
 /** Markers asked for per query page of the due index (a page stops at 1 MB anyway: ~10,000 markers). */
 const DUE_PAGE = 1_000;
+
+const scheduleEntity = entity({
+  key: keys.schedule,
+  keyOf: (s: ScheduleRecord) => keys.schedule(s.id),
+  indexOf: (s: ScheduleRecord) => keys.scheduleByAccount(s.account_id, s.run_at, s.id),
+});
+
+/**
+ * A waiting schedule's marker on the due index. It carries the account so the fan-out can queue each fire in the
+ * account's message group (markers written before that carry none). Its queries are eventually consistent: a marker
+ * only says "look here", and the item, read strongly, decides.
+ */
+const markerEntity = entity({
+  key: keys.scheduleDue,
+  keyOf: (m: DueMarker) => keys.scheduleDue(m.schedule_id, m.run_at),
+  extraOf: (m: DueMarker) => ({ expires_at: Math.floor(Date.parse(m.run_at) / 1000) + DUE_MARKER_TTL_SEC }),
+  hidden: ['expires_at'],
+  consistentRead: false,
+});
+
+const STATUS = { '#status': 'status' };
+const byRunAt = (a: DueMarker, b: DueMarker) => (a.run_at === b.run_at ? a.schedule_id.localeCompare(b.schedule_id) : a.run_at < b.run_at ? -1 : 1);
 
 /**
  * Scheduled posts. A schedule item is keyed by its id (the dispatcher reads
@@ -26,49 +45,36 @@ const DUE_PAGE = 1_000;
  * whose schedule no longer waits at that time. A marker only says "look here": the item decides.
  */
 export class DynamoScheduleStore implements ScheduleStore {
-  constructor(private readonly t: TableRef) {}
+  private readonly schedules: Bound<typeof scheduleEntity>;
+  private readonly markers: Bound<typeof markerEntity>;
+  constructor(t: TableRef) {
+    this.schedules = scheduleEntity.on(t);
+    this.markers = markerEntity.on(t);
+  }
 
   async create(s: ScheduleRecord) {
     // a recurring occurrence is written already `publishing`: indexed too, so a run that dies is taken over
     if ((s.status === 'scheduled' || s.status === 'publishing') && !s.deferred) await this.putDue(s.id, s.run_at, s.account_id);
-    try {
-      await this.t.doc.send(new PutCommand({
-        TableName: this.t.tableName,
-        Item: { ...keys.schedule(s.id), ...keys.scheduleByAccount(s.account_id, s.run_at, s.id), ...s },
-        // a schedule id is written once (a recurring occurrence's id is derived from its time: the claim)
-        ConditionExpression: cond.absent,
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    // a schedule id is written once (a recurring occurrence's id is derived from its time: the claim)
+    return conditional(this.schedules.put(s, { if: cond.absent }));
   }
 
   /**
    * New schedules (fresh ids, so no condition is needed) and their markers, BatchWriteItem by 25 items: one call
-   * for a single schedule instead of two, 40 for a bulk of 500 instead of 1,000. What the table leaves unprocessed
-   * is sent again, up to BATCH_WRITE_TRIES rounds.
+   * for a single schedule instead of two, 40 for a bulk of 500 instead of 1,000. The markers go first (a schedule
+   * is never written before its marker's request); what the table leaves unprocessed is sent again, and what is
+   * still left after that is an error (putAllOrThrow).
    */
   async createNew(records: ScheduleRecord[]) {
-    let puts = records.flatMap((s) => [
-      ...(s.status === 'scheduled' && !s.deferred ? [this.dueItem(s.id, s.run_at, s.account_id)] : []),
-      { ...keys.schedule(s.id), ...keys.scheduleByAccount(s.account_id, s.run_at, s.id), ...s },
-    ]).map((Item) => ({ PutRequest: { Item } }));
-    for (let tries = 0; puts.length; tries++) {
-      if (tries === BATCH_WRITE_TRIES) throw new Error(`${puts.length} schedule items were left unwritten by the table`);
-      const left: typeof puts = [];
-      for (let i = 0; i < puts.length; i += BATCH_WRITE_ITEMS) {
-        const res = await this.t.doc.send(new BatchWriteCommand({ RequestItems: { [this.t.tableName]: puts.slice(i, i + BATCH_WRITE_ITEMS) } }));
-        left.push(...((res.UnprocessedItems?.[this.t.tableName] ?? []) as typeof puts));
-      }
-      puts = left;
-    }
+    const waiting = records.filter((s) => s.status === 'scheduled' && !s.deferred);
+    await putAllOrThrow([
+      this.markers.batchOf(waiting.map((s) => ({ schedule_id: s.id, run_at: s.run_at, account_id: s.account_id }))),
+      this.schedules.batchOf(records),
+    ]);
   }
 
   async get(id: string) {
-    const res = await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: keys.schedule(id), ConsistentRead: true }));
-    return res.Item ? strip<ScheduleRecord>(res.Item) : undefined;
+    return this.schedules.get(id);
   }
 
   async list(accountId: string, q: ScheduleQuery) {
@@ -77,7 +83,7 @@ export class DynamoScheduleStore implements ScheduleStore {
     const upper = `${q.to ?? '9999'}#~`;
     if (lower > upper) return { items: [], cursor: undefined };
     const filters: string[] = [];
-    const values: Record<string, unknown> = { ':pk': gsi1pk, ':lo': lower, ':hi': upper };
+    const values: Record<string, unknown> = {};
     const names: Record<string, string> = {};
     if (q.statuses?.length) {
       filters.push(`#status IN (${q.statuses.map((_, i) => `:st${i}`).join(', ')})`);
@@ -90,23 +96,20 @@ export class DynamoScheduleStore implements ScheduleStore {
       values[':deferred'] = q.deferred;
       names['#deferred'] = 'deferred';
     }
+    const filter: Condition | undefined = filters.length
+      ? { if: and(...filters), values, ...(Object.keys(names).length ? { names } : {}) }
+      : undefined;
 
     const items: ScheduleRecord[] = [];
     let start: Record<string, unknown> | undefined = q.cursor ? this.startKey(accountId, q.cursor) : undefined;
     let more = true;
     while (items.length < q.limit && more) {
-      const res = await this.t.doc.send(new QueryCommand({
-        TableName: this.t.tableName, IndexName: GSI1, ExclusiveStartKey: start, Limit: Math.max(q.limit * 2, 50),
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :lo AND :hi',
-        ...(filters.length ? { FilterExpression: and(...filters) } : {}),
-        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: values,
-      }));
-      for (const i of res.Items ?? []) {
-        if (items.length === q.limit) { more = true; break; }
-        items.push(strip<ScheduleRecord>(i));
+      const page = await this.schedules.page({ gsi1pk, between: [lower, upper] }, { ...(filter ? { filter } : {}), limit: Math.max(q.limit * 2, 50) }, start);
+      for (const s of page.items) {
+        if (items.length === q.limit) break;
+        items.push(s);
       }
-      start = res.LastEvaluatedKey;
+      start = page.next;
       more = !!start;
     }
     const last = items.at(-1);
@@ -130,87 +133,54 @@ export class DynamoScheduleStore implements ScheduleStore {
   }
 
   async claim(id: string, dueBy: string, nowMs: number) {
-    try {
-      const res = await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.schedule(id),
-        UpdateExpression: 'SET #status = :publishing, claimed_at = :now, counted = :false, updated_at = :iso',
-        // still scheduled (not canceled, not claimed by another fire) and due
-        ConditionExpression: and(cond.present, '#status = :scheduled', 'run_at <= :due'),
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':publishing': 'publishing', ':scheduled': 'scheduled', ':due': dueBy, ':now': nowMs, ':false': false, ':iso': new Date(nowMs).toISOString() },
-        ReturnValues: 'ALL_OLD',
-      }));
-      // the due marker stays until the run records its post or ends, so the sweep can take over a run that dies
-      return res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
-    } catch (err) {
-      if (isConditionFailure(err)) return undefined;
-      throw err;
-    }
+    // the due marker stays until the run records its post or ends, so the sweep can take over a run that dies
+    return orUndefined(this.schedules.updateAndReadBefore([id], {
+      set: { status: 'publishing', claimed_at: nowMs, counted: false, updated_at: new Date(nowMs).toISOString() },
+    }, {
+      // still scheduled (not canceled, not claimed by another fire) and due
+      if: and(cond.present, '#status = :scheduled', 'run_at <= :due'),
+      names: STATUS,
+      values: { ':scheduled': 'scheduled', ':due': dueBy },
+    }));
   }
 
   async takeOver(id: string, claimedAt: number, nowMs: number) {
-    try {
-      await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.schedule(id),
-        UpdateExpression: 'SET claimed_at = :now ADD takeovers :one',
-        // the same stale claim, which never recorded a post
-        ConditionExpression: and(cond.present, '#status = :publishing', 'claimed_at = :was', 'attribute_not_exists(post_id)'),
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':publishing': 'publishing', ':was': claimedAt, ':now': nowMs, ':one': 1 },
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    return conditional(this.schedules.update([id], { set: { claimed_at: nowMs }, add: { takeovers: 1 } }, {
+      // the same stale claim, which never recorded a post
+      if: and(cond.present, '#status = :publishing', 'claimed_at = :was', 'attribute_not_exists(post_id)'),
+      names: STATUS,
+      values: { ':publishing': 'publishing', ':was': claimedAt },
+    }));
   }
 
   async updateScheduled(id: string, patch: Parameters<ScheduleStore['updateScheduled']>[1], nowIso: string) {
     const current = await this.get(id);
     if (!current) return undefined;
     // a field given as undefined is removed (e.g. the slot a moved schedule gave back)
-    const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
-    const removes = Object.entries(patch).filter(([, v]) => v === undefined).map(([k]) => k);
+    const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    const remove = Object.entries(patch).filter(([, v]) => v === undefined).map(([k]) => k);
     const runAt = patch.run_at ?? current.run_at;
     const waiting = current.status === 'scheduled' && !current.deferred;
     const moved = runAt !== current.run_at;
     // the new time is indexed before the item moves there (a crash in between leaves an extra marker, not a gap)
     if (waiting && moved && patch.status === undefined) await this.putDue(id, runAt, current.account_id);
-    const sets = [...entries.map(([k]) => `#${k} = :${k}`), 'updated_at = :now', 'gsi1sk = :g1sk'];
-    try {
-      const res = await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.schedule(id),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.map((k) => `#${k}`).join(', ')}` : ''}`,
-        // only a schedule that has not started (nor been canceled) changes
-        ConditionExpression: and(cond.present, '#st = :scheduled'),
-        ExpressionAttributeNames: { '#st': 'status', ...Object.fromEntries([...entries.map(([k]) => k), ...removes].map((k) => [`#${k}`, k])) },
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])), ':scheduled': 'scheduled', ':now': nowIso,
-          ':g1sk': keys.scheduleByAccount(current.account_id, runAt, id).gsi1sk,
-        },
-        ReturnValues: 'ALL_NEW',
-      }));
-      const updated = res.Attributes ? strip<ScheduleRecord>(res.Attributes) : undefined;
-      // the old time's marker goes once the item left it (moved, or no longer scheduled: canceled)
-      if (updated && waiting && (moved || updated.status !== 'scheduled')) await this.dropDue(id, current.run_at);
-      return updated;
-    } catch (err) {
-      if (isConditionFailure(err)) return undefined;
-      throw err;
-    }
+    const updated = await orUndefined(this.schedules.updateAndRead([id], {
+      set: { ...set, updated_at: nowIso, gsi1sk: keys.scheduleByAccount(current.account_id, runAt, id).gsi1sk }, remove,
+    }, {
+      // only a schedule that has not started (nor been canceled) changes
+      if: and(cond.present, '#st = :scheduled'),
+      names: { '#st': 'status' },
+      values: { ':scheduled': 'scheduled' },
+    }));
+    // the old time's marker goes once the item left it (moved, or no longer scheduled: canceled)
+    if (updated && waiting && (moved || updated.status !== 'scheduled')) await this.dropDue(id, current.run_at);
+    return updated;
   }
 
   async overdue(before: string, limit: number) {
-    const markers: { schedule_id: string; run_at: string }[] = [];
-    for (const pk of keys.scheduleDueShards) {
-      const res = await this.t.doc.send(new QueryCommand({
-        TableName: this.t.tableName, Limit: limit,
-        KeyConditionExpression: 'pk = :pk AND sk <= :hi',
-        ExpressionAttributeValues: { ':pk': pk, ':hi': `${before}#~` },
-      }));
-      for (const i of res.Items ?? []) markers.push({ schedule_id: i.schedule_id as string, run_at: i.run_at as string });
-    }
-    markers.sort((a, b) => (a.run_at === b.run_at ? a.schedule_id.localeCompare(b.schedule_id) : a.run_at < b.run_at ? -1 : 1));
+    const markers: DueMarker[] = [];
+    for (const pk of keys.scheduleDueShards) markers.push(...(await this.markers.page({ pk, upTo: `${before}#~` }, { limit })).items);
+    markers.sort(byRunAt);
     const out: ScheduleRecord[] = [];
     for (const m of markers.slice(0, limit)) {
       const s = await this.get(m.schedule_id);
@@ -230,59 +200,37 @@ export class DynamoScheduleStore implements ScheduleStore {
       const found: DueMarker[] = [];
       let start: Record<string, unknown> | undefined;
       do {
-        const res = await this.t.doc.send(new QueryCommand({
-          TableName: this.t.tableName, Limit: Math.min(limit - found.length, DUE_PAGE),
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
-          ExpressionAttributeValues: { ':pk': pk, ':lo': `${from}#`, ':hi': `${to}#` },
-          ExclusiveStartKey: start,
-        }));
-        for (const i of res.Items ?? []) {
-          found.push({ schedule_id: i.schedule_id as string, run_at: i.run_at as string, ...(typeof i.account_id === 'string' ? { account_id: i.account_id } : {}) });
-        }
-        start = res.LastEvaluatedKey;
+        const page = await this.markers.page({ pk, between: [`${from}#`, `${to}#`] }, { limit: Math.min(limit - found.length, DUE_PAGE) }, start);
+        found.push(...page.items);
+        start = page.next;
       } while (start && found.length < limit);
       return found;
     }));
-    return perShard.flat().sort((a, b) => (a.run_at === b.run_at ? a.schedule_id.localeCompare(b.schedule_id) : a.run_at < b.run_at ? -1 : 1)).slice(0, limit);
+    return perShard.flat().sort(byRunAt).slice(0, limit);
   }
 
   /** Indexes a waiting schedule at run_at (idempotent: the same key is the same marker). */
   private async putDue(id: string, runAt: string, accountId: string) {
-    await this.t.doc.send(new PutCommand({ TableName: this.t.tableName, Item: this.dueItem(id, runAt, accountId) }));
-  }
-
-  /** The marker carries the account so the fan-out can queue each fire in the account's message group. */
-  private dueItem(id: string, runAt: string, accountId: string) {
-    return { ...keys.scheduleDue(id, runAt), schedule_id: id, run_at: runAt, account_id: accountId, expires_at: Math.floor(Date.parse(runAt) / 1000) + DUE_MARKER_TTL_SEC };
+    await this.markers.put({ schedule_id: id, run_at: runAt, account_id: accountId });
   }
 
   /** Drops a marker; best effort (a marker left behind is dropped by the sweep that meets it). */
   private async dropDue(id: string, runAt: string) {
-    await bestEffort('due marker drop', this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: keys.scheduleDue(id, runAt) })), { schedule_id: id });
+    await bestEffort('due marker drop', this.markers.delete([id, runAt]), { schedule_id: id });
   }
 
   async settle(id: string, fields: { status: ScheduleRecord['status']; post_id?: string; error?: ScheduleRecord['error'] }, nowIso: string) {
-    const sets = ['#status = :status', 'updated_at = :now', ...(fields.post_id ? ['post_id = :post'] : []), ...(fields.error ? ['#error = :error'] : [])];
-    try {
-      const res = await this.t.doc.send(new UpdateCommand({
-        TableName: this.t.tableName, Key: keys.schedule(id),
-        UpdateExpression: 'SET ' + sets.join(', '),
-        // only the run in progress records its outcome (once final, it stays)
-        ConditionExpression: and(cond.present, '#status = :publishing'),
-        ExpressionAttributeNames: { '#status': 'status', ...(fields.error ? { '#error': 'error' } : {}) },
-        ExpressionAttributeValues: {
-          ':status': fields.status, ':publishing': 'publishing', ':now': nowIso,
-          ...(fields.post_id ? { ':post': fields.post_id } : {}), ...(fields.error ? { ':error': fields.error } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-      }));
-      // a run that recorded its post, or ended, no longer needs the sweep
-      const run = res.Attributes as { run_at?: string; post_id?: string; status?: string } | undefined;
-      if (run?.run_at && (run.post_id || run.status !== 'publishing')) await this.dropDue(id, run.run_at);
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    const run = await orUndefined(this.schedules.updateAndRead([id], {
+      set: { status: fields.status, updated_at: nowIso, ...(fields.post_id ? { post_id: fields.post_id } : {}), ...(fields.error ? { error: fields.error } : {}) },
+    }, {
+      // only the run in progress records its outcome (once final, it stays)
+      if: and(cond.present, '#status = :publishing'),
+      names: STATUS,
+      values: { ':publishing': 'publishing' },
+    }));
+    if (!run) return false;
+    // a run that recorded its post, or ended, no longer needs the sweep
+    if (run.run_at && (run.post_id || run.status !== 'publishing')) await this.dropDue(id, run.run_at);
+    return true;
   }
 }

@@ -1,13 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SCHEDULED_TIME, type CronInvocation, type ScheduledInvocation, type Scheduler } from '../../ports/scheduler';
 import { nextOccurrence } from '../../domain/cron';
 import { systemClock, type Clock } from '../../ports/clock';
-import { isConditionFailure, type TableRef } from './client';
-import { cond } from './conditions';
-import { GSI1 } from './keys';
-
-const TIMERS = 'TIMERS';
-const timerKey = (name: string) => ({ pk: `TIMER#${name}`, sk: 'TIMER' });
+import type { TableRef } from './client';
+import { and, cond } from './conditions';
+import { conditional, entity, type Bound } from './entity';
+import { keys } from './keys';
 
 export interface DueTimer {
   name: string;
@@ -15,19 +12,35 @@ export interface DueTimer {
   input: Record<string, unknown>;
 }
 
+/** A timer as stored: when it fires next and with what input; a recurring one also its rule and window's end. */
+interface Timer {
+  name: string;
+  run_at: string;
+  input: Record<string, unknown>;
+  cron?: string;
+  timezone?: string;
+  ends_at?: string;
+}
+
+const timerEntity = entity({
+  key: keys.timer,
+  keyOf: (t: Timer) => keys.timer(t.name),
+  indexOf: (t: Timer) => keys.timerDue(t.name, t.run_at),
+});
+
 /**
  * The local stand-in for EventBridge Scheduler: each timer is an item in the table (so timers survive a restart),
  * indexed by due time; the local runtime's poller lists due timers and claims each with a conditional delete, so a
  * timer fires once even with two pollers.
  */
 export class TableScheduler implements Scheduler {
-  constructor(private readonly t: TableRef, private readonly clock: Clock = systemClock) {}
+  private readonly timers: Bound<typeof timerEntity>;
+  constructor(t: TableRef, private readonly clock: Clock = systemClock) {
+    this.timers = timerEntity.on(t);
+  }
 
   async scheduleOnce(inv: ScheduledInvocation) {
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName,
-      Item: { ...timerKey(inv.name), gsi1pk: TIMERS, gsi1sk: `${inv.runAt.toISOString()}#${inv.name}`, name: inv.name, run_at: inv.runAt.toISOString(), input: inv.input },
-    }));
+    await this.timers.put({ name: inv.name, run_at: inv.runAt.toISOString(), input: inv.input });
   }
 
   /**
@@ -41,27 +54,20 @@ export class TableScheduler implements Scheduler {
       await this.cancel(inv.name);
       return;
     }
-    await this.t.doc.send(new PutCommand({
-      TableName: this.t.tableName,
-      Item: {
-        ...timerKey(inv.name), gsi1pk: TIMERS, gsi1sk: `${first.toISOString()}#${inv.name}`, name: inv.name, run_at: first.toISOString(), input: inv.input,
-        cron: inv.cron, timezone: inv.timezone, ...(inv.endsAt ? { ends_at: inv.endsAt.toISOString() } : {}),
-      },
-    }));
+    await this.timers.put({
+      name: inv.name, run_at: first.toISOString(), input: inv.input,
+      cron: inv.cron, timezone: inv.timezone, ...(inv.endsAt ? { ends_at: inv.endsAt.toISOString() } : {}),
+    });
   }
 
   async cancel(name: string) {
-    await this.t.doc.send(new DeleteCommand({ TableName: this.t.tableName, Key: timerKey(name) }));
+    await this.timers.delete([name]);
   }
 
   /** Timers due at or before `now`, oldest first. */
   async due(now: Date, limit = 100): Promise<DueTimer[]> {
-    const res = await this.t.doc.send(new QueryCommand({
-      TableName: this.t.tableName, IndexName: GSI1, Limit: limit,
-      KeyConditionExpression: 'gsi1pk = :p AND gsi1sk <= :now',
-      ExpressionAttributeValues: { ':p': TIMERS, ':now': `${now.toISOString()}#~` },
-    }));
-    return (res.Items ?? []).map((i) => ({ name: i.name as string, runAt: i.run_at as string, input: withScheduledTime(i.input as Record<string, unknown>, i.run_at as string) }));
+    const { items } = await this.timers.page({ gsi1pk: keys.timersDue, upTo: `${now.toISOString()}#~` }, { limit });
+    return items.map((t) => ({ name: t.name, runAt: t.run_at, input: withScheduledTime(t.input, t.run_at) }));
   }
 
   /**
@@ -70,41 +76,16 @@ export class TableScheduler implements Scheduler {
    * once, as this firing), or is removed after its last.
    */
   async claim(name: string, runAt: string, nowMs: number = this.clock.now()): Promise<boolean> {
-    try {
-      await this.t.doc.send(new DeleteCommand({
-        TableName: this.t.tableName, Key: timerKey(name),
-        // still the same firing (not rescheduled meanwhile) of a one-time timer
-        ConditionExpression: `${cond.present} AND run_at = :runAt AND attribute_not_exists(cron)`,
-        ExpressionAttributeValues: { ':runAt': runAt },
-      }));
-      return true;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-    const item = (await this.t.doc.send(new GetCommand({ TableName: this.t.tableName, Key: timerKey(name), ConsistentRead: true }))).Item;
-    if (!item || item.run_at !== runAt || typeof item.cron !== 'string') return false;
-    const next = nextOccurrence(item.cron, item.timezone as string, new Date(Math.max(Date.parse(runAt), nowMs)), item.ends_at ? new Date(item.ends_at as string) : undefined);
-    try {
-      if (!next) {
-        await this.t.doc.send(new DeleteCommand({
-          TableName: this.t.tableName, Key: timerKey(name),
-          // still this firing: the last occurrence
-          ConditionExpression: `${cond.present} AND run_at = :runAt`, ExpressionAttributeValues: { ':runAt': runAt },
-        }));
-      } else {
-        await this.t.doc.send(new UpdateCommand({
-          TableName: this.t.tableName, Key: timerKey(name),
-          UpdateExpression: 'SET run_at = :next, gsi1sk = :sk',
-          // still this firing: exactly one claimer re-arms it
-          ConditionExpression: `${cond.present} AND run_at = :runAt`,
-          ExpressionAttributeValues: { ':runAt': runAt, ':next': next.toISOString(), ':sk': `${next.toISOString()}#${name}` },
-        }));
-      }
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    // still the same firing (not rescheduled meanwhile) of a one-time timer
+    const once = { if: and(cond.present, 'run_at = :runAt', 'attribute_not_exists(cron)'), values: { ':runAt': runAt } };
+    if (await conditional(this.timers.delete([name], once))) return true;
+    const timer = await this.timers.get(name);
+    if (!timer || timer.run_at !== runAt || typeof timer.cron !== 'string') return false;
+    const next = nextOccurrence(timer.cron, timer.timezone as string, new Date(Math.max(Date.parse(runAt), nowMs)), timer.ends_at ? new Date(timer.ends_at) : undefined);
+    // still this firing: exactly one claimer re-arms it, or removes it after its last occurrence
+    const thisFiring = { if: and(cond.present, 'run_at = :runAt'), values: { ':runAt': runAt } };
+    if (!next) return conditional(this.timers.delete([name], thisFiring));
+    return conditional(this.timers.update([name], { set: { run_at: next.toISOString(), gsi1sk: keys.timerDue(name, next.toISOString()).gsi1sk } }, thisFiring));
   }
 }
 
