@@ -2,9 +2,13 @@ import { keywordHashtags, LocalDrafter } from '../../shared/adapters/local/local
 import { buildJob, networkBrief } from '../../shared/app/ai/brief';
 import { parseAnswer } from '../../shared/app/ai/answer';
 import type { PlatformName } from '../../shared/domain/platforms';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
+
+/** Each network's text rule, from the registry (its folder's limits.ts). */
+const rule = networkLimits().textRule;
 
 const brief = (platforms: PlatformName[], days = 1, prompt = 'We open a second bakery in Kreuzberg. Fresh sourdough every morning from seven.') =>
-  ({ prompt, networks: platforms.map((p) => networkBrief(p, {})), days, link: 'https://bakery.example/kreuzberg' });
+  ({ prompt, networks: platforms.map((p) => networkBrief(p, rule(p), {})), days, link: 'https://bakery.example/kreuzberg' });
 
 describe('the local drafter (no model)', () => {
   it('is deterministic: the same brief gives the same answer', async () => {

@@ -1,5 +1,5 @@
 import type { DraftJob, DraftProvider, ModelReply, NetworkBrief } from '../../ports/ai';
-import { graphemeLength, measure, TEXT_RULES, utf8Length } from '../../domain/text-length';
+import { graphemeLength, measure, utf8Length } from '../../domain/text-length';
 import { sentencesOf, shortenToFit, splitIntoPosts } from '../../domain/text-split';
 
 /**
@@ -49,8 +49,7 @@ function hashtagCount(n: NetworkBrief): number {
 }
 
 function fits(n: NetworkBrief) {
-  const maxBytes = TEXT_RULES[n.platform].maxBytes;
-  return (text: string) => measure(n.unit, text) <= n.limit && (maxBytes === undefined || utf8Length(text) <= maxBytes);
+  return (text: string) => measure(n.unit, text) <= n.limit && (n.max_bytes === undefined || utf8Length(text) <= n.max_bytes);
 }
 
 /** One network's draft for one day. */

@@ -1,22 +1,22 @@
 import type { PlatformName } from '../../domain/platforms';
 import { platform as platformInfo } from '../../domain/platforms';
-import { TEXT_RULES, textLimit, type PostShape } from '../../domain/text-length';
+import { textLimit, type PostShape, type TextRule } from '../../domain/text-length';
 import type { DraftBrief, DraftJob, NetworkBrief } from '../../ports/ai';
 
 /** Output tokens asked of a model: one post a network, or seven. */
 const MAX_TOKENS_ONE_DAY = 4096;
 const MAX_TOKENS_WEEK = 8192;
 
-/** What `platform` needs from a draft for a post of this shape, from the length validator's rules. */
-export function networkBrief(platform: PlatformName, shape: PostShape): NetworkBrief {
-  const rule = TEXT_RULES[platform];
+/** What `platform` needs from a draft for a post of this shape, from its text `rule` (the NetworkLimits port's). */
+export function networkBrief(platform: PlatformName, rule: TextRule, shape: PostShape): NetworkBrief {
   const media = shape.media ?? [];
   const photoPost = media.length > 0 && !media.includes('video');
   const title = rule.title !== undefined && (platform !== 'tiktok' || photoPost);
   return {
     platform,
     unit: rule.unit,
-    limit: textLimit(platform, shape),
+    limit: textLimit(rule, shape),
+    ...(rule.maxBytes !== undefined ? { max_bytes: rule.maxBytes } : {}),
     thread: rule.thread,
     first_comment: rule.firstComment,
     title,
@@ -39,7 +39,8 @@ export const SYSTEM_INSTRUCTION = [
   '("unit" says how they are counted: graphemes, x_weighted where a link counts 23 and CJK or emoji count 2, mastodon',
   'where a link counts 23, utf16, code_points or utf8_bytes). Where "thread" is true, longer content may continue in',
   '"thread" (further posts, each within the limit). Where "title" is true give a "title" within "title_limit". Where',
-  '"article" is true write a short article in Markdown. Keep hashtags within "max_hashtags" when given. Include "link"',
+  '"article" is true write a short article in Markdown. Keep hashtags within "max_hashtags" when given, and each post',
+  'within "max_bytes" UTF-8 bytes when given. Include "link"',
   'when one is given. Write in "language" when given, in "tone" when given.',
   'When "days" is more than 1, write one post per day, each day on a different angle of the same subject.',
   'Answer with ONLY one JSON object, no prose and no code fences, of this shape:',
