@@ -9,7 +9,7 @@ const bool = z.enum(['0', '1', 'true', 'false']).optional().transform((v) => v =
 
 /**
  * The environment, parsed once with zod: the service's own keys here, and each network's (`<NAME>_API_BASE`,
- * `_AUTH_BASE`, `_CLIENT_ID`, `_CLIENT_SECRET`, `MASTODON_POLL_MS`…) in its folder's config.ts, merged in from the
+ * `_AUTH_BASE`, `_CLIENT_ID`, `_CLIENT_SECRET`, `MASTODON_POLL_MS`…) in its folder's config-keys.ts, merged in from the
  * registry of networks (shared/networks/network-list.ts). In AWS the CDK stack sets these; locally the local runtime
  * does. Defaults are the production values; numbers that are product rules live in shared/domain, not here.
  */
@@ -58,7 +58,7 @@ const SERVICE_KEYS = {
   LOCAL_STARTED_AT_MS: z.coerce.number().int().nonnegative().optional(),
   /**
    * OAuth networks (decisions.md "Local mode and test seams", docs/operations.md): where the service's client id and
-   * secret per network are read (`<NAME>_CLIENT_ID`, `_CLIENT_SECRET`: its folder's config.ts) in AWS: SSM under this
+   * secret per network are read (`<NAME>_CLIENT_ID`, `_CLIENT_SECRET`: its folder's config-keys.ts) in AWS: SSM under this
    * prefix, the environment as a fallback.
    */
   OAUTH_SSM_PREFIX: z.string().optional(),
@@ -110,7 +110,7 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 /** Every registered network's configuration keys as one shape (typed: `Config['MASTODON_POLL_MS']` is a number). */
 type NetworkKeys = UnionToIntersection<(typeof NETWORKS)[number]['config']>;
 
-/** The configuration schema: the service's keys and those of `networks` (their folders' config.ts). */
+/** The configuration schema: the service's keys and those of `networks` (their folders' config-keys.ts). */
 const schemaOf = (networks: readonly NetworkDescriptor[]) =>
   z.object({ ...SERVICE_KEYS, ...(Object.assign({}, ...networks.map((d) => d.config)) as NetworkKeys) });
 

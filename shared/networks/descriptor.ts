@@ -25,7 +25,7 @@ export interface ServiceSettings {
 /** The service's parsed configuration as the tables of networks take it (shared/config.ts's `Config` is one). */
 export type ServiceConfig = Readonly<Record<string, unknown>> & ServiceSettings;
 
-/** What a network's `settings` reads: its own keys, parsed (typed as its config.ts declares them), and the service-wide settings. */
+/** What a network's `settings` reads: its own keys, parsed (typed as its config-keys.ts declares them), and the service-wide settings. */
 export type NetworkSettings<K extends ConfigKeys> = z.output<z.ZodObject<K>> & ServiceSettings;
 
 /**
@@ -47,7 +47,7 @@ export interface NetworkDescriptor<K extends ConfigKeys = ConfigKeys> {
   check: ContentCheck;
   /** Its text rule (`TEXT_RULE` of limits.ts): THE length validator's unit and limits for it (shared/domain/text-length.ts). */
   text: TextRule;
-  /** Its configuration keys (its folder's config.ts); `{}` where it reads none. */
+  /** Its configuration keys (its folder's config-keys.ts); `{}` where it reads none. */
   config: K;
   /** Media types, sizes and alt-text limit known before any download; absent = none checked here. */
   media?: MediaRules;
@@ -85,7 +85,7 @@ type Loader<S, T> = () => ((settings: S) => T) | undefined;
 
 /** What a network's folder says of it (its network.ts), given to defineNetwork. */
 export interface NetworkDefinition<K extends ConfigKeys, S> extends Omit<NetworkDescriptor<K>, 'config' | 'adapter' | 'verifier' | 'oauth'> {
-  /** Its configuration keys (its folder's config.ts); absent = none. */
+  /** Its configuration keys (its folder's config-keys.ts); absent = none. */
   config?: K;
   /** What its code is created with, from the configuration (its hosts, …); absent = `{}`. */
   settings?: (cfg: NetworkSettings<K>) => S;

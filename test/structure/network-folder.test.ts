@@ -8,7 +8,6 @@ import { buildVerifyOnlyRegistry } from '../../shared/networks/verifiers';
 import { buildOAuthProviders } from '../../shared/networks/oauth-providers';
 import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { textProblems } from '../../shared/domain/text-length';
-import { networkBrief } from '../../shared/app/ai/brief';
 import { displayName } from '../../shared/http/pages/connect-page';
 import { networkColor } from '../../shared/http/network-icons';
 import { accountNoun } from '../../shared/http/pages/oauth-result';
@@ -28,7 +27,7 @@ const root = path.resolve(__dirname, '../..');
 const FAKE = 'fakenet' as PlatformName;
 /** The registry with one more line: the fake network of test/structure/fixtures/fakenet. */
 const withFake = [...NETWORKS, fakenet];
-/** The configuration with the fake network's keys (its folder's config.ts): its API base set, its batch size left to the default. */
+/** The configuration with the fake network's keys (its folder's config-keys.ts): its API base set, its batch size left to the default. */
 const cfg = parseConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:9', FAKENET_API_BASE: 'http://127.0.0.1:7/fake' }, withFake);
 const content = (over: Partial<PublishContent>): PublishContent => ({ text: 'hello', media: [], ...over }) as PublishContent;
 
@@ -64,7 +63,7 @@ describe('a network folder registered by one line', () => {
     expect(() => networkLimits().manage(FAKE)).toThrow(/not in the registry/);
   });
 
-  test('its text rule (limits.ts) is what THE length validator, the content check and the AI drafts measure against', () => {
+  test('its text rule (limits.ts) is what THE length validator and the content check measure against, read through the port', () => {
     const limits = networkLimits(withFake);
     const rule = limits.textRule(FAKE);
     expect(rule).toEqual({ unit: 'graphemes', limit: 20, thread: true, firstComment: false, title: { unit: 'code_points', limit: 12 } });
@@ -72,12 +71,11 @@ describe('a network folder registered by one line', () => {
     expect(textProblems(FAKE, rule, { text: `${'x'.repeat(19)}👨‍👩‍👧`, thread: ['y'.repeat(21)], title: 't'.repeat(13) }).map((p) => [p.field, p.kind, p.limit]))
       .toEqual([['thread.1', 'too_long', 20], ['title', 'too_long', 12]]);
     expect(limits.checkContent(FAKE, content({ text: 'ok', thread: ['y'.repeat(21)] }), {})).toMatchObject({ ok: false, code: 'text_too_long', error: expect.stringContaining('thread post 1') });
-    expect(networkBrief(FAKE, rule, {})).toMatchObject({ platform: FAKE, unit: 'graphemes', limit: 20, thread: true, first_comment: false, title: true, title_limit: 12 });
     // the registry without that line has no rule for it
     expect(() => networkLimits().textRule(FAKE)).toThrow(/not in the registry/);
   });
 
-  test('its configuration keys (config.ts) join the configuration schema: parsed, defaulted and refused by name', () => {
+  test('its configuration keys (config-keys.ts) join the configuration schema: parsed, defaulted and refused by name', () => {
     expect(cfg).toMatchObject({ FAKENET_API_BASE: 'http://127.0.0.1:7/fake', FAKENET_BATCH: 3 });
     expect(parseConfig({ FAKENET_BATCH: '5' }, withFake)).toMatchObject({ FAKENET_BATCH: 5 });
     expect(() => parseConfig({ FAKENET_BATCH: 'many' }, withFake)).toThrow(ConfigError);

@@ -1,5 +1,5 @@
 import { defineNetwork } from '../descriptor';
-import { CONFIG_KEYS } from './config';
+import { CONFIG_KEYS } from './config-keys';
 import { checkBluesky, MEDIA_RULES, TEXT_RULE } from './limits';
 import { blueskyPostRef } from './post-ref';
 

@@ -1,5 +1,5 @@
 import { defineNetwork } from '../descriptor';
-import { CONFIG_KEYS } from './config';
+import { CONFIG_KEYS } from './config-keys';
 import { checkInstagram, MEDIA_RULES, TEXT_RULE } from './limits';
 
 /** Instagram: its facts and the loaders of its code (shared/networks/descriptor.ts). */

@@ -1,5 +1,5 @@
 import { defineNetwork } from '../descriptor';
-import { CONFIG_KEYS } from './config';
+import { CONFIG_KEYS } from './config-keys';
 import { checkPinterest, MEDIA_RULES, TEXT_RULE } from './limits';
 
 /** Pinterest: its facts and the loaders of its code (shared/networks/descriptor.ts). */

@@ -1,5 +1,5 @@
 import { defineNetwork } from '../descriptor';
-import { CONFIG_KEYS } from './config';
+import { CONFIG_KEYS } from './config-keys';
 import { checkContent, MEDIA_RULES, TEXT_RULE } from './limits';
 import { xPostId } from './post-ref';
 

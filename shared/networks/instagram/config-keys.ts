@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CONFIG_KEYS as FACEBOOK_KEYS } from '../facebook/config';
+import { CONFIG_KEYS as FACEBOOK_KEYS } from '../facebook/config-keys';
 
 /**
  * Instagram's configuration keys (merged into the service's configuration schema, shared/config.ts): the service's OAuth
