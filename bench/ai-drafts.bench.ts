@@ -47,7 +47,7 @@ async function draftAll(drafter: LocalDrafter, i: number): Promise<Record<string
 
 export async function run(): Promise<void> {
   console.log('\n## AI drafts (local drafter, 16 networks; length validator)');
-  const drafter = new LocalDrafter();
+  const drafter = new LocalDrafter(networkLimits());
   for (let i = 0; i < 20; i++) await draftAll(drafter, i); // warm-up
   const times: number[] = [];
   const samples: Array<Record<string, DraftView>> = [];

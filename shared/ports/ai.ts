@@ -25,8 +25,6 @@ export interface NetworkBrief {
   unit: LengthUnit;
   /** Most units per post (caption limit when the post carries media). */
   limit: number;
-  /** Most UTF-8 bytes per post besides `limit`, where the network has such a ceiling (Bluesky). */
-  max_bytes?: number;
   thread: boolean;
   first_comment: boolean;
   /** The network shows a title (articles, YouTube, Reddit, TikTok photo posts). */
