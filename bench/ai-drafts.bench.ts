@@ -7,6 +7,10 @@ import { PLATFORM_NAMES } from '../shared/domain/platforms';
 import { textProblems } from '../shared/domain/text-length';
 import type { DraftView } from '../shared/api/ai-schemas';
 import { fmt, percentile, printRows } from './support/stats';
+import { networkLimits } from '../shared/networks/descriptor-limits';
+
+/** Each network's text rule, from the registry (its folder's limits.ts). */
+const rule = networkLimits().textRule;
 
 /**
  * AI drafts, in process (no HTTP, no table): the local drafter's whole drafting step for all 16 networks (brief →
@@ -33,17 +37,17 @@ function prompt(i: number): string {
 
 async function draftAll(drafter: LocalDrafter, i: number): Promise<Record<string, DraftView>> {
   const shape = {};
-  const brief = { prompt: prompt(i), networks: PLATFORM_NAMES.map((p) => networkBrief(p, shape)), days: 1, link: 'https://acme.example/launch' };
+  const brief = { prompt: prompt(i), networks: PLATFORM_NAMES.map((p) => networkBrief(p, rule(p), shape)), days: 1, link: 'https://acme.example/launch' };
   const reply = await drafter.draft(buildJob(brief));
   const [day] = parseAnswer(reply.text, brief);
   const out: Record<string, DraftView> = {};
-  for (const n of brief.networks) out[n.platform] = fitDraft(n, day[n.platform], shape);
+  for (const n of brief.networks) out[n.platform] = fitDraft(n, rule(n.platform), day[n.platform], shape);
   return out;
 }
 
 export async function run(): Promise<void> {
   console.log('\n## AI drafts (local drafter, 16 networks; length validator)');
-  const drafter = new LocalDrafter();
+  const drafter = new LocalDrafter(networkLimits());
   for (let i = 0; i < 20; i++) await draftAll(drafter, i); // warm-up
   const times: number[] = [];
   const samples: Array<Record<string, DraftView>> = [];
@@ -61,7 +65,7 @@ export async function run(): Promise<void> {
     for (const sample of samples) {
       for (const p of PLATFORM_NAMES) {
         const d = sample[p];
-        problems += textProblems(p, d).length;
+        problems += textProblems(p, rule(p), d).length;
         texts += 1 + (d.thread?.length ?? 0) + (d.title ? 1 : 0);
         drafts++;
       }

@@ -1,15 +1,19 @@
 import * as z from 'zod';
+import type { NetworkDescriptor } from './networks/descriptor';
+import { NETWORKS } from './networks/network-list';
 
-/**
- * The environment, parsed once with zod. In AWS the CDK stack sets these; locally the local runtime does.
- * Defaults are the production values; numbers that are product rules live in shared/domain, not here.
- */
 /** AI drafts: the Bedrock model used when BEDROCK_MODEL_ID is not set (the CDK stack grants this one). */
 export const DEFAULT_BEDROCK_MODEL_ID = 'amazon.nova-lite-v1:0';
 
 const bool = z.enum(['0', '1', 'true', 'false']).optional().transform((v) => v === '1' || v === 'true');
 
-const EnvSchema = z.object({
+/**
+ * The environment, parsed once with zod: the service's own keys here, and each network's (`<NAME>_API_BASE`,
+ * `_AUTH_BASE`, `_CLIENT_ID`, `_CLIENT_SECRET`, `MASTODON_POLL_MS`…) in its folder's config-keys.ts, merged in from the
+ * registry of networks (shared/networks/network-list.ts). In AWS the CDK stack sets these; locally the local runtime
+ * does. Defaults are the production values; numbers that are product rules live in shared/domain, not here.
+ */
+const SERVICE_KEYS = {
   RUNTIME: z.enum(['aws', 'local']).default('aws'),
   TABLE_NAME: z.string().min(1).default('social-publishing'),
   PUBLISH_QUEUE_URL: z.string().default(''),
@@ -52,44 +56,12 @@ const EnvSchema = z.object({
    * than this belongs to a worker that died with the previous process. Ignored unless RUNTIME=local.
    */
   LOCAL_STARTED_AT_MS: z.coerce.number().int().nonnegative().optional(),
-  /** Network API bases (decisions.md "Local mode and test seams"): real hosts by default, loopback fakes in tests. */
-  TELEGRAM_API_BASE: z.string().url().default('https://api.telegram.org'),
-  BLUESKY_API_BASE: z.string().url().default('https://bsky.social'),
-  DEVTO_API_BASE: z.string().url().default('https://dev.to'),
-  HASHNODE_API_BASE: z.string().url().default('https://gql.hashnode.com'),
-  /** Comma-separated default Nostr relays, used when a connection names none. */
-  NOSTR_DEFAULT_RELAYS: z.string().default('wss://relay.damus.io,wss://nos.lol,wss://relay.nostr.band'),
-  /** Poll interval of Mastodon media processing (ms). */
-  MASTODON_POLL_MS: z.coerce.number().int().positive().default(1000),
   /**
-   * OAuth networks (decisions.md "Local mode and test seams", docs/operations.md): the service's client id and
-   * secret per network (locally from the environment; in AWS from SSM under OAUTH_SSM_PREFIX, the environment as a
-   * fallback), and the hosts: `<NAME>_AUTH_BASE` serves the authorize and token endpoints at the real paths,
-   * `<NAME>_API_BASE` the API. Unset hosts mean the real ones (each provider knows its defaults).
+   * OAuth networks (decisions.md "Local mode and test seams", docs/operations.md): where the service's client id and
+   * secret per network are read (`<NAME>_CLIENT_ID`, `_CLIENT_SECRET`: its folder's config-keys.ts) in AWS: SSM under this
+   * prefix, the environment as a fallback.
    */
   OAUTH_SSM_PREFIX: z.string().optional(),
-  TIKTOK_CLIENT_ID: z.string().optional(), TIKTOK_CLIENT_SECRET: z.string().optional(),
-  TIKTOK_AUTH_BASE: z.string().url().optional(), TIKTOK_API_BASE: z.string().url().optional(),
-  YOUTUBE_CLIENT_ID: z.string().optional(), YOUTUBE_CLIENT_SECRET: z.string().optional(),
-  YOUTUBE_AUTH_BASE: z.string().url().optional(), YOUTUBE_API_BASE: z.string().url().optional(), YOUTUBE_UPLOAD_BASE: z.string().url().optional(),
-  REDDIT_CLIENT_ID: z.string().optional(), REDDIT_CLIENT_SECRET: z.string().optional(),
-  REDDIT_AUTH_BASE: z.string().url().optional(), REDDIT_API_BASE: z.string().url().optional(),
-  LINKEDIN_CLIENT_ID: z.string().optional(), LINKEDIN_CLIENT_SECRET: z.string().optional(),
-  LINKEDIN_AUTH_BASE: z.string().url().optional(), LINKEDIN_API_BASE: z.string().url().optional(),
-  FACEBOOK_CLIENT_ID: z.string().optional(), FACEBOOK_CLIENT_SECRET: z.string().optional(),
-  FACEBOOK_AUTH_BASE: z.string().url().optional(), FACEBOOK_API_BASE: z.string().url().optional(),
-  /** Instagram signs in through Facebook Login and posts through the Graph API (FACEBOOK_API_BASE). */
-  INSTAGRAM_CLIENT_ID: z.string().optional(), INSTAGRAM_CLIENT_SECRET: z.string().optional(),
-  INSTAGRAM_AUTH_BASE: z.string().url().optional(),
-  X_CLIENT_ID: z.string().optional(), X_CLIENT_SECRET: z.string().optional(),
-  X_AUTH_BASE: z.string().url().optional(), X_API_BASE: z.string().url().optional(),
-  THREADS_CLIENT_ID: z.string().optional(), THREADS_CLIENT_SECRET: z.string().optional(),
-  THREADS_AUTH_BASE: z.string().url().optional(), THREADS_API_BASE: z.string().url().optional(),
-  PINTEREST_CLIENT_ID: z.string().optional(), PINTEREST_CLIENT_SECRET: z.string().optional(),
-  PINTEREST_AUTH_BASE: z.string().url().optional(), PINTEREST_API_BASE: z.string().url().optional(),
-  /** Google Business Profile: a Google OAuth client with the Business Profile APIs enabled; one API base serves its three APIs' paths. */
-  GOOGLE_BUSINESS_CLIENT_ID: z.string().optional(), GOOGLE_BUSINESS_CLIENT_SECRET: z.string().optional(),
-  GOOGLE_BUSINESS_AUTH_BASE: z.string().url().optional(), GOOGLE_BUSINESS_API_BASE: z.string().url().optional(),
   // --- Billing ---
   /** Locally: Stripe's secret key and webhook signing secret; unset = billing not configured (503 billing_unavailable). */
   STRIPE_SECRET_KEY: z.string().optional(),
@@ -110,13 +82,6 @@ const EnvSchema = z.object({
   SANDBOX_ORIGIN: z.string().url().optional(),
   /** Set with it: the networks whose API base is the sandbox's (comma-separated); their post links go to the inbox. */
   SANDBOX_NETWORKS: z.string().default(''),
-  // --- network depth ---
-  /** Bluesky's video service (app.bsky.video.*); a loopback fake in tests. */
-  BLUESKY_VIDEO_BASE: z.string().url().default('https://video.bsky.app'),
-  /** LinkedIn organisation pages as targets (needs LinkedIn's Community Management API product for the app). */
-  LINKEDIN_ORGANIZATIONS: bool,
-  /** Member post analytics: ask for r_member_postAnalytics at sign-in (LinkedIn grants it to approved apps only). */
-  LINKEDIN_POST_ANALYTICS: bool,
   // --- AI drafts: the provider (default: bedrock in AWS, local in local mode)
   AI_PROVIDER: z.enum(['bedrock', 'openai', 'local']).optional(),
   /** Bedrock model (or inference profile) id; the CDK stack grants bedrock:InvokeModel on this model only. */
@@ -139,7 +104,17 @@ const EnvSchema = z.object({
    * `https://inspector.example.org,http://localhost:6274`), besides PUBLIC_BASE_URL's own; any other Origin gets 403.
    */
   MCP_ALLOWED_ORIGINS: z.string().default(''),
-});
+};
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** Every registered network's configuration keys as one shape (typed: `Config['MASTODON_POLL_MS']` is a number). */
+type NetworkKeys = UnionToIntersection<(typeof NETWORKS)[number]['config']>;
+
+/** The configuration schema: the service's keys and those of `networks` (their folders' config-keys.ts). */
+const schemaOf = (networks: readonly NetworkDescriptor[]) =>
+  z.object({ ...SERVICE_KEYS, ...(Object.assign({}, ...networks.map((d) => d.config)) as NetworkKeys) });
+
+const EnvSchema = schemaOf(NETWORKS);
 
 export type Config = z.infer<typeof EnvSchema>;
 
@@ -160,13 +135,13 @@ function allowed(issue: z.core.$ZodIssue): string {
 }
 
 /**
- * Parses the environment once. An empty value means unset (its default applies). A value the service cannot use
+ * Parses the environment (with the keys of `networks`, by default the registry's). An empty value means unset (its default applies). A value the service cannot use
  * throws ConfigError with one line naming the variable and what is allowed: the local runtime stops at start and a
  * Lambda at init (shared/container.ts), instead of every request answering 500.
  */
-export function parseConfig(env: Record<string, string | undefined>): Config {
+export function parseConfig(env: Record<string, string | undefined>, networks: readonly NetworkDescriptor[] = NETWORKS): Config {
   const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
-  const res = EnvSchema.safeParse(set);
+  const res = (networks === NETWORKS ? EnvSchema : schemaOf(networks)).safeParse(set);
   if (res.success) return res.data;
   const issue = res.error.issues[0];
   const name = String(issue.path[0] ?? '?');

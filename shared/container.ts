@@ -264,7 +264,7 @@ export function draftProvider(cfg: Config): DraftProvider {
     if (!cfg.AI_BASE_URL) throw new Error('AI_PROVIDER=openai needs AI_BASE_URL (an OpenAI-compatible endpoint)');
     return new (openAiModule().OpenAiCompatibleDrafter)({ baseUrl: cfg.AI_BASE_URL, model: cfg.AI_MODEL, apiKey: cfg.AI_API_KEY });
   }
-  return new (localDrafterModule().LocalDrafter)();
+  return new (localDrafterModule().LocalDrafter)(networkLimits());
 }
 
 let wired: Deps | undefined;

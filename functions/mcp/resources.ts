@@ -4,10 +4,10 @@ type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number]
 import { requireScope } from '../../shared/app/auth';
 import { NotFoundError } from '../../shared/domain/errors';
 import { PLATFORMS, isPlatformName, platform as platformInfo, type PlatformName } from '../../shared/domain/platforms';
-import { TEXT_RULES } from '../../shared/domain/text-length';
 import { brandView } from '../../shared/app/brands';
 import { getPost } from '../../shared/app/publish/queries';
 import { usage } from '../../shared/app/usage';
+import type { NetworkLimits } from '../../shared/ports/network-limits';
 import { connectionsHealth, type ToolContext } from './tools';
 import { explainCode, KNOWN_CODES } from './errors';
 
@@ -19,10 +19,10 @@ import { explainCode, KNOWN_CODES } from './errors';
 
 const JSON_TYPE = 'application/json';
 
-/** A network's rules: what a post to it needs and its limits. */
-export function networkRules(name: PlatformName) {
+/** A network's rules: what a post to it needs and its limits (its text rule from the NetworkLimits port). */
+export function networkRules(limits: NetworkLimits, name: PlatformName) {
   const p = platformInfo(name);
-  const t = TEXT_RULES[name];
+  const t = limits.textRule(name);
   return {
     name, available: p.available, connects_with: p.oauth ? 'oauth' : 'credentials', credential_fields: p.fields,
     needs: p.needs, max_media: p.max_media, ...(p.kind ? { kind: p.kind } : {}),
@@ -34,7 +34,7 @@ export function networkRules(name: PlatformName) {
 
 const STATIC: Array<Resource & { read: (ctx: ToolContext) => Promise<unknown> }> = [
   { uri: 'social://networks', name: 'networks', title: 'Networks and their rules', description: `The ${PLATFORMS.length} networks: how each connects, what a post needs (media rules), its text limit and unit, post kinds (thread, first comment, article)`, mimeType: JSON_TYPE,
-    read: async () => ({ networks: PLATFORMS.map((p) => networkRules(p.name)) }) },
+    read: async ({ deps }) => ({ networks: PLATFORMS.map((p) => networkRules(deps.networkLimits, p.name)) }) },
   { uri: 'social://brands', name: 'brands', title: 'Brands', description: "The account's brands (id, name, timezone, posting slots)", mimeType: JSON_TYPE,
     read: async ({ deps, principal }) => ({ brands: (await deps.brands.list(principal.account.id)).map(brandView) }) },
   { uri: 'social://connections', name: 'connections', title: 'Connections with health', description: 'Every connected network per brand, with its health (active or reauth_required) and the fix', mimeType: JSON_TYPE,
@@ -52,7 +52,7 @@ interface Template extends ResourceTemplate { pattern: RegExp; read: (ctx: ToolC
 const TEMPLATES: Template[] = [
   { uriTemplate: 'social://networks/{platform}', name: 'network', title: 'One network and its rules', description: 'A network\'s rules (as in social://networks), e.g. social://networks/bluesky', mimeType: JSON_TYPE,
     pattern: /^social:\/\/networks\/([a-z]+)$/,
-    read: async (_ctx, name) => { if (!isPlatformName(name)) throw new NotFoundError(`Unknown network: ${name}`); return networkRules(name); } },
+    read: async ({ deps }, name) => { if (!isPlatformName(name)) throw new NotFoundError(`Unknown network: ${name}`); return networkRules(deps.networkLimits, name); } },
   { uriTemplate: 'social://connections/health/{brand_id}', name: 'brand-connection-health', title: "One brand's connection health", description: 'As social://connections/health for one brand (brd_… from list_brands), e.g. social://connections/health/brd_abc', mimeType: JSON_TYPE,
     pattern: /^social:\/\/connections\/health\/([A-Za-z0-9_]+)$/,
     read: (ctx, brandId) => connectionsHealth(ctx, brandId) },

@@ -1,9 +1,9 @@
-import type { PlatformName } from './platforms';
-
 /**
- * THE length validator: how long a text is in each network's own units, and each network's limits. The network
- * adapters' checks (POST /api/post's per-network `text_too_long`) and the AI drafter both measure with it, so a draft
- * the API produced is never refused by the API.
+ * THE length validator: how long a text is in each network's own units, and whether a post fits a network's text
+ * rule. Each network's rule (its numbers) is in its folder (`TEXT_RULE` of shared/networks/<name>/limits.ts), read by
+ * use cases through the NetworkLimits port; the counting is here. The network adapters' checks (POST /api/post's
+ * per-network `text_too_long`) and the AI drafter both measure with it, so a draft the API produced is never refused
+ * by the API.
  *
  * Units:
  * - graphemes: user-perceived characters (Intl.Segmenter): a ZWJ family, a flag or e + combining accent count 1;
@@ -17,6 +17,10 @@ import type { PlatformName } from './platforms';
  */
 export type LengthUnit = 'graphemes' | 'x_weighted' | 'mastodon' | 'utf16' | 'code_points' | 'utf8_bytes' | 'threads';
 
+/**
+ * A network's text rule: its unit and limits (each network's own, in its folder's limits.ts, with the sources of its
+ * numbers in shared/reference/networks.md).
+ */
 export interface TextRule {
   unit: LengthUnit;
   /** Most units in one post's text. */
@@ -38,49 +42,23 @@ export interface TextRule {
   maxHashtags?: number;
 }
 
-export const X_MAX_WEIGHTED_LENGTH = 280;
 export const X_URL_WEIGHT = 23;
-export const MASTODON_DEFAULT_MAX_CHARACTERS = 500;
 export const MASTODON_URL_CHARACTERS = 23;
-
-/** Each network's text rules (docs/decisions.md "AI drafts"; sources in shared/reference/networks.md). */
-export const TEXT_RULES: Record<PlatformName, TextRule> = {
-  telegram: { unit: 'utf16', limit: 4096, captionLimit: 1024, thread: false, firstComment: false },
-  bluesky: { unit: 'graphemes', limit: 300, maxBytes: 3000, thread: true, firstComment: true },
-  mastodon: { unit: 'mastodon', limit: MASTODON_DEFAULT_MAX_CHARACTERS, thread: true, firstComment: true },
-  discord: { unit: 'code_points', limit: 2000, appendsVideoLink: true, thread: false, firstComment: false },
-  wordpress: { unit: 'utf8_bytes', limit: 8 * 1024 * 1024, thread: false, firstComment: false, title: { unit: 'utf8_bytes', limit: 65_535 } },
-  devto: { unit: 'utf8_bytes', limit: 800 * 1024, thread: false, firstComment: false, title: { unit: 'code_points', limit: 128 } },
-  hashnode: { unit: 'utf8_bytes', limit: 100 * 1024, thread: false, firstComment: false, title: { unit: 'code_points' } },
-  slack: { unit: 'utf16', limit: 40_000, appendsVideoLink: true, thread: false, firstComment: false },
-  nostr: { unit: 'utf8_bytes', limit: 64 * 1024, thread: false, firstComment: false },
-  tiktok: { unit: 'utf16', limit: 2200, photoLimit: 4000, thread: false, firstComment: false, title: { unit: 'utf16', limit: 90 } },
-  youtube: { unit: 'utf8_bytes', limit: 5000, thread: false, firstComment: false, title: { unit: 'code_points', limit: 100 } },
-  reddit: { unit: 'utf16', limit: 40_000, thread: false, firstComment: false, title: { unit: 'graphemes', limit: 300 } },
-  linkedin: { unit: 'utf16', limit: 3000, thread: false, firstComment: true },
-  facebook: { unit: 'utf16', limit: 63_206, thread: false, firstComment: false },
-  instagram: { unit: 'graphemes', limit: 2200, thread: false, firstComment: false, maxHashtags: 30 },
-  x: { unit: 'x_weighted', limit: X_MAX_WEIGHTED_LENGTH, thread: true, firstComment: true },
-  threads: { unit: 'threads', limit: 500, thread: false, firstComment: true },
-  pinterest: { unit: 'code_points', limit: 500, thread: false, firstComment: false, title: { unit: 'code_points', limit: 100 } },
-  google_business: { unit: 'code_points', limit: 1500, thread: false, firstComment: false },
-};
 
 /** What the limit of a post depends on besides the network. */
 export interface PostShape {
   /** Kinds of the post's media (empty: a text post). */
   media?: ReadonlyArray<'image' | 'video'>;
-  /** Mastodon: the instance's own limit (stored at connect time). */
+  /** The server's own limit, replacing the rule's (Mastodon: the instance's, stored at connect time). */
   instanceLimit?: number;
   /** The post's video link, where the network appends it to the text (Discord, Slack): the text gets the rest. */
   videoUrl?: string;
 }
 
-/** The limit of one post's text on `platform`, in TEXT_RULES[platform].unit. */
-export function textLimit(platform: PlatformName, shape: PostShape = {}): number {
-  const rule = TEXT_RULES[platform];
+/** The limit of one post's text under `rule` (a network's text rule), in `rule.unit`. */
+export function textLimit(rule: TextRule, shape: PostShape = {}): number {
   const media = shape.media ?? [];
-  if (platform === 'mastodon' && shape.instanceLimit) return shape.instanceLimit;
+  if (shape.instanceLimit) return shape.instanceLimit;
   if (rule.captionLimit !== undefined && media.length > 0) return rule.captionLimit;
   if (rule.photoLimit !== undefined && media.length > 0 && !media.includes('video')) return rule.photoLimit;
   if (rule.appendsVideoLink && shape.videoUrl) return Math.max(0, rule.limit - measure(rule.unit, `\n${shape.videoUrl}`));
@@ -214,11 +192,6 @@ export function measure(unit: LengthUnit, text: string): number {
   }
 }
 
-/** The length of one post's text on `platform`, in that network's unit. */
-export function textLength(platform: PlatformName, text: string): number {
-  return measure(TEXT_RULES[platform].unit, text);
-}
-
 export const UNIT_WORDS: Record<LengthUnit, string> = {
   graphemes: 'characters',
   x_weighted: 'characters (a link counts 23; CJK characters and emoji count 2)',
@@ -259,12 +232,11 @@ export interface TextProblem {
 }
 
 /**
- * Every length problem of a post on `platform` (empty when it fits): each text against the post limit (and the
- * byte ceiling where there is one), the title against the title limit, hashtags against the hashtag cap.
+ * Every length problem of a post on `platform` under its text `rule` (empty when it fits): each text against the post
+ * limit (and the byte ceiling where there is one), the title against the title limit, hashtags against the hashtag cap.
  */
-export function textProblems(platform: PlatformName, post: PostTexts, shape: PostShape = {}): TextProblem[] {
-  const rule = TEXT_RULES[platform];
-  const limit = textLimit(platform, shape);
+export function textProblems(platform: string, rule: TextRule, post: PostTexts, shape: PostShape = {}): TextProblem[] {
+  const limit = textLimit(rule, shape);
   const problems: TextProblem[] = [];
   const label = (field: string) => (field === 'text' ? 'the text' : field === 'first_comment' ? 'the first comment' : `thread post ${field.slice(7)}`);
   const texts: Array<[string, string]> = [['text', post.text]];

@@ -5,8 +5,8 @@ import { NETWORKS } from './network-list';
 import { checkAlt, checkProbed } from './media-rules';
 
 /**
- * The NetworkLimits port from the networks' descriptors (by default the registry's): their content checks, the media
- * rules, their delete / edit / read-back facts, post links and the post options they take. No send code: every function may carry it.
+ * The NetworkLimits port from the networks' descriptors (by default the registry's): their content checks and text
+ * rules, the media rules, their delete / edit / read-back facts, post links and the post options they take. No send code: every function may carry it.
  */
 export function networkLimits(networks: readonly NetworkDescriptor[] = NETWORKS): NetworkLimits {
   const byName = new Map(networks.map((d) => [d.name, d]));
@@ -17,6 +17,7 @@ export function networkLimits(networks: readonly NetworkDescriptor[] = NETWORKS)
   };
   return {
     checkContent: (platform, content, credentials) => of(platform).check(content, credentials),
+    textRule: (platform) => of(platform).text,
     checkMedia: (platform, media) => checkAlt(platform, of(platform).media, media) ?? checkProbed(platform, of(platform).media, media),
     manage: (platform) => of(platform).manage ?? { delete: false, edit: false },
     readBack: (platform) => of(platform).readBack,

@@ -1,4 +1,3 @@
-import type { NetworkDescriptor } from './descriptor';
 import { telegram } from './telegram/network';
 import { bluesky } from './bluesky/network';
 import { mastodon } from './mastodon/network';
@@ -22,10 +21,11 @@ import { google_business } from './google_business/network';
 /**
  * THE registry of networks: each folder's descriptor (shared/networks/<name>/network.ts), imported and listed once.
  * Every table of networks comes from it: the adapters (registry.ts), the credential checks (verifiers.ts), the OAuth
- * sign-in providers (oauth-providers.ts) and what use cases read through the NetworkLimits port (descriptor-limits.ts).
- * A test holds its names equal to the contract's closed list (shared/domain/platforms.ts).
+ * sign-in providers (oauth-providers.ts), what use cases read through the NetworkLimits port (descriptor-limits.ts:
+ * text rules, content checks, media rules…) and the configuration schema (shared/config.ts merges each network's
+ * keys, typed: hence `as const`). A test holds its names equal to the contract's closed list (shared/domain/platforms.ts).
  */
-export const NETWORKS: readonly NetworkDescriptor[] = [
+export const NETWORKS = [
   telegram, bluesky, mastodon, discord, wordpress, devto, hashnode, slack, nostr, tiktok,
   youtube, reddit, linkedin, facebook, instagram, x, threads, pinterest, google_business,
-];
+] as const;

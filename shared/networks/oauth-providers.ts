@@ -1,6 +1,5 @@
-import type { Config } from '../config';
 import type { OAuthProviders } from '../ports/oauth';
-import type { NetworkDescriptor } from './descriptor';
+import type { NetworkDescriptor, ServiceConfig } from './descriptor';
 import { NETWORKS } from './network-list';
 
 /**
@@ -8,6 +7,6 @@ import { NETWORKS } from './network-list';
  * (`<NAME>_AUTH_BASE`, `<NAME>_API_BASE`; unset = the real hosts). Each comes from its network's oauth.ts, which
  * holds no send code, through its descriptor.
  */
-export function buildOAuthProviders(cfg: Config, networks: readonly NetworkDescriptor[] = NETWORKS): OAuthProviders {
+export function buildOAuthProviders(cfg: ServiceConfig, networks: readonly NetworkDescriptor[] = NETWORKS): OAuthProviders {
   return Object.fromEntries(networks.flatMap((d) => (d.oauth ? [[d.name, d.oauth(cfg)]] : [])));
 }

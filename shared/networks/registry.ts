@@ -1,6 +1,5 @@
-import type { Config } from '../config';
 import type { Registry } from '../ports/networks';
-import type { NetworkDescriptor } from './descriptor';
+import type { NetworkDescriptor, ServiceConfig } from './descriptor';
 import { NETWORKS } from './network-list';
 
 /**
@@ -8,6 +7,6 @@ import { NETWORKS } from './network-list';
  * URLs from the configuration (overridable for tests), from each network's descriptor. The sign-in side is
  * oauth-providers.ts, the credential checks alone verifiers.ts.
  */
-export function buildRegistry(cfg: Config, networks: readonly NetworkDescriptor[] = NETWORKS): Registry {
+export function buildRegistry(cfg: ServiceConfig, networks: readonly NetworkDescriptor[] = NETWORKS): Registry {
   return Object.fromEntries(networks.map((d) => [d.name, d.adapter(cfg)]));
 }

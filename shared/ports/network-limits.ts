@@ -1,4 +1,5 @@
 import type { PlatformName } from '../domain/platforms';
+import type { TextRule } from '../domain/text-length';
 import type { Failure, MediaItem, PublishContent } from './networks';
 
 /** Whether a network can take back (delete) and fix (edit) a published post through its API. */
@@ -21,13 +22,15 @@ export type PostOption =
 
 /**
  * What use cases know of each network without its send code (posting, validating, scheduling, approvals, the
- * platform list, deletes and edits): text limits in the network's units, media rules, post kinds, whether a post can
+ * platform list, deletes and edits, AI drafts): text rules and limits in the network's units, media rules, post kinds, whether a post can
  * be deleted, edited or read back, and which links name a post there. Implemented from the network folders'
  * descriptors (shared/networks/descriptor-limits.ts); the same checks run in each adapter before it sends.
  */
 export interface NetworkLimits {
   /** The network's checks that need no network call (length in its units, media fit, post kinds): undefined when the content fits. */
   checkContent(platform: PlatformName, content: PublishContent, credentials: Record<string, string>): Failure | undefined;
+  /** Its text rule: the unit and limits THE length validator (shared/domain/text-length.ts) measures a post against. */
+  textRule(platform: PlatformName): TextRule;
   /** Alt texts over the network's limit, then the type and size the media check learned from headers that the network does not take. */
   checkMedia(platform: PlatformName, media: MediaItem[]): Failure | undefined;
   /** Delete and edit support (both false where the network has neither). */

@@ -1,12 +1,16 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
-import { textLength, textProblems } from '../../shared/domain/text-length';
+import { measure, textProblems } from '../../shared/domain/text-length';
 import { TelegramFake } from '../../infra/local/sandbox/telegram';
 import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
 import { MastodonFake } from '../../infra/local/sandbox/mastodon';
 import { DiscordFake } from '../../infra/local/sandbox/discord';
 import { SlackFake } from '../../infra/local/sandbox/slack';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
+
+/** Each network's text rule, from the registry (its folder's limits.ts). */
+const rule = networkLimits().textRule;
 
 let rt: LocalRuntime;
 const telegram = new TelegramFake();
@@ -39,8 +43,8 @@ describe('POST /api/generate through the local runtime (local drafter)', () => {
     expect(Object.keys(drafts).sort()).toEqual([...PLATFORM_NAMES].sort());
     for (const p of PLATFORM_NAMES) {
       const d = drafts[p];
-      expect({ p, problems: textProblems(p, d) }).toEqual({ p, problems: [] });
-      expect(d.chars).toBe(textLength(p, d.text));
+      expect({ p, problems: textProblems(p, rule(p), d) }).toEqual({ p, problems: [] });
+      expect(d.chars).toBe(measure(rule(p).unit, d.text));
       expect(d.chars).toBeLessThanOrEqual(d.limit);
     }
     // X (280 weighted) and Bluesky (300 graphemes) cannot hold the text: they get a thread; Telegram keeps it whole

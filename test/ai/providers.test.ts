@@ -9,6 +9,10 @@ import { textProblems, hashtagsOf, xWeightedLength } from '../../shared/domain/t
 import { usageKeys } from '../../shared/domain/usage';
 import type { Deps } from '../../shared/app/deps';
 import type { Account } from '../../shared/ports/store';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
+
+/** Each network's text rule, from the registry (its folder's limits.ts). */
+const rule = networkLimits().textRule;
 
 const MODEL = 'amazon.nova-lite-v1:0';
 let table: TestTable;
@@ -120,7 +124,7 @@ describe('Bedrock Converse provider (loopback fake through the endpoint override
     expect(d.linkedin.text).toMatch(/^Point 1: .*\.$/s);
     expect(hashtagsOf(d.instagram.text)).toHaveLength(30);
     expect(d.telegram).toEqual({ text: 'Hello\n\nsecond part', chars: 18, limit: 4096 });
-    for (const p of ['x', 'bluesky', 'linkedin', 'instagram', 'telegram'] as const) expect(textProblems(p, d[p])).toEqual([]);
+    for (const p of ['x', 'bluesky', 'linkedin', 'instagram', 'telegram'] as const) expect(textProblems(p, rule(p), d[p])).toEqual([]);
   });
 
   it('a malformed answer is asked again once, with the corrective note; the second answer is used', async () => {

@@ -6,6 +6,7 @@ import { usageKeys } from '../../shared/domain/usage';
 import { usage } from '../../shared/app/usage';
 import { AppError } from '../../shared/domain/errors';
 import type { Account } from '../../shared/ports/store';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
 
 let table: TestTable;
 let stop: () => Promise<void>;
@@ -21,7 +22,7 @@ class FlakyProvider implements DraftProvider {
   readonly name = 'bedrock' as const;
   readonly model = 'flaky';
   private calls = 0;
-  private readonly local = new LocalDrafter();
+  private readonly local = new LocalDrafter(networkLimits());
   constructor(private readonly fails: (call: number) => boolean) {}
   async draft(job: DraftJob) {
     if (this.fails(++this.calls)) throw new AiUnavailableError('throttled', 'throttled');
@@ -82,7 +83,7 @@ describe('AI drafts a day: a conditional counter in the table (embedded DynamoDB
 
   it('8 a minute per account (fixed window on the injected clock); the day resets at 00:00 UTC', async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 24, 23, 58, 30));
-    const { deps } = testDeps(table, { clock, ai: new LocalDrafter() }, { frozenClock: true });
+    const { deps } = testDeps(table, { clock, ai: new LocalDrafter(networkLimits()) }, { frozenClock: true });
     const a = account('starter');
     for (let i = 0; i < 8; i++) await generateDrafts(deps, a, input);
     const ninth = await generateDrafts(deps, a, input).catch((e: unknown) => e);

@@ -1,11 +1,15 @@
 import {
-  codePointLength, graphemeLength, hashtagsOf, mastodonLength, measure, textLength, textLimit, textProblems, utf8Length, xWeightedLength,
+  codePointLength, graphemeLength, hashtagsOf, mastodonLength, measure, textLimit, textProblems, utf8Length, xWeightedLength,
 } from '../../shared/domain/text-length';
 import { sentencesOf, shortenToFit, splitIntoPosts } from '../../shared/domain/text-split';
 import { fitDraft, fitsPost } from '../../shared/app/ai/fit';
 import { networkBrief } from '../../shared/app/ai/brief';
 import { shapeOf } from '../../shared/app/ai/run';
 import { createDiscordAdapter } from '../../shared/networks/discord';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
+
+/** Each network's text rule, from the registry (its folder's limits.ts). */
+const rule = networkLimits().textRule;
 
 const FAMILY = '👨‍👩‍👧‍👦'; // 7 code points joined by ZWJ, 11 UTF-16 units, 25 bytes
 const FLAG = '🇫🇷'; // two regional indicators
@@ -68,33 +72,33 @@ describe('the length validator: hard text in each unit', () => {
   });
 
   it('limits depend on the post: Telegram captions 1024, TikTok photo posts 4000, a Mastodon instance its own', () => {
-    expect([textLimit('telegram'), textLimit('telegram', { media: ['image'] })]).toEqual([4096, 1024]);
-    expect([textLimit('tiktok', { media: ['video'] }), textLimit('tiktok', { media: ['image', 'image'] })]).toEqual([2200, 4000]);
-    expect([textLimit('mastodon'), textLimit('mastodon', { instanceLimit: 11_000 })]).toEqual([500, 11_000]);
-    expect(textLimit('x')).toBe(280);
-    expect(textLength('youtube', 'é'.repeat(10))).toBe(20); // bytes
+    expect([textLimit(rule('telegram')), textLimit(rule('telegram'), { media: ['image'] })]).toEqual([4096, 1024]);
+    expect([textLimit(rule('tiktok'), { media: ['video'] }), textLimit(rule('tiktok'), { media: ['image', 'image'] })]).toEqual([2200, 4000]);
+    expect([textLimit(rule('mastodon')), textLimit(rule('mastodon'), { instanceLimit: 11_000 })]).toEqual([500, 11_000]);
+    expect(textLimit(rule('x'))).toBe(280);
+    expect(measure(rule('youtube').unit, 'é'.repeat(10))).toBe(20); // bytes
   });
 
   it('textProblems names every text over its limit, the byte ceiling, titles, hashtags and unsupported fields', () => {
-    expect(textProblems('x', { text: '字'.repeat(140), thread: ['ok', '字'.repeat(141)], first_comment: 'fine' })).toEqual([
+    expect(textProblems('x', rule('x'), { text: '字'.repeat(140), thread: ['ok', '字'.repeat(141)], first_comment: 'fine' })).toEqual([
       expect.objectContaining({ field: 'thread.2', kind: 'too_long', length: 282, limit: 280 }),
     ]);
     // 300 graphemes fit Bluesky, but 300 families are 7500 bytes (lexicon limit 3000)
-    expect(textProblems('bluesky', { text: FAMILY.repeat(300) })).toEqual([expect.objectContaining({ kind: 'too_many_bytes', length: 7500, limit: 3000 })]);
-    expect(textProblems('bluesky', { text: 'a'.repeat(300) })).toEqual([]);
-    expect(textProblems('instagram', { text: Array.from({ length: 31 }, (_, i) => `#t${i}`).join(' ') })).toEqual([expect.objectContaining({ kind: 'too_many_hashtags', length: 31, limit: 30 })]);
-    expect(textProblems('youtube', { text: 'ok', title: 't'.repeat(101) })).toEqual([expect.objectContaining({ field: 'title', length: 101, limit: 100 })]);
-    expect(textProblems('telegram', { text: 'a', thread: ['b'], first_comment: 'c' }).map((p) => p.kind)).toEqual(['thread_unsupported', 'comment_unsupported']);
-    expect(textProblems('telegram', { text: 'a'.repeat(1025) }, { media: ['video'] })[0].message).toBe('telegram allows 1024 characters per post; the text has 1025');
+    expect(textProblems('bluesky', rule('bluesky'), { text: FAMILY.repeat(300) })).toEqual([expect.objectContaining({ kind: 'too_many_bytes', length: 7500, limit: 3000 })]);
+    expect(textProblems('bluesky', rule('bluesky'), { text: 'a'.repeat(300) })).toEqual([]);
+    expect(textProblems('instagram', rule('instagram'), { text: Array.from({ length: 31 }, (_, i) => `#t${i}`).join(' ') })).toEqual([expect.objectContaining({ kind: 'too_many_hashtags', length: 31, limit: 30 })]);
+    expect(textProblems('youtube', rule('youtube'), { text: 'ok', title: 't'.repeat(101) })).toEqual([expect.objectContaining({ field: 'title', length: 101, limit: 100 })]);
+    expect(textProblems('telegram', rule('telegram'), { text: 'a', thread: ['b'], first_comment: 'c' }).map((p) => p.kind)).toEqual(['thread_unsupported', 'comment_unsupported']);
+    expect(textProblems('telegram', rule('telegram'), { text: 'a'.repeat(1025) }, { media: ['video'] })[0].message).toBe('telegram allows 1024 characters per post; the text has 1025');
   });
 
   it('Discord and Slack append a video link to the text: a draft for a post with a video leaves room for it', () => {
     const videoUrl = 'https://cdn.example.com/launch-video.mp4';
-    expect(textLimit('discord', { media: ['video'], videoUrl })).toBe(2000 - 1 - videoUrl.length);
-    expect(textLimit('slack', { media: ['video'], videoUrl })).toBe(40_000 - 1 - videoUrl.length);
-    expect(textLimit('telegram', { media: ['video'], videoUrl })).toBe(1024);
+    expect(textLimit(rule('discord'), { media: ['video'], videoUrl })).toBe(2000 - 1 - videoUrl.length);
+    expect(textLimit(rule('slack'), { media: ['video'], videoUrl })).toBe(40_000 - 1 - videoUrl.length);
+    expect(textLimit(rule('telegram'), { media: ['video'], videoUrl })).toBe(1024);
     const long = Array.from({ length: 60 }, (_, i) => `Sentence ${i + 1} about the launch.`).join(' ');
-    const draft = fitDraft(networkBrief('discord', shapeOf([{ url: videoUrl }])), { text: long }, shapeOf([{ url: videoUrl }]));
+    const draft = fitDraft(networkBrief('discord', rule('discord'), shapeOf([{ url: videoUrl }])), rule('discord'), { text: long }, shapeOf([{ url: videoUrl }]));
     const content = { text: draft.text, media: [{ url: videoUrl, kind: 'video' as const }], thread: [], send_key: 'k' };
     expect(createDiscordAdapter().check(content, {})).toBeUndefined();
     expect(codePointLength(`${draft.text}\n${videoUrl}`)).toBeLessThanOrEqual(2000);
@@ -106,7 +110,7 @@ describe('the length validator: hard text in each unit', () => {
 });
 
 describe('thread splitting and shortening', () => {
-  const xFits = fitsPost('x', {});
+  const xFits = fitsPost(rule('x'), {});
   const words = (s: string) => s.split(/\s+/).filter(Boolean);
 
   it('splits at sentence boundaries: every post fits and ends a sentence; nothing is lost', () => {
@@ -120,7 +124,7 @@ describe('thread splitting and shortening', () => {
   it('a sentence longer than a post is split between words, never inside a word or a link', () => {
     const links = Array.from({ length: 12 }, (_, i) => `https://acme.example/${'section'.repeat(i % 3 + 1)}/${i}`);
     const text = `Links without a full stop ${links.join(' and then ')} end here`;
-    const posts = splitIntoPosts(text, fitsPost('bluesky', {}))!;
+    const posts = splitIntoPosts(text, fitsPost(rule('bluesky'), {}))!;
     expect(posts.length).toBeGreaterThan(1);
     for (const p of posts) expect(graphemeLength(p)).toBeLessThanOrEqual(300);
     expect(posts.flatMap(words)).toEqual(words(text));
@@ -132,8 +136,8 @@ describe('thread splitting and shortening', () => {
   });
 
   it('a single word or link longer than a post cannot be split: undefined, never a cut', () => {
-    expect(splitIntoPosts(`See https://acme.example/${'a'.repeat(400)}`, fitsPost('bluesky', {}))).toBeUndefined();
-    expect(splitIntoPosts('x'.repeat(301), fitsPost('bluesky', {}))).toBeUndefined();
+    expect(splitIntoPosts(`See https://acme.example/${'a'.repeat(400)}`, fitsPost(rule('bluesky'), {}))).toBeUndefined();
+    expect(splitIntoPosts('x'.repeat(301), fitsPost(rule('bluesky'), {}))).toBeUndefined();
   });
 
   it('CJK without spaces splits after 。 and, inside a long sentence, between dictionary words', () => {

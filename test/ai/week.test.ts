@@ -5,6 +5,10 @@ import { updateBrand } from '../../shared/app/brands';
 import { textProblems } from '../../shared/domain/text-length';
 import { usageKeys } from '../../shared/domain/usage';
 import type { Account } from '../../shared/ports/store';
+import { networkLimits } from '../../shared/networks/descriptor-limits';
+
+/** Each network's text rule, from the registry (its folder's limits.ts). */
+const rule = networkLimits().textRule;
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
 beforeAll(async () => { w = await publishingWorld(); });
@@ -40,7 +44,7 @@ describe('POST /api/week use case (planWeek)', () => {
     ]);
     expect(new Set(res.days.map((d) => d.drafts.discord.text)).size).toBe(7); // a different angle each day
     for (const d of res.days) {
-      expect(textProblems('x', d.drafts.x)).toEqual([]);
+      expect(textProblems('x', rule('x'), d.drafts.x)).toEqual([]);
       expect(d.schedule).toBeUndefined();
     }
     expect(res.scheduled).toBeUndefined();

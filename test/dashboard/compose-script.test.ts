@@ -1,10 +1,11 @@
 import { COUNTING_SOURCE, dashboardScript } from '../../shared/http/dashboard/dashboard-script';
-import { measure, TEXT_RULES, type LengthUnit } from '../../shared/domain/text-length';
+import { measure, type LengthUnit } from '../../shared/domain/text-length';
+import { NETWORKS } from '../../shared/networks/network-list';
 
 /** The browser's counts on Compose are the server's: the served counting source against the domain's measure. */
 const browserMeasure = new Function(`${COUNTING_SOURCE}\nreturn measure;`)() as (unit: LengthUnit, text: string) => number;
 
-const UNITS = [...new Set(Object.values(TEXT_RULES).map((r) => r.unit))];
+const UNITS = [...new Set(NETWORKS.map((d) => d.text.unit))];
 const CORPUS = [
   '', 'Hello world', 'Launch day! 🚀🚀', 'Family: 👨‍👩‍👧‍👦 and flags 🇩🇪🇫🇷', 'Café with e\u0301 and ñ', '日本語のテキストと한국어',
   'See https://example.com/a?b=c, then www.example.org. And example.io!', 'Ping @alice@mastodon.social and @bob',

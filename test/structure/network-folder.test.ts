@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseConfig } from '../../shared/config';
+import { ConfigError, parseConfig } from '../../shared/config';
 import { PLATFORM_NAMES, type PlatformName } from '../../shared/domain/platforms';
 import { NETWORKS } from '../../shared/networks/network-list';
 import { buildRegistry } from '../../shared/networks/registry';
 import { buildVerifyOnlyRegistry } from '../../shared/networks/verifiers';
 import { buildOAuthProviders } from '../../shared/networks/oauth-providers';
 import { networkLimits } from '../../shared/networks/descriptor-limits';
+import { textProblems } from '../../shared/domain/text-length';
 import { displayName } from '../../shared/http/pages/connect-page';
 import { networkColor } from '../../shared/http/network-icons';
 import { accountNoun } from '../../shared/http/pages/oauth-result';
@@ -18,14 +19,16 @@ import { fakenet } from './fixtures/fakenet/network';
 /*
  * One folder plus one line: a network is its folder under shared/networks/ (network.ts exports its descriptor) and one
  * line in shared/networks/network-list.ts. Every table of networks is built from that list, so a network registered
- * by one line gets its adapter, credential check, sign-in provider and limits without touching any other file.
+ * by one line gets its adapter, credential check, sign-in provider, limits, text rule and configuration keys without
+ * touching any other file.
  */
 
 const root = path.resolve(__dirname, '../..');
 const FAKE = 'fakenet' as PlatformName;
 /** The registry with one more line: the fake network of test/structure/fixtures/fakenet. */
 const withFake = [...NETWORKS, fakenet];
-const cfg = parseConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
+/** The configuration with the fake network's keys (its folder's config-keys.ts): its API base set, its batch size left to the default. */
+const cfg = parseConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:9', FAKENET_API_BASE: 'http://127.0.0.1:7/fake' }, withFake);
 const content = (over: Partial<PublishContent>): PublishContent => ({ text: 'hello', media: [], ...over }) as PublishContent;
 
 describe('a network folder registered by one line', () => {
@@ -33,7 +36,8 @@ describe('a network folder registered by one line', () => {
     const registry = buildRegistry(cfg, withFake);
     expect(Object.keys(registry)).toEqual(withFake.map((d) => d.name));
     const { ctx } = testContext({ token: 't' });
-    expect(await registry[FAKE]!.publish(content({}), ctx)).toEqual({ ok: true, status: 'published', id: 'fk-1', url: 'http://127.0.0.1:9/fk-1' });
+    // the link is under FAKENET_API_BASE: its folder's configuration key reached its adapter
+    expect(await registry[FAKE]!.publish(content({}), ctx)).toEqual({ ok: true, status: 'published', id: 'fk-1', url: 'http://127.0.0.1:7/fake/fk-1' });
     expect(typeof registry[FAKE]!.delete).toBe('function');
     const verifyOnly = buildVerifyOnlyRegistry(cfg, withFake);
     expect(await verifyOnly[FAKE]!.verify(ctx)).toEqual({ ok: true, handle: '@fake', credentials: { token: 't' } });
@@ -58,6 +62,27 @@ describe('a network folder registered by one line', () => {
     expect([accountNoun(FAKE, withFake), accountNoun(FAKE)]).toEqual(['fake page', 'account']);
     expect(() => networkLimits().manage(FAKE)).toThrow(/not in the registry/);
   });
+
+  test('its text rule (limits.ts) is what THE length validator and the content check measure against, read through the port', () => {
+    const limits = networkLimits(withFake);
+    const rule = limits.textRule(FAKE);
+    expect(rule).toEqual({ unit: 'graphemes', limit: 20, thread: true, firstComment: false, title: { unit: 'code_points', limit: 12 } });
+    // 20 graphemes fit (a family emoji is one), 21 do not: in a thread post too
+    expect(textProblems(FAKE, rule, { text: `${'x'.repeat(19)}👨‍👩‍👧`, thread: ['y'.repeat(21)], title: 't'.repeat(13) }).map((p) => [p.field, p.kind, p.limit]))
+      .toEqual([['thread.1', 'too_long', 20], ['title', 'too_long', 12]]);
+    expect(limits.checkContent(FAKE, content({ text: 'ok', thread: ['y'.repeat(21)] }), {})).toMatchObject({ ok: false, code: 'text_too_long', error: expect.stringContaining('thread post 1') });
+    // the registry without that line has no rule for it
+    expect(() => networkLimits().textRule(FAKE)).toThrow(/not in the registry/);
+  });
+
+  test('its configuration keys (config-keys.ts) join the configuration schema: parsed, defaulted and refused by name', () => {
+    expect(cfg).toMatchObject({ FAKENET_API_BASE: 'http://127.0.0.1:7/fake', FAKENET_BATCH: 3 });
+    expect(parseConfig({ FAKENET_BATCH: '5' }, withFake)).toMatchObject({ FAKENET_BATCH: 5 });
+    expect(() => parseConfig({ FAKENET_BATCH: 'many' }, withFake)).toThrow(ConfigError);
+    expect(() => parseConfig({ FAKENET_API_BASE: 'not a url' }, withFake)).toThrow(/^Invalid environment variable FAKENET_API_BASE="not a url": expected an absolute URL/);
+    // the registry without that line does not know its keys
+    expect(parseConfig({ FAKENET_BATCH: 'many' })).not.toHaveProperty('FAKENET_BATCH');
+  });
 });
 
 describe('the registry of networks', () => {
@@ -65,6 +90,22 @@ describe('the registry of networks', () => {
     expect(NETWORKS.map((d) => d.name).sort()).toEqual([...PLATFORM_NAMES].sort());
     const list = fs.readFileSync(path.join(root, 'shared/networks/network-list.ts'), 'utf8');
     for (const d of NETWORKS) expect(list).toContain(`import { ${d.name} } from './${d.name}/network';`);
+  });
+
+  test("each network's configuration keys are named after it (another network's key only where it shares that network's host)", () => {
+    const owner = new Map<string, string>();
+    for (const d of NETWORKS) for (const key of Object.keys(d.config)) if (key.startsWith(`${d.name.toUpperCase()}_`)) owner.set(key, d.name);
+    const strays: string[] = [];
+    for (const d of NETWORKS) {
+      for (const [key, schema] of Object.entries(d.config)) {
+        const by = owner.get(key);
+        // a borrowed key is the owner's own zod field, so the merged schema has one definition of it
+        if (!by) strays.push(`${d.name}: ${key}`);
+        else if (by !== d.name && (NETWORKS.find((n) => n.name === by)!.config as Record<string, unknown>)[key] !== schema) strays.push(`${d.name}: ${key} (not ${by}'s field)`);
+      }
+    }
+    expect(strays).toEqual([]);
+    expect(Object.keys(parseConfig({}))).toEqual(expect.arrayContaining(['TELEGRAM_API_BASE', 'MASTODON_POLL_MS', 'NOSTR_DEFAULT_RELAYS']));
   });
 
   test('no other file builds a table from network folders: outside a folder only the registry imports one', () => {

@@ -1,5 +1,6 @@
 import type { DraftJob, DraftProvider, ModelReply, NetworkBrief } from '../../ports/ai';
-import { graphemeLength, measure, TEXT_RULES, utf8Length } from '../../domain/text-length';
+import type { NetworkLimits } from '../../ports/network-limits';
+import { graphemeLength, measure, utf8Length } from '../../domain/text-length';
 import { sentencesOf, shortenToFit, splitIntoPosts } from '../../domain/text-split';
 
 /**
@@ -48,13 +49,13 @@ function hashtagCount(n: NetworkBrief): number {
   return n.platform === 'linkedin' ? 3 : 2;
 }
 
-function fits(n: NetworkBrief) {
-  const maxBytes = TEXT_RULES[n.platform].maxBytes;
+/** A post fits the brief's limit and, where the network has one, its byte ceiling (`maxBytes` of its text rule). */
+function fits(n: NetworkBrief, maxBytes: number | undefined) {
   return (text: string) => measure(n.unit, text) <= n.limit && (maxBytes === undefined || utf8Length(text) <= maxBytes);
 }
 
 /** One network's draft for one day. */
-function draftFor(n: NetworkBrief, body: string, link: string | undefined, tags: string[]) {
+function draftFor(n: NetworkBrief, maxBytes: number | undefined, body: string, link: string | undefined, tags: string[]) {
   const withLink = link && !body.includes(link) ? `${body}\n\n${link}` : body;
   const tagLine = tags.length ? `\n\n${tags.join(' ')}` : '';
   const out: { text: string; title?: string; thread?: string[] } = { text: '' };
@@ -67,7 +68,7 @@ function draftFor(n: NetworkBrief, body: string, link: string | undefined, tags:
     out.text = `${body}${link && !body.includes(link) ? `\n\n[Read more](${link})` : ''}`;
     return out;
   }
-  const fit = fits(n);
+  const fit = fits(n, maxBytes);
   if (fit(withLink + tagLine)) { out.text = withLink + tagLine; return out; }
   if (n.thread) {
     const posts = splitIntoPosts(withLink + tagLine, fit) ?? [shortenToFit(withLink, fit) ?? ''];
@@ -86,6 +87,9 @@ export class LocalDrafter implements DraftProvider {
   readonly name = 'local' as const;
   readonly model = LOCAL_DRAFTER_MODEL;
 
+  /** `limits`: the networks' text rules (the byte ceiling a brief does not carry). */
+  constructor(private readonly limits: Pick<NetworkLimits, 'textRule'>) {}
+
   async draft(job: DraftJob): Promise<ModelReply> {
     const { brief } = job;
     const prompt = brief.prompt.replace(/[ \t]+/g, ' ').trim();
@@ -93,7 +97,7 @@ export class LocalDrafter implements DraftProvider {
     const posts = Array.from({ length: brief.days }, (_, i) => {
       const angle = brief.days > 1 ? ANGLES[i % ANGLES.length] : '';
       const body = angle ? `${angle}: ${prompt}` : prompt;
-      const drafts = Object.fromEntries(brief.networks.map((n) => [n.platform, draftFor(n, body, brief.link, tags.slice(0, hashtagCount(n)).filter((t) => !body.includes(t)))]));
+      const drafts = Object.fromEntries(brief.networks.map((n) => [n.platform, draftFor(n, this.limits.textRule(n.platform).maxBytes, body, brief.link, tags.slice(0, hashtagCount(n)).filter((t) => !body.includes(t)))]));
       return { day: i + 1, drafts };
     });
     const text = JSON.stringify({ posts });

@@ -1,22 +1,21 @@
 import type { PlatformName } from '../../domain/platforms';
 import { platform as platformInfo } from '../../domain/platforms';
-import { TEXT_RULES, textLimit, type PostShape } from '../../domain/text-length';
+import { textLimit, type PostShape, type TextRule } from '../../domain/text-length';
 import type { DraftBrief, DraftJob, NetworkBrief } from '../../ports/ai';
 
 /** Output tokens asked of a model: one post a network, or seven. */
 const MAX_TOKENS_ONE_DAY = 4096;
 const MAX_TOKENS_WEEK = 8192;
 
-/** What `platform` needs from a draft for a post of this shape, from the length validator's rules. */
-export function networkBrief(platform: PlatformName, shape: PostShape): NetworkBrief {
-  const rule = TEXT_RULES[platform];
+/** What `platform` needs from a draft for a post of this shape, from its text `rule` (the NetworkLimits port's). */
+export function networkBrief(platform: PlatformName, rule: TextRule, shape: PostShape): NetworkBrief {
   const media = shape.media ?? [];
   const photoPost = media.length > 0 && !media.includes('video');
   const title = rule.title !== undefined && (platform !== 'tiktok' || photoPost);
   return {
     platform,
     unit: rule.unit,
-    limit: textLimit(platform, shape),
+    limit: textLimit(rule, shape),
     thread: rule.thread,
     first_comment: rule.firstComment,
     title,

@@ -1,5 +1,5 @@
 import type { PlatformName } from '../../domain/platforms';
-import { HASHTAG_RE, hashtagsOf, measure, TEXT_RULES, textLength, textLimit, textProblems, utf8Length, type PostShape } from '../../domain/text-length';
+import { HASHTAG_RE, hashtagsOf, measure, textLimit, textProblems, utf8Length, type PostShape, type TextRule } from '../../domain/text-length';
 import { shortenToFit, splitIntoPosts, type Fits } from '../../domain/text-split';
 import type { DraftView } from '../../api/ai-schemas';
 import type { NetworkBrief } from '../../ports/ai';
@@ -18,15 +18,14 @@ const REFUSED_CHARACTERS: Partial<Record<PlatformName, (text: string) => string>
 /** A draft that cannot be made to fit (e.g. one link longer than a whole post). */
 export class UnfitDraft extends Error {}
 
-/** A post of `platform` of this shape fits the length validator. */
-export function fitsPost(platform: PlatformName, shape: PostShape): Fits {
-  const rule = TEXT_RULES[platform];
-  const limit = textLimit(platform, shape);
+/** A post of this shape fits the length validator under a network's text `rule`. */
+export function fitsPost(rule: TextRule, shape: PostShape): Fits {
+  const limit = textLimit(rule, shape);
   return (text) => measure(rule.unit, text) <= limit && (rule.maxBytes === undefined || utf8Length(text) <= rule.maxBytes);
 }
 
-function fitsTitle(platform: PlatformName): Fits {
-  const title = TEXT_RULES[platform].title;
+function fitsTitle(rule: TextRule): Fits {
+  const { title } = rule;
   return (text) => [...text].length <= TITLE_TARGET && (title?.limit === undefined || measure(title.unit, text) <= title.limit);
 }
 
@@ -47,16 +46,15 @@ function capHashtags(text: string, max: number): string {
 }
 
 /**
- * Makes a provider's draft fit its network, or throws UnfitDraft; the answer always passes the length validator:
+ * Makes a provider's draft fit its network (its text `rule`), or throws UnfitDraft; the answer always passes the length validator:
  * - thread networks: every post over the limit is split into a thread at sentence boundaries;
  * - other networks: the texts are joined and, if too long, shortened to whole sentences (else words and …);
  * - titles where the network shows one (derived from the text when missing), none elsewhere;
  * - first_comment only where the network takes one; hashtags capped where the network caps them.
  */
-export function fitDraft(brief: NetworkBrief, raw: ModelDraft, shape: PostShape): DraftView {
+export function fitDraft(brief: NetworkBrief, rule: TextRule, raw: ModelDraft, shape: PostShape): DraftView {
   const { platform } = brief;
-  const rule = TEXT_RULES[platform];
-  const fits = fitsPost(platform, shape);
+  const fits = fitsPost(rule, shape);
   const clean = REFUSED_CHARACTERS[platform] ?? ((t: string) => t);
   const parts = [raw.text, ...(raw.thread ?? [])].map((p) => clean(p).trim()).filter(Boolean);
   if (!parts.length) throw new UnfitDraft(`${platform}: empty draft`);
@@ -82,14 +80,14 @@ export function fitDraft(brief: NetworkBrief, raw: ModelDraft, shape: PostShape)
   let title: string | undefined;
   if (brief.title) {
     const wanted = oneLine(clean(raw.title ?? '')) || oneLine(titleFrom(text));
-    title = shortenToFit(wanted, fitsTitle(platform));
+    title = shortenToFit(wanted, fitsTitle(rule));
     if (!title) throw new UnfitDraft(`${platform}: no title fits`);
   }
 
   let first_comment: string | undefined;
   if (rule.firstComment && raw.first_comment?.trim()) first_comment = shortenToFit(raw.first_comment.trim(), fits);
 
-  const problems = textProblems(platform, { text, thread, first_comment, title }, shape);
+  const problems = textProblems(platform, rule, { text, thread, first_comment, title }, shape);
   if (problems.length) throw new UnfitDraft(`${platform}: ${problems[0].message}`);
 
   const hashtags = [...new Set([text, ...thread].flatMap(hashtagsOf))];
@@ -99,7 +97,7 @@ export function fitDraft(brief: NetworkBrief, raw: ModelDraft, shape: PostShape)
     ...(thread.length ? { thread } : {}),
     ...(first_comment !== undefined ? { first_comment } : {}),
     ...(hashtags.length ? { hashtags } : {}),
-    chars: textLength(platform, text),
-    limit: textLimit(platform, shape),
+    chars: measure(rule.unit, text),
+    limit: textLimit(rule, shape),
   };
 }

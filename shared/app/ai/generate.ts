@@ -19,7 +19,7 @@ export async function generateDrafts(deps: AiDeps & Pick<Deps, 'brands'>, accoun
   const shape = shapeOf(input.media);
   const brief = {
     prompt: input.prompt, tone: input.tone, language: input.language, link: input.link,
-    networks: platforms.map((p) => networkBrief(p, shape)), days: 1,
+    networks: platforms.map((p) => networkBrief(p, deps.networkLimits.textRule(p), shape)), days: 1,
   };
   const run = await draftWithAllowance(deps, account, brief, shape);
   return { drafts: run.days[0], provider: run.provider, model: run.model, usage: run.usage };

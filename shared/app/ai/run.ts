@@ -13,7 +13,7 @@ import { fitDraft, UnfitDraft } from './fit';
 import { aiDraftsLine, reserveAiDraft } from './quota';
 import { log, errorFields } from '../../log';
 
-export type AiDeps = Pick<Deps, 'ai' | 'counters' | 'clock' | 'settings'>;
+export type AiDeps = Pick<Deps, 'ai' | 'counters' | 'clock' | 'settings' | 'networkLimits'>;
 
 export const DEFAULT_AI_TIMEOUT_MS = 20_000;
 
@@ -67,7 +67,7 @@ async function askProvider(deps: AiDeps, brief: DraftBrief, shape: PostShape) {
     try {
       const days = parseAnswer(reply.text, brief).map((drafts) => {
         const out: Record<string, DraftView> = {};
-        for (const n of brief.networks) out[n.platform] = fitDraft(n, drafts[n.platform], shape);
+        for (const n of brief.networks) out[n.platform] = fitDraft(n, deps.networkLimits.textRule(n.platform), drafts[n.platform], shape);
         return out;
       });
       return { days, usage };

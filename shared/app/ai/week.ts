@@ -78,7 +78,7 @@ export async function planWeek(deps: ScheduleRowsDeps & Pick<Deps, 'ai'>, accoun
   const shape = shapeOf(input.media);
   const brief = {
     prompt: input.prompt, tone: input.tone, language: input.language, link: input.link,
-    networks: platforms.map((p) => networkBrief(p, shape)), days: WEEK_DAYS,
+    networks: platforms.map((p) => networkBrief(p, deps.networkLimits.textRule(p), shape)), days: WEEK_DAYS,
   };
   const run = await draftWithAllowance(deps, account, brief, shape);
   const days = slots.map((s, i) => ({ day: s.day, date: s.date, run_at: s.at.toISOString(), drafts: run.days[i] }));

@@ -1,6 +1,7 @@
 import type { ComposeFormValues, ComposeOutcome, ComposePage } from '../../app/dashboard/compose';
 import type { PlatformName } from '../../domain/platforms';
-import { measure, TEXT_RULES, textLimit, UNIT_WORDS } from '../../domain/text-length';
+import { measure, textLimit, UNIT_WORDS } from '../../domain/text-length';
+import { networkLimits } from '../../networks/descriptor-limits';
 import { escapeHtml as e } from '../reply';
 import { displayName } from '../pages/connect-page';
 import { networkName } from '../network-icons';
@@ -51,6 +52,9 @@ function shapeOf(page: ComposePage, v: Values) {
   return { media: v.media_url || v.upload_token ? [...kinds, 'image' as const] : kinds };
 }
 
+/** Each network's text rule, from the registry (shared/networks/network-list.ts). */
+const NETWORK_LIMITS = networkLimits();
+
 function previews(page: ComposePage, v: Values): string {
   const b = page.chosen!;
   if (!b.networks.length) return '';
@@ -58,8 +62,8 @@ function previews(page: ComposePage, v: Values): string {
   const text = v.text ?? '';
   const shape = shapeOf(page, v);
   const cards = [...new Set(b.networks.map((n) => n.platform))].map((p: PlatformName) => {
-    const rule = TEXT_RULES[p];
-    const limit = textLimit(p, shape);
+    const rule = NETWORK_LIMITS.textRule(p);
+    const limit = textLimit(rule, shape);
     const n = measure(rule.unit, text);
     const over = n > limit;
     const title = rule.title?.limit !== undefined && v.title

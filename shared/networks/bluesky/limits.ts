@@ -2,6 +2,10 @@ import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
 import { checkAlt, MB, type MediaRules } from '../media-rules';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for bluesky; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'graphemes', limit: 300, maxBytes: 3000, thread: true, firstComment: true };
 
 /** What Bluesky takes, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -9,7 +13,7 @@ export const BLUESKY_MAX_IMAGES = 4;
 export const BLUESKY_MAX_VIDEOS = 1;
 
 export function checkBluesky(content: PublishContent): Failure | undefined {
-  const tooLong = lengthFailure('bluesky', content);
+  const tooLong = lengthFailure('bluesky', TEXT_RULE, content);
   if (tooLong) return tooLong;
   const videos = content.media.filter((m) => m.kind === 'video').length;
   if (videos > 0 && content.media.length > videos) return rejected('bluesky takes either images or one video per post, not both', 'bad_media');

@@ -1,16 +1,20 @@
-import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkDevto } from './limits';
+import { defineNetwork } from '../descriptor';
+import { CONFIG_KEYS } from './config-keys';
+import { checkDevto, TEXT_RULE } from './limits';
 
 /** Devto: its facts and the loaders of its code (shared/networks/descriptor.ts). */
-export const devto: NetworkDescriptor = {
+export const devto = defineNetwork({
   name: 'devto',
   displayName: 'DEV (dev.to)',
   icon: { mark: 'DEV', color: '#0a0a0a' },
   check: checkDevto,
+  text: TEXT_RULE,
   manage: { delete: true, edit: true },
   readBack: true,
-  adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('devto')
-    : (require('./index') as typeof import('./index')).createDevtoAdapter({ apiBase: cfg.DEVTO_API_BASE }),
-  verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('devto')
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createDevtoVerifier({ apiBase: cfg.DEVTO_API_BASE }),
-};
+  config: CONFIG_KEYS,
+  settings: (cfg) => ({ apiBase: cfg.DEVTO_API_BASE }),
+  adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
+    : (require('./index') as typeof import('./index')).createDevtoAdapter,
+  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (require('./verify-credentials') as typeof import('./verify-credentials')).createDevtoVerifier,
+});

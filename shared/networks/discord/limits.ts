@@ -2,6 +2,10 @@ import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
 import { checkAlt, type MediaRules, MiB, WEB_IMAGES } from '../media-rules';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for discord; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'code_points', limit: 2000, appendsVideoLink: true, thread: false, firstComment: false };
 
 /* What Discord takes, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -18,7 +22,7 @@ export function checkDiscord(content: PublishContent): Failure | undefined {
   const item = content.media[0];
   if (item && item.kind !== 'image' && item.kind !== 'video') return rejected(`Discord takes an image or a video (got ${String(item.kind)})`, 'bad_media');
   const sent = discordContent(content);
-  const tooLong = lengthFailure('discord', { text: sent });
+  const tooLong = lengthFailure('discord', TEXT_RULE, { text: sent });
   if (tooLong && tooLong.kind === 'rejected') {
     return sent === content.text ? tooLong : { ...tooLong, error: `${tooLong.error} (including the video link added to the message)` };
   }

@@ -1,17 +1,18 @@
-import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkDiscord, MEDIA_RULES } from './limits';
+import { defineNetwork } from '../descriptor';
+import { checkDiscord, MEDIA_RULES, TEXT_RULE } from './limits';
 
 /** Discord: its facts and the loaders of its code (shared/networks/descriptor.ts). */
-export const discord: NetworkDescriptor = {
+export const discord = defineNetwork({
   name: 'discord',
   displayName: 'Discord',
   icon: { mark: 'D', color: '#4752c4' },
   check: checkDiscord,
+  text: TEXT_RULE,
   manage: { delete: true, edit: true },
   media: MEDIA_RULES,
   readBack: false,
-  adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('discord')
-    : (require('./index') as typeof import('./index')).createDiscordAdapter(),
-  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('discord')
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createDiscordVerifier(),
-};
+  adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
+    : (require('./index') as typeof import('./index')).createDiscordAdapter,
+  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (require('./verify-credentials') as typeof import('./verify-credentials')).createDiscordVerifier,
+});

@@ -3,12 +3,16 @@ import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { articleStatus } from '../article-status';
 import { articleTitle } from '../article-title';
+import type { TextRule } from '../../domain/text-length';
 
 /* What Hashnode takes, checked before sending (the API side's pre-check and the adapter share it): the request the
  * adapter would send must fit Hashnode's body limit, so its shape is defined here. */
 
 /** Hashnode's GraphQL server takes request bodies up to 100 KB (102,400 bytes); this caps the article size. */
 export const HASHNODE_MAX_BODY_BYTES = 100 * 1024;
+
+/** Its text rule (THE length validator's unit and limits for hashnode; sources: shared/reference/networks.md): no title limit known. */
+export const TEXT_RULE: TextRule = { unit: 'utf8_bytes', limit: HASHNODE_MAX_BODY_BYTES, thread: false, firstComment: false, title: { unit: 'code_points' } };
 
 export const OBJECT_ID = /^[a-f0-9]{24}$/i;
 export const PUBLISH_MUTATION = 'mutation PublishPost($input: PublishPostInput!) { publishPost(input: $input) { post { id slug url } } }';

@@ -2,6 +2,10 @@ import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
 import { MB, type MediaRules } from '../media-rules';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for instagram; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'graphemes', limit: 2200, thread: false, firstComment: false, maxHashtags: 30 };
 
 /** What Instagram takes, checked before sending (the API side's pre-check and the adapter share it): caption and media fit. */
 
@@ -34,7 +38,7 @@ export function checkInstagram(content: PublishContent): Failure | undefined {
   if (notJpeg >= 0) {
     return rejected(`instagram takes JPEG images only; media ${notJpeg + 1} is ${content.media[notJpeg].content_type ?? `.${extension(content.media[notJpeg].url)}`}`, 'bad_media');
   }
-  return lengthFailure('instagram', { text: content.text });
+  return lengthFailure('instagram', TEXT_RULE, { text: content.text });
 }
 
 /** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */

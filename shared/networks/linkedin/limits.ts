@@ -2,6 +2,10 @@ import { checkAlt, MB, type MediaRules } from '../media-rules';
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for linkedin; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'utf16', limit: 3000, thread: false, firstComment: true };
 
 /** What LinkedIn takes, checked before sending (the API side's pre-check and the adapter share it): commentary escaping ("little text") and content limits. */
 
@@ -38,7 +42,7 @@ function imageFits(item: MediaItem): boolean {
  * The first comment is not checked here: a refused comment never fails the post.
  */
 export function checkLinkedin(content: PublishContent): Failure | undefined {
-  const tooLong = lengthFailure('linkedin', { text: content.text });
+  const tooLong = lengthFailure('linkedin', TEXT_RULE, { text: content.text });
   if (tooLong) return tooLong;
   const videos = content.media.filter((m) => m.kind === 'video').length;
   if (videos > 1 || (videos === 1 && content.media.length > 1)) {

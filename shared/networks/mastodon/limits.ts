@@ -2,12 +2,19 @@ import { checkAlt, type MediaRules, MiB, WEB_IMAGES } from '../media-rules';
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
-import { MASTODON_DEFAULT_MAX_CHARACTERS } from '../../domain/text-length';
+import type { TextRule } from '../../domain/text-length';
 import { isRecord } from '../../domain/values';
 
 /** What Mastodon takes, checked before sending (the API side's pre-check and the adapter share it): instance address, status length, media fit. */
 
 export { mastodonLength as statusLength } from '../../domain/text-length';
+
+/** Mastodon's default status limit (an instance may allow more: its own, stored at connect time, is used then). */
+export const MASTODON_DEFAULT_MAX_CHARACTERS = 500;
+
+/** Its text rule (THE length validator's unit and limits for mastodon; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'mastodon', limit: MASTODON_DEFAULT_MAX_CHARACTERS, thread: true, firstComment: true };
+
 export const MASTODON_MAX_MEDIA = 4;
 
 export const field = (body: unknown, key: string): unknown => (isRecord(body) ? body[key] : undefined);
@@ -33,7 +40,7 @@ export function maxCharacters(credentials: Record<string, string>): number {
 }
 
 export function checkContent(content: PublishContent, credentials: Record<string, string>): Failure | undefined {
-  const tooLong = lengthFailure('mastodon', content, { instanceLimit: maxCharacters(credentials) });
+  const tooLong = lengthFailure('mastodon', TEXT_RULE, content, { instanceLimit: maxCharacters(credentials) });
   if (tooLong) return tooLong;
   if (content.media.length > MASTODON_MAX_MEDIA) {
     return rejected(`mastodon takes at most ${MASTODON_MAX_MEDIA} media per post; got ${content.media.length}`, 'bad_media');

@@ -1,6 +1,10 @@
 import { platform } from '../../domain/platforms';
 import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for nostr; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'utf8_bytes', limit: 64 * 1024, thread: false, firstComment: false };
 
 /* What a Nostr note takes, checked before sending (the API side's pre-check and the adapter share it). */
 

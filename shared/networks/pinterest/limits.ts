@@ -2,6 +2,10 @@ import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { checkAlt, MB, type MediaRules } from '../media-rules';
 import { lengthFailure } from '../text-check';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for pinterest; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'code_points', limit: 500, thread: false, firstComment: false, title: { unit: 'code_points', limit: 100 } };
 
 /** What Pinterest takes, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -12,7 +16,7 @@ import { lengthFailure } from '../text-check';
 export function checkPinterest(content: PublishContent): Failure | undefined {
   if (content.media.length === 0) return rejected('pinterest needs an image or a video: a Pin is a picture', 'bad_media');
   if (content.media.length > 1) return rejected(`pinterest takes one image or one video per Pin; got ${content.media.length}`, 'bad_media');
-  return lengthFailure('pinterest', { text: content.text, title: content.title }) ?? checkAlt('pinterest', MEDIA_RULES, content.media);
+  return lengthFailure('pinterest', TEXT_RULE, { text: content.text, title: content.title }) ?? checkAlt('pinterest', MEDIA_RULES, content.media);
 }
 
 /** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */

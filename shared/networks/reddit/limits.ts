@@ -1,11 +1,14 @@
 import type { Failure, PublishContent } from '../../ports/networks';
 import { graphemeLength, rejected } from '../failures';
-import { TEXT_RULES } from '../../domain/text-length';
 import { lengthFailure } from '../text-check';
+import type { TextRule } from '../../domain/text-length';
 
 /** What a Reddit submission is made of and its limits, checked before sending (the API side's pre-check and the adapter share it). */
 
-export const REDDIT_MAX_TITLE = TEXT_RULES.reddit.title!.limit!;
+export const REDDIT_MAX_TITLE = 300;
+
+/** Its text rule (THE length validator's unit and limits for reddit; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'utf16', limit: 40_000, thread: false, firstComment: false, title: { unit: 'graphemes', limit: REDDIT_MAX_TITLE } };
 
 export interface Submission {
   sr: string;
@@ -48,10 +51,10 @@ export function submission(content: PublishContent): Submission | Failure {
 
 /** Subreddit present, title ≤ 300, self text ≤ 40,000, at most one media item (posted as a link). */
 export function checkReddit(content: PublishContent): Failure | undefined {
-  const longTitle = content.title ? lengthFailure('reddit', { text: '', title: content.title.trim() }) : undefined;
+  const longTitle = content.title ? lengthFailure('reddit', TEXT_RULE, { text: '', title: content.title.trim() }) : undefined;
   if (longTitle) return longTitle;
   if (content.media.length > 1) return rejected(`reddit takes one media item per post; got ${content.media.length}`, 'bad_media');
   const sub = submission(content);
   if ('ok' in sub) return sub;
-  return sub.text ? lengthFailure('reddit', { text: sub.text }) : undefined;
+  return sub.text ? lengthFailure('reddit', TEXT_RULE, { text: sub.text }) : undefined;
 }

@@ -1,22 +1,23 @@
-import type { Config } from '../../config';
-import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkReddit } from './limits';
-
-/** Its hosts from the configuration (`REDDIT_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
-const hosts = (cfg: Config) => ({ authBase: cfg.REDDIT_AUTH_BASE, apiBase: cfg.REDDIT_API_BASE });
+import { defineNetwork } from '../descriptor';
+import { CONFIG_KEYS } from './config-keys';
+import { checkReddit, TEXT_RULE } from './limits';
 
 /** Reddit: its facts and the loaders of its code (shared/networks/descriptor.ts). */
-export const reddit: NetworkDescriptor = {
+export const reddit = defineNetwork({
   name: 'reddit',
   displayName: 'Reddit',
   icon: { mark: 'R', color: '#c23b00' },
   check: checkReddit,
+  text: TEXT_RULE,
   manage: { delete: true, edit: true },
   readBack: true,
-  adapter: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('reddit')
-    : (require('./index') as typeof import('./index')).createRedditAdapter(hosts(cfg)),
-  verifier: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('reddit')
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createRedditVerifier(hosts(cfg)),
-  oauth: (cfg) => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('reddit')
-    : (require('./oauth') as typeof import('./oauth')).createRedditProvider(hosts(cfg)),
-};
+  config: CONFIG_KEYS,
+  /** Its hosts from the configuration (`REDDIT_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */
+  settings: (cfg) => ({ authBase: cfg.REDDIT_AUTH_BASE, apiBase: cfg.REDDIT_API_BASE }),
+  adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
+    : (require('./index') as typeof import('./index')).createRedditAdapter,
+  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (require('./verify-credentials') as typeof import('./verify-credentials')).createRedditVerifier,
+  oauth: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (require('./oauth') as typeof import('./oauth')).createRedditProvider,
+});

@@ -1,15 +1,16 @@
-import { networkCodeNotWired, sendCodeNotWired, type NetworkDescriptor } from '../descriptor';
-import { checkSlack } from './limits';
+import { defineNetwork } from '../descriptor';
+import { checkSlack, TEXT_RULE } from './limits';
 
 /** Slack: its facts and the loaders of its code (shared/networks/descriptor.ts). */
-export const slack: NetworkDescriptor = {
+export const slack = defineNetwork({
   name: 'slack',
   displayName: 'Slack',
   icon: { mark: 'S', color: '#4a154b' },
   check: checkSlack,
+  text: TEXT_RULE,
   readBack: false,
-  adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? sendCodeNotWired('slack')
-    : (require('./index') as typeof import('./index')).createSlackAdapter(),
-  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? networkCodeNotWired('slack')
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createSlackVerifier(),
-};
+  adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
+    : (require('./index') as typeof import('./index')).createSlackAdapter,
+  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (require('./verify-credentials') as typeof import('./verify-credentials')).createSlackVerifier,
+});

@@ -2,6 +2,10 @@ import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { checkAlt, MB, type MediaRules } from '../media-rules';
 import { lengthFailure } from '../text-check';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for threads; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'threads', limit: 500, thread: false, firstComment: true };
 
 /** What Threads takes, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -20,7 +24,7 @@ export function checkThreads(content: PublishContent): Failure | undefined {
   }
   const links = content.text.match(/https?:\/\/[^\s]+/g)?.length ?? 0;
   if (links > THREADS_MAX_LINKS) return rejected(`threads takes at most ${THREADS_MAX_LINKS} links per post; this text has ${links}`);
-  return lengthFailure('threads', { text: content.text }) ?? checkAlt('threads', MEDIA_RULES, content.media);
+  return lengthFailure('threads', TEXT_RULE, { text: content.text }) ?? checkAlt('threads', MEDIA_RULES, content.media);
 }
 
 /** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */

@@ -2,6 +2,10 @@ import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure, mediaKinds } from '../text-check';
 import { MB, type MediaRules } from '../media-rules';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for tiktok; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'utf16', limit: 2200, photoLimit: 4000, thread: false, firstComment: false, title: { unit: 'utf16', limit: 90 } };
 
 /** What a TikTok post may hold, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -28,14 +32,14 @@ export function checkContent(content: PublishContent): Failure | undefined {
   if (content.media.length === 0) return rejected('tiktok needs a video or at least one photo: it has no text-only posts', 'bad_media');
   if (videos.length > 0) {
     if (content.media.length > 1) return rejected('tiktok takes one video on its own, or up to 35 photos: not both, not several videos', 'bad_media');
-    return lengthFailure('tiktok', { text: content.text }, { media: mediaKinds(content) });
+    return lengthFailure('tiktok', TEXT_RULE, { text: content.text }, { media: mediaKinds(content) });
   }
   if (content.media.length > TIKTOK_MAX_PHOTOS) return rejected(`tiktok takes at most ${TIKTOK_MAX_PHOTOS} photos per post; got ${content.media.length}`, 'bad_media');
   for (const item of content.media) {
     const problem = photoTypeProblem(item);
     if (problem) return rejected(problem, 'bad_media');
   }
-  return lengthFailure('tiktok', { text: content.text, title: content.title }, { media: mediaKinds(content) });
+  return lengthFailure('tiktok', TEXT_RULE, { text: content.text, title: content.title }, { media: mediaKinds(content) });
 }
 
 /** Media types, sizes and the alt-text limit this network takes (sources: docs/networks.md "Media fitness"). */

@@ -3,6 +3,7 @@ import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { checkAlt, type MediaRules } from '../media-rules';
 import { articleTitle } from '../article-title';
+import type { TextRule } from '../../domain/text-length';
 
 /* What WordPress takes, checked before sending (the API side's pre-check and the adapter share it): the post the
  * adapter would send must fit PHP's default request size, so its body is built here. */
@@ -12,6 +13,9 @@ export const WORDPRESS_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** wp_posts.post_title is a MySQL TEXT column: 65,535 bytes. */
 export const WORDPRESS_MAX_TITLE_BYTES = 65_535;
+
+/** Its text rule (THE length validator's unit and limits for wordpress; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'utf8_bytes', limit: WORDPRESS_MAX_BODY_BYTES, thread: false, firstComment: false, title: { unit: 'utf8_bytes', limit: WORDPRESS_MAX_TITLE_BYTES } };
 
 export type WordpressStatus = 'publish' | 'draft';
 

@@ -2,12 +2,20 @@ import { checkAlt, MB, type MediaRules, WEB_IMAGES } from '../media-rules';
 import type { Failure, MediaItem, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
+import type { TextRule } from '../../domain/text-length';
 
 /**
  * X's post length is measured by THE length validator (shared/domain/text-length.ts, twitter-text v3 weighting: links
  * 23, CJK and emoji 2); the AI drafter fits its X drafts to the same count.
  */
 export { xWeightedLength as weightedLength } from '../../domain/text-length';
+
+/**
+ * Its text rule (THE length validator's unit and limits for x; sources: shared/reference/networks.md): 280 weighted
+ * characters (X Premium's long posts are not offered by the API to every app, so they are not assumed).
+ */
+export const TEXT_RULE: TextRule = { unit: 'x_weighted', limit: 280, thread: true, firstComment: true };
+
 export const X_MAX_IMAGES = 4;
 
 /** A GIF goes up as tweet_gif and, like a video, must be alone in its post. */
@@ -16,7 +24,7 @@ export function isGif(item: MediaItem): boolean {
 }
 
 export function checkContent(content: PublishContent): Failure | undefined {
-  const tooLong = lengthFailure('x', content);
+  const tooLong = lengthFailure('x', TEXT_RULE, content);
   if (tooLong) return tooLong;
   const moving = content.media.filter((m) => m.kind === 'video' || isGif(m));
   if (moving.length > 0 && content.media.length > 1) return rejected('x takes up to 4 photos, or one video or GIF on its own: not a mix', 'bad_media');

@@ -2,6 +2,10 @@ import type { Failure, PublishContent } from '../../ports/networks';
 import { rejected } from '../failures';
 import { lengthFailure } from '../text-check';
 import { MB, type MediaRules } from '../media-rules';
+import type { TextRule } from '../../domain/text-length';
+
+/** Its text rule (THE length validator's unit and limits for youtube; sources: shared/reference/networks.md). */
+export const TEXT_RULE: TextRule = { unit: 'utf8_bytes', limit: 5000, thread: false, firstComment: false, title: { unit: 'code_points', limit: 100 } };
 
 /** What a YouTube upload needs, checked before sending (the API side's pre-check and the adapter share it). */
 
@@ -13,7 +17,7 @@ export function checkContent(content: PublishContent): Failure | undefined {
   }
   const title = content.title?.trim() ?? '';
   if (!title) return rejected('youtube needs a title for the video: send "title" (up to 100 characters)');
-  const tooLong = lengthFailure('youtube', { text: content.text, title });
+  const tooLong = lengthFailure('youtube', TEXT_RULE, { text: content.text, title });
   if (tooLong) return tooLong;
   if (/[<>]/.test(title)) return rejected('youtube refuses "<" and ">" in a title');
   if (/[<>]/.test(content.text)) return rejected('youtube refuses "<" and ">" in a description');

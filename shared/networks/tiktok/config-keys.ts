@@ -1,0 +1,12 @@
+import * as z from 'zod';
+
+/**
+ * TikTok's configuration keys (merged into the service's configuration schema, shared/config.ts): the service's OAuth
+ * client id and secret (locally from the environment; in AWS from SSM under OAUTH_SSM_PREFIX, the environment as a
+ * fallback), and the hosts: `TIKTOK_AUTH_BASE` serves the authorize and token endpoints at the real paths, `TIKTOK_API_BASE`
+ * the API. Unset hosts mean the real ones (its provider knows its defaults).
+ */
+export const CONFIG_KEYS = {
+  TIKTOK_CLIENT_ID: z.string().optional(), TIKTOK_CLIENT_SECRET: z.string().optional(),
+  TIKTOK_AUTH_BASE: z.string().url().optional(), TIKTOK_API_BASE: z.string().url().optional(),
+};
