@@ -3,18 +3,18 @@ import { createTelegramAdapter } from '../../shared/networks/telegram';
 import { createDiscordAdapter } from '../../shared/networks/discord';
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import { createXAdapter } from '../../shared/networks/x';
-import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
-import { XFake } from '../../infra/local/sandbox/x';
+import { BlueskyFake } from '../../shared/networks/bluesky/simulator';
+import { XFake } from '../../shared/networks/x/simulator';
 import { createWordpressAdapter } from '../../shared/networks/wordpress';
-import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
+import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../shared/networks/wordpress/simulator';
 import { buildRegistry } from '../../shared/networks/registry';
 import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { parseConfig } from '../../shared/config';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import { testContext } from './context';
 
 /** Deleting and editing published posts, per network, against each network's loopback fake: the exact requests. */

@@ -2,7 +2,7 @@ import type { PlatformName } from '../../shared/domain/platforms';
 import type { OAuthClient, OAuthClients, OAuthProvider, TokenSet } from '../../shared/ports/oauth';
 import type { Failure, NetworkAdapter, NetworkContext, PublishOutcome } from '../../shared/ports/networks';
 import { classifyStatus, failureFromError, request } from '../../shared/networks/http';
-import { OAuthNetworkFake } from '../../infra/local/sandbox/oauth-network';
+import { OAuthNetworkFake } from '../../shared/networks/sandbox-kit/oauth-network';
 import { publishingWorld } from './publishing';
 import type { Deps } from '../../shared/app/deps';
 

@@ -1,7 +1,7 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
-import { SimulatedFigures } from './figures';
-import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { formOf, OAuthAuthority, OAuthFake } from '../sandbox-kit/oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { GRAPH_VERSION } from './graph';
 
 export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id: string; username: string } }
 

@@ -1,6 +1,7 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
-import { SimulatedFigures } from './figures';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from '../sandbox-kit/oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 interface Upload { id: string; uploaded: boolean; polls: number; failed: boolean }
 export interface Pin { id: string; body: Record<string, unknown>; created_at?: string }
@@ -157,3 +158,15 @@ export class PinterestFake extends OAuthFake {
     return { body: { items: all.slice(from, from + size).map((p) => this.pinView(p)), bookmark: more ? String(from + size) : null } };
   }
 }
+
+/** Pinterest in the sandbox of `npm start`: video uploads answer processing once (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<PinterestFake> = {
+  create: () => {
+    const fake = new PinterestFake();
+    fake.mediaPolls = 1;
+    return fake;
+  },
+  servers: (fake) => ({ pinterest: fake.server }),
+  env: (fake) => oauthEnv('PINTEREST', fake, { PINTEREST_API_BASE: fake.url }),
+  read: readByPaths(/^\/v5\/pins$/),
+};

@@ -1,7 +1,8 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { FacebookFake } from './facebook';
-import { InstagramFake } from './instagram';
-import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { FacebookFake } from './graph-simulator';
+import { InstagramFake } from '../instagram/simulator';
+import { GRAPH_VERSION } from './graph';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 /**
  * The Meta Graph simulator with the networks' own post kinds: comments under a Page post or an Instagram media
@@ -76,3 +77,22 @@ export class MetaKindsFake extends InstagramFake {
     return super.extra(req, key, params);
   }
 }
+
+const readGraph = readByPaths(/\/(feed|photos|videos|media|media_publish|comments)$/, [
+  ['DELETE', /^\/v[\d.]+\/\d+(_\d+)?$/, 'deleted'], ['POST', /^\/v[\d.]+\/\d+(_\d+)?$/, 'edited'],
+]);
+
+/**
+ * Facebook in the sandbox of `npm start`: the one Graph API host, which Instagram's simulator shares
+ * (shared/networks/sandbox-kit/sandbox-simulator.ts).
+ */
+export const simulator: SandboxSimulator<MetaKindsFake> = {
+  create: () => new MetaKindsFake(),
+  servers: (fake) => ({ facebook: fake.server }),
+  env: (fake) => oauthEnv('FACEBOOK', fake, { FACEBOOK_API_BASE: fake.url }),
+  // an Instagram media container (image_url) is shown as Instagram's
+  read: (req, fields) => {
+    const seen = readGraph(req);
+    return seen?.kind === 'post' && /\/media$/.test(req.path) && 'image_url' in fields ? { ...seen, network: 'instagram' } : seen;
+  },
+};
