@@ -12,7 +12,7 @@ export function staticClients(clients: Partial<Record<PlatformName, OAuthClient>
 }
 
 /**
- * A tiny OAuthProvider + NetworkAdapter for infra/local/sandbox/oauth-network.ts, so the OAuth framework (state, PKCE,
+ * A tiny OAuthProvider + NetworkAdapter for shared/networks/sandbox-kit/oauth-network.ts, so the OAuth framework (state, PKCE,
  * callback, picker, refresh under a lock, async media) is tested without any real network's provider. It can
  * stand in for any OAuth network name.
  */

@@ -23,7 +23,7 @@ export class BlueskyFake extends NetworkSimulator {
   serviceToken = 'service-token-1';
   /** The account's author feed, newest first: posts created here, or seeded by a test (`repost` marks a repost item). */
   readonly feed: Array<{ uri: string; cid: string; text: string; createdAt: string; repost?: boolean }> = [];
-  /** The counts a post of the feed shows (likes, reposts, replies, quotes): plausible and growing (figures.ts). */
+  /** The counts a post of the feed shows (likes, reposts, replies, quotes): plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures();
   readonly overrides = new Map<string, (req: RecordedRequest) => FakeReply>();
   private records = 0;

@@ -17,7 +17,7 @@ export class FakeDevto extends NetworkSimulator {
   readonly articles: Array<{ id: number; title: string; body_markdown: string; url: string; published: boolean; published_at: string | null }> = [];
   /** The fake's clock for published_at (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Page views, reactions and comments of the articles made here: plausible and growing (figures.ts). */
+  /** Page views, reactions and comments of the articles made here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {

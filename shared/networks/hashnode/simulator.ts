@@ -21,7 +21,7 @@ export class FakeHashnode extends NetworkSimulator {
   readonly posts: Array<{ id: string; title: string; url: string; publishedAt: string; content: { markdown: string } }> = [];
   /** The fake's clock for publishedAt (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** views, reactionCount and responseCount of the posts made here: plausible and growing (figures.ts). */
+  /** views, reactionCount and responseCount of the posts made here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {

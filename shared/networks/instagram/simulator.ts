@@ -89,7 +89,7 @@ export class InstagramFake extends FacebookFake {
     return undefined;
   }
 
-  /** `GET /{media}/insights?metric=views,reach,likes,comments,shares,saved`: lifetime values (growing: figures.ts). */
+  /** `GET /{media}/insights?metric=views,reach,likes,comments,shares,saved`: lifetime values (growing: sandbox-kit/figures.ts). */
   private insights(id: string, metric: string): FakeReply {
     const f = this.figures.of(id);
     const all: Record<string, number> = { views: f.views, reach: f.reach, likes: f.likes, comments: f.comments, shares: f.shares, saved: f.saves, total_interactions: f.likes + f.comments + f.shares + f.saves };

@@ -31,7 +31,7 @@ export class LinkedinFake extends OAuthFake {
   readonly posts: Array<{ id: string; author: string; commentary: string; createdAt: number }> = [];
   /** The fake's clock for createdAt (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Post analytics of the posts made here: plausible and growing (figures.ts). */
+  /** Post analytics of the posts made here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   /** "METHOD /path" of each API request (media downloads left out), with the ?action when there is one. */

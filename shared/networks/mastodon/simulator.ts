@@ -31,7 +31,7 @@ export class MastodonFake extends NetworkSimulator {
   readonly posted: Array<{ id: string; content: string; created_at: string; url: string }> = [];
   /** The fake's clock for created_at (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** The figures a status shows (favourites, reblogs, replies, quotes): plausible and growing (figures.ts). */
+  /** The figures a status shows (favourites, reblogs, replies, quotes): plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
   private statuses = 0;
   /** The statuses made and not deleted, by id, with their current text. */

@@ -29,7 +29,7 @@ export class PinterestFake extends OAuthFake {
   readonly pins: Pin[] = [];
   /** The fake's clock for created_at (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Pin analytics of the Pins made here: plausible and growing (figures.ts). */
+  /** Pin analytics of the Pins made here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   get token(): string { return this.oauth.standingToken!; }

@@ -21,7 +21,7 @@ export class RedditFake extends OAuthFake {
   readonly submitted: Array<{ name: string; subreddit: string; title: string; is_self: boolean; selftext: string; url: string; permalink: string; created_utc: number }> = [];
   /** The fake's clock for created_utc (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Score and comments of the posts submitted here: plausible and growing (figures.ts). */
+  /** Score and comments of the posts submitted here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {

@@ -39,7 +39,7 @@ export class ThreadsFake extends OAuthFake {
   readonly publishedAt = new Map<string, number>();
   /** The fake's clock for timestamps (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Insights of the posts published here: plausible and growing (figures.ts). */
+  /** Insights of the posts published here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   get token(): string { return this.oauth.standingToken!; }
@@ -108,7 +108,7 @@ export class ThreadsFake extends OAuthFake {
     return ThreadsFake.error('Unsupported get request.', 100, 33);
   }
 
-  /** `GET /{media}/insights?metric=views,likes,…`: lifetime values of a post published here (growing: figures.ts). */
+  /** `GET /{media}/insights?metric=views,likes,…`: lifetime values of a post published here (growing: sandbox-kit/figures.ts). */
   private insights(id: string, metric: string): FakeReply {
     if (!this.published.has(id)) return ThreadsFake.error('Unsupported get request. Object does not exist.', 100, 33);
     const f = this.figures.of(id, this.publishedAt.get(id));

@@ -35,7 +35,7 @@ export class XFake extends OAuthFake {
   now: () => number = Date.now;
   /** Ids of tweets taken back with DELETE /2/tweets/:id. */
   readonly deleted = new Set<string>();
-  /** The public metrics a tweet made here shows: plausible and growing (figures.ts). */
+  /** The public metrics a tweet made here shows: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
   /** Alt texts set through /2/media/metadata, by media id. */
   readonly altTexts = new Map<string, string>();
@@ -106,7 +106,7 @@ export class XFake extends OAuthFake {
       }
       case 'POST /2/tweets': return this.createTweet(body);
       case 'GET /2/tweets': {
-        // tweet lookup with public_metrics: the tweets made here, with simulated, growing counts (figures.ts)
+        // tweet lookup with public_metrics: the tweets made here, with simulated, growing counts (sandbox-kit/figures.ts)
         const ids = (req.url.searchParams.get('ids') ?? '').split(',').filter(Boolean);
         const made = new Map(this.tweets.map((t) => [t.id, t]));
         const data = ids.filter((id) => made.has(id) && !this.deleted.has(id)).map((id) => {

@@ -42,7 +42,7 @@ export class YouTubeFake extends OAuthFake {
   readonly uploads: Array<{ videoId: string; title: string; description: string; publishedAt: string; categoryId?: string; tags?: string[] }> = [];
   /** The fake's clock for publishedAt (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** statistics of the videos uploaded here: plausible and growing (figures.ts). */
+  /** statistics of the videos uploaded here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
   private interrupt?: { keep: number; reply: FakeReply };
 
