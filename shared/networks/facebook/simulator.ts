@@ -15,8 +15,8 @@ import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/san
 const commentable = (id: string) => /^\d+_\d+$/.test(id) || /^180\d+$/.test(id);
 
 /**
- * One Graph simulator for both networks (as the sandbox serves Facebook and Instagram from one origin): the
- * Instagram fake plus comments and the Pages Reels flow.
+ * One Graph simulator for both networks (the sandbox serves Facebook and Instagram from one origin; Instagram's
+ * simulator takes it as its peer): the Instagram fake plus comments and the Pages Reels flow.
  */
 export class MetaKindsFake extends InstagramFake {
   /** Reels by video id: the file URL Facebook pulled and whether it was published. */

@@ -3,7 +3,7 @@ import { TikTokFake } from './api-simulator';
 import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 /**
- * The TikTok fake with the FILE_UPLOAD path (kept apart from the base fake, which the sandbox work moves):
+ * The TikTok simulator with the FILE_UPLOAD path (api-simulator.ts holds sign-in, Direct Post, status and query):
  * video init with PULL_FROM_URL answers url_ownership_unverified unless the link starts with `verifiedPrefix`;
  * init with {source: FILE_UPLOAD, video_size, chunk_size, total_chunk_count} checks TikTok's chunk rules and answers
  * an upload_url on this server; `PUT /upload/<publish id>` takes the chunks in order, checking Content-Range
