@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { NetworkContext } from '../shared/ports/networks';
 import { createYouTubeAdapter } from '../shared/networks/youtube';
 import { weightedLength } from '../shared/networks/x';
-import { YouTubeFake } from '../infra/local/sandbox/youtube';
+import { YouTubeFake } from '../shared/networks/youtube/simulator';
 import { fmt, printRows } from './support/stats';
 
 /**

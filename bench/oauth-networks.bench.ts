@@ -4,10 +4,10 @@ import { createLinkedinAdapter } from '../shared/networks/linkedin';
 import { escapeLittleText } from '../shared/networks/linkedin/rules';
 import { createRedditAdapter } from '../shared/networks/reddit';
 import type { NetworkAdapter, PublishContent } from '../shared/ports/networks';
-import { FacebookFake } from '../infra/local/sandbox/facebook';
-import { InstagramFake } from '../infra/local/sandbox/instagram';
-import { LinkedinFake } from '../infra/local/sandbox/linkedin';
-import { RedditFake } from '../infra/local/sandbox/reddit';
+import { FacebookFake } from '../shared/networks/facebook/graph-simulator';
+import { InstagramFake } from '../shared/networks/instagram/simulator';
+import { LinkedinFake } from '../shared/networks/linkedin/simulator';
+import { RedditFake } from '../shared/networks/reddit/simulator';
 import { testContext } from '../test/networks/context';
 
 /**

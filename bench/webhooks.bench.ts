@@ -17,7 +17,7 @@ import { newId } from '../shared/domain/ids';
 import { newWebhookSecret } from '../shared/domain/webhooks';
 import type { Deps } from '../shared/app/deps';
 import type { QueueMessage } from '../shared/ports/queue';
-import { DiscordFake } from '../infra/local/sandbox/discord';
+import { DiscordFake } from '../shared/networks/discord/simulator';
 import { client, must, signup } from './support/api';
 import { fmt, percentile, printRows } from './support/stats';
 

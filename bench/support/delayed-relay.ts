@@ -3,7 +3,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 
 /**
  * A loopback Nostr relay that accepts every ["EVENT", event] with ["OK", id, true, ""] after `delayMs` (settable
- * between runs). infra/local/sandbox/nostr.ts answers at once and has no delay hook, hence this one for the benches.
+ * between runs). shared/networks/nostr/simulator.ts answers at once and has no delay hook, hence this one for the benches.
  * `received` records when each EVENT arrived (Date.now()) and its content.
  */
 export class DelayedRelay {

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Sandbox } from '../../infra/local/sandbox';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
-import type { FakeServer, RecordedRequest } from '../../infra/local/sandbox/server';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
+import type { FakeServer, RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 import { isPlatformName, type PlatformName } from '../../shared/domain/platforms';
 import { DelayedRelay } from './delayed-relay';
 

@@ -166,7 +166,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     },
     async stop() {
       await http.stop();
-      await sandbox?.nostr.stop();
+      await sandbox?.stop();
       for (const k of [...Object.keys(sandboxEnv), ...(sandbox ? ['SANDBOX_ORIGIN', 'SANDBOX_NETWORKS'] : [])]) delete process.env[k];
       await mediaSweep.stop();
       await Promise.all([...pollers.map((p) => p.stop()), timers.stop()]);

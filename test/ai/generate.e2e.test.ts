@@ -2,11 +2,11 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { measure, textProblems } from '../../shared/domain/text-length';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
-import { SlackFake } from '../../infra/local/sandbox/slack';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { BlueskyFake } from '../../shared/networks/bluesky/simulator';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
+import { SlackFake } from '../../shared/networks/slack/simulator';
 import { networkLimits } from '../../shared/networks/descriptor-limits';
 
 /** Each network's text rule, from the registry (its folder's limits.ts). */

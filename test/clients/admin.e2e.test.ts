@@ -4,7 +4,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fs from 'node:fs';
 import path from 'node:path';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import { TINY_PNG } from '../media/world';
 import { WebhookReceiver } from '../webhooks/receiver';
 import type { LocalRuntime } from '../../infra/local/runtime';

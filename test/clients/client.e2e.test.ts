@@ -1,5 +1,5 @@
 import { signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { routeList } from '../../functions/routes';
 import { openApiDocument } from '../../shared/http/openapi';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startRuntime } from '../support/runtime';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { runSmoke } from '../../bin/smoke';
 

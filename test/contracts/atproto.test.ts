@@ -1,5 +1,5 @@
-import { atprotoCid } from '../../infra/local/sandbox/atproto-cid';
-import type { RecordedRequest } from '../../infra/local/sandbox/server';
+import { atprotoCid } from '../../shared/networks/sandbox-kit/atproto-cid';
+import type { RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 import { atprotoViolations } from './atproto';
 
 const createRecord = (record: Record<string, unknown>): RecordedRequest => {

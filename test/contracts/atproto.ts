@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { jsonToLex, type LexiconDoc, Lexicons } from '@atproto/lexicon';
-import type { RecordedRequest } from '../../infra/local/sandbox/server';
+import type { RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 
 /** The published lexicons of what the Bluesky adapter sends (see README.md beside this file for their source). */
 const lexicons = new Lexicons(JSON.parse(fs.readFileSync(path.join(__dirname, 'atproto-lexicons.json'), 'utf8')) as LexiconDoc[]);

@@ -4,8 +4,8 @@
  * values. Requests go to the loopback simulators only.
  */
 import docs from './documented-examples.json';
-import { ThreadsFake } from '../../infra/local/sandbox/threads';
-import { GoogleBusinessFake } from '../../infra/local/sandbox/google-business';
+import { ThreadsFake } from '../../shared/networks/threads/simulator';
+import { GoogleBusinessFake } from '../../shared/networks/google_business/simulator';
 
 /** The shape of a JSON value: its type, and for objects and arrays the shapes inside (values left out). */
 function shape(v: unknown): unknown {

@@ -1,6 +1,6 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { RecordedRequest } from '../../infra/local/sandbox/server';
+import type { RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 
 interface Parameter { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema?: Record<string, unknown>; $ref?: string }
 interface Operation {

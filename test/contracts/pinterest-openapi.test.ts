@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../../infra/local/sandbox/server';
+import type { RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 import { pinterestApiViolations } from './pinterest-openapi';
 
 const req = (method: string, url: string, body?: unknown): RecordedRequest => {

@@ -1,4 +1,4 @@
-import type { FakeReply, FakeServer, RecordedRequest } from '../../infra/local/sandbox/server';
+import type { FakeReply, FakeServer, RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 
 /**
  * Checks every request a loopback fake receives against a network's published contract, as it arrives (so a test

@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../../infra/local/sandbox/server';
+import type { RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 import { xApiViolations } from './x-openapi';
 
 const req = (method: string, url: string, body?: unknown, contentType = 'application/json'): RecordedRequest => {

@@ -1,8 +1,8 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { OffsetClock } from '../support/clock';
 import { signInThroughOutbox } from '../support/dashboard';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import { WebhookReceiver } from '../webhooks/receiver';
 import { verifyWebhook } from '../../shared/webhooks/verify';
 import type { LocalRuntime } from '../../infra/local/runtime';

@@ -5,8 +5,8 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { OffsetClock } from '../support/clock';
 import { registered } from '../support/oauth';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { OAuthNetworkFake } from '../../infra/local/sandbox/oauth-network';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { OAuthNetworkFake } from '../../shared/networks/sandbox-kit/oauth-network';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { CONNECT_LINK_TTL_SECONDS } from '../../shared/app/connect-link/issue';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 /** Contract defects found by black-box runs against `npm start`, checked through the local runtime. */

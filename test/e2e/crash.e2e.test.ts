@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
-import type { FakeHandler, RecordedRequest } from '../../infra/local/sandbox/server';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
+import type { FakeHandler, RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 import { WebhookReceiver } from '../webhooks/receiver';
 import { client, signupThroughApi } from '../support/runtime';
 

@@ -2,7 +2,7 @@ import type { LocalRuntime } from '../../infra/local/runtime';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { signInThroughOutbox, type DashboardSession } from '../support/dashboard';
 import { parseCsv } from '../support/csv';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import { WebhookReceiver } from '../webhooks/receiver';
 
 let rt: LocalRuntime;

@@ -5,7 +5,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { axeViolations } from '../support/axe';
 import { parseCsv } from '../support/csv';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 /**

@@ -1,5 +1,5 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
 import { TINY_PNG } from '../media/world';
 import type { LocalRuntime } from '../../infra/local/runtime';
 

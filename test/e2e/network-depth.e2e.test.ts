@@ -1,6 +1,6 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
-import { BlueskyVideoFake } from '../../infra/local/sandbox/bluesky-video';
+import { BlueskyFake } from '../../shared/networks/bluesky/simulator';
+import { BlueskyVideoFake } from '../../shared/networks/bluesky/video-simulator';
 import { buildMp4 } from '../support/mp4';
 import type { LocalRuntime } from '../../infra/local/runtime';
 

@@ -1,6 +1,6 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
-import type { InboxEntry } from '../../infra/local/sandbox/inbox';
+import type { InboxEntry } from '../../shared/networks/sandbox-kit/sandbox-simulator';
 
 /** `npm start` (sandbox mode): deleting and editing a post reaches the simulators at the real paths and shows in the inbox. */
 let rt: LocalRuntime;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { axeViolations } from '../support/axe';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 /**

@@ -1,6 +1,6 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 /** Deleting and editing a published post through the local runtime: API → SQS → publish worker → fake networks. */

@@ -1,7 +1,7 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
-import { SlackFake } from '../../infra/local/sandbox/slack';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
+import { SlackFake } from '../../shared/networks/slack/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 let rt: LocalRuntime;

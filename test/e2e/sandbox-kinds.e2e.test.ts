@@ -1,5 +1,6 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
+import { BlueskyFake, SandboxBluesky } from '../../shared/networks/bluesky/simulator';
 
 /**
  * Post kinds in the sandbox of `npm start` (startLocalRuntime with its defaults): the simulators take
@@ -21,15 +22,15 @@ it('a Bluesky video with alt text: the sandbox video service processes it and th
     platform: 'bluesky', text: 'sandbox video', media: [{ url: sb.mediaUrl('sample.mp4'), alt: 'A short demo clip' }],
   });
   expect(res.body.results).toEqual([expect.objectContaining({ platform: 'bluesky', ok: true, status: 'published' })]);
-  expect(sb.blueskyVideo.calls('app.bsky.video.uploadVideo')).toHaveLength(1);
-  const record = (sb.bluesky.calls('com.atproto.repo.createRecord').at(-1)!.json as { record: { embed: Record<string, unknown> } }).record;
+  expect(sb.fake('bluesky', SandboxBluesky).video.calls('app.bsky.video.uploadVideo')).toHaveLength(1);
+  const record = (sb.fake('bluesky', BlueskyFake).calls('com.atproto.repo.createRecord').at(-1)!.json as { record: { embed: Record<string, unknown> } }).record;
   expect(record.embed).toMatchObject({ $type: 'app.bsky.embed.video', alt: 'A short demo clip', video: { $type: 'blob', mimeType: 'video/mp4' } });
 }, 120_000);
 
 it('a request with an option the network does not have is refused before the sandbox sees anything', async () => {
-  const before = rt.sandbox!.bluesky.requests.length;
+  const before = rt.sandbox!.fake('bluesky', BlueskyFake).requests.length;
   const res = await api('POST', '/api/post', { platform: 'bluesky', text: 'hi', per_platform: { bluesky: { story: true } } });
   expect(res.status).toBe(400);
   expect(res.body).toMatchObject({ code: 'invalid_request', error: 'per_platform.bluesky.story: supported on instagram only' });
-  expect(rt.sandbox!.bluesky.requests).toHaveLength(before);
+  expect(rt.sandbox!.fake('bluesky', BlueskyFake).requests).toHaveLength(before);
 });

@@ -2,6 +2,9 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { watchContract } from '../contracts/watch';
 import { pinterestApiViolations } from '../contracts/pinterest-openapi';
+import { ThreadsFake } from '../../shared/networks/threads/simulator';
+import { PinterestFake } from '../../shared/networks/pinterest/simulator';
+import { GoogleBusinessFake } from '../../shared/networks/google_business/simulator';
 
 /**
  * Threads, Pinterest and Google Business Profile end to end through `npm start`'s sandbox (the local runtime with
@@ -89,16 +92,16 @@ describe('three more networks in the sandbox of npm start', () => {
     });
     expect(results(photo).map((r) => [r.platform, r.ok])).toEqual([['threads', true], ['pinterest', true], ['google_business', true]]);
     const sb = rt.sandbox!;
-    const image = [...sb.threads.containers.values()].find((c) => c.params.media_type === 'IMAGE');
+    const image = [...sb.fake('threads', ThreadsFake).containers.values()].find((c) => c.params.media_type === 'IMAGE');
     expect(image?.params).toMatchObject({ image_url: `${rt.url}/sandbox/media/sample.jpg`, text: 'The winter loaf', alt_text: 'A dark rye loaf' });
-    expect(sb.pinterest.pins.at(-1)?.body).toMatchObject({ board_id: '549755885176', title: 'Winter rye loaf', alt_text: 'A dark rye loaf', media_source: { source_type: 'image_url' } });
-    expect(sb.googleBusiness.posts.map((p) => p.name)).toEqual(['accounts/1100/locations/2202/localPosts/1', 'accounts/1100/locations/2202/localPosts/2']);
-    expect(sb.googleBusiness.posts[1].body).toMatchObject({ topicType: 'STANDARD', media: [{ mediaFormat: 'PHOTO', sourceUrl: `${rt.url}/sandbox/media/sample.jpg` }] });
+    expect(sb.fake('pinterest', PinterestFake).pins.at(-1)?.body).toMatchObject({ board_id: '549755885176', title: 'Winter rye loaf', alt_text: 'A dark rye loaf', media_source: { source_type: 'image_url' } });
+    expect(sb.fake('google_business', GoogleBusinessFake).posts.map((p) => p.name)).toEqual(['accounts/1100/locations/2202/localPosts/1', 'accounts/1100/locations/2202/localPosts/2']);
+    expect(sb.fake('google_business', GoogleBusinessFake).posts[1].body).toMatchObject({ topicType: 'STANDARD', media: [{ mediaFormat: 'PHOTO', sourceUrl: `${rt.url}/sandbox/media/sample.jpg` }] });
   });
 
   it('Threads carousel and video: the video containers are polled until FINISHED, then published', async () => {
     const sb = rt.sandbox!;
-    const before = sb.threads.containers.size;
+    const before = sb.fake('threads', ThreadsFake).containers.size;
     const carousel = await api('POST', '/api/post', { platform: 'threads', text: 'Three breads', media: [
       { url: `${rt.url}/sandbox/media/sample.jpg`, type: 'image' }, { url: `${rt.url}/sandbox/media/sample.png`, type: 'image' }, { url: `${rt.url}/sandbox/media/sample.mp4`, type: 'video' },
     ] });
@@ -107,13 +110,13 @@ describe('three more networks in the sandbox of npm start', () => {
     expect(results(video)[0]).toMatchObject({ platform: 'threads', ok: true });
     expect((await settled(carousel.body.post_id as string))[0]).toMatchObject({ ok: true, status: 'published' });
     expect((await settled(video.body.post_id as string))[0]).toMatchObject({ ok: true, status: 'published' });
-    const made = [...sb.threads.containers.values()].slice(before);
+    const made = [...sb.fake('threads', ThreadsFake).containers.values()].slice(before);
     expect(made.map((c) => [c.params.media_type, c.params.is_carousel_item ?? null, c.status])).toEqual([
       ['IMAGE', 'true', 'FINISHED'], ['IMAGE', 'true', 'FINISHED'], ['VIDEO', 'true', 'FINISHED'], ['CAROUSEL', null, 'PUBLISHED'], ['VIDEO', null, 'PUBLISHED'],
     ]);
     // each video container answered IN_PROGRESS once before FINISHED: two status reads each
     for (const c of made.filter((m) => m.params.media_type === 'VIDEO')) {
-      expect(sb.threads.requests.filter((r) => r.method === 'GET' && r.path === `/v1.0/${c.id}`)).toHaveLength(2);
+      expect(sb.fake('threads', ThreadsFake).requests.filter((r) => r.method === 'GET' && r.path === `/v1.0/${c.id}`)).toHaveLength(2);
     }
   });
 
@@ -121,12 +124,12 @@ describe('three more networks in the sandbox of npm start', () => {
     const chosen = await api('POST', '/api/post', { platform: 'pinterest', text: 'Cakes of the week', photo_url: `${rt.url}/sandbox/media/sample.png`, per_platform: { pinterest: { board_id: '549755885175', link: 'https://example.com/cakes' } } });
     expect(results(chosen)[0]).toMatchObject({ ok: true, status: 'published', url: `${rt.url}/dev/sandbox/inbox#pinterest` });
     const sb = rt.sandbox!;
-    expect(sb.pinterest.pins.at(-1)?.body).toMatchObject({ board_id: '549755885175', link: 'https://example.com/cakes' });
+    expect(sb.fake('pinterest', PinterestFake).pins.at(-1)?.body).toMatchObject({ board_id: '549755885175', link: 'https://example.com/cakes' });
     const video = await api('POST', '/api/post', { platform: 'pinterest', text: 'Kneading', video_url: `${rt.url}/sandbox/media/sample.mp4` });
     expect((await settled(video.body.post_id as string))[0]).toMatchObject({ ok: true, status: 'published' });
-    const upload = [...sb.pinterest.uploads.values()].at(-1)!;
+    const upload = [...sb.fake('pinterest', PinterestFake).uploads.values()].at(-1)!;
     expect(upload.uploaded).toBe(true);
-    expect(sb.pinterest.pins.at(-1)?.body).toMatchObject({ board_id: '549755885176', media_source: { source_type: 'video_id', media_id: upload.id } });
+    expect(sb.fake('pinterest', PinterestFake).pins.at(-1)?.body).toMatchObject({ board_id: '549755885176', media_source: { source_type: 'video_id', media_id: upload.id } });
   });
 
   it('Google Business Profile: an event post and an offer post; an offer without its event is refused at the API', async () => {
@@ -138,7 +141,7 @@ describe('three more networks in the sandbox of npm start', () => {
       event: { title: 'December offer', start: '2026-12-01', end: '2026-12-31' }, offer: { coupon_code: 'WINTER10', terms: 'One per customer.' },
     } } });
     expect(results(offer)[0]).toMatchObject({ ok: true, status: 'published' });
-    const [e, o] = rt.sandbox!.googleBusiness.posts.slice(-2).map((p) => p.body);
+    const [e, o] = rt.sandbox!.fake('google_business', GoogleBusinessFake).posts.slice(-2).map((p) => p.body);
     expect(e).toMatchObject({ topicType: 'EVENT', event: { title: 'Stollen tasting', schedule: { startDate: { year: 2026, month: 12, day: 18 }, startTime: { hours: 18, minutes: 0 } } }, callToAction: { actionType: 'SIGN_UP', url: 'https://example.com/rsvp' } });
     expect(o).toMatchObject({ topicType: 'OFFER', offer: { couponCode: 'WINTER10', termsConditions: 'One per customer.' } });
     const refused = await api('POST', '/api/post', { platform: 'google_business', text: 'x', per_platform: { google_business: { offer: { coupon_code: 'X' } } } });
@@ -147,11 +150,11 @@ describe('three more networks in the sandbox of npm start', () => {
 
   it('Threads at its publishing limit: refused before any container is created, and queued for after the wait', async () => {
     const sb = rt.sandbox!;
-    sb.threads.quotaUsage = 250;
-    const before = sb.threads.containers.size;
+    sb.fake('threads', ThreadsFake).quotaUsage = 250;
+    const before = sb.fake('threads', ThreadsFake).containers.size;
     const res = await api('POST', '/api/post', { platform: 'threads', text: 'One too many' });
     expect(results(res)[0]).toMatchObject({ platform: 'threads', ok: true, status: 'scheduled', code: 'rate_limited_deferred' });
-    expect(sb.threads.containers.size).toBe(before);
-    sb.threads.quotaUsage = 0;
+    expect(sb.fake('threads', ThreadsFake).containers.size).toBe(before);
+    sb.fake('threads', ThreadsFake).quotaUsage = 0;
   });
 });

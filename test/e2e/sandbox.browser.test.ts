@@ -5,6 +5,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { axeViolations } from '../support/axe';
 import type { LocalRuntime } from '../../infra/local/runtime';
+import { LinkedinFake } from '../../shared/networks/linkedin/simulator';
 
 /**
  * Sandbox mode in a real Chromium: a customer connects LinkedIn (an OAuth network) through the hosted connect link
@@ -47,8 +48,8 @@ describe('sandbox mode in a browser', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\?connected=linkedin$/);
     await expect(page.locator('#net-linkedin .state').textContent()).resolves.toMatch(/^Connected as /);
-    expect(rt.sandbox!.linkedin.requests.some((r) => r.path === '/oauth/v2/authorization')).toBe(true);
-    expect(rt.sandbox!.linkedin.requests.some((r) => r.path === '/oauth/v2/accessToken')).toBe(true);
+    expect(rt.sandbox!.fake('linkedin', LinkedinFake).requests.some((r) => r.path === '/oauth/v2/authorization')).toBe(true);
+    expect(rt.sandbox!.fake('linkedin', LinkedinFake).requests.some((r) => r.path === '/oauth/v2/accessToken')).toBe(true);
 
     const posted = await api('POST', '/api/post', { platform: 'linkedin', text: 'Hello LinkedIn from the sandbox' });
     expect((posted.body.results as Array<Record<string, unknown>>)[0]).toMatchObject({ platform: 'linkedin', ok: true, status: 'published' });

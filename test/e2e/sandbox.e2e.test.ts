@@ -2,10 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';
-import type { InboxEntry } from '../../infra/local/sandbox/inbox';
+import type { InboxEntry } from '../../shared/networks/sandbox-kit/sandbox-simulator';
 import { watchContract } from '../contracts/watch';
 import { atprotoViolations } from '../contracts/atproto';
 import { xApiViolations } from '../contracts/x-openapi';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { MetaKindsFake } from '../../shared/networks/facebook/simulator';
 
 /**
  * The sandbox of `npm start`, through the runtime's own wiring (startLocalRuntime with its defaults: no network
@@ -111,7 +113,7 @@ describe('npm start runs every network as a simulator (sandbox mode, the default
     const photo = await api('POST', '/api/post', { platform: 'instagram', text: 'A photo', photo_url: `${origin}/sandbox/media/sample.jpg` });
     expect((photo.body.results as Array<Record<string, unknown>>)[0]).toMatchObject({ platform: 'instagram', ok: true });
     // the simulator's container was IN_PROGRESS on the first status read, then FINISHED, then published
-    const statusReads = rt.sandbox!.graph.requests.filter((r) => r.method === 'GET' && r.url.searchParams.get('fields')?.includes('status_code'));
+    const statusReads = rt.sandbox!.fake('facebook', MetaKindsFake).requests.filter((r) => r.method === 'GET' && r.url.searchParams.get('fields')?.includes('status_code'));
     expect(statusReads.length).toBeGreaterThanOrEqual(2);
     await rt.drained();
     const stored = await api('GET', `/api/posts/${photo.body.post_id as string}`);
@@ -128,7 +130,7 @@ describe('npm start runs every network as a simulator (sandbox mode, the default
     const res = await api('POST', '/api/post', { platform: 'telegram', text: 'Busy network sandbox:429' });
     expect((res.body.results as Array<Record<string, unknown>>)[0]).toMatchObject({ ok: true, status: 'published' });
     expect(rt.sandbox!.rateLimited.slice(before)).toEqual(['telegram']);
-    expect(rt.sandbox!.telegram.requests.filter((r) => (r.json as { text?: string } | undefined)?.text === 'Busy network sandbox:429')).toHaveLength(1);
+    expect(rt.sandbox!.fake('telegram', TelegramFake).requests.filter((r) => (r.json as { text?: string } | undefined)?.text === 'Busy network sandbox:429')).toHaveLength(1);
   });
 
   it('the simulators refuse what the networks refuse: a text over the limit, a bad token (called directly, as a client would)', async () => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { OffsetClock } from '../support/clock';
 

@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { FakeServer, type FakeReply, type RecordedRequest } from '../../infra/local/sandbox/server';
+import { FakeServer, type FakeReply, type RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 
 /**
  * A loopback Amazon Bedrock Runtime (Converse: POST /model/{modelId}/converse), reached through the client's

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { FakeServer, type RecordedRequest } from '../../infra/local/sandbox/server';
+import { FakeServer, type RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 
 /** Price ids the tests configure (STRIPE_PRICE_<PLAN>_<MONTH|YEAR>). */
 export const TEST_PRICES = {

@@ -61,8 +61,9 @@ const SEND_PACKAGES = ['ws', 'nostr-tools'];
  */
 const VALIDATING = ['post-post', 'post-schedule', 'patch-schedule', 'post-bulk', 'post-recurring', 'post-week', 'post-review', 'post-dashboard-approval-decision'];
 
-/** Project modules that serve only the local runtime. */
-const LOCAL_ONLY = ['shared/adapters/local/', 'shared/adapters/dynamodb/table-scheduler.ts', 'shared/networks/sandbox-links.ts'];
+/** Project modules that serve only the local runtime (the sandbox's simulators: their kit, each network's simulator.ts). */
+const LOCAL_ONLY = ['shared/adapters/local/', 'shared/adapters/dynamodb/table-scheduler.ts', 'shared/networks/sandbox-links.ts', 'shared/networks/sandbox-kit/'];
+const SIMULATOR = /^shared\/networks\/[a-z_]+\/([a-z-]+-)?simulator\.ts$/;
 
 /** Per function: the project files in its bundle and the packages they import. */
 const graphs = new Map<string, { files: string[]; packages: Set<string> }>();
@@ -133,7 +134,7 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
     expect(files.includes('shared/media/iso-bmff.ts')).toBe(groups.has('PUBLISH'));
     // mp4box (the parser it replaced, 180 KB) is only the tests' oracle now
     expect(carries('mp4box')).toBe(false);
-    expect(files.filter((f) => LOCAL_ONLY.some((l) => f.startsWith(l)))).toEqual([]);
+    expect(files.filter((f) => LOCAL_ONLY.some((l) => f.startsWith(l)) || SIMULATOR.test(f))).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { signInThroughOutbox } from '../support/dashboard';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 /**

@@ -13,7 +13,7 @@ import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { OffsetClock } from '../support/clock';
 import { signInThroughOutbox } from '../support/dashboard';
 import { axeViolations } from '../support/axe';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 import { sha256Hex } from '../../shared/domain/api-key';
 

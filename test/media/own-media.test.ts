@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { publishingWorld } from '../support/publishing';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
 import { startS3, type Service } from '../../infra/local/services';
 import { S3Blobs, s3Client } from '../../shared/adapters/aws/s3-blobs';
 import type { MediaGateway } from '../../shared/ports/media-gateway';

@@ -1,6 +1,6 @@
 import { MediaUnreachable } from '../../shared/ports/networks';
 import { downloadDocument } from '../../shared/net/media';
-import { FakeServer } from '../../infra/local/sandbox/server';
+import { FakeServer } from '../../shared/networks/sandbox-kit/fake-server';
 
 /** downloadDocument (LinkedIn document posts): PDFs only, same address guard and byte cap as media. */
 

@@ -3,11 +3,12 @@ import { createInstagramAdapter } from '../../shared/networks/instagram';
 import { createLinkedinAdapter } from '../../shared/networks/linkedin';
 import { createWordpressAdapter } from '../../shared/networks/wordpress';
 import type { PublishContent } from '../../shared/ports/networks';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
-import { InstagramFake } from '../../infra/local/sandbox/instagram';
-import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
-import { FakeServer } from '../../infra/local/sandbox/server';
-import { FakeWordpress, PNG_BYTES, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
+import { InstagramFake } from '../../shared/networks/instagram/simulator';
+import { LinkedinFake } from '../../shared/networks/linkedin/simulator';
+import { FakeServer } from '../../shared/networks/sandbox-kit/fake-server';
+import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../shared/networks/wordpress/simulator';
+import { PNG_BYTES } from '../../shared/networks/sandbox-kit/sample-media';
 import { testContext } from './context';
 
 /** Alt text (media[].alt) as each network takes it: LinkedIn altText, WordPress alt_text, Instagram alt_text, Discord description. */

@@ -2,9 +2,9 @@ import { createDevtoAdapter } from '../../shared/networks/devto';
 import { createHashnodeAdapter } from '../../shared/networks/hashnode';
 import { createWordpressAdapter } from '../../shared/networks/wordpress';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
-import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../infra/local/sandbox/hashnode';
-import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
+import { DEVTO_KEY, FakeDevto } from '../../shared/networks/devto/simulator';
+import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../shared/networks/hashnode/simulator';
+import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../shared/networks/wordpress/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 

@@ -1,10 +1,10 @@
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
-import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
-import { BlueskyVideoFake } from '../../infra/local/sandbox/bluesky-video';
+import { BlueskyFake } from '../../shared/networks/bluesky/simulator';
+import { BlueskyVideoFake } from '../../shared/networks/bluesky/video-simulator';
 import { buildMp4 } from '../support/mp4';
 import { ctxWithSleeps, testContext } from './context';
-import { atprotoCid } from '../../infra/local/sandbox/atproto-cid';
+import { atprotoCid } from '../../shared/networks/sandbox-kit/atproto-cid';
 import { atprotoViolations } from '../contracts/atproto';
 import { watchContract } from '../contracts/watch';
 

@@ -1,6 +1,6 @@
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import type { NetworkAdapter, PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
+import { BlueskyFake } from '../../shared/networks/bluesky/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 import { watchContract } from '../contracts/watch';

@@ -1,7 +1,7 @@
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import { findSpans } from '../../shared/networks/bluesky/facets';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
-import { BlueskyFake } from '../../infra/local/sandbox/bluesky';
+import { BlueskyFake } from '../../shared/networks/bluesky/simulator';
 import { expireOnHang, testContext } from './context';
 import { ManualClock } from '../support/clock';
 import { atprotoViolations } from '../contracts/atproto';

@@ -1,6 +1,6 @@
 import type { NetworkContext } from '../../shared/ports/networks';
 import { MediaUnreachable } from '../../shared/ports/networks';
-import type { FakeServer } from '../../infra/local/sandbox/server';
+import type { FakeServer } from '../../shared/networks/sandbox-kit/fake-server';
 import { ManualClock } from '../support/clock';
 
 /**

@@ -1,6 +1,6 @@
 import { createDevtoAdapter, DEVTO_MAX_BODY_BYTES, DEVTO_MAX_TITLE_CHARS, hashtags } from '../../shared/networks/devto';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
-import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
+import { DEVTO_KEY, FakeDevto } from '../../shared/networks/devto/simulator';
 import { expireOnHang, testContext } from './context';
 
 const fake = new FakeDevto();

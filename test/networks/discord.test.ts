@@ -1,6 +1,6 @@
 import { createDiscordAdapter } from '../../shared/networks/discord';
 import type { PublishContent } from '../../shared/ports/networks';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import { expireOnHang, testContext } from './context';
 
 const fake = new DiscordFake();

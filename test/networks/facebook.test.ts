@@ -1,8 +1,8 @@
 import { createFacebookAdapter, createFacebookProvider, GRAPH_VERSION } from '../../shared/networks/facebook';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import { FacebookFake } from '../../infra/local/sandbox/facebook';
-import { FakeServer } from '../../infra/local/sandbox/server';
+import { FacebookFake } from '../../shared/networks/facebook/graph-simulator';
+import { FakeServer } from '../../shared/networks/sandbox-kit/fake-server';
 import { expireOnHang, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

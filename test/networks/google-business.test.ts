@@ -2,8 +2,8 @@ import { createGoogleBusinessAdapter, createGoogleBusinessProvider } from '../..
 import { checkGoogleBusiness } from '../../shared/networks/google_business/limits';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import type { RecordedRequest } from '../../infra/local/sandbox/server';
-import { GoogleBusinessFake } from '../../infra/local/sandbox/google-business';
+import type { RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
+import { GoogleBusinessFake } from '../../shared/networks/google_business/simulator';
 import { testContext } from './context';
 import { oauthApp } from './oauth-support';
 

@@ -1,6 +1,6 @@
 import { createHashnodeAdapter, DRAFT_MUTATION, HASHNODE_MAX_BODY_BYTES, ME_QUERY, PUBLISH_MUTATION } from '../../shared/networks/hashnode';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
-import { FakeHashnode, HASHNODE_TOKEN, PUB2_ID, PUB_ID } from '../../infra/local/sandbox/hashnode';
+import { FakeHashnode, HASHNODE_TOKEN, PUB2_ID, PUB_ID } from '../../shared/networks/hashnode/simulator';
 import { expireOnHang, testContext } from './context';
 
 const fake = new FakeHashnode();

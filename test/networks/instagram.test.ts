@@ -2,8 +2,8 @@ import { createInstagramAdapter, createInstagramProvider } from '../../shared/ne
 import { GRAPH_VERSION } from '../../shared/networks/facebook/graph';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import { FacebookFake } from '../../infra/local/sandbox/facebook';
-import { InstagramFake } from '../../infra/local/sandbox/instagram';
+import { FacebookFake } from '../../shared/networks/facebook/graph-simulator';
+import { InstagramFake } from '../../shared/networks/instagram/simulator';
 import { ctxWithSleeps, expireOnHang, testContext } from './context';
 import { oauthApp } from './oauth-support';
 

@@ -1,6 +1,6 @@
 import { createLinkedinAdapter, createLinkedinProvider, LINKEDIN_VERSION } from '../../shared/networks/linkedin';
 import type { OAuthApp } from '../../shared/ports/oauth';
-import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
+import { LinkedinFake } from '../../shared/networks/linkedin/simulator';
 import { testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

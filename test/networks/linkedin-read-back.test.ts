@@ -1,6 +1,6 @@
 import { createLinkedinAdapter, LINKEDIN_VERSION } from '../../shared/networks/linkedin';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
+import { LinkedinFake } from '../../shared/networks/linkedin/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 

@@ -2,7 +2,7 @@ import { createLinkedinAdapter, createLinkedinProvider, LINKEDIN_VERSION } from 
 import { escapeLittleText } from '../../shared/networks/linkedin/rules';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
+import { LinkedinFake } from '../../shared/networks/linkedin/simulator';
 import { ctxWithSleeps, expireOnHang, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

@@ -1,6 +1,6 @@
 import { createMastodonAdapter } from '../../shared/networks/mastodon';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
 import { testContext } from './context';
 
 /** Mastodon post kinds: alt text as the media description, replies to an existing status. */

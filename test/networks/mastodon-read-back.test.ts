@@ -1,6 +1,6 @@
 import { createMastodonAdapter } from '../../shared/networks/mastodon';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 

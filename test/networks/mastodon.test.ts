@@ -1,7 +1,7 @@
 import { createMastodonAdapter } from '../../shared/networks/mastodon';
 import { statusLength } from '../../shared/networks/mastodon/rules';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
 import { ctxWithSleeps, expireOnHang, testContext } from './context';
 import { ManualClock } from '../support/clock';
 

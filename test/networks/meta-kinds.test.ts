@@ -1,7 +1,7 @@
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createInstagramAdapter } from '../../shared/networks/instagram';
 import type { PublishContent } from '../../shared/ports/networks';
-import { MetaKindsFake } from '../../infra/local/sandbox/meta-kinds';
+import { MetaKindsFake } from '../../shared/networks/facebook/simulator';
 import { ctxWithSleeps, testContext } from './context';
 
 /** Meta post kinds: Facebook Reels and first comments; Instagram Stories (async container) and first comments. */

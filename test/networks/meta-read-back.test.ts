@@ -1,8 +1,8 @@
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createInstagramAdapter } from '../../shared/networks/instagram';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { FacebookFake } from '../../infra/local/sandbox/facebook';
-import { InstagramFake } from '../../infra/local/sandbox/instagram';
+import { FacebookFake } from '../../shared/networks/facebook/graph-simulator';
+import { InstagramFake } from '../../shared/networks/instagram/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 

@@ -2,7 +2,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure
 import { noteEncode, nsecEncode } from 'nostr-tools/nip19';
 import { createNostrAdapter } from '../../shared/networks/nostr';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { FakeRelay } from '../../infra/local/sandbox/nostr';
+import { FakeRelay } from '../../shared/networks/nostr/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 

@@ -2,7 +2,7 @@ import { generateSecretKey, getPublicKey, verifyEvent, type Event } from 'nostr-
 import { decode, noteEncode, npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import { createNostrAdapter, NOSTR_MAX_EVENT_BYTES } from '../../shared/networks/nostr';
 import type { PublishContent } from '../../shared/ports/networks';
-import { FakeRelay } from '../../infra/local/sandbox/nostr';
+import { FakeRelay } from '../../shared/networks/nostr/simulator';
 import { testContext } from './context';
 import { ManualClock } from '../support/clock';
 

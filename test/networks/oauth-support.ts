@@ -1,6 +1,6 @@
 import type { PlatformName } from '../../shared/domain/platforms';
 import type { OAuthApp, OAuthProvider, TokenSet } from '../../shared/ports/oauth';
-import type { OAuthFake } from '../../infra/local/sandbox/oauth-authority';
+import type { OAuthFake } from '../../shared/networks/sandbox-kit/oauth-authority';
 import { testContext } from './context';
 
 /** The service's app registration at a network fake: the fake's client, the service's callback URL for `network`. */

@@ -1,16 +1,16 @@
 import { createFacebookAdapter } from '../../shared/networks/facebook';
 import { createLinkedinAdapter, LINKEDIN_VERSION } from '../../shared/networks/linkedin';
-import { LinkedinFake } from '../../infra/local/sandbox/linkedin';
+import { LinkedinFake } from '../../shared/networks/linkedin/simulator';
 import { createYouTubeAdapter } from '../../shared/networks/youtube';
-import { YouTubeFake } from '../../infra/local/sandbox/youtube';
+import { YouTubeFake } from '../../shared/networks/youtube/simulator';
 import { createRedditAdapter } from '../../shared/networks/reddit';
-import { RedditFake } from '../../infra/local/sandbox/reddit';
+import { RedditFake } from '../../shared/networks/reddit/simulator';
 import { createDevtoAdapter } from '../../shared/networks/devto';
-import { DEVTO_KEY, FakeDevto } from '../../infra/local/sandbox/devto';
+import { DEVTO_KEY, FakeDevto } from '../../shared/networks/devto/simulator';
 import { createHashnodeAdapter } from '../../shared/networks/hashnode';
 import { REMOVE_MUTATION, UPDATE_MUTATION } from '../../shared/networks/hashnode/manage';
-import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../infra/local/sandbox/hashnode';
-import { FacebookFake } from '../../infra/local/sandbox/facebook';
+import { FakeHashnode, HASHNODE_TOKEN, PUB_ID } from '../../shared/networks/hashnode/simulator';
+import { FacebookFake } from '../../shared/networks/facebook/graph-simulator';
 import type { NetworkAdapter, PublishContent } from '../../shared/ports/networks';
 import { testContext } from './context';
 

@@ -1,6 +1,6 @@
 import { createRedditAdapter, REDDIT_DEFAULT_USER_AGENT } from '../../shared/networks/reddit';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { RedditFake } from '../../infra/local/sandbox/reddit';
+import { RedditFake } from '../../shared/networks/reddit/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 

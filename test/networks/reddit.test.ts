@@ -2,7 +2,7 @@ import { createRedditAdapter, createRedditProvider, REDDIT_DEFAULT_USER_AGENT } 
 import { subredditName, waitFromMessage } from '../../shared/networks/reddit/rules';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import { RedditFake } from '../../infra/local/sandbox/reddit';
+import { RedditFake } from '../../shared/networks/reddit/simulator';
 import { expireOnHang, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

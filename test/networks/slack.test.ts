@@ -1,6 +1,6 @@
 import { createSlackAdapter, slackMessageId } from '../../shared/networks/slack';
 import type { PublishContent } from '../../shared/ports/networks';
-import { SlackFake } from '../../infra/local/sandbox/slack';
+import { SlackFake } from '../../shared/networks/slack/simulator';
 import { expireOnHang, testContext } from './context';
 
 const fake = new SlackFake();

@@ -1,6 +1,6 @@
 import { createTelegramAdapter } from '../../shared/networks/telegram';
 import type { PublishContent } from '../../shared/ports/networks';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import { testContext } from './context';
 
 /** Telegram reply_to: reply_parameters.message_id within the connected chat; alt text is not a Telegram field. */

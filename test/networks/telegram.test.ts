@@ -1,6 +1,6 @@
 import { createTelegramAdapter } from '../../shared/networks/telegram';
 import type { PublishContent } from '../../shared/ports/networks';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import { expireOnHang, testContext } from './context';
 
 const fake = new TelegramFake();

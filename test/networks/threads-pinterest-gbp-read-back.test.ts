@@ -2,9 +2,9 @@ import { createGoogleBusinessAdapter } from '../../shared/networks/google_busine
 import { createPinterestAdapter } from '../../shared/networks/pinterest';
 import { createThreadsAdapter } from '../../shared/networks/threads';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { GoogleBusinessFake } from '../../infra/local/sandbox/google-business';
-import { PinterestFake } from '../../infra/local/sandbox/pinterest';
-import { ThreadsFake } from '../../infra/local/sandbox/threads';
+import { GoogleBusinessFake } from '../../shared/networks/google_business/simulator';
+import { PinterestFake } from '../../shared/networks/pinterest/simulator';
+import { ThreadsFake } from '../../shared/networks/threads/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 import { pinterestApiViolations } from '../contracts/pinterest-openapi';

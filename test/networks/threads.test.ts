@@ -2,8 +2,8 @@ import { createThreadsAdapter, createThreadsProvider } from '../../shared/networ
 import { checkThreads } from '../../shared/networks/threads/limits';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import type { RecordedRequest } from '../../infra/local/sandbox/server';
-import { ThreadsFake } from '../../infra/local/sandbox/threads';
+import type { RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
+import { ThreadsFake } from '../../shared/networks/threads/simulator';
 import { expireOnHang, testContext } from './context';
 import { oauthApp } from './oauth-support';
 

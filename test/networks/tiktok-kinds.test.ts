@@ -1,7 +1,7 @@
 import { createTikTokAdapter } from '../../shared/networks/tiktok';
 import type { PublishContent } from '../../shared/ports/networks';
-import { FakeServer } from '../../infra/local/sandbox/server';
-import { TikTokUploadFake } from '../../infra/local/sandbox/tiktok-upload';
+import { FakeServer } from '../../shared/networks/sandbox-kit/fake-server';
+import { TikTokUploadFake } from '../../shared/networks/tiktok/simulator';
 import { buildMp4 } from '../support/mp4';
 import { ctxWithSleeps } from './context';
 

@@ -1,7 +1,7 @@
 import { createTikTokAdapter, createTikTokProvider } from '../../shared/networks/tiktok';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import { TikTokFake } from '../../infra/local/sandbox/tiktok';
+import { TikTokFake } from '../../shared/networks/tiktok/api-simulator';
 import { ctxWithSleeps, expireOnHang, testContext } from './context';
 import { oauthApp, signInThrough } from './oauth-support';
 

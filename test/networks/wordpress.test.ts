@@ -1,6 +1,7 @@
 import { createWordpressAdapter, htmlParagraphs, WORDPRESS_MAX_BODY_BYTES } from '../../shared/networks/wordpress';
 import type { PublishContent } from '../../shared/ports/networks';
-import { FakeWordpress, PNG_BYTES, WP_APP_PASSWORD, WP_USER } from '../../infra/local/sandbox/wordpress';
+import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from '../../shared/networks/wordpress/simulator';
+import { PNG_BYTES } from '../../shared/networks/sandbox-kit/sample-media';
 import { expireOnHang, testContext } from './context';
 
 const wp = new FakeWordpress();

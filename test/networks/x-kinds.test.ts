@@ -1,6 +1,6 @@
 import { createXAdapter } from '../../shared/networks/x';
 import type { PublishContent } from '../../shared/ports/networks';
-import { XFake } from '../../infra/local/sandbox/x';
+import { XFake } from '../../shared/networks/x/simulator';
 import { watchContract } from '../contracts/watch';
 import { xApiViolations } from '../contracts/x-openapi';
 import { buildMp4 } from '../support/mp4';

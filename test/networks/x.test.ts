@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createXAdapter, createXProvider, weightedLength } from '../../shared/networks/x';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import { XFake } from '../../infra/local/sandbox/x';
+import { XFake } from '../../shared/networks/x/simulator';
 import { watchContract } from '../contracts/watch';
 import { xApiViolations } from '../contracts/x-openapi';
 import { ctxWithSleeps, expireOnHang, testContext } from './context';

@@ -1,6 +1,6 @@
 import { createYouTubeAdapter } from '../../shared/networks/youtube';
 import type { PublishContent } from '../../shared/ports/networks';
-import { YouTubeFake } from '../../infra/local/sandbox/youtube';
+import { YouTubeFake } from '../../shared/networks/youtube/simulator';
 import { buildMp4 } from '../support/mp4';
 import { testContext } from './context';
 

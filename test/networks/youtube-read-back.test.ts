@@ -1,6 +1,6 @@
 import { createYouTubeAdapter } from '../../shared/networks/youtube';
 import type { PublishContent, ReadBackQuery } from '../../shared/ports/networks';
-import { YouTubeFake } from '../../infra/local/sandbox/youtube';
+import { YouTubeFake } from '../../shared/networks/youtube/simulator';
 import { ManualClock } from '../support/clock';
 import { testContext } from './context';
 

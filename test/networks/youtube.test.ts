@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createYouTubeAdapter, createYouTubeProvider, secondsUntilPacificMidnight } from '../../shared/networks/youtube';
 import type { OAuthApp, TokenSet } from '../../shared/ports/oauth';
 import type { PublishContent } from '../../shared/ports/networks';
-import { YouTubeFake } from '../../infra/local/sandbox/youtube';
+import { YouTubeFake } from '../../shared/networks/youtube/simulator';
 import { expireOnHang, testContext } from './context';
 import { ManualClock } from '../support/clock';
 import { oauthApp, signInThrough } from './oauth-support';

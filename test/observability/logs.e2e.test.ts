@@ -1,7 +1,7 @@
 import { client, startRuntime } from '../support/runtime';
 import { captureOutput } from '../support/log-capture';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
 import { WebhookReceiver } from '../webhooks/receiver';
 import type { LocalRuntime } from '../../infra/local/runtime';
 

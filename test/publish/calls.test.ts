@@ -1,9 +1,9 @@
 import diagnostics from 'node:diagnostics_channel';
 import { LOCAL_AWS_REQUEST } from '../../infra/local/in-process-requests';
 import type { LocalRuntime } from '../../infra/local/runtime';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
-import { SlackFake } from '../../infra/local/sandbox/slack';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
+import { SlackFake } from '../../shared/networks/slack/simulator';
 import { logContext } from '../../shared/log';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 

@@ -12,7 +12,7 @@ import type { NetworkAdapter, ReadBackOutcome, ReadBackQuery } from '../../share
 import type { PublishMessage } from '../../shared/app/publish/publish-message';
 import type { Account } from '../../shared/ports/store';
 import type { EventFanOut } from '../../shared/ports/publishing';
-import { MastodonFake } from '../../infra/local/sandbox/mastodon';
+import { MastodonFake } from '../../shared/networks/mastodon/simulator';
 import { connect } from '../../shared/app/connections';
 import { contentFor } from '../../shared/app/publish/content';
 import { networkContext } from '../../shared/app/network-context';

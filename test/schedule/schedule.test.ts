@@ -13,7 +13,7 @@ import { updateBrand } from '../../shared/app/brands';
 import { usage } from '../../shared/app/usage';
 import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { Account } from '../../shared/ports/store';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;

@@ -1,7 +1,7 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import { signInThroughOutbox, type DashboardSession } from '../support/dashboard';
-import { DiscordFake } from '../../infra/local/sandbox/discord';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { DiscordFake } from '../../shared/networks/discord/simulator';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import { WebhookReceiver } from '../webhooks/receiver';
 import type { LocalRuntime } from '../../infra/local/runtime';
 

@@ -1,5 +1,5 @@
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { LocalRuntime } from '../../infra/local/runtime';
 
 let rt: LocalRuntime;

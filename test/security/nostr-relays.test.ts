@@ -4,7 +4,7 @@ import { generateSecretKey } from 'nostr-tools/pure';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { createNostrAdapter, NOSTR_MAX_RELAYS } from '../../shared/networks/nostr';
 import type { PublishContent } from '../../shared/ports/networks';
-import { FakeRelay } from '../../infra/local/sandbox/nostr';
+import { FakeRelay } from '../../shared/networks/nostr/simulator';
 import { testContext } from '../networks/context';
 import { client, signupThroughApi, startRuntime } from '../support/runtime';
 import type { LocalRuntime } from '../../infra/local/runtime';

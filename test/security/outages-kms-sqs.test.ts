@@ -11,7 +11,7 @@ import { KmsEnvelopeCipher } from '../../shared/adapters/aws/kms-cipher';
 import { EventBridgeScheduler } from '../../shared/adapters/aws/eventbridge-scheduler';
 import { SqsQueue, sqsClient } from '../../shared/adapters/aws/sqs-queue';
 import { createTelegramAdapter } from '../../shared/networks/telegram';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import { handler as postConnect } from '../../functions/http/post-connect';
 import { handler as getConnections } from '../../functions/http/get-connections';
 import { handler as postWebhooks } from '../../functions/http/post-webhooks';

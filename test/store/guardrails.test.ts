@@ -9,7 +9,7 @@ import { createApiKey } from '../../shared/app/api-keys';
 import { createSchedule } from '../../shared/app/schedule/create';
 import { me } from '../../shared/app/usage';
 import { AppError } from '../../shared/domain/errors';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { Account } from '../../shared/ports/store';
 import type { Actor } from '../../shared/app/auth';
 

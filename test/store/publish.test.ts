@@ -8,7 +8,7 @@ import { dispatch, DispatchInput } from '../../shared/app/timers/route-timer';
 import { getPost, postStatus } from '../../shared/app/publish/queries';
 import { AppError } from '../../shared/domain/errors';
 import { usageKeys } from '../../shared/domain/usage';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { Account } from '../../shared/ports/store';
 import { captureOutput } from '../support/log-capture';
 

@@ -116,8 +116,6 @@ describe('the registry of networks', () => {
       for (const e of edges) {
         const target = e.target && folderOf(e.target);
         if (!target || folderOf(file) || file === 'shared/networks/network-list.ts') continue;
-        // the Meta simulators speak the Graph API version the Facebook and Instagram adapters call
-        if (file.startsWith('infra/local/sandbox/') && e.target === 'shared/networks/facebook/graph.ts') continue;
         outside.push(`${file} → ${e.target}`);
       }
     }

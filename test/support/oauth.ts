@@ -2,7 +2,7 @@ import type { PlatformName } from '../../shared/domain/platforms';
 import type { OAuthClient, OAuthClients, OAuthProvider, TokenSet } from '../../shared/ports/oauth';
 import type { Failure, NetworkAdapter, NetworkContext, PublishOutcome } from '../../shared/ports/networks';
 import { classifyStatus, failureFromError, request } from '../../shared/networks/http';
-import { OAuthNetworkFake } from '../../infra/local/sandbox/oauth-network';
+import { OAuthNetworkFake } from '../../shared/networks/sandbox-kit/oauth-network';
 import { publishingWorld } from './publishing';
 import type { Deps } from '../../shared/app/deps';
 
@@ -12,7 +12,7 @@ export function staticClients(clients: Partial<Record<PlatformName, OAuthClient>
 }
 
 /**
- * A tiny OAuthProvider + NetworkAdapter for infra/local/sandbox/oauth-network.ts, so the OAuth framework (state, PKCE,
+ * A tiny OAuthProvider + NetworkAdapter for shared/networks/sandbox-kit/oauth-network.ts, so the OAuth framework (state, PKCE,
  * callback, picker, refresh under a lock, async media) is tested without any real network's provider. It can
  * stand in for any OAuth network name.
  */

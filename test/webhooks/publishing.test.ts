@@ -8,7 +8,7 @@ import { createWebhook } from '../../shared/app/webhooks/endpoints';
 import { type WebhookMessage } from '../../shared/app/webhooks/delivery-queue';
 import { deliverWebhook } from '../../shared/app/webhooks/delivery-try';
 import { verifyWebhook } from '../../shared/webhooks/verify';
-import { TelegramFake } from '../../infra/local/sandbox/telegram';
+import { TelegramFake } from '../../shared/networks/telegram/simulator';
 import type { Account } from '../../shared/ports/store';
 import { WebhookReceiver } from './receiver';
 

@@ -1,139 +1,95 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { generateSecretKey } from 'nostr-tools/pure';
-import { nsecEncode } from 'nostr-tools/nip19';
 import { OAUTH_PLATFORMS, type PlatformName } from '../../../shared/domain/platforms';
-import type { FakeServer, RecordedRequest } from './server';
-import { changeEntry, inboxPage, publishEntry, type InboxEntry } from './inbox';
-import { markedText, RATE_LIMIT_MARK, SAMPLE_MEDIA, send, textLimitReply, tooManyRequests } from './answers';
-import { TelegramFake } from './telegram';
-import { BlueskyFake } from './bluesky';
-import { MastodonFake } from './mastodon';
-import { DiscordFake } from './discord';
-import { FakeWordpress, WP_APP_PASSWORD, WP_USER } from './wordpress';
-import { DEVTO_KEY, FakeDevto } from './devto';
-import { FakeHashnode, HASHNODE_TOKEN } from './hashnode';
-import { SlackFake } from './slack';
-import { FakeRelay } from './nostr';
-import { TikTokUploadFake } from './tiktok-upload';
-import { BlueskyVideoFake } from './bluesky-video';
-import { YouTubeFake } from './youtube';
-import { RedditFake } from './reddit';
-import { LinkedinFake } from './linkedin';
-import { MetaKindsFake } from './meta-kinds';
-import { XFake } from './x';
-import { ThreadsFake } from './threads';
-import { PinterestFake } from './pinterest';
-import { GoogleBusinessFake } from './google-business';
-import type { OAuthFake } from './oauth-authority';
+import type { NetworkDescriptor } from '../../../shared/networks/descriptor';
+import { NETWORKS } from '../../../shared/networks/network-list';
+import type { FakeServer, RecordedRequest } from '../../../shared/networks/sandbox-kit/fake-server';
+import { SAMPLE_MEDIA } from '../../../shared/networks/sandbox-kit/sample-media';
+import type { InboxEntry, SandboxSimulator } from '../../../shared/networks/sandbox-kit/sandbox-simulator';
+import { fieldsOf, inboxEntry, inboxPage } from './inbox';
+import { markedText, RATE_LIMIT_MARK, send, textLimitReply, tooManyRequests } from './answers';
+import { loadSimulator } from './load-simulator';
 
 /**
- * The sandbox of `npm start` (decisions.md "Strict requests, the sandbox and contract fixes"): every one of the 19
- * networks simulated in process, at its real API paths, mounted under `<origin>/sandbox/<network>/` of the local
- * server itself (one origin, the only private one the address guard lets through in sandbox mode). The simulators
- * are the tests' network fakes: they check credentials, answer in each network's own shapes, and record every request,
- * which the inbox (`GET /dev/sandbox`, `/dev/sandbox/inbox`) shows. A publish whose text holds `sandbox:429` is
- * answered once with a 429 and a 2-second wait, as a rate-limited network would; a text over the network's limit is
- * refused in the network's words (TEXT_LIMITS, answers.ts); inbox.ts reads the recorded requests as posts.
+ * The sandbox of `npm start` (decisions.md "Strict requests, the sandbox and contract fixes"): every registered network
+ * simulated in process, at its real API paths, mounted under `<origin>/sandbox/<segment>/` of the local server itself
+ * (one origin, the only private one the address guard lets through in sandbox mode). Each network's simulator is its
+ * folder's `simulator.ts` (shared/networks/<name>/simulator.ts, a SandboxSimulator), loaded by the network's name in
+ * the registry (load-simulator.ts): no list of simulators is written here. The simulators are the tests' network
+ * fakes: they check credentials, answer in each network's own shapes, and record every request, which the inbox
+ * (`GET /dev/sandbox`, `/dev/sandbox/inbox`) shows. A publish whose text holds `sandbox:429` is answered once with a
+ * 429 and a 2-second wait, as a rate-limited network would; a text over the network's limit is refused in the
+ * network's words (its simulator's `textLimit`, answers.ts); inbox.ts reads the recorded requests as posts.
  */
 
 /** Environment variables per network, set only when the user set none of that network's own (explicit wins). */
 type EnvGroup = Record<string, string>;
 
-const OAUTH: readonly PlatformName[] = OAUTH_PLATFORMS;
 /** Requests kept per simulator (and so in the inbox): the newest ones. */
 const KEEP_REQUESTS = 500;
 
+/** One network's simulator as this sandbox runs it: its definition and the stand-in it built. */
+interface Running { network: PlatformName; simulator: SandboxSimulator; fake: object }
+
 export class Sandbox {
-  readonly telegram = new TelegramFake();
-  readonly bluesky = new BlueskyFake();
-  readonly mastodon = new MastodonFake();
-  readonly discord = new DiscordFake();
-  readonly wordpress = new FakeWordpress();
-  readonly devto = new FakeDevto();
-  readonly hashnode = new FakeHashnode();
-  readonly slack = new SlackFake();
-  readonly nostr = new FakeRelay();
-  readonly tiktok = new TikTokUploadFake();
-  readonly youtube = new YouTubeFake();
-  readonly reddit = new RedditFake();
-  readonly linkedin = new LinkedinFake();
-  /** Facebook and Instagram share the Graph API (FACEBOOK_API_BASE), so one simulator serves both. */
-  readonly graph = new MetaKindsFake();
-  /** Bluesky's video service (app.bsky.video.*), a host of its own at the real network. */
-  readonly blueskyVideo = new BlueskyVideoFake();
-  readonly x = new XFake();
-  readonly threads = new ThreadsFake();
-  readonly pinterest = new PinterestFake();
-  readonly googleBusiness = new GoogleBusinessFake();
   /** Webhook deliveries to `<origin>/sandbox/receiver` (the local receiver of the README). */
   readonly receiver: Array<{ received_at: string; headers: Record<string, string>; body: string }> = [];
-  readonly nostrKey = nsecEncode(generateSecretKey());
   private readonly limited = new Set<string>();
   /** The networks answered with the sandbox's 429 (one entry per refused request), oldest first. */
   readonly rateLimited: PlatformName[] = [];
   private readonly received = new Map<RecordedRequest, string>();
+  private readonly running = new Map<PlatformName, Running>();
+  /** Each HTTP server by the segment it answers under /sandbox/, with the network it simulates. */
+  private readonly mounts = new Map<string, { server: FakeServer; run: Running }>();
   origin = '';
 
-  constructor() {
-    // Instagram builds media asynchronously: each container answers IN_PROGRESS once, then FINISHED
-    this.graph.containerPolls = 1;
-    // so do Threads video containers and Pinterest video uploads
-    this.threads.containerPolls = 1;
-    this.pinterest.mediaPolls = 1;
+  /** Builds the simulator of every network of `networks` (the registry), each loaded by its name (`load`). */
+  constructor(networks: readonly NetworkDescriptor[] = NETWORKS, load: (network: PlatformName) => SandboxSimulator = loadSimulator) {
+    const building = new Set<PlatformName>();
+    const build = (network: PlatformName): Running => {
+      const done = this.running.get(network);
+      if (done) return done;
+      if (!networks.some((d) => d.name === network)) throw new Error(`No simulator of ${network}: it is not in the registry`);
+      if (building.has(network)) throw new Error(`The simulators of ${[...building].join(', ')} need each other`);
+      building.add(network);
+      const simulator = load(network);
+      const run: Running = { network, simulator, fake: simulator.create((peer, kind) => asKind(build(peer), kind)) };
+      building.delete(network);
+      this.running.set(network, run);
+      return run;
+    };
+    for (const { name } of networks) build(name);
+    // in the registry's order, whatever order peers were built in
+    const ordered = networks.map((d) => this.running.get(d.name)!);
+    this.running.clear();
+    for (const run of ordered) {
+      this.running.set(run.network, run);
+      for (const [segment, server] of Object.entries(run.simulator.servers(run.fake))) {
+        if (this.mounts.has(segment)) throw new Error(`Two simulators answer at /sandbox/${segment}: ${this.mounts.get(segment)!.run.network} and ${run.network}`);
+        this.mounts.set(segment, { server, run });
+      }
+    }
   }
 
-  /** The simulator mounted at /sandbox/<segment>. */
-  private servers(): Record<string, { server: FakeServer; network: PlatformName }> {
-    return {
-      telegram: { server: this.telegram.server, network: 'telegram' }, bluesky: { server: this.bluesky.server, network: 'bluesky' },
-      mastodon: { server: this.mastodon.server, network: 'mastodon' }, discord: { server: this.discord.server, network: 'discord' },
-      wordpress: { server: this.wordpress.server, network: 'wordpress' }, devto: { server: this.devto.server, network: 'devto' },
-      hashnode: { server: this.hashnode.server, network: 'hashnode' }, slack: { server: this.slack.server, network: 'slack' },
-      tiktok: { server: this.tiktok.server, network: 'tiktok' }, youtube: { server: this.youtube.server, network: 'youtube' },
-      reddit: { server: this.reddit.server, network: 'reddit' }, linkedin: { server: this.linkedin.server, network: 'linkedin' },
-      facebook: { server: this.graph.server, network: 'facebook' }, x: { server: this.x.server, network: 'x' },
-      'bluesky-video': { server: this.blueskyVideo.server, network: 'bluesky' },
-      threads: { server: this.threads.server, network: 'threads' }, pinterest: { server: this.pinterest.server, network: 'pinterest' },
-      google_business: { server: this.googleBusiness.server, network: 'google_business' },
-    };
+  /** The stand-in simulating `network`, checked to be a `kind` (e.g. `sandbox.fake('x', XFake)`). */
+  fake<T extends object>(network: PlatformName, kind: abstract new (...args: never[]) => T): T {
+    const run = this.running.get(network);
+    if (!run) throw new Error(`No simulator of ${network} in this sandbox`);
+    return asKind(run, kind);
   }
 
   /** Mounts every simulator under `<origin>/sandbox/` (origin: the local server's URL, e.g. http://localhost:3000). */
   mount(origin: string): void {
     this.origin = origin.replace(/\/$/, '');
-    for (const [segment, { server }] of Object.entries(this.servers())) server.mount(`${this.origin}/sandbox/${segment}`);
-    // the sample media are on a domain "verified" for the simulated TikTok app (other links go as FILE_UPLOAD)
-    this.tiktok.verifiedPrefix = `${this.origin}/sandbox/media/`;
-    this.nostr.mount(`${this.origin.replace(/^http/, 'ws')}/sandbox/nostr`);
+    for (const [segment, { server }] of this.mounts) server.mount(`${this.origin}/sandbox/${segment}`);
+    for (const { simulator, fake } of this.running.values()) simulator.mounted?.(fake, this.origin);
   }
 
   base(segment: string): string { return `${this.origin}/sandbox/${segment}`; }
 
   /** The environment of each network pointing at its simulator, with the sandbox client ids of the OAuth networks. */
-  envGroups(): Record<PlatformName, EnvGroup> {
-    const oauth = (fake: OAuthFake, name: string, extra: EnvGroup = {}): EnvGroup => ({
-      [`${name}_CLIENT_ID`]: fake.clientId, [`${name}_CLIENT_SECRET`]: fake.clientSecret,
-      [`${name}_AUTH_BASE`]: fake.url, ...extra,
-    });
-    return {
-      telegram: { TELEGRAM_API_BASE: this.base('telegram') },
-      bluesky: { BLUESKY_API_BASE: this.base('bluesky'), BLUESKY_VIDEO_BASE: this.base('bluesky-video') },
-      devto: { DEVTO_API_BASE: this.base('devto') },
-      hashnode: { HASHNODE_API_BASE: this.base('hashnode') },
-      nostr: { NOSTR_DEFAULT_RELAYS: this.nostr.url },
-      mastodon: {}, discord: {}, wordpress: {}, slack: {},
-      tiktok: oauth(this.tiktok, 'TIKTOK', { TIKTOK_API_BASE: this.tiktok.url }),
-      youtube: oauth(this.youtube, 'YOUTUBE', { YOUTUBE_API_BASE: this.youtube.url, YOUTUBE_UPLOAD_BASE: this.youtube.url }),
-      reddit: oauth(this.reddit, 'REDDIT', { REDDIT_API_BASE: this.reddit.url }),
-      linkedin: oauth(this.linkedin, 'LINKEDIN', { LINKEDIN_API_BASE: this.linkedin.url, LINKEDIN_POST_ANALYTICS: '1' }),
-      facebook: oauth(this.graph, 'FACEBOOK', { FACEBOOK_API_BASE: this.graph.url }),
-      instagram: { INSTAGRAM_CLIENT_ID: this.graph.clientId, INSTAGRAM_CLIENT_SECRET: this.graph.clientSecret, INSTAGRAM_AUTH_BASE: this.graph.url },
-      x: oauth(this.x, 'X', { X_API_BASE: this.x.url }),
-      threads: oauth(this.threads, 'THREADS', { THREADS_API_BASE: this.threads.url }),
-      pinterest: oauth(this.pinterest, 'PINTEREST', { PINTEREST_API_BASE: this.pinterest.url }),
-      google_business: oauth(this.googleBusiness, 'GOOGLE_BUSINESS', { GOOGLE_BUSINESS_API_BASE: this.googleBusiness.url }),
-    };
+  envGroups(): Record<string, EnvGroup> {
+    return Object.fromEntries([...this.running.values()].map(({ network, simulator, fake }) => [network, simulator.env(fake, (s) => this.base(s))]));
   }
 
   /** Sample media for posts: a PNG, a JPEG and an MP4 served from the sandbox origin. */
@@ -141,32 +97,24 @@ export class Sandbox {
 
   /** Credentials each credential network's simulator accepts (anything else, e.g. starting with `bad`, is refused). */
   credentials(): Record<string, Record<string, string>> {
-    return {
-      telegram: { bot_token: this.telegram.token, chat_id: '@acmenews' },
-      bluesky: { handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' },
-      mastodon: { instance_url: this.base('mastodon'), access_token: this.mastodon.token },
-      discord: { webhook_url: this.discord.webhookUrl },
-      wordpress: { site_url: this.base('wordpress'), username: WP_USER, app_password: WP_APP_PASSWORD },
-      devto: { api_key: DEVTO_KEY },
-      hashnode: { token: HASHNODE_TOKEN },
-      slack: { webhook_url: this.slack.webhookUrl },
-      nostr: { nsec: this.nostrKey, relays: this.nostr.url },
-    };
+    const entries: Array<[string, Record<string, string>]> = [];
+    for (const { network, simulator, fake } of this.running.values()) {
+      if (simulator.credentials) entries.push([network, simulator.credentials(fake, (s) => this.base(s))]);
+    }
+    return Object.fromEntries(entries);
   }
 
   /** Everything the simulators received that is a post (or part of one), newest first. */
   inbox(): InboxEntry[] {
     const entries: InboxEntry[] = [];
-    for (const { server, network } of Object.values(this.servers())) {
+    for (const { server, run } of this.mounts.values()) {
       for (const req of server.requests) {
-        const entry = publishEntry(network, req, this.received.get(req)) ?? changeEntry(network, req, this.received.get(req));
-        if (entry) entries.push(entry);
+        const fields = fieldsOf(req);
+        const reading = run.simulator.read?.(req, fields);
+        if (reading) entries.push(inboxEntry(run.network, req, reading, fields, this.received.get(req)));
       }
     }
-    this.nostr.events.forEach((ev, i) => entries.push({
-      network: 'nostr', received_at: this.nostr.eventTimes[i] ?? new Date().toISOString(), method: 'EVENT', path: '/sandbox/nostr',
-      text: typeof ev.content === 'string' ? ev.content : null, title: null, media: [], reply: Array.isArray(ev.tags) && (ev.tags as unknown[][]).some((t) => t[0] === 'e'),
-    }));
+    for (const { simulator, fake } of this.running.values()) entries.push(...(simulator.inbox?.(fake) ?? []));
     for (const d of this.receiver) {
       let type: string | null = null;
       try { type = (JSON.parse(d.body) as { type?: string }).type ?? null; } catch { /* not JSON */ }
@@ -175,7 +123,7 @@ export class Sandbox {
     return entries.sort((a, b) => (a.received_at < b.received_at ? 1 : a.received_at > b.received_at ? -1 : 0));
   }
 
-  /** `/sandbox/<network>/…`: the simulator's answer (or the sandbox's 429); `/sandbox/receiver` records a webhook. */
+  /** `/sandbox/<segment>/…`: the simulator's answer (or the sandbox's 429); `/sandbox/receiver` records a webhook. */
   async handle(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const [, , segment = '', ...rest] = url.pathname.split('/');
@@ -192,7 +140,7 @@ export class Sandbox {
       res.writeHead(200, { 'content-type': file.type, 'content-length': String(file.bytes.length) }).end(req.method === 'HEAD' ? undefined : file.bytes);
       return;
     }
-    const mounted = this.servers()[segment];
+    const mounted = this.mounts.get(segment);
     if (!mounted) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `No simulated network at /sandbox/${segment}`, code: 'not_found' }));
       return;
@@ -202,29 +150,35 @@ export class Sandbox {
     const limitKey = `${segment}#${markedText(text)}`;
     if (text.includes(RATE_LIMIT_MARK) && !this.limited.has(limitKey)) {
       this.limited.add(limitKey);
-      this.rateLimited.push(mounted.network);
+      this.rateLimited.push(mounted.run.network);
       send(res, tooManyRequests(2));
       return;
     }
-    const tooLong = textLimitReply(mounted.network, relative, body);
+    const tooLong = textLimitReply(mounted.run.simulator.textLimit, relative, body);
     if (tooLong) { send(res, tooLong); return; }
-    const before = mounted.server.requests.length;
-    await mounted.server.serve(req, res, body, relative);
-    const recorded = mounted.server.requests[before];
+    const { server } = mounted;
+    const before = server.requests.length;
+    await server.serve(req, res, body, relative);
+    const recorded = server.requests[before];
     if (recorded) this.received.set(recorded, new Date().toISOString());
     // a long-running npm start keeps the newest requests of each simulator only
-    for (const old of mounted.server.requests.splice(0, Math.max(0, mounted.server.requests.length - KEEP_REQUESTS))) this.received.delete(old);
+    for (const old of server.requests.splice(0, Math.max(0, server.requests.length - KEEP_REQUESTS))) this.received.delete(old);
   }
 
-  /** A WebSocket upgrade for the Nostr relay simulator; false when the path is not the relay's. */
+  /** A WebSocket upgrade for a simulator that takes one (the Nostr relay); false when no simulator takes the path. */
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    if (new URL(req.url ?? '/', 'http://sandbox').pathname !== '/sandbox/nostr') return false;
-    this.nostr.upgrade(req, socket, head);
-    return true;
+    const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
+    return [...this.running.values()].some(({ simulator, fake }) => simulator.upgrade?.(fake, path, req, socket, head) ?? false);
+  }
+
+  /** Stops what the simulators run beside the local server (the relay's sockets). */
+  async stop(): Promise<void> {
+    for (const { simulator, fake } of this.running.values()) await simulator.stop?.(fake);
   }
 
   /** `GET /dev/sandbox`: the mode, each network's simulator and accepted credentials, and the inbox. */
   describe() {
+    const env = this.envGroups();
     return {
       mode: 'sandbox',
       origin: this.origin,
@@ -232,7 +186,7 @@ export class Sandbox {
       receiver_url: `${this.origin}/sandbox/receiver`,
       rate_limit_trigger: `a post whose text holds "${RATE_LIMIT_MARK}" is answered once with 429 and a 2 s wait`,
       credentials: this.credentials(),
-      oauth: Object.fromEntries(OAUTH.map((n) => [n, { client_id: this.envGroups()[n][`${n.toUpperCase()}_CLIENT_ID`], sign_in: 'automatic (the simulator consents at once)' }])),
+      oauth: Object.fromEntries(OAUTH_PLATFORMS.filter((n) => this.running.has(n)).map((n) => [n, { client_id: env[n]?.[`${n.toUpperCase()}_CLIENT_ID`], sign_in: 'automatic (the simulator consents at once)' }])),
       inbox: this.inbox(),
     };
   }
@@ -241,4 +195,9 @@ export class Sandbox {
   inboxPage(): string {
     return inboxPage(this.inbox());
   }
+}
+
+function asKind<T extends object>(run: Running, kind: abstract new (...args: never[]) => T): T {
+  if (!(run.fake instanceof kind)) throw new Error(`The ${run.network} simulator is a ${run.fake.constructor.name}, not a ${kind.name}`);
+  return run.fake;
 }

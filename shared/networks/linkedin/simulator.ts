@@ -1,6 +1,7 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
-import { SimulatedFigures } from './figures';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { formOf, OAuthAuthority, OAuthFake, serveMedia } from '../sandbox-kit/oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 /**
  * A loopback LinkedIn serving both origins' paths: `GET /oauth/v2/authorization` (auto-consent) and
@@ -30,7 +31,7 @@ export class LinkedinFake extends OAuthFake {
   readonly posts: Array<{ id: string; author: string; commentary: string; createdAt: number }> = [];
   /** The fake's clock for createdAt (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Post analytics of the posts made here: plausible and growing (figures.ts). */
+  /** Post analytics of the posts made here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   /** "METHOD /path" of each API request (media downloads left out), with the ?action when there is one. */
@@ -246,3 +247,11 @@ export class LinkedinFake extends OAuthFake {
     return fail(400, 'unsupported_grant_type', 'grant_type is not supported');
   }
 }
+
+/** LinkedIn in the sandbox of `npm start`, with post analytics on (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<LinkedinFake> = {
+  create: () => new LinkedinFake(),
+  servers: (fake) => ({ linkedin: fake.server }),
+  env: (fake) => oauthEnv('LINKEDIN', fake, { LINKEDIN_API_BASE: fake.url, LINKEDIN_POST_ANALYTICS: '1' }),
+  read: readByPaths(/^\/rest\/(posts|socialActions\/.+\/comments)$/, [['DELETE', /^\/rest\/posts\/[^/]+$/, 'deleted'], ['POST', /^\/rest\/posts\/[^/]+$/, 'edited']]),
+};

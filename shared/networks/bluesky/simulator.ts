@@ -1,6 +1,8 @@
-import { atprotoCid } from './atproto-cid';
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
-import { SimulatedFigures } from './figures';
+import { atprotoCid } from '../sandbox-kit/atproto-cid';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
+import { BlueskyVideoFake } from './video-simulator';
 
 /**
  * A loopback Bluesky PDS: createSession, uploadBlob, resolveHandle, createRecord, getServiceAuth (the token for the
@@ -21,7 +23,7 @@ export class BlueskyFake extends NetworkSimulator {
   serviceToken = 'service-token-1';
   /** The account's author feed, newest first: posts created here, or seeded by a test (`repost` marks a repost item). */
   readonly feed: Array<{ uri: string; cid: string; text: string; createdAt: string; repost?: boolean }> = [];
-  /** The counts a post of the feed shows (likes, reposts, replies, quotes): plausible and growing (figures.ts). */
+  /** The counts a post of the feed shows (likes, reposts, replies, quotes): plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures();
   readonly overrides = new Map<string, (req: RecordedRequest) => FakeReply>();
   private records = 0;
@@ -135,3 +137,21 @@ export class BlueskyFake extends NetworkSimulator {
     }
   }
 }
+
+/** The sandbox's Bluesky: the PDS and its video service (`video`), two hosts as at the real network. */
+export class SandboxBluesky extends BlueskyFake {
+  readonly video = new BlueskyVideoFake();
+}
+
+/** Bluesky in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<SandboxBluesky> = {
+  create: () => new SandboxBluesky(),
+  servers: (fake) => ({ bluesky: fake.server, 'bluesky-video': fake.video.server }),
+  env: (_fake, base) => ({ BLUESKY_API_BASE: base('bluesky'), BLUESKY_VIDEO_BASE: base('bluesky-video') }),
+  credentials: () => ({ handle: 'alice.test', app_password: 'abcd-efgh-ijkl-mnop' }),
+  read: readByPaths(/^\/xrpc\/com\.atproto\.repo\.createRecord$/, [['POST', /^\/xrpc\/com\.atproto\.repo\.deleteRecord$/, 'deleted']]),
+  textLimit: {
+    path: /^\/xrpc\/com\.atproto\.repo\.createRecord$/, text: (b) => (b.record as Record<string, unknown> | undefined)?.text, max: 300,
+    reply: { status: 400, body: { error: 'InvalidRequest', message: 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes' } },
+  },
+};

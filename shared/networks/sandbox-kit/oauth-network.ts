@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './fake-server';
 
 export interface FakeOAuthAccount { id: string; handle: string }
 interface Grant { client_id: string; redirect_uri: string; challenge?: string; used: boolean }

@@ -1,7 +1,8 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { FacebookFake } from './facebook';
-import { InstagramFake } from './instagram';
-import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { FacebookFake } from './graph-simulator';
+import { InstagramFake } from '../instagram/simulator';
+import { GRAPH_VERSION } from './graph';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 /**
  * The Meta Graph simulator with the networks' own post kinds: comments under a Page post or an Instagram media
@@ -14,8 +15,8 @@ import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
 const commentable = (id: string) => /^\d+_\d+$/.test(id) || /^180\d+$/.test(id);
 
 /**
- * One Graph simulator for both networks (as the sandbox serves Facebook and Instagram from one origin): the
- * Instagram fake plus comments and the Pages Reels flow.
+ * One Graph simulator for both networks (the sandbox serves Facebook and Instagram from one origin; Instagram's
+ * simulator takes it as its peer): the Instagram fake plus comments and the Pages Reels flow.
  */
 export class MetaKindsFake extends InstagramFake {
   /** Reels by video id: the file URL Facebook pulled and whether it was published. */
@@ -76,3 +77,22 @@ export class MetaKindsFake extends InstagramFake {
     return super.extra(req, key, params);
   }
 }
+
+const readGraph = readByPaths(/\/(feed|photos|videos|media|media_publish|comments)$/, [
+  ['DELETE', /^\/v[\d.]+\/\d+(_\d+)?$/, 'deleted'], ['POST', /^\/v[\d.]+\/\d+(_\d+)?$/, 'edited'],
+]);
+
+/**
+ * Facebook in the sandbox of `npm start`: the one Graph API host, which Instagram's simulator shares
+ * (shared/networks/sandbox-kit/sandbox-simulator.ts).
+ */
+export const simulator: SandboxSimulator<MetaKindsFake> = {
+  create: () => new MetaKindsFake(),
+  servers: (fake) => ({ facebook: fake.server }),
+  env: (fake) => oauthEnv('FACEBOOK', fake, { FACEBOOK_API_BASE: fake.url }),
+  // an Instagram media container (image_url) is shown as Instagram's
+  read: (req, fields) => {
+    const seen = readGraph(req);
+    return seen?.kind === 'post' && /\/media$/.test(req.path) && 'image_url' in fields ? { ...seen, network: 'instagram' } : seen;
+  },
+};

@@ -1,4 +1,5 @@
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
+import { readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 /**
  * A loopback Slack incoming webhook: `POST /services/<team>/<bot>/<secret>` answers 200 `ok` (text/plain) like Slack,
@@ -29,3 +30,12 @@ export class SlackFake extends NetworkSimulator {
     return SlackFake.text(200, 'ok');
   }
 }
+
+/** Slack in the sandbox of `npm start`: its webhook URL travels in the credentials (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<SlackFake> = {
+  create: () => new SlackFake(),
+  servers: (fake) => ({ slack: fake.server }),
+  env: () => ({}),
+  credentials: (fake) => ({ webhook_url: fake.webhookUrl }),
+  read: readByPaths(/^\/services\//),
+};

@@ -1,4 +1,5 @@
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
+import { readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 export interface FakeChat { id: number; type: 'private' | 'group' | 'supergroup' | 'channel'; title?: string; username?: string }
 
@@ -84,3 +85,15 @@ export class TelegramFake extends NetworkSimulator {
     return TelegramFake.error(404, 'Not Found: method not found');
   }
 }
+
+/** Telegram in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<TelegramFake> = {
+  create: () => new TelegramFake(),
+  servers: (fake) => ({ telegram: fake.server }),
+  env: (_fake, base) => ({ TELEGRAM_API_BASE: base('telegram') }),
+  credentials: (fake) => ({ bot_token: fake.token, chat_id: '@acmenews' }),
+  read: readByPaths(/^\/bot[^/]+\/send(Message|Photo|Video|MediaGroup)$/, [
+    ['POST', /^\/bot[^/]+\/deleteMessage$/, 'deleted'], ['POST', /^\/bot[^/]+\/editMessage(Text|Caption)$/, 'edited'],
+  ]),
+  textLimit: { path: /^\/bot[^/]+\/sendMessage$/, text: (b) => b.text, max: 4096, reply: { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message is too long' } } },
+};

@@ -1,6 +1,7 @@
-import { SimulatedFigures } from './figures';
-import type { FakeReply, RecordedRequest } from './server';
-import { formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { formOf, OAuthAuthority, OAuthFake, serveMedia } from '../sandbox-kit/oauth-authority';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 export interface UploadSession {
   id: string;
@@ -41,7 +42,7 @@ export class YouTubeFake extends OAuthFake {
   readonly uploads: Array<{ videoId: string; title: string; description: string; publishedAt: string; categoryId?: string; tags?: string[] }> = [];
   /** The fake's clock for publishedAt (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** statistics of the videos uploaded here: plausible and growing (figures.ts). */
+  /** statistics of the videos uploaded here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
   private interrupt?: { keep: number; reply: FakeReply };
 
@@ -225,3 +226,11 @@ export class YouTubeFake extends OAuthFake {
     return { status: 200, body: { access_token: r.access_token, expires_in: 3599, ...refresh, scope: r.scope, token_type: 'Bearer' } };
   }
 }
+
+/** YouTube in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<YouTubeFake> = {
+  create: () => new YouTubeFake(),
+  servers: (fake) => ({ youtube: fake.server }),
+  env: (fake) => oauthEnv('YOUTUBE', fake, { YOUTUBE_API_BASE: fake.url, YOUTUBE_UPLOAD_BASE: fake.url }),
+  read: readByPaths(/^\/upload\/youtube\/v3\/videos$/, [['DELETE', /^\/youtube\/v3\/videos$/, 'deleted'], ['PUT', /^\/youtube\/v3\/videos$/, 'edited']]),
+};

@@ -1,5 +1,6 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { FacebookFake } from './facebook';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { FacebookFake } from '../facebook/graph-simulator';
+import { type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 interface Container { id: string; params: Record<string, string>; polls: number; outcome: 'FINISHED' | 'ERROR' | 'EXPIRED'; statusText?: string; published: boolean }
 
@@ -88,7 +89,7 @@ export class InstagramFake extends FacebookFake {
     return undefined;
   }
 
-  /** `GET /{media}/insights?metric=views,reach,likes,comments,shares,saved`: lifetime values (growing: figures.ts). */
+  /** `GET /{media}/insights?metric=views,reach,likes,comments,shares,saved`: lifetime values (growing: sandbox-kit/figures.ts). */
   private insights(id: string, metric: string): FakeReply {
     const f = this.figures.of(id);
     const all: Record<string, number> = { views: f.views, reach: f.reach, likes: f.likes, comments: f.comments, shares: f.shares, saved: f.saves, total_interactions: f.likes + f.comments + f.shares + f.saves };
@@ -97,3 +98,18 @@ export class InstagramFake extends FacebookFake {
     return { body: { data: names.map((name) => ({ name, period: 'lifetime', values: [{ value: all[name] }], title: name, id: `${id}/insights/${name}/lifetime` })) } };
   }
 }
+
+/**
+ * Instagram in the sandbox of `npm start`: served by Facebook's Graph API host (the same origin, as at Meta), whose
+ * media containers answer IN_PROGRESS once before FINISHED, as Instagram builds media asynchronously
+ * (shared/networks/sandbox-kit/sandbox-simulator.ts).
+ */
+export const simulator: SandboxSimulator<InstagramFake> = {
+  create: (peer) => {
+    const graph = peer('facebook', InstagramFake);
+    graph.containerPolls = 1;
+    return graph;
+  },
+  servers: () => ({}),
+  env: (fake) => ({ INSTAGRAM_CLIENT_ID: fake.clientId, INSTAGRAM_CLIENT_SECRET: fake.clientSecret, INSTAGRAM_AUTH_BASE: fake.url }),
+};

@@ -1,5 +1,6 @@
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
-import { SimulatedFigures } from './figures';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 type Handler = (req: RecordedRequest) => FakeReply;
 
@@ -30,7 +31,7 @@ export class MastodonFake extends NetworkSimulator {
   readonly posted: Array<{ id: string; content: string; created_at: string; url: string }> = [];
   /** The fake's clock for created_at (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** The figures a status shows (favourites, reblogs, replies, quotes): plausible and growing (figures.ts). */
+  /** The figures a status shows (favourites, reblogs, replies, quotes): plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
   private statuses = 0;
   /** The statuses made and not deleted, by id, with their current text. */
@@ -148,3 +149,13 @@ export class MastodonFake extends NetworkSimulator {
     }
   }
 }
+
+/** Mastodon in the sandbox of `npm start`: its instance URL travels in the credentials (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<MastodonFake> = {
+  create: () => new MastodonFake(),
+  servers: (fake) => ({ mastodon: fake.server }),
+  env: () => ({}),
+  credentials: (fake, base) => ({ instance_url: base('mastodon'), access_token: fake.token }),
+  read: readByPaths(/^\/api\/v1\/statuses$/, [['DELETE', /^\/api\/v1\/statuses\/[^/]+$/, 'deleted'], ['PUT', /^\/api\/v1\/statuses\/[^/]+$/, 'edited']]),
+  textLimit: { path: /^\/api\/v1\/statuses$/, text: (b) => b.status, max: 500, reply: { status: 422, body: { error: 'Validation failed: Text character limit of 500 exceeded' } } },
+};

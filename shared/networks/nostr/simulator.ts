@@ -2,6 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
+import { generateSecretKey } from 'nostr-tools/pure';
+import { nsecEncode } from 'nostr-tools/nip19';
+import type { SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 export type RelayBehaviour =
   | { kind: 'accept' }
@@ -131,3 +134,29 @@ export class FakeRelay {
     await new Promise<void>((resolve) => this.wss!.close(() => resolve()));
   }
 }
+
+/** The sandbox's relay, with the key its credentials sign with. */
+class SandboxRelay extends FakeRelay {
+  readonly nsec = nsecEncode(generateSecretKey());
+}
+
+const RELAY_PATH = '/sandbox/nostr';
+
+/** Nostr in the sandbox of `npm start`: a relay taking WebSocket upgrades at /sandbox/nostr (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<SandboxRelay> = {
+  create: () => new SandboxRelay(),
+  servers: () => ({}),
+  mounted: (fake, origin) => fake.mount(`${origin.replace(/^http/, 'ws')}${RELAY_PATH}`),
+  env: (fake) => ({ NOSTR_DEFAULT_RELAYS: fake.url }),
+  credentials: (fake) => ({ nsec: fake.nsec, relays: fake.url }),
+  inbox: (fake) => fake.events.map((ev, i) => ({
+    network: 'nostr', received_at: fake.eventTimes[i] ?? new Date().toISOString(), method: 'EVENT', path: RELAY_PATH,
+    text: typeof ev.content === 'string' ? ev.content : null, title: null, media: [], reply: Array.isArray(ev.tags) && (ev.tags as unknown[][]).some((t) => t[0] === 'e'),
+  })),
+  upgrade: (fake, path, req, socket, head) => {
+    if (path !== RELAY_PATH) return false;
+    fake.upgrade(req, socket, head);
+    return true;
+  },
+  stop: (fake) => fake.stop(),
+};

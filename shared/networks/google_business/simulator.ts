@@ -1,5 +1,6 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { formOf, OAuthAuthority, OAuthFake } from '../sandbox-kit/oauth-authority';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 export interface LocalPost { name: string; body: Record<string, unknown>; createTime?: string; searchUrl?: string }
 
@@ -105,3 +106,11 @@ export class GoogleBusinessFake extends OAuthFake {
     return { body: { ...(page.length ? { localPosts: page } : {}), ...(more ? { nextPageToken: String(from + size) } : {}) } };
   }
 }
+
+/** Google Business Profile in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<GoogleBusinessFake> = {
+  create: () => new GoogleBusinessFake(),
+  servers: (fake) => ({ google_business: fake.server }),
+  env: (fake) => oauthEnv('GOOGLE_BUSINESS', fake, { GOOGLE_BUSINESS_API_BASE: fake.url }),
+  read: readByPaths(/^\/v4\/accounts\/\d+\/locations\/\d+\/localPosts$/),
+};

@@ -1,6 +1,7 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { basicCredentials, formOf, OAuthAuthority, OAuthFake, serveMedia } from './oauth-authority';
-import { SimulatedFigures } from './figures';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { basicCredentials, formOf, OAuthAuthority, OAuthFake, serveMedia } from '../sandbox-kit/oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 export interface FakeMedia {
   id: string;
@@ -34,7 +35,7 @@ export class XFake extends OAuthFake {
   now: () => number = Date.now;
   /** Ids of tweets taken back with DELETE /2/tweets/:id. */
   readonly deleted = new Set<string>();
-  /** The public metrics a tweet made here shows: plausible and growing (figures.ts). */
+  /** The public metrics a tweet made here shows: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
   /** Alt texts set through /2/media/metadata, by media id. */
   readonly altTexts = new Map<string, string>();
@@ -105,7 +106,7 @@ export class XFake extends OAuthFake {
       }
       case 'POST /2/tweets': return this.createTweet(body);
       case 'GET /2/tweets': {
-        // tweet lookup with public_metrics: the tweets made here, with simulated, growing counts (figures.ts)
+        // tweet lookup with public_metrics: the tweets made here, with simulated, growing counts (sandbox-kit/figures.ts)
         const ids = (req.url.searchParams.get('ids') ?? '').split(',').filter(Boolean);
         const made = new Map(this.tweets.map((t) => [t.id, t]));
         const data = ids.filter((id) => made.has(id) && !this.deleted.has(id)).map((id) => {
@@ -213,3 +214,15 @@ export class XFake extends OAuthFake {
     return { status: 200, body: { token_type: 'bearer', expires_in: 7200, access_token: result.access_token, scope: result.scope, refresh_token: result.refresh_token } };
   }
 }
+
+/** X in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<XFake> = {
+  create: () => new XFake(),
+  servers: (fake) => ({ x: fake.server }),
+  env: (fake) => oauthEnv('X', fake, { X_API_BASE: fake.url }),
+  read: readByPaths(/^\/2\/tweets$/, [['DELETE', /^\/2\/tweets\/\d+$/, 'deleted']]),
+  textLimit: {
+    path: /^\/2\/tweets$/, text: (b) => b.text, max: 280,
+    reply: { status: 400, body: { title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request', errors: [{ message: 'text is longer than 280 characters' }] } },
+  },
+};

@@ -1,5 +1,5 @@
-import { atprotoCid } from './atproto-cid';
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { atprotoCid } from '../sandbox-kit/atproto-cid';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
 
 /**
  * A loopback Bluesky video service (video.bsky.app): `app.bsky.video.uploadVideo` answers a JobStatus and

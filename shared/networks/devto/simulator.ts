@@ -1,5 +1,6 @@
-import { SimulatedFigures } from './figures';
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
+import { readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 export const DEVTO_KEY = 'devto-test-key-123';
 
@@ -16,7 +17,7 @@ export class FakeDevto extends NetworkSimulator {
   readonly articles: Array<{ id: number; title: string; body_markdown: string; url: string; published: boolean; published_at: string | null }> = [];
   /** The fake's clock for published_at (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Page views, reactions and comments of the articles made here: plausible and growing (figures.ts). */
+  /** Page views, reactions and comments of the articles made here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {
@@ -77,3 +78,18 @@ export class FakeDevto extends NetworkSimulator {
     return { status: 404, body: { error: 'not found', status: 404 } };
   }
 }
+
+const readDevto = readByPaths(/^\/api\/articles$/, [['PUT', /^\/api\/articles\/\d+$/, 'edited']]);
+
+/** DEV in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<FakeDevto> = {
+  create: () => new FakeDevto(),
+  servers: (fake) => ({ devto: fake.server }),
+  env: (_fake, base) => ({ DEVTO_API_BASE: base('devto') }),
+  credentials: () => ({ api_key: DEVTO_KEY }),
+  // an unpublish is an update with published: false
+  read: (req, fields) => {
+    const seen = readDevto(req);
+    return seen?.kind === 'edited' && (fields.article as { published?: unknown } | undefined)?.published === false ? { kind: 'deleted' } : seen;
+  },
+};

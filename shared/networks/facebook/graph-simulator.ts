@@ -1,7 +1,7 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
-import { SimulatedFigures } from './figures';
-import { GRAPH_VERSION } from '../../../shared/networks/facebook/graph';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { formOf, OAuthAuthority, OAuthFake } from '../sandbox-kit/oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { GRAPH_VERSION } from './graph';
 
 export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id: string; username: string } }
 
@@ -12,7 +12,7 @@ export interface FakePage { id: string; name: string; tasks: string[]; ig?: { id
  * feed / photos / videos posts with permalinks, listed back by published_posts, deleted (`DELETE /{id}`) and edited
  * (`POST /{id}` {message | description}). Tokens travel as `access_token` (query or form). Errors use the Graph
  * envelope; an invalid token answers code 190. `failNext("METHOD /path-without-version", reply)` plays a reply once.
- * InstagramFake (instagram.ts) adds the Instagram endpoints through `extra`.
+ * InstagramFake (shared/networks/instagram/simulator.ts) adds the Instagram endpoints through `extra`.
  */
 export class FacebookFake extends OAuthFake {
   readonly oauth = new OAuthAuthority({ prefix: 'fb' });
@@ -24,7 +24,7 @@ export class FacebookFake extends OAuthFake {
   readonly posts: Array<{ page: string; id: string; message: string; created_time: string; permalink_url: string }> = [];
   /** The fake's clock for created_time (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Post figures of what was published here (Facebook posts, Instagram media): plausible and growing (figures.ts). */
+  /** Post figures of what was published here (Facebook posts, Instagram media): plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   static defaultPages(): FakePage[] {

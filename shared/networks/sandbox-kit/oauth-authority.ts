@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from './fake-server';
 
 /**
  * The OAuth half shared by the network fakes (TikTok, X, YouTube, LinkedIn, Reddit, Facebook / Instagram):

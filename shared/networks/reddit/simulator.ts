@@ -1,6 +1,7 @@
-import { SimulatedFigures } from './figures';
-import type { FakeReply, RecordedRequest } from './server';
-import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from '../sandbox-kit/oauth-authority';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 /**
  * A loopback Reddit serving both origins' paths: `GET /api/v1/authorize` (auto-consent), `POST /api/v1/access_token`
@@ -20,7 +21,7 @@ export class RedditFake extends OAuthFake {
   readonly submitted: Array<{ name: string; subreddit: string; title: string; is_self: boolean; selftext: string; url: string; permalink: string; created_utc: number }> = [];
   /** The fake's clock for created_utc (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Score and comments of the posts submitted here: plausible and growing (figures.ts). */
+  /** Score and comments of the posts submitted here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {
@@ -110,3 +111,11 @@ export class RedditFake extends OAuthFake {
     return { status: 400, body: { error: 'unsupported_grant_type' } };
   }
 }
+
+/** Reddit in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<RedditFake> = {
+  create: () => new RedditFake(),
+  servers: (fake) => ({ reddit: fake.server }),
+  env: (fake) => oauthEnv('REDDIT', fake, { REDDIT_API_BASE: fake.url }),
+  read: readByPaths(/^\/api\/(submit|comment)$/, [['POST', /^\/api\/del$/, 'deleted'], ['POST', /^\/api\/editusertext$/, 'edited']]),
+};

@@ -1,6 +1,7 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
-import { SimulatedFigures } from './figures';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { basicCredentials, formOf, OAuthAuthority, OAuthFake } from '../sandbox-kit/oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 interface Upload { id: string; uploaded: boolean; polls: number; failed: boolean }
 export interface Pin { id: string; body: Record<string, unknown>; created_at?: string }
@@ -28,7 +29,7 @@ export class PinterestFake extends OAuthFake {
   readonly pins: Pin[] = [];
   /** The fake's clock for created_at (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Pin analytics of the Pins made here: plausible and growing (figures.ts). */
+  /** Pin analytics of the Pins made here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   get token(): string { return this.oauth.standingToken!; }
@@ -157,3 +158,15 @@ export class PinterestFake extends OAuthFake {
     return { body: { items: all.slice(from, from + size).map((p) => this.pinView(p)), bookmark: more ? String(from + size) : null } };
   }
 }
+
+/** Pinterest in the sandbox of `npm start`: video uploads answer processing once (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<PinterestFake> = {
+  create: () => {
+    const fake = new PinterestFake();
+    fake.mediaPolls = 1;
+    return fake;
+  },
+  servers: (fake) => ({ pinterest: fake.server }),
+  env: (fake) => oauthEnv('PINTEREST', fake, { PINTEREST_API_BASE: fake.url }),
+  read: readByPaths(/^\/v5\/pins$/),
+};

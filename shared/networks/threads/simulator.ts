@@ -1,6 +1,7 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { SimulatedFigures } from './figures';
-import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { formOf, OAuthAuthority, OAuthFake } from '../sandbox-kit/oauth-authority';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 interface Container { id: string; params: Record<string, string>; polls: number; status: 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED'; error?: string }
 
@@ -38,7 +39,7 @@ export class ThreadsFake extends OAuthFake {
   readonly publishedAt = new Map<string, number>();
   /** The fake's clock for timestamps (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** Insights of the posts published here: plausible and growing (figures.ts). */
+  /** Insights of the posts published here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   get token(): string { return this.oauth.standingToken!; }
@@ -107,7 +108,7 @@ export class ThreadsFake extends OAuthFake {
     return ThreadsFake.error('Unsupported get request.', 100, 33);
   }
 
-  /** `GET /{media}/insights?metric=views,likes,…`: lifetime values of a post published here (growing: figures.ts). */
+  /** `GET /{media}/insights?metric=views,likes,…`: lifetime values of a post published here (growing: sandbox-kit/figures.ts). */
   private insights(id: string, metric: string): FakeReply {
     if (!this.published.has(id)) return ThreadsFake.error('Unsupported get request. Object does not exist.', 100, 33);
     const f = this.figures.of(id, this.publishedAt.get(id));
@@ -184,3 +185,18 @@ export class ThreadsFake extends OAuthFake {
     return { body: { data: page, paging: { cursors: { before: String(from), after: String(from + page.length) }, ...(more ? { next: `${this.url}/v1.0/${this.userId}/threads?after=${from + page.length}` } : {}) } } };
   }
 }
+
+const readThreads = readByPaths(/^\/v1\.0\/\d+\/threads$/);
+
+/** Threads in the sandbox of `npm start`: video containers answer IN_PROGRESS once (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<ThreadsFake> = {
+  create: () => {
+    const fake = new ThreadsFake();
+    fake.containerPolls = 1;
+    return fake;
+  },
+  servers: (fake) => ({ threads: fake.server }),
+  env: (fake) => oauthEnv('THREADS', fake, { THREADS_API_BASE: fake.url }),
+  // a carousel item is part of the carousel post, not a post of its own
+  read: (req, fields) => (fields.is_carousel_item === 'true' ? undefined : readThreads(req)),
+};

@@ -1,10 +1,6 @@
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
-
-/** A 1×1 PNG the fake serves at /files/cover.png for featured-image tests. */
-export const PNG_BYTES = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
+import { PNG_BYTES } from '../sandbox-kit/sample-media';
+import { readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 export const WP_USER = 'editor';
 export const WP_APP_PASSWORD = 'abcd efgh ijkl mnop';
@@ -92,3 +88,14 @@ export class FakeWordpress extends NetworkSimulator {
     return { status: 404, body: { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } } };
   }
 }
+
+/** WordPress in the sandbox of `npm start`: its site URL travels in the credentials (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<FakeWordpress> = {
+  create: () => new FakeWordpress(),
+  servers: (fake) => ({ wordpress: fake.server }),
+  env: () => ({}),
+  credentials: (_fake, base) => ({ site_url: base('wordpress'), username: WP_USER, app_password: WP_APP_PASSWORD }),
+  read: readByPaths(/^\/wp-json\/wp\/v2\/posts$/, [
+    ['DELETE', /^\/wp-json\/wp\/v2\/posts\/\d+$/, 'deleted'], ['POST', /^\/wp-json\/wp\/v2\/posts\/\d+$/, 'edited'],
+  ]),
+};

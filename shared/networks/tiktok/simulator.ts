@@ -1,8 +1,9 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { TikTokFake } from './tiktok';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { TikTokFake } from './api-simulator';
+import { oauthEnv, readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 /**
- * The TikTok fake with the FILE_UPLOAD path (kept apart from the base fake, which the sandbox work moves):
+ * The TikTok simulator with the FILE_UPLOAD path (api-simulator.ts holds sign-in, Direct Post, status and query):
  * video init with PULL_FROM_URL answers url_ownership_unverified unless the link starts with `verifiedPrefix`;
  * init with {source: FILE_UPLOAD, video_size, chunk_size, total_chunk_count} checks TikTok's chunk rules and answers
  * an upload_url on this server; `PUT /upload/<publish id>` takes the chunks in order, checking Content-Range
@@ -60,3 +61,13 @@ export class TikTokUploadFake extends TikTokFake {
     return super.route(req);
   }
 }
+
+/** TikTok in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<TikTokUploadFake> = {
+  create: () => new TikTokUploadFake(),
+  servers: (fake) => ({ tiktok: fake.server }),
+  // the sample media are on a domain "verified" for the simulated TikTok app (other links go as FILE_UPLOAD)
+  mounted: (fake, origin) => { fake.verifiedPrefix = `${origin}/sandbox/media/`; },
+  env: (fake) => oauthEnv('TIKTOK', fake, { TIKTOK_API_BASE: fake.url }),
+  read: readByPaths(/^\/v2\/post\/publish\/(video|content)\/init\/$/),
+};

@@ -1,6 +1,6 @@
-import type { FakeReply, RecordedRequest } from './server';
-import { formOf, OAuthAuthority, OAuthFake } from './oauth-authority';
-import { SimulatedFigures } from './figures';
+import type { FakeReply, RecordedRequest } from '../sandbox-kit/fake-server';
+import { formOf, OAuthAuthority, OAuthFake } from '../sandbox-kit/oauth-authority';
+import { SimulatedFigures } from '../sandbox-kit/figures';
 
 interface Publish { id: string; kind: 'video' | 'photo'; polls: number; body: unknown }
 
@@ -25,7 +25,7 @@ export class TikTokFake extends OAuthFake {
   failReason?: string;
   publicId = true;
   readonly publishes = new Map<string, Publish>();
-  /** The counts a video published here shows to `POST /v2/video/query/` (plausible and growing: figures.ts). */
+  /** The counts a video published here shows to `POST /v2/video/query/` (plausible and growing: sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures();
 
   get clientKey(): string { return this.oauth.clientId; }

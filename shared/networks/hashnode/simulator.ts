@@ -1,5 +1,6 @@
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
-import { SimulatedFigures } from './figures';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
+import { SimulatedFigures } from '../sandbox-kit/figures';
+import { type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 export const HASHNODE_TOKEN = 'hn-pat-0123456789';
 export const PUB_ID = '64a1b2c3d4e5f60718293a4b';
@@ -20,7 +21,7 @@ export class FakeHashnode extends NetworkSimulator {
   readonly posts: Array<{ id: string; title: string; url: string; publishedAt: string; content: { markdown: string } }> = [];
   /** The fake's clock for publishedAt (a test sets its manual clock). */
   now: () => number = Date.now;
-  /** views, reactionCount and responseCount of the posts made here: plausible and growing (figures.ts). */
+  /** views, reactionCount and responseCount of the posts made here: plausible and growing (sandbox-kit/figures.ts). */
   readonly figures = new SimulatedFigures(() => this.now());
 
   override reset(): void {
@@ -98,3 +99,18 @@ export class FakeHashnode extends NetworkSimulator {
     return { status: 400, body: { errors: [{ message: 'Cannot query field', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] } };
   }
 }
+
+/** Hashnode in the sandbox of `npm start` (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<FakeHashnode> = {
+  create: () => new FakeHashnode(),
+  servers: (fake) => ({ hashnode: fake.server }),
+  env: (_fake, base) => ({ HASHNODE_API_BASE: base('hashnode') }),
+  credentials: () => ({ token: HASHNODE_TOKEN }),
+  // GraphQL on one path: the operation says what a request does
+  read: (req, fields) => {
+    if (req.method !== 'POST' || req.path !== '/') return undefined;
+    const query = String(fields.query ?? '');
+    if (/publishPost|createDraft/.test(query)) return { kind: 'post' };
+    return /removePost\(/.test(query) ? { kind: 'deleted' } : /updatePost\(/.test(query) ? { kind: 'edited' } : undefined;
+  },
+};

@@ -1,4 +1,5 @@
-import { type FakeReply, NetworkSimulator, type RecordedRequest } from './server';
+import { type FakeReply, NetworkSimulator, type RecordedRequest } from '../sandbox-kit/fake-server';
+import { readByPaths, type SandboxSimulator } from '../sandbox-kit/sandbox-simulator';
 
 /**
  * A loopback Discord webhook endpoint: `GET /api/webhooks/<id>/<token>` answers the Webhook object and
@@ -71,3 +72,14 @@ export class DiscordFake extends NetworkSimulator {
     return { body: { id, type: 0, channel_id: this.channelId, content, webhook_id: this.webhookId, edited_timestamp: new Date().toISOString() } };
   }
 }
+
+/** Discord in the sandbox of `npm start`: its webhook URL travels in the credentials (shared/networks/sandbox-kit/sandbox-simulator.ts). */
+export const simulator: SandboxSimulator<DiscordFake> = {
+  create: () => new DiscordFake(),
+  servers: (fake) => ({ discord: fake.server }),
+  env: () => ({}),
+  credentials: (fake) => ({ webhook_url: fake.webhookUrl }),
+  read: readByPaths(/^\/api\/webhooks\//, [
+    ['DELETE', /^\/api\/webhooks\/.+\/messages\/\d+$/, 'deleted'], ['PATCH', /^\/api\/webhooks\/.+\/messages\/\d+$/, 'edited'],
+  ]),
+};
