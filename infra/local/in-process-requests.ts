@@ -1,6 +1,6 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { Worker } from 'node:worker_threads';
-import type { HttpHandlerOptions, HttpRequest, HttpResponse } from '@smithy/types';
+import type { HttpHandlerOptions, HttpRequest, HttpResponse, HttpSigner } from '@smithy/types';
 import type { SdkRequestHandler } from '../../shared/adapters/local/in-process-transport';
 
 /**
@@ -29,7 +29,30 @@ const bodyOf = (r: HttpRequest): string => {
 const aborted = (signal: HttpHandlerOptions['abortSignal']) => Object.assign(new Error('Request aborted'), { name: 'AbortError', cause: (signal as AbortSignal | undefined)?.reason });
 const response = (statusCode: number, headers: Record<string, string>, body: Uint8Array): { response: HttpResponse } => ({ response: { statusCode, headers, body } });
 
+const amzDate = (d: Date) => d.toISOString().replace(/[-:]|\.\d{3}/g, '');
+
+/**
+ * The in-process transports' signer, in place of SigV4's hashing and HMACs: the engines behind them check that a
+ * request is signed, never the signature (dynalite wants an `AWS4-` Authorization header naming a Credential,
+ * SignedHeaders and a Signature, and a date; fauxqs reads the region from the credential scope). So the request
+ * gets those headers with the client's access key and the scope, and a signature that is not computed. The IAM
+ * simulation of the tests checks each request at the client's `send`, before signing, as before.
+ */
+const scopeOnly: HttpSigner = {
+  async sign(request, identity, props) {
+    const date = amzDate(new Date());
+    const region = String(props.signingRegion ?? props.region ?? 'us-east-1');
+    const service = String(props.signingName ?? props.name ?? 'unknown');
+    const key = (identity as { accessKeyId?: string }).accessKeyId ?? 'local';
+    request.headers['x-amz-date'] = date;
+    request.headers.authorization = `AWS4-HMAC-SHA256 Credential=${key}/${date.slice(0, 8)}/${region}/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=in-process`;
+    return request;
+  },
+};
+
 abstract class InProcessHandler implements SdkRequestHandler {
+  /** The clients built over this handler sign with it (shared/adapters/aws/transport-signer.ts). */
+  readonly signer = scopeOnly;
   constructor(private readonly engine: 'dynamodb' | 'sqs') {}
   protected abstract send(request: HttpRequest): Promise<{ response: HttpResponse }>;
 

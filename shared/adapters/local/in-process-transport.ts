@@ -1,9 +1,13 @@
-import type { HttpHandlerOptions, HttpRequest, HttpResponse, RequestHandler } from '@smithy/types';
+import type { HttpHandlerOptions, HttpRequest, HttpResponse, HttpSigner, RequestHandler } from '@smithy/types';
 
-/** An AWS SDK request handler: what a client's `requestHandler` option takes in place of its HTTP one. */
+/**
+ * An AWS SDK request handler: what a client's `requestHandler` option takes in place of its HTTP one. With a
+ * `signer`, the clients built over it sign with that instead of SigV4 (shared/adapters/aws/transport-signer.ts).
+ */
 export type SdkRequestHandler = RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions> & {
   updateHttpClientConfig(key: never, value: never): void;
   httpHandlerConfigs(): Record<string, never>;
+  readonly signer?: HttpSigner;
 };
 
 /**
