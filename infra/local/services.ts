@@ -8,7 +8,8 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFo
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { TABLE_DEFINITION } from '../../shared/adapters/dynamodb/table-definition';
 import { makeFauxqsFair, noteGroups } from './fair-queue';
-import { EngineThreadHandler, InjectHandler, type Injectable } from './in-process-requests';
+import { captureSqsRouter } from './fauxqs-router';
+import { EngineThreadHandler, SqsRouterHandler } from './in-process-requests';
 
 /**
  * The embedded AWS stand-ins of local mode (toolchain.md): dynalite (DynamoDB, on disk under dataDir), s3rver (S3,
@@ -138,8 +139,8 @@ export async function startS3(dataDir: string, buckets: string[], port = 0): Pro
 }
 
 export interface SqsService extends Service {
-  /** Gives an SDK client fauxqs without HTTP (fastify's inject). */
-  requestHandler: InjectHandler;
+  /** Gives an SDK client fauxqs without HTTP (its SQS router, called directly). */
+  requestHandler: SqsRouterHandler;
   /** Creates a queue with a DLQ and redrive policy; answers both URLs. */
   createQueue(name: string, opts: { visibilityTimeoutSeconds: number; maxReceiveCount: number }): Promise<{ url: string; dlqUrl: string }>;
 }
@@ -153,7 +154,7 @@ export async function startSqs(port = 0): Promise<SqsService> {
   const { buildApp } = await import('fauxqs');
   // SQS fair queues: a standard queue serves message groups (accounts) in turn (infra/local/fair-queue.ts)
   await makeFauxqsFair();
-  const app = buildApp({ logger: false });
+  const { app, router } = await captureSqsRouter(() => buildApp({ logger: false }));
   app.addHook('preHandler', async (request: { body: unknown }) => { noteGroups(request.body); });
   await app.listen({ port, host: '127.0.0.1' });
   const { port: bound } = app.server.address() as AddressInfo;
@@ -161,7 +162,7 @@ export async function startSqs(port = 0): Promise<SqsService> {
   const client = new SQSClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   return {
     endpoint,
-    requestHandler: new InjectHandler(app as unknown as Injectable),
+    requestHandler: new SqsRouterHandler(router, noteGroups),
     stop: async () => { client.destroy(); await app.close(); },
     async createQueue(name, opts) {
       const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));

@@ -5,7 +5,7 @@ import { DynamoDBClient, GetItemCommand, ResourceNotFoundException } from '@aws-
 import type { HttpHandlerOptions, HttpRequest as SmithyHttpRequest } from '@smithy/types';
 import type { SdkRequestHandler } from '../../shared/adapters/local/in-process-transport';
 import diagnostics from 'node:diagnostics_channel';
-import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { QueueDoesNotExist, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { HttpRequest } from '@smithy/core/protocols';
 import { ensureTable, startDynamoThread, startSqs } from '../../infra/local/services';
@@ -81,6 +81,9 @@ describe('the local runtime\'s DynamoDB engine and SDK clients', () => {
         expect(got.Messages?.map((m) => m.Body)).toEqual(['hello']);
       });
       expect(seen).toEqual({ http: 0, inProcess: ['sqs AmazonSQS.SendMessage', 'sqs AmazonSQS.ReceiveMessage'] });
+      // fauxqs's errors reach the caller as the SDK's typed errors, as over HTTP
+      const missing = await client.send(new SendMessageCommand({ QueueUrl: `${url}-missing`, MessageBody: 'x' })).catch((e: unknown) => e);
+      expect(missing).toBeInstanceOf(QueueDoesNotExist);
 
       const abort = new AbortController();
       const waiting = client.send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1 }), { abortSignal: abort.signal });
