@@ -6,7 +6,7 @@ import type { HttpHandlerOptions, HttpRequest as SmithyHttpRequest } from '@smit
 import type { SdkRequestHandler } from '../../shared/adapters/local/in-process-transport';
 import diagnostics from 'node:diagnostics_channel';
 import { QueueDoesNotExist, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { HttpRequest } from '@smithy/core/protocols';
 import { ensureTable, startDynamoThread, startSqs } from '../../infra/local/services';
 import { LOCAL_AWS_REQUEST } from '../../infra/local/in-process-requests';
@@ -130,6 +130,36 @@ describe('the local runtime\'s DynamoDB engine and SDK clients', () => {
       doc.destroy();
       queue.destroy();
       await sqs.stop();
+      await dynamo.stop();
+    }
+  });
+
+  it('a condition seen before is judged on the item and values of each request, and unused names are still refused', async () => {
+    const dynamo = await startDynamoThread(undefined);
+    const doc = documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint, requestHandler: dynamo.requestHandler });
+    const Table = 'kept-conditions';
+    const Key = { pk: 'A', sk: 'B' };
+    const setIf = (n: number, when: number, extra: Record<string, string> = {}) => doc.send(new UpdateCommand({
+      TableName: Table, Key, UpdateExpression: 'SET #n = :n', ConditionExpression: '#n = :when',
+      ExpressionAttributeNames: { '#n': 'n', ...extra }, ExpressionAttributeValues: { ':n': n, ':when': when },
+    })).then(() => 'updated', (e: unknown) => (isConditionFailure(e) ? 'refused' : (e as Error).message));
+    try {
+      await ensureTable(dynamo.endpoint, Table);
+      await doc.send(new PutCommand({ TableName: Table, Item: { ...Key, n: 1 } }));
+      expect(await setIf(2, 1)).toBe('updated');
+      // the same expression, names and values again: judged on the item as it is now (n = 2)
+      expect(await setIf(2, 1)).toBe('refused');
+      expect(await setIf(3, 2)).toBe('updated');
+      const byKey = await doc.send(new QueryCommand({ TableName: Table, KeyConditionExpression: 'pk = :pk AND sk = :sk', ExpressionAttributeValues: { ':pk': 'A', ':sk': 'B' } }));
+      expect(byKey.Items).toEqual([expect.objectContaining({ n: 3 })]);
+      const other = await doc.send(new QueryCommand({ TableName: Table, KeyConditionExpression: 'pk = :pk AND sk = :sk', ExpressionAttributeValues: { ':pk': 'A', ':sk': 'C' } }));
+      expect(other.Items).toEqual([]);
+      // a name the request declares and no expression uses is refused, on a condition seen before as well
+      expect(await setIf(4, 3, { '#unused': 'x' })).toMatch(/unused in expressions.*#unused/);
+      expect(await setIf(4, 3, { '#unused': 'x' })).toMatch(/unused in expressions.*#unused/);
+      expect(await setIf(4, 3)).toBe('updated');
+    } finally {
+      doc.destroy();
       await dynamo.stop();
     }
   });
