@@ -10,6 +10,7 @@ import type { DraftProvider } from './ports/ai';
 import type { MediaStore } from './ports/media';
 import type { WebhookStore } from './ports/webhooks';
 import type { TableRef } from './adapters/dynamodb/client';
+import type { EngineTransports } from './adapters/local/in-process-transport';
 import { WebhookFanOut } from './app/webhooks/fan-out';
 import { envClients, firstOf } from './adapters/env-oauth-clients';
 import { isPlatformName } from './domain/platforms';
@@ -87,8 +88,6 @@ const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')
 // --- Local speed
 const localResultsModule: Module<typeof import('./adapters/local/in-process-results')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The in-process result signal (local runtime only)', 'LOCAL') : require('./adapters/local/in-process-results');
-const localTransportModule: Module<typeof import('./adapters/local/in-process-transport')> = () => process.env.SPA_WIRE_LOCAL === 'off'
-  ? unwired('The in-process transports (local runtime only)', 'LOCAL') : require('./adapters/local/in-process-transport');
 
 /**
  * OAuth client registrations: SSM Parameter Store in AWS (when OAUTH_SSM_PREFIX is set), with the environment
@@ -146,26 +145,30 @@ function builtOnFirstRead<T extends object>(factories: { [K in keyof T]: () => T
   return Object.freeze(out);
 }
 
+/** What the caller decides when the dependencies are built, besides the configuration. */
+export interface Given extends Partial<Deps> {
+  /** The embedded engines' in-process transports (the local runtime's): the DynamoDB and SQS clients built here use them. */
+  transports?: EngineTransports;
+}
+
 /**
  * Wires adapters to ports once per cold start: AWS services in Lambda; the embedded stand-ins (same DynamoDB, SQS
  * and S3 adapters pointed at local endpoints, plus the outbox mailer, a local key and the table-backed scheduler)
  * in local mode. The only module besides infra/local that chooses adapters. A member in `given` replaces the one
- * the configuration would choose (the local runtime's clock; a test's fakes), decided here, once.
+ * the configuration would choose (the local runtime's clock; a test's fakes), decided here, once; so do the
+ * transports the SDK clients use (none given → each client reaches its endpoint over HTTP).
  */
-export function buildDeps(cfg: Config, given: Partial<Deps> = {}): Deps {
+export function buildDeps(cfg: Config, given: Given = {}): Deps {
+  const { transports = {}, ...members } = given;
   let tableRef: TableRef | undefined;
   const local = cfg.RUNTIME === 'local';
-  // the local runtime's engines take the SDK's requests in-process (no socket, no HTTP) when it has handed them over;
-  // a Lambda bundle run against the local engines (RUNTIME=local, as the benches' cold starts do) has no such module
-  // and reaches them over their HTTP endpoints
-  const transport = (engine: 'dynamodb' | 'sqs') => (local && process.env.SPA_WIRE_LOCAL !== 'off' ? localTransportModule().inProcessTransport(engine) : undefined);
-  const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT, requestHandler: transport('dynamodb') }), tableName: cfg.TABLE_NAME });
+  const table = (): TableRef => (tableRef ??= { doc: dynamoModule().documentClient({ region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT, requestHandler: transports.dynamodb }), tableName: cfg.TABLE_NAME });
   const db = dynamoModule;
   const publicBaseUrl = trimBase(cfg.PUBLIC_BASE_URL);
   // Adapters built here read the container's clock at each call (the given one, else the system clock).
   const liveClock: Clock = { now: () => deps.clock.now(), sleep: (ms) => deps.clock.sleep(ms) };
   const shared = builtOnFirstRead<{ queue: Queue; blobs: Blobs; uploads: MediaStore; webhooks: WebhookStore }>({
-    queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT, requestHandler: transport('sqs') }), { clock: liveClock }); },
+    queue: () => { const m = sqsModule(); return new m.SqsQueue(m.sqsClient({ region: cfg.AWS_REGION, endpoint: cfg.SQS_ENDPOINT, requestHandler: transports.sqs }), { clock: liveClock }); },
     blobs: () => { const m = s3Module(); const s3 = m.s3Client({ region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT }); return new m.S3Blobs(s3, s3, cfg.MEDIA_BUCKET); },
     uploads: () => new (db().DynamoMediaStore)(table()),
     webhooks: () => new (db().DynamoWebhookStore)(table()),
@@ -246,7 +249,7 @@ export function buildDeps(cfg: Config, given: Partial<Deps> = {}): Deps {
     billing: () => new (db().DynamoBillingStore)(table()),
     // --- Dashboard charts
     daySummaries: () => new (db().DynamoDaySummaryStore)(table()),
-  }, given);
+  }, members);
   return deps;
 }
 

@@ -1,6 +1,6 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { Worker } from 'node:worker_threads';
-import type { HttpHandlerOptions, HttpRequest, HttpResponse } from '@smithy/types';
+import type { HttpHandlerOptions, HttpRequest, HttpResponse, HttpSigner } from '@smithy/types';
 import type { SdkRequestHandler } from '../../shared/adapters/local/in-process-transport';
 
 /**
@@ -29,7 +29,30 @@ const bodyOf = (r: HttpRequest): string => {
 const aborted = (signal: HttpHandlerOptions['abortSignal']) => Object.assign(new Error('Request aborted'), { name: 'AbortError', cause: (signal as AbortSignal | undefined)?.reason });
 const response = (statusCode: number, headers: Record<string, string>, body: Uint8Array): { response: HttpResponse } => ({ response: { statusCode, headers, body } });
 
+const amzDate = (d: Date) => d.toISOString().replace(/[-:]|\.\d{3}/g, '');
+
+/**
+ * The in-process transports' signer, in place of SigV4's hashing and HMACs: the engines behind them check that a
+ * request is signed, never the signature (dynalite wants an `AWS4-` Authorization header naming a Credential,
+ * SignedHeaders and a Signature, and a date; fauxqs reads the region from the credential scope). So the request
+ * gets those headers with the client's access key and the scope, and a signature that is not computed. The IAM
+ * simulation of the tests checks each request at the client's `send`, before signing, as before.
+ */
+const scopeOnly: HttpSigner = {
+  async sign(request, identity, props) {
+    const date = amzDate(new Date());
+    const region = String(props.signingRegion ?? props.region ?? 'us-east-1');
+    const service = String(props.signingName ?? props.name ?? 'unknown');
+    const key = (identity as { accessKeyId?: string }).accessKeyId ?? 'local';
+    request.headers['x-amz-date'] = date;
+    request.headers.authorization = `AWS4-HMAC-SHA256 Credential=${key}/${date.slice(0, 8)}/${region}/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=in-process`;
+    return request;
+  },
+};
+
 abstract class InProcessHandler implements SdkRequestHandler {
+  /** The clients built over this handler sign with it (shared/adapters/aws/transport-signer.ts). */
+  readonly signer = scopeOnly;
   constructor(private readonly engine: 'dynamodb' | 'sqs') {}
   protected abstract send(request: HttpRequest): Promise<{ response: HttpResponse }>;
 
@@ -91,18 +114,41 @@ export class EngineThreadHandler extends InProcessHandler {
   }
 }
 
-/** The part of a fastify app (fauxqs) that injects a request: light-my-request's fake request/response pair. */
-export interface Injectable {
-  inject(opts: { method: string; url: string; headers: Record<string, string>; payload: string }): Promise<{ statusCode: number; headers: Record<string, unknown>; rawPayload: Buffer }>;
+/** fauxqs's SQS router (JSON protocol): the action named by `x-amz-target` run on the parsed body, as its POST / route does. */
+export interface SqsRouter {
+  handle(request: { method: string; url: string; headers: Record<string, string>; body: unknown }, reply: SqsReply): Promise<unknown>;
 }
+interface SqsReply { status(code: number): SqsReply; header(name: string, value: string): SqsReply }
 
-/** SQS requests to fauxqs (a fastify app on this thread) through fastify's inject: its routes and hooks, no socket. */
-export class InjectHandler extends InProcessHandler {
-  constructor(private readonly app: Injectable) { super('sqs'); }
+/**
+ * SQS requests to fauxqs's own SQS router on this thread: the body parsed as its route's JSON parser does, the
+ * groups noted as its hook does (`onRequest`: infra/local/fair-queue.ts noteGroups), the router's answer serialized
+ * as fastify does, without fastify's routing, hooks and reply pipeline or light-my-request's fake streams.
+ */
+export class SqsRouterHandler extends InProcessHandler {
+  constructor(private readonly router: SqsRouter, private readonly onRequest: (body: unknown) => void) { super('sqs'); }
 
   protected async send(request: HttpRequest): Promise<{ response: HttpResponse }> {
-    const res = await this.app.inject({ method: request.method, url: urlOf(request), headers: { ...request.headers }, payload: bodyOf(request) });
-    const headers = Object.fromEntries(Object.entries(res.headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-    return response(res.statusCode, headers, res.rawPayload);
+    const json = { 'content-type': 'application/x-amz-json-1.0' };
+    let body: unknown;
+    try {
+      body = JSON.parse(bodyOf(request) || '{}');
+    } catch {
+      return response(400, json, Buffer.from(JSON.stringify({ __type: 'com.amazonaws.sqs#SerializationException', message: 'The request body is not JSON' })));
+    }
+    this.onRequest(body);
+    let status = 200;
+    const headers: Record<string, string> = {};
+    const reply: SqsReply = {
+      status(code) { status = code; return reply; },
+      header(name, value) { headers[name.toLowerCase()] = String(value); return reply; },
+    };
+    try {
+      const out = await this.router.handle({ method: request.method, url: urlOf(request), headers: { ...request.headers }, body }, reply);
+      return response(status, { ...json, ...headers }, Buffer.from(JSON.stringify(out ?? {})));
+    } catch (err) {
+      // what fastify answers for an error the router does not turn into an SQS error
+      return response(500, json, Buffer.from(JSON.stringify({ __type: 'com.amazonaws.sqs#InternalError', message: (err as Error)?.message ?? String(err) })));
+    }
   }
 }

@@ -21,7 +21,6 @@ import { startMediaSweep } from './media-sweep';
 import { Sandbox } from './sandbox';
 import { sandboxEnvironment, sandboxRoutes, simulatedNetworks } from './sandbox/wiring';
 import { startupSweeps } from './startup-sweeps';
-import { provideInProcessTransport } from '../../shared/adapters/local/in-process-transport';
 
 export interface LocalOptions {
   /** HTTP port (0 = random). */
@@ -87,10 +86,6 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   const s3 = await startS3(path.join(dataDir, 's3'), [MEDIA_BUCKET]);
   const sqs = await startSqs();
   const queues = Object.fromEntries(await Promise.all(workers.map(async (w) => [w.id, await sqs.createQueue(w.queueName, { visibilityTimeoutSeconds: w.visibilityTimeoutSeconds, maxReceiveCount: w.maxReceiveCount })] as const)));
-  // the handlers' and the pollers' SDK clients reach the engines in-process (no socket, no HTTP); the endpoints stay
-  // for everything else (operator tools, a client built with an endpoint only)
-  provideInProcessTransport('dynamodb', dynamo.requestHandler);
-  provideInProcessTransport('sqs', sqs.requestHandler);
 
   Object.assign(process.env, {
     RUNTIME: 'local', TABLE_NAME, MEDIA_BUCKET, DATA_DIR: dataDir, AWS_REGION: 'us-east-1',
@@ -123,8 +118,11 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
     Object.assign(process.env, sandboxEnv, { SANDBOX_ORIGIN: url, SANDBOX_NETWORKS: simulatedNetworks(sandbox, explicitNetworks).join(',') });
   }
   resetConfig();
-  const chosen = buildDeps(config(), { clock: opts.clock });
-  const deps = opts.deps ? buildDeps(config(), { clock: opts.clock, ...opts.deps(chosen) }) : chosen;
+  // the handlers' and the pollers' SDK clients reach the engines in-process (no socket, no HTTP); the endpoints stay
+  // for everything else (operator tools, a client built with an endpoint only)
+  const transports = { dynamodb: dynamo.requestHandler, sqs: sqs.requestHandler };
+  const chosen = buildDeps(config(), { clock: opts.clock, transports });
+  const deps = opts.deps ? buildDeps(config(), { clock: opts.clock, transports, ...opts.deps(chosen) }) : chosen;
   depsBuilt(deps);
 
   const client = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint, requestHandler: sqs.requestHandler });
@@ -171,8 +169,6 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
       await mediaSweep.stop();
       await Promise.all([...pollers.map((p) => p.stop()), timers.stop()]);
       client.destroy();
-      provideInProcessTransport('dynamodb', undefined);
-      provideInProcessTransport('sqs', undefined);
       await sqs.stop();
       await s3.stop();
       await dynamo.stop();

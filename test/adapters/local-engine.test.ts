@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import type { HttpHandlerOptions, HttpRequest as SmithyHttpRequest } from '@smithy/types';
+import type { SdkRequestHandler } from '../../shared/adapters/local/in-process-transport';
 import diagnostics from 'node:diagnostics_channel';
-import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { QueueDoesNotExist, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { HttpRequest } from '@smithy/core/protocols';
 import { ensureTable, startDynamoThread, startSqs } from '../../infra/local/services';
 import { LOCAL_AWS_REQUEST } from '../../infra/local/in-process-requests';
@@ -79,6 +81,9 @@ describe('the local runtime\'s DynamoDB engine and SDK clients', () => {
         expect(got.Messages?.map((m) => m.Body)).toEqual(['hello']);
       });
       expect(seen).toEqual({ http: 0, inProcess: ['sqs AmazonSQS.SendMessage', 'sqs AmazonSQS.ReceiveMessage'] });
+      // fauxqs's errors reach the caller as the SDK's typed errors, as over HTTP
+      const missing = await client.send(new SendMessageCommand({ QueueUrl: `${url}-missing`, MessageBody: 'x' })).catch((e: unknown) => e);
+      expect(missing).toBeInstanceOf(QueueDoesNotExist);
 
       const abort = new AbortController();
       const waiting = client.send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1 }), { abortSignal: abort.signal });
@@ -87,6 +92,75 @@ describe('the local runtime\'s DynamoDB engine and SDK clients', () => {
     } finally {
       client.destroy();
       await sqs.stop();
+    }
+  });
+
+  it('clients over the in-process transports skip SigV4 (the engines check only that a request is signed) and are answered; over TCP they sign', async () => {
+    const dynamo = await startDynamoThread(undefined);
+    const sqs = await startSqs();
+    /** The transport `handler`, keeping the Authorization header of each request it carries. */
+    const recording = <H extends SdkRequestHandler>(handler: H, seen: string[]): H => Object.create(handler, {
+      handle: { value: (req: SmithyHttpRequest, o?: HttpHandlerOptions) => { seen.push(req.headers.authorization ?? ''); return handler.handle(req, o); } },
+    }) as H;
+    const dynamoAuth: string[] = [];
+    const sqsAuth: string[] = [];
+    const doc = documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint, requestHandler: recording(dynamo.requestHandler, dynamoAuth) });
+    const queue = sqsClient({ region: 'us-east-1', endpoint: sqs.endpoint, requestHandler: recording(sqs.requestHandler, sqsAuth) });
+    try {
+      await ensureTable(dynamo.endpoint, 'signing-test');
+      await doc.send(new PutCommand({ TableName: 'signing-test', Item: { pk: 'A', sk: 'B' } }));
+      expect((await doc.send(new GetCommand({ TableName: 'signing-test', Key: { pk: 'A', sk: 'B' } }))).Item).toMatchObject({ pk: 'A', sk: 'B' });
+      const { url } = await sqs.createQueue('signing', { visibilityTimeoutSeconds: 30, maxReceiveCount: 3 });
+      await queue.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'hello' }));
+      expect((await queue.send(new ReceiveMessageCommand({ QueueUrl: url }))).Messages?.map((m) => m.Body)).toEqual(['hello']);
+      // the client's own key and the SigV4 scope, no computed signature
+      const scopeOnly = (service: string) => new RegExp(`^AWS4-HMAC-SHA256 Credential=local/\\d{8}/us-east-1/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=in-process$`);
+      expect(dynamoAuth).toHaveLength(2);
+      for (const auth of dynamoAuth) expect(auth).toMatch(scopeOnly('dynamodb'));
+      expect(sqsAuth).toHaveLength(2);
+      for (const auth of sqsAuth) expect(auth).toMatch(scopeOnly('sqs'));
+      // a client without the transport signs with SigV4 as in AWS (a 64-hex-digit signature)
+      const signed: string[] = [];
+      const overTcp = new DynamoDBClient({ region: 'us-east-1', endpoint: dynamo.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+      overTcp.middlewareStack.add((next) => async (args) => { signed.push(String((args.request as SmithyHttpRequest).headers.authorization)); return next(args); }, { step: 'finalizeRequest', priority: 'low', name: 'recordAuthorization' });
+      await overTcp.send(new GetItemCommand({ TableName: 'signing-test', Key: { pk: { S: 'A' }, sk: { S: 'B' } } }));
+      overTcp.destroy();
+      expect(signed).toEqual([expect.stringMatching(/Signature=[0-9a-f]{64}$/)]);
+    } finally {
+      doc.destroy();
+      queue.destroy();
+      await sqs.stop();
+      await dynamo.stop();
+    }
+  });
+
+  it('a condition seen before is judged on the item and values of each request, and unused names are still refused', async () => {
+    const dynamo = await startDynamoThread(undefined);
+    const doc = documentClient({ region: 'us-east-1', endpoint: dynamo.endpoint, requestHandler: dynamo.requestHandler });
+    const Table = 'kept-conditions';
+    const Key = { pk: 'A', sk: 'B' };
+    const setIf = (n: number, when: number, extra: Record<string, string> = {}) => doc.send(new UpdateCommand({
+      TableName: Table, Key, UpdateExpression: 'SET #n = :n', ConditionExpression: '#n = :when',
+      ExpressionAttributeNames: { '#n': 'n', ...extra }, ExpressionAttributeValues: { ':n': n, ':when': when },
+    })).then(() => 'updated', (e: unknown) => (isConditionFailure(e) ? 'refused' : (e as Error).message));
+    try {
+      await ensureTable(dynamo.endpoint, Table);
+      await doc.send(new PutCommand({ TableName: Table, Item: { ...Key, n: 1 } }));
+      expect(await setIf(2, 1)).toBe('updated');
+      // the same expression, names and values again: judged on the item as it is now (n = 2)
+      expect(await setIf(2, 1)).toBe('refused');
+      expect(await setIf(3, 2)).toBe('updated');
+      const byKey = await doc.send(new QueryCommand({ TableName: Table, KeyConditionExpression: 'pk = :pk AND sk = :sk', ExpressionAttributeValues: { ':pk': 'A', ':sk': 'B' } }));
+      expect(byKey.Items).toEqual([expect.objectContaining({ n: 3 })]);
+      const other = await doc.send(new QueryCommand({ TableName: Table, KeyConditionExpression: 'pk = :pk AND sk = :sk', ExpressionAttributeValues: { ':pk': 'A', ':sk': 'C' } }));
+      expect(other.Items).toEqual([]);
+      // a name the request declares and no expression uses is refused, on a condition seen before as well
+      expect(await setIf(4, 3, { '#unused': 'x' })).toMatch(/unused in expressions.*#unused/);
+      expect(await setIf(4, 3, { '#unused': 'x' })).toMatch(/unused in expressions.*#unused/);
+      expect(await setIf(4, 3)).toBe('updated');
+    } finally {
+      doc.destroy();
+      await dynamo.stop();
     }
   });
 

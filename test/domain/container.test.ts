@@ -1,6 +1,24 @@
+import { createHash } from 'node:crypto';
 import { buildDeps } from '../../shared/container';
 import { config } from '../../shared/config';
 import { ManualClock } from '../support/clock';
+import type { HttpRequest, HttpResponse } from '@smithy/types';
+import type { SdkRequestHandler } from '../../shared/adapters/local/in-process-transport';
+
+/** A transport that answers each request with `answer(its JSON body)` and keeps the `x-amz-target` of each. */
+function recordingTransport(answer: (body: Record<string, unknown>) => object): SdkRequestHandler & { targets: string[] } {
+  const targets: string[] = [];
+  return {
+    targets,
+    async handle(request: HttpRequest): Promise<{ response: HttpResponse }> {
+      targets.push(request.headers['x-amz-target'] ?? '');
+      const body = JSON.parse(Buffer.from(request.body as Uint8Array).toString('utf8')) as Record<string, unknown>;
+      return { response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Buffer.from(JSON.stringify(answer(body))) } };
+    },
+    updateHttpClientConfig: () => undefined,
+    httpHandlerConfigs: () => ({}),
+  };
+}
 
 const local = () => ({ ...config(), RUNTIME: 'local' as const, DATA_DIR: '/tmp/unused-container-test' });
 
@@ -36,6 +54,26 @@ describe('the container', () => {
     expect(derived.connections).toBe(replacement);
     expect(deps.connections).toBe(original);
     expect(derived.posts).toBe(deps.posts);
+  });
+
+  it('the transports given when it is built carry the DynamoDB and SQS clients\' requests (no endpoint is dialled)', async () => {
+    const dynamodb = recordingTransport(() => ({}));
+    const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+    const sqs = recordingTransport((body) => ({
+      Successful: (body.Entries as Array<{ Id: string; MessageBody: string }>).map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}`, MD5OfMessageBody: md5(e.MessageBody) })),
+      Failed: [],
+    }));
+    // endpoints nothing listens on: a request that went over HTTP would fail
+    const deps = buildDeps({ ...local(), DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', SQS_ENDPOINT: 'http://127.0.0.1:1' }, { transports: { dynamodb, sqs } });
+    await expect(deps.keys.getByHash('h')).resolves.toBeUndefined();
+    await deps.queue.sendAll('http://127.0.0.1:1/000000000000/q', [{ id: 'm1', body: { a: 1 } }]);
+    expect(dynamodb.targets).toEqual(['DynamoDB_20120810.GetItem']);
+    expect(sqs.targets).toEqual(['AmazonSQS.SendMessageBatch']);
+  });
+
+  it('without transports, the clients reach the engines over their endpoints', async () => {
+    const deps = buildDeps({ ...local(), DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
+    await expect(deps.keys.getByHash('h')).rejects.toThrow();
   });
 
   it('a bundle without the local-only modules, run against the local engines, reaches them over HTTP', () => {

@@ -5,6 +5,7 @@ import { CORRELATION_ATTRIBUTE, correlationId } from '../../log';
 import { traceClient } from '../../tracing';
 import { dropNoOpLogging } from './sdk-logging';
 import type { SdkRequestHandler } from '../local/in-process-transport';
+import { requestHandlerOptions } from './transport-signer';
 
 const BATCH_SIZE = 10;
 const RETRY_ROUNDS = 3;
@@ -80,7 +81,8 @@ function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
 
 /**
  * An SQS client; with `endpoint` (the embedded fauxqs locally) it uses dummy credentials and ignores queue-URL hosts,
- * and `requestHandler` (local runtime) hands its requests to fauxqs in-process instead of over HTTP.
+ * and `requestHandler` (local runtime) hands its requests to fauxqs in-process instead of over HTTP (signed by the
+ * handler's own signer when it has one).
  */
 export function sqsClient(opts: { region: string; endpoint?: string; requestHandler?: SdkRequestHandler }): SQSClient {
   const client = traceClient(new SQSClient({
@@ -88,7 +90,7 @@ export function sqsClient(opts: { region: string; endpoint?: string; requestHand
     ...(opts.endpoint
       ? {
         endpoint: opts.endpoint, useQueueUrlAsEndpoint: false, credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        ...(opts.requestHandler ? { requestHandler: opts.requestHandler } : {}),
+        ...requestHandlerOptions(opts.requestHandler),
       }
       : {}),
   }));

@@ -5,16 +5,18 @@ import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@a
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { FORMAT_VERSION } from '../../domain/format-version';
 import type { SdkRequestHandler } from '../local/in-process-transport';
+import { requestHandlerOptions } from '../aws/transport-signer';
 
 /**
  * The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally, and
- * `requestHandler` (local runtime) hands its requests to that engine in-process instead of over HTTP.
+ * `requestHandler` (local runtime) hands its requests to that engine in-process instead of over HTTP (signed by the
+ * handler's own signer when it has one).
  */
 export function documentClient(opts: { region: string; endpoint?: string; requestHandler?: SdkRequestHandler }): DynamoDBDocumentClient {
   const client = traceClient(new DynamoDBClient({
     region: opts.region,
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    ...(opts.endpoint && opts.requestHandler ? { requestHandler: opts.requestHandler } : {}),
+    ...(opts.endpoint ? requestHandlerOptions(opts.requestHandler) : {}),
   }));
   dropNoOpLogging(client);
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
