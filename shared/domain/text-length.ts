@@ -89,12 +89,14 @@ export function textLimit(platform: PlatformName, shape: PostShape = {}): number
 
 // ---- measuring
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// made on first use: an Intl.Segmenter costs tens of milliseconds to build (ICU data), which a cold start that
+// measures no text should not pay
+let graphemes: Intl.Segmenter | undefined;
 const encoder = new TextEncoder();
 
 function segmentCount(text: string): number {
   let n = 0;
-  for (const _ of graphemes.segment(text)) n++;
+  for (const _ of (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text)) n++;
   return n;
 }
 

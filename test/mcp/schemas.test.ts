@@ -1,6 +1,7 @@
 import { routes } from '../../functions/routes';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { toolList, resultText } from '../../functions/mcp/server';
+import type { Tool } from '@modelcontextprotocol/server';
 import { TOOL_ROUTES } from '../../functions/mcp/tool-routes';
 import { explainCode, KNOWN_CODES, mcpFix } from '../../functions/mcp/errors';
 import { RESULT_CODES } from '../../shared/domain/result-codes';
@@ -19,7 +20,8 @@ function properties(node: unknown, at: string, out: Array<[string, Json]> = []):
 }
 
 describe('tool schemas say what to send', () => {
-  const tools = toolList();
+  let tools: Tool[];
+  beforeAll(async () => { tools = await toolList(); });
 
   it('every input property of every tool has a description', () => {
     const undescribed = tools.flatMap((t) => properties(t.inputSchema, t.name)).filter(([, p]) => typeof p.description !== 'string' || p.description.length < 8).map(([at]) => at);
