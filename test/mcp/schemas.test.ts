@@ -2,7 +2,7 @@ import { routes } from '../../functions/routes';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { toolList, resultText } from '../../functions/mcp/server';
 import type { Tool } from '@modelcontextprotocol/server';
-import { TOOL_ROUTES } from '../../functions/mcp/tool-routes';
+import { MCP_ROUTE, TOOL_ROUTES } from '../../functions/mcp/tool-routes';
 import { explainCode, KNOWN_CODES, mcpFix } from '../../functions/mcp/errors';
 import { RESULT_CODES } from '../../shared/domain/result-codes';
 
@@ -84,5 +84,9 @@ describe('the tools enforce their REST routes', () => {
       const r = byKey[name]!;
       expect({ name, ...copy }).toEqual({ name, id: r.id, method: r.method, scope: r.scope, ...(r.rateLimit ? { rateLimit: r.rateLimit } : {}) });
     }
+  });
+
+  it("the MCP handler's copy of its own route equals the route table: id, method, browser CORS", () => {
+    expect(MCP_ROUTE).toEqual({ id: routes.postMcp.id, method: routes.postMcp.method, browserCors: routes.postMcp.browserCors });
   });
 });
