@@ -7,7 +7,7 @@ z.string();
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
-import { mcpRoutes as routes } from '../routes/mcp';
+import { MCP_ROUTE } from './tool-routes';
 import { requestState, stateOf } from '../../shared/http/middlewares/request-state';
 import { requestLog } from '../../shared/http/middlewares/request-log';
 import { browserCors } from '../../shared/http/middlewares/browser-cors';
@@ -22,7 +22,7 @@ import type { ToolContext } from './tools';
 import { wiredHandler } from '../../shared/container';
 import { config } from '../../shared/config';
 
-const route = routes.postMcp;
+const route = MCP_ROUTE;
 
 /** What a request's server instance runs with, handed through the SDK's pass-through authInfo. */
 interface CallerInfo { ctx: ToolContext; requestId: string }
