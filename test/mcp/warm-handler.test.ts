@@ -45,11 +45,23 @@ const event = (path: string, key: string, body: unknown, headers: Record<string,
 });
 
 let ids = 0;
-/** A tools/call on the 2025-11-25 revision (one stateless POST), answering the JSON-RPC response. */
-async function toolCall(key: string, name: string, args: Record<string, unknown>) {
-  const res = await call(mcp.using(deps), event('/api/mcp', key, { jsonrpc: '2.0', id: ++ids, method: 'tools/call', params: { name, arguments: args } }));
+type ToolAnswer = { id: number; result: { isError?: boolean; structuredContent?: Record<string, any>; content: Array<{ text: string }> } };
+const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'jest', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+
+/**
+ * A tools/call as one stateless POST: on the 2025-11-25 revision, or on 2026-07-28 with the request's own envelope.
+ * `on` is the handler instance (one warm Lambda instance serves its requests one after another, the local runtime's
+ * concurrently).
+ */
+async function toolCall(key: string, name: string, args: Record<string, unknown>, era: 'legacy' | 'modern' = 'legacy', on = mcp.using(deps)): Promise<ToolAnswer> {
+  const id = ++ids;
+  const res = await call(on, era === 'legacy'
+    ? event('/api/mcp', key, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })
+    : event('/api/mcp', key, { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: ENVELOPE } },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name }));
   expect(res.status).toBe(200);
-  return res.body as { id: number; result: { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ text: string }> } };
+  expect(res.body).toMatchObject({ id });
+  return res.body as ToolAnswer;
 }
 
 describe('tools/call on a warm MCP function', () => {
@@ -73,5 +85,48 @@ describe('tools/call on a warm MCP function', () => {
     const res = await toolCall(key, 'list_connections', {});
     expect(res.result.isError).toBeUndefined();
     expect(reads).toEqual({ 'accounts.get': 1 });
+  });
+});
+
+describe('two accounts calling one warm MCP function at once', () => {
+  it('each call answers with its own caller\'s data, on both protocol revisions', async () => {
+    const [a, b] = await Promise.all([caller(), caller()]);
+    const names = new Map<string, string>([[a.key, `Alpha ${Date.now()}`], [b.key, `Beta ${Date.now()}`]]);
+    for (const [key, name] of names) expect((await toolCall(key, 'create_brand', { name })).result.isError).toBeUndefined();
+    const brandsOf = async (key: string) => ((await toolCall(key, 'list_brands', {})).result.structuredContent!.brands as Array<{ id: string; name: string }>);
+    const own = new Map([[a.key, await brandsOf(a.key)], [b.key, await brandsOf(b.key)]]);
+    expect(own.get(a.key)!.map((x) => x.name)).toContain(names.get(a.key));
+    expect(own.get(b.key)!.map((x) => x.name)).toContain(names.get(b.key));
+
+    // one handler instance, as one warm instance: 24 calls of both callers in flight together, interleaved
+    const warm = mcp.using(deps);
+    const calls = Array.from({ length: 24 }, (_, i) => {
+      const key = i % 2 ? b.key : a.key;
+      const era = i % 4 < 2 ? 'legacy' as const : 'modern' as const;
+      return i % 3 === 0
+        ? toolCall(key, 'post_to_social', { platform: 'discord', text: `Concurrent ${i}` }, era, warm).then((r) => ({ key, kind: 'post' as const, r }))
+        : toolCall(key, 'list_brands', {}, era, warm).then((r) => ({ key, kind: 'brands' as const, r }));
+    });
+    const answers = await Promise.all(calls);
+    const posted = new Map<string, string[]>([[a.key, []], [b.key, []]]);
+    for (const { key, kind, r } of answers) {
+      expect(r.result.isError).toBeUndefined();
+      const ownBrandIds = own.get(key)!.map((x) => x.id);
+      if (kind === 'brands') {
+        expect(r.result.structuredContent!.brands.map((x: { id: string }) => x.id).sort()).toEqual([...ownBrandIds].sort());
+      } else {
+        expect(ownBrandIds).toContain(r.result.structuredContent!.brand_id);
+        expect(r.result.structuredContent!.results).toMatchObject([{ platform: 'discord', ok: true }]);
+        posted.get(key)!.push(r.result.structuredContent!.post_id);
+      }
+    }
+    // every post is its caller's: the other caller cannot see it
+    for (const [key, ids] of posted) {
+      const other = key === a.key ? b.key : a.key;
+      for (const id of ids) {
+        expect((await toolCall(key, 'get_post_status', { platform: 'discord', id })).result.isError).toBeUndefined();
+        expect((await toolCall(other, 'get_post_status', { platform: 'discord', id })).result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('not_found') }] });
+      }
+    }
   });
 });
