@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { publishingWorld } from '../support/publishing';
 import { call, sampleEvent } from '../support/invoke';
 import { handler as mcp } from '../../functions/mcp/handler';
@@ -5,6 +6,9 @@ import { handler as postPost } from '../../functions/http/post-post';
 import { createApiKey } from '../../shared/app/api-keys';
 import type { Deps } from '../../shared/app/deps';
 import type { Account } from '../../shared/ports/store';
+import { registerClient } from '../../shared/app/mcp-oauth/clients';
+import { decideAuthorization } from '../../shared/app/mcp-oauth/authorize';
+import { tokenRequest } from '../../shared/app/mcp-oauth/tokens';
 
 /**
  * The MCP function's request path on one warm instance, called as Lambda calls it (the handler over a test's deps,
@@ -76,6 +80,24 @@ describe('tools/call on a warm MCP function', () => {
     expect(viaMcp.result.isError).toBeUndefined();
     expect(viaMcp.result.structuredContent).toMatchObject({ results: [{ platform: 'discord', ok: true }] });
     expect(reads).toEqual(restReads);
+    expect(reads).toEqual({ 'publishContext.load': 1 });
+  });
+
+  it('post_to_social by an AI app signed in with OAuth reads its account with what publishing needs too', async () => {
+    const { account } = await caller();
+    const client = await registerClient(world.deps, { client_name: 'Agent', redirect_uris: ['https://agent.example/cb'] });
+    const verifier = 'v'.repeat(43);
+    const back = new URL(await decideAuthorization(world.deps, account, {
+      response_type: 'code', client_id: client.client_id, redirect_uri: 'https://agent.example/cb', state: 'st',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    } as never, true));
+    const tokens = await tokenRequest(world.deps, {
+      grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier,
+      client_id: client.client_id, redirect_uri: 'https://agent.example/cb',
+    }) as { access_token: string };
+    reads = {};
+    const res = await toolCall(tokens.access_token, 'post_to_social', { platform: 'discord', text: 'OAuth reads' });
+    expect(res.result.structuredContent).toMatchObject({ results: [{ platform: 'discord', ok: true }] });
     expect(reads).toEqual({ 'publishContext.load': 1 });
   });
 

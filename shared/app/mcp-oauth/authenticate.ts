@@ -20,7 +20,7 @@ export interface McpCaller {
 /**
  * The MCP endpoint's authentication: a bearer API key (as on the REST API) or an OAuth access token. Every 401
  * carries `WWW-Authenticate: Bearer resource_metadata=…` so that an MCP client can discover how to sign in. With
- * `publishing` (a call of a tool that publishes) an API key's account is read in the same query as what publishing
+ * `publishing` (a call of a tool that publishes) the caller's account is read in the same query as what publishing
  * needs, as the REST API's publish routes read it (auth.ts), instead of one read for each.
  */
 export async function authenticateMcp(
@@ -30,7 +30,10 @@ export async function authenticateMcp(
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw mcpUnauthorized(deps, 'Authenticate: send Authorization: Bearer with an API key (svc_live_…) or an OAuth access token');
   const presented = match[1]!;
-  if (presented.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(deps, presented);
+  if (presented.startsWith(ACCESS_TOKEN_PREFIX)) {
+    const app = await authenticateAccessToken(deps, presented, opts);
+    return { account: app.account, actor: app.actor, scopes: app.scopes, ...(app.context ? { context: app.context } : {}) };
+  }
   try {
     const p = await authenticate(deps, authorization, opts);
     return { account: p.account, actor: p.actor, scopes: p.scopes, ...(p.context ? { context: p.context } : {}) };
