@@ -30,10 +30,7 @@ export async function authenticateMcp(
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw mcpUnauthorized(deps, 'Authenticate: send Authorization: Bearer with an API key (svc_live_…) or an OAuth access token');
   const presented = match[1]!;
-  if (presented.startsWith(ACCESS_TOKEN_PREFIX)) {
-    const app = await authenticateAccessToken(deps, presented, opts);
-    return { account: app.account, actor: app.actor, scopes: app.scopes, ...(app.context ? { context: app.context } : {}) };
-  }
+  if (presented.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(deps, presented, opts);
   try {
     const p = await authenticate(deps, authorization, opts);
     return { account: p.account, actor: p.actor, scopes: p.scopes, ...(p.context ? { context: p.context } : {}) };
