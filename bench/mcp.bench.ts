@@ -24,7 +24,9 @@ import { fmt, percentile, printRows } from './support/stats';
  *    call) against `POST /api/post` with the same post to one network (Discord's fake answering at once), N
  *    sequential posts each, interleaved (one REST, one MCP, …) so that both see the same machine load; p50/p99 and the
  *    MCP/REST ratio. Both publish through the same use case, queue and worker: the difference is the MCP layer
- *    (JSON-RPC parsing, a new server and transport per request, schema checks of input and output).
+ *    (JSON-RPC parsing, a new server and transport per request, schema checks of input and output) and the SDK
+ *    client's own work, which runs in this process beside the runtime. A third leg sends the same tools/call as one
+ *    plain JSON-RPC POST (the client's headers, no SDK client): the server's share alone.
  * 2. Cold start of the MCP function bundle (infra/bundling.ts's esbuild options, as the CDK bundles it): in a fresh
  *    `node`, the time to require the bundle, then the first request and a `tools/list` through the handler (a
  *    function-URL event with an API key, against the runtime's embedded DynamoDB); the first request is `initialize`
@@ -45,28 +47,38 @@ async function compare(base: string, key: string): Promise<void> {
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   const rest: number[] = [];
   const tool: number[] = [];
-  const post = async (i: number, via: 'rest' | 'mcp') => {
+  const raw: number[] = [];
+  const post = async (i: number, via: 'rest' | 'mcp' | 'raw') => {
     const body = { platform: 'discord', text: `Bench MCP ${RUN} ${via} ${i}` };
     const t = performance.now();
     if (via === 'rest') {
       must(await api('POST', '/api/post', body), 'POST /api/post');
       rest.push(performance.now() - t);
+    } else if (via === 'raw') {
+      // the same tools/call as one plain JSON-RPC POST (the SDK client's headers): the server's share without the client's
+      const res = await api('POST', '/api/mcp', { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'post_to_social', arguments: body } },
+        { accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION });
+      if (res.status !== 200 || !(res.body.result as { isError?: boolean } | undefined) || (res.body.result as { isError?: boolean }).isError) throw new Error(`post_to_social (plain POST) failed: ${res.text.slice(0, 300)}`);
+      raw.push(performance.now() - t);
     } else {
       const res = await mcp.callTool({ name: 'post_to_social', arguments: body });
       if (res.isError) throw new Error(`post_to_social failed: ${JSON.stringify(res.content)}`);
       tool.push(performance.now() - t);
     }
   };
-  for (let i = 0; i < 3; i++) { await post(-i - 1, 'rest'); await post(-i - 1, 'mcp'); }
+  for (let i = 0; i < 3; i++) { await post(-i - 1, 'rest'); await post(-i - 1, 'mcp'); await post(-i - 1, 'raw'); }
   rest.length = 0;
   tool.length = 0;
-  for (let i = 0; i < N; i++) { await post(i, 'rest'); await post(i, 'mcp'); }
+  raw.length = 0;
+  for (let i = 0; i < N; i++) { await post(i, 'rest'); await post(i, 'mcp'); await post(i, 'raw'); }
   await mcp.close();
-  console.log(`\n### Publish one post to 1 network (Discord fake, D = 0), ${N} sequential each, interleaved`);
+  console.log(`\n### Publish one post to 1 network (Discord fake, D = 0), ${N} sequential each way, interleaved`);
   printRows([
     ['POST /api/post', `p50 ${fmt(percentile(rest, 50))} ms, p99 ${fmt(percentile(rest, 99))} ms`],
     ['tools/call post_to_social', `p50 ${fmt(percentile(tool, 50))} ms, p99 ${fmt(percentile(tool, 99))} ms`],
     ['ratio MCP / REST', `p50 ${fmt(percentile(tool, 50) / percentile(rest, 50), 2)}×, p99 ${fmt(percentile(tool, 99) / percentile(rest, 99), 2)}×`],
+    ['tools/call as a plain JSON-RPC POST', `p50 ${fmt(percentile(raw, 50))} ms, p99 ${fmt(percentile(raw, 99))} ms`],
+    ['ratio plain MCP POST / REST', `p50 ${fmt(percentile(raw, 50) / percentile(rest, 50), 2)}×, p99 ${fmt(percentile(raw, 99) / percentile(rest, 99), 2)}×`],
   ]);
 }
 
