@@ -4,7 +4,9 @@ import path from 'node:path';
 /**
  * Product code reads time and waits only through the injected clock (deps.clock, or ctx.now/ctx.sleep in network
  * adapters), so tests drive time instead of sleeping. The exceptions are named: the clock port itself, socket-level
- * timeouts that abort a connection (never a wait), and the receivers' self-contained verification helper.
+ * timeouts that abort a connection (never a wait), and the receivers' self-contained verification helper. The
+ * networks' simulators (each network's `simulator.ts` / `*-simulator.ts` and their kit, shared/networks/sandbox-kit)
+ * are not product code: they stand in for the networks, which keep their own time, and only the local sandbox loads them.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const ALLOWED: Record<string, string> = {
@@ -14,6 +16,7 @@ const ALLOWED: Record<string, string> = {
   'shared/networks/nostr/relays.ts': 'socket-level timeout of a relay connection',
   'shared/webhooks/verify.ts': 'receiver code, copied into receivers; the service never checks a timestamp with it',
 };
+const STAND_INS = /^shared\/networks\/(sandbox-kit\/.*|[a-z_]+\/([a-z-]+-)?simulator\.ts)$/;
 const REAL_TIME = /\bDate\.now\(|new Date\(\)|\bsetTimeout\(|\bsetInterval\(|performance\.now\(/;
 
 function sources(dir: string): string[] {
@@ -27,7 +30,7 @@ function sources(dir: string): string[] {
 describe('time in product code', () => {
   it('no file under shared/ or functions/ reads the real clock or sleeps on a timer, except the named ones', () => {
     const offenders = [...sources('shared'), ...sources('functions')]
-      .filter((file) => !(file in ALLOWED))
+      .filter((file) => !(file in ALLOWED) && !STAND_INS.test(file))
       .flatMap((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n')
         .map((line, i) => ({ at: `${file}:${i + 1}`, line: line.trim() }))
         .filter(({ line }) => REAL_TIME.test(line) && !line.startsWith('*') && !line.startsWith('//')));
