@@ -24,12 +24,15 @@ import { fmt, percentile, printRows } from './support/stats';
  *    call) against `POST /api/post` with the same post to one network (Discord's fake answering at once), N
  *    sequential posts each, interleaved (one REST, one MCP, …) so that both see the same machine load; p50/p99 and the
  *    MCP/REST ratio. Both publish through the same use case, queue and worker: the difference is the MCP layer
- *    (JSON-RPC parsing, a new server and transport per request, schema checks of input and output).
+ *    (JSON-RPC parsing, a new server and transport per request, schema checks of input and output) and the SDK
+ *    client's own work, which runs in this process beside the runtime. A third leg sends the same tools/call as one
+ *    plain JSON-RPC POST (the client's headers, no SDK client): the server's share alone.
  * 2. Cold start of the MCP function bundle (infra/bundling.ts's esbuild options, as the CDK bundles it): in a fresh
  *    `node`, the time to require the bundle, then the first request and a `tools/list` through the handler (a
  *    function-URL event with an API key, against the runtime's embedded DynamoDB); the first request is `initialize`
- *    (2025-11-25) or `server/discover` (2026-07-28); median of 5 processes each. Lambda's own start-up is not in it;
- *    the AWS SDK's first DynamoDB call is.
+ *    (2025-11-25) or `server/discover` (2026-07-28); median of 5 processes each, wall time and the child's CPU time
+ *    (user + system: steadier than wall time on a loaded machine). Lambda's own start-up is not in it; the AWS SDK's
+ *    first DynamoDB call is. MCP_BENCH_POSTS=0 runs the cold start alone.
  */
 const N = Number(process.env.MCP_BENCH_POSTS ?? 40);
 const RUNS = 5;
@@ -44,35 +47,45 @@ async function compare(base: string, key: string): Promise<void> {
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   const rest: number[] = [];
   const tool: number[] = [];
-  const post = async (i: number, via: 'rest' | 'mcp') => {
+  const raw: number[] = [];
+  const post = async (i: number, via: 'rest' | 'mcp' | 'raw') => {
     const body = { platform: 'discord', text: `Bench MCP ${RUN} ${via} ${i}` };
     const t = performance.now();
     if (via === 'rest') {
       must(await api('POST', '/api/post', body), 'POST /api/post');
       rest.push(performance.now() - t);
+    } else if (via === 'raw') {
+      // the same tools/call as one plain JSON-RPC POST (the SDK client's headers): the server's share without the client's
+      const res = await api('POST', '/api/mcp', { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'post_to_social', arguments: body } },
+        { accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION });
+      if (res.status !== 200 || !(res.body.result as { isError?: boolean } | undefined) || (res.body.result as { isError?: boolean }).isError) throw new Error(`post_to_social (plain POST) failed: ${res.text.slice(0, 300)}`);
+      raw.push(performance.now() - t);
     } else {
       const res = await mcp.callTool({ name: 'post_to_social', arguments: body });
       if (res.isError) throw new Error(`post_to_social failed: ${JSON.stringify(res.content)}`);
       tool.push(performance.now() - t);
     }
   };
-  for (let i = 0; i < 3; i++) { await post(-i - 1, 'rest'); await post(-i - 1, 'mcp'); }
+  for (let i = 0; i < 3; i++) { await post(-i - 1, 'rest'); await post(-i - 1, 'mcp'); await post(-i - 1, 'raw'); }
   rest.length = 0;
   tool.length = 0;
-  for (let i = 0; i < N; i++) { await post(i, 'rest'); await post(i, 'mcp'); }
+  raw.length = 0;
+  for (let i = 0; i < N; i++) { await post(i, 'rest'); await post(i, 'mcp'); await post(i, 'raw'); }
   await mcp.close();
-  console.log(`\n### Publish one post to 1 network (Discord fake, D = 0), ${N} sequential each, interleaved`);
+  console.log(`\n### Publish one post to 1 network (Discord fake, D = 0), ${N} sequential each way, interleaved`);
   printRows([
     ['POST /api/post', `p50 ${fmt(percentile(rest, 50))} ms, p99 ${fmt(percentile(rest, 99))} ms`],
     ['tools/call post_to_social', `p50 ${fmt(percentile(tool, 50))} ms, p99 ${fmt(percentile(tool, 99))} ms`],
     ['ratio MCP / REST', `p50 ${fmt(percentile(tool, 50) / percentile(rest, 50), 2)}×, p99 ${fmt(percentile(tool, 99) / percentile(rest, 99), 2)}×`],
+    ['tools/call as a plain JSON-RPC POST', `p50 ${fmt(percentile(raw, 50))} ms, p99 ${fmt(percentile(raw, 99))} ms`],
+    ['ratio plain MCP POST / REST', `p50 ${fmt(percentile(raw, 50) / percentile(rest, 50), 2)}×, p99 ${fmt(percentile(raw, 99) / percentile(rest, 99), 2)}×`],
   ]);
 }
 
 const COLD_SCRIPT = `
-const t0 = process.hrtime.bigint();
+const t0 = process.hrtime.bigint(); const c0 = process.cpuUsage();
 const { handler } = require(process.argv[1]);
-const t1 = process.hrtime.bigint();
+const t1 = process.hrtime.bigint(); const c1 = process.cpuUsage();
 const key = process.argv[2];
 const modern = process.argv[3] === 'discover';
 const TOOLS = Number(process.argv[4]);
@@ -88,12 +101,13 @@ const ctx = { awsRequestId: 'cold', functionName: 'post-mcp', getRemainingTimeIn
 (async () => {
   const a = modern ? await handler(ev(1, 'server/discover', {}), ctx)
     : await handler(ev(1, 'initialize', { protocolVersion: '${LATEST_PROTOCOL_VERSION}', capabilities: {}, clientInfo: { name: 'cold', version: '1' } }), ctx);
-  const t2 = process.hrtime.bigint();
+  const t2 = process.hrtime.bigint(); const c2 = process.cpuUsage();
   const b = await handler(ev(2, 'tools/list', {}), ctx);
-  const t3 = process.hrtime.bigint();
+  const t3 = process.hrtime.bigint(); const c3 = process.cpuUsage();
   if (a.statusCode !== 200 || b.statusCode !== 200 || JSON.parse(b.body).result.tools.length !== TOOLS) throw new Error('bad answer ' + a.statusCode + ' ' + b.statusCode + ' ' + a.body.slice(0, 200) + b.body.slice(0, 200));
   const ms = (x, y) => Number(y - x) / 1e6;
-  console.log(JSON.stringify({ require: ms(t0, t1), first: ms(t1, t2), list: ms(t2, t3) }));
+  const cpu = (x, y) => (y.user + y.system - x.user - x.system) / 1000;
+  console.log(JSON.stringify({ require: ms(t0, t1), first: ms(t1, t2), list: ms(t2, t3), cpuRequire: cpu(c0, c1), cpuFirst: cpu(c1, c2), cpuList: cpu(c2, c3) }));
   process.exit(0);
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
@@ -113,19 +127,21 @@ async function coldStart(key: string, dataDir: string): Promise<void> {
     };
     console.log(`\n### MCP function cold start: bundle ${(out.outputFiles[0]!.contents.byteLength / 1024).toFixed(0)} KB, ${RUNS} fresh processes per first request`);
     for (const first of ['initialize', 'discover'] as const) {
-      const samples: Array<{ require: number; first: number; list: number }> = [];
+      const samples: Array<Record<'require' | 'first' | 'list' | 'cpuRequire' | 'cpuFirst' | 'cpuList', number>> = [];
       for (let i = 0; i < RUNS; i++) {
         // async: the embedded DynamoDB answering the child runs in this process's event loop
         const { stdout: text } = await promisify(execFile)(process.execPath, ['-e', COLD_SCRIPT, file, key, first, String(TOOLS.length)], { env, cwd: tmp, encoding: 'utf8', timeout: 60_000 });
         samples.push(JSON.parse(text.trim().split('\n').pop()!));
       }
-      const row = (k: 'require' | 'first' | 'list') => `median ${fmt(median(samples.map((s) => s[k])))} ms (min ${fmt(Math.min(...samples.map((s) => s[k])))}, max ${fmt(Math.max(...samples.map((s) => s[k])))})`;
+      const cpuOf = { require: 'cpuRequire', first: 'cpuFirst', list: 'cpuList' } as const;
+      const row = (k: 'require' | 'first' | 'list') => `median ${fmt(median(samples.map((s) => s[k])))} ms (min ${fmt(Math.min(...samples.map((s) => s[k])))}, max ${fmt(Math.max(...samples.map((s) => s[k])))}); `
+        + `CPU ${fmt(median(samples.map((s) => s[cpuOf[k]])))} ms`;
       const label = first === 'initialize' ? 'first initialize (2025-11-25; key lookup included)' : 'first server/discover (2026-07-28; key lookup included)';
       printRows([
         ['require the bundle', row('require')],
         [label, row('first')],
         ['then tools/list', row('list')],
-        [`require + first ${first === 'initialize' ? 'initialize' : 'server/discover'}`, `median ${fmt(median(samples.map((s) => s.require + s.first)))} ms`],
+        [`require + first ${first === 'initialize' ? 'initialize' : 'server/discover'}`, `median ${fmt(median(samples.map((s) => s.require + s.first)))} ms; CPU ${fmt(median(samples.map((s) => s.cpuRequire + s.cpuFirst)))} ms`],
       ]);
     }
   } finally {
@@ -145,7 +161,8 @@ export async function run(): Promise<void> {
     const api = client(rt.url, key);
     for (const body of nets.connectBodies().filter((b) => b.platform === 'discord')) must(await api('POST', '/api/connect', body), 'POST /api/connect discord');
     nets.setDelay(0);
-    await compare(rt.url, key);
+    // MCP_BENCH_POSTS=0: the cold start alone
+    if (N > 0) await compare(rt.url, key);
     await coldStart(key, dataDir);
   } finally {
     await rt?.stop();

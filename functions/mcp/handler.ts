@@ -7,7 +7,7 @@ z.string();
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
-import { mcpRoutes as routes } from '../routes/mcp';
+import { MCP_ROUTE } from './tool-routes';
 import { requestState, stateOf } from '../../shared/http/middlewares/request-state';
 import { requestLog } from '../../shared/http/middlewares/request-log';
 import { browserCors } from '../../shared/http/middlewares/browser-cors';
@@ -15,14 +15,14 @@ import { errorHandler } from '../../shared/http/middlewares/error-handler';
 import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
-import { mcpServer, type PushElicitation } from './server';
+import { callsPublishingTool, mcpServer, type PushElicitation } from './server';
 import { canOpenUrls, sessionIdFor, toolCallId } from './legacy-session';
 import { randomUUID } from 'node:crypto';
 import type { ToolContext } from './tools';
 import { wiredHandler } from '../../shared/container';
 import { config } from '../../shared/config';
 
-const route = routes.postMcp;
+const route = MCP_ROUTE;
 
 /** What a request's server instance runs with, handed through the SDK's pass-through authInfo. */
 interface CallerInfo { ctx: ToolContext; requestId: string }
@@ -92,13 +92,15 @@ export const handler = wiredHandler((deps) => middy<APIGatewayProxyEventV2, APIG
   })
   .handler(async (event, context) => {
     const s = stateOf(context);
-    const caller = await authenticateMcp(s.deps, event.headers?.authorization);
     const body = !event.body ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-    if (Buffer.byteLength(body) > config().MAX_BODY_BYTES) throw new PayloadTooLargeError(`The request body is larger than ${config().MAX_BODY_BYTES} bytes`);
+    const oversized = Buffer.byteLength(body) > config().MAX_BODY_BYTES;
+    const parsedBody = oversized ? undefined : parse(body);
+    // a call of a publishing tool has its account read with what publishing needs (one query, as POST /api/post)
+    const caller = await authenticateMcp(s.deps, event.headers?.authorization, { publishing: callsPublishingTool(parsedBody) });
+    if (oversized) throw new PayloadTooLargeError(`The request body is larger than ${config().MAX_BODY_BYTES} bytes`);
     const extra: CallerInfo = { ctx: { deps: s.deps, principal: caller }, requestId: s.requestId };
     const authInfo: AuthInfo = { token: 'verified', clientId: caller.actor.id, scopes: caller.scopes, extra: extra as unknown as Record<string, unknown> };
     const request = toWebRequest(event, body);
-    const parsedBody = parse(body);
     // the SDK's own classification (envelope or MCP-Protocol-Version 2026-07-28 → modern); unparsable JSON goes to
     // the legacy transport, which answers the JSON-RPC parse error
     const res = parsedBody !== undefined && !(await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY }))

@@ -6,12 +6,11 @@ import { hit, perMinute } from '../../shared/app/rate-limit';
 import { PLANS } from '../../shared/domain/plans';
 import { AppError } from '../../shared/domain/errors';
 import { errorFields, log } from '../../shared/log';
-import { TOOLS, toolByName, type ToolContext, type ToolDef } from './tools';
+import type { ToolContext, ToolDef } from './tools';
 import { internalFailure, invalidInput, toolFailure, unknownField, type ToolFailure } from './errors';
 import { describeInput } from './schema-docs';
 import { prototypeKeys } from '../../shared/app/unknown-fields';
 import { ICONS } from './icons';
-import { listResources, listResourceTemplates, readResource } from './resources';
 import { completePromptArgument, getPrompt, PROMPTS } from './prompts';
 import { actionOf, askToOpen, mayAsk, openResult, pushAction, sealResult, type Asking, type UrlElicitation } from './ask-user';
 
@@ -29,6 +28,14 @@ const INSTRUCTIONS = 'Publish one post to up to 16 social networks with post_to_
 type Json = Record<string, unknown>;
 
 /**
+ * The tools and resources, with every use case and REST schema behind them: evaluated by the first request that needs
+ * them, not at a cold start's initialize / server/discover (docs/decisions.md "MCP cold start"). esbuild keeps a
+ * dynamically imported module out of the bundle's start-up code.
+ */
+const tools = () => import('./tools');
+const resources = () => import('./resources');
+
+/**
  * JSON Schema (2020-12 vocabulary, no $schema key) of a tool's input or output zod schema. A named schema (meta id)
  * comes out as a bare $ref; MCP wants `type: object` at the root, so the root definition is inlined.
  */
@@ -43,7 +50,8 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
 
 let listed: Tool[] | undefined;
 /** The tools/list answer (computed once per cold start). */
-export function toolList(): Tool[] {
+export async function toolList(): Promise<Tool[]> {
+  const { TOOLS } = await tools();
   listed ??= TOOLS.map((t) => ({
     name: t.name, title: t.title, description: t.description,
     inputSchema: describeInput(jsonSchema(t.input, 'input')) as Tool['inputSchema'],
@@ -85,6 +93,7 @@ async function limit(ctx: ToolContext, def: ToolDef): Promise<void> {
 export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string): Promise<CallToolResult>;
 export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string, asking: Asking | undefined): Promise<CallToolResult | InputRequiredResult>;
 export async function callTool(ctx: ToolContext, name: string, args: unknown, requestId: string, asking?: Asking): Promise<CallToolResult | InputRequiredResult> {
+  const { TOOLS, toolByName } = await tools();
   const def = toolByName.get(name);
   if (!def) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${name}: tools/list names the ${TOOLS.length} tools`);
   // the retry of a call whose work was done: its sealed result, never the work twice
@@ -115,6 +124,12 @@ export async function callTool(ctx: ToolContext, name: string, args: unknown, re
     log.error('mcp tool failed', { tool: name, request_id: requestId, ...errorFields(err) });
     return failed(internalFailure(requestId));
   }
+}
+
+/** Whether a JSON-RPC message calls a tool whose use case reads the publishing context (ToolDef.publishing). */
+export function callsPublishingTool(message: unknown): boolean {
+  const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+  return typeof m === 'object' && m !== null && m.method === 'tools/call' && typeof m.params?.name === 'string' && toolByName.get(m.params.name)?.publishing === true;
 }
 
 /** Runs a resource or prompt use case: a domain failure is a JSON-RPC error naming its code (not found → invalid params). */
@@ -159,11 +174,11 @@ export function mcpServer(ctx: ToolContext, requestId: string, era: 'legacy' | '
     // elicitation answers are never validated here (URL mode only: nothing comes back but accept/decline): no JSON Schema validator is built
     jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) } as never,
   });
-  server.setRequestHandler('tools/list', () => ({ tools: toolList() }));
+  server.setRequestHandler('tools/list', async () => ({ tools: await toolList() }));
   server.setRequestHandler('tools/call', (req, extra) => callTool(ctx, req.params.name, req.params.arguments, requestId, askingOf(era, extra, push)));
-  server.setRequestHandler('resources/list', () => ({ resources: listResources() }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listResourceTemplates() }));
-  server.setRequestHandler('resources/read', (req) => guarded('resources/read', requestId, () => readResource(ctx, req.params.uri)));
+  server.setRequestHandler('resources/list', async () => ({ resources: (await resources()).listResources() }));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (await resources()).listResourceTemplates() }));
+  server.setRequestHandler('resources/read', (req) => guarded('resources/read', requestId, async () => (await resources()).readResource(ctx, req.params.uri)));
   server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments, icons: ICONS })) }));
   server.setRequestHandler('prompts/get', (req) => guarded('prompts/get', requestId, async () => getPrompt(ctx, req.params.name, req.params.arguments ?? {})));
   server.setRequestHandler('completion/complete', (req) => guarded('completion/complete', requestId, () => completePromptArgument(ctx, req.params)));

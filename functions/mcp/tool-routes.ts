@@ -1,4 +1,5 @@
 import type { KeyScope } from '../../shared/domain/api-key';
+import type { RouteDef } from '../../shared/http/route';
 
 /** What a tool takes from the REST route it mirrors: the scope it needs and the rate limit it shares. */
 export interface ToolRoute { id: string; method: string; scope: KeyScope; rateLimit?: { limit: number; windowSeconds: number } }
@@ -35,3 +36,10 @@ export const TOOL_ROUTES = {
   postValidate: { id: 'post-validate', method: 'POST', scope: 'publish' },
   postWeek: { id: 'post-week', method: 'POST', scope: 'publish' },
 } as const satisfies Record<string, ToolRoute>;
+
+/**
+ * The MCP endpoint's own fields of the route table that its handler uses (the request log's route and method, browser
+ * CORS), copied for the same reason: importing functions/routes/mcp.ts would evaluate every OAuth route's wire
+ * schemas at each cold start. test/mcp/schemas.test.ts fails when they differ from the route table.
+ */
+export const MCP_ROUTE = { id: 'post-mcp', method: 'POST', browserCors: true } as const satisfies Pick<RouteDef, 'id' | 'method' | 'browserCors'>;

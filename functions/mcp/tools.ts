@@ -64,6 +64,11 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   output: O;
   annotations: ToolAnnotations;
   route?: ToolRoute;
+  /**
+   * The use case reads the account's publishing context (brands, connections, guardrails, approval rules): the
+   * caller's check reads it in the same query as the account (principal.context), as the REST route's does.
+   */
+  publishing?: true;
   /** Calls the use case; its answer (the REST body) must match `output`, which the server checks on every call. */
   run(ctx: ToolContext, input: z.infer<I>): Promise<unknown>;
   /** The summary line: the first line of the text block, above the JSON (the same object as structuredContent). */
@@ -201,9 +206,9 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'post_to_social', title: 'Publish a post',
     description: 'Publish now to one network (platform) or several (platforms): one result per network. Send an idempotency_key so that a retry never posts twice. A post an approval rule holds answers status pending_approval: the account owner decides, no tool can.',
-    input: PostInput, output: PostToSocialOutput, annotations: PUBLISH, route: routes.postPost,
+    input: PostInput, output: PostToSocialOutput, annotations: PUBLISH, route: routes.postPost, publishing: true,
     run: async (ctx, input) => {
-      const out = await publishPost(ctx.deps, ctx.principal.account, validatePost(input, ctx.deps.networkLimits), { source: 'api', wait: true, actor: ctx.principal.actor });
+      const out = await publishPost(ctx.deps, ctx.principal.account, validatePost(input, ctx.deps.networkLimits), { source: 'api', wait: true, actor: ctx.principal.actor, context: ctx.principal.context });
       const shown = { ...out, results: out.results.map(withMcpFix) };
       const action = await userActionOf(ctx, shown);
       return action ? { ...shown, user_action: action } : shown;
@@ -212,14 +217,14 @@ export const TOOLS: ToolDef[] = [
       + `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? (r.status ?? 'ok') : (r.code ?? 'failed')}`).join(', ')}.`
       + (out.user_action ? ` Action needed: ${out.user_action.message} ${out.user_action.url}` : ''),
     // the same checks as validate_post: a network that is not connected is found before anything is sent
-    precheck: async (ctx, input) => userActionOf(ctx, await validatePublish(ctx.deps, ctx.principal.account, input, { actor: ctx.principal.actor })),
+    precheck: async (ctx, input) => userActionOf(ctx, await validatePublish(ctx.deps, ctx.principal.account, input, { actor: ctx.principal.actor, context: ctx.principal.context })),
   }),
   tool({
     name: 'validate_post', title: 'Check a post before sending',
     description: 'Dry run of post_to_social (or of schedule_post, with run_at): the same checks the real send runs, per network ok or the code/what/fix it would fail with. Sends nothing, writes nothing, spends no limit. Use it before post_to_social when unsure a text, media or network fits.',
-    input: ValidateRequestSchema.strict(), output: p.ValidateResponse, annotations: READ, route: routes.postValidate,
+    input: ValidateRequestSchema.strict(), output: p.ValidateResponse, annotations: READ, route: routes.postValidate, publishing: true,
     run: async ({ deps, principal }, input) => {
-      const out = await validatePublish(deps, principal.account, input, { actor: principal.actor });
+      const out = await validatePublish(deps, principal.account, input, { actor: principal.actor, context: principal.context });
       return { ...out, results: out.results.map(withMcpFix) };
     },
     summary: (out) => `${out.ok ? 'Would publish' : 'Would not publish everywhere'}: ${out.results.map((r) => `${r.platform} ${r.ok ? 'ok' : (r.code ?? 'failed')}`).join(', ')}${out.pending_approval ? ' (would be held for approval)' : ''}.`,
@@ -231,9 +236,9 @@ export const TOOLS: ToolDef[] = [
       id: z.string().min(1).max(100).describe('The post id (pst_…) from post_to_social or list_posts'),
       platforms: z.array(z.enum(PLATFORM_NAMES)).min(1).max(PLATFORM_NAMES.length).optional().describe('Only these networks of the post (default: every network it was sent to)'),
     }),
-    output: pc.ChangeResponse, annotations: { ...REMOVE, openWorldHint: true }, route: routes.deletePost,
+    output: pc.ChangeResponse, annotations: { ...REMOVE, openWorldHint: true }, route: routes.deletePost, publishing: true,
     run: async ({ deps, principal }, input) => {
-      const out = await deletePost(deps, principal.account.id, input.id, { platforms: input.platforms }, { actor: principal.actor });
+      const out = await deletePost(deps, principal.account.id, input.id, { platforms: input.platforms }, { actor: principal.actor, context: principal.context });
       return { ...out, results: out.results.map(withMcpFix) };
     },
     summary: (out) => `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? r.status : (r.code ?? 'failed')}`).join(', ')}.`,
@@ -242,10 +247,10 @@ export const TOOLS: ToolDef[] = [
     name: 'edit_post', title: 'Edit a published post',
     description: "Change a published post's text (and per-network text / title) where the network allows it (mastodon, telegram, facebook, linkedin, wordpress, devto, hashnode, reddit self posts, discord, youtube): one result per network; not_supported elsewhere (delete_post, then post_to_social again). Each network's content limits are checked first.",
     input: pc.EditPostBody.extend({ id: z.string().min(1).max(100).describe('The post id (pst_…) from post_to_social or list_posts') }).strict(),
-    output: pc.ChangeResponse, annotations: { ...PUBLISH, idempotentHint: true }, route: routes.patchPost,
+    output: pc.ChangeResponse, annotations: { ...PUBLISH, idempotentHint: true }, route: routes.patchPost, publishing: true,
     run: async ({ deps, principal }, input) => {
       const { id, ...edit } = input;
-      const out = await editPost(deps, principal.account.id, id, edit, { actor: principal.actor });
+      const out = await editPost(deps, principal.account.id, id, edit, { actor: principal.actor, context: principal.context });
       return { ...out, results: out.results.map(withMcpFix) };
     },
     summary: (out) => `Post ${out.post_id}: ${out.results.map((r) => `${r.platform} ${r.ok ? r.status : (r.code ?? 'failed')}`).join(', ')}.`,
@@ -253,16 +258,16 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: 'schedule_post', title: 'Schedule a post',
     description: 'Schedule a post: the post_to_social fields plus run_at (ISO 8601 with offset, or "next_slot" for the brand\'s next free slot).',
-    input: ScheduleRequestSchema.strict(), output: sch.ScheduleCreated, annotations: CREATE, route: routes.postSchedule,
-    run: async ({ deps, principal }, input) => createSchedule(deps, principal.account, input, principal.actor),
+    input: ScheduleRequestSchema.strict(), output: sch.ScheduleCreated, annotations: CREATE, route: routes.postSchedule, publishing: true,
+    run: async ({ deps, principal }, input) => createSchedule(deps, principal.account, input, principal.actor, principal.context),
     summary: (out) => `Scheduled ${out.schedule_id} for ${out.run_at} on ${out.platforms.join(', ')}.`,
   }),
   tool({
     name: 'bulk_schedule', title: 'Schedule many posts',
     description: `Schedule up to ${MAX_BULK_ROWS} posts: each row has the schedule_post fields (run_at optional: next free slot). A report of accepted and rejected rows.`,
     input: z.strictObject({ posts: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_BULK_ROWS) }),
-    output: sch.BulkResponse, annotations: CREATE, route: routes.postBulk,
-    run: async ({ deps, principal }, input) => bulkSchedule(deps, principal.account, { posts: input.posts }, principal.actor),
+    output: sch.BulkResponse, annotations: CREATE, route: routes.postBulk, publishing: true,
+    run: async ({ deps, principal }, input) => bulkSchedule(deps, principal.account, { posts: input.posts }, principal.actor, principal.context),
     summary: (out) => `${out.accepted} of ${out.total} rows scheduled, ${out.rejected} rejected.`,
   }),
   tool({

@@ -67,12 +67,15 @@ export function textLimit(rule: TextRule, shape: PostShape = {}): number {
 
 // ---- measuring
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// made on first use: an Intl.Segmenter costs tens of milliseconds to build (ICU data), which a cold start that
+// measures no text should not pay
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = (): Intl.Segmenter => (segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
 const encoder = new TextEncoder();
 
 function segmentCount(text: string): number {
   let n = 0;
-  for (const _ of graphemes.segment(text)) n++;
+  for (const _ of graphemes().segment(text)) n++;
   return n;
 }
 
@@ -142,7 +145,7 @@ function weighText(text: string): number {
     for (const ch of text) n += weighOf(ch.codePointAt(0) ?? 0);
     return n;
   }
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment } of graphemes().segment(text)) {
     if (EMOJI.test(segment)) { n += 2; continue; }
     for (const ch of segment) n += weighOf(ch.codePointAt(0) ?? 0);
   }
@@ -176,7 +179,7 @@ export function mastodonLength(text: string): number {
 export function threadsLength(text: string): number {
   if (!EMOJI.test(text)) return graphemeLength(text);
   let n = 0;
-  for (const { segment } of graphemes.segment(text)) n += EMOJI.test(segment) ? utf8Length(segment) : 1;
+  for (const { segment } of graphemes().segment(text)) n += EMOJI.test(segment) ? utf8Length(segment) : 1;
   return n;
 }
 

@@ -9,8 +9,11 @@ export type Fits = (text: string) => boolean;
 
 interface Piece { text: string; sep: string }
 
-const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-const wordSegmenter = new Intl.Segmenter('ja', { granularity: 'word' });
+// made on first use (each costs tens of milliseconds to build): loading this module stays cheap
+let sentences: Intl.Segmenter | undefined;
+let words: Intl.Segmenter | undefined;
+const sentenceSegmenter = () => (sentences ??= new Intl.Segmenter('en', { granularity: 'sentence' }));
+const wordSegmenter = () => (words ??= new Intl.Segmenter('ja', { granularity: 'word' }));
 /** CJK sentence ends: no space follows them, and a boundary there is still a boundary. */
 const CJK_TERMINATOR = /[。！？｡]$/u;
 /** Scripts written without spaces between words. */
@@ -33,7 +36,7 @@ export function sentencesOf(text: string): Piece[] {
   const out: Piece[] = [];
   let pending = '';
   let trailing = '';
-  for (const { segment } of sentenceSegmenter.segment(text)) {
+  for (const { segment } of sentenceSegmenter().segment(text)) {
     pending += segment;
     if (!/\s$/.test(pending) && !CJK_TERMINATOR.test(pending)) continue;
     const body = pending.trimEnd();
@@ -63,7 +66,7 @@ function wordsOf(text: string): Piece[] {
  */
 function wordSegmentsOf(piece: Piece): Piece[] | undefined {
   if (LINK.test(piece.text) || !UNSPACED_SCRIPT.test(piece.text)) return undefined;
-  const parts = [...wordSegmenter.segment(piece.text)].map((w) => w.segment);
+  const parts = [...wordSegmenter().segment(piece.text)].map((w) => w.segment);
   if (parts.length < 2) return undefined;
   return parts.map((w, i) => ({ text: w, sep: i === parts.length - 1 ? piece.sep : '' }));
 }

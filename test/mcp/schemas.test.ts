@@ -1,7 +1,8 @@
 import { routes } from '../../functions/routes';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { toolList, resultText } from '../../functions/mcp/server';
-import { TOOL_ROUTES } from '../../functions/mcp/tool-routes';
+import type { Tool } from '@modelcontextprotocol/server';
+import { MCP_ROUTE, TOOL_ROUTES } from '../../functions/mcp/tool-routes';
 import { explainCode, KNOWN_CODES, mcpFix } from '../../functions/mcp/errors';
 import { RESULT_CODES } from '../../shared/domain/result-codes';
 import { ID_PREFIXES } from '../../shared/domain/ids';
@@ -22,7 +23,8 @@ function properties(node: unknown, at: string, out: Array<[string, Json]> = []):
 }
 
 describe('tool schemas say what to send', () => {
-  const tools = toolList();
+  let tools: Tool[];
+  beforeAll(async () => { tools = await toolList(); });
 
   it('every input property of every tool has a description', () => {
     const undescribed = tools.flatMap((t) => properties(t.inputSchema, t.name)).filter(([, p]) => typeof p.description !== 'string' || p.description.length < 8).map(([at]) => at);
@@ -107,5 +109,9 @@ describe('the tools enforce their REST routes', () => {
       const r = byKey[name]!;
       expect({ name, ...copy }).toEqual({ name, id: r.id, method: r.method, scope: r.scope, ...(r.rateLimit ? { rateLimit: r.rateLimit } : {}) });
     }
+  });
+
+  it("the MCP handler's copy of its own route equals the route table: id, method, browser CORS", () => {
+    expect(MCP_ROUTE).toEqual({ id: routes.postMcp.id, method: routes.postMcp.method, browserCors: routes.postMcp.browserCors });
   });
 });

@@ -5,6 +5,8 @@ import type { Deps } from '../deps';
 import type { Account } from '../../ports/store';
 import type { AiApp, OAuthTokenRecord } from '../../ports/mcp-oauth';
 import type { Actor } from '../auth';
+import type { PublishContext } from '../../ports/publishing';
+import { loadPublishingAccount } from '../publishing-account';
 import { sha256Hex } from '../../domain/api-key';
 import { UnauthorizedError } from '../../domain/errors';
 import {
@@ -138,13 +140,17 @@ export interface AppPrincipal {
   /** An AI app holds every scope; its guardrails (kind `app`) limit what it does. */
   scopes: KeyScope[];
   app: AiApp;
+  /** With `publishing`: what publishing needs, read in the same query as the account. */
+  context?: PublishContext;
 }
 
 /**
  * An OAuth access token at the MCP endpoint: known, live, not revoked, bound to this server's MCP URL (a token for
  * another resource is refused), and its app not revoked; the caller is the app (actor kind `app`).
  */
-export async function authenticateAccessToken(deps: Pick<Deps, 'mcpOAuth' | 'accounts' | 'clock' | 'settings'>, token: string): Promise<AppPrincipal> {
+export async function authenticateAccessToken(
+  deps: Pick<Deps, 'mcpOAuth' | 'accounts' | 'clock' | 'settings'> & Partial<Pick<Deps, 'publishContext'>>, token: string, opts: { publishing?: boolean } = {},
+): Promise<AppPrincipal> {
   const record = await deps.mcpOAuth.getToken(sha256Hex(token));
   if (!record || record.kind !== 'access') throw mcpUnauthorized(deps, 'The access token is not valid', 'invalid_token');
   if (record.revoked_at) throw mcpUnauthorized(deps, 'The access token was revoked', 'invalid_token');
@@ -153,7 +159,10 @@ export async function authenticateAccessToken(deps: Pick<Deps, 'mcpOAuth' | 'acc
   if (record.grant_id && (await deps.mcpOAuth.isGrantRevoked(record.grant_id))) throw mcpUnauthorized(deps, 'The access token was revoked', 'invalid_token');
   const app = await liveApp(deps, record.account_id, record.app_id);
   if (!app) throw mcpUnauthorized(deps, 'The app was revoked by the account owner', 'invalid_token');
-  const account = await deps.accounts.get(record.account_id);
+  const actor: Actor = { kind: 'app', id: app.id };
+  const publishContext = opts.publishing ? deps.publishContext : undefined;
+  const loaded = publishContext ? await loadPublishingAccount({ accounts: deps.accounts, clock: deps.clock, publishContext }, record.account_id, actor) : undefined;
+  const account = loaded ? loaded.account : await deps.accounts.get(record.account_id);
   if (!account) throw mcpUnauthorized(deps, 'The access token is not valid', 'invalid_token');
-  return { account, actor: { kind: 'app', id: app.id }, scopes: [...KEY_SCOPES], app };
+  return { account, actor, scopes: [...KEY_SCOPES], app, ...(loaded ? { context: loaded.context } : {}) };
 }

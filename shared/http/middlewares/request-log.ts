@@ -3,7 +3,7 @@ import { log } from '../../log';
 import { stateOf, type Mw, type Req } from './request-state';
 
 /** One structured log line per request: route, status, duration (never headers or bodies). */
-export function requestLog(route: RouteDef): Mw {
+export function requestLog(route: Pick<RouteDef, 'id' | 'method'>): Mw {
   const write = (req: Req) => {
     const s = stateOf(req.context);
     const status = req.response?.statusCode ?? 500;
