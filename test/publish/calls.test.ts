@@ -50,6 +50,8 @@ async function measure(platforms: string[]) {
     if (engine !== 'dynamodb') return;
     // only work done for a request or a queue message (the local scheduler's and media sweep's polls have no correlation id)
     if (!logContext().correlation_id) return;
+    // the deployment's recurring sweeps (dispatched timers with a correlation id of their own) are not the post's work
+    if (/-sweep$|^schedule-fan-out$/.test(String(logContext().dispatch_kind ?? ''))) return;
     calls.push(target.split('.').pop() ?? '?');
   };
   const posts = rt.deps.posts;
