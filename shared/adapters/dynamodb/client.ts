@@ -27,8 +27,8 @@ export function documentClient(opts: { region: string; endpoint?: string; reques
 /**
  * Every item written whole (Put, in a transaction or a batch too) carries the format version `v`
  * (shared/ports/format-version.ts), unless its writer set one; readers take an item without `v` as the previous
- * format, which reads as today's, and an entity's reads (entity.ts `fromItem`) leave `v` out of what the domain sees.
- * Counter and lock items made by an update hold numbers only and carry none.
+ * format, which reads as today's, and the entities' reads (entity.ts `fromItem`) leave `v` out of what the domain
+ * sees. Counter and lock items made by an update hold numbers only and carry none.
  */
 export function stampFormat(input: object): object {
   const stamp = (item: Record<string, unknown> | undefined) => (item && item.v === undefined ? { ...item, v: FORMAT_VERSION } : item);
