@@ -21,7 +21,7 @@ import { fmt } from './support/stats';
  * pacing slot (the network's `spacingMs`, and `appSpacingMs` shared by all connections where the limit is per app) and taking max(the measured answer, ANSWER_MS) — real networks answer in
  * 100–400 ms, the simulators in a few; no new batch after the run's budget. Every call is stamped with its virtual
  * time, and the busiest window of each network's published limit is counted: per connection (per user/token) or
- * for the whole app, as the network counts it. Target (issue 28): all 10,000 within a 5-minute run, within each
+ * for the whole app, as the network counts it. Target: all 10,000 within a 5-minute run, within each
  * network's limits.
  */
 const POSTS = 10_000;

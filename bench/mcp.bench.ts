@@ -18,7 +18,7 @@ import { BenchNetworks } from './support/networks';
 import { fmt, percentile, printRows } from './support/stats';
 
 /**
- * The MCP server (issue 11) through the whole local runtime.
+ * The MCP server through the whole local runtime.
  *
  * 1. `tools/call post_to_social` (the SDK's Client over Streamable HTTP, one initialize, then one stateless POST per
  *    call) against `POST /api/post` with the same post to one network (Discord's fake answering at once), N

@@ -27,7 +27,7 @@ import { fmt, percentile, printRows } from './support/stats';
  *    busy share and the process CPU per post (every thread: dynalite runs in a worker thread of its own): the
  *    whole stack is one Node process, so it is CPU-bound here.
  *
- * 4. The local runtime's speed in the conditions of issue 29 ("Speed of the local runtime"): 20 sequential posts to 1
+ * 4. The local runtime's speed: 20 sequential posts to 1
  *    network (Discord) and 20 to 4 (Bluesky, Mastodon, Discord, WordPress: no pacing) at D = 300 ms, their p50 ratio
  *    (goal ≤ 1.10); then 40 sequential posts to Discord answering at once (D = 0): the service's own overhead, p50 / p99
  *    (goal ≤ 25 / ≤ 60 ms). `PUBLISH_ONLY=speed` runs this part alone (it runs first otherwise).

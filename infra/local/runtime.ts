@@ -47,7 +47,7 @@ export interface LocalRuntime {
   url: string;
   port: number;
   dataDir: string;
-  /** sandbox: the 16 networks simulated in this process (the default); live: the real networks. */
+  /** sandbox: every network simulated in this process (the default); live: the real networks. */
   networks: 'sandbox' | 'live';
   /** The simulators (sandbox mode only): their records are what GET /dev/sandbox shows. */
   sandbox?: Sandbox;

@@ -12,8 +12,8 @@ import { execFileSync } from 'node:child_process';
 
 const root = path.resolve(__dirname, '../..');
 const SCANNED = /^(shared|functions|infra|bin)\/.*\.ts$/;
-/** History is looked for in the tests too (this file excepted: its scanner fixtures hold history on purpose). */
-const HISTORY_SCANNED = (f: string) => (SCANNED.test(f) || /^test\/.*\.ts$/.test(f)) && f !== 'test/structure/comments.test.ts';
+/** History is looked for in the tests and benches too (this file excepted: its scanner fixtures hold history on purpose). */
+const HISTORY_SCANNED = (f: string) => (SCANNED.test(f) || /^(test|bench)\/.*\.ts$/.test(f)) && f !== 'test/structure/comments.test.ts';
 /** A path-like token ending in .ts: not preceded by a word, dot, slash or dash; folders before a file name. */
 const PATH_TOKEN = /(?<![\w./-])((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.ts)\b/g;
 /** Where a comment starts on a line: `//`, `/*`, or a `*` continuing a block. */
