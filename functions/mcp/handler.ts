@@ -96,7 +96,7 @@ export const handler = wiredHandler((deps) => middy<APIGatewayProxyEventV2, APIG
     const oversized = Buffer.byteLength(body) > config().MAX_BODY_BYTES;
     const parsedBody = oversized ? undefined : parse(body);
     // a call of a publishing tool has its account read with what publishing needs (one query, as POST /api/post)
-    const caller = await authenticateMcp(s.deps, event.headers?.authorization, { publishing: callsPublishingTool(parsedBody) });
+    const caller = await authenticateMcp(s.deps, event.headers?.authorization, { publishing: await callsPublishingTool(parsedBody) });
     if (oversized) throw new PayloadTooLargeError(`The request body is larger than ${config().MAX_BODY_BYTES} bytes`);
     const extra: CallerInfo = { ctx: { deps: s.deps, principal: caller }, requestId: s.requestId };
     const authInfo: AuthInfo = { token: 'verified', clientId: caller.actor.id, scopes: caller.scopes, extra: extra as unknown as Record<string, unknown> };

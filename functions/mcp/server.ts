@@ -126,10 +126,14 @@ export async function callTool(ctx: ToolContext, name: string, args: unknown, re
   }
 }
 
-/** Whether a JSON-RPC message calls a tool whose use case reads the publishing context (ToolDef.publishing). */
-export function callsPublishingTool(message: unknown): boolean {
+/**
+ * Whether a JSON-RPC message calls a tool whose use case reads the publishing context (ToolDef.publishing). Only a
+ * tools/call loads the tools to find out: an initialize or server/discover does not.
+ */
+export async function callsPublishingTool(message: unknown): Promise<boolean> {
   const m = message as { method?: unknown; params?: { name?: unknown } } | null;
-  return typeof m === 'object' && m !== null && m.method === 'tools/call' && typeof m.params?.name === 'string' && toolByName.get(m.params.name)?.publishing === true;
+  if (typeof m !== 'object' || m === null || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return false;
+  return (await tools()).toolByName.get(m.params.name)?.publishing === true;
 }
 
 /** Runs a resource or prompt use case: a domain failure is a JSON-RPC error naming its code (not found → invalid params). */

@@ -76,9 +76,9 @@ describe('tool schemas say what to send', () => {
 });
 
 describe('what the server tells an agent about the networks', () => {
-  it('every count of networks in a tool, resource or prompt text is the number of networks there are', () => {
+  it('every count of networks in a tool, resource or prompt text is the number of networks there are', async () => {
     const texts = [
-      ...toolList().flatMap((t) => [t.description ?? '', JSON.stringify(t.inputSchema)]),
+      ...(await toolList()).flatMap((t) => [t.description ?? '', JSON.stringify(t.inputSchema)]),
       ...listResources().map((r) => r.description ?? ''), ...listResourceTemplates().map((r) => r.description ?? ''),
       ...PROMPTS.map((p) => JSON.stringify(p)),
     ];
