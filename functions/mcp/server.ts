@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { hit, perMinute } from '../../shared/app/rate-limit';
 import { PLANS } from '../../shared/domain/plans';
+import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { AppError } from '../../shared/domain/errors';
 import { errorFields, log } from '../../shared/log';
 import type { ToolContext, ToolDef } from './tools';
@@ -16,7 +17,8 @@ import { actionOf, askToOpen, mayAsk, openResult, pushAction, sealResult, type A
 
 export const SERVER_INFO = { name: 'social-publishing', title: 'Social publishing', version: '0.2.0', icons: ICONS } as const;
 
-const INSTRUCTIONS = 'Publish one post to up to 16 social networks with post_to_social (one result per network), schedule it with '
+/** What the server tells a client at initialize / server/discover: how to use the tools. */
+export const SERVER_INSTRUCTIONS = `Publish one post to up to ${PLATFORM_NAMES.length} social networks with post_to_social (one result per network), schedule it with `
   + 'schedule_post, and follow it with get_post_status. Every result is JSON: the first line of the text says what happened, '
   + 'the rest is the data. Connect networks with create_connect_link (a page for the account owner). For media, '
   + 'create_media_upload_link gives a page for a person; get_media_upload then says when the file arrived and gives its '
@@ -126,10 +128,7 @@ export async function callTool(ctx: ToolContext, name: string, args: unknown, re
   }
 }
 
-/**
- * Whether a JSON-RPC message calls a tool whose use case reads the publishing context (ToolDef.publishing). Only a
- * tools/call loads the tools to find out: an initialize or server/discover does not.
- */
+/** Whether a JSON-RPC message calls a tool whose use case reads the publishing context (ToolDef.publishing). */
 export async function callsPublishingTool(message: unknown): Promise<boolean> {
   const m = message as { method?: unknown; params?: { name?: unknown } } | null;
   if (typeof m !== 'object' || m === null || m.method !== 'tools/call' || typeof m.params?.name !== 'string') return false;
@@ -174,7 +173,7 @@ function askingOf(era: 'legacy' | 'modern', req: ServerContext, push?: PushElici
 export function mcpServer(ctx: ToolContext, requestId: string, era: 'legacy' | 'modern' = 'legacy', push?: PushElicitation): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false }, completions: {} },
-    instructions: INSTRUCTIONS,
+    instructions: SERVER_INSTRUCTIONS,
     // elicitation answers are never validated here (URL mode only: nothing comes back but accept/decline): no JSON Schema validator is built
     jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) } as never,
   });

@@ -23,7 +23,7 @@ let pinterestContract: { take(): string[] };
 
 beforeAll(async () => {
   rt = await startRuntime();
-  pinterestContract = watchContract(rt.sandbox!.pinterest.server, pinterestApiViolations, { answers: true });
+  pinterestContract = watchContract(rt.sandbox!.fake('pinterest', PinterestFake).server, pinterestApiViolations, { answers: true });
   api = client(rt.url, await signupThroughApi(rt.url, 'networks@example.com', 'pro'));
 }, 120_000);
 afterEach(() => expect(pinterestContract.take()).toEqual([]));

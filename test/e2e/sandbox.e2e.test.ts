@@ -7,6 +7,8 @@ import { watchContract } from '../contracts/watch';
 import { atprotoViolations } from '../contracts/atproto';
 import { xApiViolations } from '../contracts/x-openapi';
 import { TelegramFake } from '../../shared/networks/telegram/simulator';
+import { BlueskyFake } from '../../shared/networks/bluesky/simulator';
+import { XFake } from '../../shared/networks/x/simulator';
 import { MetaKindsFake } from '../../shared/networks/facebook/simulator';
 
 /**
@@ -25,7 +27,7 @@ let contracts: Array<{ take(): string[] }> = [];
 
 beforeAll(async () => {
   rt = await startRuntime();
-  contracts = [watchContract(rt.sandbox!.bluesky.server, atprotoViolations), watchContract(rt.sandbox!.x.server, xApiViolations)];
+  contracts = [watchContract(rt.sandbox!.fake('bluesky', BlueskyFake).server, atprotoViolations), watchContract(rt.sandbox!.fake('x', XFake).server, xApiViolations)];
   key = await signupThroughApi(rt.url, 'sandbox@example.com', 'pro');
   api = client(rt.url, key);
 }, 120_000);

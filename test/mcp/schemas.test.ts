@@ -1,6 +1,6 @@
 import { routes } from '../../functions/routes';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
-import { toolList, resultText } from '../../functions/mcp/server';
+import { toolList, resultText, SERVER_INSTRUCTIONS } from '../../functions/mcp/server';
 import type { Tool } from '@modelcontextprotocol/server';
 import { MCP_ROUTE, TOOL_ROUTES } from '../../functions/mcp/tool-routes';
 import { explainCode, KNOWN_CODES, mcpFix } from '../../functions/mcp/errors';
@@ -78,11 +78,12 @@ describe('tool schemas say what to send', () => {
 describe('what the server tells an agent about the networks', () => {
   it('every count of networks in a tool, resource or prompt text is the number of networks there are', async () => {
     const texts = [
+      SERVER_INSTRUCTIONS,
       ...(await toolList()).flatMap((t) => [t.description ?? '', JSON.stringify(t.inputSchema)]),
       ...listResources().map((r) => r.description ?? ''), ...listResourceTemplates().map((r) => r.description ?? ''),
       ...PROMPTS.map((p) => JSON.stringify(p)),
     ];
-    const counts = texts.flatMap((t) => [...t.matchAll(/\b(\d+) networks\b/g)].map((m) => m[0]));
+    const counts = texts.flatMap((t) => [...t.matchAll(/\b(\d+) (?:social )?networks\b/g)].map((m) => `${m[1]} networks`));
     expect(counts.filter((c) => c !== `${PLATFORM_NAMES.length} networks`)).toEqual([]);
   });
 });

@@ -126,12 +126,3 @@ export const keys = {
 } as const;
 
 export const GSI1 = 'gsi1';
-
-/**
- * Strip the key attributes and the format version (client.ts `stampFormat`) from an item before handing it to the
- * domain (expires_at is domain data too).
- */
-export function strip<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, v: _v, ...rest } = item;
-  return rest as T;
-}
