@@ -2310,6 +2310,11 @@ export interface components {
                         url?: string;
                     };
                     /**
+                     * @description The post's one topic tag (threads, topic_tag on the post's container): 1–50 characters, no period (.) or ampersand (&); spaces are allowed. Not sent on carousel items or the first comment.
+                     * @example Sourdough Baking
+                     */
+                    topic_tag?: string;
+                    /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
                      * @example true
                      * @constant
@@ -2578,6 +2583,11 @@ export interface components {
                         url?: string;
                     };
                     /**
+                     * @description The post's one topic tag (threads, topic_tag on the post's container): 1–50 characters, no period (.) or ampersand (&); spaces are allowed. Not sent on carousel items or the first comment.
+                     * @example Sourdough Baking
+                     */
+                    topic_tag?: string;
+                    /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
                      * @example true
                      * @constant
@@ -2794,6 +2804,11 @@ export interface components {
                         url?: string;
                     };
                     /**
+                     * @description The post's one topic tag (threads, topic_tag on the post's container): 1–50 characters, no period (.) or ampersand (&); spaces are allowed. Not sent on carousel items or the first comment.
+                     * @example Sourdough Baking
+                     */
+                    topic_tag?: string;
+                    /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
                      * @example true
                      * @constant
@@ -3006,6 +3021,11 @@ export interface components {
                         type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
                         url?: string;
                     };
+                    /**
+                     * @description The post's one topic tag (threads, topic_tag on the post's container): 1–50 characters, no period (.) or ampersand (&); spaces are allowed. Not sent on carousel items or the first comment.
+                     * @example Sourdough Baking
+                     */
+                    topic_tag?: string;
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
                      * @example true
@@ -3401,6 +3421,11 @@ export interface components {
                         type: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
                         url?: string;
                     };
+                    /**
+                     * @description The post's one topic tag (threads, topic_tag on the post's container): 1–50 characters, no period (.) or ampersand (&); spaces are allowed. Not sent on carousel items or the first comment.
+                     * @example Sourdough Baking
+                     */
+                    topic_tag?: string;
                     /**
                      * @description Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.
                      * @example true

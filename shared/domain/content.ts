@@ -69,4 +69,6 @@ export interface PostOptions {
   offer?: { coupon_code?: string; redeem_url?: string; terms?: string };
   /** The post's button. google_business. */
   call_to_action?: { type: 'BOOK' | 'ORDER' | 'SHOP' | 'LEARN_MORE' | 'SIGN_UP' | 'CALL'; url?: string };
+  /** The post's one topic tag (1–50 characters, no `.` or `&`). threads. */
+  topic_tag?: string;
 }

@@ -18,7 +18,8 @@ export interface PostRefRule {
 /** The per-network fields of a post (per_platform.<name>.<option>) that only some networks take. */
 export type PostOption =
   | 'thread' | 'first_comment' | 'reply_to' | 'quote' | 'link_card' | 'poll' | 'reel' | 'story' | 'privacy_level'
-  | 'thumbnail_url' | 'playlist_id' | 'document' | 'board_id' | 'link' | 'event' | 'offer' | 'call_to_action';
+  | 'thumbnail_url' | 'playlist_id' | 'document' | 'board_id' | 'link' | 'event' | 'offer' | 'call_to_action'
+  | 'topic_tag';
 
 /**
  * What use cases know of each network without its send code (posting, validating, scheduling, approvals, the

@@ -171,6 +171,38 @@ describe('threads posts', () => {
   });
 });
 
+describe('threads topic tag', () => {
+  it('topic_tag rides on the post\'s own container (TEXT, IMAGE, VIDEO, the CAROUSEL parent), never on carousel items or the first comment', async () => {
+    const tag = { options: { topic_tag: 'Sourdough Baking' } };
+    for (const media of [[], [jpg(1)], [mp4]]) {
+      fake.reset();
+      const out = await adapter.publish(content({ ...tag, media }), testContext(creds).ctx);
+      if (!out.ok) throw new Error(out.error);
+      expect(form(fake.find('POST', `/${user()}/threads`)[0]).topic_tag).toBe('Sourdough Baking');
+      expect(fake.published.get(out.id)?.topic_tag).toBe('Sourdough Baking');
+    }
+    fake.reset();
+    const out = await adapter.publish(content({ ...tag, media: [jpg(1), jpg(2)], first_comment: 'Recipe below' }), testContext(creds).ctx);
+    if (!out.ok) throw new Error(out.error);
+    const [a, b] = [...fake.containers.keys()];
+    expect(fake.find('POST', `/${user()}/threads`).map(form)).toEqual([
+      { is_carousel_item: 'true', media_type: 'IMAGE', image_url: 'https://cdn.example.com/p1.jpg', access_token: fake.token },
+      { is_carousel_item: 'true', media_type: 'IMAGE', image_url: 'https://cdn.example.com/p2.jpg', access_token: fake.token },
+      { media_type: 'CAROUSEL', children: `${a},${b}`, text: 'Fresh sourdough at 7', topic_tag: 'Sourdough Baking', access_token: fake.token },
+      { media_type: 'TEXT', text: 'Recipe below', reply_to_id: out.id, access_token: fake.token },
+    ]);
+  });
+
+  it('the simulator refuses a tag Threads would refuse (over 50 characters, a period or an ampersand) as a bad parameter', async () => {
+    for (const topic_tag of ['x'.repeat(51), 'Node.js', 'Salt & Pepper']) {
+      fake.reset();
+      const out = await adapter.publish(content({ options: { topic_tag } }), testContext(creds).ctx);
+      expect(out).toMatchObject({ ok: false, kind: 'rejected' });
+      expect(fake.find('POST', `/${user()}/threads_publish`)).toHaveLength(0);
+    }
+  });
+});
+
 describe('threads connection check', () => {
   it('verify reads the profile; a token Threads refuses is reauth', async () => {
     expect(await adapter.verify(testContext(creds).ctx)).toEqual({ ok: true, handle: '@acme.bakery', credentials: creds });

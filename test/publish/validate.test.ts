@@ -136,10 +136,12 @@ describe('POST /api/validate: the same verdict as the real send, and nothing spe
     expect(out.real!.results.map((r) => r.status)).toEqual(['published', 'published']);
   });
 
-  it('body schema: caption_is_json and an unknown per_platform option refuse the request as the real send does', async () => {
+  it('body schema: caption_is_json, an unknown per_platform option, an option the network does not take and a bad Threads topic tag refuse the request as the real send does', async () => {
     const account = await w.discordAccount('pro');
     expectSameRefusal(await dryThenReal(account, { platform: 'discord', text: '{"caption":"x"}' }), 400, 'caption_is_json');
     expectSameRefusal(await dryThenReal(account, { platform: 'discord', text: 'x', per_platform: { discord: { thread: ['a'] } } }), 400, 'invalid_request');
+    expectSameRefusal(await dryThenReal(account, { platform: 'discord', text: 'x', per_platform: { discord: { topic_tag: 'Baking' } } }), 400, 'invalid_request');
+    expectSameRefusal(await dryThenReal(account, { platform: 'threads', text: 'x', per_platform: { threads: { topic_tag: 'Salt & Pepper' } } }), 400, 'invalid_request');
   });
 
   it('brand resolution: brand_not_found, and ambiguous_brand across two brands', async () => {

@@ -36,5 +36,6 @@ function optionsOf(d: PerPlatformDraft): { options?: PostOptions } {
   if (d.event !== undefined) options.event = d.event;
   if (d.offer !== undefined) options.offer = d.offer;
   if (d.call_to_action !== undefined) options.call_to_action = d.call_to_action;
+  if (d.topic_tag !== undefined) options.topic_tag = d.topic_tag;
   return Object.keys(options).length ? { options } : {};
 }

@@ -10,6 +10,8 @@ import type { NetworkLimits } from '../../ports/network-limits';
  * other or media). Every refusal is a 400 invalid_request naming the network and the option.
  */
 
+/** Threads' longest topic tag, in characters (the schema allows twice as many UTF-16 units; checkTopicTag counts). */
+const TOPIC_TAG_MAX = 50;
 const PostRef = z.string().trim().min(1).max(2048);
 /** A local date, or date and time, at the business location (Google's Date and TimeOfDay carry no zone). */
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?$/;
@@ -96,6 +98,11 @@ export const PostOptionFields = {
     description: 'The post\'s button (google_business): BOOK, ORDER, SHOP, LEARN_MORE, SIGN_UP with its url, or CALL (the location\'s phone, no url).',
     examples: [{ type: 'BOOK', url: 'https://example.com/book' }],
   }),
+  topic_tag: z.string().trim().min(1).max(100).optional().meta({
+    description: 'The post\'s one topic tag (threads, topic_tag on the post\'s container): 1–50 characters, no period (.) or ampersand (&); ' +
+      'spaces are allowed. Not sent on carousel items or the first comment.',
+    examples: ['Sourdough Baking'],
+  }),
   story: z.literal(true).optional().meta({
     description: 'Publish the image or video as a Story (instagram: media_type STORIES; no caption is shown). Needs exactly one media item.',
     examples: [true],
@@ -142,6 +149,13 @@ function checkLocalPost(name: PlatformName, draft: DraftOptions): void {
   }
 }
 
+/** Threads' rules for a topic tag: 1–50 characters (code points), no period or ampersand. */
+function checkTopicTag(name: PlatformName, tag: string): void {
+  const length = [...tag].length;
+  if (length > TOPIC_TAG_MAX) refuse(name, 'topic_tag', `a Threads topic tag has 1 to ${TOPIC_TAG_MAX} characters; this one has ${length}`);
+  if (/[.&]/.test(tag)) refuse(name, 'topic_tag', 'a Threads topic tag cannot contain a period (.) or an ampersand (&)');
+}
+
 /** Checks the options of one network's draft; `media` is what that network will publish. */
 export function checkOptions(networks: Pick<NetworkLimits, 'postRef' | 'optionNetworks'>, name: PlatformName, draft: DraftOptions, media: MediaRef[]): void {
   for (const option of OPTIONS) {
@@ -165,6 +179,7 @@ export function checkOptions(networks: Pick<NetworkLimits, 'postRef' | 'optionNe
   if (draft.thumbnail_url !== undefined && !/^https?:\/\/[^\s]+$/.test(draft.thumbnail_url)) refuse(name, 'thumbnail_url', 'send an http(s) link to a JPEG or PNG image');
   if (draft.link !== undefined && !isHttpUrl(draft.link)) refuse(name, 'link', 'send an http(s) link');
   if (name === 'google_business') checkLocalPost(name, draft);
+  if (draft.topic_tag !== undefined) checkTopicTag(name, draft.topic_tag);
   for (const option of ['reel', 'story'] as const) {
     if (draft[option] === undefined) continue;
     if (media.length !== 1) refuse(name, option, `a ${option} carries exactly one ${option === 'reel' ? 'video' : 'image or video'}; this post has ${media.length} media items`);

@@ -31,7 +31,8 @@ type Status = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | Failure;
  * 1. The publishing limit first: `GET /{user}/threads_publishing_limit?fields=quota_usage,config`; a profile that
  *    used its quota (250 API posts in 24 h) is refused as rate_limited before anything is created.
  * 2. Containers: `POST /{user}/threads` with media_type TEXT {text} | IMAGE {image_url, alt_text} | VIDEO {video_url,
- *    alt_text}, `reply_to_id` for per_platform `reply_to`; 2–20 items → item containers {is_carousel_item, media_type,
+ *    alt_text}, `reply_to_id` for per_platform `reply_to`, `topic_tag` for `topic_tag` (on the post's own container:
+ *    not on carousel items, not on the first comment); 2–20 items → item containers {is_carousel_item, media_type,
  *    image_url | video_url, alt_text}, then {media_type: CAROUSEL, children, text}.
  * 3. Containers holding a video are polled (`GET /{container}?fields=status,error_message`) until FINISHED within
  *    the deadline; still IN_PROGRESS → 'processing' with resume state, ERROR → bad_media / media_unreachable.
@@ -132,7 +133,7 @@ export function createThreadsAdapter(opts: ThreadsAdapterOptions = {}): NetworkA
       const ready = await waitFinished(ctx, a, videos);
       if (ready !== true) return ready === false ? processing(a, children[0], { step: 'children', children: children.join(','), videos: videos.join(',') }) : ready;
     }
-    const parent = await createContainer(ctx, a, { media_type: 'CAROUSEL', children: children.join(','), text: content.text || undefined, reply_to_id: content.options?.reply_to }, 'carousel container');
+    const parent = await createContainer(ctx, a, { media_type: 'CAROUSEL', children: children.join(','), text: content.text || undefined, reply_to_id: content.options?.reply_to, topic_tag: content.options?.topic_tag }, 'carousel container');
     if (typeof parent !== 'string') return parent;
     return finishContainer(ctx, a, parent, false);
   }
@@ -140,13 +141,13 @@ export function createThreadsAdapter(opts: ThreadsAdapterOptions = {}): NetworkA
   const single = (item: MediaItem, content: PublishContent): Record<string, string | undefined> => ({
     media_type: item.kind === 'image' ? 'IMAGE' : 'VIDEO',
     ...(item.kind === 'image' ? { image_url: item.url } : { video_url: item.url }),
-    text: content.text || undefined, alt_text: item.alt, reply_to_id: content.options?.reply_to,
+    text: content.text || undefined, alt_text: item.alt, reply_to_id: content.options?.reply_to, topic_tag: content.options?.topic_tag,
   });
 
   async function publishMedia(content: PublishContent, ctx: NetworkContext, a: Account): Promise<PublishOutcome> {
     if (content.media.length <= 1) {
       const item = content.media[0];
-      const params = item ? single(item, content) : { media_type: 'TEXT', text: content.text, reply_to_id: content.options?.reply_to };
+      const params = item ? single(item, content) : { media_type: 'TEXT', text: content.text, reply_to_id: content.options?.reply_to, topic_tag: content.options?.topic_tag };
       const container = await createContainer(ctx, a, params, item ? 'media container' : 'text container');
       if (typeof container !== 'string') return container;
       return finishContainer(ctx, a, container, item?.kind === 'video');

@@ -11,7 +11,7 @@ export const threads = defineNetwork({
   text: TEXT_RULE,
   media: MEDIA_RULES,
   readBack: true,
-  options: ['first_comment', 'reply_to'],
+  options: ['first_comment', 'reply_to', 'topic_tag'],
   postRef: { names: (ref) => /^[0-9]{5,30}$/.test(ref), forms: 'the media id of the Threads post (digits; a threads.net link names a shortcode the API cannot reply to)' },
   config: CONFIG_KEYS,
   /** Its hosts from the configuration (`THREADS_AUTH_BASE`, `_API_BASE`; unset = the real hosts). */

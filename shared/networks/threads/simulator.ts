@@ -12,7 +12,7 @@ interface Container { id: string; params: Record<string, string>; polls: number;
  * `GET /access_token?grant_type=th_exchange_token` → a long-lived one (expires_in ≈ 60 days);
  * `GET /refresh_access_token?grant_type=th_refresh_token` → a renewed one. The token travels as `access_token`.
  * Publishing: `POST /{user}/threads` (media_type TEXT | IMAGE | VIDEO | CAROUSEL, checked as the docs say: text for
- * TEXT, image_url / video_url, 2–20 children of is_carousel_item containers, text ≤ 500, reply_to_id), video
+ * TEXT, image_url / video_url, 2–20 children of is_carousel_item containers, text ≤ 500, reply_to_id, topic_tag of 1–50 characters without `.` or `&`), video
  * containers stay IN_PROGRESS for `containerPolls` status reads; `GET /{container}?fields=status,error_message`;
  * `POST /{user}/threads_publish {creation_id}` (a container not FINISHED → error 24 / 4279009; the quota counted);
  * `GET /{user}/threads_publishing_limit` → {data: [{quota_usage, config: {quota_total: 250, quota_duration: 86400}}]};
@@ -136,6 +136,9 @@ export class ThreadsFake extends OAuthFake {
       }
     }
     if (f.reply_to_id !== undefined && !/^\d+$/.test(f.reply_to_id)) return ThreadsFake.error('Param reply_to_id must be a media id.', 100);
+    if (f.topic_tag !== undefined && ([...f.topic_tag].length < 1 || [...f.topic_tag].length > 50 || /[.&]/.test(f.topic_tag))) {
+      return ThreadsFake.error('Param topic_tag must be 1 to 50 characters long and contain no periods (.) or ampersands (&).', 100);
+    }
     const id = `18${String(++this.n).padStart(15, '0')}`;
     const video = type === 'VIDEO';
     const error = video && this.failNextVideo ? this.failNextVideo : undefined;
