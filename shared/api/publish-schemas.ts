@@ -17,7 +17,7 @@ export const ConnectionHealth = z.object({
 export const ConnectionView = z.object({
   id: z.string(), platform: z.string(), brand_id: z.string(), handle: z.string(), label: z.string(),
   status: z.enum(['active', 'reauth_required']), connected_at: z.string(),
-  health: ConnectionHealth.optional().describe('Shown by GET /api/connections and GET /api/connect/{platform}/health'),
+  health: ConnectionHealth.optional().describe('The connection\'s health (REST: GET /api/connections, GET /api/connect/{platform}/health; MCP: get_connection_health)'),
 }).meta({ id: 'Connection' });
 export const ConnectResponse = z.object({ ok: z.literal(true), connection: ConnectionView });
 export const ConnectionsResponse = z.object({

@@ -19,8 +19,8 @@ export const PlatformSchema = z.object({
   addon: z.object({ kind: z.literal('x_credits'), paid_plans_only: z.boolean(), rule: z.string(), details: z.string() }).optional(),
   unavailable_reason: z.enum(['not_configured', 'not_offered']).optional().meta({ description: 'Why available is false: this server has no app registration at the network, or the network is not offered' }),
   reason: z.string().optional().meta({ description: 'The same in plain words' }),
-  delete: z.boolean().meta({ description: 'DELETE /api/posts/{id} can take a published post back on this network' }),
-  edit: z.boolean().meta({ description: 'PATCH /api/posts/{id} can edit a published post on this network' }),
+  delete: z.boolean().meta({ description: 'A published post can be taken back on this network (REST: DELETE /api/posts/{id}; MCP: delete_post)' }),
+  edit: z.boolean().meta({ description: 'A published post can be edited on this network (REST: PATCH /api/posts/{id}; MCP: edit_post)' }),
 }).meta({ id: 'Platform' });
 
 export const PlatformsResponse = z.object({ platforms: z.array(PlatformSchema) });

@@ -2048,9 +2048,9 @@ export interface components {
             unavailable_reason?: "not_configured" | "not_offered";
             /** @description The same in plain words */
             reason?: string;
-            /** @description DELETE /api/posts/{id} can take a published post back on this network */
+            /** @description A published post can be taken back on this network (REST: DELETE /api/posts/{id}; MCP: delete_post) */
             delete: boolean;
-            /** @description PATCH /api/posts/{id} can edit a published post on this network */
+            /** @description A published post can be edited on this network (REST: PATCH /api/posts/{id}; MCP: edit_post) */
             edit: boolean;
         };
         Error: {
@@ -2118,7 +2118,7 @@ export interface components {
             /** @enum {string} */
             status: "active" | "reauth_required";
             connected_at: string;
-            /** @description Shown by GET /api/connections and GET /api/connect/{platform}/health */
+            /** @description The connection's health (REST: GET /api/connections, GET /api/connect/{platform}/health; MCP: get_connection_health) */
             health?: components["schemas"]["ConnectionHealth"];
         };
         ConnectionHealth: {

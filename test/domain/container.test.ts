@@ -12,7 +12,7 @@ function recordingTransport(answer: (body: Record<string, unknown>) => object): 
     targets,
     async handle(request: HttpRequest): Promise<{ response: HttpResponse }> {
       targets.push(request.headers['x-amz-target'] ?? '');
-      const body = JSON.parse(Buffer.from(request.body as Uint8Array).toString('utf8')) as Record<string, unknown>;
+      const body = JSON.parse(new TextDecoder().decode(request.body as Uint8Array)) as Record<string, unknown>;
       return { response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Buffer.from(JSON.stringify(answer(body))) } };
     },
     updateHttpClientConfig: () => undefined,

@@ -15,7 +15,7 @@ describe('unknown fields: names and nearest known names', () => {
 
   it('finds the known names inside nested objects, arrays and records', () => {
     expect(knownFieldsAt(PostRequestSchema, [])).toEqual(expect.arrayContaining(['platform', 'platforms', 'idempotency_key', 'per_platform']));
-    expect(knownFieldsAt(PostRequestSchema, ['per_platform', 'bluesky']).sort()).toEqual(['board_id', 'call_to_action', 'chars', 'document', 'event', 'first_comment', 'hashtags', 'limit', 'link', 'link_card', 'media', 'offer', 'playlist_id', 'poll', 'privacy_level', 'quote', 'reel', 'reply_to', 'story', 'text', 'thread', 'thumbnail_url', 'title']);
+    expect(knownFieldsAt(PostRequestSchema, ['per_platform', 'bluesky']).sort()).toEqual(['board_id', 'call_to_action', 'chars', 'document', 'event', 'first_comment', 'hashtags', 'limit', 'link', 'link_card', 'media', 'offer', 'playlist_id', 'poll', 'privacy_level', 'quote', 'reel', 'reply_to', 'story', 'text', 'thread', 'thumbnail_url', 'title', 'topic_tag']);
     expect(knownFieldsAt(PostRequestSchema, ['media', 0]).sort()).toEqual(['alt', 'type', 'url']);
     expect(knownFieldsAt(ScheduleRequestSchema, [])).toContain('run_at');
   });
