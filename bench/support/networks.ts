@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Sandbox } from '../../infra/local/sandbox';
 import { DiscordFake } from '../../shared/networks/discord/simulator';
-import type { FakeServer, RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
+import { NetworkSimulator, type FakeServer, type RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
 import { isPlatformName, type PlatformName } from '../../shared/domain/platforms';
 import { DelayedRelay } from './delayed-relay';
 
@@ -64,11 +64,9 @@ export class BenchNetworks {
     }
   }
 
-  /** The sandbox's simulator of `network` (a field of Sandbox named after it). */
+  /** The HTTP server of the sandbox's simulator of `network`. */
   private simulator(network: BenchNetwork): FakeServer {
-    const sim = (this.sandbox as unknown as Record<string, { server?: FakeServer } | undefined>)[network];
-    if (!sim?.server) throw new Error(`The sandbox has no simulator field for ${network}`);
-    return sim.server;
+    return this.sandbox.fake(network, NetworkSimulator).server;
   }
 
   /** Adds D (and an arrival record) to the simulator's answers for its publishing call. */
