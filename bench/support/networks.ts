@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Sandbox } from '../../infra/local/sandbox';
 import { DiscordFake } from '../../shared/networks/discord/simulator';
 import { NetworkSimulator, type FakeServer, type RecordedRequest } from '../../shared/networks/sandbox-kit/fake-server';
@@ -53,7 +51,7 @@ export class BenchNetworks {
   private readonly sandbox = new Sandbox();
   /** The sandbox's relay answers at once; the benches need a delay on Nostr's publishing call too. */
   private readonly nostr = new DelayedRelay();
-  private server?: http.Server;
+  private close: () => Promise<void> = async () => undefined;
 
   constructor() {
     for (const network of NETWORKS) {
@@ -84,24 +82,12 @@ export class BenchNetworks {
 
   /** Serves the sandbox at `http://127.0.0.1:<port>/sandbox/<network>/` (as the local runtime does) and starts the relay. */
   async start(): Promise<void> {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.sandbox.handle(req, res, Buffer.concat(chunks)).catch((err: unknown) => {
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: String(err) }));
-        });
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.sandbox.mount(`http://127.0.0.1:${(this.server.address() as AddressInfo).port}`);
+    this.close = (await this.sandbox.listen()).close;
     await this.nostr.start();
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await Promise.allSettled([new Promise<void>((resolve) => this.server ? this.server.close(() => resolve()) : resolve()), this.nostr.stop()]);
+    await Promise.allSettled([this.close(), this.nostr.stop()]);
   }
 
   setDelay(ms: number): void {

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Sandbox } from '../../infra/local/sandbox';
 import { buildRegistry } from '../../shared/networks/registry';
 import { parseConfig } from '../../shared/config';
@@ -15,21 +13,15 @@ import { analyticsSimulators, ANALYTICS_NETWORKS, sandboxAnalyticsCases } from '
  * figures, and the figures grow with the time since the post was published.
  */
 const sandbox = new Sandbox();
-let server: http.Server;
+let close: () => Promise<void> = async () => undefined;
 const HOUR = 3600_000;
 let figuresAt = Date.now();
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => { void sandbox.handle(req, res, Buffer.concat(chunks)); });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  sandbox.mount(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  ({ close } = await sandbox.listen());
   for (const s of analyticsSimulators(sandbox)) s.figures.now = () => figuresAt;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 
 const total = (r: MetricsReading) => Object.values(r.metrics).reduce((a, b) => a + (b ?? 0), 0);
 

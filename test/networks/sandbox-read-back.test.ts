@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Sandbox } from '../../infra/local/sandbox';
 import { createBlueskyAdapter } from '../../shared/networks/bluesky';
 import { createDevtoAdapter } from '../../shared/networks/devto';
@@ -28,18 +26,12 @@ import { MetaKindsFake } from '../../shared/networks/facebook/simulator';
  * never received is absent).
  */
 const sandbox = new Sandbox();
-let server: http.Server;
+let close: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => { void sandbox.handle(req, res, Buffer.concat(chunks)); });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  sandbox.mount(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  ({ close } = await sandbox.listen());
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 
 const cases = (): Array<[string, NetworkAdapter, Record<string, string>, Partial<PublishContent>]> => {
   const creds = sandbox.credentials();

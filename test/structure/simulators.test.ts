@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { PlatformName } from '../../shared/domain/platforms';
 import { NETWORKS } from '../../shared/networks/network-list';
@@ -41,20 +39,11 @@ describe("each registered network's simulator", () => {
 
 describe('a network folder with a simulator.ts, registered by one line', () => {
   const sandbox = new Sandbox([...NETWORKS, fakenet], (name) => (name === FAKE ? loadSimulator(name, fixtures) : loadSimulator(name)));
-  let server: http.Server;
   let origin = '';
+  let close: () => Promise<void> = async () => undefined;
 
-  beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => { void sandbox.handle(req, res, Buffer.concat(chunks)); });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    sandbox.mount(origin);
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  beforeAll(async () => { ({ origin, close } = await sandbox.listen()); });
+  afterAll(() => close());
 
   const post = (text: string) => fetch(`${origin}/sandbox/fakenet/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
 

@@ -1,4 +1,5 @@
-import type http from 'node:http';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { OAUTH_PLATFORMS, type PlatformName } from '../../../shared/domain/platforms';
 import type { NetworkDescriptor } from '../../../shared/networks/descriptor';
@@ -76,6 +77,27 @@ export class Sandbox {
     const run = this.running.get(network);
     if (!run) throw new Error(`No simulator of ${network} in this sandbox`);
     return asKind(run, kind);
+  }
+
+  /**
+   * Serves this sandbox on a loopback port of its own and mounts it there (tests and benches; `npm start` mounts it in
+   * the local server instead). A handler failure answers 500 with the error.
+   */
+  async listen(): Promise<{ origin: string; close: () => Promise<void> }> {
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.handle(req, res, Buffer.concat(chunks)).catch((err: unknown) => {
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: String(err) }));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.mount(origin);
+    return { origin, close: () => { server.closeAllConnections(); return new Promise<void>((resolve) => server.close(() => resolve())); } };
   }
 
   /** Mounts every simulator under `<origin>/sandbox/` (origin: the local server's URL, e.g. http://localhost:3000). */
