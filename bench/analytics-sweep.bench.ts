@@ -6,7 +6,7 @@ import { ANALYTICS_SWEEP_BUDGET_MS, ANALYTICS_SWEEP_CONCURRENCY, ANALYTICS_SWEEP
 import type { NetworkAdapter, PublishedRef } from '../shared/ports/networks';
 import { testContext } from '../test/networks/context';
 import { ManualClock } from '../test/support/clock';
-import { analyticsSimulators, sandboxAnalyticsCases } from '../test/support/sandbox-analytics';
+import { analyticsSimulators, sandboxNetworkCases } from '../test/support/sandbox-analytics';
 import { fmt } from './support/stats';
 
 /**
@@ -81,7 +81,7 @@ export async function run(): Promise<void> {
   try {
     // real posts on each simulator (as many as one read takes, up to 50): the reads cycle through them
     const networks: Array<{ name: string; adapter: NetworkAdapter; creds: Record<string, string>; refs: PublishedRef[] }> = [];
-    for (const [name, adapter, creds, over] of sandboxAnalyticsCases(sandbox)) {
+    for (const [name, adapter, creds, over] of sandboxNetworkCases(sandbox)) {
       const refs: PublishedRef[] = [];
       const want = Math.min(adapter.metrics!.batch, 50);
       for (let i = 0; i < want; i++) {

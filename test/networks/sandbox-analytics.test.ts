@@ -5,7 +5,7 @@ import { METRIC_NAMES, type MetricsReading } from '../../shared/domain/analytics
 import type { PublishContent } from '../../shared/ports/networks';
 import { testContext } from './context';
 import { ManualClock } from '../support/clock';
-import { analyticsSimulators, ANALYTICS_NETWORKS, sandboxAnalyticsCases } from '../support/sandbox-analytics';
+import { analyticsSimulators, ANALYTICS_NETWORKS, sandboxNetworkCases } from '../support/sandbox-analytics';
 
 /**
  * `npm start` shows analytics: the simulator of every network with post analytics, mounted under /sandbox/<network>/
@@ -27,12 +27,12 @@ const total = (r: MetricsReading) => Object.values(r.metrics).reduce((a, b) => a
 
 it('covers every network that offers post analytics', () => {
   const offered = Object.values(buildRegistry(parseConfig({}))).filter((a) => a?.metrics).map((a) => a!.name).sort();
-  expect(sandboxAnalyticsCases(sandbox).map(([n]) => n)).toEqual([...ANALYTICS_NETWORKS]);
+  expect(sandboxNetworkCases(sandbox).map(([n]) => n)).toEqual([...ANALYTICS_NETWORKS]);
   expect([...ANALYTICS_NETWORKS].sort()).toEqual(offered);
 });
 
 it.each([...ANALYTICS_NETWORKS])('%s: a post published through the simulator has figures, and they grow with the time since publishing', async (name) => {
-  const [, adapter, creds, over] = sandboxAnalyticsCases(sandbox).find(([n]) => n === name)!;
+  const [, adapter, creds, over] = sandboxNetworkCases(sandbox).find(([n]) => n === name)!;
   const content: PublishContent = { text: `Count me on the ${name} sandbox`, media: [], thread: [], send_key: `an-${name}`, ...over };
   const ctx = () => testContext(creds, { timeoutMs: 10_000, clock: new ManualClock(figuresAt, { sleeps: 'instant' }) }).ctx;
   const sent = await adapter.publish(content, ctx());

@@ -39,7 +39,7 @@ export function analyticsSimulators(sandbox: Sandbox): Array<{ figures: Simulate
  * For each network with post analytics: its adapter pointed at the mounted sandbox, credentials the simulator
  * accepts, and what a post there needs besides its text (a title, media).
  */
-export function sandboxAnalyticsCases(sandbox: Sandbox): Array<[string, NetworkAdapter, Record<string, string>, Partial<PublishContent>]> {
+export function sandboxNetworkCases(sandbox: Sandbox): Array<[string, NetworkAdapter, Record<string, string>, Partial<PublishContent>]> {
   const creds = sandbox.credentials();
   const x = sandbox.fake('x', XFake);
   const reddit = sandbox.fake('reddit', RedditFake);
