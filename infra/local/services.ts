@@ -47,6 +47,11 @@ const DYNALITE_OPTIONS = { createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 
  * condition, and the attribute names and values it resolves, and its result is only read afterwards, so it is kept
  * per such key (up to 5,000, then started over); which names and values it used is kept too and marked used on the
  * request again, so "unused in expressions" is reported as before. A syntax error throws and is not kept.
+ * On disk, dynalite's LevelDB (classic-level, through the `level` package) reads each item with `get`, which runs in
+ * libuv's thread pool: two more thread wake-ups per read, on top of the two of the request. Here a read of an open
+ * database without options (dynalite's only kind) is answered by classic-level's own `getSync` instead, still as a
+ * promise (dynalite calls back on a later turn either way); writes, iterators and a database still opening keep
+ * the asynchronous path.
  */
 const DYNALITE_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -73,6 +78,12 @@ conditionParser.parse = function keptParse(str, options) {
   for (const k of kept.names) if (context.unusedAttrNames) delete context.unusedAttrNames[k];
   for (const k of kept.vals) if (context.unusedAttrVals) delete context.unusedAttrVals[k];
   return kept.result;
+};
+const { ClassicLevel } = require(workerData.classicLevel);
+const levelGet = ClassicLevel.prototype.get;
+ClassicLevel.prototype.get = function getNow(key, options) {
+  if (options !== undefined || this.status !== 'open') return levelGet.call(this, key, options);
+  try { return Promise.resolve(this.getSync(key)); } catch (err) { return Promise.reject(err); }
 };
 const dynalite = require(workerData.module);
 const server = dynalite(workerData.options);
@@ -107,11 +118,17 @@ parentPort.on('message', (m) => {
  * the workers (the local runtime is otherwise one CPU-bound Node event loop). `requestHandler` gives an SDK client
  * the engine without HTTP: requests go to the thread as messages (the runtime's own clients use it).
  */
+/** The classic-level module dynalite's `level` loads (resolved from where each package is installed). */
+const classicLevelOfDynalite = () => {
+  const level = require.resolve('level', { paths: [path.dirname(require.resolve('dynalite'))] });
+  return require.resolve('classic-level', { paths: [path.dirname(level)] });
+};
+
 export async function startDynamoThread(dataDir: string | undefined, port = 0, onError: (err: unknown) => void = () => undefined): Promise<Service & { requestHandler: EngineThreadHandler }> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const worker = new Worker(DYNALITE_THREAD, {
     eval: true,
-    workerData: { module: require.resolve('dynalite'), conditionParser: require.resolve('dynalite/db/conditionParser'), options: { ...(dataDir ? { path: dataDir } : {}), ...DYNALITE_OPTIONS }, port },
+    workerData: { module: require.resolve('dynalite'), conditionParser: require.resolve('dynalite/db/conditionParser'), classicLevel: classicLevelOfDynalite(), options: { ...(dataDir ? { path: dataDir } : {}), ...DYNALITE_OPTIONS }, port },
   });
   const bound = await new Promise<number>((resolve, reject) => {
     worker.once('error', reject);
