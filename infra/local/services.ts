@@ -50,8 +50,8 @@ const DYNALITE_OPTIONS = { createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 
  * On disk, dynalite's LevelDB (classic-level, through the `level` package) reads each item with `get`, which runs in
  * libuv's thread pool: two more thread wake-ups per read, on top of the two of the request. Here a read of an open
  * database without options (dynalite's only kind) is answered by classic-level's own `getSync` instead, still as a
- * promise (dynalite calls back on a later turn either way); writes, iterators and a database still opening keep
- * the asynchronous path.
+ * promise (dynalite calls back on a later turn either way); writes, iterators, a database still opening and a
+ * classic-level without `getSync` keep the asynchronous path.
  */
 const DYNALITE_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -79,10 +79,10 @@ conditionParser.parse = function keptParse(str, options) {
   for (const k of kept.vals) if (context.unusedAttrVals) delete context.unusedAttrVals[k];
   return kept.result;
 };
-const { ClassicLevel } = require(workerData.classicLevel);
-const levelGet = ClassicLevel.prototype.get;
-ClassicLevel.prototype.get = function getNow(key, options) {
-  if (options !== undefined || this.status !== 'open') return levelGet.call(this, key, options);
+const { ClassicLevel } = workerData.classicLevel ? require(workerData.classicLevel) : {};
+const levelGet = ClassicLevel && ClassicLevel.prototype.get;
+if (levelGet) ClassicLevel.prototype.get = function getNow(key, options) {
+  if (options !== undefined || this.status !== 'open' || !this.supports.getSync) return levelGet.call(this, key, options);
   try { return Promise.resolve(this.getSync(key)); } catch (err) { return Promise.reject(err); }
 };
 const dynalite = require(workerData.module);
@@ -118,10 +118,14 @@ parentPort.on('message', (m) => {
  * the workers (the local runtime is otherwise one CPU-bound Node event loop). `requestHandler` gives an SDK client
  * the engine without HTTP: requests go to the thread as messages (the runtime's own clients use it).
  */
-/** The classic-level module dynalite's `level` loads (resolved from where each package is installed). */
-const classicLevelOfDynalite = () => {
-  const level = require.resolve('level', { paths: [path.dirname(require.resolve('dynalite'))] });
-  return require.resolve('classic-level', { paths: [path.dirname(level)] });
+/** The classic-level module dynalite's `level` loads (resolved from where each package is installed); none found → undefined. */
+const classicLevelOfDynalite = (): string | undefined => {
+  try {
+    const level = require.resolve('level', { paths: [path.dirname(require.resolve('dynalite'))] });
+    return require.resolve('classic-level', { paths: [path.dirname(level)] });
+  } catch {
+    return undefined;
+  }
 };
 
 export async function startDynamoThread(dataDir: string | undefined, port = 0, onError: (err: unknown) => void = () => undefined): Promise<Service & { requestHandler: EngineThreadHandler }> {
