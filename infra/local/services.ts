@@ -45,8 +45,10 @@ const DYNALITE_OPTIONS = { createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 
  * dynalite parses every Condition, KeyCondition and Filter expression with its PEG parser on each request (13 % of
  * the thread's time under the publish bench). The parse is a function of the expression, whether it is a key
  * condition, and the attribute names and values it resolves, and its result is only read afterwards, so it is kept
- * per such key (up to 5,000, then started over); which names and values it used is kept too and marked used on the
- * request again, so "unused in expressions" is reported as before. A syntax error throws and is not kept.
+ * per such key (up to 5,000, then started over). Of the values, the key holds those the expression names (every
+ * `:name` in it: the grammar's value reference is ":" and letters, digits or "_"), not the request's others (an
+ * update's new values change on nearly every call and would make every key new). Which names and values it used is
+ * kept too and marked used on the request again, so "unused in expressions" is reported as before. A syntax error throws and is not kept.
  * On disk, dynalite's LevelDB (classic-level, through the `level` package) reads each item with `get`, which runs in
  * libuv's thread pool: two more thread wake-ups per read, on top of the two of the request. Here a read of an open
  * database without options (dynalite's only kind) is answered by classic-level's own `getSync` instead, still as a
@@ -59,9 +61,22 @@ const { EventEmitter } = require('node:events');
 const conditionParser = require(workerData.conditionParser);
 const parseCondition = conditionParser.parse;
 const conditions = new Map();
+const valueRefs = new Map();
+const valuesIn = (str) => {
+  let refs = valueRefs.get(str);
+  if (!refs) {
+    refs = [...new Set(str.match(/:[A-Za-z0-9_]+/g) || [])];
+    if (valueRefs.size >= 5000) valueRefs.clear();
+    valueRefs.set(str, refs);
+  }
+  return refs;
+};
 conditionParser.parse = function keptParse(str, options) {
   const context = options.context;
-  const key = JSON.stringify([str, !!context.isKeyCondition, context.attrNames || null, context.attrVals || null]);
+  const vals = context.attrVals || {};
+  const referenced = {};
+  for (const k of valuesIn(str)) if (Object.prototype.hasOwnProperty.call(vals, k)) referenced[k] = vals[k];
+  const key = JSON.stringify([str, !!context.isKeyCondition, context.attrNames || null, referenced]);
   let kept = conditions.get(key);
   if (!kept) {
     const all = (o) => Object.fromEntries(Object.keys(o || {}).map((k) => [k, true]));
