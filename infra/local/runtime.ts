@@ -11,6 +11,7 @@ import { sqsClient } from '../../shared/adapters/aws/sqs-queue';
 import type { Clock } from '../../shared/ports/clock';
 import { TableScheduler } from '../../shared/adapters/dynamodb/table-scheduler';
 import { documentClient } from '../../shared/adapters/dynamodb/client';
+import type { EngineTransports } from '../../shared/adapters/local/in-process-transport';
 import { ensureTable, startDynamoThread, startS3, startSqs } from './services';
 import { startHttpServer, type ExtraRoute } from './http-server';
 import { handlersOver, lambdaContext } from './invoke';
@@ -55,6 +56,8 @@ export interface LocalRuntime {
   explicitNetworks: string[];
   /** The dependencies every handler of this runtime is made over (one container). */
   deps: Deps;
+  /** The in-process transports every DynamoDB and SQS client of the runtime sends through (tests time the requests). */
+  transports: Required<EngineTransports>;
   /** Fires every timer due now (on the runtime's clock) and resolves when the dispatcher has handled each. */
   runTimers(): Promise<void>;
   /** Resolves once every queue is empty and no worker is handling a message (the work in flight is done). */
@@ -152,7 +155,7 @@ export async function startLocalRuntime(opts: LocalOptions): Promise<LocalRuntim
   await startupSweeps(deps, log);
 
   return {
-    url, port: http.port, dataDir, networks: given.NETWORKS, sandbox, explicitNetworks, deps,
+    url, port: http.port, dataDir, networks: given.NETWORKS, sandbox, explicitNetworks, deps, transports,
     runTimers: () => timers.tick(),
     async drained() {
       for (;;) {

@@ -31,6 +31,14 @@ function toRecord(m: Message, arn: string): SQSRecord {
 }
 
 /**
+ * How long one receive waits for a message: SQS's longest long poll, as Lambda's event-source mapping uses. The
+ * stand-in answers a waiting receive as soon as a message is sent (or a delayed one comes due), so this only sets how
+ * often an idle queue is asked again: three queues asking every second were three SDK calls a second on the
+ * runtime's one event loop for nothing. Stopping aborts the waiting receive at once.
+ */
+const RECEIVE_WAIT_SECONDS = 20;
+
+/**
  * The local event-source mapping: long-polls a queue, invokes the worker handler with a real SQS event, deletes
  * the records that succeeded and leaves `batchItemFailures` (or the whole batch when the handler throws) to come
  * back after the visibility timeout and, past maxReceiveCount, to be redriven to the DLQ by the queue. Up to
@@ -50,7 +58,7 @@ export function startPoller(sqs: SQSClient, opts: PollerOptions) {
   const receive = async (): Promise<Message[]> => {
     try {
       const res = await sqs.send(new ReceiveMessageCommand({
-        QueueUrl: opts.queueUrl, MaxNumberOfMessages: opts.batchSize, WaitTimeSeconds: 1,
+        QueueUrl: opts.queueUrl, MaxNumberOfMessages: opts.batchSize, WaitTimeSeconds: RECEIVE_WAIT_SECONDS,
         MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'],
       }), { abortSignal: abort.signal });
       return res.Messages ?? [];

@@ -151,6 +151,11 @@ export interface PostStore {
    * reconciliation marker on the due index is written first, so no post exists that the sweep cannot find.
    */
   create(post: PostRecord, networks: NetworkRecord[], reconcileAt?: number): Promise<void>;
+  /**
+   * Writes the post's reconciliation marker on the due index alone (idempotent), for a caller that writes it beside
+   * other work and then creates the post without `reconcileAt`: the marker must be written before the post.
+   */
+  markForReconcile(postId: string, reconcileAt: number): Promise<void>;
   /** The post, its networks and (for posts stored before networks were part of the post item) their own items. */
   get(postId: string): Promise<StoredPost | undefined>;
   /** The state and result of these networks only (a small projected read for the API's wait). */

@@ -16,6 +16,7 @@ import { MastodonFake } from '../../shared/networks/mastodon/simulator';
 import { connect } from '../../shared/app/connections';
 import { contentFor } from '../../shared/app/publish/content';
 import { networkContext } from '../../shared/app/network-context';
+import { usageKeys } from '../../shared/domain/usage';
 
 let w: Awaited<ReturnType<typeof publishingWorld>>;
 beforeAll(async () => { w = await publishingWorld(); });
@@ -60,6 +61,56 @@ describe('the reconciliation sweep of published posts', () => {
     for (const m of await w.deps.posts.reconcileDue(Number.MAX_SAFE_INTEGER, 1_000)) await w.deps.posts.moveReconcile(m.post_id, m.due_at, undefined);
   });
   afterEach(() => { w.queue.worker = w.deps; });
+
+  it('the marker is written while the lock and the month\'s posts are taken, and always before the post', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    const steps: string[] = [];
+    let lockAsked!: () => void;
+    const asked = new Promise<void>((resolve) => { lockAsked = resolve; });
+    const base = w.deps;
+    const deps = w.rebuild({
+      locks: Object.assign(Object.create(base.locks), { acquire: (...a: Parameters<typeof base.locks.acquire>) => { steps.push('lock'); lockAsked(); return base.locks.acquire(...a); } }),
+      // the marker's write is answered only once the lock has been asked for: the two are in flight together
+      posts: Object.assign(Object.create(base.posts), {
+        markForReconcile: async (...a: Parameters<typeof base.posts.markForReconcile>) => { steps.push('marker sent'); await asked; await base.posts.markForReconcile(...a); steps.push('marker written'); },
+        create: (...a: Parameters<typeof base.posts.create>) => { steps.push('post'); return base.posts.create(...a); },
+      }),
+    });
+    try {
+      w.queue.worker = undefined;
+      const res = await publishPost(deps, acc, validatePost({ platform: 'telegram', text: 'marker beside the lock' }, networkLimits()), { source: 'api', wait: false });
+      expect(steps).toEqual(['marker sent', 'lock', 'marker written', 'post']);
+      expect(await w.deps.posts.reconcileDue(Number.MAX_SAFE_INTEGER, 1_000)).toEqual([expect.objectContaining({ post_id: res.post_id })]);
+    } finally {
+      w.deps = w.rebuild({ locks: base.locks, posts: base.posts });
+    }
+  });
+
+  it('a post refused as a duplicate leaves no marker behind; one whose marker cannot be written gives back its lock and month\'s posts', async () => {
+    const acc = await w.newAccount('pro');
+    await w.connectTelegram(w.deps, acc);
+    const valid = validatePost({ platform: 'telegram', text: 'marker of a refused post' }, networkLimits());
+    const first = await acceptedPost(acc, 'marker of a refused post');
+    await expect(publishPost(w.deps, acc, valid, { source: 'api', wait: false })).rejects.toMatchObject({ code: 'duplicate_post' });
+    expect((await w.deps.posts.reconcileDue(Number.MAX_SAFE_INTEGER, 1_000)).map((m) => m.post_id)).toEqual([first.post_id]);
+
+    const postsKey = usageKeys.posts(acc.id, w.clock.now());
+    const used = await w.deps.counters.get(postsKey);
+    const base = w.deps;
+    const broken = w.rebuild({ posts: Object.assign(Object.create(base.posts), { markForReconcile: async () => { throw new Error('table unavailable'); } }) });
+    const other = validatePost({ platform: 'telegram', text: 'marker not written' }, networkLimits());
+    try {
+      await expect(publishPost(broken, acc, other, { source: 'api', wait: false })).rejects.toThrow('table unavailable');
+    } finally {
+      w.deps = w.rebuild({ posts: base.posts });
+    }
+    // nothing of it stays: no post, the month's posts as before, and the same post can be sent at once
+    expect(await w.deps.counters.get(postsKey)).toBe(used);
+    expect((await w.deps.posts.reconcileDue(Number.MAX_SAFE_INTEGER, 1_000)).map((m) => m.post_id)).toEqual([first.post_id]);
+    w.queue.worker = undefined;
+    await expect(publishPost(w.deps, acc, other, { source: 'api', wait: false })).resolves.toMatchObject({ post_id: expect.any(String) });
+  });
 
   it('re-drives a network whose publish message was lost (or went to the DLQ), once the threshold passed, and it is sent once', async () => {
     const acc = await w.newAccount('pro');

@@ -2,7 +2,7 @@ import { networkLimits } from '../../shared/networks/descriptor-limits';
 import { publishingWorld } from '../support/publishing';
 import { ManualClock } from '../support/clock';
 import { publishPost } from '../../shared/app/publish/create-post';
-import { BACKSTOP_POLL_MS, RESULT_POLL_MS } from '../../shared/app/publish/wait-for-results';
+import { BACKSTOP_POLL_MS, RESULT_POLL_MS, waitForResults } from '../../shared/app/publish/wait-for-results';
 import { validatePost } from '../../shared/app/publish/request';
 import { InProcessResults } from '../../shared/adapters/local/in-process-results';
 import { polledResults } from '../../shared/adapters/aws/polled-results';
@@ -89,5 +89,62 @@ describe('result signal (noticing results)', () => {
     signal.ring('pst_b');
     await Promise.resolve();
     expect(woken.b.done).toBe(false);
+  });
+
+  it('locally the ring carries the settled networks: the waiting request reads nothing itself', async () => {
+    const clock = new ManualClock(Date.now(), { sleeps: 'advance' });
+    w.deps = w.rebuild({ clock });
+    const posts = w.deps.posts;
+    const poll = jest.spyOn(posts, 'poll');
+    try {
+      const account = await w.discordAccount();
+      const res = await publishPost(w.deps, account, validatePost({ platform: 'discord', text: 'rung with the result' }, networkLimits()), { source: 'api', wait: true });
+      await w.queue.drain();
+      expect(res.results).toEqual([expect.objectContaining({ platform: 'discord', status: 'published', id: expect.any(String) })]);
+      expect(poll).not.toHaveBeenCalled();
+      // what the ring carried is what the table holds
+      expect(await posts.poll(res.post_id, ['discord'])).toEqual([{ platform: 'discord', state: 'done', result: res.results[0] }]);
+    } finally {
+      poll.mockRestore();
+    }
+  });
+
+  it('a ring that carries an older state of a network the wait saw settled does not undo it', async () => {
+    const clock = new ManualClock(Date.now(), { sleeps: 'advance' });
+    const signal = new InProcessResults();
+    const poll = jest.fn();
+    const queued = (platform: 'discord' | 'slack') => ({ post_id: 'pst_x', account_id: 'acc_x', platform, state: 'queued' as const, deferrals: 0, reserved: true });
+    const ok = (platform: 'discord' | 'slack') => ({ platform, ok: true as const, status: 'published' as const, id: `${platform}-1` });
+    const answer = waitForResults({ clock, posts: { poll } as never, resultSignal: signal }, 'pst_x', [queued('discord'), queued('slack')], clock.now() + 30_000);
+    await clock.sleeping(1);
+    // slack's settle was written second but rings first; discord's ring carries slack as it was before
+    await signal.ring('pst_x', [{ platform: 'slack', state: 'done', result: ok('slack') }]);
+    await clock.sleeping(2);
+    await signal.ring('pst_x', [{ platform: 'discord', state: 'done', result: ok('discord') }, { platform: 'slack', state: 'sending' }]);
+    const final = await answer;
+    expect(final.map((n) => [n.platform, n.state, n.result?.id])).toEqual([['discord', 'done', 'discord-1'], ['slack', 'done', 'slack-1']]);
+    expect(poll).not.toHaveBeenCalled();
+  });
+
+  it('a ring without networks (a post change) still ends the wait with a read of the post', async () => {
+    const clock = new ManualClock(Date.now(), { sleeps: 'advance' });
+    const signal = new InProcessResults();
+    const poll = jest.fn(async () => [{ platform: 'discord' as const, state: 'done' as const, result: { platform: 'discord' as const, ok: true as const, status: 'published' as const } }]);
+    const answer = waitForResults({ clock, posts: { poll } as never, resultSignal: signal }, 'pst_y', [{ post_id: 'pst_y', account_id: 'acc_y', platform: 'discord', state: 'queued', deferrals: 0, reserved: true }], clock.now() + 30_000);
+    await clock.sleeping(1);
+    await signal.ring('pst_y');
+    expect((await answer).map((n) => n.state)).toEqual(['done']);
+    expect(poll).toHaveBeenCalledTimes(1);
+  });
+
+  it('the worker goes on after a ring only once the requests it woke have had their turn', async () => {
+    const signal = new InProcessResults();
+    const order: string[] = [];
+    const listener = signal.listen('pst_z');
+    // the woken request answers through a few promise jobs (its wait, the handler, the reply)
+    void listener.rung.then(async () => { for (let i = 0; i < 20; i++) await Promise.resolve(); order.push('answered'); });
+    await signal.ring('pst_z', []);
+    order.push('after-work');
+    expect(order).toEqual(['answered', 'after-work']);
   });
 });

@@ -80,4 +80,25 @@ describe('local SQS poller', () => {
     const left = (await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }))).Attributes!;
     expect(left).toMatchObject({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
   });
+
+  it('an idle queue is asked with SQS\'s longest long poll, and stopping ends the waiting receive at once', async () => {
+    const { url } = await sqs.createQueue('idle', { visibilityTimeoutSeconds: 30, maxReceiveCount: 5 });
+    const asked: Array<{ WaitTimeSeconds?: number }> = [];
+    let first!: () => void;
+    const receiving = new Promise<void>((resolve) => { first = resolve; });
+    const spied = Object.assign(Object.create(client) as SQSClient, {
+      send: (command: { input: { WaitTimeSeconds?: number } }, opts?: unknown) => {
+        asked.push(command.input);
+        first();
+        return (client.send as (c: unknown, o?: unknown) => Promise<unknown>)(command, opts);
+      },
+    });
+    const poller = startPoller(spied, {
+      name: 'idle', queueUrl: url, queueArn: 'arn:aws:sqs:us-east-1:000000000000:idle', batchSize: 10, timeoutMs: 5_000,
+      load: async () => (async () => undefined) as AnyHandler,
+    });
+    await receiving;
+    await poller.stop();
+    expect(asked).toEqual([expect.objectContaining({ QueueUrl: url, WaitTimeSeconds: 20 })]);
+  });
 });

@@ -1,6 +1,6 @@
-import type { ResultListener, ResultSignal } from '../../ports/result-signal';
+import type { ResultListener, ResultSignal, RungNetwork } from '../../ports/result-signal';
 
-const never: Promise<void> = new Promise<void>(() => undefined);
+const never: Promise<RungNetwork[] | undefined> = new Promise(() => undefined);
 
 /**
  * The result signal in AWS: the API Lambda and the publish worker run in separate instances, so nothing rings and
@@ -8,6 +8,6 @@ const never: Promise<void> = new Promise<void>(() => undefined);
  */
 export const polledResults: ResultSignal = {
   rings: false,
-  ring: () => undefined,
+  ring: async () => undefined,
   listen: (): ResultListener => ({ rung: never, stop: () => undefined }),
 };

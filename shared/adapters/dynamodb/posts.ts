@@ -62,7 +62,7 @@ export class DynamoPostStore implements PostStore {
 
   async create(post: PostRecord, networks: NetworkRecord[], reconcileAt?: number) {
     // the marker first: a post the sweep cannot find never exists (a marker without its post is dropped by the sweep)
-    if (reconcileAt !== undefined) await this.putMarker(post.id, reconcileAt);
+    if (reconcileAt !== undefined) await this.markForReconcile(post.id, reconcileAt);
     const networksMap = Object.fromEntries(networks.map(({ post_id: _p, account_id: _a, platform, ...rest }) => [platform, rest]));
     // a new post id: never overwrite a post
     await this.posts.put({ ...post, networks: networksMap }, { if: cond.absent });
@@ -134,14 +134,18 @@ export class DynamoPostStore implements PostStore {
   async settle(postId: string, platform: PlatformName, state: 'done' | 'scheduled' | 'processing', result: NetworkResult, extra: SettleExtra = {}, event?: ServiceEvent, claimedAt?: number) {
     // the resume fields of a 'processing' network are written while it is processing and removed once it leaves
     const remove = state === 'processing' ? [] : (['resume_enc', 'resume_at'] as const).filter((k) => extra[k] === undefined);
-    const item = await this.posts.updateAndRead([postId], entryChange('networks', platform, { set: { state, result, event, ...extra }, remove }), {
+    const settling = this.posts.updateAndRead([postId], entryChange('networks', platform, { set: { state, result, event, ...extra }, remove }), {
       // only the claimer (state sending; with claimedAt, that very claim, not one reconciliation took over) settles
       if: and(cond.present, entry.sending, ...(claimedAt !== undefined ? [entry.claimedAt] : [])),
       names: { '#state': 'state' },
       values: { ':sending': 'sending', ...(claimedAt !== undefined ? { ':claimed_at': claimedAt } : {}) },
     });
+    const points = !!result.id && state !== 'scheduled';
+    // with the outcome event (it names the account) the pointer is written beside the settle, not after it: the
+    // network's id names this post whether or not this claim still holds (a take-over reads the same post back)
+    const [item] = await Promise.all([settling, points && event ? this.point(event.account_id, platform, result.id!, postId) : undefined]);
     const after = storedPost(item, []);
-    if (result.id && state !== 'scheduled') await this.point(after.post.account_id, platform, result.id, postId);
+    if (points && !event) await this.point(after.post.account_id, platform, result.id!, postId);
     return after;
   }
 
@@ -165,12 +169,12 @@ export class DynamoPostStore implements PostStore {
 
   async moveReconcile(postId: string, fromMs: number, toMs: number | undefined) {
     if (toMs !== undefined && keys.postDue(postId, toMs).sk === keys.postDue(postId, fromMs).sk) return;
-    if (toMs !== undefined) await this.putMarker(postId, toMs);
+    if (toMs !== undefined) await this.markForReconcile(postId, toMs);
     await this.markers.delete([postId, fromMs]);
   }
 
   /** Indexes a post on the reconciliation's due index (idempotent: the same key is the same marker). */
-  private async putMarker(postId: string, dueMs: number) {
+  async markForReconcile(postId: string, dueMs: number) {
     await this.markers.put({ post_id: postId, due_at: Math.floor(dueMs) });
   }
 

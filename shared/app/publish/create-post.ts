@@ -18,10 +18,11 @@ import { reserveXCredits } from './x-credits';
 import { checkActorCap, checkBrandAllowed, platformRefusal, reserveActorCap } from '../guardrails/enforce';
 import { holdForApproval, holdReasonFrom, type HoldForApprovalDeps } from '../approval-hold';
 import type { PublishOptions } from './publish-message';
-import { reservePosts } from './reservations';
+import { giveBack, reservePosts } from './reservations';
+import { reconcileAfterMs } from './durability';
 import { postRecordOf, queueSends, storePost } from './store-and-queue';
 import { waitForResults } from './wait-for-results';
-import { appendLogContext } from '../../log';
+import { appendLogContext, errorFields, log } from '../../log';
 
 /** What publishing a post reaches: the account's context, the checks, caps and duplicate lock, the post, its queue, the approval hold. */
 export type PublishPostDeps = HoldForApprovalDeps & PublishApprovedDeps;
@@ -66,12 +67,11 @@ async function publishOrHold(deps: PublishApprovedDeps, account: Account, valid:
   }
   const { brand, connections, results } = checked;
 
-  const taken = await takeLockAndCap(deps, account, valid, opts, postId, checked, started);
-  const { sendable, xCredits } = await reserveSends(deps, account, checked, taken.capKeys, started);
+  const { taken, sendable, xCredits } = await markAndSpend(deps, account, valid, opts, postId, checked, started);
 
   const post = postRecordOf(account, brand, postId, valid, opts, taken, started);
   const connectionOf = (platform: PlatformName) => connections.find((c) => c.platform === platform);
-  let networks = await storePost(deps, post, sendable, results, connectionOf, xCredits, started);
+  let networks = await storePost(deps, post, sendable, results, connectionOf, xCredits);
   networks = await queueSends(deps, post, networks, sendable, connectionOf, opts, started + deps.settings.publishWaitMs);
 
   const final = opts.wait && sendable.length ? await waitForResults(deps, postId, networks, deps.clock.now() + deps.settings.publishWaitMs) : networks;
@@ -134,6 +134,37 @@ async function holdChecked(deps: PublishPostDeps, account: Account, valid: Valid
   await takePublishLock(deps, lock, valid, postId, started);
   const refused = valid.platforms.flatMap((p) => { const r = results.get(p); return r ? [r] : []; });
   return holdForApproval(deps, { account, brand, postId, valid, platforms: sendable.map((s) => s.platform), reason: checked.holdReason!, opts, lock: lock.key, refused, now: started });
+}
+
+/**
+ * The post's reconciliation marker, written while the duplicate lock, the actor's cap and the month's posts are
+ * taken (it only has to precede the post: storePost): one table write less one after another. A refusal (409
+ * duplicate_post, a cap) removes the marker again (left behind, the sweep would drop it when due: no post); a
+ * marker that could not be written gives back what was taken, since no post may exist without it.
+ */
+async function markAndSpend(deps: PublishApprovedDeps, account: Account, valid: ValidPost, opts: PublishOptions, postId: string, checked: CheckedPost, started: number) {
+  const reconcileAt = started + reconcileAfterMs(deps.settings);
+  const [marked, spent] = await Promise.allSettled([
+    deps.posts.markForReconcile(postId, reconcileAt),
+    (async () => {
+      const taken = await takeLockAndCap(deps, account, valid, opts, postId, checked, started);
+      return { taken, ...await reserveSends(deps, account, checked, taken.capKeys, started) };
+    })(),
+  ]);
+  if (spent.status === 'rejected') {
+    if (marked.status === 'fulfilled') {
+      await deps.posts.moveReconcile(postId, reconcileAt, undefined).catch((err) => log.warn('a refused post\'s reconciliation marker stays until the sweep drops it', { post_id: postId, ...errorFields(err) }));
+    }
+    throw spent.reason;
+  }
+  if (marked.status === 'rejected') {
+    const { taken, sendable, xCredits } = spent.value;
+    const networks = sendable.map((s) => ({ platform: s.platform, ...(s.platform === 'x' ? { x_credits: xCredits } : {}) }));
+    await giveBack(deps, { account_id: account.id, created_at: new Date(started).toISOString(), cap_key: taken.capKeys[0], cap_keys: taken.capKeys.slice(1) }, networks);
+    await releaseLock(deps, taken.lock, postId);
+    throw marked.reason;
+  }
+  return spent.value;
 }
 
 /** Takes the duplicate lock (when anything is to be sent) and the actor's monthly cap; a refused cap gives the lock back. */

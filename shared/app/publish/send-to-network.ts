@@ -135,7 +135,7 @@ async function settleWithEvent(deps: Pick<Deps, 'clock' | 'fanOut' | 'posts' | '
   const event = outcomeEvent(deps, post, connection, result);
   const reconciledEvt = reconciled ? reconciledEvent(deps, post, connection, result, event, reconciled) : undefined;
   const after = await deps.posts.settle(post.id, net.platform, 'done', result, { ...extra, ...(reconciledEvt ? { reconciled_event: reconciledEvt } : {}) }, event, net.claimed_at);
-  deps.resultSignal.ring(post.id);
+  await deps.resultSignal.ring(post.id, after.networks);
   countOutcome(result);
   await fanOutStored(deps, [event, ...(reconciledEvt ? [reconciledEvt] : [])]);
   return after;
@@ -168,10 +168,10 @@ export const MAX_PROCESSING_MS = 24 * 3600_000;
 async function continueProcessing(deps: Pick<Deps, 'cipher' | 'clock' | 'posts' | 'queue' | 'resultSignal' | 'settings'>, post: PostRecord, net: NetworkRecord, result: NetworkResult, state: Record<string, string>, afterSeconds: number) {
   const after = Math.max(1, Math.ceil(afterSeconds));
   const step = (net.resumes ?? 0) + 1;
-  await deps.posts.settle(post.id, net.platform, 'processing', result, {
+  const settled = await deps.posts.settle(post.id, net.platform, 'processing', result, {
     resume_enc: await deps.cipher.encrypt(JSON.stringify(state)), resume_at: deps.clock.now() + after * 1000, resumes: step,
   }, undefined, net.claimed_at);
-  deps.resultSignal.ring(post.id);
+  await deps.resultSignal.ring(post.id, settled.networks);
   await queueResume(deps, post, { ...net, resumes: step }, after);
 }
 
@@ -260,11 +260,11 @@ async function defer(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal' | 'sche
     name: `d-${post.id}-${net.platform}-${deferral}`, runAt,
     input: { v: FORMAT_VERSION, kind: 'deferred', post_id: post.id, platform: net.platform, deferral, schedule_id: scheduleId },
   });
-  await deps.posts.settle(post.id, net.platform, 'scheduled', {
+  const settled = await deps.posts.settle(post.id, net.platform, 'scheduled', {
     platform: net.platform, ok: true, status: 'scheduled', code, deferred: true,
     schedule_id: scheduleId, run_at: runAt.toISOString(), retry_after: Math.ceil(retryAfter),
   }, { deferrals: deferral }, undefined, net.claimed_at);
-  deps.resultSignal.ring(post.id);
+  await deps.resultSignal.ring(post.id, settled.networks);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ValidPost } from './request';
 import type { Sendable } from './checks';
 import type { PublishMessage, PublishOptions } from './publish-message';
 import { countOutcome, outcomeEvent } from './events';
-import { fanOutStored, reconcileAfterMs } from './durability';
+import { fanOutStored } from './durability';
 import { failed } from '../network-results';
 import { giveBack } from './reservations';
 import { errorFields, log } from '../../log';
@@ -28,12 +28,12 @@ export function postRecordOf(account: Account, brand: Brand, postId: string, val
 /**
  * Stores the post with one state per network: queued for those sent, final for those refused before sending (with
  * their post.failed event, none for a held network). The post (its events stored with it: the outbox) is written
- * after its marker on the reconciliation's due index; then the deliveries of the events (a crash in between: the
- * sweep writes them).
+ * after its marker on the reconciliation's due index (written by the caller: markAndSpend); then the deliveries of
+ * the events (a crash in between: the sweep writes them).
  */
 export async function storePost(
   deps: Pick<Deps, 'clock' | 'fanOut' | 'posts' | 'settings'>, post: PostRecord, sendable: Sendable[], results: Map<PlatformName, NetworkResult>,
-  connectionOf: (p: PlatformName) => Connection | undefined, xCredits: number | undefined, startedMs: number,
+  connectionOf: (p: PlatformName) => Connection | undefined, xCredits: number | undefined,
 ): Promise<NetworkRecord[]> {
   const networks: NetworkRecord[] = post.platforms.map((platform) => {
     const s = sendable.find((x) => x.platform === platform);
@@ -41,7 +41,7 @@ export async function storePost(
     const result = results.get(platform)!;
     return { post_id: post.id, account_id: post.account_id, platform, state: 'done', deferrals: 0, reserved: false, result, ...(result.held ? {} : { event: outcomeEvent(deps, post, connectionOf(platform), result) }) };
   });
-  await deps.posts.create(post, networks, startedMs + reconcileAfterMs(deps.settings));
+  await deps.posts.create(post, networks);
   for (const n of networks) if (n.event) countOutcome(n.result!);
   await fanOutStored(deps, networks.flatMap((n) => (n.event ? [n.event] : [])));
   return networks;

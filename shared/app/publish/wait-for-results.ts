@@ -10,8 +10,10 @@ export const BACKSTOP_POLL_MS = 200;
  * Reads the networks' states every RESULT_POLL_MS (one small projected read each) until none is queued or sending,
  * or `until` (ms, deps.clock) has come; answers the networks with the states and results read last. A ring of
  * `deps.resultSignal` (a worker settled a network of this post) ends a wait early: locally the worker shares the
- * process and rings, and the reads between rings are a backstop every BACKSTOP_POLL_MS; in AWS nothing rings and
- * the same loop polls every RESULT_POLL_MS. It listens before each read, so a ring during a read wakes the next wait.
+ * process and rings with the post's networks as its settling write answered them, which stand for the read; the
+ * reads between rings are a backstop every BACKSTOP_POLL_MS. In AWS nothing rings and the same loop polls every
+ * RESULT_POLL_MS. It listens before each read, so a ring during a read wakes the next wait. A network once seen
+ * settled stays settled here (two rings may arrive in the other order than their writes).
  */
 export async function waitForResults(deps: Pick<Deps, 'clock' | 'posts' | 'resultSignal'>, postId: string, networks: NetworkRecord[], until: number): Promise<NetworkRecord[]> {
   const waiting = networks.filter((n) => n.state === 'queued').map((n) => n.platform);
@@ -21,18 +23,20 @@ export async function waitForResults(deps: Pick<Deps, 'clock' | 'posts' | 'resul
   let listener = deps.resultSignal.listen(postId);
   try {
     for (;;) {
-      await Promise.race([deps.clock.sleep(Math.min(interval, Math.max(0, until - deps.clock.now()))), listener.rung]);
+      const rung = await Promise.race([deps.clock.sleep(Math.min(interval, Math.max(0, until - deps.clock.now()))).then(() => undefined), listener.rung]);
       listener.stop();
       listener = deps.resultSignal.listen(postId);
-      const polled = (await deps.posts.poll(postId, waiting)) ?? [];
+      const seen = rung ?? (await deps.posts.poll(postId, waiting)) ?? [];
       current = current.map((n) => {
-        const p = polled.find((x) => x.platform === n.platform);
-        return p ? { ...n, state: p.state, ...(p.result ? { result: p.result } : {}) } : n;
+        const p = seen.find((x) => x.platform === n.platform);
+        if (!p || (pending(p.state) && !pending(n.state))) return n;
+        return { ...n, state: p.state, ...(p.result ? { result: p.result } : {}) };
       });
-      const pending = current.some((n) => n.state === 'queued' || n.state === 'sending');
-      if (!pending || deps.clock.now() >= until) return current;
+      if (!current.some((n) => pending(n.state)) || deps.clock.now() >= until) return current;
     }
   } finally {
     listener.stop();
   }
 }
+
+const pending = (state: NetworkRecord['state']) => state === 'queued' || state === 'sending';
