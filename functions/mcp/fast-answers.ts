@@ -6,7 +6,7 @@ import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS } from './server-
  * that opens with them neither evaluates the SDK's protocol schemas nor loads Node's fetch implementation. Only a
  * request of exactly the shape below is answered here; anything else (another method, an unknown capability or
  * client field, a `_meta` beyond the 2026 envelope, a header the SDK would weigh) returns undefined and goes to the
- * SDK as before. For the shapes answered here the status, headers and body are byte for byte the SDK's: the
+ * SDK. For the shapes answered here the status, headers and body are byte for byte the SDK's: the
  * equivalence test (test/mcp/fast-answers.test.ts) sends a matrix of requests through both and compares.
  */
 
@@ -56,6 +56,9 @@ function isCapabilities(v: unknown, era: 'legacy' | 'modern'): boolean {
 const isRequest = (b: Json): b is Json & { id: string | number } => hasOnly(b, ['jsonrpc', 'id', 'method', 'params']) && b.jsonrpc === '2.0'
   && (typeof b.id === 'string' || Number.isSafeInteger(b.id));
 
+/** Content types the SDK takes as JSON, in the spellings clients send (any other spelling goes to the SDK's own check). */
+const JSON_TYPES = ['application/json', 'application/json; charset=utf-8'];
+
 const json = (message: Json): FastAnswer => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
 
 /** The request's headers by lower-case name (a function URL's are lower case already; the local runtime's may not be). */
@@ -73,7 +76,7 @@ export function fastAnswer(rawHeaders: Record<string, string | undefined> | unde
   if (!isObject(body) || !isRequest(body)) return undefined;
   const headers = lowerCased(rawHeaders);
   const accept = headers.accept;
-  if (headers['content-type'] !== 'application/json' || !accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (!JSON_TYPES.includes(headers['content-type'] ?? '') || !accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   const version = headers['mcp-protocol-version'];
   const { id, method, params } = body;
   if (method === 'server/discover') return discover(id, params, version, headers);

@@ -53,6 +53,7 @@ const FAST: Case[] = [
     name: `initialize ${version}, ${what}`, body: initialize(version, caps),
   }))),
   { name: 'initialize with a string id and the revision header', body: initialize('2025-06-18', {}, 'a-1'), headers: { 'mcp-protocol-version': '2025-06-18' } },
+  { name: 'initialize, JSON with a charset', body: initialize('2025-11-25', {}), headers: { 'content-type': 'application/json; charset=utf-8' } },
   { name: 'initialize, client title and description', body: { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '2', title: 'C', description: 'd', websiteUrl: 'https://c.example' } } } },
   ...CAPABILITIES.map(([what, caps]) => ({
     name: `server/discover, ${what}`, body: { jsonrpc: '2.0', id: 3, method: 'server/discover', params: { _meta: ENVELOPE(caps) } },
@@ -76,6 +77,7 @@ const TO_THE_SDK: Case[] = [
   { name: 'initialize, a fractional id', body: initialize('2025-11-25', {}, 1.5) },
   { name: 'initialize, an extra member', body: { ...(initialize('2025-11-25', {}) as object), extra: true } },
   { name: 'initialize, text/plain', body: initialize('2025-11-25', {}), headers: { 'content-type': 'text/plain' } },
+  { name: 'initialize, JSON in another spelling', body: initialize('2025-11-25', {}), headers: { 'content-type': 'Application/JSON;charset=UTF-8' } },
   { name: 'initialize, no event stream accepted', body: initialize('2025-11-25', {}), headers: { accept: 'application/json' } },
   { name: 'ping, an unknown revision header', body: { jsonrpc: '2.0', id: 2, method: 'ping' }, headers: { 'mcp-protocol-version': '1999-01-01' } },
   { name: 'ping with an Mcp-Method header', body: { jsonrpc: '2.0', id: 2, method: 'ping' }, headers: { 'mcp-method': 'ping' } },
