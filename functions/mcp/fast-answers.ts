@@ -1,4 +1,4 @@
-import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS } from './server-identity';
+import { SERVER_INFO, SERVER_INSTRUCTIONS, serverCapabilities } from './server-identity';
 
 /**
  * The answers to a connection's opening requests — `initialize` (2025 revisions), `server/discover` (2026-07-28)
@@ -94,7 +94,7 @@ function initialize(id: string | number, params: unknown): FastAnswer | undefine
   const requested = params.protocolVersion;
   const protocolVersion = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0];
   return json({
-    result: { protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo: SERVER_INFO, instructions: SERVER_INSTRUCTIONS },
+    result: { protocolVersion, capabilities: serverCapabilities(), serverInfo: SERVER_INFO, instructions: SERVER_INSTRUCTIONS },
     jsonrpc: '2.0', id,
   });
 }
@@ -108,7 +108,7 @@ function discover(id: string | number, params: unknown, version: string | undefi
     || !isClientInfo(meta[CLIENT_INFO_KEY]) || !isCapabilities(meta[CLIENT_CAPABILITIES_KEY], 'modern')) return undefined;
   return json({
     result: {
-      supportedVersions: MODERN_PROTOCOL_VERSIONS, capabilities: SERVER_CAPABILITIES, instructions: SERVER_INSTRUCTIONS,
+      supportedVersions: MODERN_PROTOCOL_VERSIONS, capabilities: serverCapabilities(), instructions: SERVER_INSTRUCTIONS,
       resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { [SERVER_INFO_KEY]: SERVER_INFO },
     },
     jsonrpc: '2.0', id,

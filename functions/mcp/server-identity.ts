@@ -8,10 +8,13 @@ import { ICONS } from './icons';
  */
 export const SERVER_INFO = { name: 'social-publishing', title: 'Social publishing', version: '0.2.0', icons: ICONS } as const;
 
-/** Tools, resources (read scope), prompts and argument completions; nothing changes between calls, so no listChanged. */
-export const SERVER_CAPABILITIES = {
+/**
+ * Tools, resources (read scope), prompts and argument completions; nothing changes between calls, so no listChanged.
+ * A new object each time: a Server may keep and extend the one it is given.
+ */
+export const serverCapabilities = () => ({
   tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false }, completions: {},
-} as const;
+});
 
 /** What the server tells a client at initialize / server/discover: how to use the tools. */
 export const SERVER_INSTRUCTIONS = `Publish one post to up to ${PLATFORM_NAMES.length} social networks with post_to_social (one result per network), schedule it with `

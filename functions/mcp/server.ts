@@ -11,7 +11,7 @@ import { internalFailure, invalidInput, toolFailure, unknownField, type ToolFail
 import { describeInput } from './schema-docs';
 import { prototypeKeys } from '../../shared/app/unknown-fields';
 import { ICONS } from './icons';
-import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS } from './server-identity';
+import { SERVER_INFO, SERVER_INSTRUCTIONS, serverCapabilities } from './server-identity';
 import { completePromptArgument, getPrompt, PROMPTS } from './prompts';
 import { actionOf, askToOpen, mayAsk, openResult, pushAction, sealResult, type Asking, type UrlElicitation } from './ask-user';
 
@@ -160,7 +160,7 @@ function askingOf(era: 'legacy' | 'modern', req: ServerContext, push?: PushElici
  */
 export function mcpServer(ctx: ToolContext, requestId: string, era: 'legacy' | 'modern' = 'legacy', push?: PushElicitation): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: SERVER_CAPABILITIES,
+    capabilities: serverCapabilities(),
     instructions: SERVER_INSTRUCTIONS,
     // elicitation answers are never validated here (URL mode only: nothing comes back but accept/decline): no JSON Schema validator is built
     jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) } as never,
