@@ -62,6 +62,7 @@ const FAST: Case[] = [
   { name: 'server/discover with a string id', body: { jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: ENVELOPE() } }, headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' } },
   { name: 'ping (2025-11-25)', body: { jsonrpc: '2.0', id: 2, method: 'ping' }, headers: { 'mcp-protocol-version': '2025-11-25' } },
   { name: 'ping without a revision header, empty params', body: { jsonrpc: '2.0', id: 'p', method: 'ping', params: {} } },
+  { name: 'ping in a session that declared URL elicitation', body: { jsonrpc: '2.0', id: 5, method: 'ping' }, headers: { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': '3f0c1c9e-8a53-4a43-9f5e-0d1b2c3d4e5f.url-elicitation' } },
 ];
 
 /** Shapes the fast answers leave to the SDK: a different answer, an error, or fields they do not check. */
