@@ -4,7 +4,6 @@ import * as z from 'zod';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { hit, perMinute } from '../../shared/app/rate-limit';
 import { PLANS } from '../../shared/domain/plans';
-import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { AppError } from '../../shared/domain/errors';
 import { errorFields, log } from '../../shared/log';
 import type { ToolContext, ToolDef } from './tools';
@@ -12,20 +11,9 @@ import { internalFailure, invalidInput, toolFailure, unknownField, type ToolFail
 import { describeInput } from './schema-docs';
 import { prototypeKeys } from '../../shared/app/unknown-fields';
 import { ICONS } from './icons';
+import { SERVER_INFO, SERVER_INSTRUCTIONS, serverCapabilities } from './server-identity';
 import { completePromptArgument, getPrompt, PROMPTS } from './prompts';
 import { actionOf, askToOpen, mayAsk, openResult, pushAction, sealResult, type Asking, type UrlElicitation } from './ask-user';
-
-export const SERVER_INFO = { name: 'social-publishing', title: 'Social publishing', version: '0.2.0', icons: ICONS } as const;
-
-/** What the server tells a client at initialize / server/discover: how to use the tools. */
-export const SERVER_INSTRUCTIONS = `Publish one post to up to ${PLATFORM_NAMES.length} social networks with post_to_social (one result per network), schedule it with `
-  + 'schedule_post, and follow it with get_post_status. Every result is JSON: the first line of the text says what happened, '
-  + 'the rest is the data. Connect networks with create_connect_link (a page for the account owner). For media, '
-  + 'create_media_upload_link gives a page for a person; get_media_upload then says when the file arrived and gives its '
-  + 'media_url. Send an idempotency_key with each publish so that a retry never posts twice. A failure names its fix; '
-  + 'explain_error explains any code. Held posts wait for the account owner: no tool approves a post. Resources '
-  + '(social://networks, social://brands, social://connections, social://connections/health, social://usage, social://posts/{post_id}) and prompts '
-  + '(cross_post_announcement, plan_week, article_to_thread) help plan.';
 
 type Json = Record<string, unknown>;
 
@@ -172,7 +160,7 @@ function askingOf(era: 'legacy' | 'modern', req: ServerContext, push?: PushElici
  */
 export function mcpServer(ctx: ToolContext, requestId: string, era: 'legacy' | 'modern' = 'legacy', push?: PushElicitation): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false }, completions: {} },
+    capabilities: serverCapabilities(),
     instructions: SERVER_INSTRUCTIONS,
     // elicitation answers are never validated here (URL mode only: nothing comes back but accept/decline): no JSON Schema validator is built
     jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) } as never,
