@@ -100,7 +100,9 @@ export const handler = wiredHandler((deps) => middy<APIGatewayProxyEventV2, APIG
     if (oversized) throw new PayloadTooLargeError(`The request body is larger than ${config().MAX_BODY_BYTES} bytes`);
     const extra: CallerInfo = { ctx: { deps: s.deps, principal: caller }, requestId: s.requestId };
     const authInfo: AuthInfo = { token: 'verified', clientId: caller.actor.id, scopes: caller.scopes, extra: extra as unknown as Record<string, unknown> };
-    const request = toWebRequest(event, body);
+    // the SDK is handed the parsed body and never reads the Request's: only an unparsable one rides along (the
+    // legacy transport answers its parse error)
+    const request = toWebRequest(event, parsedBody === undefined ? body : undefined);
     // the SDK's own classification (envelope or MCP-Protocol-Version 2026-07-28 → modern); unparsable JSON goes to
     // the legacy transport, which answers the JSON-RPC parse error
     const res = parsedBody !== undefined && !(await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY }))
