@@ -26,10 +26,13 @@ import { config } from '../../shared/config';
 /**
  * The MCP SDK and the server built on it (tools, resources, prompts), loaded by the first request the fast answers
  * (fast-answers.ts) do not cover: a cold start's initialize / server/discover evaluates neither (docs/decisions.md
- * "MCP cold start"). esbuild keeps a dynamically imported module out of the bundle's start-up code.
+ * "MCP cold start"). esbuild keeps a dynamically imported module out of the bundle's start-up code; the promises are
+ * kept, as server.ts keeps its own (an `import()` per request costs CPU under tsx and in the bundle).
  */
-const sdk = () => import('./sdk-serving');
-const servers = () => import('./server');
+let sdkModule: Promise<typeof import('./sdk-serving')> | undefined;
+let serverModule: Promise<typeof import('./server')> | undefined;
+const sdk = () => (sdkModule ??= import('./sdk-serving'));
+const servers = () => (serverModule ??= import('./server'));
 
 const route = MCP_ROUTE;
 
@@ -100,7 +103,9 @@ const ANSWER_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 
  */
 export async function sdkAnswer(event: APIGatewayProxyEventV2, body: string, parsedBody: unknown, caller: CallerInfo): Promise<APIGatewayProxyStructuredResultV2> {
   const authInfo: AuthInfo = { token: 'verified', clientId: caller.ctx.principal.actor.id, scopes: caller.ctx.principal.scopes, extra: caller as unknown as Record<string, unknown> };
-  const request = toWebRequest(event, body);
+  // the SDK is handed the parsed body and never reads the Request's: only an unparsable one rides along (the legacy
+  // transport answers its parse error)
+  const request = toWebRequest(event, parsedBody === undefined ? body : undefined);
   const res = parsedBody !== undefined && !(await (await sdk()).isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY }))
     ? await (await modernHandler()).fetch(request, { authInfo, parsedBody })
     : await legacy(request, authInfo, parsedBody);
