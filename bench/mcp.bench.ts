@@ -28,11 +28,13 @@ import { fmt, percentile, printRows } from './support/stats';
  *    client's own work, which runs in this process beside the runtime. A third leg sends the same tools/call as one
  *    plain JSON-RPC POST (the client's headers, no SDK client): the server's share alone.
  * 2. Cold start of the MCP function bundle (infra/bundling.ts's esbuild options, as the CDK bundles it): in a fresh
- *    `node`, the time to require the bundle, then the first request and a `tools/list` through the handler (a
- *    function-URL event with an API key, against the runtime's embedded DynamoDB); the first request is `initialize`
- *    (2025-11-25) or `server/discover` (2026-07-28); median of 5 processes each, wall time and the child's CPU time
- *    (user + system: steadier than wall time on a loaded machine). Lambda's own start-up is not in it; the AWS SDK's
- *    first DynamoDB call is. MCP_BENCH_POSTS=0 runs the cold start alone.
+ *    `node`, the time to require the bundle — what Lambda's init phase runs for this function (it loads the handler
+ *    module; the first request runs in the invoke after it) —, then the first request and a `tools/list` through the
+ *    handler (a function-URL event with an API key, against the runtime's embedded DynamoDB); the first request is
+ *    `initialize` (2025-11-25) or `server/discover` (2026-07-28); median of 5 processes each, wall time and the child's
+ *    CPU time (user + system: steadier than wall time on a loaded machine), and the sum of init and first request.
+ *    Lambda's own start-up (its runtime, Node itself) is not in it; the AWS SDK's first DynamoDB call is.
+ *    MCP_BENCH_POSTS=0 runs the cold start alone.
  */
 const N = Number(process.env.MCP_BENCH_POSTS ?? 40);
 const RUNS = 5;
@@ -138,10 +140,10 @@ async function coldStart(key: string, dataDir: string): Promise<void> {
         + `CPU ${fmt(median(samples.map((s) => s[cpuOf[k]])))} ms`;
       const label = first === 'initialize' ? 'first initialize (2025-11-25; key lookup included)' : 'first server/discover (2026-07-28; key lookup included)';
       printRows([
-        ['require the bundle', row('require')],
-        [label, row('first')],
+        ['Lambda init: require the bundle', row('require')],
+        [`invoke: ${label}`, row('first')],
         ['then tools/list', row('list')],
-        [`require + first ${first === 'initialize' ? 'initialize' : 'server/discover'}`, `median ${fmt(median(samples.map((s) => s.require + s.first)))} ms; CPU ${fmt(median(samples.map((s) => s.cpuRequire + s.cpuFirst)))} ms`],
+        [`init + first ${first === 'initialize' ? 'initialize' : 'server/discover'}`, `median ${fmt(median(samples.map((s) => s.require + s.first)))} ms; CPU ${fmt(median(samples.map((s) => s.cpuRequire + s.cpuFirst)))} ms`],
       ]);
     }
   } finally {

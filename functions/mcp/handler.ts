@@ -1,12 +1,12 @@
 // Bundle init order: zod must be evaluated before the MCP SDK's module-level schemas. The container requires some
 // adapters lazily (billing's Stripe adapter imports zod), so esbuild wraps zod in lazy initialisers; without this
-// first use, the SDK's top-level z.custom() runs against a half-initialised zod and the bundle throws at cold start
-// ("Class is not a constructor"; test/infra/mcp-bundle.test.ts).
+// first use, the SDK's top-level z.custom() runs against a half-initialised zod and the bundle throws when the SDK is
+// loaded ("Class is not a constructor"; test/infra/mcp-bundle.test.ts).
 import * as z from 'zod';
 z.string();
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { MCP_ROUTE } from './tool-routes';
 import { requestState, stateOf } from '../../shared/http/middlewares/request-state';
 import { requestLog } from '../../shared/http/middlewares/request-log';
@@ -15,17 +15,29 @@ import { errorHandler } from '../../shared/http/middlewares/error-handler';
 import { authenticateMcp } from '../../shared/app/mcp-oauth/authenticate';
 import { fromWebResponse, toWebRequest } from '../../shared/http/web-request';
 import { MethodNotAllowedError, PayloadTooLargeError } from '../../shared/domain/errors';
-import { callsPublishingTool, mcpServer, type PushElicitation } from './server';
+import type { PushElicitation } from './server';
+import { fastAnswer } from './fast-answers';
 import { canOpenUrls, sessionIdFor, toolCallId } from './legacy-session';
 import { randomUUID } from 'node:crypto';
 import type { ToolContext } from './tools';
 import { wiredHandler } from '../../shared/container';
 import { config } from '../../shared/config';
 
+/**
+ * The MCP SDK and the server built on it (tools, resources, prompts), loaded by the first request the fast answers
+ * (fast-answers.ts) do not cover: a cold start's initialize / server/discover evaluates neither (docs/decisions.md
+ * "MCP cold start"). esbuild keeps a dynamically imported module out of the bundle's start-up code; the promises are
+ * kept, as server.ts keeps its own (an `import()` per request costs CPU under tsx and in the bundle).
+ */
+let sdkModule: Promise<typeof import('./sdk-serving')> | undefined;
+let serverModule: Promise<typeof import('./server')> | undefined;
+const sdk = () => (sdkModule ??= import('./sdk-serving'));
+const servers = () => (serverModule ??= import('./server'));
+
 const route = MCP_ROUTE;
 
 /** What a request's server instance runs with, handed through the SDK's pass-through authInfo. */
-interface CallerInfo { ctx: ToolContext; requestId: string }
+export interface CallerInfo { ctx: ToolContext; requestId: string }
 
 const MAX_BODY = 1_000_000;
 const callerOf = (authInfo: AuthInfo | undefined): CallerInfo => {
@@ -34,15 +46,22 @@ const callerOf = (authInfo: AuthInfo | undefined): CallerInfo => {
   return info;
 };
 
+type ModernHandler = ReturnType<Awaited<ReturnType<typeof sdk>>['createMcpHandler']>;
+let modern: ModernHandler | undefined;
+
 /**
- * The 2026-07-28 revision (stateless, per-request envelope, server/discover): the SDK's handler, one per cold start,
- * asks the factory for a fresh server for each request. 2025-era requests never reach it (`legacy` below serves
- * them); server/discover lists the modern revisions, as the SDK does (2025 clients negotiate with initialize).
+ * The 2026-07-28 revision (stateless, per-request envelope, server/discover): the SDK's handler, one per cold start
+ * (made by its first modern request), asks the factory for a fresh server for each request. 2025-era requests never
+ * reach it (`legacy` below serves them); server/discover lists the modern revisions, as the SDK does (2025 clients
+ * negotiate with initialize).
  */
-const modern = createMcpHandler((req) => {
-  const info = callerOf(req.authInfo);
-  return mcpServer(info.ctx, info.requestId, req.era);
-}, { legacy: 'reject', maxRequestBodySize: MAX_BODY });
+async function modernHandler(): Promise<ModernHandler> {
+  const [{ createMcpHandler }, { mcpServer }] = await Promise.all([sdk(), servers()]);
+  return modern ??= createMcpHandler((req) => {
+    const info = callerOf(req.authInfo);
+    return mcpServer(info.ctx, info.requestId, req.era);
+  }, { legacy: 'reject', maxRequestBodySize: MAX_BODY });
+}
 
 /**
  * The 2025 revisions (initialize, then one POST per request): a fresh server and stateless transport per request,
@@ -52,6 +71,7 @@ const modern = createMcpHandler((req) => {
  * can ride ahead of the result.
  */
 async function legacy(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
+  const [{ WebStandardStreamableHTTPServerTransport }, { mcpServer }] = await Promise.all([sdk(), servers()]);
   const info = callerOf(authInfo);
   const callId = canOpenUrls(request.headers.get('mcp-session-id')) ? toolCallId(parsedBody) : undefined;
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: callId === undefined });
@@ -73,6 +93,42 @@ async function legacy(request: Request, authInfo: AuthInfo, parsedBody: unknown)
 }
 
 const parse = (body: string): unknown => { try { return JSON.parse(body); } catch { return undefined; } };
+
+/** Headers of every answer the handler itself builds (the error handler's answers carry their own). */
+const ANSWER_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+
+/**
+ * The SDK's answer to an authenticated request: its own classification (envelope or MCP-Protocol-Version 2026-07-28
+ * → modern); unparsable JSON goes to the legacy transport, which answers the JSON-RPC parse error.
+ */
+export async function sdkAnswer(event: APIGatewayProxyEventV2, body: string, parsedBody: unknown, caller: CallerInfo): Promise<APIGatewayProxyStructuredResultV2> {
+  const authInfo: AuthInfo = { token: 'verified', clientId: caller.ctx.principal.actor.id, scopes: caller.ctx.principal.scopes, extra: caller as unknown as Record<string, unknown> };
+  // the SDK is handed the parsed body and never reads the Request's: only an unparsable one rides along (the legacy
+  // transport answers its parse error)
+  const request = toWebRequest(event, parsedBody === undefined ? body : undefined);
+  const res = parsedBody !== undefined && !(await (await sdk()).isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY }))
+    ? await (await modernHandler()).fetch(request, { authInfo, parsedBody })
+    : await legacy(request, authInfo, parsedBody);
+  return fromWebResponse(res, ANSWER_HEADERS);
+}
+
+/**
+ * The answer to an authenticated request: a connection's opening request of a shape fast-answers.ts knows is answered
+ * there, with the SDK's very status, headers and body (and the session id legacy-session.ts gives an initialize);
+ * every other request by the SDK.
+ */
+export async function answer(event: APIGatewayProxyEventV2, body: string, parsedBody: unknown, caller: CallerInfo): Promise<APIGatewayProxyStructuredResultV2> {
+  const fast = parsedBody === undefined ? undefined : fastAnswer(event.headers, parsedBody);
+  if (!fast) return sdkAnswer(event, body, parsedBody, caller);
+  const sessionId = sessionIdFor(parsedBody);
+  return { statusCode: fast.status, headers: { ...fast.headers, ...(sessionId ? { 'mcp-session-id': sessionId } : {}), ...ANSWER_HEADERS }, body: fast.body };
+}
+
+/** Whether a JSON-RPC message calls a publishing tool (its account is then read with what publishing needs). */
+async function callsPublishingTool(message: unknown): Promise<boolean> {
+  const method = (message as { method?: unknown } | null)?.method;
+  return method === 'tools/call' && (await servers()).callsPublishingTool(message);
+}
 
 /**
  * The hosted MCP server (Streamable HTTP, stateless): behind the HTTP API route /api/mcp and its own function URL.
@@ -98,13 +154,5 @@ export const handler = wiredHandler((deps) => middy<APIGatewayProxyEventV2, APIG
     // a call of a publishing tool has its account read with what publishing needs (one query, as POST /api/post)
     const caller = await authenticateMcp(s.deps, event.headers?.authorization, { publishing: await callsPublishingTool(parsedBody) });
     if (oversized) throw new PayloadTooLargeError(`The request body is larger than ${config().MAX_BODY_BYTES} bytes`);
-    const extra: CallerInfo = { ctx: { deps: s.deps, principal: caller }, requestId: s.requestId };
-    const authInfo: AuthInfo = { token: 'verified', clientId: caller.actor.id, scopes: caller.scopes, extra: extra as unknown as Record<string, unknown> };
-    const request = toWebRequest(event, body);
-    // the SDK's own classification (envelope or MCP-Protocol-Version 2026-07-28 → modern); unparsable JSON goes to
-    // the legacy transport, which answers the JSON-RPC parse error
-    const res = parsedBody !== undefined && !(await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY }))
-      ? await modern.fetch(request, { authInfo, parsedBody })
-      : await legacy(request, authInfo, parsedBody);
-    return fromWebResponse(res, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    return answer(event, body, parsedBody, { ctx: { deps: s.deps, principal: caller }, requestId: s.requestId });
   }));

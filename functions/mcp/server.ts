@@ -4,7 +4,6 @@ import * as z from 'zod';
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type InputRequiredResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { hit, perMinute } from '../../shared/app/rate-limit';
 import { PLANS } from '../../shared/domain/plans';
-import { PLATFORM_NAMES } from '../../shared/domain/platforms';
 import { AppError } from '../../shared/domain/errors';
 import { errorFields, log } from '../../shared/log';
 import type { ToolContext, ToolDef } from './tools';
@@ -12,30 +11,23 @@ import { internalFailure, invalidInput, toolFailure, unknownField, type ToolFail
 import { describeInput } from './schema-docs';
 import { prototypeKeys } from '../../shared/app/unknown-fields';
 import { ICONS } from './icons';
+import { SERVER_INFO, SERVER_INSTRUCTIONS, serverCapabilities } from './server-identity';
 import { completePromptArgument, getPrompt, PROMPTS } from './prompts';
 import { actionOf, askToOpen, mayAsk, openResult, pushAction, sealResult, type Asking, type UrlElicitation } from './ask-user';
-
-export const SERVER_INFO = { name: 'social-publishing', title: 'Social publishing', version: '0.2.0', icons: ICONS } as const;
-
-/** What the server tells a client at initialize / server/discover: how to use the tools. */
-export const SERVER_INSTRUCTIONS = `Publish one post to up to ${PLATFORM_NAMES.length} social networks with post_to_social (one result per network), schedule it with `
-  + 'schedule_post, and follow it with get_post_status. Every result is JSON: the first line of the text says what happened, '
-  + 'the rest is the data. Connect networks with create_connect_link (a page for the account owner). For media, '
-  + 'create_media_upload_link gives a page for a person; get_media_upload then says when the file arrived and gives its '
-  + 'media_url. Send an idempotency_key with each publish so that a retry never posts twice. A failure names its fix; '
-  + 'explain_error explains any code. Held posts wait for the account owner: no tool approves a post. Resources '
-  + '(social://networks, social://brands, social://connections, social://connections/health, social://usage, social://posts/{post_id}) and prompts '
-  + '(cross_post_announcement, plan_week, article_to_thread) help plan.';
 
 type Json = Record<string, unknown>;
 
 /**
  * The tools and resources, with every use case and REST schema behind them: evaluated by the first request that needs
  * them, not at a cold start's initialize / server/discover (docs/decisions.md "MCP cold start"). esbuild keeps a
- * dynamically imported module out of the bundle's start-up code.
+ * dynamically imported module out of the bundle's start-up code. The module's promise is kept: an `import()` per call
+ * costs a module-namespace copy in the bundle and, under tsx (the local runtime), a round trip to its loader thread
+ * (about 0.3 ms of CPU, twice per tools/call).
  */
-const tools = () => import('./tools');
-const resources = () => import('./resources');
+let toolsModule: Promise<typeof import('./tools')> | undefined;
+let resourcesModule: Promise<typeof import('./resources')> | undefined;
+const tools = () => (toolsModule ??= import('./tools'));
+const resources = () => (resourcesModule ??= import('./resources'));
 
 /**
  * JSON Schema (2020-12 vocabulary, no $schema key) of a tool's input or output zod schema. A named schema (meta id)
@@ -68,7 +60,8 @@ export async function toolList(): Promise<Tool[]> {
  * The one text block every result carries: the summary line first, then the same object as structuredContent as
  * compact JSON (most clients hand the model only `content`, so the data must be there too).
  */
-export const resultText = (summary: string, data: unknown): string => `${summary}\n${JSON.stringify(data)}`;
+export const resultText = (summary: string, data: unknown): string => textOf(summary, JSON.stringify(data));
+const textOf = (summary: string, json: string): string => `${summary}\n${json}`;
 
 /**
  * A failed call: isError with {code, error, what, fix, ...} in the text block (the error line first). Not as
@@ -113,10 +106,13 @@ export async function callTool(ctx: ToolContext, name: string, args: unknown, re
       const before = await def.precheck(ctx, parsed.data);
       if (before) return askToOpen(before);
     }
-    const out = JSON.parse(JSON.stringify(await def.run(ctx, parsed.data))) as Json;
+    // the answer as JSON once: structuredContent is its parse (plain data, as the client receives it) and the text
+    // block carries the same characters
+    const json = JSON.stringify(await def.run(ctx, parsed.data));
+    const out = JSON.parse(json) as Json;
     const checked = def.output.safeParse(out);
     if (!checked.success) throw new Error(`${name} answered outside its output schema: ${checked.error.message}`);
-    const result: CallToolResult = { structuredContent: out, content: [{ type: 'text', text: resultText(def.summary(checked.data), out) }] };
+    const result: CallToolResult = { structuredContent: out, content: [{ type: 'text', text: textOf(def.summary(checked.data), json) }] };
     const action = actionOf(out);
     if (action && mayAsk(asking, action.kind)) return askToOpen(action, await sealResult(ctx, name, result));
     await pushAction(asking, action);
@@ -172,7 +168,7 @@ function askingOf(era: 'legacy' | 'modern', req: ServerContext, push?: PushElici
  */
 export function mcpServer(ctx: ToolContext, requestId: string, era: 'legacy' | 'modern' = 'legacy', push?: PushElicitation): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false }, completions: {} },
+    capabilities: serverCapabilities(),
     instructions: SERVER_INSTRUCTIONS,
     // elicitation answers are never validated here (URL mode only: nothing comes back but accept/decline): no JSON Schema validator is built
     jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) } as never,

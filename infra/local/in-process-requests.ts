@@ -100,7 +100,8 @@ export class EngineThreadHandler extends InProcessHandler {
   protected send(request: HttpRequest): Promise<{ response: HttpResponse }> {
     if (this.closed) return Promise.reject(this.closed);
     const id = ++this.seq;
-    const message: EngineRequest = { kind: 'request', id, method: request.method, url: urlOf(request), headers: { ...request.headers }, body: bodyOf(request) };
+    // postMessage copies the headers (structured clone): no copy of our own
+    const message: EngineRequest = { kind: 'request', id, method: request.method, url: urlOf(request), headers: request.headers, body: bodyOf(request) };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage(message);

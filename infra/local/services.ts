@@ -45,8 +45,15 @@ const DYNALITE_OPTIONS = { createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 
  * dynalite parses every Condition, KeyCondition and Filter expression with its PEG parser on each request (13 % of
  * the thread's time under the publish bench). The parse is a function of the expression, whether it is a key
  * condition, and the attribute names and values it resolves, and its result is only read afterwards, so it is kept
- * per such key (up to 5,000, then started over); which names and values it used is kept too and marked used on the
- * request again, so "unused in expressions" is reported as before. A syntax error throws and is not kept.
+ * per such key (up to 5,000, then started over). Of the values, the key holds those the expression names (every
+ * `:name` in it: the grammar's value reference is ":" and letters, digits or "_"), not the request's others (an
+ * update's new values change on nearly every call and would make every key new). Which names and values it used is
+ * kept too and marked used on the request again, so "unused in expressions" is reported as before. A syntax error throws and is not kept.
+ * On disk, dynalite's LevelDB (classic-level, through the `level` package) reads each item with `get`, which runs in
+ * libuv's thread pool: two more thread wake-ups per read, on top of the two of the request. Here a read of an open
+ * database without options (dynalite's only kind) is answered by classic-level's own `getSync` instead, still as a
+ * promise (dynalite calls back on a later turn either way); writes, iterators, a database still opening and a
+ * classic-level without `getSync` keep the asynchronous path.
  */
 const DYNALITE_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -54,9 +61,22 @@ const { EventEmitter } = require('node:events');
 const conditionParser = require(workerData.conditionParser);
 const parseCondition = conditionParser.parse;
 const conditions = new Map();
+const valueRefs = new Map();
+const valuesIn = (str) => {
+  let refs = valueRefs.get(str);
+  if (!refs) {
+    refs = [...new Set(str.match(/:[A-Za-z0-9_]+/g) || [])];
+    if (valueRefs.size >= 5000) valueRefs.clear();
+    valueRefs.set(str, refs);
+  }
+  return refs;
+};
 conditionParser.parse = function keptParse(str, options) {
   const context = options.context;
-  const key = JSON.stringify([str, !!context.isKeyCondition, context.attrNames || null, context.attrVals || null]);
+  const vals = context.attrVals || {};
+  const referenced = {};
+  for (const k of valuesIn(str)) if (Object.prototype.hasOwnProperty.call(vals, k)) referenced[k] = vals[k];
+  const key = JSON.stringify([str, !!context.isKeyCondition, context.attrNames || null, referenced]);
   let kept = conditions.get(key);
   if (!kept) {
     const all = (o) => Object.fromEntries(Object.keys(o || {}).map((k) => [k, true]));
@@ -73,6 +93,12 @@ conditionParser.parse = function keptParse(str, options) {
   for (const k of kept.names) if (context.unusedAttrNames) delete context.unusedAttrNames[k];
   for (const k of kept.vals) if (context.unusedAttrVals) delete context.unusedAttrVals[k];
   return kept.result;
+};
+const { ClassicLevel } = workerData.classicLevel ? require(workerData.classicLevel) : {};
+const levelGet = ClassicLevel && ClassicLevel.prototype.get;
+if (levelGet) ClassicLevel.prototype.get = function getNow(key, options) {
+  if (options !== undefined || this.status !== 'open' || !this.supports.getSync) return levelGet.call(this, key, options);
+  try { return Promise.resolve(this.getSync(key)); } catch (err) { return Promise.reject(err); }
 };
 const dynalite = require(workerData.module);
 const server = dynalite(workerData.options);
@@ -107,11 +133,21 @@ parentPort.on('message', (m) => {
  * the workers (the local runtime is otherwise one CPU-bound Node event loop). `requestHandler` gives an SDK client
  * the engine without HTTP: requests go to the thread as messages (the runtime's own clients use it).
  */
+/** The classic-level module dynalite's `level` loads (resolved from where each package is installed); none found → undefined. */
+const classicLevelOfDynalite = (): string | undefined => {
+  try {
+    const level = require.resolve('level', { paths: [path.dirname(require.resolve('dynalite'))] });
+    return require.resolve('classic-level', { paths: [path.dirname(level)] });
+  } catch {
+    return undefined;
+  }
+};
+
 export async function startDynamoThread(dataDir: string | undefined, port = 0, onError: (err: unknown) => void = () => undefined): Promise<Service & { requestHandler: EngineThreadHandler }> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const worker = new Worker(DYNALITE_THREAD, {
     eval: true,
-    workerData: { module: require.resolve('dynalite'), conditionParser: require.resolve('dynalite/db/conditionParser'), options: { ...(dataDir ? { path: dataDir } : {}), ...DYNALITE_OPTIONS }, port },
+    workerData: { module: require.resolve('dynalite'), conditionParser: require.resolve('dynalite/db/conditionParser'), classicLevel: classicLevelOfDynalite(), options: { ...(dataDir ? { path: dataDir } : {}), ...DYNALITE_OPTIONS }, port },
   });
   const bound = await new Promise<number>((resolve, reject) => {
     worker.once('error', reject);

@@ -158,6 +158,19 @@ describe('the local runtime\'s DynamoDB engine and SDK clients', () => {
       expect(await setIf(4, 3, { '#unused': 'x' })).toMatch(/unused in expressions.*#unused/);
       expect(await setIf(4, 3, { '#unused': 'x' })).toMatch(/unused in expressions.*#unused/);
       expect(await setIf(4, 3)).toBe('updated');
+      // the same condition beside update values that change on every call (kept once): judged on each request's own
+      // values of the condition; a value no expression uses is still refused
+      const stampIf = (when: number, stamp: number, extra: Record<string, number> = {}) => doc.send(new UpdateCommand({
+        TableName: Table, Key, UpdateExpression: 'SET #n = #n + :one, #s = :stamp', ConditionExpression: '#n = :when',
+        ExpressionAttributeNames: { '#n': 'n', '#s': 'stamp' }, ExpressionAttributeValues: { ':one': 1, ':stamp': stamp, ':when': when, ...extra },
+      })).then(() => 'updated', (e: unknown) => (isConditionFailure(e) ? 'refused' : (e as Error).message));
+      expect(await stampIf(4, 1001)).toBe('updated');
+      expect(await stampIf(5, 1002)).toBe('updated');
+      expect(await stampIf(5, 1003)).toBe('refused');
+      expect(await stampIf(4, 1004)).toBe('refused');
+      expect(await stampIf(6, 1005, { ':spare': 1 })).toMatch(/unused in expressions.*:spare/);
+      expect(await stampIf(6, 1006)).toBe('updated');
+      expect((await doc.send(new GetCommand({ TableName: Table, Key }))).Item).toMatchObject({ n: 7, stamp: 1006 });
     } finally {
       doc.destroy();
       await dynamo.stop();

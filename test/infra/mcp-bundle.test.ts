@@ -2,7 +2,10 @@
  * The MCP function bundles for real (AppFunction's esbuild settings through a CDK synth) into a CommonJS file that
  * loads and answers outside the project (no node_modules): a GET is 405 and a POST without credentials is 401 with
  * the protected resource metadata. Guards the cold start: the bundle once threw at load time when zod was
- * initialised after the MCP SDK's module-level schemas (see the comment at the top of functions/mcp/handler.ts).
+ * initialised after the MCP SDK's module-level schemas (see the comment at the top of functions/mcp/handler.ts). The
+ * SDK now loads with the first request that needs it, so the bundle's own answer functions (after the key check) are
+ * called too: an initialize answered without the SDK equals the SDK's, and a tools/list loads the SDK, the server and
+ * the tools inside the bundle.
  */
 process.env.CDK_VALIDATION = 'false';
 
@@ -21,7 +24,7 @@ const MCP_BUNDLE_CEILING = 900 * 1024;
 let outdir: string;
 afterAll(() => { if (outdir) fs.rmSync(outdir, { recursive: true, force: true }); });
 
-test('the MCP handler bundles into a CJS file of at most 900 KB that loads and answers 405 / 401 with WWW-Authenticate', () => {
+test('the MCP handler bundles into a CJS file of at most 900 KB that loads, answers 405 / 401 with WWW-Authenticate, and after the key check answers initialize and (loading the SDK) tools/list', () => {
   outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bundle-'));
   const app = new App({ outdir });
   const stack = new Stack(app, 'McpBundleCheck');
@@ -38,10 +41,21 @@ test('the MCP handler bundles into a CJS file of at most 900 KB that loads and a
       requestContext: { domainName: 'fn.lambda-url.us-east-1.on.aws', http: { method, path: '/', sourceIp: '203.0.113.9' }, requestId: 'b' },
       body: method === 'POST' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : undefined });
     const ctx = { awsRequestId: 'bundle', functionName: 'post-mcp', getRemainingTimeInMillis: () => 29000 };
+    const { answer, sdkAnswer } = require(${JSON.stringify(bundle)});
+    const caller = { ctx: { deps: {}, principal: { actor: { kind: 'key', id: 'key-1' }, scopes: ['read'] } }, requestId: 'bundle' };
+    const rpc = (message) => [{ ...ev('POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }), body: JSON.stringify(message) }, JSON.stringify(message), message, caller];
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bundle', version: '1' } } };
     (async () => {
       const get = await handler(ev('GET', { accept: 'text/event-stream' }), ctx);
       const post = await handler(ev('POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }), ctx);
-      process.stdout.write(JSON.stringify({ get: [get.statusCode, get.headers.allow], post: [post.statusCode, post.headers['www-authenticate']] }));
+      const fast = await answer(...rpc(init));
+      const viaSdk = await sdkAnswer(...rpc(init));
+      const list = await sdkAnswer(...rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+      process.stdout.write(JSON.stringify({
+        get: [get.statusCode, get.headers.allow], post: [post.statusCode, post.headers['www-authenticate']],
+        initialize: [fast.statusCode, fast.body === viaSdk.body, JSON.parse(fast.body).result.protocolVersion],
+        toolsList: [list.statusCode, JSON.parse(list.body).result.tools.some((t) => t.name === 'post_to_social')],
+      }));
     })().catch((e) => { console.error(e); process.exit(1); });
   `;
   const out = execFileSync(process.execPath, ['-e', script], {
@@ -51,5 +65,7 @@ test('the MCP handler bundles into a CJS file of at most 900 KB that loads and a
   expect(JSON.parse(out)).toEqual({
     get: [405, 'POST'],
     post: [401, 'Bearer resource_metadata="https://api.example.org/.well-known/oauth-protected-resource"'],
+    initialize: [200, true, '2025-11-25'],
+    toolsList: [200, true],
   });
 });

@@ -1,6 +1,7 @@
 import { routes } from '../../functions/routes';
 import { PLATFORM_NAMES } from '../../shared/domain/platforms';
-import { toolList, resultText, SERVER_INSTRUCTIONS } from '../../functions/mcp/server';
+import { toolList, resultText } from '../../functions/mcp/server';
+import { SERVER_INSTRUCTIONS } from '../../functions/mcp/server-identity';
 import type { Tool } from '@modelcontextprotocol/server';
 import { MCP_ROUTE, TOOL_ROUTES } from '../../functions/mcp/tool-routes';
 import { explainCode, KNOWN_CODES, mcpFix } from '../../functions/mcp/errors';

@@ -150,3 +150,25 @@ describe('two accounts calling one warm MCP function at once', () => {
     })));
   });
 });
+
+describe('the request as the MCP function hands it to the SDK', () => {
+  it('a body that is not JSON answers the JSON-RPC parse error', async () => {
+    const { key } = await caller();
+    const res = await call(mcp.using(deps), sampleEvent('http/post-validate.json', {
+      rawPath: '/api/mcp', routeKey: 'POST /api/mcp', body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+      headers: { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+  });
+
+  it('the text block carries structuredContent as JSON, character for character, on both revisions', async () => {
+    const { key } = await caller();
+    for (const era of ['legacy', 'modern'] as const) {
+      const res = await toolCall(key, 'post_to_social', { platform: 'discord', text: `Same JSON ${era}` }, era);
+      const text = res.result.content[0]!.text;
+      expect(text.slice(text.indexOf('\n') + 1)).toBe(JSON.stringify(res.result.structuredContent));
+      expect(text.split('\n')[0]).toMatch(/^Post pst_\w+: discord published\.$/);
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { traceClient } from '../../tracing';
 import { dropNoOpLogging } from './sdk-logging';
 import type { SdkRequestHandler } from '../local/in-process-transport';
 import { requestHandlerOptions } from './transport-signer';
+import { fitForInProcess } from './in-process-client';
 
 const BATCH_SIZE = 10;
 const RETRY_ROUNDS = 3;
@@ -82,7 +83,7 @@ function toEntry(message: QueueMessage): SendMessageBatchRequestEntry {
 /**
  * An SQS client; with `endpoint` (the embedded fauxqs locally) it uses dummy credentials and ignores queue-URL hosts,
  * and `requestHandler` (local runtime) hands its requests to fauxqs in-process instead of over HTTP (signed by the
- * handler's own signer when it has one).
+ * handler's own signer when it has one, and then without the SDK's HTTP-only work: in-process-client.ts).
  */
 export function sqsClient(opts: { region: string; endpoint?: string; requestHandler?: SdkRequestHandler }): SQSClient {
   const client = traceClient(new SQSClient({
@@ -95,5 +96,5 @@ export function sqsClient(opts: { region: string; endpoint?: string; requestHand
       : {}),
   }));
   dropNoOpLogging(client);
-  return client;
+  return fitForInProcess(client, opts.endpoint ? opts.requestHandler : undefined);
 }

@@ -6,11 +6,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { FORMAT_VERSION } from '../../domain/format-version';
 import type { SdkRequestHandler } from '../local/in-process-transport';
 import { requestHandlerOptions } from '../aws/transport-signer';
+import { fitForInProcess } from '../aws/in-process-client';
 
 /**
  * The document client every DynamoDB store uses; `endpoint` points it at the embedded engine locally, and
  * `requestHandler` (local runtime) hands its requests to that engine in-process instead of over HTTP (signed by the
- * handler's own signer when it has one).
+ * handler's own signer when it has one, and then without the SDK's HTTP-only work: aws/in-process-client.ts).
  */
 export function documentClient(opts: { region: string; endpoint?: string; requestHandler?: SdkRequestHandler }): DynamoDBDocumentClient {
   const client = traceClient(new DynamoDBClient({
@@ -21,7 +22,7 @@ export function documentClient(opts: { region: string; endpoint?: string; reques
   dropNoOpLogging(client);
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   doc.middlewareStack.add((next) => async (args) => next({ ...args, input: stampFormat(args.input) }), { step: 'initialize', name: 'stampFormatVersion' });
-  return doc;
+  return fitForInProcess(doc, opts.endpoint ? opts.requestHandler : undefined);
 }
 
 /**
