@@ -31,9 +31,11 @@ export type NetworkSettings<K extends ConfigKeys> = z.output<z.ZodObject<K>> & S
 /**
  * Everything the service knows of one network, exported by its folder's network.ts and listed once in
  * shared/networks/network-list.ts: its facts (what use cases read through the NetworkLimits port, without send
- * code) and loaders of its code by capability. Each loader require()s its module on first call behind the wiring
- * switch of its group (shared/wiring/declaration.ts), so a Lambda bundle that does not wire a capability carries none
- * of its code (esbuild drops the dead branch).
+ * code) and loaders of its code by capability, each behind the wiring switch of its group
+ * (shared/wiring/declaration.ts), so a Lambda bundle that does not wire a capability carries none of its code
+ * (esbuild drops the dead branch). The credential check and the sign-in side are loaded with `import()` on their
+ * first call: in a bundle split into chunks (the MCP function's) their code and packages are in chunks that a
+ * function's start does not read or compile.
  */
 export interface NetworkDescriptor<K extends ConfigKeys = ConfigKeys> {
   name: PlatformName;
@@ -61,9 +63,12 @@ export interface NetworkDescriptor<K extends ConfigKeys = ConfigKeys> {
   options?: readonly PostOption[];
   /** Its adapter, send code included (wired by `publishes: true`), from the configuration (which holds its keys). */
   adapter(cfg: ServiceConfig): NetworkAdapter;
-  /** Its credential check alone (wired by `networks: true`). */
+  /** Its credential check alone (wired by `networks: true`): its module is loaded by the first `verify`. */
   verifier(cfg: ServiceConfig): NetworkVerifier;
-  /** Its OAuth sign-in side (wired by `networks: true`); absent for networks connected with credentials. */
+  /**
+   * Its OAuth sign-in side (wired by `networks: true`); absent for networks connected with credentials. Its module is
+   * loaded by the first call of a method; `pkce` and whether it has `refresh` are the definition's facts.
+   */
   oauth?(cfg: ServiceConfig): OAuthProvider;
 }
 
@@ -77,11 +82,28 @@ const sendCodeNotWired = (platform: string): never => notWired(platform, '`publi
 const networkCodeNotWired = (platform: string): never => notWired(platform, '`networks: true`');
 
 /**
- * A factory of a network's code in a module that is loaded on first use: the network's network.ts require()s it
- * behind the literal wiring switch of its group, `process.env.SPA_WIRE_PUBLISH` / `SPA_WIRE_NETWORKS === 'off'`
- * (esbuild's `define` turns the unwired branch, require() included, into dead code), and answers undefined there.
+ * A factory of a network's send code in a module loaded on first use: the network's network.ts require()s it behind
+ * the literal wiring switch of its group, `process.env.SPA_WIRE_NETWORKS` / `SPA_WIRE_PUBLISH === 'off'` (esbuild's
+ * `define` turns the unwired branch, require() included, into dead code), and answers undefined there. The send code
+ * stays a synchronous require(): only the publish worker carries it, and its adapters' synchronous `check` needs it.
  */
 type Loader<S, T> = () => ((settings: S) => T) | undefined;
+
+/**
+ * A factory of a network's code in a module loaded with `import()` on first use, behind the literal wiring switch
+ * `process.env.SPA_WIRE_NETWORKS === 'off'` (undefined there): `(await import('./verify-credentials')).create…`.
+ */
+type ImportLoader<S, T> = () => Promise<((settings: S) => T) | undefined>;
+
+/** An OAuth network's sign-in: the facts its provider answers before its module is loaded, and the module's loader. */
+export interface SignInDefinition<S> {
+  /** Whether the network takes a PKCE challenge (its provider's `pkce`). */
+  pkce: boolean;
+  /** Whether its tokens can be renewed (its provider has `refresh`). */
+  renews: boolean;
+  /** Its OAuth sign-in provider's factory (oauth.ts): undefined unless `networks: true` wires it. */
+  provider: ImportLoader<S, OAuthProvider>;
+}
 
 /** What a network's folder says of it (its network.ts), given to defineNetwork. */
 export interface NetworkDefinition<K extends ConfigKeys, S> extends Omit<NetworkDescriptor<K>, 'config' | 'adapter' | 'verifier' | 'oauth'> {
@@ -92,25 +114,68 @@ export interface NetworkDefinition<K extends ConfigKeys, S> extends Omit<Network
   /** Its adapter's factory (index.ts), send code included: undefined unless `publishes: true` wires it. */
   adapter: Loader<S, NetworkAdapter>;
   /** Its credential check's factory (verify-credentials.ts): undefined unless `networks: true` wires it. */
-  verifier: Loader<S, NetworkVerifier>;
-  /** Its OAuth sign-in provider's factory (oauth.ts), OAuth networks only: undefined unless `networks: true` wires it. */
-  oauth?: Loader<S, OAuthProvider>;
+  verifier: ImportLoader<S, NetworkVerifier>;
+  /** Its OAuth sign-in (oauth.ts), OAuth networks only. */
+  oauth?: SignInDefinition<S>;
+}
+
+/**
+ * What `load` answers, loaded by the first call and kept (a failed load is tried again by the next call). `load`
+ * throws where the capability is not wired: then each call fails, and nothing is kept.
+ */
+function loadedOnFirstCall<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load().catch((err: unknown) => { loaded = undefined; throw err; }));
+}
+
+/** A credential check whose module is loaded by its first `verify`. */
+function verifierLoadedOnFirstCall(name: PlatformName, load: () => Promise<NetworkVerifier>): NetworkVerifier {
+  const verifier = loadedOnFirstCall(load);
+  return { name, verify: async (ctx) => (await verifier()).verify(ctx) };
+}
+
+/** A sign-in provider whose module is loaded by the first call of a method; its facts come from the definition. */
+function providerLoadedOnFirstCall(name: PlatformName, signIn: Pick<SignInDefinition<never>, 'pkce' | 'renews'>, load: () => Promise<OAuthProvider>): OAuthProvider {
+  const provider = loadedOnFirstCall(load);
+  return {
+    name,
+    pkce: signIn.pkce,
+    authorizeUrl: async (input) => (await provider()).authorizeUrl(input),
+    exchangeCode: async (input, ctx) => (await provider()).exchangeCode(input, ctx),
+    accounts: async (tokens, ctx) => (await provider()).accounts(tokens, ctx),
+    ...(signIn.renews ? {
+      refresh: async (tokens, app, ctx) => {
+        const loaded = await provider();
+        if (!loaded.refresh) throw new Error(`${name}: its definition says its tokens renew, but its provider has no refresh`);
+        return loaded.refresh(tokens, app, ctx);
+      },
+    } satisfies Pick<OAuthProvider, 'refresh'> : {}),
+  };
 }
 
 /**
  * A network's descriptor from its definition: each loader creates the network's code with the settings read from the
- * configuration, or throws where the function's declaration does not wire it (only in a Lambda bundle).
+ * configuration, or throws where the function's declaration does not wire it (only in a Lambda bundle): the send
+ * code when the adapter is asked for, the credential check and the sign-in side at their first call.
  */
 export function defineNetwork<K extends ConfigKeys = Record<never, z.ZodType>, S = object>(def: NetworkDefinition<K, S>): NetworkDescriptor<K> {
   const { config, settings, adapter, verifier, oauth, ...facts } = def;
   // the configuration parsed with the registry's keys holds this network's (shared/config.ts)
   const settingsOf = (cfg: ServiceConfig): S => (settings ? settings(cfg as NetworkSettings<K>) : ({} as S));
+  const imported = async <T>(load: ImportLoader<S, T>, s: S): Promise<T> => ((await load()) ?? networkCodeNotWired(def.name))(s);
   return {
     ...facts,
     config: config ?? ({} as K),
     adapter: (cfg) => (adapter() ?? sendCodeNotWired(def.name))(settingsOf(cfg)),
-    verifier: (cfg) => (verifier() ?? networkCodeNotWired(def.name))(settingsOf(cfg)),
-    ...(oauth ? { oauth: (cfg: ServiceConfig) => (oauth() ?? networkCodeNotWired(def.name))(settingsOf(cfg)) } : {}),
+    verifier: (cfg) => {
+      const s = settingsOf(cfg);
+      return verifierLoadedOnFirstCall(def.name, () => imported(verifier, s));
+    },
+    ...(oauth ? {
+      oauth: (cfg: ServiceConfig) => {
+        const s = settingsOf(cfg);
+        return providerLoadedOnFirstCall(def.name, oauth, () => imported(oauth.provider, s));
+      },
+    } : {}),
   };
 }
-

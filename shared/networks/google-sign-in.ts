@@ -41,9 +41,8 @@ export function googleSignIn(opts: GoogleSignInOptions): OAuthProvider {
 
   return {
     name: opts.network,
-    scopes: opts.scopes,
     pkce: true,
-    authorizeUrl: ({ app, state, codeChallenge }) => urlWithQuery(auth, '/o/oauth2/v2/auth', {
+    authorizeUrl: async ({ app, state, codeChallenge }) => urlWithQuery(auth, '/o/oauth2/v2/auth', {
       client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code', scope: opts.scopes.join(' '),
       access_type: 'offline', prompt: 'consent', state,
       code_challenge: codeChallenge, code_challenge_method: codeChallenge ? 'S256' : undefined,

@@ -35,14 +35,16 @@ export interface OAuthAccount {
   credentials: Record<string, string>;
 }
 
+/**
+ * One network's sign-in. Its methods are asynchronous: the service loads a network's sign-in code on first use
+ * (shared/networks/descriptor.ts), so only `name`, `pkce` and whether `refresh` exists are known before.
+ */
 export interface OAuthProvider {
   readonly name: PlatformName;
-  /** Scopes requested at authorize time. */
-  readonly scopes: readonly string[];
   /** Whether the network takes a PKCE challenge (S256); X requires it. */
   readonly pkce: boolean;
-  /** The network's authorize URL for this state (and PKCE challenge when `pkce`). */
-  authorizeUrl(input: { app: OAuthApp; state: string; codeChallenge?: string }): string;
+  /** The network's authorize URL for this state (and PKCE challenge when `pkce`), with the scopes it asks for. */
+  authorizeUrl(input: { app: OAuthApp; state: string; codeChallenge?: string }): Promise<string>;
   /** Exchanges the callback's code for tokens. */
   exchangeCode(input: { app: OAuthApp; code: string; codeVerifier?: string }, ctx: NetworkContext): Promise<TokenSet | Failure>;
   /** Renews tokens; a Failure of kind 'reauth' means the grant is gone. Absent: the tokens cannot be renewed. */

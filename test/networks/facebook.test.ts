@@ -32,16 +32,16 @@ beforeEach(() => {
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-1' });
 
 describe('provider', () => {
-  it('dialog URL on authBase under the pinned version: client_id, redirect_uri, state, comma scopes; no PKCE, no refresh', () => {
+  it('dialog URL on authBase under the pinned version: client_id, redirect_uri, state, comma scopes; no PKCE, no refresh', async () => {
     expect(provider.pkce).toBe(false);
     expect(provider.refresh).toBeUndefined();
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-1' }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-1' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/${GRAPH_VERSION}/dialog/oauth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: app.redirectUri, state: 'st-1', response_type: 'code',
       scope: 'pages_show_list,pages_read_engagement,pages_manage_posts,publish_video,pages_manage_engagement,read_insights',
     });
-    expect(createFacebookProvider().authorizeUrl({ app, state: 's' })).toMatch(new RegExp(`^https://www\\.facebook\\.com/${GRAPH_VERSION.replace('.', '\\.')}/dialog/oauth\\?`));
+    expect(await createFacebookProvider().authorizeUrl({ app, state: 's' })).toMatch(new RegExp(`^https://www\\.facebook\\.com/${GRAPH_VERSION.replace('.', '\\.')}/dialog/oauth\\?`));
   });
 
   it('code → short-lived token → long-lived token (exact requests); no expiry kept', async () => {

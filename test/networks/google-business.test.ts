@@ -33,7 +33,7 @@ beforeEach(() => {
 });
 
 async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-3', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' }), { redirect: 'manual' });
+  const res = await fetch(await provider.authorizeUrl({ app, state: 'st-3', codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' }), { redirect: 'manual' });
   const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
   const tokens = await provider.exchangeCode({ app, code, codeVerifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' }, testContext({}).ctx);
   if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);
@@ -41,8 +41,8 @@ async function signIn(): Promise<TokenSet> {
 }
 
 describe('google_business sign-in and location picker', () => {
-  it('Google OAuth with offline access, consent and PKCE; business.manage scope', () => {
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-3', codeChallenge: 'abc' }));
+  it('Google OAuth with offline access, consent and PKCE; business.manage scope', async () => {
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-3', codeChallenge: 'abc' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/o/oauth2/v2/auth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code', scope: 'https://www.googleapis.com/auth/business.manage',

@@ -34,7 +34,7 @@ beforeEach(() => {
 });
 
 async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-9' }), { redirect: 'manual' });
+  const res = await fetch(await provider.authorizeUrl({ app, state: 'st-9' }), { redirect: 'manual' });
   const back = new URL(res.headers.get('location') ?? '');
   expect(back.searchParams.get('state')).toBe('st-9');
   const tokens = await provider.exchangeCode({ app, code: back.searchParams.get('code') ?? '' }, testContext({}).ctx);
@@ -43,10 +43,10 @@ async function signIn(): Promise<TokenSet> {
 }
 
 describe('provider (Facebook Login)', () => {
-  it('dialog URL with the Instagram publishing scopes; no PKCE, no refresh', () => {
+  it('dialog URL with the Instagram publishing scopes; no PKCE, no refresh', async () => {
     expect(provider.pkce).toBe(false);
     expect(provider.refresh).toBeUndefined();
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-9' }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-9' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/${GRAPH_VERSION}/dialog/oauth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: app.redirectUri, state: 'st-9', response_type: 'code',

@@ -26,7 +26,7 @@ beforeEach(() => {
 
 it('with organisations on: the Community Management scopes are asked for, and accounts() lists the member then each administered page', async () => {
   const provider = createLinkedinProvider({ apiBase: fake.url, authBase: fake.url, organizations: true });
-  const url = new URL(provider.authorizeUrl({ app, state: 'st-org' }));
+  const url = new URL(await provider.authorizeUrl({ app, state: 'st-org' }));
   expect(url.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social rw_organization_admin r_organization_social');
   const tokens = await signInThrough(provider, app, { state: 'st-org' });
   fake.server.requests.length = 0;
@@ -45,17 +45,17 @@ it('with organisations on: the Community Management scopes are asked for, and ac
 
 it('off by default: the member scopes only and no organisation lookup', async () => {
   const provider = createLinkedinProvider({ apiBase: fake.url, authBase: fake.url });
-  expect(new URL(provider.authorizeUrl({ app, state: 's' })).searchParams.get('scope')).toBe('openid profile w_member_social');
+  expect(new URL(await provider.authorizeUrl({ app, state: 's' })).searchParams.get('scope')).toBe('openid profile w_member_social');
   const tokens = await signInThrough(provider, app, { state: 's' });
   fake.server.requests.length = 0;
   expect(await provider.accounts(tokens, testContext({}).ctx)).toHaveLength(1);
   expect(fake.calls).toEqual(['GET /v2/userinfo']);
 });
 
-it('member post analytics on (LINKEDIN_POST_ANALYTICS): r_member_postAnalytics is asked for as well, with or without pages', () => {
-  const scope = (o: { organizations?: boolean; postAnalytics?: boolean }) => new URL(createLinkedinProvider({ apiBase: fake.url, authBase: fake.url, ...o }).authorizeUrl({ app, state: 's' })).searchParams.get('scope');
-  expect(scope({ postAnalytics: true })).toBe('openid profile w_member_social r_member_postAnalytics');
-  expect(scope({ postAnalytics: true, organizations: true })).toBe('openid profile w_member_social w_organization_social rw_organization_admin r_organization_social r_member_postAnalytics');
+it('member post analytics on (LINKEDIN_POST_ANALYTICS): r_member_postAnalytics is asked for as well, with or without pages', async () => {
+  const scope = async (o: { organizations?: boolean; postAnalytics?: boolean }) => new URL(await createLinkedinProvider({ apiBase: fake.url, authBase: fake.url, ...o }).authorizeUrl({ app, state: 's' })).searchParams.get('scope');
+  expect(await scope({ postAnalytics: true })).toBe('openid profile w_member_social r_member_postAnalytics');
+  expect(await scope({ postAnalytics: true, organizations: true })).toBe('openid profile w_member_social w_organization_social rw_organization_admin r_organization_social r_member_postAnalytics');
 });
 
 it('a page connection posts with the organisation as author (images owned by it too)', async () => {

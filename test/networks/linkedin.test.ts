@@ -35,19 +35,19 @@ beforeEach(() => {
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-1' });
 
 describe('provider', () => {
-  it('authorize URL: response_type, client_id, redirect_uri, state, space-separated scopes; no PKCE; real host by default', () => {
+  it('authorize URL: response_type, client_id, redirect_uri, state, space-separated scopes; no PKCE; real host by default', async () => {
     expect(provider.pkce).toBe(false);
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-1' }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-1' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/oauth/v2/authorization`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, state: 'st-1', scope: 'openid profile w_member_social',
     });
     expect(url.search).toContain('scope=openid%20profile%20w_member_social');
-    expect(createLinkedinProvider().authorizeUrl({ app, state: 's' })).toMatch(/^https:\/\/www\.linkedin\.com\/oauth\/v2\/authorization\?/);
+    expect(await createLinkedinProvider().authorizeUrl({ app, state: 's' })).toMatch(/^https:\/\/www\.linkedin\.com\/oauth\/v2\/authorization\?/);
   });
 
   it('the authorize page redirects back with code and state; the exchange posts the exact form; ~60-day token, refresh token', async () => {
-    const res = await fetch(provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
+    const res = await fetch(await provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
     expect(res.status).toBe(302);
     const back = new URL(res.headers.get('location') ?? '');
     expect(`${back.origin}${back.pathname}`).toBe(app.redirectUri);

@@ -17,7 +17,7 @@ export async function signInThrough(
   provider: OAuthProvider, app: OAuthApp,
   opts: { state: string; pkce?: { challenge: string; verifier: string }; headers?: Record<string, string> },
 ): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: opts.state, codeChallenge: opts.pkce?.challenge }), { redirect: 'manual', headers: opts.headers });
+  const res = await fetch(await provider.authorizeUrl({ app, state: opts.state, codeChallenge: opts.pkce?.challenge }), { redirect: 'manual', headers: opts.headers });
   const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
   const tokens = await provider.exchangeCode({ app, code, codeVerifier: opts.pkce?.verifier }, testContext({}).ctx);
   if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);

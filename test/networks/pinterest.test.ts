@@ -44,7 +44,7 @@ beforeEach(() => {
 });
 
 async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-2' }), { redirect: 'manual' });
+  const res = await fetch(await provider.authorizeUrl({ app, state: 'st-2' }), { redirect: 'manual' });
   const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
   const tokens = await provider.exchangeCode({ app, code }, testContext({}).ctx);
   if ('ok' in tokens) throw new Error(`sign-in failed: ${JSON.stringify(tokens)}`);
@@ -53,7 +53,7 @@ async function signIn(): Promise<TokenSet> {
 
 describe('pinterest sign-in and board picker', () => {
   it('authorizes with the pin scopes; the code exchange uses HTTP Basic; each board is an account to pick', async () => {
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-2' }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-2' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/oauth/`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code', scope: 'boards:read,pins:read,pins:write,user_accounts:read', state: 'st-2',

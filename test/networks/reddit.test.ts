@@ -31,18 +31,18 @@ beforeEach(() => {
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-r', headers: { 'user-agent': 'browser' } });
 
 describe('provider', () => {
-  it('authorize URL: client_id, code, state, redirect_uri, duration=permanent, scopes identity submit history edit read; no PKCE', () => {
+  it('authorize URL: client_id, code, state, redirect_uri, duration=permanent, scopes identity submit history edit read; no PKCE', async () => {
     expect(provider.pkce).toBe(false);
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-r' }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-r' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/api/v1/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, response_type: 'code', state: 'st-r', redirect_uri: app.redirectUri, duration: 'permanent', scope: 'identity submit history edit read',
     });
-    expect(createRedditProvider().authorizeUrl({ app, state: 's' })).toMatch(/^https:\/\/www\.reddit\.com\/api\/v1\/authorize\?/);
+    expect(await createRedditProvider().authorizeUrl({ app, state: 's' })).toMatch(/^https:\/\/www\.reddit\.com\/api\/v1\/authorize\?/);
   });
 
   it('the code exchange uses Basic client auth, the form and the User-Agent; ~1 h token with a permanent refresh token', async () => {
-    const res = await fetch(provider.authorizeUrl({ app, state: 'st-r' }), { redirect: 'manual', headers: { 'user-agent': 'browser' } });
+    const res = await fetch(await provider.authorizeUrl({ app, state: 'st-r' }), { redirect: 'manual', headers: { 'user-agent': 'browser' } });
     expect(res.status).toBe(302);
     const back = new URL(res.headers.get('location') ?? '');
     expect(back.searchParams.get('state')).toBe('st-r');

@@ -37,7 +37,7 @@ beforeEach(() => {
 });
 
 async function signIn(): Promise<TokenSet> {
-  const res = await fetch(provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
+  const res = await fetch(await provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
   const back = new URL(res.headers.get('location') ?? '');
   expect(back.searchParams.get('state')).toBe('st-1');
   const tokens = await provider.exchangeCode({ app, code: back.searchParams.get('code') ?? '' }, testContext({}).ctx);
@@ -47,7 +47,7 @@ async function signIn(): Promise<TokenSet> {
 
 describe('threads sign-in', () => {
   it('authorizes with the Threads scopes, exchanges the code for a 60-day token and lists the one profile', async () => {
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-1' }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-1' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/oauth/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: app.clientId, redirect_uri: app.redirectUri, scope: 'threads_basic,threads_content_publish,threads_manage_replies,threads_manage_insights', response_type: 'code', state: 'st-1',
@@ -81,7 +81,7 @@ describe('threads sign-in', () => {
   });
 
   it('a wrong app secret is named as configuration, not as a lost sign-in', async () => {
-    const res = await fetch(provider.authorizeUrl({ app, state: 's' }), { redirect: 'manual' });
+    const res = await fetch(await provider.authorizeUrl({ app, state: 's' }), { redirect: 'manual' });
     const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
     const out = await provider.exchangeCode({ app: { ...app, clientSecret: 'wrong' }, code }, testContext({}).ctx);
     expect(out).toMatchObject({ ok: false, kind: 'rejected', error: expect.stringContaining('THREADS_CLIENT_SECRET') });

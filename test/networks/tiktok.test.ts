@@ -28,20 +28,20 @@ beforeEach(() => fake.reset());
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-1' });
 
 describe('provider', () => {
-  it('builds the authorize URL on authBase: client_key, comma-separated scopes, code, redirect_uri, state; no PKCE', () => {
+  it('builds the authorize URL on authBase: client_key, comma-separated scopes, code, redirect_uri, state; no PKCE', async () => {
     expect(provider.pkce).toBe(false);
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-1' }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-1' }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/v2/auth/authorize/`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_key: 'tt-client-key', scope: 'user.info.basic,video.publish,video.upload,video.list', response_type: 'code',
       redirect_uri: 'https://api.example.com/api/oauth/tiktok/callback', state: 'st-1',
     });
-    const real = new URL(createTikTokProvider().authorizeUrl({ app, state: 's' }));
+    const real = new URL(await createTikTokProvider().authorizeUrl({ app, state: 's' }));
     expect(`${real.origin}${real.pathname}`).toBe('https://www.tiktok.com/v2/auth/authorize/');
   });
 
   it('the authorize page redirects back with the code and the state; the code exchange sends the exact form', async () => {
-    const res = await fetch(provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
+    const res = await fetch(await provider.authorizeUrl({ app, state: 'st-1' }), { redirect: 'manual' });
     expect(res.status).toBe(302);
     const back = new URL(res.headers.get('location') ?? '');
     expect(`${back.origin}${back.pathname}`).toBe(app.redirectUri);

@@ -36,16 +36,16 @@ beforeEach(() => fake.reset());
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-x', pkce: { challenge, verifier } });
 
 describe('provider', () => {
-  it('authorize URL on authBase with the scopes, state and the S256 challenge; PKCE is required', () => {
+  it('authorize URL on authBase with the scopes, state and the S256 challenge; PKCE is required', async () => {
     expect(provider.pkce).toBe(true);
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-x', codeChallenge: challenge }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-x', codeChallenge: challenge }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/i/oauth2/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code', client_id: 'x-client-id', redirect_uri: app.redirectUri, scope: 'tweet.read tweet.write users.read offline.access media.write',
       state: 'st-x', code_challenge: challenge, code_challenge_method: 'S256',
     });
-    expect(() => provider.authorizeUrl({ app, state: 's' })).toThrow(/PKCE/);
-    expect(createXProvider().authorizeUrl({ app, state: 's', codeChallenge: challenge })).toMatch(/^https:\/\/x\.com\/i\/oauth2\/authorize\?/);
+    await expect(provider.authorizeUrl({ app, state: 's' })).rejects.toThrow(/PKCE/);
+    expect(await createXProvider().authorizeUrl({ app, state: 's', codeChallenge: challenge })).toMatch(/^https:\/\/x\.com\/i\/oauth2\/authorize\?/);
   });
 
   it('code exchange: Basic client auth and the exact form with the verifier, on apiBase', async () => {

@@ -38,17 +38,17 @@ beforeEach(() => {
 const signIn = (): Promise<TokenSet> => signInThrough(provider, app, { state: 'st-9', pkce: { challenge, verifier } });
 
 describe('provider', () => {
-  it('authorize URL: client_id, redirect_uri, the scopes (upload, readonly, force-ssl for thumbnails and playlists), offline access, consent prompt, state, S256 challenge', () => {
+  it('authorize URL: client_id, redirect_uri, the scopes (upload, readonly, force-ssl for thumbnails and playlists), offline access, consent prompt, state, S256 challenge', async () => {
     expect(provider.pkce).toBe(true);
-    const url = new URL(provider.authorizeUrl({ app, state: 'st-9', codeChallenge: challenge }));
+    const url = new URL(await provider.authorizeUrl({ app, state: 'st-9', codeChallenge: challenge }));
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/o/oauth2/v2/auth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: fake.clientId, redirect_uri: app.redirectUri, response_type: 'code',
       scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl',
       access_type: 'offline', prompt: 'consent', state: 'st-9', code_challenge: challenge, code_challenge_method: 'S256',
     });
-    expect(provider.authorizeUrl({ app, state: 's' })).not.toContain('code_challenge');
-    expect(createYouTubeProvider().authorizeUrl({ app, state: 's' })).toMatch(/^https:\/\/accounts\.google\.com\/o\/oauth2\/v2\/auth\?/);
+    expect(await provider.authorizeUrl({ app, state: 's' })).not.toContain('code_challenge');
+    expect(await createYouTubeProvider().authorizeUrl({ app, state: 's' })).toMatch(/^https:\/\/accounts\.google\.com\/o\/oauth2\/v2\/auth\?/);
   });
 
   it('click-through and code exchange: the exact form with the verifier; a wrong verifier → reauth', async () => {
@@ -60,7 +60,7 @@ describe('provider', () => {
     });
     expect(tokens).toMatchObject({ access_token: 'yt-at-2', refresh_token: 'yt-rt-2', scope: expect.stringContaining('youtube.upload') });
     expect(Math.round((tokens.expires_at! - before) / 1000)).toBeGreaterThanOrEqual(3598);
-    const res = await fetch(provider.authorizeUrl({ app, state: 's', codeChallenge: challenge }), { redirect: 'manual' });
+    const res = await fetch(await provider.authorizeUrl({ app, state: 's', codeChallenge: challenge }), { redirect: 'manual' });
     const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
     expect(await provider.exchangeCode({ app, code, codeVerifier: 'w'.repeat(43) }, testContext({}).ctx)).toMatchObject({ ok: false, kind: 'reauth', error: expect.stringContaining('code_verifier') });
   });

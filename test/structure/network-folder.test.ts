@@ -42,7 +42,7 @@ describe('a network folder registered by one line', () => {
     const verifyOnly = buildVerifyOnlyRegistry(cfg, withFake);
     expect(await verifyOnly[FAKE]!.verify(ctx)).toEqual({ ok: true, handle: '@fake', credentials: { token: 't' } });
     expect(() => verifyOnly[FAKE]!.publish(content({}), ctx)).toThrow(/send code is not wired/);
-    expect(buildOAuthProviders(cfg, withFake)[FAKE]?.authorizeUrl({ app: { clientId: 'c', clientSecret: 's', redirectUri: 'r' }, state: 's1' })).toContain('state=s1');
+    expect(await buildOAuthProviders(cfg, withFake)[FAKE]?.authorizeUrl({ app: { clientId: 'c', clientSecret: 's', redirectUri: 'r' }, state: 's1' })).toContain('state=s1');
   });
 
   test('its limits, media rules, delete / edit / read-back facts, post links and post options reach use cases through the NetworkLimits port, its name, badge and account noun the pages', () => {

@@ -27,8 +27,8 @@ export function createFakeOAuthProvider(name: PlatformName, o: { authBase: strin
     } catch (err) { return failureFromError(err); }
   };
   return {
-    name, scopes: ['post', 'read'], pkce: o.pkce ?? false,
-    authorizeUrl({ app, state, codeChallenge }) {
+    name, pkce: o.pkce ?? false,
+    async authorizeUrl({ app, state, codeChallenge }) {
       const u = new URL(`${o.authBase}/oauth/authorize`);
       u.search = new URLSearchParams({
         response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, scope: 'post read', state,

@@ -59,7 +59,7 @@ export async function signInOrigins(deps: Pick<Deps, 'oauth' | 'settings'>, plat
   for (const p of platforms) {
     if (!platformInfo(p).oauth || !(await isConfigured(deps, p))) continue;
     const net = await readyNetwork(deps, p);
-    const url = net.provider.authorizeUrl({ app: net.app, state: 'origin', ...(net.provider.pkce ? { codeChallenge: 'origin' } : {}) });
+    const url = await net.provider.authorizeUrl({ app: net.app, state: 'origin', ...(net.provider.pkce ? { codeChallenge: 'origin' } : {}) });
     const origin = URL.parse(url, deps.settings.publicBaseUrl)?.origin;
     if (origin && origin !== 'null') origins.push(origin);
   }
@@ -74,7 +74,7 @@ export async function authorizeUrl(deps: Pick<Deps, 'cipher' | 'clock' | 'tokens
   const pkce = net.provider.pkce ? pkcePair() : undefined;
   const nonce = newBrowserNonce();
   const state = await createState(deps, { ...s, platform: net.platform, code_verifier: pkce?.verifier, browser_hash: sha256Hex(nonce) }, { notAfterSec });
-  return { url: net.provider.authorizeUrl({ app: net.app, state, codeChallenge: pkce?.challenge }), nonce };
+  return { url: await net.provider.authorizeUrl({ app: net.app, state, codeChallenge: pkce?.challenge }), nonce };
 }
 
 /**

@@ -18,8 +18,8 @@ export const facebook = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.FACEBOOK_AUTH_BASE, apiBase: cfg.FACEBOOK_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createFacebookAdapter,
-  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createFacebookVerifier,
-  oauth: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./oauth') as typeof import('./oauth')).createFacebookProvider,
+  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./verify-credentials')).createFacebookVerifier,
+  oauth: { pkce: false, renews: false, provider: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./oauth')).createFacebookProvider },
 });

@@ -30,9 +30,8 @@ export function createFacebookProvider(opts: FacebookOptions = {}): OAuthProvide
   const authBase = trimBase(opts.authBase ?? FACEBOOK_AUTH_BASE);
   return {
     name: 'facebook',
-    scopes: FACEBOOK_SCOPES,
     pkce: false,
-    authorizeUrl: ({ app, state }) => dialogUrl(authBase, app, state, FACEBOOK_SCOPES),
+    authorizeUrl: async ({ app, state }) => dialogUrl(authBase, app, state, FACEBOOK_SCOPES),
     exchangeCode: ({ app, code }, ctx) => guarded(() => exchangeFacebookCode(ctx, apiBase, app, code, 'facebook')),
     accounts: (tokens, ctx) => guarded(async (): Promise<OAuthAccount[] | Failure> => {
       const pages = await listPages(ctx, apiBase, tokens.access_token, 'id,name,access_token,tasks', 'facebook page list');

@@ -29,9 +29,8 @@ export function createInstagramProvider(opts: InstagramOptions = {}): OAuthProvi
   const authBase = trimBase(opts.authBase ?? FACEBOOK_AUTH_BASE);
   return {
     name: 'instagram',
-    scopes: INSTAGRAM_SCOPES,
     pkce: false,
-    authorizeUrl: ({ app, state }) => dialogUrl(authBase, app, state, INSTAGRAM_SCOPES),
+    authorizeUrl: async ({ app, state }) => dialogUrl(authBase, app, state, INSTAGRAM_SCOPES),
     exchangeCode: ({ app, code }, ctx) => guarded(() => exchangeFacebookCode(ctx, apiBase, app, code, 'instagram')),
     accounts: (tokens, ctx) => guarded(async (): Promise<OAuthAccount[] | Failure> => {
       const pages = await listPages(ctx, apiBase, tokens.access_token, 'id,name,access_token,instagram_business_account{id,username}', 'instagram account list');

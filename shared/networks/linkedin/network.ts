@@ -18,8 +18,8 @@ export const linkedin = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE, organizations: cfg.LINKEDIN_ORGANIZATIONS, postAnalytics: cfg.LINKEDIN_POST_ANALYTICS }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createLinkedinAdapter,
-  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createLinkedinVerifier,
-  oauth: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./oauth') as typeof import('./oauth')).createLinkedinProvider,
+  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./verify-credentials')).createLinkedinVerifier,
+  oauth: { pkce: false, renews: true, provider: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./oauth')).createLinkedinProvider },
 });

@@ -69,9 +69,8 @@ export function createLinkedinProvider(opts: LinkedinOptions = {}): OAuthProvide
 
   return {
     name: 'linkedin',
-    scopes,
     pkce: false,
-    authorizeUrl: ({ app, state }) => urlWithQuery(authBase, '/oauth/v2/authorization', {
+    authorizeUrl: async ({ app, state }) => urlWithQuery(authBase, '/oauth/v2/authorization', {
       response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, state, scope: scopes.join(' '),
     }),
     exchangeCode: ({ app, code }, ctx) => guarded(() => tokenCall(ctx, {

@@ -18,8 +18,8 @@ export const pinterest = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.PINTEREST_AUTH_BASE, apiBase: cfg.PINTEREST_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createPinterestAdapter,
-  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createPinterestVerifier,
-  oauth: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./oauth') as typeof import('./oauth')).createPinterestProvider,
+  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./verify-credentials')).createPinterestVerifier,
+  oauth: { pkce: false, renews: true, provider: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./oauth')).createPinterestProvider },
 });

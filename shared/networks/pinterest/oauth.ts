@@ -85,9 +85,8 @@ export function createPinterestProvider(opts: PinterestOptions = {}): OAuthProvi
 
   return {
     name: 'pinterest',
-    scopes: PINTEREST_SCOPES,
     pkce: false,
-    authorizeUrl: ({ app, state }) => urlWithQuery(auth, '/oauth/', {
+    authorizeUrl: async ({ app, state }) => urlWithQuery(auth, '/oauth/', {
       client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code', scope: PINTEREST_SCOPES.join(','), state,
     }),
     exchangeCode: ({ app, code }, ctx) => guarded(() => token(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri }, 'code exchange')),

@@ -42,9 +42,8 @@ export function createRedditProvider(opts: RedditOptions = {}): OAuthProvider {
 
   return {
     name: 'reddit',
-    scopes: REDDIT_SCOPES,
     pkce: false,
-    authorizeUrl: ({ app, state }) => urlWithQuery(authBase, '/api/v1/authorize', {
+    authorizeUrl: async ({ app, state }) => urlWithQuery(authBase, '/api/v1/authorize', {
       client_id: app.clientId, response_type: 'code', state, redirect_uri: app.redirectUri, duration: 'permanent', scope: REDDIT_SCOPES.join(' '),
     }),
     exchangeCode: ({ app, code }, ctx) => guarded(() => tokenCall(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri }, 'code exchange')),

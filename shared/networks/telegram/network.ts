@@ -19,6 +19,6 @@ export const telegram = defineNetwork({
   settings: (cfg) => ({ apiBase: cfg.TELEGRAM_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createTelegramAdapter,
-  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createTelegramVerifier,
+  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./verify-credentials')).createTelegramVerifier,
 });

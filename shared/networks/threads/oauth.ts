@@ -87,9 +87,8 @@ export function createThreadsProvider(opts: ThreadsOptions = {}): OAuthProvider 
 
   return {
     name: 'threads',
-    scopes: THREADS_SCOPES,
     pkce: false,
-    authorizeUrl: ({ app, state }) => urlWithQuery(auth, '/oauth/authorize', {
+    authorizeUrl: async ({ app, state }) => urlWithQuery(auth, '/oauth/authorize', {
       client_id: app.clientId, redirect_uri: app.redirectUri, scope: THREADS_SCOPES.join(','), response_type: 'code', state,
     }),
     exchangeCode: ({ app, code }, ctx) => guarded(() => exchange(ctx, app, code)),

@@ -97,9 +97,8 @@ export function createTikTokProvider({ apiBase = TIKTOK_API_BASE, authBase = TIK
 
   return {
     name: 'tiktok',
-    scopes: TIKTOK_SCOPES,
     pkce: false,
-    authorizeUrl: ({ app, state, codeChallenge }) => urlWithQuery(auth, '/v2/auth/authorize/', {
+    authorizeUrl: async ({ app, state, codeChallenge }) => urlWithQuery(auth, '/v2/auth/authorize/', {
       client_key: app.clientId, scope: TIKTOK_SCOPES.join(','), response_type: 'code', redirect_uri: app.redirectUri, state,
       code_challenge: codeChallenge, code_challenge_method: codeChallenge ? 'S256' : undefined,
     }),

@@ -13,6 +13,6 @@ export const wordpress = defineNetwork({
   readBack: true,
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createWordpressAdapter,
-  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createWordpressVerifier,
+  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./verify-credentials')).createWordpressVerifier,
 });

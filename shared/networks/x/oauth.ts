@@ -63,9 +63,8 @@ export function createXProvider({ apiBase = X_API_BASE, authBase = X_AUTH_BASE }
 
   return {
     name: 'x',
-    scopes: X_SCOPES,
     pkce: true,
-    authorizeUrl: ({ app, state, codeChallenge }) => {
+    authorizeUrl: async ({ app, state, codeChallenge }) => {
       if (!codeChallenge) throw new Error('x requires PKCE: authorizeUrl needs a code challenge');
       return urlWithQuery(auth, '/i/oauth2/authorize', {
         response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, scope: X_SCOPES.join(' '), state,

@@ -18,8 +18,8 @@ export const youtube = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.YOUTUBE_AUTH_BASE, apiBase: cfg.YOUTUBE_API_BASE, uploadBase: cfg.YOUTUBE_UPLOAD_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createYouTubeAdapter,
-  verifier: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./verify-credentials') as typeof import('./verify-credentials')).createYouTubeVerifier,
-  oauth: () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (require('./oauth') as typeof import('./oauth')).createYouTubeProvider,
+  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./verify-credentials')).createYouTubeVerifier,
+  oauth: { pkce: true, renews: true, provider: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
+    : (await import('./oauth')).createYouTubeProvider },
 });
