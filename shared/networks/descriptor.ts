@@ -90,10 +90,12 @@ const networkCodeNotWired = (platform: string): never => notWired(platform, '`ne
 type Loader<S, T> = () => ((settings: S) => T) | undefined;
 
 /**
- * A factory of a network's code in a module loaded with `import()` on first use, behind the literal wiring switch
- * `process.env.SPA_WIRE_NETWORKS === 'off'` (undefined there): `(await import('./verify-credentials')).create…`.
+ * Picks a network's factory from its module, which `load` answers: the module comes from network-code.ts, which finds
+ * it by file name in the network's folder and is loaded with `import()` by the capability's first call. `load` is typed
+ * by the network.ts that picks (`(load: () => typeof import('./verify-credentials')) => load().create…`); a network whose
+ * folder is elsewhere (a test's) require()s its own module instead.
  */
-type ImportLoader<S, T> = () => Promise<((settings: S) => T) | undefined>;
+type Picker<S, T> = (load: () => never) => (settings: S) => T;
 
 /** An OAuth network's sign-in: the facts its provider answers before its module is loaded, and the module's loader. */
 export interface SignInDefinition<S> {
@@ -101,9 +103,19 @@ export interface SignInDefinition<S> {
   pkce: boolean;
   /** Whether its tokens can be renewed (its provider has `refresh`). */
   renews: boolean;
-  /** Its OAuth sign-in provider's factory (oauth.ts): undefined unless `networks: true` wires it. */
-  provider: ImportLoader<S, OAuthProvider>;
+  /** Its OAuth sign-in provider's factory, from its oauth.ts. */
+  provider: Picker<S, OAuthProvider>;
 }
+
+type NetworkCode = typeof import('./network-code');
+
+/**
+ * Every network's credential check and sign-in code (network-code.ts), imported behind the literal wiring switch
+ * `process.env.SPA_WIRE_NETWORKS === 'off'` (esbuild's `define` drops the unwired branch, import() included), where
+ * it answers undefined. One module for all networks: in a bundle split into chunks, code that both the function's start
+ * and the network code use then lands in a few chunks, not in one per network (each chunk is a module the start loads).
+ */
+const networkCode = (): Promise<NetworkCode> | undefined => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined : import('./network-code');
 
 /** What a network's folder says of it (its network.ts), given to defineNetwork. */
 export interface NetworkDefinition<K extends ConfigKeys, S> extends Omit<NetworkDescriptor<K>, 'config' | 'adapter' | 'verifier' | 'oauth'> {
@@ -113,8 +125,8 @@ export interface NetworkDefinition<K extends ConfigKeys, S> extends Omit<Network
   settings?: (cfg: NetworkSettings<K>) => S;
   /** Its adapter's factory (index.ts), send code included: undefined unless `publishes: true` wires it. */
   adapter: Loader<S, NetworkAdapter>;
-  /** Its credential check's factory (verify-credentials.ts): undefined unless `networks: true` wires it. */
-  verifier: ImportLoader<S, NetworkVerifier>;
+  /** Its credential check's factory, from its verify-credentials.ts. */
+  verifier: Picker<S, NetworkVerifier>;
   /** Its OAuth sign-in (oauth.ts), OAuth networks only. */
   oauth?: SignInDefinition<S>;
 }
@@ -162,19 +174,22 @@ export function defineNetwork<K extends ConfigKeys = Record<never, z.ZodType>, S
   const { config, settings, adapter, verifier, oauth, ...facts } = def;
   // the configuration parsed with the registry's keys holds this network's (shared/config.ts)
   const settingsOf = (cfg: ServiceConfig): S => (settings ? settings(cfg as NetworkSettings<K>) : ({} as S));
-  const imported = async <T>(load: ImportLoader<S, T>, s: S): Promise<T> => ((await load()) ?? networkCodeNotWired(def.name))(s);
+  const imported = async <T>(pick: Picker<S, T>, find: (code: NetworkCode, network: string) => unknown, s: S): Promise<T> => {
+    const code = await (networkCode() ?? networkCodeNotWired(def.name));
+    return pick(() => find(code, def.name) as never)(s);
+  };
   return {
     ...facts,
     config: config ?? ({} as K),
     adapter: (cfg) => (adapter() ?? sendCodeNotWired(def.name))(settingsOf(cfg)),
     verifier: (cfg) => {
       const s = settingsOf(cfg);
-      return verifierLoadedOnFirstCall(def.name, () => imported(verifier, s));
+      return verifierLoadedOnFirstCall(def.name, () => imported(verifier, (code, network) => code.credentialCheckModule(network), s));
     },
     ...(oauth ? {
       oauth: (cfg: ServiceConfig) => {
         const s = settingsOf(cfg);
-        return providerLoadedOnFirstCall(def.name, oauth, () => imported(oauth.provider, s));
+        return providerLoadedOnFirstCall(def.name, oauth, () => imported(oauth.provider, (code, network) => code.signInModule(network), s));
       },
     } : {}),
   };

@@ -36,7 +36,7 @@ export const typed = defineNetwork({
   config: KEYS,
   settings: (c) => ({ apiBase: c.TYPED_API_BASE, pollMs: c.TYPED_POLL_MS, allowPrivate: c.ALLOW_PRIVATE_TARGETS }),
   adapter: () => createAdapter,
-  verifier: async () => createVerifier,
+  verifier: () => createVerifier,
 });
 
 export const otherNetworksKey = defineNetwork({
@@ -45,7 +45,7 @@ export const otherNetworksKey = defineNetwork({
   // @ts-expect-error another network's key is not among its settings
   settings: (c) => ({ apiBase: c.X_API_BASE, pollMs: c.TYPED_POLL_MS }),
   adapter: () => createAdapter,
-  verifier: async () => createVerifier,
+  verifier: () => createVerifier,
 });
 
 export const wrongSettings = defineNetwork({
@@ -54,5 +54,5 @@ export const wrongSettings = defineNetwork({
   settings: (c) => ({ apiBase: c.TYPED_API_BASE, pollMs: String(c.TYPED_POLL_MS) }),
   // @ts-expect-error its adapter takes pollMs as a number, the settings give a string
   adapter: () => createAdapter,
-  verifier: async () => createVerifier,
+  verifier: () => createVerifier,
 });

@@ -13,6 +13,5 @@ export const discord = defineNetwork({
   readBack: false,
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createDiscordAdapter,
-  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./verify-credentials')).createDiscordVerifier,
+  verifier: (load: () => typeof import('./verify-credentials')) => load().createDiscordVerifier,
 });

@@ -18,8 +18,6 @@ export const google_business = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.GOOGLE_BUSINESS_AUTH_BASE, apiBase: cfg.GOOGLE_BUSINESS_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createGoogleBusinessAdapter,
-  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./verify-credentials')).createGoogleBusinessVerifier,
-  oauth: { pkce: true, renews: true, provider: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./oauth')).createGoogleBusinessProvider },
+  verifier: (load: () => typeof import('./verify-credentials')) => load().createGoogleBusinessVerifier,
+  oauth: { pkce: true, renews: true, provider: (load: () => typeof import('./oauth')) => load().createGoogleBusinessProvider },
 });

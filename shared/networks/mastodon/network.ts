@@ -19,6 +19,5 @@ export const mastodon = defineNetwork({
   settings: (cfg) => ({ pollIntervalMs: cfg.MASTODON_POLL_MS }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createMastodonAdapter,
-  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./verify-credentials')).createMastodonVerifier,
+  verifier: (load: () => typeof import('./verify-credentials')) => load().createMastodonVerifier,
 });

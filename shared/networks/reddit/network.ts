@@ -16,8 +16,6 @@ export const reddit = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.REDDIT_AUTH_BASE, apiBase: cfg.REDDIT_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createRedditAdapter,
-  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./verify-credentials')).createRedditVerifier,
-  oauth: { pkce: false, renews: true, provider: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./oauth')).createRedditProvider },
+  verifier: (load: () => typeof import('./verify-credentials')) => load().createRedditVerifier,
+  oauth: { pkce: false, renews: true, provider: (load: () => typeof import('./oauth')) => load().createRedditProvider },
 });

@@ -11,6 +11,5 @@ export const slack = defineNetwork({
   readBack: false,
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createSlackAdapter,
-  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./verify-credentials')).createSlackVerifier,
+  verifier: (load: () => typeof import('./verify-credentials')) => load().createSlackVerifier,
 });

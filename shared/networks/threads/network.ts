@@ -18,8 +18,6 @@ export const threads = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.THREADS_AUTH_BASE, apiBase: cfg.THREADS_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createThreadsAdapter,
-  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./verify-credentials')).createThreadsVerifier,
-  oauth: { pkce: false, renews: true, provider: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./oauth')).createThreadsProvider },
+  verifier: (load: () => typeof import('./verify-credentials')) => load().createThreadsVerifier,
+  oauth: { pkce: false, renews: true, provider: (load: () => typeof import('./oauth')) => load().createThreadsProvider },
 });

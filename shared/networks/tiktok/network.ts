@@ -17,8 +17,6 @@ export const tiktok = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.TIKTOK_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createTikTokAdapter,
-  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./verify-credentials')).createTikTokVerifier,
-  oauth: { pkce: false, renews: true, provider: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./oauth')).createTikTokProvider },
+  verifier: (load: () => typeof import('./verify-credentials')) => load().createTikTokVerifier,
+  oauth: { pkce: false, renews: true, provider: (load: () => typeof import('./oauth')) => load().createTikTokProvider },
 });

@@ -13,6 +13,5 @@ export const wordpress = defineNetwork({
   readBack: true,
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createWordpressAdapter,
-  verifier: async () => process.env.SPA_WIRE_NETWORKS === 'off' ? undefined
-    : (await import('./verify-credentials')).createWordpressVerifier,
+  verifier: (load: () => typeof import('./verify-credentials')) => load().createWordpressVerifier,
 });
