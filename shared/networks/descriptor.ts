@@ -142,26 +142,36 @@ function loadedOnFirstCall<T>(load: () => Promise<T>): () => Promise<T> {
 
 /** A credential check whose module is loaded by its first `verify`. */
 function verifierLoadedOnFirstCall(name: PlatformName, load: () => Promise<NetworkVerifier>): NetworkVerifier {
-  const verifier = loadedOnFirstCall(load);
+  const verifier = loadedOnFirstCall(async () => {
+    const loaded = await load();
+    if (loaded.name !== name) throw new Error(`${name}: its network.ts picked the credential check of ${loaded.name}`);
+    return loaded;
+  });
   return { name, verify: async (ctx) => (await verifier()).verify(ctx) };
 }
 
-/** A sign-in provider whose module is loaded by the first call of a method; its facts come from the definition. */
-function providerLoadedOnFirstCall(name: PlatformName, signIn: Pick<SignInDefinition<never>, 'pkce' | 'renews'>, load: () => Promise<OAuthProvider>): OAuthProvider {
-  const provider = loadedOnFirstCall(load);
+/**
+ * A sign-in provider whose module is loaded by the first call of a method; its facts come from the definition, and the
+ * loaded provider must say the same (else every call fails, naming the difference).
+ */
+function providerLoadedOnFirstCall(name: PlatformName, signIn: Omit<SignInDefinition<never>, 'provider'>, load: () => Promise<OAuthProvider>): OAuthProvider {
+  const provider = loadedOnFirstCall(async () => {
+    const loaded = await load();
+    const facts = (p: { pkce: boolean; renews: boolean }) => `pkce ${p.pkce}, renews ${p.renews}`;
+    const said = facts({ pkce: loaded.pkce, renews: loaded.refresh !== undefined });
+    if (loaded.name !== name || said !== facts(signIn)) {
+      throw new Error(`${name}: its network.ts says ${facts(signIn)}; the provider it picked (${loaded.name}) says ${said}`);
+    }
+    return loaded;
+  });
   return {
     name,
     pkce: signIn.pkce,
     authorizeUrl: async (input) => (await provider()).authorizeUrl(input),
     exchangeCode: async (input, ctx) => (await provider()).exchangeCode(input, ctx),
     accounts: async (tokens, ctx) => (await provider()).accounts(tokens, ctx),
-    ...(signIn.renews ? {
-      refresh: async (tokens, app, ctx) => {
-        const loaded = await provider();
-        if (!loaded.refresh) throw new Error(`${name}: its definition says its tokens renew, but its provider has no refresh`);
-        return loaded.refresh(tokens, app, ctx);
-      },
-    } satisfies Pick<OAuthProvider, 'refresh'> : {}),
+    // the loaded provider has `refresh` where the definition says `renews` (checked above)
+    ...(signIn.renews ? { refresh: async (tokens, app, ctx) => (await provider()).refresh!(tokens, app, ctx) } satisfies Pick<OAuthProvider, 'refresh'> : {}),
   };
 }
 
