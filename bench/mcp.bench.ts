@@ -11,6 +11,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { startLocalRuntime, TABLE_NAME, type LocalRuntime } from '../infra/local/runtime';
 import { routes } from '../functions/routes';
 import { entryFile, esbuildOptions } from '../infra/bundling';
+import { sdkLayerDirectory } from '../infra/constructs/sdk-layer';
 import { handlerFile } from '../shared/http/route';
 import { TOOLS } from '../functions/mcp/tools';
 import { client, must, signup } from './support/api';
@@ -34,7 +35,8 @@ import { fmt, percentile, printRows } from './support/stats';
  *    handler (a function-URL event with an API key, against the runtime's embedded DynamoDB); the first request is
  *    `initialize` (2025-11-25) or `server/discover` (2026-07-28); median of 5 processes each, wall time and the child's
  *    CPU time (user + system: steadier than wall time on a loaded machine), and the sum of init and first request.
- *    Lambda's own start-up (its runtime, Node itself) is not in it; the AWS SDK's first DynamoDB call is.
+ *    Lambda's own start-up (its runtime, Node itself) is not in it; the AWS SDK's first DynamoDB call is, with the
+ *    SDK loaded from the layer every function carries (infra/constructs/sdk-layer.ts, built as `cdk synth` builds it).
  *    MCP_BENCH_POSTS=0 runs the cold start alone. MCP_COLD_PROFILE=<dir> writes each child's CPU profile there
  *    (--cpu-prof) with its phases' bounds (<pid>.phases.json, µs on the profile's clock): profiling slows the figures.
  */
@@ -136,8 +138,8 @@ async function coldStart(key: string, dataDir: string): Promise<void> {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'error',
       RUNTIME: 'local', DATA_DIR: dataDir, TABLE_NAME, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
       DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '', MCP_COLD_PROFILE: process.env.MCP_COLD_PROFILE ?? '', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? '',
-      // the bundle leaves the AWS SDK out (Lambda's runtime has it): the project's copy stands in for it
-      NODE_PATH: path.join(ROOT, 'node_modules'),
+      // the bundle leaves the AWS SDK out: it loads it from the layer every function carries (built here as cdk synth builds it)
+      NODE_PATH: path.join(sdkLayerDirectory(), 'nodejs', 'node_modules'),
     };
     console.log(`\n### MCP function cold start: bundle ${(bytes / 1024).toFixed(0)} KB (${bytes} B) in ${outputs.length} file(s), `
       + `${(startUpBytes / 1024).toFixed(0)} KB loaded at start; ${RUNS} fresh processes per first request`);
