@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { esbuildOptions, LAMBDA_BUNDLE, lambdaFunctions, sdkOptions, type LambdaFunction } from '../infra/bundling';
+import { entryFile, esbuildOptions, LAMBDA_BUNDLE, lambdaFunctions, sdkOptions, type LambdaFunction } from '../infra/bundling';
 
 /**
  * Lambda bundle size and module init (cold-start import) time, per function.
  *
  * Bundled with infra/bundling.ts's esbuildOptions, the settings the CDK NodejsFunction gets (app-function.ts):
- * minified CJS for node22, the function's own wiring (adapters of its declared grants and networks only), the AWS
+ * minified CJS for node22 (split ES modules for a route that declares `splitBundle`: all its chunks are counted, and
+ * init imports its index.mjs), the function's own wiring (adapters of its declared grants and networks only), the AWS
  * SDK as LAMBDA_BUNDLE.awsSdk says (`runtime`: left out, and the bundle is written under node_modules/.cache so
  * the SDK resolves from node_modules as it would from the runtime's copy). The size is the code Lambda loads (the
  * source map, written next to it in AWS, is not counted). The SDK clients themselves load at first use (the
@@ -33,7 +34,8 @@ const CHILD_ENV = {
   AWS_REGION: 'us-east-1',
   TABLE_NAME: 'x',
 };
-const INIT_SCRIPT = 'const t=process.hrtime.bigint();require(process.argv[1]);console.log(Number(process.hrtime.bigint()-t)/1e6)';
+/** Loads a bundle as Lambda's runtime does: import() of an ES module (a split bundle's index.mjs), require() otherwise. */
+const INIT_SCRIPT = "(async()=>{const t=process.hrtime.bigint();const f=process.argv[1];if(f.endsWith('.mjs'))await import(f);else require(f);console.log(Number(process.hrtime.bigint()-t)/1e6)})()";
 const VARIANT_FUNCTIONS = ['get-plans', 'get-keys', 'post-post', 'publish-worker'];
 
 /** Every function, or only those named in BUNDLES_ONLY (comma-separated ids: quick checks of a few bundles). */
@@ -75,23 +77,26 @@ function initMs(file: string, nodeOptions = ''): number[] {
   return times;
 }
 
-/** Builds one function (with `extra` esbuild options over the production ones) into `file`; its metafile. */
-async function bundle(fn: LambdaFunction, file: string, extra: BuildOptions = {}): Promise<{ bytes: number; meta: Metafile }> {
+/**
+ * Builds one function (with `extra` esbuild options over the production ones) for `file` (`dir/index.js`): the file
+ * to load (a split bundle's index.mjs), its code's bytes (every chunk of a split bundle, no source map), its metafile.
+ */
+async function bundle(fn: LambdaFunction, file: string, extra: BuildOptions = {}): Promise<{ entry: string; bytes: number; meta: Metafile }> {
   const out = await build({ ...esbuildOptions(ROOT, fn.handler, file), write: false, logLevel: 'silent', metafile: true, ...extra });
   if (!out.outputFiles || !out.metafile) throw new Error(`esbuild returned no output for ${fn.handler}`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let bytes = 0;
   for (const o of out.outputFiles) {
     fs.writeFileSync(o.path, o.contents);
-    if (o.path === file) bytes = o.contents.byteLength;
+    if (!o.path.endsWith('.map')) bytes += o.contents.byteLength;
   }
-  return { bytes, meta: out.metafile };
+  return { entry: entryFile(fn.handler, file), bytes, meta: out.metafile };
 }
 
 export async function run(): Promise<void> {
   const sdk = LAMBDA_BUNDLE.awsSdk;
   const other = sdk === 'runtime' ? 'bundled' : 'runtime';
-  console.log(`\n## Lambda bundles — infra/bundling.ts (minify, node22, cjs, per-function wiring, AWS SDK ${sdk === 'runtime' ? "from the runtime" : 'bundled'}), init = median of ${RUNS} fresh \`node\` requires`);
+  console.log(`\n## Lambda bundles — infra/bundling.ts (minify, node22, cjs or split ES modules as the route says, per-function wiring, AWS SDK ${sdk === 'runtime' ? "from the runtime" : 'bundled'}), init = median of ${RUNS} fresh \`node\` requires`);
   const { present, missing } = functions();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bundles-'));
   // where a bundle whose SDK is external finds it: inside the project, as the runtime's copy would be found
@@ -102,18 +107,17 @@ export async function run(): Promise<void> {
   try {
     for (const fn of present) {
       const file = path.join(dirFor(sdk), fn.id, 'index.js');
-      const { bytes, meta } = await bundle(fn, file);
-      const times = initMs(file);
+      const { entry, bytes, meta } = await bundle(fn, file);
+      const times = initMs(entry);
       rows.push({ name: fn.id, kb: bytes / 1024, ms: median(times), min: Math.min(...times), max: Math.max(...times), byPackage: packages(meta) });
     }
     for (const fn of present.filter((f) => VARIANT_FUNCTIONS.includes(f.id))) {
       const base = rows.find((r) => r.name === fn.id)!;
       const otherFile = path.join(dirFor(other), `${fn.id}-${other}`, 'index.js');
       const alt = await bundle(fn, otherFile, sdkOptions(other));
-      const altMs = median(initMs(otherFile));
-      const mapped = path.join(dirFor(sdk), `${fn.id}-map`, 'index.js');
-      await bundle(fn, mapped, { sourcemap: true, sourcesContent: false });
-      const mapMs = median(initMs(mapped, '--enable-source-maps'));
+      const altMs = median(initMs(alt.entry));
+      const mapped = await bundle(fn, path.join(dirFor(sdk), `${fn.id}-map`, 'index.js'), { sourcemap: true, sourcesContent: false });
+      const mapMs = median(initMs(mapped.entry, '--enable-source-maps'));
       const label = (choice: string) => (choice === 'runtime' ? 'SDK from node_modules' : 'bundled SDK');
       variants.push(`  ${fn.id}: ${label(sdk)} ${base.kb.toFixed(0)} KB ${base.ms.toFixed(1)} ms | ${label(other)} ${(alt.bytes / 1024).toFixed(0)} KB `
         + `${altMs.toFixed(1)} ms | with --enable-source-maps ${mapMs.toFixed(1)} ms`);

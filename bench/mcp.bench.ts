@@ -10,7 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { startLocalRuntime, TABLE_NAME, type LocalRuntime } from '../infra/local/runtime';
 import { routes } from '../functions/routes';
-import { esbuildOptions } from '../infra/bundling';
+import { entryFile, esbuildOptions } from '../infra/bundling';
+import { sdkLayerDirectory } from '../infra/constructs/sdk-layer';
 import { handlerFile } from '../shared/http/route';
 import { TOOLS } from '../functions/mcp/tools';
 import { client, must, signup } from './support/api';
@@ -27,14 +28,17 @@ import { fmt, percentile, printRows } from './support/stats';
  *    (JSON-RPC parsing, a new server and transport per request, schema checks of input and output) and the SDK
  *    client's own work, which runs in this process beside the runtime. A third leg sends the same tools/call as one
  *    plain JSON-RPC POST (the client's headers, no SDK client): the server's share alone.
- * 2. Cold start of the MCP function bundle (infra/bundling.ts's esbuild options, as the CDK bundles it): in a fresh
- *    `node`, the time to require the bundle — what Lambda's init phase runs for this function (it loads the handler
- *    module; the first request runs in the invoke after it) —, then the first request and a `tools/list` through the
+ * 2. Cold start of the MCP function bundle (infra/bundling.ts's esbuild options, as the CDK bundles it: split ES
+ *    modules): in a fresh `node`, the time to import the bundle's entry as Lambda's runtime does (import() of
+ *    index.mjs; require() of a CommonJS index.js) — what Lambda's init phase runs for this function (it loads the
+ *    handler module; the first request runs in the invoke after it) —, then the first request and a `tools/list` through the
  *    handler (a function-URL event with an API key, against the runtime's embedded DynamoDB); the first request is
  *    `initialize` (2025-11-25) or `server/discover` (2026-07-28); median of 5 processes each, wall time and the child's
  *    CPU time (user + system: steadier than wall time on a loaded machine), and the sum of init and first request.
- *    Lambda's own start-up (its runtime, Node itself) is not in it; the AWS SDK's first DynamoDB call is.
- *    MCP_BENCH_POSTS=0 runs the cold start alone.
+ *    Lambda's own start-up (its runtime, Node itself) is not in it; the AWS SDK's first DynamoDB call is, with the
+ *    SDK loaded from the layer every function carries (infra/constructs/sdk-layer.ts, built as `cdk synth` builds it).
+ *    MCP_BENCH_POSTS=0 runs the cold start alone. MCP_COLD_PROFILE=<dir> writes each child's CPU profile there
+ *    (--cpu-prof) with its phases' bounds (<pid>.phases.json, µs on the profile's clock): profiling slows the figures.
  */
 const N = Number(process.env.MCP_BENCH_POSTS ?? 40);
 const RUNS = 5;
@@ -85,8 +89,10 @@ async function compare(base: string, key: string): Promise<void> {
 }
 
 const COLD_SCRIPT = `
+(async () => {
 const t0 = process.hrtime.bigint(); const c0 = process.cpuUsage();
-const { handler } = require(process.argv[1]);
+// as Lambda's runtime loads a handler: import() for an ES module (a split bundle's index.mjs), require() otherwise
+const { handler } = process.argv[1].endsWith('.mjs') ? await import(process.argv[1]) : require(process.argv[1]);
 const t1 = process.hrtime.bigint(); const c1 = process.cpuUsage();
 const key = process.argv[2];
 const modern = process.argv[3] === 'discover';
@@ -100,7 +106,6 @@ const ev = (id, method, params) => ({
   body: JSON.stringify({ jsonrpc: '2.0', id, method, params: modern ? { ...params, _meta: envelope } : params }),
 });
 const ctx = { awsRequestId: 'cold', functionName: 'post-mcp', getRemainingTimeInMillis: () => 29000 };
-(async () => {
   const a = modern ? await handler(ev(1, 'server/discover', {}), ctx)
     : await handler(ev(1, 'initialize', { protocolVersion: '${LATEST_PROTOCOL_VERSION}', capabilities: {}, clientInfo: { name: 'cold', version: '1' } }), ctx);
   const t2 = process.hrtime.bigint(); const c2 = process.cpuUsage();
@@ -109,6 +114,8 @@ const ctx = { awsRequestId: 'cold', functionName: 'post-mcp', getRemainingTimeIn
   if (a.statusCode !== 200 || b.statusCode !== 200 || JSON.parse(b.body).result.tools.length !== TOOLS) throw new Error('bad answer ' + a.statusCode + ' ' + b.statusCode + ' ' + a.body.slice(0, 200) + b.body.slice(0, 200));
   const ms = (x, y) => Number(y - x) / 1e6;
   const cpu = (x, y) => (y.user + y.system - x.user - x.system) / 1000;
+  // MCP_COLD_PROFILE: the phases' bounds (µs, the clock of the CPU profile's timestamps) beside each profile
+  if (process.env.MCP_COLD_PROFILE) require('node:fs').writeFileSync(process.env.MCP_COLD_PROFILE + '/' + process.pid + '.phases.json', JSON.stringify([t0, t1, t2, t3].map((t) => Number(t / 1000n))));
   console.log(JSON.stringify({ require: ms(t0, t1), first: ms(t1, t2), list: ms(t2, t3), cpuRequire: cpu(c0, c1), cpuFirst: cpu(c1, c2), cpuList: cpu(c2, c3) }));
   process.exit(0);
 })().catch((e) => { console.error(e); process.exit(1); });
@@ -117,22 +124,30 @@ const ctx = { awsRequestId: 'cold', functionName: 'post-mcp', getRemainingTimeIn
 async function coldStart(key: string, dataDir: string): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-mcp-'));
   try {
-    const out = await build({ ...esbuildOptions(ROOT, handlerFile(routes.postMcp), path.join(tmp, 'index.js')), sourcemap: false, write: false, logLevel: 'silent' });
-    const file = path.join(tmp, 'index.js');
-    fs.writeFileSync(file, out.outputFiles[0]!.contents);
+    const handler = handlerFile(routes.postMcp);
+    const out = await build({ ...esbuildOptions(ROOT, handler, path.join(tmp, 'index.js')), sourcemap: false, write: true, metafile: true, logLevel: 'silent' });
+    const file = entryFile(handler, path.join(tmp, 'index.js'));
+    const outputs = Object.entries(out.metafile.outputs);
+    const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
+    // what a cold start loads: the entry and what it imports statically (a split bundle's other chunks load on first use)
+    const startUp = new Set([path.relative(ROOT, file)]);
+    for (const f of startUp) for (const i of out.metafile.outputs[f]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) startUp.add(i.path);
+    const startUpBytes = [...startUp].reduce((n, f) => n + (out.metafile.outputs[f]?.bytes ?? 0), 0);
+    const profileArgs = process.env.MCP_COLD_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MCP_COLD_PROFILE}`] : [];
     const env = {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'error',
       RUNTIME: 'local', DATA_DIR: dataDir, TABLE_NAME, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
-      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? '',
-      // the bundle leaves the AWS SDK out (Lambda's runtime has it): the project's copy stands in for it
-      NODE_PATH: path.join(ROOT, 'node_modules'),
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '', MCP_COLD_PROFILE: process.env.MCP_COLD_PROFILE ?? '', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? '',
+      // the bundle leaves the AWS SDK out: it loads it from the layer every function carries (built here as cdk synth builds it)
+      NODE_PATH: path.join(sdkLayerDirectory(), 'nodejs', 'node_modules'),
     };
-    console.log(`\n### MCP function cold start: bundle ${(out.outputFiles[0]!.contents.byteLength / 1024).toFixed(0)} KB, ${RUNS} fresh processes per first request`);
+    console.log(`\n### MCP function cold start: bundle ${(bytes / 1024).toFixed(0)} KB (${bytes} B) in ${outputs.length} file(s), `
+      + `${(startUpBytes / 1024).toFixed(0)} KB loaded at start; ${RUNS} fresh processes per first request`);
     for (const first of ['initialize', 'discover'] as const) {
       const samples: Array<Record<'require' | 'first' | 'list' | 'cpuRequire' | 'cpuFirst' | 'cpuList', number>> = [];
       for (let i = 0; i < RUNS; i++) {
         // async: the embedded DynamoDB answering the child runs in this process's event loop
-        const { stdout: text } = await promisify(execFile)(process.execPath, ['-e', COLD_SCRIPT, file, key, first, String(TOOLS.length)], { env, cwd: tmp, encoding: 'utf8', timeout: 60_000 });
+        const { stdout: text } = await promisify(execFile)(process.execPath, [...profileArgs, '-e', COLD_SCRIPT, file, key, first, String(TOOLS.length)], { env, cwd: tmp, encoding: 'utf8', timeout: 60_000 });
         samples.push(JSON.parse(text.trim().split('\n').pop()!));
       }
       const cpuOf = { require: 'cpuRequire', first: 'cpuFirst', list: 'cpuList' } as const;
@@ -140,7 +155,7 @@ async function coldStart(key: string, dataDir: string): Promise<void> {
         + `CPU ${fmt(median(samples.map((s) => s[cpuOf[k]])))} ms`;
       const label = first === 'initialize' ? 'first initialize (2025-11-25; key lookup included)' : 'first server/discover (2026-07-28; key lookup included)';
       printRows([
-        ['Lambda init: require the bundle', row('require')],
+        ['Lambda init: load the bundle', row('require')],
         [`invoke: ${label}`, row('first')],
         ['then tools/list', row('list')],
         [`init + first ${first === 'initialize' ? 'initialize' : 'server/discover'}`, `median ${fmt(median(samples.map((s) => s.require + s.first)))} ms; CPU ${fmt(median(samples.map((s) => s.cpuRequire + s.cpuFirst)))} ms`],

@@ -1,5 +1,6 @@
+import { builtinModules } from 'node:module';
 import path from 'node:path';
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Plugin } from 'esbuild';
 import { routeList } from '../functions/routes';
 import { dispatcher, workers } from '../functions/workers';
 import { handlerFile } from '../shared/http/route';
@@ -20,6 +21,8 @@ import { wiringDefines, type WiringDeclaration } from '../shared/wiring/declarat
  * - With the SDK bundled, its clients read the execution role's credentials from the environment only
  *   (shared/wiring/lambda-credentials.ts); the runtime's copy keeps its own chain (the environment comes first).
  * - Source maps are written but not loaded at start (no --enable-source-maps; docs/decisions.md).
+ * - A route that declares `splitBundle` (the MCP server) gets ES modules split at its handler's dynamic imports
+ *   (`splitOptions` below): its cold start compiles only the start-up chunk.
  */
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 
@@ -66,15 +69,20 @@ export function sdkOptions(choice: 'bundled' | 'runtime'): { external: string[];
 export const LAMBDA_EXTERNALS: string[] = sdkOptions(LAMBDA_BUNDLE.awsSdk).external;
 export const LAMBDA_ALIAS: Record<string, string> = sdkOptions(LAMBDA_BUNDLE.awsSdk).alias;
 
-/** One deployed Lambda function: its name, its handler file and what it declares it wires. */
-export interface LambdaFunction { id: string; handler: string; wiring: WiringDeclaration }
+/**
+ * One deployed Lambda function: its name, its handler file, what it declares it wires, and whether its bundle is split
+ * ES modules (the route's `splitBundle`) rather than one CommonJS file.
+ */
+export interface LambdaFunction { id: string; handler: string; wiring: WiringDeclaration; split?: boolean }
 
 const declarationOf = (d: WiringDeclaration): WiringDeclaration => ({ grants: d.grants, networks: d.networks, presigns: d.presigns, tracing: d.tracing, publishes: d.publishes });
 
 /** Every function the stacks deploy: the routes (not the local-only ones), the queue workers and the dispatcher. */
 export function lambdaFunctions(): LambdaFunction[] {
   return [
-    ...routeList.filter((r) => !r.localOnly).map((r) => ({ id: r.id, handler: handlerFile(r), wiring: { grants: r.grants, networks: r.networks, presigns: r.presigns } })),
+    ...routeList.filter((r) => !r.localOnly).map((r) => ({
+      id: r.id, handler: handlerFile(r), wiring: { grants: r.grants, networks: r.networks, presigns: r.presigns }, ...(r.splitBundle ? { split: true } : {}),
+    })),
     ...workers.map((w) => ({ id: w.id, handler: w.handler, wiring: declarationOf(w) })),
     { id: dispatcher.id, handler: dispatcher.handler, wiring: declarationOf(dispatcher) },
   ];
@@ -87,9 +95,65 @@ export function wiringOf(handler: string): WiringDeclaration {
   return found.wiring;
 }
 
+/** Whether the function whose handler is `handler` has a split bundle (ES modules, infra/bundling.ts splitOptions). */
+export function isSplit(handler: string): boolean {
+  return lambdaFunctions().some((f) => f.handler === handler && f.split === true);
+}
+
+/** The file Lambda loads of a bundle written for `outfile` (`index.js`): itself, or `index.mjs` beside it when split. */
+export function entryFile(handler: string, outfile: string): string {
+  return isSplit(handler) ? outfile.replace(/\.js$/, '.mjs') : outfile;
+}
+
+/** The name every chunk of a split bundle binds Node's require to (banner): unlike any name esbuild's minifier makes. */
+const CHUNK_REQUIRE = '__spaRequireOf';
+
+/**
+ * A split bundle's imports of what stays out of it (the AWS SDK taken from the runtime, Node's built-ins) become
+ * require() calls inside the importing module, as they are in a CommonJS bundle: each loads when that module first
+ * runs. (An ES module's imports all load before any of its code runs, so the SDK's clients would load at init.) The
+ * `require` is the chunk's own, made by the banner with createRequire: it resolves through NODE_PATH, where Lambda
+ * puts its SDK copy and layers (docs/decisions.md, "MCP cold start: a split bundle").
+ */
+function requireOnFirstRun(leftOut: RegExp): Plugin {
+  return {
+    name: 'require-on-first-run',
+    setup(b) {
+      b.onResolve({ filter: leftOut }, (args) => (args.namespace === 'left-out'
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: 'left-out' }));
+      b.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    },
+  };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** Node's built-ins, with and without `node:`, and their subpaths (fs/promises). */
+const BUILTINS = `node:|(${builtinModules.filter((m) => !m.startsWith('_')).map(escapeRegExp).join('|')})(/|$)`;
+
+/**
+ * The esbuild options of a split bundle written for `outfile` (`dir/index.js`): `dir/index.mjs` (Lambda's handler
+ * `index.handler` finds it) and `dir/chunk-*.mjs`, ES modules split at the handler's dynamic imports, so what only a
+ * later request runs (the MCP SDK, the tools) is neither read nor compiled at init.
+ */
+function splitOptions(outfile: string): BuildOptions {
+  const leftOut = new RegExp(`^(${LAMBDA_BUNDLE.awsSdk === 'runtime' ? '@aws-sdk/|@smithy/|' : ''}${BUILTINS})`);
+  return {
+    format: 'esm',
+    splitting: true,
+    outdir: path.dirname(outfile),
+    entryNames: path.basename(outfile, '.js'),
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
+    banner: { js: `import{createRequire as ${CHUNK_REQUIRE}}from'node:module';const require=${CHUNK_REQUIRE}(import.meta.url);` },
+    plugins: [requireOnFirstRun(leftOut)],
+    external: [],
+  };
+}
+
 /** esbuild options of one function's bundle (bench and tests; the CDK build is given the same through app-function.ts). */
 export function esbuildOptions(root: string, handler: string, outfile: string, wiring: WiringDeclaration = wiringOf(handler)): BuildOptions {
-  return {
+  const common: BuildOptions = {
     entryPoints: [path.join(root, handler)],
     absWorkingDir: root,
     bundle: true,
@@ -101,6 +165,6 @@ export function esbuildOptions(root: string, handler: string, outfile: string, w
     define: wiringDefines(wiring),
     alias: LAMBDA_ALIAS,
     external: LAMBDA_EXTERNALS,
-    outfile,
   };
+  return isSplit(handler) ? { ...common, ...splitOptions(outfile) } : { ...common, outfile };
 }

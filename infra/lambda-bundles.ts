@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { build, buildSync, type BuildOptions } from 'esbuild';
-import { esbuildOptions, lambdaFunctions } from './bundling';
+import { esbuildOptions, isSplit, lambdaFunctions } from './bundling';
 import type { WiringDeclaration } from '../shared/wiring/declaration';
 
 /**
@@ -55,6 +55,8 @@ export async function prebuildBundles(functions = lambdaFunctions()): Promise<vo
       const key = bundleKey(f.handler, f.wiring);
       if (prebuilt.has(key)) continue;
       const dir = path.join(PREBUILT_DIR, key);
+      // a directory of an earlier run may hold chunks of another build
+      fs.rmSync(dir, { recursive: true, force: true });
       await build(deployOptions(f.handler, f.wiring, path.join(dir, 'index.js')));
       prebuilt.set(key, dir);
       bundleCounts.prebuilt += 1;
@@ -63,13 +65,18 @@ export async function prebuildBundles(functions = lambdaFunctions()): Promise<vo
   await Promise.all(Array.from({ length: IN_PARALLEL }, worker));
 }
 
-/** Writes the bundle of `handler` into `outputDir` (index.js and its map): the prebuilt one, or built now. */
+/**
+ * Writes the bundle of `handler` into `outputDir` (index.js and its map, or a split bundle's index.mjs, chunks and
+ * maps): the prebuilt one, or built now. A split bundle is built by prebuildBundles only: esbuild runs the plugin it
+ * needs (infra/bundling.ts) in its asynchronous API alone, and the CDK asset bundler is synchronous.
+ */
 function writeBundle(handler: string, wiring: WiringDeclaration | undefined, outputDir: string): void {
   const dir = prebuilt.get(bundleKey(handler, wiring));
   if (dir) {
-    for (const f of ['index.js', 'index.js.map']) fs.copyFileSync(path.join(dir, f), path.join(outputDir, f));
+    for (const f of fs.readdirSync(dir)) fs.copyFileSync(path.join(dir, f), path.join(outputDir, f));
     return;
   }
+  if (isSplit(handler)) throw new Error(`${handler}: its bundle is split ES modules, built by prebuildBundles() (infra/lambda-bundles.ts) before the synth`);
   buildSync(deployOptions(handler, wiring, path.join(outputDir, 'index.js')));
   bundleCounts.builtOnDemand += 1;
 }

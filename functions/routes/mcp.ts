@@ -8,7 +8,7 @@ export const mcpRoutes = {
   postMcp: {
     id: 'post-mcp', stack: 'Mcp', method: 'POST', path: '/api/mcp', tag: 'MCP', auth: 'key', scope: 'read', handler: 'functions/mcp/handler.ts',
     extraMethods: ['GET', 'DELETE', 'OPTIONS'], functionUrlOutput: 'McpUrl', browserCors: true,
-    grants: ['table', 'kms', 'kmsDecrypt', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses', 'bedrock'], networks: true, timeoutSeconds: 29, memoryMb: 1024,
+    grants: ['table', 'kms', 'kmsDecrypt', 'publishQueue', 'webhookQueue', 'scheduler', 'oauthConfig', 'ses', 'bedrock'], networks: true, timeoutSeconds: 29, memoryMb: 1024, splitBundle: true,
     summary: 'The hosted MCP server: Streamable HTTP, stateless, JSON responses (an event stream when a tools/call asks a 2025-11-25 client to open a URL), protocol 2026-07-28 (server/discover) and the 2025 revisions (initialize); tools, resources and prompts (send Accept: application/json, text/event-stream); GET and DELETE answer 405; OPTIONS is the CORS preflight; a browser Origin outside the allow-list answers 403',
     responses: {
       200: { description: 'The JSON-RPC response' }, 202: { description: 'A notification or response accepted' },

@@ -68,6 +68,11 @@ export interface RouteDef {
    * so that the API stack stays under CloudFormation's 500 resources; default: the API stack.
    */
   stack?: string;
+  /**
+   * Its Lambda bundle is ES modules split at the handler's dynamic imports (infra/bundling.ts): a cold start loads and
+   * compiles only the start-up chunk; what a later request needs loads with it. Default: one CommonJS file.
+   */
+  splitBundle?: boolean;
 }
 
 export const handlerFile = (route: Pick<RouteDef, 'id' | 'handler'>) => route.handler ?? `functions/http/${route.id}.ts`;

@@ -14,6 +14,7 @@ import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
 import { esbuildOptions, LAMBDA_BUNDLE, lambdaFunctions, type LambdaFunction } from '../../infra/bundling';
 import { wiredGroups, wiringDefines, type WireGroup } from '../../shared/wiring/declaration';
+import { LAYER_COPIES, SDK_PACKAGES } from '../../infra/constructs/sdk-layer';
 
 jest.setTimeout(120_000);
 
@@ -81,14 +82,17 @@ beforeAll(async () => {
     const out = await build({
       ...options, packages: 'external',
       entryPoints: Object.fromEntries(fns.map((f) => [f.id, path.join(ROOT, f.handler)])),
-      outdir: path.join(ROOT, 'cdk.out', 'bundle-graph'),
+      outdir: path.join(ROOT, 'cdk.out', 'bundle-graph'), entryNames: '[name]',
       write: false, metafile: true, logLevel: 'silent',
     });
     const meta = out.metafile as Metafile;
     for (const fn of fns) {
-      const output = Object.entries(meta.outputs).find(([file]) => file.endsWith(`/${fn.id}.js`));
-      if (!output) throw new Error(`no output for ${fn.id}`);
-      const files = Object.keys(output[1].inputs);
+      const entry = Object.keys(meta.outputs).find((file) => file.endsWith(`/${fn.id}.js`) || file.endsWith(`/${fn.id}.mjs`));
+      if (!entry) throw new Error(`no output for ${fn.id}`);
+      // a split bundle (ES modules) is its entry and every chunk it imports, at start or later
+      const outputs = new Set([entry]);
+      for (const o of outputs) for (const i of meta.outputs[o]!.imports) if (!i.external) outputs.add(i.path);
+      const files = [...new Set([...outputs].flatMap((o) => Object.keys(meta.outputs[o]!.inputs)))];
       const packages = new Set(files.flatMap((f) => (meta.inputs[f]?.imports ?? []).filter((i) => i.external && !i.path.startsWith('node:')).map((i) => packageOf(i.path))));
       graphs.set(fn.id, { files, packages });
     }
@@ -140,8 +144,10 @@ describe.each(functions.map((f) => [f.id, f] as const))('%s', (_id, fn) => {
 
 test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod locale but English, the SDK as chosen, one luxon, X-Ray only if traced', async (id) => {
   const fn = functions.find((f) => f.id === id)!;
-  const out = await build({ ...esbuildOptions(ROOT, fn.handler, path.join(ROOT, 'cdk.out', 'bundle-graph', `${id}.js`)), write: false, metafile: true, logLevel: 'silent' });
-  const inputs = Object.entries(Object.values(out.metafile!.outputs)[0]!.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
+  const out = await build({ ...esbuildOptions(ROOT, fn.handler, path.join(ROOT, 'cdk.out', 'bundle-graph', id, 'index.js')), write: false, metafile: true, logLevel: 'silent' });
+  // every file of the bundle (a split one has chunks besides its entry)
+  const inputs = Object.values(out.metafile!.outputs).flatMap((o) => Object.entries(o.inputs)).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
+  const code = out.outputFiles!.filter((f) => !f.path.endsWith('.map')).map((f) => f.text).join('\n');
   // each locale is its own file; the barrel (locales/index.js) shows as an empty init stub where zod is reached through a
   // lazily required module (the networks' config-keys.ts under the registry the container require()s)
   expect(inputs.filter((f) => /node_modules\/zod\/.*\/locales\/(?!en\.js|index\.js)/.test(f))).toEqual([]);
@@ -150,7 +156,13 @@ test.each(['get-keys', 'publish-worker', 'post-mcp'])('%s, built in full: no zod
   const sdkInside = inputs.filter((f) => /node_modules\/@(aws-sdk|smithy)\//.test(f));
   if (LAMBDA_BUNDLE.awsSdk === 'runtime') {
     expect(sdkInside).toEqual([]);
-    expect(out.outputFiles![0]!.text).toMatch(/require\("@aws-sdk\/client-dynamodb"\)/);
+    // required by name where first used (in a split bundle through the chunk's own require: never an ES import,
+    // which would load every client at init)
+    expect(code).toMatch(/\b(require|\w+)\("@aws-sdk\/client-dynamodb"\)/);
+    expect(code).not.toMatch(/from\s*"@aws-sdk\//);
+    // whatever asks the SDK's side for a package by name (our adapters, the X-Ray SDK's patcher) finds it in the layer
+    const fromLayer = new Set(Object.values(out.metafile!.inputs).flatMap((i) => i.imports).filter((i) => i.external && /^@(aws-sdk|smithy)\//.test(i.path)).map((i) => packageOf(i.path)));
+    expect([...fromLayer].filter((p) => !([...SDK_PACKAGES, ...LAYER_COPIES] as string[]).includes(p))).toEqual([]);
   } else {
     expect(inputs).toContain('shared/wiring/lambda-credentials.ts');
     expect(inputs.some((f) => f.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
