@@ -23,7 +23,7 @@ import { buildVerifyOnlyRegistry } from './networks/verifiers';
 import { buildOAuthProviders } from './networks/oauth-providers';
 
 /*
- * Each adapter is loaded with require() (or import(), noted where) on first use, behind its wiring switch `process.env.SPA_WIRE_<GROUP>`. In a
+ * Each adapter is loaded with require() on first use, behind its wiring switch `process.env.SPA_WIRE_<GROUP>`. In a
  * Lambda bundle esbuild replaces every switch with "on" or "off" from the function's declaration (its route's or
  * worker's grants and `networks`, shared/wiring/declaration.ts, infra/bundling.ts), so an unwired adapter's require() is dead
  * code and its module (an AWS SDK client, the network adapters, the local stand-ins) is not in the bundle at all.
@@ -46,10 +46,8 @@ const sesModule: Module<typeof import('./adapters/aws/ses-mailer')> = () => proc
   ? unwired('The SES mailer', 'SES') : require('./adapters/aws/ses-mailer');
 const kmsModule: Module<typeof import('./adapters/aws/kms-cipher')> = () => process.env.SPA_WIRE_KMS === 'off'
   ? unwired('The KMS cipher', 'KMS') : require('./adapters/aws/kms-cipher');
-// imported, not required: its module pulls luxon and cron-parser, which then sit in a chunk of their own in a bundle
-// split into chunks (the MCP function's), read and compiled by the first call, never by the function's start
-const schedulerModule: Module<() => Promise<typeof import('./adapters/aws/eventbridge-scheduler')>> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
-  ? unwired('EventBridge Scheduler', 'SCHEDULER') : () => import('./adapters/aws/eventbridge-scheduler');
+const schedulerModule: Module<typeof import('./adapters/aws/eventbridge-scheduler')> = () => process.env.SPA_WIRE_SCHEDULER === 'off'
+  ? unwired('EventBridge Scheduler', 'SCHEDULER') : require('./adapters/aws/eventbridge-scheduler');
 const ssmModule: Module<typeof import('./adapters/aws/ssm-oauth-clients')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off'
   ? unwired('The OAuth client registrations in SSM', 'OAUTH_SSM') : require('./adapters/aws/ssm-oauth-clients');
 const ssmClientModule: Module<typeof import('./adapters/aws/ssm-client')> = () => process.env.SPA_WIRE_OAUTH_SSM === 'off' && process.env.SPA_WIRE_BILLING === 'off'
@@ -90,26 +88,6 @@ const localDrafterModule: Module<typeof import('./adapters/local/local-drafter')
 // --- Local speed
 const localResultsModule: Module<typeof import('./adapters/local/in-process-results')> = () => process.env.SPA_WIRE_LOCAL === 'off'
   ? unwired('The in-process result signal (local runtime only)', 'LOCAL') : require('./adapters/local/in-process-results');
-
-/**
- * EventBridge Scheduler behind the Scheduler port, its module imported by the first call (then kept; a failed import
- * is tried again by the next call). A function whose declaration does not wire it throws on reading `deps.scheduler`,
- * as for every unwired adapter.
- */
-function eventBridgeScheduler(cfg: Config): Scheduler {
-  const importModule = schedulerModule();
-  let loaded: Promise<Scheduler> | undefined;
-  const scheduler = (): Promise<Scheduler> => (loaded ??= importModule().then(
-    (m) => new m.EventBridgeScheduler(m.schedulerClient(cfg.AWS_REGION), {
-      groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
-    }),
-  ).catch((err: unknown) => { loaded = undefined; throw err; }));
-  return {
-    scheduleOnce: async (invocation) => (await scheduler()).scheduleOnce(invocation),
-    scheduleCron: async (invocation) => (await scheduler()).scheduleCron(invocation),
-    cancel: async (name) => (await scheduler()).cancel(name),
-  };
-}
 
 /**
  * OAuth client registrations: SSM Parameter Store in AWS (when OAUTH_SSM_PREFIX is set), with the environment
@@ -211,7 +189,9 @@ export function buildDeps(cfg: Config, given: Given = {}): Deps {
     queue: () => shared.queue,
     scheduler: (): Scheduler => local
       ? new (localSchedulerModule().TableScheduler)(table(), liveClock)
-      : eventBridgeScheduler(cfg),
+      : new (schedulerModule().EventBridgeScheduler)(schedulerModule().schedulerClient(cfg.AWS_REGION), {
+        groupName: cfg.SCHEDULE_GROUP, targetArn: cfg.SCHEDULER_TARGET_ARN, roleArn: cfg.SCHEDULER_ROLE_ARN, dlqArn: cfg.SCHEDULER_DLQ_ARN || undefined,
+      }),
     blobs: () => shared.blobs,
     uploads: () => shared.uploads,
     connections: () => new (db().DynamoConnectionStore)(table()),

@@ -140,28 +140,16 @@ function loadedOnFirstCall<T>(load: () => Promise<T>): () => Promise<T> {
   return () => (loaded ??= load().catch((err: unknown) => { loaded = undefined; throw err; }));
 }
 
-/** A credential check whose module is loaded by its first `verify`. */
-function verifierLoadedOnFirstCall(name: PlatformName, load: () => Promise<NetworkVerifier>): NetworkVerifier {
-  const verifier = loadedOnFirstCall(async () => {
-    const loaded = await load();
-    if (loaded.name !== name) throw new Error(`${name}: its network.ts picked the credential check of ${loaded.name}`);
-    return loaded;
-  });
-  return { name, verify: async (ctx) => (await verifier()).verify(ctx) };
-}
-
 /**
  * A sign-in provider whose module is loaded by the first call of a method; its facts come from the definition, and the
- * loaded provider must say the same (else every call fails, naming the difference).
+ * loaded provider must say the same (else every call fails, naming both).
  */
 function providerLoadedOnFirstCall(name: PlatformName, signIn: Omit<SignInDefinition<never>, 'provider'>, load: () => Promise<OAuthProvider>): OAuthProvider {
+  const facts = (pkce: boolean, renews: boolean) => `pkce ${pkce}, renews ${renews}`;
   const provider = loadedOnFirstCall(async () => {
     const loaded = await load();
-    const facts = (p: { pkce: boolean; renews: boolean }) => `pkce ${p.pkce}, renews ${p.renews}`;
-    const said = facts({ pkce: loaded.pkce, renews: loaded.refresh !== undefined });
-    if (loaded.name !== name || said !== facts(signIn)) {
-      throw new Error(`${name}: its network.ts says ${facts(signIn)}; the provider it picked (${loaded.name}) says ${said}`);
-    }
+    const said = facts(loaded.pkce, !!loaded.refresh);
+    if (said !== facts(signIn.pkce, signIn.renews)) throw new Error(`${name}: its network.ts says ${facts(signIn.pkce, signIn.renews)}; its provider says ${said}`);
     return loaded;
   });
   return {
@@ -184,9 +172,10 @@ export function defineNetwork<K extends ConfigKeys = Record<never, z.ZodType>, S
   const { config, settings, adapter, verifier, oauth, ...facts } = def;
   // the configuration parsed with the registry's keys holds this network's (shared/config.ts)
   const settingsOf = (cfg: ServiceConfig): S => (settings ? settings(cfg as NetworkSettings<K>) : ({} as S));
-  const imported = async <T>(pick: Picker<S, T>, find: (code: NetworkCode, network: string) => unknown, s: S): Promise<T> => {
+  // the network's module found by network-code.ts, picked by its network.ts, created with the settings
+  const imported = async <T>(pick: Picker<S, T>, find: 'credentialCheckModule' | 'signInModule', s: S): Promise<T> => {
     const code = await (networkCode() ?? networkCodeNotWired(def.name));
-    return pick(() => find(code, def.name) as never)(s);
+    return pick(() => code[find](def.name) as never)(s);
   };
   return {
     ...facts,
@@ -194,12 +183,13 @@ export function defineNetwork<K extends ConfigKeys = Record<never, z.ZodType>, S
     adapter: (cfg) => (adapter() ?? sendCodeNotWired(def.name))(settingsOf(cfg)),
     verifier: (cfg) => {
       const s = settingsOf(cfg);
-      return verifierLoadedOnFirstCall(def.name, () => imported(verifier, (code, network) => code.credentialCheckModule(network), s));
+      const loaded = loadedOnFirstCall(() => imported(verifier, 'credentialCheckModule', s));
+      return { name: def.name, verify: async (ctx) => (await loaded()).verify(ctx) };
     },
     ...(oauth ? {
       oauth: (cfg: ServiceConfig) => {
         const s = settingsOf(cfg);
-        return providerLoadedOnFirstCall(def.name, oauth, () => imported(oauth.provider, (code, network) => code.signInModule(network), s));
+        return providerLoadedOnFirstCall(def.name, oauth, () => imported(oauth.provider, 'signInModule', s));
       },
     } : {}),
   };

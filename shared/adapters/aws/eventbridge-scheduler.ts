@@ -6,7 +6,6 @@ import {
   type CreateScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
 import type { CronInvocation, ScheduledInvocation, Scheduler } from '../../ports/scheduler';
-import { parseCron, toAwsCron } from '../../domain/cron';
 import { traceClient } from '../../tracing';
 
 /** The EventBridge Scheduler client (named imports, so a bundle keeps only the commands it sends). */
@@ -51,6 +50,9 @@ export class EventBridgeScheduler implements Scheduler {
    * `<aws.scheduler.scheduled-time>`, which the service replaces with each occurrence's time.
    */
   async scheduleCron(invocation: CronInvocation): Promise<void> {
+    // imported on first use: the cron grammar pulls luxon and cron-parser, which then sit in a chunk of their own in a
+    // bundle split into chunks (the MCP function's), never read or compiled by the function's start
+    const { parseCron, toAwsCron } = await import('../../domain/cron');
     const input: CreateScheduleCommandInput = {
       Name: invocation.name,
       GroupName: this.opts.groupName,
