@@ -89,13 +89,13 @@ const networkCodeNotWired = (platform: string): never => notWired(platform, '`ne
  */
 type Loader<S, T> = () => ((settings: S) => T) | undefined;
 
+type NetworkCode = typeof import('./network-code');
+
 /**
- * Picks a network's factory from its module, which `load` answers: the module comes from network-code.ts, which finds
- * it by file name in the network's folder and is loaded with `import()` by the capability's first call. `load` is typed
- * by the network.ts that picks (`(load: () => typeof import('./verify-credentials')) => load().create…`); a network whose
- * folder is elsewhere (a test's) require()s its own module instead.
+ * Picks a network's factory from network-code.ts, loaded with `import()` by the capability's first call
+ * (`(code) => code.createXVerifier`); a network whose folder is elsewhere (a test's) require()s its own module instead.
  */
-type Picker<S, T> = (load: () => never) => (settings: S) => T;
+type Picker<S, T> = (code: NetworkCode) => (settings: S) => T;
 
 /** An OAuth network's sign-in: the facts its provider answers before its module is loaded, and the module's loader. */
 export interface SignInDefinition<S> {
@@ -106,8 +106,6 @@ export interface SignInDefinition<S> {
   /** Its OAuth sign-in provider's factory, from its oauth.ts. */
   provider: Picker<S, OAuthProvider>;
 }
-
-type NetworkCode = typeof import('./network-code');
 
 /**
  * Every network's credential check and sign-in code (network-code.ts), imported behind the literal wiring switch
@@ -172,24 +170,21 @@ export function defineNetwork<K extends ConfigKeys = Record<never, z.ZodType>, S
   const { config, settings, adapter, verifier, oauth, ...facts } = def;
   // the configuration parsed with the registry's keys holds this network's (shared/config.ts)
   const settingsOf = (cfg: ServiceConfig): S => (settings ? settings(cfg as NetworkSettings<K>) : ({} as S));
-  // the network's module found by network-code.ts, picked by its network.ts, created with the settings
-  const imported = async <T>(pick: Picker<S, T>, find: 'credentialCheckModule' | 'signInModule', s: S): Promise<T> => {
-    const code = await (networkCode() ?? networkCodeNotWired(def.name));
-    return pick(() => code[find](def.name) as never)(s);
-  };
+  // the network's factory, picked by its network.ts from network-code.ts, created with the settings
+  const imported = async <T>(pick: Picker<S, T>, s: S): Promise<T> => pick(await (networkCode() ?? networkCodeNotWired(def.name)))(s);
   return {
     ...facts,
     config: config ?? ({} as K),
     adapter: (cfg) => (adapter() ?? sendCodeNotWired(def.name))(settingsOf(cfg)),
     verifier: (cfg) => {
       const s = settingsOf(cfg);
-      const loaded = loadedOnFirstCall(() => imported(verifier, 'credentialCheckModule', s));
+      const loaded = loadedOnFirstCall(() => imported(verifier, s));
       return { name: def.name, verify: async (ctx) => (await loaded()).verify(ctx) };
     },
     ...(oauth ? {
       oauth: (cfg: ServiceConfig) => {
         const s = settingsOf(cfg);
-        return providerLoadedOnFirstCall(def.name, oauth, () => imported(oauth.provider, 'signInModule', s));
+        return providerLoadedOnFirstCall(def.name, oauth, () => imported(oauth.provider, s));
       },
     } : {}),
   };

@@ -8,9 +8,9 @@ import type { OAuthProvider } from '../../shared/ports/oauth';
 import { testContext } from './context';
 
 /*
- * Each network's credential check and sign-in side are loaded by their first call, from the module network-code.ts
- * finds in the network's folder, and picked there by its network.ts: every network's loads and answers, and a sign-in
- * provider whose facts differ from its network.ts's is refused.
+ * Each network's credential check and sign-in side are loaded by their first call from network-code.ts, where its
+ * network.ts picks its factories: every network's loads and answers, and a sign-in provider whose facts differ from its
+ * network.ts's is refused.
  */
 
 const cfg = parseConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
@@ -67,10 +67,10 @@ describe('a network.ts whose sign-in facts differ from its provider', () => {
 
   it('is refused at the first call, naming both', async () => {
     await expect(defined({ pkce: false, renews: false }, provider({})).authorizeUrl({ app, state: 's' }))
-      .rejects.toThrow('fakenet: its network.ts says pkce false, renews false; the provider it picked (fakenet) says pkce true, renews false');
+      .rejects.toThrow('fakenet: its network.ts says pkce false, renews false; its provider says pkce true, renews false');
     const renewing = defined({ pkce: true, renews: true }, provider({}));
     expect(typeof renewing.refresh).toBe('function');
-    await expect(renewing.accounts({ access_token: 'a' }, offline().ctx)).rejects.toThrow('says pkce true, renews true; the provider it picked (fakenet) says pkce true, renews false');
+    await expect(renewing.accounts({ access_token: 'a' }, offline().ctx)).rejects.toThrow('fakenet: its network.ts says pkce true, renews true; its provider says pkce true, renews false');
   });
 
   it('answers through the loaded provider when they agree', async () => {

@@ -19,5 +19,5 @@ export const bluesky = defineNetwork({
   settings: (cfg) => ({ apiBase: cfg.BLUESKY_API_BASE, videoBase: cfg.BLUESKY_VIDEO_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createBlueskyAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createBlueskyVerifier,
+  verifier: (code) => code.createBlueskyVerifier,
 });

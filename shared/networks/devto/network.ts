@@ -15,5 +15,5 @@ export const devto = defineNetwork({
   settings: (cfg) => ({ apiBase: cfg.DEVTO_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createDevtoAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createDevtoVerifier,
+  verifier: (code) => code.createDevtoVerifier,
 });

@@ -13,5 +13,5 @@ export const discord = defineNetwork({
   readBack: false,
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createDiscordAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createDiscordVerifier,
+  verifier: (code) => code.createDiscordVerifier,
 });

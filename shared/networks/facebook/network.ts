@@ -18,6 +18,6 @@ export const facebook = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.FACEBOOK_AUTH_BASE, apiBase: cfg.FACEBOOK_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createFacebookAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createFacebookVerifier,
-  oauth: { pkce: false, renews: false, provider: (load: () => typeof import('./oauth')) => load().createFacebookProvider },
+  verifier: (code) => code.createFacebookVerifier,
+  oauth: { pkce: false, renews: false, provider: (code) => code.createFacebookProvider },
 });

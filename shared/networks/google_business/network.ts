@@ -18,6 +18,6 @@ export const google_business = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.GOOGLE_BUSINESS_AUTH_BASE, apiBase: cfg.GOOGLE_BUSINESS_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createGoogleBusinessAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createGoogleBusinessVerifier,
-  oauth: { pkce: true, renews: true, provider: (load: () => typeof import('./oauth')) => load().createGoogleBusinessProvider },
+  verifier: (code) => code.createGoogleBusinessVerifier,
+  oauth: { pkce: true, renews: true, provider: (code) => code.createGoogleBusinessProvider },
 });

@@ -15,5 +15,5 @@ export const hashnode = defineNetwork({
   settings: (cfg) => ({ apiBase: cfg.HASHNODE_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createHashnodeAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createHashnodeVerifier,
+  verifier: (code) => code.createHashnodeVerifier,
 });

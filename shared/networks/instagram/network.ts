@@ -18,6 +18,6 @@ export const instagram = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.INSTAGRAM_AUTH_BASE, apiBase: cfg.FACEBOOK_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createInstagramAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createInstagramVerifier,
-  oauth: { pkce: false, renews: false, provider: (load: () => typeof import('./oauth')) => load().createInstagramProvider },
+  verifier: (code) => code.createInstagramVerifier,
+  oauth: { pkce: false, renews: false, provider: (code) => code.createInstagramProvider },
 });

@@ -18,6 +18,6 @@ export const linkedin = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.LINKEDIN_AUTH_BASE, apiBase: cfg.LINKEDIN_API_BASE, organizations: cfg.LINKEDIN_ORGANIZATIONS, postAnalytics: cfg.LINKEDIN_POST_ANALYTICS }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createLinkedinAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createLinkedinVerifier,
-  oauth: { pkce: false, renews: true, provider: (load: () => typeof import('./oauth')) => load().createLinkedinProvider },
+  verifier: (code) => code.createLinkedinVerifier,
+  oauth: { pkce: false, renews: true, provider: (code) => code.createLinkedinProvider },
 });

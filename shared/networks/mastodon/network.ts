@@ -19,5 +19,5 @@ export const mastodon = defineNetwork({
   settings: (cfg) => ({ pollIntervalMs: cfg.MASTODON_POLL_MS }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createMastodonAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createMastodonVerifier,
+  verifier: (code) => code.createMastodonVerifier,
 });

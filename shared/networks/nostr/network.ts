@@ -14,5 +14,5 @@ export const nostr = defineNetwork({
   settings: (cfg) => ({ defaultRelays: cfg.NOSTR_DEFAULT_RELAYS.split(',').map((r) => r.trim()).filter(Boolean), allowPrivate: cfg.ALLOW_PRIVATE_TARGETS }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createNostrAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createNostrVerifier,
+  verifier: (code) => code.createNostrVerifier,
 });

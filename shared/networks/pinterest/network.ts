@@ -18,6 +18,6 @@ export const pinterest = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.PINTEREST_AUTH_BASE, apiBase: cfg.PINTEREST_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createPinterestAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createPinterestVerifier,
-  oauth: { pkce: false, renews: true, provider: (load: () => typeof import('./oauth')) => load().createPinterestProvider },
+  verifier: (code) => code.createPinterestVerifier,
+  oauth: { pkce: false, renews: true, provider: (code) => code.createPinterestProvider },
 });

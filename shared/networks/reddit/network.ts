@@ -16,6 +16,6 @@ export const reddit = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.REDDIT_AUTH_BASE, apiBase: cfg.REDDIT_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createRedditAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createRedditVerifier,
-  oauth: { pkce: false, renews: true, provider: (load: () => typeof import('./oauth')) => load().createRedditProvider },
+  verifier: (code) => code.createRedditVerifier,
+  oauth: { pkce: false, renews: true, provider: (code) => code.createRedditProvider },
 });

@@ -11,5 +11,5 @@ export const slack = defineNetwork({
   readBack: false,
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createSlackAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createSlackVerifier,
+  verifier: (code) => code.createSlackVerifier,
 });

@@ -19,5 +19,5 @@ export const telegram = defineNetwork({
   settings: (cfg) => ({ apiBase: cfg.TELEGRAM_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createTelegramAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createTelegramVerifier,
+  verifier: (code) => code.createTelegramVerifier,
 });

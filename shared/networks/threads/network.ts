@@ -18,6 +18,6 @@ export const threads = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.THREADS_AUTH_BASE, apiBase: cfg.THREADS_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createThreadsAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createThreadsVerifier,
-  oauth: { pkce: false, renews: true, provider: (load: () => typeof import('./oauth')) => load().createThreadsProvider },
+  verifier: (code) => code.createThreadsVerifier,
+  oauth: { pkce: false, renews: true, provider: (code) => code.createThreadsProvider },
 });

@@ -17,6 +17,6 @@ export const tiktok = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.TIKTOK_AUTH_BASE, apiBase: cfg.TIKTOK_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createTikTokAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createTikTokVerifier,
-  oauth: { pkce: false, renews: true, provider: (load: () => typeof import('./oauth')) => load().createTikTokProvider },
+  verifier: (code) => code.createTikTokVerifier,
+  oauth: { pkce: false, renews: true, provider: (code) => code.createTikTokProvider },
 });

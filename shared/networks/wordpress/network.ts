@@ -13,5 +13,5 @@ export const wordpress = defineNetwork({
   readBack: true,
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createWordpressAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createWordpressVerifier,
+  verifier: (code) => code.createWordpressVerifier,
 });

@@ -20,6 +20,6 @@ export const x = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.X_AUTH_BASE, apiBase: cfg.X_API_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createXAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createXVerifier,
-  oauth: { pkce: true, renews: true, provider: (load: () => typeof import('./oauth')) => load().createXProvider },
+  verifier: (code) => code.createXVerifier,
+  oauth: { pkce: true, renews: true, provider: (code) => code.createXProvider },
 });

@@ -18,6 +18,6 @@ export const youtube = defineNetwork({
   settings: (cfg) => ({ authBase: cfg.YOUTUBE_AUTH_BASE, apiBase: cfg.YOUTUBE_API_BASE, uploadBase: cfg.YOUTUBE_UPLOAD_BASE }),
   adapter: () => process.env.SPA_WIRE_NETWORKS === 'off' || process.env.SPA_WIRE_PUBLISH === 'off' ? undefined
     : (require('./index') as typeof import('./index')).createYouTubeAdapter,
-  verifier: (load: () => typeof import('./verify-credentials')) => load().createYouTubeVerifier,
-  oauth: { pkce: true, renews: true, provider: (load: () => typeof import('./oauth')) => load().createYouTubeProvider },
+  verifier: (code) => code.createYouTubeVerifier,
+  oauth: { pkce: true, renews: true, provider: (code) => code.createYouTubeProvider },
 });
