@@ -89,6 +89,7 @@ const networkCodeNotWired = (platform: string): never => notWired(platform, '`ne
  */
 type Loader<S, T> = () => ((settings: S) => T) | undefined;
 
+/** network-code.ts: every network's credential check and sign-in factories, by name. */
 type NetworkCode = typeof import('./network-code');
 
 /**
