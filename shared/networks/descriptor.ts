@@ -99,7 +99,7 @@ type NetworkCode = typeof import('./network-code');
 type Picker<S, T> = (code: NetworkCode) => (settings: S) => T;
 
 /** An OAuth network's sign-in: the facts its provider answers before its module is loaded, and the module's loader. */
-export interface SignInDefinition<S> {
+interface SignInDefinition<S> {
   /** Whether the network takes a PKCE challenge (its provider's `pkce`). */
   pkce: boolean;
   /** Whether its tokens can be renewed (its provider has `refresh`). */
