@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,8 +10,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { startLocalRuntime, TABLE_NAME, type LocalRuntime } from '../infra/local/runtime';
 import { routes } from '../functions/routes';
-import { entryFile, esbuildOptions } from '../infra/bundling';
-import { sdkLayerDirectory } from '../infra/constructs/sdk-layer';
 import { handlerFile } from '../shared/http/route';
 import { TOOLS } from '../functions/mcp/tools';
 import { client, must, signup } from './support/api';
@@ -37,7 +35,8 @@ import { fmt, percentile, printRows } from './support/stats';
  *    CPU time (user + system: steadier than wall time on a loaded machine), and the sum of init and first request.
  *    Lambda's own start-up (its runtime, Node itself) is not in it; the AWS SDK's first DynamoDB call is, with the
  *    SDK loaded from the layer every function carries (infra/constructs/sdk-layer.ts, built as `cdk synth` builds it).
- *    MCP_BENCH_POSTS=0 runs the cold start alone. MCP_COLD_PROFILE=<dir> writes each child's CPU profile there
+ *    MCP_BENCH_POSTS=0 runs the cold start alone. MCP_COLD_BASELINE=<git revision> also starts that revision's build
+ *    (its own bundling and SDK layer, in a temporary worktree), alternating with this checkout's. MCP_COLD_PROFILE=<dir> writes each child's CPU profile there
  *    (--cpu-prof) with its phases' bounds (<pid>.phases.json, µs on the profile's clock): profiling slows the figures.
  */
 const N = Number(process.env.MCP_BENCH_POSTS ?? 40);
@@ -121,47 +120,91 @@ const ctx = { awsRequestId: 'cold', functionName: 'post-mcp', getRemainingTimeIn
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
+type ColdSample = Record<'require' | 'first' | 'list' | 'cpuRequire' | 'cpuFirst' | 'cpuList', number>;
+
+/** A build of the MCP function to start cold: the file Lambda loads, where its SDK is found, its sizes. */
+interface ColdBuild { label: string; file: string; nodePath: string; bytes: number; files: number; startUpBytes: number }
+
+/**
+ * Builds the MCP function of the project at `root` (this checkout, or a baseline revision's worktree) with that
+ * revision's own bundling options and SDK layer, into `dir`.
+ */
+async function buildAt(label: string, root: string, dir: string): Promise<ColdBuild> {
+  const bundling = await import(path.join(root, 'infra/bundling.ts')) as typeof import('../infra/bundling');
+  const layer = await import(path.join(root, 'infra/constructs/sdk-layer.ts')) as typeof import('../infra/constructs/sdk-layer');
+  const out = await build({ ...bundling.esbuildOptions(root, handlerFile(routes.postMcp), path.join(dir, 'index.js')), sourcemap: false, write: true, metafile: true, logLevel: 'silent' });
+  // a split bundle's entry is index.mjs (a revision before split bundles wrote index.js)
+  const file = fs.existsSync(path.join(dir, 'index.mjs')) ? path.join(dir, 'index.mjs') : path.join(dir, 'index.js');
+  const outputs = Object.entries(out.metafile.outputs);
+  const outputOf = (f: string) => outputs.find(([o]) => path.resolve(root, o) === path.resolve(f))?.[1];
+  // what a cold start loads: the entry and what it imports statically (a split bundle's other chunks load on first use)
+  const startUp = new Set([file]);
+  for (const f of startUp) for (const i of outputOf(f)?.imports ?? []) if (i.kind === 'import-statement' && !i.external) startUp.add(path.resolve(root, i.path));
+  return {
+    label, file,
+    // the bundle leaves the AWS SDK out: it loads it from the layer every function carries (built here as cdk synth builds it)
+    nodePath: path.join(layer.sdkLayerDirectory(), 'nodejs', 'node_modules'),
+    bytes: outputs.reduce((n, [, o]) => n + o.bytes, 0), files: outputs.length,
+    startUpBytes: [...startUp].reduce((n, f) => n + (outputOf(f)?.bytes ?? 0), 0),
+  };
+}
+
+/**
+ * The cold start of this checkout's MCP function and, with MCP_COLD_BASELINE=<git revision>, of that revision's
+ * (built in a temporary worktree with its own bundling and SDK layer), their children alternating so that both see
+ * the same machine load: before/after figures from one run.
+ */
 async function coldStart(key: string, dataDir: string): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spa-bench-mcp-'));
+  const baseline = process.env.MCP_COLD_BASELINE;
+  const worktree = path.join(tmp, 'baseline');
   try {
-    const handler = handlerFile(routes.postMcp);
-    const out = await build({ ...esbuildOptions(ROOT, handler, path.join(tmp, 'index.js')), sourcemap: false, write: true, metafile: true, logLevel: 'silent' });
-    const file = entryFile(handler, path.join(tmp, 'index.js'));
-    const outputs = Object.entries(out.metafile.outputs);
-    const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
-    // what a cold start loads: the entry and what it imports statically (a split bundle's other chunks load on first use)
-    const startUp = new Set([path.relative(ROOT, file)]);
-    for (const f of startUp) for (const i of out.metafile.outputs[f]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) startUp.add(i.path);
-    const startUpBytes = [...startUp].reduce((n, f) => n + (out.metafile.outputs[f]?.bytes ?? 0), 0);
+    const builds: ColdBuild[] = [];
+    if (baseline) {
+      execFileSync('git', ['worktree', 'add', '--detach', worktree, baseline], { cwd: ROOT, stdio: 'ignore' });
+      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(worktree, 'node_modules'));
+      builds.push(await buildAt(`baseline ${baseline}`, worktree, path.join(tmp, 'baseline-out')));
+    }
+    builds.push(await buildAt('this checkout', ROOT, path.join(tmp, 'out')));
     const profileArgs = process.env.MCP_COLD_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MCP_COLD_PROFILE}`] : [];
     const env = {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'error',
+      // set in every Lambda: the configuration is then parsed at init (shared/container.ts), as it is there
+      AWS_LAMBDA_FUNCTION_NAME: 'post-mcp',
       RUNTIME: 'local', DATA_DIR: dataDir, TABLE_NAME, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
       DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '', MCP_COLD_PROFILE: process.env.MCP_COLD_PROFILE ?? '', PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? '',
-      // the bundle leaves the AWS SDK out: it loads it from the layer every function carries (built here as cdk synth builds it)
-      NODE_PATH: path.join(sdkLayerDirectory(), 'nodejs', 'node_modules'),
     };
-    console.log(`\n### MCP function cold start: bundle ${(bytes / 1024).toFixed(0)} KB (${bytes} B) in ${outputs.length} file(s), `
-      + `${(startUpBytes / 1024).toFixed(0)} KB loaded at start; ${RUNS} fresh processes per first request`);
+    for (const b of builds) {
+      console.log(`\n### MCP function cold start (${b.label}): bundle ${(b.bytes / 1024).toFixed(0)} KB (${b.bytes} B) in ${b.files} file(s), `
+        + `${(b.startUpBytes / 1024).toFixed(0)} KB loaded at start; ${RUNS} fresh processes per first request`);
+    }
     for (const first of ['initialize', 'discover'] as const) {
-      const samples: Array<Record<'require' | 'first' | 'list' | 'cpuRequire' | 'cpuFirst' | 'cpuList', number>> = [];
+      const samples = builds.map(() => [] as ColdSample[]);
       for (let i = 0; i < RUNS; i++) {
-        // async: the embedded DynamoDB answering the child runs in this process's event loop
-        const { stdout: text } = await promisify(execFile)(process.execPath, [...profileArgs, '-e', COLD_SCRIPT, file, key, first, String(TOOLS.length)], { env, cwd: tmp, encoding: 'utf8', timeout: 60_000 });
-        samples.push(JSON.parse(text.trim().split('\n').pop()!));
+        for (const [n, b] of builds.entries()) {
+          // async: the embedded DynamoDB answering the child runs in this process's event loop
+          const { stdout: text } = await promisify(execFile)(process.execPath, [...profileArgs, '-e', COLD_SCRIPT, b.file, key, first, String(TOOLS.length)],
+            { env: { ...env, NODE_PATH: b.nodePath }, cwd: path.dirname(b.file), encoding: 'utf8', timeout: 60_000 });
+          samples[n]!.push(JSON.parse(text.trim().split('\n').pop()!));
+        }
       }
       const cpuOf = { require: 'cpuRequire', first: 'cpuFirst', list: 'cpuList' } as const;
-      const row = (k: 'require' | 'first' | 'list') => `median ${fmt(median(samples.map((s) => s[k])))} ms (min ${fmt(Math.min(...samples.map((s) => s[k])))}, max ${fmt(Math.max(...samples.map((s) => s[k])))}); `
-        + `CPU ${fmt(median(samples.map((s) => s[cpuOf[k]])))} ms`;
       const label = first === 'initialize' ? 'first initialize (2025-11-25; key lookup included)' : 'first server/discover (2026-07-28; key lookup included)';
-      printRows([
-        ['Lambda init: load the bundle', row('require')],
-        [`invoke: ${label}`, row('first')],
-        ['then tools/list', row('list')],
-        [`init + first ${first === 'initialize' ? 'initialize' : 'server/discover'}`, `median ${fmt(median(samples.map((s) => s.require + s.first)))} ms; CPU ${fmt(median(samples.map((s) => s.cpuRequire + s.cpuFirst)))} ms`],
-      ]);
+      for (const [n, b] of builds.entries()) {
+        const got = samples[n]!;
+        const row = (k: 'require' | 'first' | 'list') => `median ${fmt(median(got.map((s) => s[k])))} ms (min ${fmt(Math.min(...got.map((s) => s[k])))}, max ${fmt(Math.max(...got.map((s) => s[k])))}); `
+          + `CPU ${fmt(median(got.map((s) => s[cpuOf[k]])))} ms`;
+        if (builds.length > 1) console.log(`  ${b.label}:`);
+        printRows([
+          ['Lambda init: load the bundle', row('require')],
+          [`invoke: ${label}`, row('first')],
+          ['then tools/list', row('list')],
+          [`init + first ${first === 'initialize' ? 'initialize' : 'server/discover'}`, `median ${fmt(median(got.map((s) => s.require + s.first)))} ms; CPU ${fmt(median(got.map((s) => s.cpuRequire + s.cpuFirst)))} ms`],
+        ]);
+      }
     }
   } finally {
+    if (baseline && fs.existsSync(worktree)) execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
