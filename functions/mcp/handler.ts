@@ -29,10 +29,8 @@ import { config } from '../../shared/config';
  * "MCP cold start"). esbuild keeps a dynamically imported module out of the bundle's start-up code; the promises are
  * kept, as server.ts keeps its own (an `import()` per request costs CPU under tsx and in the bundle).
  */
-let sdkModule: Promise<typeof import('./sdk-serving')> | undefined;
-let serverModule: Promise<typeof import('./server')> | undefined;
-const sdk = () => (sdkModule ??= import('./sdk-serving'));
-const servers = () => (serverModule ??= import('./server'));
+let servingModule: Promise<typeof import('./sdk-serving')> | undefined;
+const serving = () => (servingModule ??= import('./sdk-serving'));
 
 const route = MCP_ROUTE;
 
@@ -46,7 +44,7 @@ const callerOf = (authInfo: AuthInfo | undefined): CallerInfo => {
   return info;
 };
 
-type ModernHandler = ReturnType<Awaited<ReturnType<typeof sdk>>['createMcpHandler']>;
+type ModernHandler = ReturnType<Awaited<ReturnType<typeof serving>>['createMcpHandler']>;
 let modern: ModernHandler | undefined;
 
 /**
@@ -56,7 +54,7 @@ let modern: ModernHandler | undefined;
  * negotiate with initialize).
  */
 async function modernHandler(): Promise<ModernHandler> {
-  const [{ createMcpHandler }, { mcpServer }] = await Promise.all([sdk(), servers()]);
+  const { createMcpHandler, mcpServer } = await serving();
   return modern ??= createMcpHandler((req) => {
     const info = callerOf(req.authInfo);
     return mcpServer(info.ctx, info.requestId, req.era);
@@ -71,7 +69,7 @@ async function modernHandler(): Promise<ModernHandler> {
  * can ride ahead of the result.
  */
 async function legacy(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
-  const [{ WebStandardStreamableHTTPServerTransport }, { mcpServer }] = await Promise.all([sdk(), servers()]);
+  const { WebStandardStreamableHTTPServerTransport, mcpServer } = await serving();
   const info = callerOf(authInfo);
   const callId = canOpenUrls(request.headers.get('mcp-session-id')) ? toolCallId(parsedBody) : undefined;
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: callId === undefined });
@@ -106,7 +104,7 @@ export async function sdkAnswer(event: APIGatewayProxyEventV2, body: string, par
   // the SDK is handed the parsed body and never reads the Request's: only an unparsable one rides along (the legacy
   // transport answers its parse error)
   const request = toWebRequest(event, parsedBody === undefined ? body : undefined);
-  const res = parsedBody !== undefined && !(await (await sdk()).isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY }))
+  const res = parsedBody !== undefined && !(await (await serving()).isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY }))
     ? await (await modernHandler()).fetch(request, { authInfo, parsedBody })
     : await legacy(request, authInfo, parsedBody);
   return fromWebResponse(res, ANSWER_HEADERS);
@@ -127,7 +125,7 @@ export async function answer(event: APIGatewayProxyEventV2, body: string, parsed
 /** Whether a JSON-RPC message calls a publishing tool (its account is then read with what publishing needs). */
 async function callsPublishingTool(message: unknown): Promise<boolean> {
   const method = (message as { method?: unknown } | null)?.method;
-  return method === 'tools/call' && (await servers()).callsPublishingTool(message);
+  return method === 'tools/call' && (await serving()).callsPublishingTool(message);
 }
 
 /**
