@@ -113,7 +113,7 @@ const CHUNK_REQUIRE = '__spaRequireOf';
  * require() calls inside the importing module, as they are in a CommonJS bundle: each loads when that module first
  * runs. (An ES module's imports all load before any of its code runs, so the SDK's clients would load at init.) The
  * `require` is the chunk's own, made by the banner with createRequire: it resolves through NODE_PATH, where Lambda
- * puts its SDK copy and layers (docs/decisions.md, "MCP cold start: a split bundle").
+ * puts its SDK copy and layers (docs/decisions.md "MCP cold start: a split bundle and a tree-shaken SDK layer").
  */
 function requireOnFirstRun(leftOut: RegExp): Plugin {
   return {
