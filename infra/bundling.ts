@@ -56,14 +56,23 @@ export const LAMBDA_BUNDLE = {
 } as const;
 
 /**
+ * Wherever the SDK is bundled (a function's bundle with `awsSdk: 'bundled'`, the SDK layer's client files): the SDK's
+ * full default credential chain replaced by the environment-only one Lambda needs (shared/wiring/lambda-credentials.ts).
+ */
+export const ENV_CREDENTIALS: Record<string, string> = {
+  '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'shared/wiring/lambda-credentials.ts'),
+};
+
+/**
  * What the SDK choice changes in the esbuild options: `runtime` leaves the SDK's packages external; `bundled` keeps
  * them in and swaps the SDK's full credential chain for the environment-only one (shared/wiring/lambda-credentials.ts).
  */
 export function sdkOptions(choice: 'bundled' | 'runtime'): { external: string[]; alias: Record<string, string> } {
   return choice === 'runtime'
     ? { external: ['@aws-sdk/*', '@smithy/*'], alias: LAMBDA_BUNDLE.alias }
-    : { external: [], alias: { ...LAMBDA_BUNDLE.alias, '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'shared/wiring/lambda-credentials.ts') } };
+    : { external: [], alias: { ...LAMBDA_BUNDLE.alias, ...ENV_CREDENTIALS } };
 }
+
 
 /** Packages left out of every bundle (loaded from the Lambda runtime), and the aliases of every bundle. */
 export const LAMBDA_EXTERNALS: string[] = sdkOptions(LAMBDA_BUNDLE.awsSdk).external;

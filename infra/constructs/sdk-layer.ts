@@ -5,6 +5,7 @@ import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
+import { ENV_CREDENTIALS } from '../bundling';
 
 /**
  * The AWS SDK the tests ran with, shipped as a Lambda layer: the bundles leave `@aws-sdk/*` and `@smithy/*` out
@@ -129,7 +130,7 @@ const BUILD = {
   bundle: true, platform: 'node', target: 'node22', format: 'cjs', minify: true, legalComments: 'none',
   // the packages' ES module builds, as the function bundles take them (infra/bundling.ts): esbuild drops what is not imported
   mainFields: ['module', 'main'],
-  alias: { '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'shared/wiring/lambda-credentials.ts') },
+  alias: ENV_CREDENTIALS,
   logLevel: 'warning',
 } as const;
 
@@ -145,6 +146,13 @@ function groupEntry(packages: readonly SdkPackage[], names: Map<SdkPackage, Set<
  * LAYER_COPIES packages.
  */
 export function sdkLayerDirectory(): string {
+  // once per process: each stack's layer (two stages, nine stacks each) would read every source file again
+  return (layerDirectory ??= writeLayerDirectory());
+}
+
+let layerDirectory: string | undefined;
+
+function writeLayerDirectory(): string {
   const closure = sdkClosure();
   const copies = sdkClosure(LAYER_COPIES);
   const names = importedNames();
